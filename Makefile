@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: MIT
+# chase: one top-level build for the firmware application, the disk image, host tools and tests.
+
+VERSION := 0.1.0
+BUILD   := build
+V       ?= 0
+Q       := $(if $(filter 1,$(V)),,@)
+MAKEFLAGS += --no-builtin-rules
+
+CC      := gcc
+CLANG   := clang
+OBJCOPY := objcopy
+
+WARN    := -Wall -Wextra -Wshadow -Wvla -Wstrict-prototypes -Werror
+COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
+
+# ---- sources --------------------------------------------------------------------------------
+
+# Portable kernel code: built for the firmware and for the host.
+KERNEL_SRCS := \
+	kernel/banner.c \
+	kernel/chain.c \
+	kernel/config.c \
+	kernel/config_resolve.c \
+	kernel/console.c \
+	kernel/cpuinfo.c \
+	kernel/exp_random.c \
+	kernel/experiments.c \
+	kernel/fmt.c \
+	kernel/help.c \
+	kernel/json.c \
+	kernel/kmath.c \
+	kernel/kstring.c \
+	kernel/measure.c \
+	kernel/memmap.c \
+	kernel/results.c \
+	kernel/rng.c \
+	kernel/run.c \
+	kernel/stats.c \
+	kernel/strbuf.c \
+	kernel/summary.c \
+	kernel/sweep.c \
+	kernel/timing.c
+
+# x86-64 code shared by both builds (the timed loops).
+ARCH_SRCS := kernel/arch/x86_64/chase_loop.S
+
+# x86-64 code only the bare machine runs (ring 0).
+ARCH_EFI_SRCS := kernel/arch/x86_64/window.c
+
+EFI_SRCS := \
+	efi/efi_console.c \
+	efi/efi_files.c \
+	efi/efi_main.c \
+	efi/efi_mem.c \
+	efi/efi_platform.c
+
+HOST_SRCS := \
+	tools/host/host_buffer.c \
+	tools/host/host_main.c \
+	tools/host/host_platform.c
+
+# ---- the firmware application -----------------------------------------------------------------
+
+EFI_INC      := /usr/include/efi
+EFI_LIB      := /usr/lib
+EFI_CRT0     := $(EFI_LIB)/crt0-efi-x86_64.o
+EFI_CFLAGS   := $(COMMON) -O2 -g0 -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 -DCHASE_EFI \
+		-ffreestanding -fno-stack-protector -fno-stack-check -fpic -fshort-wchar \
+		-mno-red-zone -maccumulate-outgoing-args -fno-builtin
+EFI_LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/chase-efi.lds
+
+EFI_OBJS := $(patsubst %,$(BUILD)/efi/%.o,$(KERNEL_SRCS) $(ARCH_SRCS) $(ARCH_EFI_SRCS) $(EFI_SRCS))
+
+$(BUILD)/efi/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC(efi)  $<")
+	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(BUILD)/efi/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS(efi)  $<")
+	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(BUILD)/chase.so: $(EFI_OBJS) linker/chase-efi.lds
+	@$(if $(Q),echo "  LD       $@")
+	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
+		$$($(CC) -print-libgcc-file-name)
+
+$(BUILD)/chase.efi: $(BUILD)/chase.so
+	@$(if $(Q),echo "  OBJCOPY  $@")
+	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
+		--subsystem=10 $< $@
+
+$(BUILD)/chase.img: $(BUILD)/chase.efi tools/mkimage.sh tools/chase.cfg.example
+	@$(if $(Q),echo "  IMAGE    $@")
+	$(Q)tools/mkimage.sh $@ $(BUILD)/chase.efi tools/chase.cfg.example
+
+# ---- the host runner --------------------------------------------------------------------------
+
+HOST_CFLAGS := $(COMMON) -O2 -g -D_GNU_SOURCE -Itools/host
+HOST_OBJS   := $(patsubst %,$(BUILD)/host/%.o,$(KERNEL_SRCS) $(ARCH_SRCS) $(HOST_SRCS))
+
+$(BUILD)/host/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC(host) $<")
+	$(Q)$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/host/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS(host) $<")
+	$(Q)$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/chase-host: $(HOST_OBJS)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(CC) -o $@ $(HOST_OBJS)
+
+# ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
+
+TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined \
+		-fno-omit-frame-pointer -fno-sanitize-recover=all -Itests/unit
+TEST_LIBS   := -lcmocka -fsanitize=address,undefined
+
+# Each test: its file, the units under test, and explicit stubs.
+UNIT_TESTS := test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
+	test_strbuf test_summary
+
+test_chain_SRCS   := kernel/chain.c kernel/rng.c
+test_stats_SRCS   := kernel/stats.c tests/unit/stub_platform.c
+test_fmt_SRCS     := kernel/fmt.c kernel/kstring.c kernel/kmath.c
+test_config_SRCS  := kernel/config.c kernel/config_resolve.c kernel/experiments.c \
+	kernel/exp_random.c kernel/fmt.c kernel/kstring.c kernel/strbuf.c kernel/sweep.c \
+	kernel/kmath.c tests/unit/stub_platform.c tests/unit/stub_run.c
+test_json_SRCS    := kernel/json.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c \
+	tests/unit/stub_platform.c
+test_cpuinfo_SRCS := kernel/cpuinfo.c kernel/kstring.c
+test_sweep_SRCS   := kernel/sweep.c kernel/kmath.c
+test_strbuf_SRCS  := kernel/strbuf.c kernel/fmt.c kernel/kstring.c tests/unit/stub_platform.c
+test_summary_SRCS := kernel/summary.c kernel/stats.c kernel/fmt.c kernel/kstring.c \
+	kernel/strbuf.c kernel/config.c kernel/config_resolve.c kernel/experiments.c \
+	kernel/exp_random.c kernel/sweep.c kernel/kmath.c tests/unit/stub_platform.c \
+	tests/unit/stub_run.c
+
+$(BUILD)/test/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC(test) $<")
+	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+define unit_test_rule
+$(BUILD)/tests/$(1): $(patsubst %,$(BUILD)/test/%.o,tests/unit/$(1).c $($(1)_SRCS))
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LINK     $$@")
+	$$(Q)$$(CC) -o $$@ $$^ $$(TEST_LIBS)
+endef
+$(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
+
+UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
+
+# ---- top-level targets ------------------------------------------------------------------------
+
+.PHONY: all deps run test unit qemu-test check-layers bench clean
+.DEFAULT_GOAL := all
+
+all: $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host
+
+deps:
+	$(Q)tools/deps.sh
+
+run: deps all
+	$(Q)tools/qemu-run.sh --image $(BUILD)/chase.img --out $(BUILD)/runs --show \
+		--set profile=quick --set on_exit=shutdown
+
+unit: $(UNIT_BINS)
+
+check-layers:
+	$(Q)tools/check-layers.sh
+
+test: deps all unit
+	$(Q)tests/run-tests.sh $(UNIT_BINS)
+
+bench: $(BUILD)/chase-host
+	$(Q)tools/bench.sh $(BUILD)/chase-host
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

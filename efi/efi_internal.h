@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// What the files of efi/ share: firmware handles and conversions at the boundary.
+#ifndef CHASE_EFI_INTERNAL_H
+#define CHASE_EFI_INTERNAL_H
+
+#include <stddef.h>
+
+#include <efi.h>
+#include <efilib.h>
+
+#include "machine.h"
+#include "memmap.h"
+
+/* Open the volume chase was loaded from; false when it has no file system. */
+BOOLEAN efi_files_init(EFI_HANDLE image);
+/* Read a whole file (path like L"\\chase\\chase.cfg"); NULL when absent. Free with FreePool. */
+char *efi_read_file(const CHAR16 *path, UINTN *len);
+/* Create \chase\runs\NNNN (the next free number); FALSE with a reason printed when it cannot. */
+BOOLEAN efi_make_run_dir(void);
+
+/* The firmware memory map as the kernel's sorted, merged regions; count in *n. */
+struct mem_region *efi_memory_regions(unsigned *n);
+/* Fill the memory facts of m from the memory map. */
+void efi_describe_memory(struct machine *m);
+
+/* Copy a CHAR16 string into ASCII (non-ASCII becomes '?'); always NUL-terminated. */
+void efi_to_ascii(char *dst, size_t cap, const CHAR16 *src, size_t max_chars);
+
+/* Wait for a key; with timeout_s > 0 give up after that many seconds. TRUE if a key came. */
+BOOLEAN efi_wait_key(UINTN timeout_s);
+
+/* The current time as ISO 8601 ("" when the RTC cannot be read). */
+void efi_time_iso(char *buf, size_t cap);
+
+#endif

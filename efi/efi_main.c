@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// The UEFI entry point: gather what the firmware knows, run chase, then do what on_exit says.
+#include "arch/x86_64/cpu.h"
+#include "console.h"
+#include "efi_internal.h"
+#include "fmt.h"
+#include "kstring.h"
+#include "platform.h"
+#include "run.h"
+
+#define CONFIG_PATH L"\\chase\\chase.cfg"
+#define CONFIG_NAME "\\chase\\chase.cfg"
+#define CONFIG_ERROR_WAIT_S 30
+
+static void efi_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+{
+    arch_cpuid(leaf, subleaf, out);
+}
+
+static void describe_machine(struct machine *m)
+{
+    kmemset(m, 0, sizeof(*m));
+    cpuinfo_read(&m->cpu, efi_cpuid);
+    efi_describe_memory(m);
+    kstrlcpy(m->platform, "uefi", sizeof(m->platform));
+    efi_to_ascii(m->firmware_vendor, sizeof(m->firmware_vendor), ST->FirmwareVendor, 95);
+    m->firmware_revision = ST->FirmwareRevision;
+}
+
+/* The load options as ASCII; NULL when there are none or they are not text. */
+static char *load_options(EFI_HANDLE image)
+{
+    EFI_LOADED_IMAGE *li = NULL;
+    if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&li) !=
+            EFI_SUCCESS ||
+        !li->LoadOptions || li->LoadOptionsSize < sizeof(CHAR16))
+        return NULL;
+    UINTN chars = li->LoadOptionsSize / sizeof(CHAR16);
+    const CHAR16 *w = li->LoadOptions;
+    char *s = plat_alloc(chars + 1);
+    if (!s)
+        return NULL;
+    for (UINTN i = 0; i < chars && w[i]; i++) {
+        if (w[i] >= 0x7f || (w[i] < 0x20 && w[i] != L'\t')) {
+            plat_free(s); /* boot-manager binary data, not a command line */
+            return NULL;
+        }
+        s[i] = (char)w[i];
+    }
+    return s;
+}
+
+static void finish(enum on_exit on_exit, enum run_outcome outcome)
+{
+    switch (on_exit) {
+    case ON_EXIT_SHUTDOWN:
+        con_printf("chase: shutting down\n");
+        uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+        break;
+    case ON_EXIT_REBOOT:
+        con_printf("chase: rebooting\n");
+        uefi_call_wrapper(RT->ResetSystem, 4, EfiResetCold, EFI_SUCCESS, 0, NULL);
+        break;
+    case ON_EXIT_WAIT:
+        if (outcome == RUN_CONFIG_ERROR) {
+            plat_console_write("press a key (or wait 30 s) to return to the firmware\n");
+            efi_wait_key(CONFIG_ERROR_WAIT_S);
+        } else {
+            plat_console_write("press a key to return to the firmware\n");
+            efi_wait_key(0);
+        }
+        break;
+    case ON_EXIT_RETURN:
+        break;
+    }
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+    InitializeLib(image, systab);
+    uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
+
+    struct machine m;
+    describe_machine(&m);
+    struct run_inputs in;
+    kmemset(&in, 0, sizeof(in));
+    UINTN cfg_len = 0;
+    char *cfg_text = NULL;
+    if (efi_files_init(image))
+        cfg_text = efi_read_file(CONFIG_PATH, &cfg_len);
+    else
+        plat_console_write("chase: no file system on the boot volume: no configuration file, "
+                           "results on the console only\n");
+    in.config_text = cfg_text;
+    in.config_len = cfg_len;
+    in.config_name = CONFIG_NAME;
+    char *options = load_options(image);
+    in.options = options;
+    efi_time_iso(in.start_time, sizeof(in.start_time));
+
+    enum on_exit on_exit;
+    enum run_outcome outcome = chase_main(&m, &in, &on_exit);
+    plat_free(options);
+    plat_free(cfg_text);
+    finish(on_exit, outcome);
+    con_log_reset();
+    return outcome == RUN_OK || outcome == RUN_HELP ? EFI_SUCCESS : EFI_ABORTED;
+}

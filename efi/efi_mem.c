@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// Memory from the firmware: pool allocations, the memory map, and the chase buffer's pages.
+#include "efi_internal.h"
+#include "fmt.h"
+#include "kstring.h"
+#include "platform.h"
+#include "run.h"
+
+#define EFI_PAGE_BYTES 4096ULL
+/* Left to the firmware for its own pools (file writes, console) while chase runs. */
+#define FIRMWARE_RESERVE_BYTES (16ULL << 20)
+
+void *plat_alloc(size_t n)
+{
+    void *p = NULL;
+    if (uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, n ? n : 1, &p) != EFI_SUCCESS)
+        return NULL;
+    kmemset(p, 0, n);
+    return p;
+}
+
+void plat_free(void *p)
+{
+    if (p)
+        uefi_call_wrapper(BS->FreePool, 1, p);
+}
+
+static enum mem_type region_type(UINT32 efi_type)
+{
+    switch (efi_type) {
+    case EfiConventionalMemory:
+        return MEM_USABLE;
+    case EfiLoaderCode:
+    case EfiLoaderData:
+    case EfiBootServicesCode:
+    case EfiBootServicesData:
+    case EfiRuntimeServicesCode:
+    case EfiRuntimeServicesData:
+        return MEM_FIRMWARE;
+    case EfiMemoryMappedIO:
+    case EfiMemoryMappedIOPortSpace:
+        return MEM_MMIO;
+    default:
+        return MEM_RESERVED;
+    }
+}
+
+struct mem_region *efi_memory_regions(unsigned *count)
+{
+    UINTN size = 0, key, desc_size;
+    UINT32 desc_version;
+    EFI_MEMORY_DESCRIPTOR *map = NULL;
+    EFI_STATUS st;
+    *count = 0;
+    for (int tries = 0; tries < 4; tries++) {
+        st = uefi_call_wrapper(BS->GetMemoryMap, 5, &size, map, &key, &desc_size, &desc_version);
+        if (st != EFI_BUFFER_TOO_SMALL)
+            break;
+        plat_free(map);
+        size += 8 * sizeof(EFI_MEMORY_DESCRIPTOR); /* room for the pool allocation itself */
+        map = plat_alloc(size);
+        if (!map)
+            return NULL;
+    }
+    if (st != EFI_SUCCESS) {
+        plat_free(map);
+        return NULL;
+    }
+    unsigned n = (unsigned)(size / desc_size);
+    struct mem_region *r = plat_alloc(2 * n * sizeof(*r) + sizeof(*r));
+    if (r) {
+        for (unsigned i = 0; i < n; i++) {
+            EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + i * desc_size);
+            r[i].base = d->PhysicalStart;
+            r[i].size = d->NumberOfPages * EFI_PAGE_BYTES;
+            r[i].type = region_type(d->Type);
+        }
+        *count = memmap_normalize(r, n);
+    }
+    plat_free(map);
+    return r;
+}
+
+void efi_describe_memory(struct machine *m)
+{
+    unsigned n;
+    struct mem_region *r = efi_memory_regions(&n);
+    if (!r)
+        return;
+    m->memory_total_bytes = memmap_ram_bytes(r, n);
+    uint64_t largest = memmap_largest_usable(r, n, 2ULL << 20);
+    m->buffer_limit_bytes = largest > FIRMWARE_RESERVE_BYTES ? largest - FIRMWARE_RESERVE_BYTES : 0;
+    plat_free(r);
+}
+
+int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buffer *b, char *why,
+                      size_t why_cap)
+{
+    unsigned n;
+    kmemset(b, 0, sizeof(*b));
+    uint64_t size = (size_bytes + align_bytes - 1) / align_bytes * align_bytes;
+    struct mem_region *r = efi_memory_regions(&n);
+    if (!r) {
+        ksnprintf(why, why_cap, "the firmware memory map could not be read");
+        return -1;
+    }
+    uint64_t addr = 0;
+    bool placed = memmap_place(r, n, size, align_bytes, &addr);
+    plat_free(r);
+    if (!placed) {
+        ksnprintf(why, why_cap, "no free memory region holds %llu bytes aligned to %llu",
+                  (unsigned long long)size, (unsigned long long)align_bytes);
+        return -1;
+    }
+    EFI_PHYSICAL_ADDRESS pa = addr;
+    EFI_STATUS st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAddress, EfiLoaderData,
+                                      size / EFI_PAGE_BYTES, &pa);
+    if (st != EFI_SUCCESS) {
+        ksnprintf(why, why_cap, "AllocatePages at 0x%llx for %llu bytes failed (status 0x%llx)",
+                  (unsigned long long)addr, (unsigned long long)size, (unsigned long long)st);
+        return -1;
+    }
+    b->virt = (uint8_t *)(uintptr_t)pa; /* the firmware identity-maps memory */
+    b->phys = pa;
+    b->size_bytes = size;
+    b->page_bytes = 0;
+    b->page_source = "firmware page tables";
+    return 0;
+}
+
+void plat_buffer_free(struct run_buffer *b)
+{
+    if (b->virt)
+        uefi_call_wrapper(BS->FreePages, 2, (EFI_PHYSICAL_ADDRESS)b->phys,
+                          b->size_bytes / EFI_PAGE_BYTES);
+    b->virt = NULL;
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Configuration: keys from the experiment table, parsed from the config file and load options.
+#ifndef CHASE_CONFIG_H
+#define CHASE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "strbuf.h"
+
+enum profile { PROFILE_FULL, PROFILE_QUICK };
+enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
+
+#define EXPERIMENTS_MAX 16
+#define REPS_MAX 1000
+
+enum key_type {
+    KEY_U64,        /* plain integer (decimal or 0x hex) */
+    KEY_SIZE,       /* integer with optional K, M or G binary suffix */
+    KEY_CHOICE,     /* one of key_desc.choices, stored as unsigned index */
+    KEY_EXPERIMENTS /* comma-separated experiment names, or "all" */
+};
+
+/* One configuration key: where its value lives and what it accepts. */
+struct key_desc {
+    const char *name;
+    enum key_type type;
+    size_t offset;              /* of the value in the parameter struct */
+    uint64_t min, max;          /* accepted range (KEY_U64, KEY_SIZE) */
+    const char *const *choices; /* NULL-terminated (KEY_CHOICE) */
+    const char *unit;           /* "bytes", "" */
+    const char *help;
+};
+
+struct global_params {
+    unsigned experiments[EXPERIMENTS_MAX]; /* indices into the experiment table, run order */
+    unsigned n_experiments;
+    unsigned profile;  /* enum profile */
+    unsigned on_exit;  /* enum on_exit */
+    uint64_t seed;
+    uint64_t reps;
+};
+
+struct random_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    uint64_t stride_bytes;
+    uint64_t offset_bytes;
+};
+
+/* The effective configuration of a run. */
+struct chase_config {
+    struct global_params global;
+    struct random_params random;
+};
+
+extern const struct key_desc global_keys[];
+extern const size_t global_key_count;
+extern const char *const profile_names[];
+extern const char *const on_exit_names[];
+
+/* Where a setting came from, for error messages. */
+struct cfg_source {
+    char name[48]; /* "\chase\chase.cfg" or "load options" */
+    unsigned line; /* line in the file, or option number (from 1) */
+};
+
+struct cfg_entry {
+    char key[64];   /* "reps" or "random.min" */
+    char value[192];
+    struct cfg_source src;
+};
+
+#define CFG_ENTRIES_MAX 128
+
+/* Settings in the order they were given; later ones override earlier ones. */
+struct cfg_entries {
+    struct cfg_entry e[CFG_ENTRIES_MAX];
+    unsigned n;
+    bool want_help; /* "help" was among the load options */
+};
+
+/* Errors found while reading a configuration; one line each. */
+struct cfg_errors {
+    struct strbuf text;
+    unsigned count;
+};
+
+/* Record one error, formatted as "SOURCE:LINE: message". */
+void cfg_error(struct cfg_errors *errs, const struct cfg_source *src, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Read a configuration file's text (len bytes, need not be NUL-terminated) into
+ * entries: "key = value", "experiment.key = value", "[experiment]" sections and
+ * '#' comments. Syntax errors go to errs. Returns the number of errors added.
+ */
+unsigned cfg_read_file(struct cfg_entries *entries, const char *text, size_t len,
+                       const char *source_name, struct cfg_errors *errs);
+
+/*
+ * Read load options (a command line: "key=value" words separated by blanks; a
+ * first word without '=' that names the program is skipped; "help" sets want_help).
+ * Returns the number of errors added.
+ */
+unsigned cfg_read_options(struct cfg_entries *entries, const char *cmdline,
+                          struct cfg_errors *errs);
+
+/*
+ * Build the effective configuration: machine-derived defaults for the profile that
+ * the entries select, then every entry in order, then the cross-checks of each
+ * experiment. Unknown keys, malformed values and contradictions go to errs.
+ * Returns true when there was no error.
+ */
+bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
+                 const struct machine *m, struct cfg_errors *errs);
+
+/* Parse a size ("64", "4K", "2M", "1G", "0x1000"); false when malformed or too large. */
+bool cfg_parse_size(const char *s, uint64_t *out);
+
+/* Format a byte count the way a person writes it ("32K", "1.5M", "100"). */
+void cfg_format_size(char *buf, size_t cap, uint64_t bytes);
+
+#endif

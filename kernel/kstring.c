@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// Freestanding string and memory helpers shared by the firmware and host builds.
+#include "kstring.h"
+
+void *kmemset(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    while (n--)
+        *d++ = (unsigned char)c;
+    return dst;
+}
+
+void *kmemcpy(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    while (n--)
+        *d++ = *s++;
+    return dst;
+}
+
+int kmemcmp(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    }
+    return 0;
+}
+
+size_t kstrlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int kstrcmp(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+int kstrncmp(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i] || !a[i])
+            return (unsigned char)a[i] - (unsigned char)b[i];
+    }
+    return 0;
+}
+
+int kstrcasecmp(const char *a, const char *b)
+{
+    while (*a && ktolower(*a) == ktolower(*b)) {
+        a++;
+        b++;
+    }
+    return ktolower((unsigned char)*a) - ktolower((unsigned char)*b);
+}
+
+size_t kstrlcpy(char *dst, const char *src, size_t cap)
+{
+    size_t n = kstrlen(src);
+    if (cap) {
+        size_t c = n < cap - 1 ? n : cap - 1;
+        kmemcpy(dst, src, c);
+        dst[c] = 0;
+    }
+    return n;
+}
+
+const char *kstrchr(const char *s, int c)
+{
+    for (; *s; s++) {
+        if (*s == (char)c)
+            return s;
+    }
+    return c == 0 ? s : NULL;
+}
+
+unsigned kstr_distance(const char *a, const char *b)
+{
+    enum { MAXLEN = 63 };
+    unsigned row[MAXLEN + 1];
+    size_t la = kstrlen(a), lb = kstrlen(b);
+    if (la > MAXLEN || lb > MAXLEN)
+        return 255;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned cost = ktolower(a[i - 1]) == ktolower(b[j - 1]) ? 0 : 1;
+            unsigned best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb] > 255 ? 255 : row[lb];
+}

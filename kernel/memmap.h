@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// The kernel's own memory map: sorted, merged regions converted from the firmware's map.
+#ifndef CHASE_MEMMAP_H
+#define CHASE_MEMMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum mem_type {
+    MEM_USABLE,   /* free for chase to claim (conventional memory) */
+    MEM_FIRMWARE, /* in use by the firmware or chase itself, but RAM (boot services, loader) */
+    MEM_RESERVED, /* RAM that nobody may touch (reserved, ACPI, unusable, persistent) */
+    MEM_MMIO      /* device registers */
+};
+
+struct mem_region {
+    uint64_t base;
+    uint64_t size;
+    enum mem_type type;
+};
+
+/*
+ * Sort regions by base, drop empty ones and merge neighbours of the same type that
+ * touch or overlap; where regions of different types overlap, the more restrictive
+ * type (MMIO > reserved > firmware > usable) wins the overlap. Works in place and
+ * returns the new count. At most n + n_overlaps regions are produced, so the array
+ * must have room for 2 * n entries.
+ */
+unsigned memmap_normalize(struct mem_region *r, unsigned n);
+
+/* Total bytes of RAM (usable and firmware types) in a normalized map. */
+uint64_t memmap_ram_bytes(const struct mem_region *r, unsigned n);
+
+/* Bytes of the largest usable region, after aligning its start to align bytes. */
+uint64_t memmap_largest_usable(const struct mem_region *r, unsigned n, uint64_t align);
+
+/*
+ * Choose where to put a buffer of size bytes aligned to align: the highest aligned
+ * address inside a usable region that fits it. Returns false when none does.
+ */
+bool memmap_place(const struct mem_region *r, unsigned n, uint64_t size, uint64_t align,
+                  uint64_t *addr);
+
+/* Name of a region type ("usable", ...). */
+const char *memmap_type_name(enum mem_type t);
+
+#endif

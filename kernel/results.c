@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// run.json: everything needed to interpret a run's CSV files, rewritten after each experiment.
+#include "results.h"
+
+#include "experiment.h"
+#include "fmt.h"
+#include "json.h"
+
+#ifndef CHASE_VERSION
+#define CHASE_VERSION "unknown"
+#endif
+
+static void key_value_json(struct json *j, const struct key_desc *k, const void *params)
+{
+    const char *field = (const char *)params + k->offset;
+    switch (k->type) {
+    case KEY_U64:
+    case KEY_SIZE:
+        json_u64(j, k->name, *(const uint64_t *)field);
+        break;
+    case KEY_CHOICE:
+        json_string(j, k->name, k->choices[*(const unsigned *)field]);
+        break;
+    case KEY_EXPERIMENTS: {
+        const struct global_params *g = params;
+        json_array_begin(j, k->name);
+        for (unsigned i = 0; i < g->n_experiments; i++)
+            json_string(j, NULL, experiment_table[g->experiments[i]]->name);
+        json_array_end(j);
+        break;
+    }
+    }
+}
+
+void results_config_json(struct json *j, const struct chase_config *cfg)
+{
+    json_object_begin(j, "config");
+    for (size_t i = 0; i < global_key_count; i++)
+        key_value_json(j, &global_keys[i], &cfg->global);
+    for (size_t x = 0; x < experiment_count; x++) {
+        const struct experiment *e = experiment_table[x];
+        json_object_begin(j, e->name);
+        for (size_t i = 0; i < e->nkeys; i++)
+            key_value_json(j, &e->keys[i], experiment_params_const(e, cfg));
+        json_object_end(j);
+    }
+    json_object_end(j);
+}
+
+static void cpu_json(struct json *j, const struct cpu_info *c)
+{
+    json_object_begin(j, "cpu");
+    json_string(j, "vendor", c->vendor);
+    json_string(j, "brand", c->brand);
+    json_u64(j, "family", c->family);
+    json_u64(j, "model", c->model);
+    json_u64(j, "stepping", c->stepping);
+    json_bool(j, "rdtscp", c->has_rdtscp);
+    json_bool(j, "page_1g", c->has_1g_pages);
+    json_object_end(j);
+    json_string(j, "cache_source", c->cache_source);
+    json_array_begin(j, "caches");
+    for (unsigned i = 0; i < c->ncaches; i++) {
+        const struct cache_info *k = &c->caches[i];
+        json_object_begin(j, NULL);
+        json_u64(j, "level", k->level);
+        json_string(j, "type", cache_type_name(k->type));
+        json_u64(j, "size_bytes", k->size_bytes);
+        json_u64(j, "ways", k->ways);
+        json_u64(j, "line_bytes", k->line_bytes);
+        json_u64(j, "sets", k->sets);
+        json_u64(j, "shared_by", k->shared_by);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+static void timing_json(struct json *j, const struct timing *t)
+{
+    json_object_begin(j, "tsc");
+    json_u64(j, "hz", t->tsc_hz);
+    json_string(j, "method", t->tsc_method);
+    json_bool(j, "invariant", t->invariant);
+    json_array_begin(j, "calibrations_hz");
+    for (unsigned i = 0; i < t->ncalib; i++)
+        json_u64(j, NULL, t->calib_hz[i]);
+    json_array_end(j);
+    json_double(j, "spread", t->calib_spread, 6);
+    json_u64(j, "cpuid_hz", t->cpuid_hz);
+    json_string(j, "end_fence", t->rdtscp ? "rdtscp; lfence" : "lfence; rdtsc; lfence");
+    json_double(j, "overhead_ticks", t->overhead_ticks, 2);
+    json_object_end(j);
+    json_object_begin(j, "core_clock");
+    json_double(j, "core_per_tsc", t->core_per_tick, 4);
+    json_u64(j, "core_hz", (uint64_t)((double)t->tsc_hz * t->core_per_tick));
+    json_string(j, "method", t->core_method);
+    json_string(j, "core_cycles", "ticks times core_per_tsc measured next to each point");
+    json_object_end(j);
+}
+
+static const char *status_name(enum exp_status s)
+{
+    switch (s) {
+    case EXP_PENDING:
+        return "pending";
+    case EXP_RUNNING:
+        return "running";
+    case EXP_OK:
+        return "ok";
+    case EXP_FAILED:
+        return "failed";
+    case EXP_SKIPPED:
+        return "skipped";
+    }
+    return "unknown";
+}
+
+static void experiments_json(struct json *j, const struct run_record *r)
+{
+    json_object_begin(j, "experiments");
+    for (unsigned i = 0; r->cfg && i < r->cfg->global.n_experiments; i++) {
+        unsigned x = r->cfg->global.experiments[i];
+        const struct exp_state *s = &r->exps[x];
+        char text[200];
+        if (s->reason[0])
+            ksnprintf(text, sizeof(text), "%s: %s", status_name(s->status), s->reason);
+        else
+            ksnprintf(text, sizeof(text), "%s", status_name(s->status));
+        json_string(j, experiment_table[x]->name, text);
+    }
+    json_object_end(j);
+}
+
+void results_run_json(struct strbuf *out, const struct run_record *r)
+{
+    struct json j;
+    strbuf_reset(out);
+    json_init(&j, out);
+    json_object_begin(&j, NULL);
+    json_string(&j, "tool", "chase");
+    json_string(&j, "version", CHASE_VERSION);
+    json_string(&j, "status", r->status);
+    json_string(&j, "platform", r->m->platform);
+    json_object_begin(&j, "firmware");
+    json_string(&j, "vendor", r->m->firmware_vendor);
+    json_u64(&j, "revision", r->m->firmware_revision);
+    json_object_end(&j);
+    cpu_json(&j, &r->m->cpu);
+    json_bool(&j, "hypervisor", r->m->cpu.hypervisor);
+    json_string(&j, "hypervisor_vendor", r->m->cpu.hypervisor ? r->m->cpu.hypervisor_vendor : NULL);
+    json_u64(&j, "memory_total_bytes", r->m->memory_total_bytes);
+    if (r->timing)
+        timing_json(&j, r->timing);
+    if (r->buffer) {
+        json_object_begin(&j, "buffer");
+        json_u64(&j, "phys_addr", r->buffer->phys);
+        json_u64(&j, "size_bytes", r->buffer->size_bytes);
+        json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
+        json_string(&j, "page_source", r->buffer->page_source);
+        json_object_end(&j);
+        json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
+    }
+    if (r->cfg)
+        results_config_json(&j, r->cfg);
+    json_string(&j, "start_time", r->start_time);
+    json_string(&j, "end_time", r->end_time);
+    json_string(&j, "running", r->running);
+    experiments_json(&j, r);
+    json_object_end(&j);
+}

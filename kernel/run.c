@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// One chase run from start to end: configuration, timing, experiments, results, summary.
+#include "run.h"
+
+#include "arch/x86_64/cpu.h"
+#include "banner.h"
+#include "console.h"
+#include "experiment.h"
+#include "fmt.h"
+#include "kstring.h"
+#include "platform.h"
+#include "results.h"
+#include "summary.h"
+
+#define BUFFER_ALIGN_BYTES (2ULL << 20)
+
+struct run_state {
+    struct run_record rec;
+    struct exp_state exps[EXPERIMENTS_MAX];
+    struct strbuf json;
+};
+
+static void save_file(const char *name, const struct strbuf *sb)
+{
+    if (sb->failed)
+        con_printf("warning: %s is incomplete: out of memory while writing it\n", name);
+    if (plat_file_write(name, strbuf_str(sb), sb->len) != 0)
+        con_printf("warning: could not write %s to %s\n", name, plat_result_path());
+}
+
+static void save_run_json(struct run_state *s)
+{
+    results_run_json(&s->json, &s->rec);
+    save_file("run.json", &s->json);
+}
+
+static void save_console(void)
+{
+    save_file("console.txt", con_log());
+}
+
+/* Read the configuration; false (with errs filled) when it has errors. */
+static bool read_config(struct chase_config *cfg, struct cfg_entries *entries,
+                        const struct machine *m, const struct run_inputs *in,
+                        struct cfg_errors *errs)
+{
+    if (in->config_text)
+        cfg_read_file(entries, in->config_text, in->config_len, in->config_name, errs);
+    if (in->options)
+        cfg_read_options(entries, in->options, errs);
+    cfg_resolve(cfg, entries, m, errs);
+    uint64_t need = 0;
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        uint64_t b = x->buffer_bytes(experiment_params_const(x, cfg));
+        if (b > need)
+            need = b;
+    }
+    if (errs->count == 0 && m->buffer_limit_bytes && need > m->buffer_limit_bytes) {
+        char a[24], b[24];
+        cfg_format_size(a, sizeof(a), need);
+        cfg_format_size(b, sizeof(b), m->buffer_limit_bytes);
+        struct cfg_source src = {"plan", 0};
+        cfg_error(errs, &src,
+                  "the experiments need a %s buffer but the largest that fits in memory is %s; "
+                  "lower the max sizes",
+                  a, b);
+    }
+    return errs->count == 0;
+}
+
+static void report_config_errors(struct run_state *s, const struct cfg_errors *errs)
+{
+    con_printf("\nconfiguration error%s (%u); no experiment was run:\n", errs->count > 1 ? "s" : "",
+               errs->count);
+    con_printf("%s", strbuf_str(&errs->text));
+    s->rec.status = "config_error";
+    save_file("errors.txt", &errs->text);
+    save_run_json(s);
+    save_console();
+}
+
+static void print_timing(const struct timing *t)
+{
+    con_printf("\ntiming\n");
+    con_printf("  tsc        %.3f MHz by %s (%u calibrations, spread %.3f%%)", t->tsc_hz / 1e6,
+               t->tsc_method, t->ncalib, t->calib_spread * 100);
+    if (t->cpuid_hz)
+        con_printf(", cpuid says %.3f MHz", t->cpuid_hz / 1e6);
+    con_printf("\n  overhead   %.1f ticks per empty timed region (subtracted)\n",
+               t->overhead_ticks);
+    con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s\n", t->core_per_tick,
+               t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
+}
+
+static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned idx)
+{
+    const struct experiment *x = experiment_table[idx];
+    struct exp_state *st = &s->exps[idx];
+    char name[48];
+    con_printf("\n== %s: %s\n", x->name, x->describe);
+    st->status = EXP_RUNNING;
+    s->rec.running = x->name;
+    save_run_json(s);
+    strbuf_reset(&ctx->csv);
+    strbuf_reset(&ctx->samples);
+    ctx->failure[0] = 0;
+    uint64_t t0 = arch_tsc_fenced();
+    int rc = x->run(ctx, experiment_params_const(x, ctx->cfg));
+    st->wall_ticks = arch_tsc_fenced() - t0;
+    if (rc == 0) {
+        st->status = EXP_OK;
+    } else {
+        st->status = EXP_FAILED;
+        kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
+        con_printf("%s FAILED: %s\n", x->name, st->reason);
+    }
+    con_printf("(%s took %.1f s)\n", x->name,
+               timing_ticks_to_ns(ctx->timing, (double)st->wall_ticks) / 1e9);
+    ksnprintf(name, sizeof(name), "%s.csv", x->name);
+    save_file(name, &ctx->csv);
+    ksnprintf(name, sizeof(name), "%s.samples.csv", x->name);
+    save_file(name, &ctx->samples);
+    s->rec.running = NULL;
+    save_run_json(s);
+    save_console();
+}
+
+static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct timing *t)
+{
+    const struct chase_config *cfg = ctx->cfg;
+    timing_init(t, &ctx->m->cpu);
+    s->rec.timing = t;
+    print_timing(t);
+    uint64_t need = 0;
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        uint64_t b = x->buffer_bytes(experiment_params_const(x, cfg));
+        need = b > need ? b : need;
+    }
+    char why[160] = "";
+    if (plat_buffer_alloc(need, BUFFER_ALIGN_BYTES, &ctx->buffer, why, sizeof(why)) != 0) {
+        con_printf("\ncould not allocate the chase buffer: %s\n", why);
+        s->rec.status = "no_memory";
+        save_run_json(s);
+        save_console();
+        return RUN_NO_MEMORY;
+    }
+    s->rec.buffer = &ctx->buffer;
+    char size[24];
+    cfg_format_size(size, sizeof(size), ctx->buffer.size_bytes);
+    con_printf("  buffer     %s at physical 0x%llx, %llu-byte pages (%s)\n", size,
+               (unsigned long long)ctx->buffer.phys, (unsigned long long)ctx->buffer.page_bytes,
+               ctx->buffer.page_source);
+    s->rec.status = "running";
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++)
+        run_experiment(s, ctx, cfg->global.experiments[i]);
+    summary_print(ctx, plat_result_path());
+    s->rec.status = "complete";
+    save_run_json(s);
+    save_console();
+    plat_buffer_free(&ctx->buffer);
+    s->rec.buffer = NULL;
+    return RUN_OK;
+}
+
+enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
+                            enum on_exit *on_exit)
+{
+    struct run_state *s = plat_alloc(sizeof(*s));
+    struct cfg_entries *entries = plat_alloc(sizeof(*entries));
+    struct chase_config *cfg = plat_alloc(sizeof(*cfg));
+    struct run_ctx *ctx = plat_alloc(sizeof(*ctx));
+    struct timing *t = plat_alloc(sizeof(*t));
+    struct cfg_errors errs = {{0}, 0};
+    enum run_outcome outcome = RUN_NO_MEMORY;
+    *on_exit = ON_EXIT_WAIT;
+    if (!s || !entries || !cfg || !ctx || !t) {
+        con_printf("chase: out of memory before starting\n");
+        goto out;
+    }
+    banner_print(m);
+    s->rec.m = m;
+    s->rec.exps = s->exps;
+    s->rec.start_time = in->start_time;
+    s->rec.status = "starting";
+    bool ok = read_config(cfg, entries, m, in, &errs);
+    s->rec.cfg = cfg;
+    *on_exit = (enum on_exit)cfg->global.on_exit;
+    if (entries->want_help) {
+        chase_print_help(m);
+        outcome = RUN_HELP;
+        goto out;
+    }
+    if (!ok) {
+        report_config_errors(s, &errs);
+        outcome = RUN_CONFIG_ERROR;
+        goto out;
+    }
+    ctx->m = m;
+    ctx->cfg = cfg;
+    ctx->timing = t;
+    outcome = run_all(s, ctx, t);
+    strbuf_release(&ctx->csv);
+    strbuf_release(&ctx->samples);
+out:
+    if (s)
+        strbuf_release(&s->json);
+    strbuf_release(&errs.text);
+    plat_free(t);
+    plat_free(ctx);
+    plat_free(cfg);
+    plat_free(entries);
+    plat_free(s);
+    return outcome;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// One chase run from start to end: configuration, timing, experiments, results, summary.
+#ifndef CHASE_RUN_H
+#define CHASE_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "machine.h"
+#include "strbuf.h"
+#include "timing.h"
+
+enum exp_status { EXP_PENDING, EXP_RUNNING, EXP_OK, EXP_FAILED, EXP_SKIPPED };
+
+struct exp_state {
+    enum exp_status status;
+    char reason[160];
+    uint64_t wall_ticks;
+};
+
+/* The inputs a platform hands to chase_main. */
+struct run_inputs {
+    const char *config_text;   /* the configuration file's text, or NULL when absent */
+    size_t config_len;
+    const char *config_name;   /* "\chase\chase.cfg" */
+    const char *options;       /* load options / command line words, or NULL */
+    uint64_t start_time_unix;  /* 0 when unknown */
+    char start_time[32];       /* ISO 8601, "" when unknown */
+};
+
+/* The chase buffer the platform provides. */
+struct run_buffer {
+    uint8_t *virt;
+    uint64_t phys;
+    uint64_t size_bytes;
+    uint64_t page_bytes;       /* page size it is mapped with */
+    const char *page_source;   /* how that page size was obtained */
+};
+
+/*
+ * Allocate the chase buffer: at least size_bytes, aligned to align_bytes.
+ * Returns 0, or -1 with a reason in why (capacity why_cap).
+ */
+int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buffer *b,
+                      char *why, size_t why_cap);
+/* Give the chase buffer back. */
+void plat_buffer_free(struct run_buffer *b);
+
+/* State shared by the experiments of a run. */
+struct run_ctx {
+    const struct machine *m;
+    const struct chase_config *cfg;
+    const struct timing *timing;
+    struct run_buffer buffer;
+    struct strbuf csv;      /* the running experiment's <name>.csv */
+    struct strbuf samples;  /* the running experiment's <name>.samples.csv */
+    char failure[160];      /* why the running experiment failed */
+    /* The random sweep's curve, for the summary. */
+    uint64_t curve_size[256];
+    double curve_ns[256], curve_cycles[256];
+    unsigned curve_n;
+};
+
+enum run_outcome {
+    RUN_OK,           /* every experiment ran (some may have failed) */
+    RUN_HELP,         /* help was asked for and shown */
+    RUN_CONFIG_ERROR, /* nothing ran: the configuration had errors */
+    RUN_NO_MEMORY     /* nothing ran: the buffer could not be had */
+};
+
+/*
+ * Run chase on machine m with the given inputs: banner, configuration, timing,
+ * every experiment (files written after each), summary. *on_exit receives what
+ * the configuration says to do at the end.
+ */
+enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
+                            enum on_exit *on_exit);
+
+/* Print the keys and experiments (the help text). */
+void chase_print_help(const struct machine *m);
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// The clocks behind every number: TSC frequency, timer overhead and the core/TSC ratio.
+#ifndef CHASE_TIMING_H
+#define CHASE_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpuinfo.h"
+
+#define TSC_CALIBRATIONS 5
+
+/* Times a chase: see chase_timed_rdtscp in arch/x86_64/chase_loop.h. */
+typedef uint64_t (*chase_timed_fn)(void **start, uint64_t iters, void ***end);
+
+struct timing {
+    uint64_t tsc_hz;                        /* the frequency used for ns */
+    const char *tsc_method;                 /* "stall", "clock_monotonic_raw", "cpuid", ... */
+    uint64_t calib_hz[TSC_CALIBRATIONS];    /* each calibration against the reference */
+    unsigned ncalib;
+    double calib_spread;                    /* (max - min) / median of calib_hz */
+    uint64_t cpuid_hz;                      /* from CPUID 0x15/0x16, 0 when not given */
+    bool invariant;
+    bool rdtscp;                            /* the end of a timed region uses rdtscp */
+    double overhead_ticks;                  /* median cost of an empty timed region */
+    double core_per_tick;                   /* core cycles per TSC tick, run-wide estimate */
+    const char *core_method;
+    chase_timed_fn chase;
+};
+
+/*
+ * Calibrate the TSC against the platform's reference clock (median of
+ * TSC_CALIBRATIONS runs), measure the empty timed region and the core/TSC ratio.
+ */
+void timing_init(struct timing *t, const struct cpu_info *ci);
+
+/*
+ * Core cycles per TSC tick from a chain of dependent one-cycle adds
+ * (adds = iters * 16, best of three): taken next to each point because clocks drift.
+ */
+double timing_core_ratio(uint64_t iters);
+
+/* Nanoseconds for a number of TSC ticks. */
+static inline double timing_ticks_to_ns(const struct timing *t, double ticks)
+{
+    return ticks * 1e9 / (double)t->tsc_hz;
+}
+
+#endif

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// chase-host internals shared by its files: the run folder and buffer helpers.
+#ifndef CHASE_HOST_H
+#define CHASE_HOST_H
+
+#include <stdint.h>
+
+/* Create the next free DIR/NNNN folder; returns 0 and remembers it, or -1 (errno set). */
+int host_make_run_dir(const char *out_dir);
+
+/* Physical address of a virtual address from /proc/self/pagemap; 0 when not readable. */
+uint64_t host_phys_addr(const void *virt);
+
+/* Usable memory in bytes (MemTotal), and what could be had now (MemAvailable). */
+void host_memory(uint64_t *total, uint64_t *available);
+
+#endif

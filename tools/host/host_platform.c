@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The kernel's platform interface on Linux: files in the run folder, stdout, CLOCK_MONOTONIC_RAW.
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch/x86_64/cpu.h"
+#include "host.h"
+#include "platform.h"
+
+#define CALIBRATION_NS 20000000ULL /* 20 ms per calibration */
+
+static char run_dir[PATH_MAX];
+
+void *plat_alloc(size_t n)
+{
+    return calloc(1, n ? n : 1);
+}
+
+void plat_free(void *p)
+{
+    free(p);
+}
+
+void plat_console_write(const char *s)
+{
+    fputs(s, stdout);
+    fflush(stdout);
+}
+
+int host_make_run_dir(const char *out_dir)
+{
+    if (mkdir(out_dir, 0755) != 0 && errno != EEXIST)
+        return -1;
+    for (unsigned n = 1; n < 10000; n++) {
+        snprintf(run_dir, sizeof(run_dir), "%s/%04u", out_dir, n);
+        if (mkdir(run_dir, 0755) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    errno = ENOSPC;
+    return -1;
+}
+
+const char *plat_result_path(void)
+{
+    return run_dir;
+}
+
+int plat_file_write(const char *name, const void *data, size_t len)
+{
+    char path[PATH_MAX + 64], tmp[PATH_MAX + 72];
+    snprintf(path, sizeof(path), "%s/%s", run_dir, name);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    /* Write then rename: a run killed mid-write never leaves a half file behind. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return -1;
+    const char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return rename(tmp, path) == 0 ? 0 : -1;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns)
+{
+    uint64_t n0 = now_ns(), t0 = arch_tsc_fenced();
+    uint64_t n1, t1;
+    do {
+        n1 = now_ns();
+        t1 = arch_tsc_fenced();
+    } while (n1 - n0 < CALIBRATION_NS);
+    *ticks = t1 - t0;
+    *ref_ns = n1 - n0;
+    return true;
+}
+
+const char *plat_tsc_reference_name(void)
+{
+    return "clock_monotonic_raw";
+}
+
+/* User space cannot turn interrupts off: host windows only mark the timed region. */
+void plat_window_enter(struct window *w)
+{
+    w->active = true;
+    w->rflags = 0;
+}
+
+void plat_window_leave(struct window *w)
+{
+    w->active = false;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Build a GPT disk image with one FAT32 EFI System Partition, without root: sfdisk on a
+# file and mtools inside it. Usage: mkimage.sh IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]
+set -euo pipefail
+
+image=${1:?usage: mkimage.sh IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]}
+efi=${2:?missing chase.efi}
+cfg=${3:?missing the example configuration}
+size_mib=${4:-64}
+
+# The ESP starts at 1 MiB (sector 2048) and runs to the backup GPT at the end.
+start_sector=2048
+tmp="$image.tmp"
+rm -f "$tmp"
+truncate -s "${size_mib}M" "$tmp"
+sfdisk --quiet --no-reread --no-tell-kernel "$tmp" >/dev/null <<SFDISK
+label: gpt
+start=$start_sector, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, name="chase"
+SFDISK
+sectors=$(sfdisk --json "$tmp" | sed -n 's/.*"size": *\([0-9]*\).*/\1/p' | head -n 1)
+[ -n "$sectors" ] || { echo "mkimage: could not read the partition size back" >&2; exit 1; }
+
+part="$tmp@@$((start_sector * 512))"
+export MTOOLS_SKIP_CHECK=1
+mformat -i "$part" -F -T "$sectors" -h 64 -s 32 -v CHASE ::
+mmd -i "$part" ::/EFI ::/EFI/BOOT ::/chase
+mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$part" "$cfg" ::/chase/chase.cfg
+mv "$tmp" "$image"

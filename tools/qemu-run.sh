@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Boot a copy of chase.img in QEMU (q35, TCG) with OVMF, wait for chase to power off,
+# then copy the run folder out of the image with mtools.
+set -euo pipefail
+
+usage() {
+    cat <<USAGE
+usage: qemu-run.sh --image IMG [options]
+  --image IMG        the disk image to boot (a copy is booted; IMG stays clean)
+  --out DIR          copy the newest run folder to DIR/NNNN (next free number)
+  --set KEY=VALUE    a setting for \\chase\\chase.cfg in the copy (repeatable)
+  --config FILE      use FILE as \\chase\\chase.cfg in the copy (before the --set lines)
+  --keep-config      keep the image's own chase.cfg (with --set lines appended)
+  --mem SIZE         guest memory (default 256M)
+  --cpu MODEL        QEMU CPU model (default max)
+  --smp N            CPUs (default 1)
+  --timeout S        give up after S seconds (default 900)
+  --show             print the serial console while it runs
+  --work DIR         where the image copy, varstore and logs go (default: a temp dir)
+  --readonly         attach the disk read-only
+USAGE
+}
+
+image= out= config= mem=256M cpu=max smp=1 timeout=900 show=0 work= readonly=0 keep=0
+sets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --image) image=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --set) sets+=("$2"); shift 2 ;;
+    --config) config=$2; shift 2 ;;
+    --keep-config) keep=1; shift ;;
+    --mem) mem=$2; shift 2 ;;
+    --cpu) cpu=$2; shift 2 ;;
+    --smp) smp=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --show) show=1; shift ;;
+    --work) work=$2; shift 2 ;;
+    --readonly) readonly=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "qemu-run: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+[ -n "$image" ] || { usage >&2; exit 2; }
+[ -f "$image" ] || { echo "qemu-run: no image at $image (run 'make' first)" >&2; exit 2; }
+
+ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
+ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+for f in "$ovmf_code" "$ovmf_vars"; do
+    [ -f "$f" ] || { echo "qemu-run: $f is missing: apt-get install ovmf" >&2; exit 2; }
+done
+command -v qemu-system-x86_64 >/dev/null ||
+    { echo "qemu-run: qemu-system-x86_64 is missing: apt-get install qemu-system-x86" >&2; exit 2; }
+
+if [ -z "$work" ]; then
+    work=$(mktemp -d "${TMPDIR:-/tmp}/chase-qemu.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+fi
+mkdir -p "$work"
+disk="$work/disk.img"
+vars="$work/vars.fd"
+serial="$work/serial.log"
+cp "$image" "$disk"
+cp "$ovmf_vars" "$vars"
+: >"$serial"
+
+export MTOOLS_SKIP_CHECK=1
+part="$disk@@1M"
+if [ -n "$config" ] || [ ${#sets[@]} -gt 0 ] && [ "$keep" = 0 ]; then
+    {
+        echo "# written by qemu-run.sh for this boot"
+        [ -n "$config" ] && cat "$config"
+        for s in "${sets[@]}"; do echo "$s"; done
+    } >"$work/chase.cfg"
+    mcopy -o -i "$part" "$work/chase.cfg" ::/chase/chase.cfg
+elif [ "$keep" = 1 ] && [ ${#sets[@]} -gt 0 ]; then
+    mcopy -i "$part" ::/chase/chase.cfg "$work/chase.cfg" 2>/dev/null || : >"$work/chase.cfg"
+    for s in "${sets[@]}"; do echo "$s"; done >>"$work/chase.cfg"
+    mcopy -o -i "$part" "$work/chase.cfg" ::/chase/chase.cfg
+fi
+
+ro=""
+[ "$readonly" = 1 ] && ro=",readonly=on"
+qemu_args=(
+    -machine q35 -accel tcg -m "$mem" -cpu "$cpu" -smp "$smp"
+    -display none -no-reboot -serial "file:$serial" -monitor none
+    -drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code"
+    -drive "if=pflash,format=raw,unit=1,file=$vars"
+    -drive "if=none,id=disk0,format=raw,file=$disk$ro"
+    -device virtio-blk-pci,drive=disk0,bootindex=1
+    -net none
+)
+
+echo "qemu-run: booting $image (copy in $work) with $mem, cpu $cpu, $smp CPU(s)"
+start=$(date +%s)
+tailpid=
+if [ "$show" = 1 ]; then
+    # Firmware output carries terminal escapes; drop them so logs stay readable.
+    tail -n +1 -F "$serial" 2>/dev/null | sed -u 's/\x1b\[[0-9;?=]*[A-Za-z]//g; s/\r$//' &
+    tailpid=$!
+fi
+rc=0
+timeout --foreground "$timeout" qemu-system-x86_64 "${qemu_args[@]}" || rc=$?
+sleep 0.3
+[ -n "$tailpid" ] && { kill "$tailpid" 2>/dev/null || true; pkill -P "$tailpid" 2>/dev/null || true; }
+echo "qemu-run: QEMU exited with status $rc after $(( $(date +%s) - start )) s"
+if [ "$rc" = 124 ]; then
+    echo "qemu-run: chase did not finish within $timeout s" >&2
+    exit 124
+fi
+
+if [ -n "$out" ]; then
+    newest=$(mdir -i "$part" -b ::/chase/runs 2>/dev/null | sed -n 's#.*/\([0-9]\{4\}\)/*$#\1#p' |
+        sort | tail -n 1)
+    if [ -z "$newest" ]; then
+        echo "qemu-run: the image holds no run folder" >&2
+        exit 1
+    fi
+    mkdir -p "$out"
+    n=1
+    while [ -e "$out/$(printf %04d $n)" ]; do n=$((n + 1)); done
+    dest="$out/$(printf %04d $n)"
+    mkdir -p "$dest"
+    mcopy -s -n -i "$part" "::/chase/runs/$newest/*" "$dest/"
+    echo "qemu-run: run folder \\chase\\runs\\$newest copied to $dest"
+    echo "$dest" >"$work/run-folder"
+fi
+exit "$rc"
