@@ -116,6 +116,16 @@ $(BUILD)/chase-host: $(HOST_OBJS)
 	@$(if $(Q),echo "  LINK     $@")
 	$(Q)$(CC) -o $@ $(HOST_OBJS)
 
+# ---- parts with their own fragment -----------------------------------------------------------
+# Each fragment lists its sources explicitly and appends to:
+#   ALL_TARGETS (built by `make`), UNIT_TESTS (+ NAME_SRCS), SCRIPT_TESTS, BENCH_SCRIPTS.
+ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host
+SCRIPT_TESTS  :=
+BENCH_SCRIPTS :=
+UNIT_TESTS    :=
+FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk)
+include $(FRAGMENTS)
+
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
 
 TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined \
@@ -123,7 +133,7 @@ TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined \
 TEST_LIBS   := -lcmocka -fsanitize=address,undefined
 
 # Each test: its file, the units under test, and explicit stubs.
-UNIT_TESTS := test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
+UNIT_TESTS += test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
 	test_strbuf test_summary
 
 test_chain_SRCS   := kernel/chain.c kernel/rng.c
@@ -162,7 +172,7 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 .PHONY: all deps run test unit qemu-test check-layers bench clean
 .DEFAULT_GOAL := all
 
-all: $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host
+all: $(ALL_TARGETS)
 
 deps:
 	$(Q)tools/deps.sh
@@ -176,8 +186,10 @@ unit: $(UNIT_BINS)
 check-layers:
 	$(Q)tools/check-layers.sh
 
+SCRIPT_TESTS := tools/check-layers.sh $(SCRIPT_TESTS) tests/qemu/test_smoke.sh
+
 test: deps all unit
-	$(Q)tests/run-tests.sh $(UNIT_BINS)
+	$(Q)tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)
 
 bench: $(BUILD)/chase-host
 	$(Q)tools/bench.sh $(BUILD)/chase-host

@@ -155,8 +155,9 @@ static int random_run(struct run_ctx *ctx, const void *params)
         uint64_t t0 = arch_tsc_fenced();
         void **head = chain_build_random(&l, cfg->global.seed + i);
         uint64_t build_ticks = arch_tsc_fenced() - t0;
+        struct chase_point pt = {.head = {head}, .streams = 1, .lap_hops = l.slots};
         struct point_result r;
-        if (measure_chase(head, l.slots, &plan, ctx->timing, &r) != 0) {
+        if (ctx->measure(&pt, &plan, ctx->timing, &r) != 0) {
             ksnprintf(ctx->failure, sizeof(ctx->failure), "out of memory at size %llu",
                       (unsigned long long)sizes[i]);
             return -1;

@@ -11,9 +11,10 @@ static uint64_t round_up_unroll(uint64_t n)
     return (n + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
 }
 
-static uint64_t hops_per_rep(uint64_t slots, uint64_t warm_ticks, const struct measure_plan *plan)
+uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_ticks, unsigned streams,
+                              const struct measure_plan *plan)
 {
-    uint64_t lap = round_up_unroll(slots);
+    uint64_t lap = round_up_unroll(lap_hops);
     uint64_t hops = lap > plan->min_hops ? lap : plan->min_hops;
     if (warm_ticks) {
         double ticks_per_hop = (double)warm_ticks / (double)lap;
@@ -23,36 +24,47 @@ static uint64_t hops_per_rep(uint64_t slots, uint64_t warm_ticks, const struct m
     }
     if (hops > plan->max_hops && lap <= plan->max_hops)
         hops = plan->max_hops;
+    (void)streams;
     return round_up_unroll(hops);
 }
 
-int measure_chase(void **head, uint64_t slots, const struct measure_plan *plan,
-                  const struct timing *t, struct point_result *r)
+int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
 {
     kmemset(r, 0, sizeof(*r));
-    r->reps = plan->reps;
-    r->ticks = plat_alloc(plan->reps * sizeof(uint64_t));
-    r->tsc_per_access = plat_alloc(plan->reps * sizeof(double));
+    r->reps = reps;
+    r->streams = streams;
+    r->ticks = plat_alloc(reps * sizeof(uint64_t));
+    r->tsc_per_access = plat_alloc(reps * sizeof(double));
     if (!r->ticks || !r->tsc_per_access) {
         measure_release(r);
         return -1;
     }
+    return 0;
+}
+
+int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
+                  const struct timing *t, struct point_result *r)
+{
+    if (pt->streams != 1)
+        return -1; /* the lock-step loops come with the experiments that need them */
+    if (measure_alloc(r, plan->reps, pt->streams) != 0)
+        return -1;
     r->core_per_tick = timing_core_ratio(plan->core_iters);
 
     /* One lap brings the chain into the state every later lap sees. */
     struct window w;
-    void **p = head;
+    void **p = pt->head[0];
     plat_window_enter(&w);
-    r->warm_ticks = t->chase(p, round_up_unroll(slots) / CHASE_UNROLL, &p);
+    r->warm_ticks = t->chase(p, round_up_unroll(pt->lap_hops) / CHASE_UNROLL, &p);
     plat_window_leave(&w);
 
-    r->hops = hops_per_rep(slots, r->warm_ticks, plan);
+    r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_ticks, pt->streams, plan);
     for (unsigned i = 0; i < plan->reps; i++) {
         plat_window_enter(&w);
         r->ticks[i] = t->chase(p, r->hops / CHASE_UNROLL, &p);
         plat_window_leave(&w);
         double net = (double)r->ticks[i] - t->overhead_ticks;
-        r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)r->hops;
+        r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
     }
     stats_summarize(r->tsc_per_access, r->reps, &r->tsc);
     return 0;

@@ -3,38 +3,64 @@
 #ifndef CHASE_MEASURE_H
 #define CHASE_MEASURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "stats.h"
 #include "timing.h"
 
+#define CHASE_MAX_STREAMS 16
+
+/*
+ * What one point chases: `streams` chains chased in lock-step, one load from each in
+ * turn (p0 = *p0; p1 = *p1; ...). With serialized set, each load also waits for the
+ * one before it across streams (the scan experiment), so nothing overlaps.
+ */
+struct chase_point {
+    void **head[CHASE_MAX_STREAMS];
+    unsigned streams;
+    bool serialized;
+    uint64_t lap_hops; /* hops per stream that complete one lap of the longest chain */
+};
+
 struct measure_plan {
     unsigned reps;          /* timed repetitions */
-    uint64_t min_hops;      /* at least this many loads per repetition */
+    uint64_t min_hops;      /* at least this many hops per stream per repetition */
     uint64_t target_ticks;  /* and long enough to last about this many TSC ticks */
-    uint64_t max_hops;      /* but never more loads than this */
+    uint64_t max_hops;      /* but never more hops than this */
     uint64_t core_iters;    /* add-chain iterations for the per-point core clock */
 };
 
 struct point_result {
-    uint64_t hops;            /* loads per repetition */
+    uint64_t hops;            /* hops per stream per repetition */
+    unsigned streams;
     unsigned reps;
     uint64_t *ticks;          /* [reps] raw ticks per repetition, overhead included */
-    double *tsc_per_access;   /* [reps] (ticks - overhead) / hops */
+    double *tsc_per_access;   /* [reps] (ticks - overhead) / (hops * streams): per load */
     struct stats_summary tsc; /* over tsc_per_access */
     double core_per_tick;     /* measured next to this point */
     uint64_t warm_ticks;      /* the warm-up lap */
 };
 
 /*
- * Chase a chain of `slots` slots from head: one untimed-for-results warm-up lap, then
- * plan->reps timed repetitions. Fills r (its arrays are allocated here; free them
- * with measure_release). Returns 0, or -1 when memory ran out.
+ * A measurement backend: chase.efi and chase-host time the point on the CPU
+ * (measure_chase); chase-sim feeds the same access stream to a cache model.
+ * Fills r (arrays allocated here; free them with measure_release).
+ * Returns 0, or -1 when memory ran out or the point cannot be measured.
  */
-int measure_chase(void **head, uint64_t slots, const struct measure_plan *plan,
+typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_plan *plan,
+                          const struct timing *t, struct point_result *r);
+
+/* The CPU backend: one warm-up lap, then plan->reps timed repetitions in windows. */
+int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
                   const struct timing *t, struct point_result *r);
 
+/* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
+int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
 /* Free the arrays of a point_result. */
 void measure_release(struct point_result *r);
+/* Hops per stream per repetition: a lap at least, long enough for plan->target_ticks. */
+uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_ticks, unsigned streams,
+                              const struct measure_plan *plan);
 
 #endif

@@ -141,6 +141,9 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     json_string(&j, "version", CHASE_VERSION);
     json_string(&j, "status", r->status);
     json_string(&j, "platform", r->m->platform);
+    json_bool(&j, "simulated", r->simulated != NULL);
+    if (r->simulated)
+        json_string(&j, "hierarchy", r->simulated);
     json_object_begin(&j, "firmware");
     json_string(&j, "vendor", r->m->firmware_vendor);
     json_u64(&j, "revision", r->m->firmware_revision);

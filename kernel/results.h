@@ -19,6 +19,7 @@ struct run_record {
     const char *start_time;
     const char *end_time;
     const char *running;             /* the experiment in progress, or NULL */
+    const char *simulated;           /* the simulated hierarchy, or NULL for a measured run */
 };
 
 /* Write run.json for the record into out (replacing its content). */

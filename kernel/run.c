@@ -126,10 +126,14 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
     save_console();
 }
 
-static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct timing *t)
+static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct timing *t,
+                                const struct run_inputs *in)
 {
     const struct chase_config *cfg = ctx->cfg;
-    timing_init(t, &ctx->m->cpu);
+    if (in->timing)
+        *t = *in->timing;
+    else
+        timing_init(t, &ctx->m->cpu);
     s->rec.timing = t;
     print_timing(t);
     uint64_t need = 0;
@@ -200,7 +204,9 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
     ctx->m = m;
     ctx->cfg = cfg;
     ctx->timing = t;
-    outcome = run_all(s, ctx, t);
+    ctx->measure = in->measure ? in->measure : measure_chase;
+    s->rec.simulated = in->simulated;
+    outcome = run_all(s, ctx, t, in);
     strbuf_release(&ctx->csv);
     strbuf_release(&ctx->samples);
 out:

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "machine.h"
 #include "strbuf.h"
+#include "measure.h"
 #include "timing.h"
 
 enum exp_status { EXP_PENDING, EXP_RUNNING, EXP_OK, EXP_FAILED, EXP_SKIPPED };
@@ -27,6 +28,9 @@ struct run_inputs {
     const char *options;       /* load options / command line words, or NULL */
     uint64_t start_time_unix;  /* 0 when unknown */
     char start_time[32];       /* ISO 8601, "" when unknown */
+    measure_fn measure;        /* NULL: time on the CPU (measure_chase) */
+    const struct timing *timing; /* NULL: calibrate; else use these clocks (chase-sim) */
+    const char *simulated;     /* NULL, or the simulated hierarchy (chase-sim) for run.json */
 };
 
 /* The chase buffer the platform provides. */
@@ -52,6 +56,7 @@ struct run_ctx {
     const struct machine *m;
     const struct chase_config *cfg;
     const struct timing *timing;
+    measure_fn measure;     /* how points are measured (timed, or simulated) */
     struct run_buffer buffer;
     struct strbuf csv;      /* the running experiment's <name>.csv */
     struct strbuf samples;  /* the running experiment's <name>.samples.csv */

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Run every test and end with one line CI reads: "N passed, N failed".
+#   run-tests.sh [--unit BIN...] [--script SCRIPT...]
+# Unit tests are cmocka binaries: their "[  PASSED  ]" and "[  FAILED  ]" counts are added up.
+# Script tests print "ok - what" or "not ok - what" per check (TAP-like); a script that
+# exits non-zero without printing a "not ok" line counts as one failure.
+set -u
+passed=0
+failed=0
+failures=()
+mode=
+log_dir=${TEST_LOG_DIR:-build/test-logs}
+mkdir -p "$log_dir"
+
+run_unit() {
+    local bin=$1 name out rc p f
+    name=$(basename "$bin")
+    out="$log_dir/$name.log"
+    CMOCKA_MESSAGE_OUTPUT=stdout "$bin" >"$out" 2>&1
+    rc=$?
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+    p=${p:-0}
+    f=${f:-0}
+    if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+        f=1 # crashed or a sanitizer stopped it
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+    if [ "$f" != 0 ]; then
+        failures+=("$name (log: $out)")
+        echo "FAIL  $name: $p passed, $f failed"
+        grep -E '^\[  (ERROR|FAILED|  FAIL) |ERROR: |runtime error|Sanitizer' "$out" | head -n 20
+    else
+        echo "ok    $name: $p passed"
+    fi
+}
+
+run_script() {
+    local script=$1 name out rc p f
+    name=$(basename "$script")
+    out="$log_dir/$name.log"
+    echo "----  $name"
+    "$script" 2>&1 | tee "$out" | grep -E '^(ok|not ok)|^#' 
+    rc=${PIPESTATUS[0]}
+    p=$(grep -c '^ok ' "$out")
+    f=$(grep -c '^not ok ' "$out")
+    if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+        f=1
+        echo "not ok - $name exited with status $rc (log: $out)"
+        tail -n 15 "$out"
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+    [ "$f" != 0 ] && failures+=("$name (log: $out)")
+}
+
+for arg in "$@"; do
+    case "$arg" in
+    --unit) mode=unit ;;
+    --script) mode=script ;;
+    *)
+        case "$mode" in
+        unit) run_unit "$arg" ;;
+        script) run_script "$arg" ;;
+        *) echo "run-tests: say --unit or --script before $arg" >&2; exit 2 ;;
+        esac
+        ;;
+    esac
+done
+
+if [ ${#failures[@]} -gt 0 ]; then
+    echo
+    echo "failed:"
+    for f in "${failures[@]}"; do echo "  $f"; done
+fi
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
