@@ -139,22 +139,24 @@ UNIT_TESTS += test_chain test_stats test_fmt test_config test_json test_cpuinfo 
 test_chain_SRCS   := kernel/chain.c kernel/rng.c
 test_stats_SRCS   := kernel/stats.c tests/unit/stub_platform.c
 test_fmt_SRCS     := kernel/fmt.c kernel/kstring.c kernel/kmath.c
-test_config_SRCS  := kernel/config.c kernel/config_resolve.c kernel/experiments.c \
-	kernel/exp_random.c kernel/fmt.c kernel/kstring.c kernel/strbuf.c kernel/sweep.c \
-	kernel/kmath.c tests/unit/stub_platform.c tests/unit/stub_run.c
+# Tests of code that reaches through the experiment table link the whole portable kernel.
+KERNEL_TEST_SRCS := $(KERNEL_SRCS) $(ARCH_SRCS) tests/unit/stub_platform.c tests/unit/stub_run.c
+test_config_SRCS  := $(KERNEL_TEST_SRCS)
 test_json_SRCS    := kernel/json.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c \
 	tests/unit/stub_platform.c
 test_cpuinfo_SRCS := kernel/cpuinfo.c kernel/kstring.c
 test_sweep_SRCS   := kernel/sweep.c kernel/kmath.c
 test_strbuf_SRCS  := kernel/strbuf.c kernel/fmt.c kernel/kstring.c tests/unit/stub_platform.c
-test_summary_SRCS := kernel/summary.c kernel/stats.c kernel/fmt.c kernel/kstring.c \
-	kernel/strbuf.c kernel/config.c kernel/config_resolve.c kernel/experiments.c \
-	kernel/exp_random.c kernel/sweep.c kernel/kmath.c tests/unit/stub_platform.c \
-	tests/unit/stub_run.c
+test_summary_SRCS := $(KERNEL_TEST_SRCS)
 
 $(BUILD)/test/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC(test) $<")
+	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/test/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS(test) $<")
 	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 define unit_test_rule
@@ -186,7 +188,8 @@ unit: $(UNIT_BINS)
 check-layers:
 	$(Q)tools/check-layers.sh
 
-SCRIPT_TESTS := tools/check-layers.sh $(SCRIPT_TESTS) tests/qemu/test_smoke.sh
+SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh $(SCRIPT_TESTS) \
+	tests/qemu/test_smoke.sh
 
 test: deps all unit
 	$(Q)tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)

@@ -75,6 +75,45 @@ static void out_uint(struct out *o, const struct spec *sp, const char *prefix, u
     out_field(o, sp, prefix, digits, n, sp->prec > 0 ? sp->prec : 0);
 }
 
+/*
+ * Split v >= 0 (below 2^64) into its integer part and its fraction scaled by `scale`
+ * (a power of ten up to 1e17), rounded to nearest with ties to even, exactly as the
+ * C library does: the double is m * 2^e, worked out in 128-bit integers.
+ */
+static void split_fixed(double v, uint64_t scale, uint64_t *ip, uint64_t *fp)
+{
+    uint64_t bits;
+    kmemcpy(&bits, &v, sizeof(bits));
+    int biased = (int)((bits >> 52) & 0x7ff);
+    uint64_t m = bits & ((1ULL << 52) - 1);
+    int e = biased ? biased - 1075 : -1074;
+    if (biased)
+        m |= 1ULL << 52;
+    *fp = 0;
+    if (e >= 0) {
+        *ip = m << e;
+        return;
+    }
+    int k = -e;
+    if (k >= 128) {
+        *ip = 0;
+        return;
+    }
+    unsigned __int128 full = m, mask = ((unsigned __int128)1 << k) - 1;
+    unsigned __int128 prod = (full & mask) * scale;
+    unsigned __int128 rem = prod & mask, half = (unsigned __int128)1 << (k - 1);
+    uint64_t q = (uint64_t)(prod >> k);
+    *ip = (uint64_t)(full >> k);
+    uint64_t last = scale > 1 ? q : *ip;
+    if (rem > half || (rem == half && (last & 1)))
+        q++;
+    if (q >= scale) {
+        q -= scale;
+        (*ip)++;
+    }
+    *fp = q;
+}
+
 static void out_double(struct out *o, const struct spec *sp, double v)
 {
     int prec = sp->prec < 0 ? 6 : (sp->prec > 17 ? 17 : sp->prec);
@@ -94,13 +133,8 @@ static void out_double(struct out *o, const struct spec *sp, double v)
     uint64_t scale = 1;
     for (int i = 0; i < prec; i++)
         scale *= 10;
-    uint64_t ip = (uint64_t)v;
-    double frac = (v - (double)ip) * (double)scale + 0.5;
-    uint64_t fp = (uint64_t)frac;
-    if (fp >= scale) {
-        fp -= scale;
-        ip++;
-    }
+    uint64_t ip, fp;
+    split_fixed(v, scale, &ip, &fp);
     char rev[24];
     int k = utoa_rev(ip, 10, false, rev);
     while (k)

@@ -86,27 +86,34 @@ const char *kstrchr(const char *s, int c)
 
 unsigned kstr_distance(const char *a, const char *b)
 {
+    /* Optimal string alignment: insertions, deletions, substitutions and swaps of two
+     * neighbouring characters each cost 1 ("mxa" is one step from "max"). */
     enum { MAXLEN = 63 };
-    unsigned row[MAXLEN + 1];
+    unsigned rows[3][MAXLEN + 1];
     size_t la = kstrlen(a), lb = kstrlen(b);
     if (la > MAXLEN || lb > MAXLEN)
         return 255;
+    unsigned *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
     for (size_t j = 0; j <= lb; j++)
-        row[j] = (unsigned)j;
+        prev[j] = (unsigned)j;
     for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
+        cur[0] = (unsigned)i;
         for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
             unsigned cost = ktolower(a[i - 1]) == ktolower(b[j - 1]) ? 0 : 1;
-            unsigned best = diag + cost;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            unsigned best = prev[j - 1] + cost;
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && ktolower(a[i - 1]) == ktolower(b[j - 2]) &&
+                ktolower(a[i - 2]) == ktolower(b[j - 1]) && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
         }
+        unsigned *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
     }
-    return row[lb] > 255 ? 255 : row[lb];
+    return prev[lb] > 255 ? 255 : prev[lb];
 }

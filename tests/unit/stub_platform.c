@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// Explicit platform stubs for unit tests: memory from libc, console and files captured.
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+#include "stub_platform.h"
+
+char stub_console[STUB_CONSOLE_BYTES];
+size_t stub_console_len;
+unsigned stub_files_written;
+
+void *plat_alloc(size_t n)
+{
+    return calloc(1, n ? n : 1);
+}
+
+void plat_free(void *p)
+{
+    free(p);
+}
+
+void plat_console_write(const char *s)
+{
+    size_t n = strlen(s);
+    if (stub_console_len + n + 1 > sizeof(stub_console))
+        n = sizeof(stub_console) - stub_console_len - 1;
+    memcpy(stub_console + stub_console_len, s, n);
+    stub_console_len += n;
+    stub_console[stub_console_len] = 0;
+}
+
+void stub_console_reset(void)
+{
+    stub_console_len = 0;
+    stub_console[0] = 0;
+}
+
+int plat_file_write(const char *name, const void *data, size_t len)
+{
+    (void)name;
+    (void)data;
+    (void)len;
+    stub_files_written++;
+    return 0;
+}
+
+const char *plat_result_path(void)
+{
+    return "stub/0001";
+}
+
+bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns)
+{
+    *ticks = 3000000;
+    *ref_ns = 1000000;
+    return true;
+}
+
+const char *plat_tsc_reference_name(void)
+{
+    return "stub";
+}
+
+void plat_window_enter(struct window *w)
+{
+    w->active = true;
+}
+
+void plat_window_leave(struct window *w)
+{
+    w->active = false;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the kernel's printf against the C library's for the conversions it supports.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fmt.h"
+#include "kmath.h"
+#include "kstring.h"
+
+#define SAME(...)                                                                                 \
+    do {                                                                                          \
+        char ours[256], libc[256];                                                                \
+        int a = ksnprintf(ours, sizeof(ours), __VA_ARGS__);                                       \
+        int b = snprintf(libc, sizeof(libc), __VA_ARGS__);                                        \
+        assert_string_equal(ours, libc);                                                          \
+        assert_int_equal(a, b);                                                                   \
+    } while (0)
+
+static void test_integers(void **state)
+{
+    (void)state;
+    SAME("%d %d %d", 0, -1, 2147483647);
+    SAME("%5d|%-5d|%05d|%+d|% d", 42, 42, 42, 42, 42);
+    SAME("%u %x %X %lx %llx", 3000000000u, 0xbeefu, 0xbeefu, 0x1234567890ul, 0xffffffffffffffffull);
+    SAME("%lld %llu", (long long)-9223372036854775807LL - 1, 18446744073709551615ull);
+    SAME("%zu %.3d %8.3d", (size_t)12345, 7, 7);
+    SAME("%p", (void *)0x1000);
+}
+
+static void test_strings_and_chars(void **state)
+{
+    (void)state;
+    SAME("%s|%10s|%-10s|%.3s|%c%c%%", "abc", "abc", "abc", "abcdef", 'x', 'y');
+    SAME("%*d|%-*d|%.*s", 6, 1, 6, 1, 2, "hello");
+}
+
+static void test_doubles(void **state)
+{
+    (void)state;
+    SAME("%f %.0f %.1f %.2f %.3f", 1.5, 2.5, 0.05, 1.005, 1234.5678);
+    SAME("%10.2f|%-10.2f|%010.2f", 3.14159, -3.14159, 3.14159);
+    SAME("%.2f %.4f %f", -0.001, 123456789.123456, 0.0);
+    SAME("%.3f", 4.9996);
+}
+
+/* Random values at random precisions: the same digits as the C library, ties included. */
+static void test_doubles_random(void **state)
+{
+    (void)state;
+    uint64_t x = 12345;
+    for (int i = 0; i < 20000; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        double scale = (double)(1ULL << (x >> 58));
+        double v = (double)(x >> 11) / (double)(1ULL << 53) * scale;
+        if (i % 3 == 0)
+            v = (double)((x >> 20) % 100000) / 8.0; /* exact ties at .5, .25, .125 */
+        int prec = (int)((x >> 40) % 10);
+        SAME("%.*f", prec, v);
+        SAME("%.*f", prec, -v);
+    }
+}
+
+static void test_truncation(void **state)
+{
+    (void)state;
+    char buf[5];
+    int n = ksnprintf(buf, sizeof(buf), "%s", "abcdefgh");
+    assert_int_equal(n, 8);
+    assert_string_equal(buf, "abcd");
+    assert_int_equal(ksnprintf(NULL, 0, "%d", 12345), 5);
+}
+
+static void test_kmath(void **state)
+{
+    (void)state;
+    assert_float_equal(kexp2(0), 1, 1e-12);
+    assert_float_equal(kexp2(10), 1024, 1e-9);
+    assert_float_equal(kexp2(0.5), 1.41421356237309515, 1e-12);
+    assert_float_equal(kexp2(-2.25), 0.21022410381342863, 1e-12);
+    assert_float_equal(klog2(1024), 10, 1e-12);
+    assert_float_equal(klog2(3), 1.5849625007211563, 1e-12);
+    assert_float_equal(klog2(0.125), -3, 1e-12);
+}
+
+static void test_kstring(void **state)
+{
+    (void)state;
+    assert_int_equal(kstr_distance("random.min", "random.mn"), 1);
+    assert_int_equal(kstr_distance("reps", "resp"), 1);
+    assert_int_equal(kstr_distance("random.mxa", "random.max"), 1);
+    assert_int_equal(kstr_distance("kitten", "sitting"), 3);
+    assert_int_equal(kstr_distance("", "abc"), 3);
+    assert_true(kstrcasecmp("Quick", "quick") == 0);
+    char d[4];
+    assert_int_equal(kstrlcpy(d, "hello", sizeof(d)), 5);
+    assert_string_equal(d, "hel");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_integers),    cmocka_unit_test(test_strings_and_chars),
+        cmocka_unit_test(test_doubles),     cmocka_unit_test(test_doubles_random),
+        cmocka_unit_test(test_truncation),
+        cmocka_unit_test(test_kmath),       cmocka_unit_test(test_kstring),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
