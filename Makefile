@@ -26,6 +26,7 @@ KERNEL_SRCS := \
 	kernel/cpuinfo.c \
 	kernel/exp_random.c \
 	kernel/experiments.c \
+	kernel/fault.c \
 	kernel/fmt.c \
 	kernel/help.c \
 	kernel/json.c \
@@ -46,7 +47,7 @@ KERNEL_SRCS := \
 ARCH_SRCS := kernel/arch/x86_64/chase_loop.S
 
 # x86-64 code only the bare machine runs (ring 0).
-ARCH_EFI_SRCS := kernel/arch/x86_64/window.c
+ARCH_EFI_SRCS := kernel/arch/x86_64/window.c kernel/arch/x86_64/window.S
 
 EFI_SRCS := \
 	efi/efi_console.c \

@@ -29,6 +29,11 @@ void efi_to_ascii(char *dst, size_t cap, const CHAR16 *src, size_t max_chars);
 /* Wait for a key; with timeout_s > 0 give up after that many seconds. TRUE if a key came. */
 BOOLEAN efi_wait_key(UINTN timeout_s);
 
+/* Build chase's IDT for measurement windows (before anything is measured). */
+void efi_window_init(void);
+/* Use the page tables rooted at cr3 (physical) inside windows; 0 keeps the firmware's. */
+void efi_window_set_cr3(uint64_t cr3);
+
 /* The current time as ISO 8601 ("" when the RTC cannot be read). */
 void efi_time_iso(char *buf, size_t cap);
 

@@ -22,12 +22,20 @@ const char *plat_tsc_reference_name(void)
     return "stall";
 }
 
-void plat_window_enter(struct window *w)
+/* The window state: chase's IDT and page tables. Hardware state, set up once at start. */
+static struct window_env window;
+
+void efi_window_init(void)
 {
-    arch_window_enter(w);
+    arch_window_init(&window);
 }
 
-void plat_window_leave(struct window *w)
+void efi_window_set_cr3(uint64_t cr3)
 {
-    arch_window_leave(w);
+    window.cr3 = cr3;
+}
+
+int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
+{
+    return arch_window_run(&window, fn, arg, fault);
 }

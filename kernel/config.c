@@ -8,6 +8,7 @@
 
 const char *const profile_names[] = {"full", "quick", NULL};
 const char *const on_exit_names[] = {"wait", "return", "shutdown", "reboot", NULL};
+const char *const fault_test_names[] = {"none", "page_fault", "general_protection", NULL};
 
 #define GKEY(field) offsetof(struct global_params, field)
 
@@ -20,6 +21,8 @@ const struct key_desc global_keys[] = {
      "what to do when done: wait for a key, return to the firmware, shutdown or reboot"},
     {"seed", KEY_U64, GKEY(seed), 0, UINT64_MAX, NULL, "", "seed of the random chain builders"},
     {"reps", KEY_U64, GKEY(reps), 1, REPS_MAX, NULL, "", "timed repetitions per point"},
+    {"fault_test", KEY_CHOICE, GKEY(fault_test), 0, 0, fault_test_names, "",
+     "tests only: make the first point fault, to show the recovery (firmware only)"},
 };
 const size_t global_key_count = sizeof(global_keys) / sizeof(global_keys[0]);
 

@@ -41,6 +41,7 @@ struct global_params {
     unsigned on_exit;  /* enum on_exit */
     uint64_t seed;
     uint64_t reps;
+    unsigned fault_test; /* enum fault_test (measure.h): tests only */
 };
 
 struct random_params {
@@ -61,6 +62,7 @@ extern const struct key_desc global_keys[];
 extern const size_t global_key_count;
 extern const char *const profile_names[];
 extern const char *const on_exit_names[];
+extern const char *const fault_test_names[];
 
 /* Where a setting came from, for error messages. */
 struct cfg_source {

@@ -235,6 +235,14 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
                       accepted);
         }
     }
+    if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0) {
+        struct cfg_source src = {"fault_test", 0};
+        for (unsigned i = 0; i < entries->n; i++) {
+            if (kstrcmp(entries->e[i].key, "fault_test") == 0)
+                src = entries->e[i].src;
+        }
+        cfg_error(errs, &src, "key 'fault_test': only chase.efi can recover from a fault");
+    }
     for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
         const struct experiment *x = experiment_table[cfg->global.experiments[i]];
         struct cfg_check c = {entries, errs, x->name};

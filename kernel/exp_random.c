@@ -157,9 +157,10 @@ static int random_run(struct run_ctx *ctx, const void *params)
         uint64_t build_ticks = arch_tsc_fenced() - t0;
         struct chase_point pt = {.head = {head}, .streams = 1, .lap_hops = l.slots};
         struct point_result r;
+        plan.fault_test = i == 0 ? ctx->fault_test : FAULT_TEST_NONE;
         if (ctx->measure(&pt, &plan, ctx->timing, &r) != 0) {
-            ksnprintf(ctx->failure, sizeof(ctx->failure), "out of memory at size %llu",
-                      (unsigned long long)sizes[i]);
+            run_point_failed(ctx, &r, sizes[i]);
+            measure_release(&r);
             return -1;
         }
         random_row(ctx, p, sizes[i], l.slots, build_ticks, &r);

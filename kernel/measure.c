@@ -3,8 +3,26 @@
 #include "measure.h"
 
 #include "arch/x86_64/chase_loop.h"
+#include "arch/x86_64/fault_test.h"
 #include "kstring.h"
 #include "platform.h"
+
+/* One timed chase, run inside a measurement window. */
+struct chase_job {
+    chase_timed_fn chase;
+    void **p;
+    uint64_t iters;
+    uint64_t ticks;
+    unsigned fault_test;
+};
+
+static void chase_job_run(void *arg)
+{
+    struct chase_job *j = arg;
+    if (j->fault_test)
+        arch_fault_test(j->fault_test);
+    j->ticks = j->chase(j->p, j->iters, &j->p);
+}
 
 static uint64_t round_up_unroll(uint64_t n)
 {
@@ -52,17 +70,19 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     r->core_per_tick = timing_core_ratio(plan->core_iters);
 
     /* One lap brings the chain into the state every later lap sees. */
-    struct window w;
-    void **p = pt->head[0];
-    plat_window_enter(&w);
-    r->warm_ticks = t->chase(p, round_up_unroll(pt->lap_hops) / CHASE_UNROLL, &p);
-    plat_window_leave(&w);
+    struct chase_job job = {t->chase, pt->head[0], round_up_unroll(pt->lap_hops) / CHASE_UNROLL, 0,
+                            plan->fault_test};
+    if (plat_window_run(chase_job_run, &job, &r->fault) != 0)
+        return -1;
+    r->warm_ticks = job.ticks;
+    job.fault_test = FAULT_TEST_NONE;
 
     r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_ticks, pt->streams, plan);
+    job.iters = r->hops / CHASE_UNROLL;
     for (unsigned i = 0; i < plan->reps; i++) {
-        plat_window_enter(&w);
-        r->ticks[i] = t->chase(p, r->hops / CHASE_UNROLL, &p);
-        plat_window_leave(&w);
+        if (plat_window_run(chase_job_run, &job, &r->fault) != 0)
+            return -1;
+        r->ticks[i] = job.ticks;
         double net = (double)r->ticks[i] - t->overhead_ticks;
         r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
     }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "platform.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -29,7 +30,11 @@ struct measure_plan {
     uint64_t target_ticks;  /* and long enough to last about this many TSC ticks */
     uint64_t max_hops;      /* but never more hops than this */
     uint64_t core_iters;    /* add-chain iterations for the per-point core clock */
+    unsigned fault_test;    /* FAULT_TEST_*: provoke an exception in the first window (tests) */
 };
+
+/* What fault_test provokes inside a window, to show that chase recovers. */
+enum fault_test { FAULT_TEST_NONE, FAULT_TEST_PAGE_FAULT, FAULT_TEST_GENERAL_PROTECTION };
 
 struct point_result {
     uint64_t hops;            /* hops per stream per repetition */
@@ -40,13 +45,15 @@ struct point_result {
     struct stats_summary tsc; /* over tsc_per_access */
     double core_per_tick;     /* measured next to this point */
     uint64_t warm_ticks;      /* the warm-up lap */
+    struct fault_info fault;  /* the exception that stopped the point, if one did */
 };
 
 /*
  * A measurement backend: chase.efi and chase-host time the point on the CPU
  * (measure_chase); chase-sim feeds the same access stream to a cache model.
  * Fills r (arrays allocated here; free them with measure_release).
- * Returns 0, or -1 when memory ran out or the point cannot be measured.
+ * Returns 0, or -1 when memory ran out, the point cannot be measured, or a CPU
+ * exception stopped it (then r->fault.faulted is set and says which).
  */
 typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_plan *plan,
                           const struct timing *t, struct point_result *r);

@@ -33,15 +33,21 @@ bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns);
 /* Name of the reference clock used by plat_tsc_reference ("stall", "clock_monotonic_raw"). */
 const char *plat_tsc_reference_name(void);
 
-/* Opaque state of a measurement window. */
-struct window {
-    uint64_t rflags;
-    bool active;
+/* A CPU exception that interrupted a measurement window. */
+struct fault_info {
+    bool faulted;
+    unsigned vector;     /* 0..31 */
+    uint64_t error_code; /* 0 when the vector pushes none */
+    uint64_t rip;
+    uint64_t cr2;        /* the faulting address, for page faults */
 };
 
-/* Enter a measurement window: interrupts off where the platform can do that. */
-void plat_window_enter(struct window *w);
-/* Leave the window entered with plat_window_enter, restoring what it changed. */
-void plat_window_leave(struct window *w);
+/*
+ * Run fn(arg) inside a measurement window: on the bare machine, interrupts off,
+ * chase's own page tables and IDT loaded, all restored afterwards; no firmware call
+ * may happen inside. Returns 0, or -1 when a CPU exception stopped fn, with fault
+ * filled in (the window is left cleanly either way). On Linux fn simply runs.
+ */
+int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
 #endif

@@ -6,6 +6,7 @@
 #include "banner.h"
 #include "console.h"
 #include "experiment.h"
+#include "fault.h"
 #include "fmt.h"
 #include "kstring.h"
 #include "platform.h"
@@ -93,7 +94,19 @@ static void print_timing(const struct timing *t)
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
 }
 
-static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned idx)
+void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_t size)
+{
+    char size_text[24], what[160];
+    cfg_format_size(size_text, sizeof(size_text), size);
+    if (r->fault.faulted)
+        fault_describe(what, sizeof(what), &r->fault);
+    else
+        ksnprintf(what, sizeof(what), "out of memory");
+    ksnprintf(ctx->failure, sizeof(ctx->failure), "point %s: %s", size_text, what);
+    con_printf("  point %s FAILED: %s\n", size_text, what);
+}
+
+static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned idx, bool first)
 {
     const struct experiment *x = experiment_table[idx];
     struct exp_state *st = &s->exps[idx];
@@ -105,6 +118,7 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
     strbuf_reset(&ctx->csv);
     strbuf_reset(&ctx->samples);
     ctx->failure[0] = 0;
+    ctx->fault_test = first ? ctx->cfg->global.fault_test : FAULT_TEST_NONE;
     uint64_t t0 = arch_tsc_fenced();
     int rc = x->run(ctx, experiment_params_const(x, ctx->cfg));
     st->wall_ticks = arch_tsc_fenced() - t0;
@@ -158,7 +172,7 @@ static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct
                ctx->buffer.page_source);
     s->rec.status = "running";
     for (unsigned i = 0; i < cfg->global.n_experiments; i++)
-        run_experiment(s, ctx, cfg->global.experiments[i]);
+        run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
     summary_print(ctx, plat_result_path());
     s->rec.status = "complete";
     save_run_json(s);

@@ -60,7 +60,8 @@ struct run_ctx {
     struct run_buffer buffer;
     struct strbuf csv;      /* the running experiment's <name>.csv */
     struct strbuf samples;  /* the running experiment's <name>.samples.csv */
-    char failure[160];      /* why the running experiment failed */
+    char failure[200];      /* why the running experiment failed */
+    unsigned fault_test;    /* FAULT_TEST_* for the first point of this experiment */
     /* The random sweep's curve, for the summary. */
     uint64_t curve_size[256];
     double curve_ns[256], curve_cycles[256];
@@ -81,6 +82,12 @@ enum run_outcome {
  */
 enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
                             enum on_exit *on_exit);
+
+/*
+ * Record why the point of size `size` could not be measured (the CPU exception in
+ * r->fault, or lack of memory) in ctx->failure, and print it.
+ */
+void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_t size);
 
 /* Print the keys and experiments (the help text). */
 void chase_print_help(const struct machine *m);

@@ -37,30 +37,47 @@ static void calibrate_tsc(struct timing *t)
     }
 }
 
+struct timer_job {
+    bool rdtscp;
+    uint64_t iters;
+    uint64_t ticks;
+};
+
+static void empty_region(void *arg)
+{
+    struct timer_job *j = arg;
+    j->ticks = j->rdtscp ? timer_empty_rdtscp() : timer_empty_rdtsc();
+}
+
+static void add_chain(void *arg)
+{
+    struct timer_job *j = arg;
+    j->ticks = add_chain_timed(j->iters);
+}
+
 static void measure_overhead(struct timing *t)
 {
     double v[OVERHEAD_SAMPLES];
+    struct timer_job job = {t->rdtscp, 0, 0};
+    struct fault_info fault;
+    unsigned n = 0;
     for (unsigned i = 0; i < OVERHEAD_SAMPLES; i++) {
-        struct window w;
-        plat_window_enter(&w);
-        v[i] = (double)(t->rdtscp ? timer_empty_rdtscp() : timer_empty_rdtsc());
-        plat_window_leave(&w);
+        if (plat_window_run(empty_region, &job, &fault) == 0)
+            v[n++] = (double)job.ticks;
     }
     struct stats_summary s;
-    stats_summarize(v, OVERHEAD_SAMPLES, &s);
+    stats_summarize(v, n, &s);
     t->overhead_ticks = s.median;
 }
 
 double timing_core_ratio(uint64_t iters)
 {
     uint64_t best = UINT64_MAX;
+    struct timer_job job = {false, iters, 0};
+    struct fault_info fault;
     for (unsigned i = 0; i < CORE_RATIO_TRIES; i++) {
-        struct window w;
-        plat_window_enter(&w);
-        uint64_t ticks = add_chain_timed(iters);
-        plat_window_leave(&w);
-        if (ticks && ticks < best)
-            best = ticks;
+        if (plat_window_run(add_chain, &job, &fault) == 0 && job.ticks && job.ticks < best)
+            best = job.ticks;
     }
     if (best == UINT64_MAX)
         return 1.0;

@@ -62,12 +62,9 @@ const char *plat_tsc_reference_name(void)
     return "stub";
 }
 
-void plat_window_enter(struct window *w)
+int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
-    w->active = true;
-}
-
-void plat_window_leave(struct window *w)
-{
-    w->active = false;
+    fault->faulted = false;
+    fn(arg);
+    return 0;
 }

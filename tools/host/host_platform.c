@@ -108,14 +108,10 @@ const char *plat_tsc_reference_name(void)
     return "clock_monotonic_raw";
 }
 
-/* User space cannot turn interrupts off: host windows only mark the timed region. */
-void plat_window_enter(struct window *w)
+/* User space cannot turn interrupts off or own page tables: the job simply runs. */
+int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
-    w->active = true;
-    w->rflags = 0;
-}
-
-void plat_window_leave(struct window *w)
-{
-    w->active = false;
+    fault->faulted = false;
+    fn(arg);
+    return 0;
 }

@@ -40,6 +40,83 @@ static inline void arch_irq_restore(uint64_t flags)
         __asm__ volatile("sti" ::: "memory");
 }
 
+#define CR4_PGE BIT(7) /* global pages */
+
+static inline uint64_t arch_read_cr2(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr2, %0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t arch_read_cr3(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr3, %0" : "=r"(v));
+    return v;
+}
+
+static inline void arch_write_cr3(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory");
+}
+
+static inline uint64_t arch_read_cr4(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr4, %0" : "=r"(v));
+    return v;
+}
+
+static inline void arch_write_cr4(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory");
+}
+
+/* A GDTR/IDTR image. */
+struct descriptor_ptr {
+    uint16_t limit;
+    uint64_t base;
+} __attribute__((packed));
+
+static inline void arch_sidt(struct descriptor_ptr *p)
+{
+    __asm__ volatile("sidt %0" : "=m"(*p));
+}
+
+static inline void arch_lidt(const struct descriptor_ptr *p)
+{
+    __asm__ volatile("lidt %0" ::"m"(*p) : "memory");
+}
+
+static inline void arch_sgdt(struct descriptor_ptr *p)
+{
+    __asm__ volatile("sgdt %0" : "=m"(*p));
+}
+
+static inline uint16_t arch_read_cs(void)
+{
+    uint16_t cs;
+    __asm__ volatile("mov %%cs, %0" : "=r"(cs));
+    return cs;
+}
+
+/* Read an I/O port (32 bits). */
+static inline uint32_t arch_inl(uint16_t port)
+{
+    uint32_t v;
+    __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+/* Read an MSR; raises #GP when it does not exist (use inside a window only). */
+static inline uint64_t arch_rdmsr(uint32_t msr)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 static inline void arch_pause(void)
 {
     __asm__ volatile("pause");

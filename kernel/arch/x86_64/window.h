@@ -1,13 +1,53 @@
 // SPDX-License-Identifier: MIT
-// Measurement windows on the bare machine (ring 0 only: cli faults in user mode).
+// Measurement windows on the bare machine: interrupts off, chase's own page tables and IDT.
 #ifndef CHASE_ARCH_WINDOW_H
 #define CHASE_ARCH_WINDOW_H
 
+#include <stdint.h>
+
+#include "cpu.h"
 #include "platform.h"
 
-/* Save RFLAGS and disable interrupts. */
-void arch_window_enter(struct window *w);
-/* Restore the interrupt flag saved by arch_window_enter. */
-void arch_window_leave(struct window *w);
+#define IDT_EXCEPTION_VECTORS 32
+
+/* Callee-saved state for arch_setjmp/arch_longjmp (window.S). */
+struct arch_jmp {
+    uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+};
+
+struct idt_gate {
+    uint16_t offset_low;
+    uint16_t selector;
+    uint8_t ist;
+    uint8_t type_attr;
+    uint16_t offset_mid;
+    uint32_t offset_high;
+    uint32_t reserved;
+} __attribute__((packed));
+
+/* Everything a window loads, and where a fault inside it returns to. */
+struct window_env {
+    struct idt_gate idt[IDT_EXCEPTION_VECTORS] __attribute__((aligned(16)));
+    struct descriptor_ptr idtr;
+    uint64_t cr3;            /* chase's PML4 (physical); 0 keeps the firmware's tables */
+    struct arch_jmp resume;  /* where a fault inside the window continues */
+    struct fault_info fault;
+};
+
+/* Fill env's IDT: every exception vector goes to chase's handler. cr3 starts at 0. */
+void arch_window_init(struct window_env *env);
+
+/*
+ * Run fn(arg) with interrupts off and env's CR3 and IDT loaded; restore the
+ * firmware's IDT, CR3 and RFLAGS afterwards. Returns 0, or -1 when a CPU exception
+ * stopped fn (fault says which).
+ */
+int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
+                    struct fault_info *fault);
+
+/* Save callee-saved registers; returns 0, then again 1 when arch_longjmp comes back. */
+int arch_setjmp(struct arch_jmp *j) __attribute__((returns_twice));
+/* Return to the arch_setjmp that saved j, which then returns val. */
+void arch_longjmp(struct arch_jmp *j, int val) __attribute__((noreturn));
 
 #endif
