@@ -34,6 +34,7 @@ KERNEL_SRCS := \
 	kernel/kstring.c \
 	kernel/measure.c \
 	kernel/memmap.c \
+	kernel/paging.c \
 	kernel/results.c \
 	kernel/rng.c \
 	kernel/run.c \
@@ -54,6 +55,7 @@ EFI_SRCS := \
 	efi/efi_files.c \
 	efi/efi_main.c \
 	efi/efi_mem.c \
+	efi/efi_paging.c \
 	efi/efi_platform.c
 
 HOST_SRCS := \
@@ -134,7 +136,7 @@ TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined \
 TEST_LIBS   := -lcmocka -fsanitize=address,undefined
 
 # Each test: its file, the units under test, and explicit stubs.
-UNIT_TESTS += test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
+UNIT_TESTS += test_paging test_memmap test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
 	test_strbuf test_summary
 
 test_chain_SRCS   := kernel/chain.c kernel/rng.c
@@ -147,6 +149,8 @@ test_json_SRCS    := kernel/json.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c
 	tests/unit/stub_platform.c
 test_cpuinfo_SRCS := kernel/cpuinfo.c kernel/kstring.c
 test_sweep_SRCS   := kernel/sweep.c kernel/kmath.c
+test_paging_SRCS  := kernel/paging.c kernel/kstring.c
+test_memmap_SRCS  := kernel/memmap.c
 test_strbuf_SRCS  := kernel/strbuf.c kernel/fmt.c kernel/kstring.c tests/unit/stub_platform.c
 test_summary_SRCS := $(KERNEL_TEST_SRCS)
 

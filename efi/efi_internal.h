@@ -34,6 +34,14 @@ void efi_window_init(void);
 /* Use the page tables rooted at cr3 (physical) inside windows; 0 keeps the firmware's. */
 void efi_window_set_cr3(uint64_t cr3);
 
+/* Tell the page-table code whether the CPU has 1 GiB pages. */
+void efi_paging_init(BOOLEAN has_1g_pages);
+/* Build chase's page tables (largest page everywhere) now that buffer b exists. */
+struct run_buffer;
+int efi_paging_map_buffer(struct run_buffer *b, char *why, size_t why_cap);
+/* Free chase's page tables; windows use the firmware's again. */
+void efi_paging_release(void);
+
 /* The current time as ISO 8601 ("" when the RTC cannot be read). */
 void efi_time_iso(char *buf, size_t cap);
 

@@ -83,6 +83,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
     struct machine m;
     describe_machine(&m);
+    efi_paging_init(m.cpu.has_1g_pages);
     struct run_inputs in;
     kmemset(&in, 0, sizeof(in));
     UINTN cfg_len = 0;

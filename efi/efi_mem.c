@@ -67,7 +67,7 @@ struct mem_region *efi_memory_regions(unsigned *count)
         return NULL;
     }
     unsigned n = (unsigned)(size / desc_size);
-    struct mem_region *r = plat_alloc(2 * n * sizeof(*r) + sizeof(*r));
+    struct mem_region *r = plat_alloc(3 * n * sizeof(*r) + sizeof(*r));
     if (r) {
         for (unsigned i = 0; i < n; i++) {
             EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + i * desc_size);
@@ -123,13 +123,17 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buff
     b->virt = (uint8_t *)(uintptr_t)pa; /* the firmware identity-maps memory */
     b->phys = pa;
     b->size_bytes = size;
-    b->page_bytes = 0;
-    b->page_source = "firmware page tables";
+    if (efi_paging_map_buffer(b, why, why_cap) != 0) {
+        uefi_call_wrapper(BS->FreePages, 2, pa, size / EFI_PAGE_BYTES);
+        b->virt = NULL;
+        return -1;
+    }
     return 0;
 }
 
 void plat_buffer_free(struct run_buffer *b)
 {
+    efi_paging_release();
     if (b->virt)
         uefi_call_wrapper(BS->FreePages, 2, (EFI_PHYSICAL_ADDRESS)b->phys,
                           b->size_bytes / EFI_PAGE_BYTES);

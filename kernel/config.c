@@ -9,6 +9,13 @@
 const char *const profile_names[] = {"full", "quick", NULL};
 const char *const on_exit_names[] = {"wait", "return", "shutdown", "reboot", NULL};
 const char *const fault_test_names[] = {"none", "page_fault", "general_protection", NULL};
+const char *const page_names[] = {"auto", "4K", "2M", "1G", NULL};
+
+uint64_t cfg_page_bytes(unsigned index)
+{
+    static const uint64_t bytes[] = {0, 4096, 2ULL << 20, 1ULL << 30};
+    return index < sizeof(bytes) / sizeof(bytes[0]) ? bytes[index] : 0;
+}
 
 #define GKEY(field) offsetof(struct global_params, field)
 
@@ -21,6 +28,8 @@ const struct key_desc global_keys[] = {
      "what to do when done: wait for a key, return to the firmware, shutdown or reboot"},
     {"seed", KEY_U64, GKEY(seed), 0, UINT64_MAX, NULL, "", "seed of the random chain builders"},
     {"reps", KEY_U64, GKEY(reps), 1, REPS_MAX, NULL, "", "timed repetitions per point"},
+    {"page", KEY_CHOICE, GKEY(page), 0, 0, page_names, "",
+     "page size over the chase buffer; auto: the largest the CPU has (1G, else 2M)"},
     {"fault_test", KEY_CHOICE, GKEY(fault_test), 0, 0, fault_test_names, "",
      "tests only: make the first point fault, to show the recovery (firmware only)"},
 };

@@ -42,6 +42,7 @@ struct global_params {
     uint64_t seed;
     uint64_t reps;
     unsigned fault_test; /* enum fault_test (measure.h): tests only */
+    unsigned page;       /* index into page_names: 0 auto, then 4K, 2M, 1G */
 };
 
 struct random_params {
@@ -63,6 +64,10 @@ extern const size_t global_key_count;
 extern const char *const profile_names[];
 extern const char *const on_exit_names[];
 extern const char *const fault_test_names[];
+extern const char *const page_names[];
+
+/* Bytes of the page size named by page_names[index]; 0 for "auto". */
+uint64_t cfg_page_bytes(unsigned index);
 
 /* Where a setting came from, for error messages. */
 struct cfg_source {

@@ -180,6 +180,18 @@ void cfg_check_fail(struct cfg_check *c, const char *key, const char *fmt, ...)
     cfg_error(c->errs, &src, "key '%s': %s", full, msg);
 }
 
+/* Where the last setting of key came from ("defaults" when it was never set). */
+static const struct cfg_source *source_of(const struct cfg_entries *entries, const char *key)
+{
+    static const struct cfg_source defaults = {"defaults", 0};
+    const struct cfg_source *src = &defaults;
+    for (unsigned i = 0; i < entries->n; i++) {
+        if (kstrcmp(entries->e[i].key, key) == 0)
+            src = &entries->e[i].src;
+    }
+    return src;
+}
+
 static unsigned chosen_profile(const struct cfg_entries *entries)
 {
     unsigned p = PROFILE_FULL;
@@ -235,14 +247,14 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
                       accepted);
         }
     }
-    if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0) {
-        struct cfg_source src = {"fault_test", 0};
-        for (unsigned i = 0; i < entries->n; i++) {
-            if (kstrcmp(entries->e[i].key, "fault_test") == 0)
-                src = entries->e[i].src;
-        }
-        cfg_error(errs, &src, "key 'fault_test': only chase.efi can recover from a fault");
-    }
+    if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
+        cfg_error(errs, source_of(entries, "fault_test"),
+                  "key 'fault_test': only chase.efi can recover from a fault");
+    if (cfg_page_bytes(cfg->global.page) == (1ULL << 30) && !m->cpu.has_1g_pages &&
+        kstrcmp(m->platform, "uefi") == 0)
+        cfg_error(errs, source_of(entries, "page"),
+                  "key 'page': this CPU has no 1 GiB pages (CPUID 0x80000001 EDX bit 26); "
+                  "use 2M or 4K");
     for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
         const struct experiment *x = experiment_table[cfg->global.experiments[i]];
         struct cfg_check c = {entries, errs, x->name};

@@ -2,82 +2,71 @@
 // The kernel's own memory map: sorted, merged regions converted from the firmware's map.
 #include "memmap.h"
 
-static void sort_by_base(struct mem_region *r, unsigned n)
-{
-    for (unsigned i = 1; i < n; i++) {
-        struct mem_region x = r[i];
-        unsigned j = i;
-        while (j > 0 && (r[j - 1].base > x.base ||
-                         (r[j - 1].base == x.base && r[j - 1].type < x.type))) {
-            r[j] = r[j - 1];
-            j--;
-        }
-        r[j] = x;
-    }
-}
+#include <stddef.h>
 
 static uint64_t end_of(const struct mem_region *r)
 {
-    return r->base + r->size;
+    uint64_t e = r->base + r->size;
+    return e < r->base ? UINT64_MAX : e; /* clip a region that would wrap */
+}
+
+/* The first region boundary above cursor among the n input regions; UINT64_MAX if none. */
+static uint64_t next_boundary(const struct mem_region *r, unsigned n, uint64_t cursor)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        if (!r[i].size)
+            continue;
+        if (r[i].base > cursor && r[i].base < next)
+            next = r[i].base;
+        if (end_of(&r[i]) > cursor && end_of(&r[i]) < next)
+            next = end_of(&r[i]);
+    }
+    return next;
+}
+
+/* The most restrictive type covering [at, ...), or -1 when no region covers at. */
+static int covering_type(const struct mem_region *r, unsigned n, uint64_t at)
+{
+    int type = -1;
+    for (unsigned i = 0; i < n; i++) {
+        if (r[i].size && r[i].base <= at && at < end_of(&r[i]) && (int)r[i].type > type)
+            type = (int)r[i].type;
+    }
+    return type;
 }
 
 unsigned memmap_normalize(struct mem_region *r, unsigned n)
 {
-    unsigned k = 0;
+    /* Sweep over every boundary: each elementary interval takes its most restrictive
+     * covering type, and neighbours of one type join. Quadratic, for maps of ~100. */
+    unsigned out = n;
+    uint64_t cursor = UINT64_MAX;
     for (unsigned i = 0; i < n; i++) {
-        if (r[i].size)
-            r[k++] = r[i];
+        if (r[i].size && r[i].base < cursor)
+            cursor = r[i].base;
     }
-    n = k;
-    /* Resolve overlaps: cut the less restrictive region around the more restrictive one. */
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        sort_by_base(r, n);
-        for (unsigned i = 0; i + 1 < n && !changed; i++) {
-            struct mem_region *a = &r[i], *b = &r[i + 1];
-            if (b->base >= end_of(a) || a->type == b->type)
-                continue;
-            uint64_t a_end = end_of(a), b_end = end_of(b);
-            if (a->type > b->type) {
-                /* a wins: b keeps only what lies past a. */
-                if (b_end <= a_end) {
-                    b->size = 0;
-                } else {
-                    b->size = b_end - a_end;
-                    b->base = a_end;
-                }
+    while (cursor != UINT64_MAX) {
+        uint64_t next = next_boundary(r, n, cursor);
+        if (next == UINT64_MAX)
+            break;
+        int type = covering_type(r, n, cursor);
+        if (type >= 0) {
+            struct mem_region *last = out > n ? &r[out - 1] : NULL;
+            if (last && (int)last->type == type && end_of(last) == cursor) {
+                last->size += next - cursor;
             } else {
-                /* b wins: a keeps what lies before b, and after b if a runs past it. */
-                a->size = b->base - a->base;
-                if (a_end > b_end) {
-                    r[n].base = b_end;
-                    r[n].size = a_end - b_end;
-                    r[n].type = a->type;
-                    n++;
-                }
+                r[out].base = cursor;
+                r[out].size = next - cursor;
+                r[out].type = (enum mem_type)type;
+                out++;
             }
-            k = 0;
-            for (unsigned j = 0; j < n; j++) {
-                if (r[j].size)
-                    r[k++] = r[j];
-            }
-            n = k;
-            changed = true;
         }
+        cursor = next;
     }
-    /* Merge neighbours of one type that touch or overlap. */
-    k = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (k && r[k - 1].type == r[i].type && r[i].base <= end_of(&r[k - 1])) {
-            uint64_t e = end_of(&r[i]);
-            if (e > end_of(&r[k - 1]))
-                r[k - 1].size = e - r[k - 1].base;
-        } else {
-            r[k++] = r[i];
-        }
-    }
-    return k;
+    for (unsigned i = n; i < out; i++)
+        r[i - n] = r[i];
+    return out - n;
 }
 
 uint64_t memmap_ram_bytes(const struct mem_region *r, unsigned n)

@@ -22,9 +22,9 @@ struct mem_region {
 /*
  * Sort regions by base, drop empty ones and merge neighbours of the same type that
  * touch or overlap; where regions of different types overlap, the more restrictive
- * type (MMIO > reserved > firmware > usable) wins the overlap. Works in place and
- * returns the new count. At most n + n_overlaps regions are produced, so the array
- * must have room for 2 * n entries.
+ * type (MMIO > reserved > firmware > usable) wins the overlap. Returns the new count
+ * (at most 2n - 1). The array must have room for 3 * n entries: the result is built
+ * behind the input, then moved to the front.
  */
 unsigned memmap_normalize(struct mem_region *r, unsigned n);
 

@@ -160,6 +160,8 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         json_u64(&j, "size_bytes", r->buffer->size_bytes);
         json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
         json_string(&j, "page_source", r->buffer->page_source);
+        json_u64(&j, "table_pages", r->buffer->table_pages);
+        json_u64(&j, "identity_map_bytes", r->buffer->identity_top);
         json_object_end(&j);
         json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
     }

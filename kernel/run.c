@@ -165,11 +165,30 @@ static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct
         return RUN_NO_MEMORY;
     }
     s->rec.buffer = &ctx->buffer;
+    uint64_t page = cfg_page_bytes(cfg->global.page);
+    if (page && plat_buffer_set_pages(&ctx->buffer, page, why, sizeof(why)) != 0) {
+        con_printf("\ncould not map the chase buffer with %s pages: %s\n",
+                   page_names[cfg->global.page], why);
+        s->rec.status = "no_memory";
+        save_run_json(s);
+        save_console();
+        plat_buffer_free(&ctx->buffer);
+        s->rec.buffer = NULL;
+        return RUN_NO_MEMORY;
+    }
     char size[24];
     cfg_format_size(size, sizeof(size), ctx->buffer.size_bytes);
-    con_printf("  buffer     %s at physical 0x%llx, %llu-byte pages (%s)\n", size,
-               (unsigned long long)ctx->buffer.phys, (unsigned long long)ctx->buffer.page_bytes,
-               ctx->buffer.page_source);
+    char page_text[24];
+    cfg_format_size(page_text, sizeof(page_text), ctx->buffer.page_bytes);
+    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s)\n", size,
+               (unsigned long long)ctx->buffer.phys, page_text, ctx->buffer.page_source);
+    if (ctx->buffer.table_pages) {
+        char top[24];
+        cfg_format_size(top, sizeof(top), ctx->buffer.identity_top);
+        con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
+                   (unsigned long long)ctx->buffer.table_pages, top,
+                   ctx->m->cpu.has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
+    }
     s->rec.status = "running";
     for (unsigned i = 0; i < cfg->global.n_experiments; i++)
         run_experiment(s, ctx, cfg->global.experiments[i], i == 0);

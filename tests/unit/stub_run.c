@@ -25,3 +25,11 @@ void plat_buffer_free(struct run_buffer *b)
     free(b->virt);
     b->virt = NULL;
 }
+
+int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+{
+    (void)why;
+    (void)why_cap;
+    b->page_bytes = page_bytes;
+    return 0;
+}

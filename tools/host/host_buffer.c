@@ -15,6 +15,7 @@
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 #define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
 
+#define SZ_4K 4096ULL
 #define SZ_2M (2ULL << 20)
 #define SZ_1G (1ULL << 30)
 
@@ -53,48 +54,92 @@ static uint64_t thp_bytes(const void *p)
     return found;
 }
 
+/* Anonymous memory aligned to align, with THP asked for (or refused), touched in full. */
+static uint8_t *map_plain(uint64_t size, uint64_t align, int advice)
+{
+    uint64_t span = size + align;
+    uint8_t *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    uint8_t *p = (uint8_t *)round_up((uintptr_t)raw, align);
+    if (p > raw)
+        munmap(raw, (size_t)(p - raw));
+    if (p + size < raw + span)
+        munmap(p + size, (size_t)(raw + span - (p + size)));
+    madvise(p, size, advice);
+    memset(p, 0, size); /* fault every page in now, not inside a timed region */
+    return p;
+}
+
+/* Map size bytes with pages of `page` bytes exactly; 0, or -1 with a reason. */
+static int map_exact(struct run_buffer *b, uint64_t size, uint64_t align, uint64_t page,
+                     char *why, size_t why_cap)
+{
+    memset(b, 0, sizeof(*b));
+    if (page == SZ_1G || page == SZ_2M) {
+        uint64_t sz = round_up(size, page);
+        if ((b->virt = map_huge(sz, page == SZ_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB))) {
+            b->size_bytes = sz;
+            b->page_bytes = page;
+            b->page_source = page == SZ_1G ? "hugetlbfs 1G" : "hugetlbfs 2M";
+            return 0;
+        }
+    }
+    if (page == SZ_1G) {
+        snprintf(why, why_cap, "no 1 GiB huge pages are reserved (see "
+                               "/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages)");
+        return -1;
+    }
+    uint64_t sz = round_up(size, SZ_2M);
+    uint64_t al = align > SZ_2M ? align : SZ_2M;
+    b->virt = map_plain(sz, al, page == SZ_4K ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+    if (!b->virt) {
+        snprintf(why, why_cap, "mmap of %llu bytes failed", (unsigned long long)sz);
+        return -1;
+    }
+    b->size_bytes = sz;
+    uint64_t thp = page == SZ_4K ? 0 : thp_bytes(b->virt);
+    if (page == SZ_4K) {
+        b->page_bytes = SZ_4K;
+        b->page_source = "4K pages (MADV_NOHUGEPAGE)";
+    } else if (thp >= sz) {
+        b->page_bytes = SZ_2M;
+        b->page_source = "transparent huge pages";
+    } else {
+        munmap(b->virt, sz);
+        b->virt = NULL;
+        snprintf(why, why_cap, "no 2 MiB pages: hugetlbfs has none reserved and transparent "
+                               "huge pages covered %llu of %llu bytes",
+                 (unsigned long long)thp, (unsigned long long)sz);
+        return -1;
+    }
+    return 0;
+}
+
 int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buffer *b, char *why,
                       size_t why_cap)
 {
-    memset(b, 0, sizeof(*b));
-    uint64_t size = round_up(size_bytes, SZ_2M);
-    uint64_t size_1g = round_up(size_bytes, SZ_1G);
-    /* Huge pages are naturally aligned, which covers align_bytes up to their size. */
-    if ((b->virt = map_huge(size_1g, MAP_HUGE_1GB))) {
-        b->size_bytes = size_1g;
-        b->page_bytes = SZ_1G;
-        b->page_source = "hugetlbfs 1G";
-    } else if ((b->virt = map_huge(size, MAP_HUGE_2MB))) {
-        b->size_bytes = size;
-        b->page_bytes = SZ_2M;
-        b->page_source = "hugetlbfs 2M";
-    } else {
-        uint64_t align = align_bytes > SZ_2M ? align_bytes : SZ_2M;
-        uint64_t span = size + align;
-        uint8_t *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (raw == MAP_FAILED) {
-            snprintf(why, why_cap, "mmap of %llu bytes failed", (unsigned long long)span);
-            return -1;
-        }
-        uint8_t *p = (uint8_t *)round_up((uintptr_t)raw, align);
-        if (p > raw)
-            munmap(raw, (size_t)(p - raw));
-        if (p + size < raw + span)
-            munmap(p + size, (size_t)(raw + span - (p + size)));
-        madvise(p, size, MADV_HUGEPAGE);
-        memset(p, 0, size); /* fault every page in now, not inside a timed window */
-        b->virt = p;
-        b->size_bytes = size;
-        uint64_t thp = thp_bytes(p);
-        if (thp >= size / 2) {
-            b->page_bytes = SZ_2M;
-            b->page_source = thp >= size ? "transparent huge pages" : "transparent huge pages (partly)";
-        } else {
-            b->page_bytes = 4096;
-            b->page_source = "4K pages (no huge pages available)";
+    static const uint64_t preference[] = {SZ_1G, SZ_2M, SZ_4K};
+    for (size_t i = 0; i < sizeof(preference) / sizeof(preference[0]); i++) {
+        if (map_exact(b, size_bytes, align_bytes, preference[i], why, why_cap) == 0) {
+            b->phys = host_phys_addr(b->virt);
+            return 0;
         }
     }
-    b->phys = host_phys_addr(b->virt);
+    return -1;
+}
+
+int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+{
+    if (b->page_bytes == page_bytes)
+        return 0;
+    struct run_buffer fresh;
+    uint64_t align = b->size_bytes >= SZ_2M ? SZ_2M : SZ_4K;
+    if (map_exact(&fresh, b->size_bytes, align, page_bytes, why, why_cap) != 0)
+        return -1;
+    plat_buffer_free(b);
+    fresh.phys = host_phys_addr(fresh.virt);
+    *b = fresh;
     return 0;
 }
 

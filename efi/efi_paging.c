@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// chase's page tables on the firmware: pages for the tables from AllocatePages, the plan from
+// the memory map, and the page size over the chase buffer.
+#include "efi_internal.h"
+#include "fmt.h"
+#include "paging.h"
+#include "run.h"
+
+#define EFI_PAGE_BYTES 4096ULL
+#define IDENTITY_MIN_TOP (4ULL << 30) /* always map the low 4 GiB (firmware, APIC, flash) */
+
+/* The tables in use by windows. Hardware state, like CR3 itself. */
+static struct paging tables;
+static EFI_PHYSICAL_ADDRESS table_pool;
+static UINTN table_pool_pages;
+static BOOLEAN cpu_has_1g;
+
+void efi_paging_init(BOOLEAN has_1g_pages)
+{
+    cpu_has_1g = has_1g_pages;
+}
+
+/* The end of the identity map: all RAM the firmware reports, and at least 4 GiB. */
+static uint64_t identity_top(void)
+{
+    unsigned n;
+    uint64_t top = IDENTITY_MIN_TOP;
+    struct mem_region *r = efi_memory_regions(&n);
+    for (unsigned i = 0; r && i < n; i++) {
+        if (r[i].type != MEM_MMIO && r[i].base + r[i].size > top)
+            top = r[i].base + r[i].size;
+    }
+    plat_free(r);
+    return top;
+}
+
+static void free_tables(void)
+{
+    efi_window_set_cr3(0);
+    if (table_pool_pages)
+        uefi_call_wrapper(BS->FreePages, 2, table_pool, table_pool_pages);
+    table_pool_pages = 0;
+}
+
+/* Build tables mapping all memory, the buffer with buffer_page pages; load them for windows. */
+static int build_tables(struct run_buffer *b, uint64_t buffer_page, char *why, size_t why_cap)
+{
+    struct paging_plan plan = {
+        .top = identity_top(),
+        .default_page = cpu_has_1g ? PAGE_1G : PAGE_2M,
+        .buffer_base = b->phys,
+        .buffer_bytes = b->size_bytes,
+        .buffer_page = buffer_page,
+    };
+    size_t pages = paging_pages_needed(&plan);
+    if (!pages) {
+        ksnprintf(why, why_cap, "no page-table plan maps a %llu-byte page over the buffer",
+                  (unsigned long long)buffer_page);
+        return -1;
+    }
+    EFI_PHYSICAL_ADDRESS pool = 0;
+    if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &pool) !=
+        EFI_SUCCESS) {
+        ksnprintf(why, why_cap, "no memory for %zu page-table pages", pages);
+        return -1;
+    }
+    struct paging pm;
+    if (paging_build(&pm, (void *)(uintptr_t)pool, pages, &plan) != 0) {
+        uefi_call_wrapper(BS->FreePages, 2, pool, pages);
+        ksnprintf(why, why_cap, "the page-table builder refused the plan");
+        return -1;
+    }
+    free_tables();
+    tables = pm;
+    table_pool = pool;
+    table_pool_pages = pages;
+    efi_window_set_cr3((uint64_t)(uintptr_t)tables.pml4);
+    uint64_t page = 0;
+    if (paging_translate(&tables, b->phys, &page, NULL) != b->phys)
+        page = 0; /* cannot happen: the plan maps the buffer */
+    b->page_bytes = page;
+    b->table_pages = pages;
+    b->identity_top = (plan.top + PAGE_1G - 1) / PAGE_1G * PAGE_1G;
+    b->page_source = buffer_page == plan.default_page ? "chase's page tables, the largest page"
+                                                      : "chase's page tables, as the page key asks";
+    return 0;
+}
+
+int efi_paging_map_buffer(struct run_buffer *b, char *why, size_t why_cap)
+{
+    return build_tables(b, cpu_has_1g ? PAGE_1G : PAGE_2M, why, why_cap);
+}
+
+int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+{
+    if (page_bytes == PAGE_1G && !cpu_has_1g) {
+        ksnprintf(why, why_cap, "this CPU has no 1 GiB pages (CPUID 0x80000001 EDX bit 26)");
+        return -1;
+    }
+    if (page_bytes != PAGE_4K && page_bytes != PAGE_2M && page_bytes != PAGE_1G) {
+        ksnprintf(why, why_cap, "%llu bytes is not a page size (4K, 2M or 1G)",
+                  (unsigned long long)page_bytes);
+        return -1;
+    }
+    return build_tables(b, page_bytes, why, why_cap);
+}
+
+void efi_paging_release(void)
+{
+    free_tables();
+}
