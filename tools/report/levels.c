@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+// Cache level detection from a latency-vs-size curve: plateaus, the steps between them, DRAM.
+//
+// The smoothed curve (ln latency over log2 size) is cut into straight pieces by dynamic
+// programming with a per-piece penalty scaled by the measured noise. Pieces that are nearly
+// flat are plateaus; the rest are steps. Neighbouring plateaus whose latencies differ by less
+// than a significant step are merged, so noise, drifts and soft transitions add no levels.
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "levels_int.h"
+
+/* A plateau rises by less than this per octave (in ln latency: about 9% per octave). */
+#define FLAT_SLOPE_PER_OCTAVE 0.12
+/* The smallest step that makes a level: 12% in latency, and well above the noise. */
+#define MIN_STEP_LN 0.113
+#define MIN_STEP_SIGMAS 5.0
+/* An inner plateau must be at least this wide: a short flat stretch inside a step is noise. */
+#define MIN_PLATEAU_OCTAVES 0.6
+/* A gentler piece between two much steeper ones is a level whose plateau the steps hide
+ * (soft transitions, levels close in size): at most this slope, at least this wide, with
+ * neighbours this many times steeper. */
+#define SHOULDER_MAX_SLOPE 0.3
+#define SHOULDER_MIN_OCTAVES 1.0
+#define SHOULDER_STEEPER 3.0
+/* Two plateaus are separate levels only if the curve climbs this steeply somewhere between
+ * them: the long, ever flatter approach of a soft transition to its next level is no level. */
+#define MIN_STEP_SLOPE 0.25
+/* Penalty per straight piece, in units of the noise variance, times ln(points). */
+#define PIECE_PENALTY 2.0
+
+struct piece {
+    size_t a, b;  /* inclusive point indices */
+    bool flat;
+};
+
+struct plateau {
+    size_t a, b;
+    double level; /* median ln latency */
+};
+
+struct sums {
+    double n, x, y, xx, xy, yy;
+};
+
+/* Squared error of the least-squares line through points a..b, from prefix sums. */
+static double line_sse(const struct sums *s, size_t a, size_t b, double *slope)
+{
+    struct sums d = {s[b + 1].n - s[a].n, s[b + 1].x - s[a].x, s[b + 1].y - s[a].y,
+                     s[b + 1].xx - s[a].xx, s[b + 1].xy - s[a].xy, s[b + 1].yy - s[a].yy};
+    double sxx = d.xx - d.x * d.x / d.n, sxy = d.xy - d.x * d.y / d.n, syy = d.yy - d.y * d.y / d.n;
+    if (d.n < 2 || sxx <= 1e-12) {
+        *slope = 0;
+        return 0;
+    }
+    *slope = sxy / sxx;
+    return fmax(syy - sxy * sxy / sxx, 0);
+}
+
+/* Optimal cut of the smoothed curve into straight pieces; returns the number of pieces. */
+static size_t segment(const struct lpoints *p, double sigma, struct piece *out)
+{
+    size_t n = p->n;
+    struct sums *s = calloc(n + 1, sizeof(*s));
+    double *best = malloc((n + 1) * sizeof(double));
+    size_t *from = malloc((n + 1) * sizeof(size_t));
+    size_t count = 0;
+    if (!s || !best || !from)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        double x = p->x[i], y = p->z[i];
+        s[i + 1] = (struct sums){s[i].n + 1, s[i].x + x, s[i].y + y,
+                                 s[i].xx + x * x, s[i].xy + x * y, s[i].yy + y * y};
+    }
+    double penalty = PIECE_PENALTY * log((double)n + 1.0);
+    best[0] = 0;
+    for (size_t j = 1; j <= n; j++) {
+        best[j] = INFINITY;
+        for (size_t i = 0; i < j; i++) {
+            double slope, c = best[i] + line_sse(s, i, j - 1, &slope) / (sigma * sigma) + penalty;
+            if (c < best[j]) {
+                best[j] = c;
+                from[j] = i;
+            }
+        }
+    }
+    /* Walk back, then reverse into out. */
+    for (size_t j = n; j > 0; j = from[j])
+        out[count++] = (struct piece){from[j], j - 1, false};
+    for (size_t i = 0; i < count / 2; i++) {
+        struct piece t = out[i];
+        out[i] = out[count - 1 - i];
+        out[count - 1 - i] = t;
+    }
+out:
+    free(s);
+    free(best);
+    free(from);
+    return count;
+}
+
+/* Noise seen around the straight pieces: robust spread of the raw points about their lines. */
+static double residual_noise(const struct lpoints *p, const struct piece *pc, size_t npc)
+{
+    double *r = malloc(p->n * sizeof(double));
+    size_t k = 0, params = 0;
+    if (!r)
+        return INFINITY;
+    for (size_t i = 0; i < npc; i++) {
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, n = (double)(pc[i].b - pc[i].a + 1);
+        for (size_t j = pc[i].a; j <= pc[i].b; j++) {
+            sx += p->x[j];
+            sy += p->z[j];
+            sxx += p->x[j] * p->x[j];
+            sxy += p->x[j] * p->z[j];
+        }
+        double den = sxx - sx * sx / n, slope = den > 1e-12 ? (sxy - sx * sy / n) / den : 0;
+        for (size_t j = pc[i].a; j <= pc[i].b; j++)
+            r[k++] = fabs(p->y[j] - (sy / n + slope * (p->x[j] - sx / n)));
+        params += pc[i].b > pc[i].a ? 2 : 1;
+    }
+    double sigma = INFINITY;
+    if (k > params + 2)
+        sigma = 1.4826 * lpoints_median(r, k) * sqrt((double)k / (double)(k - params));
+    free(r);
+    return fmin(fmax(sigma, 0.01), 0.25);
+}
+
+/* Slope of a piece in ln latency per octave (a single point: the slope across it). */
+static double piece_slope(const struct lpoints *p, const struct piece *q)
+{
+    size_t a = q->a, b = q->b;
+    if (a == b) {
+        a = a > 0 ? a - 1 : a;
+        b = b + 1 < p->n ? b + 1 : b;
+    }
+    if (a == b)
+        return 0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, n = (double)(b - a + 1);
+    for (size_t i = a; i <= b; i++) {
+        sx += p->x[i];
+        sy += p->z[i];
+        sxx += p->x[i] * p->x[i];
+        sxy += p->x[i] * p->z[i];
+    }
+    double den = sxx - sx * sx / n;
+    return den > 1e-12 ? (sxy - sx * sy / n) / den : 0;
+}
+
+static double median_range(const double *v, size_t a, size_t b)
+{
+    return lpoints_median(v + a, b - a + 1);
+}
+
+/* Slope of the smoothed curve from point i to point i + 1, per octave. */
+static double gap_slope(const struct lpoints *p, size_t i)
+{
+    double dx = p->x[i + 1] - p->x[i];
+    return dx > 1e-12 ? (p->z[i + 1] - p->z[i]) / dx : 0;
+}
+
+static bool is_shoulder(const struct lpoints *p, const struct piece *pc, const double *slope,
+                        size_t npc, size_t i)
+{
+    if (i == 0 || i + 1 >= npc || slope[i] > SHOULDER_MAX_SLOPE)
+        return false;
+    if (p->x[pc[i].b] - p->x[pc[i].a] < SHOULDER_MIN_OCTAVES)
+        return false;
+    /* Steepness on each side: the neighbouring piece, or the jump onto and off this one. */
+    double in = fmax(pc[i - 1].flat ? 0 : slope[i - 1], gap_slope(p, pc[i].a - 1));
+    double out = fmax(slope[i + 1], gap_slope(p, pc[i].b));
+    double s = fmax(fmax(slope[i], 0.01) * SHOULDER_STEEPER, FLAT_SLOPE_PER_OCTAVE);
+    return in >= s && out >= s;
+}
+
+/* Each flat piece (or shoulder) becomes a plateau; returns how many. */
+static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, size_t npc,
+                                   struct plateau *pl)
+{
+    size_t m = 0;
+    double *slope = malloc(npc * sizeof(double));
+    if (!slope)
+        return 0;
+    for (size_t i = 0; i < npc; i++) {
+        slope[i] = piece_slope(p, &pc[i]);
+        pc[i].flat = slope[i] < FLAT_SLOPE_PER_OCTAVE;
+    }
+    for (size_t i = 0; i < npc; i++) {
+        if (!pc[i].flat && is_shoulder(p, pc, slope, npc, i))
+            pc[i].flat = true;
+        bool inner = i > 0 && i + 1 < npc;
+        if (pc[i].flat && inner && p->x[pc[i].b] - p->x[pc[i].a] < MIN_PLATEAU_OCTAVES)
+            pc[i].flat = false;
+        if (pc[i].flat)
+            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0};
+    }
+    free(slope);
+    for (size_t i = 0; i < m; i++)
+        pl[i].level = median_range(p->z, pl[i].a, pl[i].b);
+    return m;
+}
+
+/* Merge plateau k with k + 1 (and the step between them). */
+static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, size_t k)
+{
+    pl[k].b = pl[k + 1].b;
+    pl[k].level = median_range(p->z, pl[k].a, pl[k].b);
+    memmove(&pl[k + 1], &pl[k + 2], (*m - k - 2) * sizeof(*pl));
+    (*m)--;
+}
+
+/* Steepest climb of the smoothed curve from the end of plateau u to the start of v. */
+static double steepest_between(const struct lpoints *p, const struct plateau *u,
+                               const struct plateau *v)
+{
+    double s = -INFINITY;
+    for (size_t i = u->b; i < v->a; i++)
+        s = fmax(s, gap_slope(p, i));
+    return s;
+}
+
+/* Join neighbours that are not a significant step apart, smallest difference first. */
+static void merge_small_steps(const struct lpoints *p, struct plateau *pl, size_t *m,
+                              double min_step, struct detection *d)
+{
+    for (;;) {
+        size_t k = SIZE_MAX;
+        double smallest = INFINITY;
+        for (size_t i = 0; i + 1 < *m; i++) {
+            double rise = pl[i + 1].level - pl[i].level;
+            if (rise >= min_step && steepest_between(p, &pl[i], &pl[i + 1]) < MIN_STEP_SLOPE)
+                rise = min_step * 0.999; /* a gentle climb: merge after the real non-steps */
+            if (rise < min_step && rise < smallest) {
+                smallest = rise;
+                k = i;
+            }
+        }
+        if (k == SIZE_MAX)
+            return;
+        if (smallest < -min_step)
+            levels_note(d, "latency falls by %.0f%% near %.0f bytes: not a cache level",
+                        100 * (1 - exp(smallest)), exp2(p->x[pl[k + 1].a]));
+        merge_at(p, pl, m, k);
+    }
+}
+
+void levels_note(struct detection *d, const char *fmt, ...)
+{
+    if (d->nnotes >= LEVELS_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->note[d->nnotes++], LEVELS_NOTE_CHARS, fmt, ap);
+    va_end(ap);
+}
+
+/* Size (log2) where the smoothed curve crosses from plateau u towards plateau v. */
+static double step_position(const struct lpoints *p, const struct plateau *u,
+                            const struct plateau *v)
+{
+    size_t ka = u->b + 1 > u->a + 3 ? u->b - 2 : u->a;
+    size_t kb = v->a + 2 < v->b ? v->a + 2 : v->b;
+    double base = median_range(p->z, ka, u->b), top = median_range(p->z, v->a, kb);
+    base = fmax(base, fmin(p->z[u->b], top));
+    double thr = base + LEVELS_STEP_FRACTION * (top - base);
+    for (size_t i = u->b + 1; i <= v->a; i++) {
+        if (p->z[i] < thr)
+            continue;
+        double dz = p->z[i] - p->z[i - 1];
+        double t = dz > 1e-12 ? (thr - p->z[i - 1]) / dz : 0;
+        return p->x[i - 1] + fmin(fmax(t, 0), 1) * (p->x[i] - p->x[i - 1]);
+    }
+    return p->x[u->b];
+}
+
+static double median_cycles(const struct lpoints *p, size_t a, size_t b)
+{
+    double v[LEVELS_MAX_POINTS];
+    size_t n = 0;
+    for (size_t i = a; i <= b; i++)
+        if (isfinite(p->cyc[i]))
+            v[n++] = p->cyc[i];
+    return n ? lpoints_median(v, n) : NAN;
+}
+
+static void set_level(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
+                      double offset, struct level *lv)
+{
+    lv->first = u->a;
+    lv->last = u->b;
+    lv->from_bytes = exp2(p->x[u->a]);
+    lv->to_bytes = exp2(p->x[u->b]);
+    lv->latency_ns = median_range(p->ns, u->a, u->b) - offset;
+    lv->cycles = median_cycles(p, u->a, u->b);
+    lv->size_known = v != NULL;
+    lv->size_bytes = v ? exp2(step_position(p, u, v)) : NAN;
+    lv->step_end_bytes = v ? exp2(p->x[v->a]) : NAN;
+}
+
+/* Turn the final plateaus into levels and DRAM. */
+static void build_levels(const struct lpoints *p, const struct plateau *pl, size_t m,
+                         double min_step, const struct detect_opts *o, struct detection *d)
+{
+    if (m == 0) {
+        levels_note(d, "no plateau found: the curve rises throughout");
+        d->dram_ns = p->ns[p->n - 1] - o->ns_offset;
+        d->dram_lower_bound = true;
+        return;
+    }
+    if (pl[0].a > 0 && pl[0].level - p->z[0] >= min_step)
+        levels_note(d, "the curve starts inside a step: its smallest size is above a level");
+    for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
+        set_level(p, &pl[i], &pl[i + 1], o->ns_offset, &d->level[d->nlevels++]);
+    const struct plateau *last = &pl[m - 1];
+    bool rising_end = p->z[p->n - 1] - last->level >= min_step;
+    bool inside_llc = o->llc_bytes > 0 && exp2(p->x[last->a]) < 0.9 * o->llc_bytes;
+    if ((rising_end || inside_llc) && d->nlevels < LEVELS_MAX) {
+        struct level *lv = &d->level[d->nlevels++];
+        set_level(p, last, NULL, o->ns_offset, lv);
+        if (rising_end) {
+            struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
+            lv->size_bytes = exp2(step_position(p, last, &end));
+            lv->size_known = true;
+            d->dram_ns = p->ns[p->n - 1] - o->ns_offset;
+            d->dram_lower_bound = true;
+            levels_note(d, "the curve ends still rising: DRAM latency is at least %.1f ns",
+                        d->dram_ns);
+        } else {
+            levels_note(d, "the largest size is inside the last cache (CPUID): no DRAM plateau");
+        }
+        return;
+    }
+    d->dram_ns = median_range(p->ns, last->a, last->b) - o->ns_offset;
+    d->dram_cycles = median_cycles(p, last->a, last->b);
+    d->dram_from_bytes = exp2(p->x[last->a]);
+}
+
+void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
+                   const struct detect_opts *o, struct detection *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->dram_ns = d->dram_cycles = d->dram_from_bytes = NAN;
+    struct lpoints *p = malloc(sizeof(*p));
+    struct piece *pc = malloc(LEVELS_MAX_POINTS * sizeof(*pc));
+    struct plateau *pl = malloc(LEVELS_MAX_POINTS * sizeof(*pl));
+    if (!p || !pc || !pl) {
+        levels_note(d, "out of memory");
+        goto out;
+    }
+    lpoints_build(p, size, ns, cycles, n, o->ns_offset);
+    d->npoints = p->n;
+    if (p->n < 4) {
+        levels_note(d, "too few valid points (%zu) to find levels", p->n);
+        goto out;
+    }
+    d->noise = lpoints_noise(p);
+    size_t npc = segment(p, d->noise, pc);
+    double refined = residual_noise(p, pc, npc);
+    if (refined < d->noise) {
+        /* Coarse sampling makes the first estimate see curvature as noise: cut again. */
+        d->noise = refined;
+        npc = segment(p, d->noise, pc);
+    }
+    double min_step = fmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
+    size_t m = plateaus_from_pieces(p, pc, npc, pl);
+    merge_small_steps(p, pl, &m, min_step, d);
+    build_levels(p, pl, m, min_step, o, d);
+out:
+    free(p);
+    free(pc);
+    free(pl);
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Cache level detection from a latency-vs-size curve: plateaus, the steps between them, DRAM.
+#ifndef REPORT_LEVELS_H
+#define REPORT_LEVELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LEVELS_MAX 8
+#define LEVELS_NOTES 6
+#define LEVELS_NOTE_CHARS 200
+/* Most points analysed; longer curves are first reduced to medians of narrow log2-size bins. */
+#define LEVELS_MAX_POINTS 1024
+
+/* Where a step sits between two plateaus, as a fraction of the rise from one to the next. */
+#define LEVELS_STEP_FRACTION 0.15
+
+struct level {
+    double size_bytes;      /* effective size: the curve has risen LEVELS_STEP_FRACTION of the step */
+    bool size_known;        /* false for a last cache level whose end the curve never reached */
+    double latency_ns;      /* median latency over the level's plateau */
+    double cycles;          /* median core cycles over the plateau, NaN when unknown */
+    double from_bytes;      /* first and last size of the plateau */
+    double to_bytes;
+    double step_end_bytes;  /* where the next plateau begins */
+    size_t first, last;     /* plateau's point indices (into the analysed points) */
+};
+
+struct detection {
+    size_t nlevels;
+    struct level level[LEVELS_MAX];
+    double dram_ns;         /* NaN when the curve never reaches memory */
+    double dram_cycles;     /* NaN when unknown */
+    double dram_from_bytes; /* where the memory plateau begins */
+    bool dram_lower_bound;  /* the curve ends still rising: dram_ns is only its last value */
+    double noise;           /* estimated noise, as the standard deviation of ln(latency) */
+    size_t npoints;         /* points analysed */
+    size_t nnotes;
+    char note[LEVELS_NOTES][LEVELS_NOTE_CHARS];
+};
+
+struct detect_opts {
+    double llc_bytes; /* largest cache CPUID reports, 0 when unknown */
+    double ns_offset; /* added to each latency before analysis (tinymembench's time above L1) */
+};
+
+/*
+ * Detect cache levels in the curve of n points (size in bytes, latency in ns per load, core
+ * cycles per load or NULL). Points that are not finite and positive are ignored; sizes need
+ * not be sorted or powers of two. A step counts as a level only when it is well above the
+ * noise and at least 12% in latency; the last plateau is DRAM unless o->llc_bytes says the
+ * curve never left the last cache. Latencies in d are without o->ns_offset. Never fails: too
+ * few points give no levels and a note.
+ */
+void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
+                   const struct detect_opts *o, struct detection *d);
+
+/* Add a note (printf-like) to d, dropped when d already holds LEVELS_NOTES. */
+void levels_note(struct detection *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// PNG plots through gnuplot: a plot is described in C, written as data and script, then drawn.
+#ifndef REPORT_PLOT_H
+#define REPORT_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PLOT_MAX_SERIES 24
+#define PLOT_MAX_MARKERS 24
+#define PLOT_MAX_OWNED 32
+
+enum marker_kind {
+    MARK_LEVEL, /* a detected cache level (solid red, labelled at the top) */
+    MARK_CPUID, /* a size CPUID reports (dashed blue, labelled at the bottom) */
+    MARK_TLB,   /* a TLB step (dotted orange) */
+};
+
+struct plot_series {
+    char title[120];
+    const double *x, *y;
+    size_t n;
+    bool model; /* a computed curve: a dashed line without points */
+};
+
+struct plot_marker {
+    double x;
+    char label[64];
+    enum marker_kind kind;
+};
+
+struct plot_spec {
+    char name[96]; /* file stem: NAME.png, gnuplot/NAME.gp, gnuplot/NAME.dat */
+    char title[240];
+    char xlabel[96];
+    char ylabel[96];
+    bool x_size;   /* x is a size in bytes: log2 axis with K/M/G tics */
+    bool logy;     /* log y axis (when every value is positive) */
+    size_t nseries;
+    struct plot_series series[PLOT_MAX_SERIES];
+    size_t nmarkers;
+    struct plot_marker marker[PLOT_MAX_MARKERS];
+    size_t nowned;
+    double *owned[PLOT_MAX_OWNED];
+};
+
+/* Start an empty plot description. */
+void plot_init(struct plot_spec *ps, const char *name, const char *title, const char *xlabel,
+               const char *ylabel, bool x_size);
+/* Add a series (arrays are not copied: keep them alive until plot_render); false when full. */
+bool plot_add_series(struct plot_spec *ps, const char *title, const double *x, const double *y,
+                     size_t n, bool model);
+/* Add a vertical marker at x; false when full. */
+bool plot_add_marker(struct plot_spec *ps, double x, enum marker_kind kind, const char *label);
+/* An array of n doubles freed with the plot; NULL when out of memory or full. */
+double *plot_alloc(struct plot_spec *ps, size_t n);
+/* Release what plot_alloc gave. */
+void plot_free(struct plot_spec *ps);
+
+/*
+ * Write outdir/gnuplot/NAME.dat and NAME.gp and run gnuplot (or $CHASE_GNUPLOT) in outdir to
+ * draw outdir/NAME.png. Returns 0 when a non-empty PNG exists afterwards, else -1 with err
+ * (capacity cap) saying why (no points, gnuplot missing or failing: see outdir/gnuplot.log).
+ */
+int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_t cap);
+
+#endif

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: MIT
+# chase-report: cache levels, the latency model (GSL), gnuplot plots and report.md from runs.
+
+REPORT_SRCS := \
+	tools/report/analysis.c \
+	tools/report/csv.c \
+	tools/report/fit.c \
+	tools/report/fit_check.c \
+	tools/report/input_lmbench.c \
+	tools/report/input_run.c \
+	tools/report/input_tinymem.c \
+	tools/report/levels.c \
+	tools/report/levels_prep.c \
+	tools/report/main.c \
+	tools/report/model.c \
+	tools/report/plot.c \
+	tools/report/plot_exp.c \
+	tools/report/report_json.c \
+	tools/report/report_md.c \
+	tools/report/report_md_run.c \
+	tools/report/report_platform.c \
+	tools/report/rjson.c \
+	tools/report/rtext.c \
+	tools/report/source.c \
+	tools/report/tlb.c \
+	tools/report/verdict_policy.c \
+	tools/report/verdict_prefetch.c
+
+# The kernel's portable JSON writer and what it stands on.
+REPORT_KERNEL_SRCS := kernel/json.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c
+REPORT_LIBS := -lgsl -lgslcblas -lm
+
+REPORT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(REPORT_SRCS) $(REPORT_KERNEL_SRCS))
+
+$(BUILD)/chase-report: $(REPORT_OBJS)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(CC) -o $@ $(REPORT_OBJS) $(REPORT_LIBS)
+
+ALL_TARGETS += $(BUILD)/chase-report
