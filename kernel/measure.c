@@ -7,10 +7,24 @@
 #include "kstring.h"
 #include "platform.h"
 
+/* The lock-step loops by number of chains; index 0 and 1 are unused. */
+/* clang-format off */
+static const chase_lockstep_fn lockstep_fns[CHASE_LOCKSTEP_MAX + 1] = {
+    NULL,             NULL,             chase_lockstep_2,  chase_lockstep_3,  chase_lockstep_4,
+    chase_lockstep_5, chase_lockstep_6, chase_lockstep_7,  chase_lockstep_8,  chase_lockstep_9,
+    chase_lockstep_10, chase_lockstep_11, chase_lockstep_12, chase_lockstep_13, chase_lockstep_14};
+static const chase_lockstep_fn serial_fns[CHASE_LOCKSTEP_MAX + 1] = {
+    NULL,           NULL,           chase_serial_2,  chase_serial_3,  chase_serial_4,
+    chase_serial_5, chase_serial_6, chase_serial_7,  chase_serial_8,  chase_serial_9,
+    chase_serial_10, chase_serial_11, chase_serial_12, chase_serial_13, chase_serial_14};
+/* clang-format on */
+
 /* One timed chase, run inside a measurement window. */
 struct chase_job {
-    chase_timed_fn chase;
-    void **p;
+    chase_timed_fn chase;       /* one chain */
+    chase_lockstep_fn lockstep; /* several chains (NULL for one) */
+    uint64_t use_rdtscp;
+    void **p[CHASE_MAX_STREAMS];
     uint64_t iters;
     uint64_t ticks;
     unsigned fault_test;
@@ -21,7 +35,10 @@ static void chase_job_run(void *arg)
     struct chase_job *j = arg;
     if (j->fault_test)
         arch_fault_test(j->fault_test);
-    j->ticks = j->chase(j->p, j->iters, &j->p);
+    if (j->lockstep)
+        j->ticks = j->lockstep(j->p, j->iters, j->use_rdtscp);
+    else
+        j->ticks = j->chase(j->p[0], j->iters, &j->p[0]);
 }
 
 static uint64_t round_up_unroll(uint64_t n)
@@ -29,21 +46,22 @@ static uint64_t round_up_unroll(uint64_t n)
     return (n + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
 }
 
-uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_ticks, unsigned streams,
+uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
                               const struct measure_plan *plan)
 {
     uint64_t lap = round_up_unroll(lap_hops);
-    uint64_t hops = lap > plan->min_hops ? lap : plan->min_hops;
-    if (warm_ticks) {
-        double ticks_per_hop = (double)warm_ticks / (double)lap;
+    uint64_t hops = plan->min_hops;
+    if (!plan->partial_laps && lap > hops)
+        hops = lap;
+    if (warm_ticks && warm_hops) {
+        double ticks_per_hop = (double)warm_ticks / (double)warm_hops;
         double want = (double)plan->target_ticks / ticks_per_hop;
         if (want > (double)hops)
             hops = want > (double)plan->max_hops ? plan->max_hops : (uint64_t)want;
     }
-    if (hops > plan->max_hops && lap <= plan->max_hops)
+    if (hops > plan->max_hops && (plan->partial_laps || lap <= plan->max_hops))
         hops = plan->max_hops;
-    (void)streams;
-    return round_up_unroll(hops);
+    return round_up_unroll(hops ? hops : 1);
 }
 
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
@@ -60,24 +78,43 @@ int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
     return 0;
 }
 
+/* Set up the job for pt: the loop that chases its streams, and where they start. */
+static int job_init(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
+                    unsigned fault_test)
+{
+    kmemset(job, 0, sizeof(*job));
+    if (pt->streams < 1 || pt->streams > CHASE_LOCKSTEP_MAX)
+        return -1;
+    job->chase = t->chase;
+    job->use_rdtscp = t->rdtscp ? 1 : 0;
+    if (pt->streams > 1)
+        job->lockstep = pt->serialized ? serial_fns[pt->streams] : lockstep_fns[pt->streams];
+    for (unsigned i = 0; i < pt->streams; i++)
+        job->p[i] = pt->head[i];
+    job->fault_test = fault_test;
+    return 0;
+}
+
 int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
                   const struct timing *t, struct point_result *r)
 {
-    if (pt->streams != 1)
-        return -1; /* the lock-step loops come with the experiments that need them */
+    struct chase_job job;
+    kmemset(r, 0, sizeof(*r));
+    if (job_init(&job, pt, t, plan->fault_test) != 0)
+        return -1;
     if (measure_alloc(r, plan->reps, pt->streams) != 0)
         return -1;
     r->core_per_tick = timing_core_ratio(plan->core_iters);
 
-    /* One lap brings the chain into the state every later lap sees. */
-    struct chase_job job = {t->chase, pt->head[0], round_up_unroll(pt->lap_hops) / CHASE_UNROLL, 0,
-                            plan->fault_test};
+    /* The warm-up brings the chains into the state every later stretch of the chase sees. */
+    r->warm_hops = round_up_unroll(plan->warm_hops ? plan->warm_hops : pt->lap_hops);
+    job.iters = r->warm_hops / CHASE_UNROLL;
     if (plat_window_run(chase_job_run, &job, &r->fault) != 0)
         return -1;
     r->warm_ticks = job.ticks;
     job.fault_test = FAULT_TEST_NONE;
 
-    r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_ticks, pt->streams, plan);
+    r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_hops, r->warm_ticks, plan);
     job.iters = r->hops / CHASE_UNROLL;
     for (unsigned i = 0; i < plan->reps; i++) {
         if (plat_window_run(chase_job_run, &job, &r->fault) != 0)

@@ -31,6 +31,9 @@ struct measure_plan {
     uint64_t max_hops;      /* but never more hops than this */
     uint64_t core_iters;    /* add-chain iterations for the per-point core clock */
     unsigned fault_test;    /* FAULT_TEST_*: provoke an exception in the first window (tests) */
+    uint64_t warm_hops;     /* hops per stream before timing; 0: one lap (lap_hops) */
+    bool partial_laps;      /* repetitions may end inside a lap: the warm-up reached the
+                               steady state, so any stretch of the chase is typical */
 };
 
 /* What fault_test provokes inside a window, to show that chase recovers. */
@@ -44,7 +47,8 @@ struct point_result {
     double *tsc_per_access;   /* [reps] (ticks - overhead) / (hops * streams): per load */
     struct stats_summary tsc; /* over tsc_per_access */
     double core_per_tick;     /* measured next to this point */
-    uint64_t warm_ticks;      /* the warm-up lap */
+    uint64_t warm_hops;       /* hops per stream of the warm-up */
+    uint64_t warm_ticks;      /* the warm-up's ticks */
     struct fault_info fault;  /* the exception that stopped the point, if one did */
 };
 
@@ -58,7 +62,11 @@ struct point_result {
 typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_plan *plan,
                           const struct timing *t, struct point_result *r);
 
-/* The CPU backend: one warm-up lap, then plan->reps timed repetitions in windows. */
+/*
+ * The CPU backend: a warm-up (plan->warm_hops, or one lap), then plan->reps timed
+ * repetitions in windows. Streams above CHASE_LOCKSTEP_MAX (chase_loop.h) cannot be
+ * measured (-1).
+ */
 int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
                   const struct timing *t, struct point_result *r);
 
@@ -66,8 +74,13 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
 /* Free the arrays of a point_result. */
 void measure_release(struct point_result *r);
-/* Hops per stream per repetition: a lap at least, long enough for plan->target_ticks. */
-uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_ticks, unsigned streams,
+/*
+ * Hops per stream per repetition: at least plan->min_hops and long enough to last
+ * plan->target_ticks at the pace of the warm-up (warm_ticks over warm_hops), a whole
+ * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
+ * and whole laps are asked for). A multiple of CHASE_UNROLL.
+ */
+uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
                               const struct measure_plan *plan);
 
 #endif

@@ -129,4 +129,113 @@ add_chain_timed:
     ret
     .size   add_chain_timed, . - add_chain_timed
 
+
+/*
+ * Lock-step chases: up to CHASE_LOCKSTEP_MAX chains, one pointer register each, one load
+ * from each chain in turn. The iteration count lives on the stack because every other
+ * register holds a pointer; %rax is the serializing index (always zero) of the
+ * serialized loops, which make each load's address depend on the load before it.
+ */
+.macro FOR_STREAMS n, op
+    .set .Lk, 0
+    .irp reg, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15, %rbx, %rbp, %rdi, %rsi, %rcx, %rdx
+    .if .Lk < \n
+    \op \reg, .Lk
+    .endif
+    .set .Lk, .Lk + 1
+    .endr
+.endm
+
+.macro LOAD_HEAD reg, k
+    movq    8 * \k(%rax), \reg
+.endm
+
+.macro STORE_HEAD reg, k
+    movq    \reg, 8 * \k(%rax)
+.endm
+
+.macro HOP reg, k
+    movq    (\reg), \reg
+.endm
+
+/* Load through reg offset by %rax (zero, but known only once the load before is done). */
+.macro SERIAL_HOP reg, k
+    movq    (\reg, %rax), \reg
+    movq    \reg, %rax
+    andl    $0, %eax
+.endm
+
+/* Loads per chain per iteration: CHASE_UNROLL in chase_loop.h. */
+#define CHASE_UNROLL_LOADS 16
+
+/* Stack frame of the lock-step loops (above the six saved registers). */
+#define LS_HEADS   0
+#define LS_ITERS   8
+#define LS_RDTSCP  16
+#define LS_START   24
+#define LS_FRAME   32
+
+/* uint64_t NAME(void ***heads, uint64_t iters, uint64_t use_rdtscp) */
+.macro LOCKSTEP_FN name, n, hop
+    .globl  \name
+    .type   \name, @function
+    .p2align 6
+\name:
+    pushq   %rbx
+    pushq   %rbp
+    pushq   %r12
+    pushq   %r13
+    pushq   %r14
+    pushq   %r15
+    subq    $LS_FRAME, %rsp
+    movq    %rdi, LS_HEADS(%rsp)
+    movq    %rsi, LS_ITERS(%rsp)
+    movq    %rdx, LS_RDTSCP(%rsp)
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    movq    %rax, LS_START(%rsp)
+    movq    LS_HEADS(%rsp), %rax
+    FOR_STREAMS \n, LOAD_HEAD
+    xorl    %eax, %eax
+    .p2align 6
+1:
+    .rept CHASE_UNROLL_LOADS
+    FOR_STREAMS \n, \hop
+    .endr
+    decq    LS_ITERS(%rsp)
+    jnz     1b
+    movq    LS_HEADS(%rsp), %rax
+    FOR_STREAMS \n, STORE_HEAD
+    testq   $1, LS_RDTSCP(%rsp)
+    jz      2f
+    rdtscp
+    lfence
+    jmp     3f
+2:  lfence
+    rdtsc
+    lfence
+3:  TSC_JOIN
+    subq    LS_START(%rsp), %rax
+    addq    $LS_FRAME, %rsp
+    popq    %r15
+    popq    %r14
+    popq    %r13
+    popq    %r12
+    popq    %rbp
+    popq    %rbx
+    ret
+    .size   \name, . - \name
+.endm
+
+
+    .irp k, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+    LOCKSTEP_FN chase_lockstep_\k, \k, HOP
+    .endr
+
+    .irp k, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+    LOCKSTEP_FN chase_serial_\k, \k, SERIAL_HOP
+    .endr
+
     .section .note.GNU-stack, "", @progbits

@@ -27,4 +27,48 @@ uint64_t timer_empty_rdtsc(void);
  */
 uint64_t add_chain_timed(uint64_t iters);
 
+/* The most chains the lock-step loops chase at once: one pointer register each. */
+#define CHASE_LOCKSTEP_MAX 14
+
+/*
+ * Chase n chains in lock-step (chase_lockstep_N, 2 <= N <= CHASE_LOCKSTEP_MAX): each of
+ * iters iterations makes CHASE_UNROLL rounds of one dependent load from every chain in
+ * turn, so the chains' misses overlap. heads[0..N-1] hold the starting pointers and
+ * receive the pointers reached. Timed like chase_timed_rdtscp when use_rdtscp is 1, like
+ * chase_timed_rdtsc when 0. Returns TSC ticks elapsed.
+ */
+typedef uint64_t (*chase_lockstep_fn)(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_2(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_3(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_4(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_5(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_6(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_7(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_8(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_9(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_10(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_11(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_12(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_13(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_lockstep_14(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+
+/*
+ * The serialized variants (chase_serial_N): the same order of loads, but each load's
+ * address also depends on the value the load before it returned (in any chain), so no
+ * two loads overlap. That costs two one-cycle ALU operations per load.
+ */
+uint64_t chase_serial_2(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_3(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_4(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_5(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_6(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_7(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_8(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_9(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_10(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_11(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_12(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_13(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+uint64_t chase_serial_14(void ***heads, uint64_t iters, uint64_t use_rdtscp);
+
 #endif
