@@ -17,11 +17,35 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 #define REPS_MAX 1000
 
 enum key_type {
-    KEY_U64,        /* plain integer (decimal or 0x hex) */
-    KEY_SIZE,       /* integer with optional K, M or G binary suffix */
-    KEY_CHOICE,     /* one of key_desc.choices, stored as unsigned index */
-    KEY_EXPERIMENTS /* comma-separated experiment names, or "all" */
+    KEY_U64,         /* plain integer (decimal or 0x hex) */
+    KEY_SIZE,        /* integer with optional K, M or G binary suffix */
+    KEY_CHOICE,      /* one of key_desc.choices, stored as unsigned index */
+    KEY_EXPERIMENTS, /* comma-separated experiment names, or "all" */
+    KEY_SIZE_LIST,   /* comma-separated sizes, each in [min, max] (struct cfg_list) */
+    KEY_U64_AUTO,    /* "auto" or an integer in [min, max] (struct cfg_auto) */
+    KEY_SIZE_AUTO    /* "auto" or a size in [min, max] (struct cfg_auto) */
 };
+
+#define CFG_LIST_MAX 8
+
+/* A list value (KEY_SIZE_LIST). */
+struct cfg_list {
+    uint64_t v[CFG_LIST_MAX];
+    unsigned n;
+};
+
+/*
+ * A value that may be "auto" (KEY_U64_AUTO, KEY_SIZE_AUTO): the experiment's resolve
+ * hook computes it from the machine and the other keys, and it is printed and written
+ * to run.json with what it came to.
+ */
+struct cfg_auto {
+    uint64_t value;
+    bool is_auto;
+};
+
+/* Page sizes a page key can ask for (indices into page_names): auto keeps what the buffer has. */
+enum page_choice { PAGE_CHOICE_AUTO, PAGE_CHOICE_4K, PAGE_CHOICE_2M, PAGE_CHOICE_1G };
 
 /* One configuration key: where its value lives and what it accepts. */
 struct key_desc {
@@ -51,12 +75,80 @@ struct random_params {
     uint64_t points_per_octave;
     uint64_t stride_bytes;
     uint64_t offset_bytes;
+    uint64_t locality_bytes; /* 0: one random order over all slots */
+    unsigned page;           /* enum page_choice */
+};
+
+struct linear_params {
+    uint64_t size_bytes;
+    uint64_t min_stride_bytes;
+    uint64_t max_stride_bytes;
+    uint64_t step_bytes;
+    unsigned page; /* enum page_choice */
+};
+
+struct fused_params {
+    uint64_t size_bytes;
+    uint64_t min_stride_bytes;
+    uint64_t max_stride_bytes;
+    uint64_t step_bytes;
+    uint64_t max_fuse;
+};
+
+struct dual_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    uint64_t stride_bytes;
+    struct cfg_auto lag; /* slots */
+};
+
+struct scan_params {
+    uint64_t huge_bytes;
+    uint64_t small_min_bytes;
+    uint64_t small_max_bytes;
+    uint64_t points_per_octave;
+    uint64_t stride_bytes;
+};
+
+struct ring_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    struct cfg_list strides; /* bytes */
+};
+
+struct offset_params {
+    uint64_t stride_bytes;
+    struct cfg_auto size; /* bytes */
+    uint64_t offset_step_bytes;
+    uint64_t offset_max_bytes;
+};
+
+struct parallel_params {
+    uint64_t size_bytes;
+    uint64_t max_chains;
+    uint64_t stride_bytes;
+};
+
+struct tlb_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    struct cfg_list pages; /* bytes: 4K, 2M, 1G */
 };
 
 /* The effective configuration of a run. */
 struct chase_config {
     struct global_params global;
     struct random_params random;
+    struct linear_params linear;
+    struct fused_params fused;
+    struct dual_params dual;
+    struct scan_params scan;
+    struct ring_params ring;
+    struct offset_params offset;
+    struct parallel_params parallel;
+    struct tlb_params tlb;
 };
 
 extern const struct key_desc global_keys[];
@@ -130,5 +222,12 @@ bool cfg_parse_size(const char *s, uint64_t *out);
 
 /* Format a byte count the way a person writes it ("32K", "1.5M", "100"). */
 void cfg_format_size(char *buf, size_t cap, uint64_t bytes);
+
+/* Format a key's value as the configuration would write it ("64K", "auto (64K)", "16,64"). */
+void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const void *params);
+
+/* Write a key's value to run.json (an auto value also gets "<key>_auto": true). */
+struct json;
+void cfg_value_json(struct json *j, const struct key_desc *k, const void *params);
 
 #endif

@@ -6,11 +6,51 @@
 #include "fmt.h"
 #include "kstring.h"
 
+/* Key parts shorter than this are not matched inside other names. */
+#define SUGGEST_MIN_PART 3
+
+/* Room for a copy of any experiment's parameter struct (plan-size search). */
+#define PARAMS_COPY_WORDS 64
+
+/* True when needle occurs in haystack. */
+static bool kstr_contains(const char *haystack, const char *needle)
+{
+    size_t n = kstrlen(needle), h = kstrlen(haystack);
+    for (size_t i = 0; n <= h && i + n <= h; i++) {
+        if (kstrncmp(haystack + i, needle, n) == 0)
+            return true;
+    }
+    return false;
+}
+
 static const struct key_desc *find_key(const struct key_desc *keys, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++) {
         if (kstrcmp(keys[i].name, name) == 0)
             return &keys[i];
+    }
+    return NULL;
+}
+
+/*
+ * For "experiment.name" where name is part of one of the experiment's keys (or the other
+ * way round), that key: "parallel.chains" -> "parallel.max_chains". NULL when none.
+ */
+static const char *suggest_within_section(const char *key, char *buf, size_t cap)
+{
+    const char *dot = kstrchr(key, '.');
+    char section[32];
+    if (!dot || (size_t)(dot - key) >= sizeof(section) || kstrlen(dot + 1) < SUGGEST_MIN_PART)
+        return NULL;
+    kmemcpy(section, key, (size_t)(dot - key));
+    section[dot - key] = 0;
+    const struct experiment *x = experiment_find(section);
+    for (size_t i = 0; x && i < x->nkeys; i++) {
+        const char *name = x->keys[i].name;
+        if (kstr_contains(name, dot + 1) || kstr_contains(dot + 1, name)) {
+            ksnprintf(buf, cap, "%s.%s", x->name, name);
+            return buf;
+        }
     }
     return NULL;
 }
@@ -41,7 +81,7 @@ static const char *suggest_key(const char *key, char *buf, size_t cap)
             }
         }
     }
-    return found;
+    return found ? found : suggest_within_section(key, buf, cap);
 }
 
 static void describe_accepted(const struct key_desc *k, char *buf, size_t cap)
@@ -70,6 +110,21 @@ static void describe_accepted(const struct key_desc *k, char *buf, size_t cap)
                                    experiment_table[i]->name);
         break;
     }
+    case KEY_SIZE_LIST:
+        cfg_format_size(lo, sizeof(lo), k->min);
+        cfg_format_size(hi, sizeof(hi), k->max);
+        ksnprintf(buf, cap, "a comma-separated list of 1 to %d sizes in bytes, each from %s to %s",
+                  CFG_LIST_MAX, lo, hi);
+        break;
+    case KEY_U64_AUTO:
+        ksnprintf(buf, cap, "'auto' or an integer from %llu to %llu", (unsigned long long)k->min,
+                  (unsigned long long)k->max);
+        break;
+    case KEY_SIZE_AUTO:
+        cfg_format_size(lo, sizeof(lo), k->min);
+        cfg_format_size(hi, sizeof(hi), k->max);
+        ksnprintf(buf, cap, "'auto' or a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
+        break;
     }
 }
 
@@ -112,35 +167,99 @@ static bool parse_experiments(struct global_params *g, const char *value)
     return true;
 }
 
-/* Store value into the key's field; false when it is malformed or out of range. */
-static bool apply_value(const struct key_desc *k, void *params, const char *value)
+/* How a value failed to be stored. */
+enum value_error { VALUE_OK, VALUE_MALFORMED, VALUE_OUT_OF_RANGE };
+
+/* Parse one number of a key (a size, or a plain integer for KEY_U64*) and range-check it. */
+static enum value_error parse_number(const struct key_desc *k, const char *value, uint64_t *out)
+{
+    bool plain = k->type == KEY_U64 || k->type == KEY_U64_AUTO;
+    size_t len = kstrlen(value);
+    if (!len || !cfg_parse_size(value, out))
+        return VALUE_MALFORMED;
+    if (plain && !kisdigit(value[len - 1]) && !(value[0] == '0' && ktolower(value[1]) == 'x'))
+        return VALUE_MALFORMED;
+    return *out < k->min || *out > k->max ? VALUE_OUT_OF_RANGE : VALUE_OK;
+}
+
+/* A comma-separated list of numbers into a cfg_list. */
+static enum value_error parse_list(const struct key_desc *k, const char *value,
+                                   struct cfg_list *out)
+{
+    struct cfg_list l = {{0}, 0};
+    const char *p = value;
+    enum value_error worst = VALUE_OK;
+    for (;;) {
+        char item[32];
+        size_t n = 0;
+        while (*p == ' ')
+            p++;
+        while (p[n] && p[n] != ',')
+            n++;
+        size_t t = n;
+        while (t && p[t - 1] == ' ')
+            t--;
+        if (t == 0 || t >= sizeof(item) || l.n >= CFG_LIST_MAX)
+            return VALUE_MALFORMED;
+        kmemcpy(item, p, t);
+        item[t] = 0;
+        enum value_error e = parse_number(k, item, &l.v[l.n++]);
+        if (e == VALUE_MALFORMED)
+            return e;
+        worst = e != VALUE_OK ? e : worst;
+        p += n;
+        if (!*p)
+            break;
+        p++; /* the comma */
+    }
+    if (worst == VALUE_OK)
+        *out = l;
+    return worst;
+}
+
+/* Store value into the key's field, or say why it cannot be stored. */
+static enum value_error apply_value(const struct key_desc *k, void *params, const char *value)
 {
     char *field = (char *)params + k->offset;
     uint64_t v;
+    enum value_error e;
     switch (k->type) {
     case KEY_U64:
     case KEY_SIZE:
-        if (!cfg_parse_size(value, &v))
-            return false;
-        if (k->type == KEY_U64 && !kisdigit(value[kstrlen(value) - 1]) &&
-            !(value[0] == '0' && (value[1] == 'x' || value[1] == 'X')))
-            return false;
-        if (v < k->min || v > k->max)
-            return false;
-        *(uint64_t *)field = v;
-        return true;
+        e = parse_number(k, value, &v);
+        if (e == VALUE_OK)
+            *(uint64_t *)field = v;
+        return e;
+    case KEY_U64_AUTO:
+    case KEY_SIZE_AUTO: {
+        struct cfg_auto *a = (struct cfg_auto *)field;
+        if (kstrcasecmp(value, "auto") == 0) {
+            a->is_auto = true;
+            a->value = 0;
+            return VALUE_OK;
+        }
+        e = parse_number(k, value, &v);
+        if (e == VALUE_OK) {
+            a->is_auto = false;
+            a->value = v;
+        }
+        return e;
+    }
+    case KEY_SIZE_LIST:
+        return parse_list(k, value, (struct cfg_list *)field);
     case KEY_CHOICE:
         for (unsigned i = 0; k->choices[i]; i++) {
             if (kstrcasecmp(k->choices[i], value) == 0) {
                 *(unsigned *)field = i;
-                return true;
+                return VALUE_OK;
             }
         }
-        return false;
+        return VALUE_MALFORMED;
     case KEY_EXPERIMENTS:
-        return parse_experiments((struct global_params *)params, value);
+        return parse_experiments((struct global_params *)params, value) ? VALUE_OK
+                                                                        : VALUE_MALFORMED;
     }
-    return false;
+    return VALUE_MALFORMED;
 }
 
 /* Find the key an entry names and the parameter struct it lives in. */
@@ -222,6 +341,79 @@ static void set_defaults(struct chase_config *cfg, const struct machine *m, unsi
     }
 }
 
+/* Largest size key value buffer_bytes accepts within limit; 0 when none. Keeps 1 or 1.5 x 2^k. */
+static uint64_t largest_fitting(const struct experiment *x, const struct key_desc *k,
+                                const void *params, uint64_t limit)
+{
+    uint64_t copy[PARAMS_COPY_WORDS];
+    if (x->params_size > sizeof(copy))
+        return 0;
+    kmemcpy(copy, params, x->params_size);
+    uint64_t *field = (uint64_t *)((char *)copy + k->offset); /* cfg_auto starts with value */
+    uint64_t best = 0;
+    for (uint64_t p = 1ULL << 62; p >= 8 && !best; p >>= 1) {
+        uint64_t tries[2] = {p + p / 2, p};
+        for (unsigned i = 0; i < 2 && !best; i++) {
+            *field = tries[i];
+            if (tries[i] >= k->min && tries[i] <= k->max && x->buffer_bytes(copy) <= limit)
+                best = tries[i];
+        }
+    }
+    return best;
+}
+
+/* Every experiment's buffer must fit in what the platform can give. */
+static void check_plan(const struct chase_config *cfg, const struct cfg_entries *entries,
+                       const struct machine *m, struct cfg_errors *errs)
+{
+    uint64_t limit = m->buffer_limit_bytes;
+    for (unsigned i = 0; limit && i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        const void *params = experiment_params_const(x, cfg);
+        uint64_t need = x->buffer_bytes(params);
+        if (need <= limit)
+            continue;
+        char key[64], a[24], b[24], c[24];
+        ksnprintf(key, sizeof(key), "%s.%s", x->name, x->size_key);
+        const struct key_desc *k = find_key(x->keys, x->nkeys, x->size_key);
+        uint64_t fits = k ? largest_fitting(x, k, params, limit) : 0;
+        cfg_format_size(a, sizeof(a), need);
+        cfg_format_size(b, sizeof(b), limit);
+        cfg_format_size(c, sizeof(c), fits);
+        if (fits)
+            cfg_error(errs, source_of(entries, key),
+                      "key '%s': the plan needs a %s buffer but at most %s fits in memory; "
+                      "the largest %s that fits is %s",
+                      key, a, b, key, c);
+        else
+            cfg_error(errs, source_of(entries, key),
+                      "key '%s': the plan needs a %s buffer but at most %s fits in memory", key, a,
+                      b);
+    }
+}
+
+/* An unknown key without a section that is an experiment's key: say which experiments. */
+static bool suggest_section(const struct cfg_entry *e, struct cfg_errors *errs)
+{
+    char names[160];
+    size_t n = 0;
+    names[0] = 0;
+    for (size_t x = 0; x < experiment_count; x++) {
+        const struct experiment *ex = experiment_table[x];
+        if (kstrchr(e->key, '.') || !find_key(ex->keys, ex->nkeys, e->key) || n >= sizeof(names))
+            continue;
+        n += (size_t)ksnprintf(names + n, sizeof(names) - n, "%s'%s.%s'", n ? ", " : "", ex->name,
+                               e->key);
+    }
+    if (!n)
+        return false;
+    cfg_error(errs, &e->src,
+              "unknown key '%s': it is an experiment's key; write %s (or put it "
+              "in an [experiment] section)",
+              e->key, names);
+    return true;
+}
+
 bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
                  const struct machine *m, struct cfg_errors *errs)
 {
@@ -231,6 +423,8 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
         const struct cfg_entry *e = &entries->e[i];
         void *params = NULL;
         const struct key_desc *k = lookup(cfg, e->key, &params);
+        if (!k && suggest_section(e, errs))
+            continue;
         if (!k) {
             char buf[96];
             const char *near = suggest_key(e->key, buf, sizeof(buf));
@@ -240,12 +434,18 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
                 cfg_error(errs, &e->src, "unknown key '%s' ('help' lists the keys)", e->key);
             continue;
         }
-        if (!apply_value(k, params, e->value)) {
+        enum value_error ve = apply_value(k, params, e->value);
+        if (ve != VALUE_OK) {
             char accepted[256];
             describe_accepted(k, accepted, sizeof(accepted));
-            cfg_error(errs, &e->src, "key '%s': bad value '%s'; expected %s", e->key, e->value,
-                      accepted);
+            cfg_error(errs, &e->src, "key '%s': bad value '%s'%s; expected %s", e->key, e->value,
+                      ve == VALUE_OUT_OF_RANGE ? " (out of range)" : "", accepted);
         }
+    }
+    for (size_t i = 0; i < experiment_count; i++) {
+        const struct experiment *x = experiment_table[i];
+        if (x->resolve)
+            x->resolve(experiment_params(x, cfg), m);
     }
     if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
         cfg_error(errs, source_of(entries, "fault_test"),
@@ -260,5 +460,7 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
         struct cfg_check c = {entries, errs, x->name};
         x->check(experiment_params_const(x, cfg), m, &c);
     }
+    if (errs->count == before)
+        check_plan(cfg, entries, m, errs);
     return errs->count == before;
 }

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of every configuration error class, for all experiments' keys, and auto values.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "experiment.h"
+#include "json.h"
+#include "strbuf.h"
+
+#define CFG_NAME "\\chase\\chase.cfg"
+
+static struct machine machine;
+static struct cfg_entries *entries;
+static struct cfg_errors errs;
+static struct chase_config cfg;
+
+/* A machine with a three-level hierarchy and 4 GiB of buffer room. */
+static int setup(void **state)
+{
+    (void)state;
+    memset(&machine, 0, sizeof(machine));
+    strcpy(machine.platform, "linux");
+    machine.cpu.ncaches = 3;
+    machine.cpu.caches[0] = (struct cache_info){.level = 1,
+                                                .type = CACHE_DATA,
+                                                .size_bytes = 32 << 10,
+                                                .ways = 8,
+                                                .line_bytes = 64,
+                                                .sets = 64};
+    machine.cpu.caches[1] = (struct cache_info){.level = 2,
+                                                .type = CACHE_UNIFIED,
+                                                .size_bytes = 1 << 20,
+                                                .ways = 16,
+                                                .line_bytes = 64,
+                                                .sets = 1024};
+    machine.cpu.caches[2] = (struct cache_info){.level = 3,
+                                                .type = CACHE_UNIFIED,
+                                                .size_bytes = 32 << 20,
+                                                .ways = 16,
+                                                .line_bytes = 64,
+                                                .sets = 32768};
+    machine.memory_total_bytes = 16ull << 30;
+    machine.buffer_limit_bytes = 4ull << 30;
+    entries = calloc(1, sizeof(*entries));
+    memset(&errs, 0, sizeof(errs));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(entries);
+    strbuf_release(&errs.text);
+    return 0;
+}
+
+static bool resolve(const char *file, const char *options)
+{
+    if (file)
+        cfg_read_file(entries, file, strlen(file), CFG_NAME, &errs);
+    if (options)
+        cfg_read_options(entries, options, &errs);
+    return cfg_resolve(&cfg, entries, &machine, &errs) && errs.count == 0;
+}
+
+static void assert_error(const char *needle)
+{
+    const char *text = strbuf_str(&errs.text);
+    if (!strstr(text, needle))
+        fail_msg("expected an error containing \"%s\", got:\n%s", needle, text);
+}
+
+/* With no settings every experiment's defaults are consistent and fit. */
+static void test_defaults_of_all_experiments_resolve(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(cfg.global.n_experiments, 9);
+    assert_int_equal(experiment_count, 9);
+    assert_true(cfg.random.max_bytes >= 4 * (32ull << 20));
+    assert_int_equal(cfg.ring.strides.n, 7);
+    assert_true(cfg.tlb.pages.n >= 2);
+    assert_true(cfg.dual.lag.is_auto);
+    assert_int_equal(cfg.dual.lag.value, 2 * (1 << 20) / 64); /* twice L2, in slots */
+    assert_true(cfg.offset.size.is_auto);
+    assert_int_equal(cfg.offset.stride_bytes, 32768 * 64); /* LLC sets x line */
+    assert_int_equal(cfg.offset.size.value, (32ull << 20) / 3 * 4 / (32768 * 64) * 32768 * 64);
+}
+
+static void test_quick_profile_resolves(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, "profile=quick"));
+    assert_true(cfg.random.max_bytes <= 4 << 20);
+    assert_true(cfg.scan.huge_bytes <= 8 << 20);
+}
+
+/* Unknown keys name the source and suggest the nearest known key. */
+static void test_unknown_keys(void **state)
+{
+    (void)state;
+    assert_false(resolve("[ring]\nstride = 64\n[tlb]\npage = 4K\n",
+                         "fused.max_fuze=4 parallel.chains=2 stride=64"));
+    assert_error(CFG_NAME ":2: unknown key 'ring.stride' (did you mean 'ring.strides'?)");
+    assert_error(CFG_NAME ":4: unknown key 'tlb.page' (did you mean 'tlb.pages'?)");
+    assert_error("load options:1: unknown key 'fused.max_fuze' (did you mean 'fused.max_fuse'?)");
+    assert_error("load options:2: unknown key 'parallel.chains' (did you mean "
+                 "'parallel.max_chains'?)");
+    assert_error("load options:3: unknown key 'stride': it is an experiment's key; write "
+                 "'random.stride'");
+    assert_int_equal(errs.count, 5);
+}
+
+/* Malformed numbers, lists and auto values: the source, the key and what is accepted. */
+static void test_malformed_values(void **state)
+{
+    (void)state;
+    assert_false(resolve("linear.size = 12X\nring.strides = 16,,64\ndual.lag = sometimes\n"
+                         "offset.size = 4/3\n",
+                         "random.locality=lots tlb.pages=4K,2M,huge"));
+    assert_error(CFG_NAME ":1: key 'linear.size': bad value '12X'; expected a size in bytes");
+    assert_error(CFG_NAME ":2: key 'ring.strides': bad value '16,,64'; expected a "
+                          "comma-separated list of 1 to 8 sizes in bytes");
+    assert_error(CFG_NAME ":3: key 'dual.lag': bad value 'sometimes'; expected 'auto' or an "
+                          "integer");
+    assert_error(CFG_NAME ":4: key 'offset.size': bad value '4/3'; expected 'auto' or a size");
+    assert_error("load options:1: key 'random.locality': bad value 'lots'");
+    assert_error("load options:2: key 'tlb.pages': bad value '4K,2M,huge'");
+    assert_int_equal(errs.count, 6);
+}
+
+/* Values outside a key's range say so, and give the range. */
+static void test_out_of_range(void **state)
+{
+    (void)state;
+    assert_false(resolve("reps = 0\nparallel.max_chains = 99\nfused.max_fuse = 0\n"
+                         "ring.strides = 64, 2G\n",
+                         "tlb.pages=8K random.points_per_octave=33"));
+    assert_error(CFG_NAME ":1: key 'reps': bad value '0' (out of range); expected an integer "
+                          "from 1 to 1000");
+    assert_error(CFG_NAME ":2: key 'parallel.max_chains': bad value '99' (out of range); "
+                          "expected an integer from 1 to 14");
+    assert_error(CFG_NAME ":3: key 'fused.max_fuse': bad value '0' (out of range)");
+    assert_error(CFG_NAME
+                 ":4: key 'ring.strides': bad value '64, 2G' (out of range); "
+                 "expected a comma-separated list of 1 to 8 sizes in bytes, each from 8 to 1G");
+    assert_error("load options:2: key 'random.points_per_octave': bad value '33' (out of range)");
+    /* 8K parses as a size in range: it is the check that knows page sizes */
+    assert_error("load options:1: key 'tlb.pages': 8192 is not a page size; expected 4K, 2M or 1G");
+}
+
+static void test_too_many_list_items(void **state)
+{
+    (void)state;
+    assert_false(resolve(NULL, "ring.strides=8,16,24,32,40,48,56,64,72"));
+    assert_error("load options:1: key 'ring.strides': bad value");
+    assert_error("1 to 8 sizes");
+}
+
+/* min > max in every experiment that has a range, named at the line that set it. */
+static void test_min_above_max(void **state)
+{
+    (void)state;
+    assert_false(resolve("[random]\nmin = 1M\nmax = 64K\n[linear]\nmin_stride = 256\n"
+                         "max_stride = 128\n[scan]\nsmall_min = 8M\nsmall_max = 1M\n",
+                         "dual.min=2M dual.max=1M ring.min=1G ring.max=1M tlb.min=8M tlb.max=1M "
+                         "fused.min_stride=512 fused.max_stride=64"));
+    assert_error(CFG_NAME ":2: key 'random.min': min (1048576) is larger than max (65536)");
+    assert_error(CFG_NAME ":5: key 'linear.min_stride': min_stride (256) is larger than "
+                          "max_stride (128)");
+    assert_error(CFG_NAME ":8: key 'scan.small_min': small_min (8388608) is larger than "
+                          "small_max (1048576)");
+    assert_error("load options:1: key 'dual.min': min (2097152) is larger than max (1048576)");
+    assert_error("load options:3: key 'ring.min': min (1073741824) is larger than max");
+    assert_error("load options:5: key 'tlb.min': min (8388608) is larger than max");
+    assert_error("load options:7: key 'fused.min_stride': min_stride (512) is larger than "
+                 "max_stride (64)");
+}
+
+/* A slot holds a pointer: every stride a multiple of 8. */
+static void test_strides_multiple_of_8(void **state)
+{
+    (void)state;
+    assert_false(resolve("random.stride = 12\nring.strides = 64, 100\nlinear.step = 12\n",
+                         "dual.stride=20 scan.stride=36 parallel.stride=60 offset.stride=4100 "
+                         "linear.min_stride=12"));
+    assert_error(CFG_NAME ":1: key 'random.stride': 12 is not a multiple of 8");
+    assert_error(CFG_NAME ":2: key 'ring.strides': stride 100 is not a multiple of 8");
+    assert_error(CFG_NAME ":3: key 'linear.step': 12 is not a multiple of 8");
+    assert_error("load options:1: key 'dual.stride': 20 is not a multiple of 8");
+    assert_error("load options:2: key 'scan.stride': 36 is not a multiple of 8");
+    assert_error("load options:3: key 'parallel.stride': 60 is not a multiple of 8");
+    assert_error("load options:4: key 'offset.stride': 4100 is not a multiple of 8");
+    assert_error("load options:5: key 'linear.min_stride': 12 is not a multiple of 8");
+}
+
+/* A plan beyond memory names its size key and the largest value that fits. */
+static void test_plan_beyond_memory(void **state)
+{
+    (void)state;
+    assert_false(resolve("[random]\nmax = 64G\n", NULL));
+    assert_error(CFG_NAME ":2: key 'random.max': the plan needs a 64G buffer but at most 4G "
+                          "fits in memory; the largest random.max that fits is 4G");
+}
+
+static void test_plan_beyond_memory_options(void **state)
+{
+    (void)state;
+    assert_false(resolve(NULL, "experiments=scan,parallel scan.huge=6G parallel.size=5G"));
+    assert_error("load options:2: key 'scan.huge': the plan needs a");
+    assert_error("the largest scan.huge that fits is 3G");
+    assert_error("load options:3: key 'parallel.size': the plan needs a 5G buffer but at most "
+                 "4G fits in memory; the largest parallel.size that fits is 4G");
+}
+
+/* A size left to the defaults that does not fit is named with its source, "defaults". */
+static void test_plan_beyond_memory_defaults(void **state)
+{
+    (void)state;
+    machine.buffer_limit_bytes = 32ull << 20;
+    assert_false(resolve(NULL, "experiments=offset"));
+    assert_error("defaults: key 'offset.size': the plan needs a 45060K buffer but at most 32M "
+                 "fits in memory; the largest offset.size that fits is 24M");
+}
+
+/* Other contradictions: locality and stride, streams and size, lists of page sizes. */
+static void test_other_contradictions(void **state)
+{
+    (void)state;
+    assert_false(resolve(NULL, "random.locality=100 fused.size=64 parallel.size=128 "
+                               "offset.offset_max=1M offset.offset_step=8"));
+    assert_error("key 'random.locality': 100 is not a multiple of the stride (64)");
+    assert_error("key 'fused.size': 64 split into 8 streams leaves fewer than two slots");
+    assert_error("key 'parallel.size': 128 gives fewer than two slots per chain");
+    assert_error("key 'offset.offset_max': the sweep would have 131073 offsets each way");
+}
+
+/* With any error, cfg_resolve says so; the errors are one line each. */
+static void test_errors_counted_one_line_each(void **state)
+{
+    (void)state;
+    assert_false(resolve("reps = 0\nbogus = 1\n", NULL));
+    assert_int_equal(errs.count, 2);
+    const char *t = strbuf_str(&errs.text);
+    unsigned lines = 0;
+    for (; *t; t++)
+        lines += *t == '\n';
+    assert_int_equal(lines, 2);
+}
+
+/* auto values: explicit numbers override; the resolved value is kept with the auto flag. */
+static void test_auto_values(void **state)
+{
+    (void)state;
+    assert_true(resolve("dual.lag = 100\noffset.size = auto\n", "dual.stride=128"));
+    assert_false(cfg.dual.lag.is_auto);
+    assert_int_equal(cfg.dual.lag.value, 100);
+    assert_true(cfg.offset.size.is_auto);
+    teardown(NULL);
+    setup(NULL);
+    assert_true(resolve(NULL, "dual.stride=128 dual.lag=auto"));
+    assert_int_equal(cfg.dual.lag.value, 2 * (1 << 20) / 128);
+    char buf[64];
+    const struct experiment *x = experiment_find("dual");
+    for (size_t i = 0; i < x->nkeys; i++) {
+        if (strcmp(x->keys[i].name, "lag") == 0)
+            cfg_format_value(buf, sizeof(buf), &x->keys[i], &cfg.dual);
+    }
+    assert_string_equal(buf, "auto (16384)");
+}
+
+/* run.json carries the auto value and says it was chosen automatically. */
+static void test_auto_values_in_json(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, NULL));
+    struct strbuf out = {0};
+    struct json j;
+    json_init(&j, &out);
+    json_object_begin(&j, NULL);
+    const struct experiment *x = experiment_find("offset");
+    for (size_t i = 0; i < x->nkeys; i++)
+        cfg_value_json(&j, &x->keys[i], &cfg.offset);
+    json_object_end(&j);
+    assert_non_null(strstr(strbuf_str(&out), "\"size_auto\": true"));
+    assert_non_null(strstr(strbuf_str(&out), "\"size\": 44040192"));
+    strbuf_release(&out);
+}
+
+/* Lists parse with blanks and suffixes; a later setting replaces the whole list. */
+static void test_lists(void **state)
+{
+    (void)state;
+    assert_true(resolve("ring.strides = 16, 1K ,0x40\n", "tlb.pages=2M,4K"));
+    assert_int_equal(cfg.ring.strides.n, 3);
+    assert_int_equal(cfg.ring.strides.v[1], 1024);
+    assert_int_equal(cfg.ring.strides.v[2], 64);
+    assert_int_equal(cfg.tlb.pages.n, 2);
+    assert_int_equal(cfg.tlb.pages.v[0], 2 << 20);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_defaults_of_all_experiments_resolve),
+        T(test_quick_profile_resolves),
+        T(test_unknown_keys),
+        T(test_malformed_values),
+        T(test_out_of_range),
+        T(test_too_many_list_items),
+        T(test_min_above_max),
+        T(test_strides_multiple_of_8),
+        T(test_plan_beyond_memory),
+        T(test_plan_beyond_memory_options),
+        T(test_plan_beyond_memory_defaults),
+        T(test_other_contradictions),
+        T(test_errors_counted_one_line_each),
+        T(test_auto_values),
+        T(test_auto_values_in_json),
+        T(test_lists),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
