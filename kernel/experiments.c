@@ -5,7 +5,9 @@
 #include "kstring.h"
 
 const struct experiment *const experiment_table[] = {
-    &experiment_random,
+    &experiment_random, &experiment_linear,   &experiment_fused,
+    &experiment_dual,   &experiment_scan,     &experiment_ring,
+    &experiment_offset, &experiment_parallel, &experiment_tlb,
 };
 
 const size_t experiment_count = sizeof(experiment_table) / sizeof(experiment_table[0]);

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The end-of-run summary: plateaus of the random curve, and where the files are.
+// The end-of-run summary: levels, DRAM, TLB penalty, verdicts, and where the files are.
 #include "summary.h"
 
 #include "config.h"
 #include "console.h"
+#include "exp_common.h"
 #include "stats.h"
 
 #define RISE 1.25
+#define DRAM_BEYOND_LLC 2         /* sizes this many times the LLC measure memory */
+#define SAME_SIZE_TOLERANCE 0.02  /* dual and random sizes this close are compared */
+#define DUAL_HIT_RATIO 0.8        /* below: the second touch hits the LLC */
+#define SCAN_LOSS_RISE 1.5        /* the small region is lost once latency is this much higher */
+#define SCAN_RESISTANT_SHARE 0.75 /* lost beyond this share of the LLC: scan-resistant */
 
 static void close_plateau(struct plateau *p, const double *ns, const double *cycles, unsigned from,
                           unsigned to)
@@ -23,8 +29,8 @@ static void close_plateau(struct plateau *p, const double *ns, const double *cyc
     p->cycles = stats_quantile_sorted(b, n, 0.5);
 }
 
-unsigned summary_plateaus(const uint64_t *size, const double *ns, const double *cycles,
-                          unsigned n, struct plateau *out, unsigned cap)
+unsigned summary_plateaus(const uint64_t *size, const double *ns, const double *cycles, unsigned n,
+                          struct plateau *out, unsigned cap)
 {
     unsigned count = 0, start = 0;
     if (!n || !cap)
@@ -51,23 +57,180 @@ unsigned summary_plateaus(const uint64_t *size, const double *ns, const double *
     return count;
 }
 
-void summary_print(const struct run_ctx *ctx, const char *where)
+unsigned summary_levels(const uint64_t *size, const double *ns, const double *cycles, unsigned n,
+                        uint64_t llc_bytes, struct plateau *out, unsigned cap)
 {
-    struct plateau p[SUMMARY_MAX_LEVELS];
-    unsigned n = summary_plateaus(ctx->curve_size, ctx->curve_ns, ctx->curve_cycles, ctx->curve_n,
-                                  p, SUMMARY_MAX_LEVELS);
-    con_printf("\n== summary\n");
-    if (n) {
-        con_printf("latency plateaus of the random chase (a plateau ends where latency rises "
-                   "by 25%%):\n");
-        con_printf("%8s %12s %12s %10s %10s\n", "plateau", "from", "to", "ns", "cycles");
-        for (unsigned i = 0; i < n; i++) {
-            char a[24], b[24];
-            cfg_format_size(a, sizeof(a), p[i].first_size);
-            cfg_format_size(b, sizeof(b), p[i].last_size);
-            con_printf("%8u %12s %12s %10.2f %10.2f\n", i + 1, a, b, p[i].ns, p[i].cycles);
+    struct plateau p[SUMMARY_MAX_LEVELS * 4];
+    unsigned np = summary_plateaus(size, ns, cycles, n, p, SUMMARY_MAX_LEVELS * 4);
+    unsigned count = 0;
+    for (unsigned i = 0; i < np; i++) {
+        bool single = p[i].first_size == p[i].last_size && i > 0;
+        bool memory = i + 1 == np && i > 0 && p[i].first_size > llc_bytes;
+        if (single || memory)
+            continue;
+        if (count < cap)
+            out[count++] = p[i];
+    }
+    return count;
+}
+
+/* The random curve's ns at size, when a point lies within SAME_SIZE_TOLERANCE of it. */
+static bool curve_ns_at(const uint64_t *size, const double *ns, unsigned n, uint64_t at,
+                        double *out)
+{
+    for (unsigned i = 0; i < n; i++) {
+        double d = (double)size[i] - (double)at;
+        if ((d < 0 ? -d : d) <= SAME_SIZE_TOLERANCE * (double)at) {
+            *out = ns[i];
+            return true;
         }
     }
+    return false;
+}
+
+unsigned summary_dual_ratio(const struct curve *dual, const uint64_t *size, const double *ns,
+                            unsigned n, uint64_t llc_bytes, double *ratio)
+{
+    double r[FINDINGS_CURVE_MAX];
+    unsigned k = 0;
+    for (unsigned i = 0; i < dual->n; i++) {
+        double rnd;
+        if (dual->x[i] > llc_bytes && curve_ns_at(size, ns, n, dual->x[i], &rnd) && rnd > 0)
+            r[k++] = dual->ns[i] / rnd;
+    }
+    stats_sort(r, k);
+    *ratio = stats_quantile_sorted(r, k, 0.5);
+    return k;
+}
+
+uint64_t summary_scan_loss(const struct curve *scan)
+{
+    for (unsigned i = 1; i < scan->n; i++) {
+        if (scan->ns[i] > SCAN_LOSS_RISE * scan->ns[0])
+            return scan->x[i];
+    }
+    return 0;
+}
+
+static void print_levels(const struct run_ctx *ctx, uint64_t llc)
+{
+    struct plateau p[SUMMARY_MAX_LEVELS];
+    unsigned n = summary_levels(ctx->curve_size, ctx->curve_ns, ctx->curve_cycles, ctx->curve_n,
+                                llc, p, SUMMARY_MAX_LEVELS);
+    if (!n) {
+        con_printf("levels: the random experiment did not run\n");
+        return;
+    }
+    con_printf("levels seen by the random chase (a level ends where latency rises by 25%%):\n");
+    con_printf("%8s %12s %12s %10s %10s\n", "level", "from", "up to", "ns", "cycles");
+    for (unsigned i = 0; i < n; i++) {
+        char a[24], b[24], name[8];
+        ksnprintf(name, sizeof(name), "L%u", i + 1);
+        con_printf("%8s %12s %12s %10.2f %10.2f\n", name, exp_size(a, sizeof(a), p[i].first_size),
+                   exp_size(b, sizeof(b), p[i].last_size), p[i].ns, p[i].cycles);
+    }
+}
+
+static void print_dram(const struct run_ctx *ctx, uint64_t llc)
+{
+    char a[24], b[24];
+    unsigned last = ctx->curve_n - 1;
+    if (!ctx->curve_n)
+        return;
+    if (ctx->curve_size[last] < DRAM_BEYOND_LLC * llc) {
+        con_printf("DRAM latency: not reached (the random sweep ends at %s, below %dx the %s "
+                   "LLC)\n",
+                   exp_size(a, sizeof(a), ctx->curve_size[last]), DRAM_BEYOND_LLC,
+                   exp_size(b, sizeof(b), llc));
+        return;
+    }
+    con_printf("DRAM latency: %.1f ns, %.0f cycles (random chase at %s)\n", ctx->curve_ns[last],
+               ctx->curve_cycles[last], exp_size(a, sizeof(a), ctx->curve_size[last]));
+}
+
+static void print_tlb(const struct findings *f)
+{
+    const struct tlb_finding *ref = NULL;
+    char a[24], b[24], c[24];
+    for (unsigned i = 0; i < f->ntlb; i++) {
+        if (f->tlb[i].measured && f->tlb[i].curve.n &&
+            (!ref || f->tlb[i].page_bytes > ref->page_bytes))
+            ref = &f->tlb[i];
+    }
+    for (unsigned i = 0; i < f->ntlb; i++) {
+        const struct tlb_finding *t = &f->tlb[i];
+        const struct curve *cv = &t->curve;
+        exp_size(a, sizeof(a), t->page_bytes);
+        if (!t->measured || !cv->n) {
+            con_printf("TLB penalty, %s pages: skipped (%s)\n", a, t->note);
+        } else if (t == ref) {
+            con_printf("TLB penalty, %s pages: the reference, %.1f ns at %s\n", a,
+                       cv->ns[cv->n - 1], exp_size(b, sizeof(b), cv->x[cv->n - 1]));
+        } else {
+            unsigned k = cv->n < ref->curve.n ? cv->n : ref->curve.n;
+            con_printf("TLB penalty, %s pages: %+.1f ns, %+.0f cycles per access at %s over %s "
+                       "pages\n",
+                       a, cv->ns[k - 1] - ref->curve.ns[k - 1],
+                       cv->cycles[k - 1] - ref->curve.cycles[k - 1],
+                       exp_size(b, sizeof(b), cv->x[k - 1]),
+                       exp_size(c, sizeof(c), ref->page_bytes));
+        }
+    }
+}
+
+static void print_dual(const struct run_ctx *ctx, uint64_t llc)
+{
+    double ratio;
+    char a[24];
+    unsigned k = summary_dual_ratio(&ctx->found.dual, ctx->curve_size, ctx->curve_ns, ctx->curve_n,
+                                    llc, &ratio);
+    if (!k)
+        con_printf("dual vs random: no verdict (no size beyond the %s LLC in both)\n",
+                   exp_size(a, sizeof(a), llc));
+    else
+        con_printf("dual vs random: %.2f of random's latency beyond the LLC (%u sizes): %s\n",
+                   ratio, k,
+                   ratio < DUAL_HIT_RATIO
+                       ? "the second touch hits, lines stay until reused (LRU-like)"
+                       : "the second touch misses too (insertion near eviction, BIP-like)");
+}
+
+static void print_scan(const struct run_ctx *ctx, uint64_t llc)
+{
+    const struct curve *c = &ctx->found.scan;
+    char a[24];
+    uint64_t lost = summary_scan_loss(c);
+    if (c->n < 2) {
+        con_printf("scan: no verdict (fewer than two small sizes)\n");
+        return;
+    }
+    if (!lost) {
+        con_printf("scan: the small region stays cached up to %s (%.2f of the LLC): "
+                   "scan-resistant as far as measured\n",
+                   exp_size(a, sizeof(a), c->x[c->n - 1]), (double)c->x[c->n - 1] / (double)llc);
+        return;
+    }
+    double share = (double)lost / (double)llc;
+    con_printf("scan: the small region is lost at %s (%.2f of the LLC): %s\n",
+               exp_size(a, sizeof(a), lost), share,
+               share >= SCAN_RESISTANT_SHARE ? "scan-resistant (RRIP-like)"
+                                             : "not scan-resistant (LRU-like)");
+}
+
+void summary_print(const struct run_ctx *ctx, const char *where)
+{
+    uint64_t llc = exp_llc_bytes(ctx->m);
+    con_printf("\n== summary\n");
+    print_levels(ctx, llc);
+    print_dram(ctx, llc);
+    print_tlb(&ctx->found);
+    if (ctx->found.dual_ran)
+        print_dual(ctx, llc);
+    if (ctx->found.scan_ran)
+        print_scan(ctx, llc);
+    if (ctx->found.parallel_ran)
+        con_printf("memory-level parallelism: up to %.1f loads in flight (%u chains)\n",
+                   ctx->found.parallel_best, ctx->found.parallel_best_chains);
     if (ctx->m->cpu.hypervisor)
         con_printf("note: measured under a hypervisor; under emulation (TCG) timings mean "
                    "nothing\n");
