@@ -133,12 +133,12 @@ static bool run_solver(struct fit_data *fd, const struct lat_model *start, doubl
     double chisq;
     gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &chisq);
     unpack(gsl_multifit_nlinear_position(w), fd->m, fd->exclusive, &r->model);
+    uncertainties(w, fd, chisq, r); /* relative ones, so before the offset comes off */
     for (size_t i = 0; i < fd->m; i++)
         r->model.lat_ns[i] -= offset;
     r->n = fd->n;
     r->rms = sqrt(chisq / (double)fd->n);
     r->bic = (double)fd->n * log(fmax(chisq, 1e-300) / (double)fd->n) + (double)P * log((double)fd->n);
-    uncertainties(w, fd, chisq, r);
     ok = sizes_in_order(&r->model);
     if (!ok)
         snprintf(r->why, sizeof(r->why), "the fitted sizes are out of order");

@@ -30,6 +30,7 @@
 /* Two plateaus are separate levels only if the curve climbs this steeply somewhere between
  * them: the long, ever flatter approach of a soft transition to its next level is no level. */
 #define MIN_STEP_SLOPE 0.25
+#define MOST_OF_THE_RISE 0.6
 /* Penalty per straight piece, in units of the noise variance, times ln(points). */
 #define PIECE_PENALTY 2.0
 
@@ -213,14 +214,16 @@ static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, siz
     (*m)--;
 }
 
-/* Steepest climb of the smoothed curve from the end of plateau u to the start of v. */
-static double steepest_between(const struct lpoints *p, const struct plateau *u,
-                               const struct plateau *v)
+/* Whether the curve climbs from plateau u to v as a step: steeply somewhere, or with most of
+ * the rise between two neighbouring points (coarse sampling hides the slope of a sharp step). */
+static bool step_between(const struct lpoints *p, const struct plateau *u, const struct plateau *v)
 {
-    double s = -INFINITY;
-    for (size_t i = u->b; i < v->a; i++)
-        s = fmax(s, gap_slope(p, i));
-    return s;
+    double steepest = -INFINITY, biggest = 0, rise = v->level - u->level;
+    for (size_t i = u->b; i < v->a; i++) {
+        steepest = fmax(steepest, gap_slope(p, i));
+        biggest = fmax(biggest, p->z[i + 1] - p->z[i]);
+    }
+    return steepest >= MIN_STEP_SLOPE || biggest >= MOST_OF_THE_RISE * rise;
 }
 
 /* Join neighbours that are not a significant step apart, smallest difference first. */
@@ -232,7 +235,7 @@ static void merge_small_steps(const struct lpoints *p, struct plateau *pl, size_
         double smallest = INFINITY;
         for (size_t i = 0; i + 1 < *m; i++) {
             double rise = pl[i + 1].level - pl[i].level;
-            if (rise >= min_step && steepest_between(p, &pl[i], &pl[i + 1]) < MIN_STEP_SLOPE)
+            if (rise >= min_step && !step_between(p, &pl[i], &pl[i + 1]))
                 rise = min_step * 0.999; /* a gentle climb: merge after the real non-steps */
             if (rise < min_step && rise < smallest) {
                 smallest = rise;

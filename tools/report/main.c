@@ -97,6 +97,8 @@ static void print_summary(const struct source_result *r, size_t n, const char *o
     for (size_t i = 0; i < n; i++) {
         const struct detection *d = primary_detection(&r[i]);
         printf("%s: %s\n", r[i].src->name, r[i].src->machine);
+        if (r[i].primary >= 0 && r[i].cr[r[i].primary].relative)
+            printf("  (latencies are time added to an L1 hit; --l1-ns adds it)\n");
         for (size_t k = 0; d && k < d->nlevels; k++) {
             char sz[32] = "open";
             if (d->level[k].size_known)

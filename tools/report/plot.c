@@ -87,14 +87,13 @@ static size_t series_points(const struct plot_spec *ps, const struct plot_series
 }
 
 /* Data file: one block per series that has points (gnuplot's index). */
-static int write_data(const char *path, const struct plot_spec *ps, double *xmin, double *xmax,
-                      size_t *points)
+static int write_data(const char *path, const struct plot_spec *ps, double *range, size_t *points)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    *xmin = INFINITY;
-    *xmax = -INFINITY;
+    range[0] = range[2] = INFINITY;
+    range[1] = range[3] = -INFINITY;
     *points = 0;
     for (size_t i = 0; i < ps->nseries; i++) {
         const struct plot_series *s = &ps->series[i];
@@ -105,8 +104,10 @@ static int write_data(const char *path, const struct plot_spec *ps, double *xmin
             if (!usable(ps, s->x[k], s->y[k]))
                 continue;
             fprintf(f, "%.9g %.9g\n", s->x[k], s->y[k]);
-            *xmin = fmin(*xmin, s->x[k]);
-            *xmax = fmax(*xmax, s->x[k]);
+            range[0] = fmin(range[0], s->x[k]);
+            range[1] = fmax(range[1], s->x[k]);
+            range[2] = fmin(range[2], s->y[k]);
+            range[3] = fmax(range[3], s->y[k]);
             (*points)++;
         }
         fprintf(f, "\n\n");
@@ -130,6 +131,26 @@ static void size_tics(FILE *f, double xmin, double xmax)
     fprintf(f, ")\n");
 }
 
+/* 1-2-5 tics on a log y axis: the default of one per decade leaves too few numbers. */
+static void log_y_tics(FILE *f, double ymin, double ymax)
+{
+    static const double steps[] = {1, 2, 5};
+    int lo = (int)floor(log10(ymin)), hi = (int)ceil(log10(ymax));
+    if (hi - lo > 6)
+        return;
+    fprintf(f, "set ytics (");
+    const char *sep = "";
+    for (int e = lo; e <= hi; e++)
+        for (int k = 0; k < 3; k++) {
+            double v = steps[k] * pow(10, e);
+            if (v < ymin / 1.5 || v > ymax * 1.5)
+                continue;
+            fprintf(f, "%s%.6g", sep, v);
+            sep = ", ";
+        }
+    fprintf(f, ")\n");
+}
+
 static void markers(FILE *f, const struct plot_spec *ps)
 {
     for (size_t i = 0; i < ps->nmarkers; i++) {
@@ -145,7 +166,7 @@ static void markers(FILE *f, const struct plot_spec *ps)
     }
 }
 
-static int write_script(const char *path, const struct plot_spec *ps, double xmin, double xmax)
+static int write_script(const char *path, const struct plot_spec *ps, const double *range)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -156,10 +177,13 @@ static int write_script(const char *path, const struct plot_spec *ps, double xmi
             ps->ylabel);
     fprintf(f, "set grid xtics ytics lc rgb '#e0e0e0'\nset key outside right top\n"
                "set border lc rgb '#404040'\n");
-    if (ps->x_size && xmax > xmin)
-        size_tics(f, xmin, xmax);
-    if (ps->logy)
+    if (ps->x_size && range[1] > range[0])
+        size_tics(f, range[0], range[1]);
+    if (ps->logy) {
         fprintf(f, "set logscale y\nset mytics 10\n");
+        if (range[3] > range[2])
+            log_y_tics(f, range[2], range[3]);
+    }
     markers(f, ps);
     const char *sep = "plot ";
     size_t block = 0;
@@ -210,7 +234,7 @@ static int run_gnuplot(const char *outdir, const char *script)
 int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_t cap)
 {
     char dir[4200], data[4400], script[4400], rel[200], png[4400];
-    double xmin, xmax;
+    double range[4]; /* x min, x max, y min, y max */
     size_t points;
     snprintf(dir, sizeof(dir), "%s/gnuplot", outdir);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
@@ -219,8 +243,7 @@ int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_
     }
     snprintf(data, sizeof(data), "%s/%s.dat", dir, ps->name);
     snprintf(script, sizeof(script), "%s/%s.gp", dir, ps->name);
-    if (write_data(data, ps, &xmin, &xmax, &points) != 0 ||
-        write_script(script, ps, xmin, xmax) != 0) {
+    if (write_data(data, ps, range, &points) != 0 || write_script(script, ps, range) != 0) {
         snprintf(err, cap, "cannot write %s: %s", script, strerror(errno));
         return -1;
     }

@@ -24,13 +24,25 @@ static void fmt_size(char *dst, size_t cap, double v)
         snprintf(dst, cap, "-");
 }
 
-/* "1.25M +- 20K" from a fitted size and its uncertainty. */
+/* "1.25M +- 20K" from a fitted size and its uncertainty; the data may not pin it down. */
 static void fmt_pm_size(char *dst, size_t cap, double v, double sd)
 {
-    char a[32], b[32];
+    char a[24], b[24];
     fmt_size(a, sizeof(a), v);
     fmt_size(b, sizeof(b), sd);
-    snprintf(dst, cap, isfinite(sd) ? "%s +- %s" : "%s", a, b);
+    if (!isfinite(sd) || sd > v)
+        snprintf(dst, cap, "%s (not determined)", a);
+    else
+        snprintf(dst, cap, "%s +- %s", a, b);
+}
+
+/* "4.50 +- 0.02" or "24.4 (not determined)". */
+static void fmt_pm(char *dst, size_t cap, double v, double sd)
+{
+    if (!isfinite(sd) || sd > fabs(v) + 1e-9)
+        snprintf(dst, cap, "%.2f (not determined)", v);
+    else
+        snprintf(dst, cap, "%.2f +- %.2f", v, sd);
 }
 
 static const struct fit_result *best_fit(const struct curve_result *cr)
@@ -76,7 +88,7 @@ static void levels_table(FILE *f, const struct source_result *r)
             double sd, reach = i + 1 < fit->model.m ? fit_reach(fit, i, &sd) : NAN;
             if (i + 1 < fit->model.m)
                 fmt_pm_size(fs, sizeof(fs), reach, sd);
-            snprintf(fl, sizeof(fl), "%.2f +- %.2f", fit->model.lat_ns[i], fit->lat_sd[i]);
+            fmt_pm(fl, sizeof(fl), fit->model.lat_ns[i], fit->lat_sd[i]);
         }
         fprintf(f, "| %s | %s | %s | %s | %s-%s | %s | %s |\n", nm,
                 lv->size_known ? sz : "beyond the sizes tried", lat, cyc, from, to, fs, fl);
@@ -87,8 +99,7 @@ static void levels_table(FILE *f, const struct source_result *r)
     if (isfinite(d->dram_ns)) {
         snprintf(fl, sizeof(fl), "-");
         if (fit && fit->model.m == d->nlevels + 1)
-            snprintf(fl, sizeof(fl), "%.1f +- %.1f", fit->model.lat_ns[d->nlevels],
-                     fit->lat_sd[d->nlevels]);
+            fmt_pm(fl, sizeof(fl), fit->model.lat_ns[d->nlevels], fit->lat_sd[d->nlevels]);
         fprintf(f, "| DRAM | | %s%s | %s | from %s | | %s |\n", d->dram_lower_bound ? ">= " : "",
                 lat, cyc, from, fl);
     }
@@ -137,15 +148,18 @@ static void fit_section(FILE *f, const struct source_result *r)
         }
         fprintf(f, "| %s%s | ", form ? "exclusive" : "inclusive", form == cr->form ? " (reported)" : "");
         for (size_t i = 0; i + 1 < ft->model.m; i++) {
-            char s[64];
-            fmt_pm_size(s, sizeof(s), ft->model.size_bytes[i], ft->size_sd[i]);
-            fprintf(f, "%s%s", i ? ", " : "", s);
+            char sz[64];
+            fmt_pm_size(sz, sizeof(sz), ft->model.size_bytes[i], ft->size_sd[i]);
+            fprintf(f, "%s%s", i ? ", " : "", sz);
         }
         fprintf(f, " | ");
-        for (size_t i = 0; i < ft->model.m; i++)
-            fprintf(f, "%s%.2f +- %.2f", i ? ", " : "", ft->model.lat_ns[i], ft->lat_sd[i]);
-        fprintf(f, " | %.2f +- %.2f | %.1f%% |\n", ft->model.sharpness, ft->sharpness_sd,
-                100 * ft->rms);
+        char s[64];
+        for (size_t i = 0; i < ft->model.m; i++) {
+            fmt_pm(s, sizeof(s), ft->model.lat_ns[i], ft->lat_sd[i]);
+            fprintf(f, "%s%s", i ? ", " : "", s);
+        }
+        fmt_pm(s, sizeof(s), ft->model.sharpness, ft->sharpness_sd);
+        fprintf(f, " | %s | %.1f%% |\n", s, 100 * ft->rms);
     }
     fprintf(f, "\nInclusive sizes are what each level holds; exclusive sizes add up.\n\n");
     if (cr->check.agrees)

@@ -206,7 +206,7 @@ void rtext_copy(char *dst, size_t cap, const char *s, size_t n)
 
 void rtext_sanitize(char *dst, size_t cap, const char *src)
 {
-    static const char keep[] = " .,:;_-+()/#=%";
+    static const char keep[] = " .,:;_-+()/#=%@";
     size_t o = 0;
     if (cap == 0)
         return;

@@ -12,7 +12,7 @@
 #define MATCH_OCTAVES 0.75
 /* In the tlb experiment, a page size pays a TLB penalty where it is slower than the largest
  * page size by more than this fraction and this many ns. */
-#define PENALTY_FRACTION 0.08
+#define PENALTY_FRACTION 0.04
 #define PENALTY_MIN_NS 0.3
 
 static bool same_machine(const struct source *a, const struct source *b)
@@ -119,25 +119,28 @@ void tlb_pair_curves(struct source_result *r, size_t n)
 }
 
 /* Where curve c pays more than the reference: the start of the run of slower points that
- * lasts to the end, and the extra ns at the largest size. False when there is none. */
+ * lasts to the end (one point inside it may miss), and the extra ns at the largest size.
+ * False when there is no such run of at least two points. */
 static bool penalty_run(const struct curve *c, const struct curve *ref, double *reach,
                         double *penalty)
 {
-    size_t first = SIZE_MAX, last = SIZE_MAX;
+    size_t first = SIZE_MAX, count = 0, misses = 0;
     for (size_t i = c->n; i-- > 0;) {
         double base = interp_log2(ref->size, ref->ns, ref->n, c->size[i]);
         if (!isfinite(base))
             continue;
         double extra = c->ns[i] - base;
-        if (!(extra > fmax(PENALTY_MIN_NS, PENALTY_FRACTION * base)))
-            break;
-        first = i;
-        if (last == SIZE_MAX) {
-            last = i;
-            *penalty = extra;
+        if (!(extra > fmax(PENALTY_MIN_NS, PENALTY_FRACTION * base))) {
+            if (count == 0 || ++misses > 1)
+                break;
+            continue;
         }
+        if (count++ == 0)
+            *penalty = extra;
+        first = i;
+        misses = 0;
     }
-    if (first == SIZE_MAX || first == last)
+    if (count < 2)
         return false;
     *reach = c->size[first];
     return true;

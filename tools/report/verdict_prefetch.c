@@ -58,7 +58,7 @@ static double random_at(const struct source_result *r, double size)
 /* One buffer size of the linear experiment: ranges of strides with the same verdict. Returns
  * whether the unprefetched reference came from the random chase. */
 static bool linear_size(struct verdict *v, const struct source_result *r, const struct csv *t,
-                        double size, double *best_stride)
+                        double size, double best_stride[2])
 {
     int cs = csv_col(t, "size_bytes"), cst = csv_col(t, "stride_bytes"), cn = csv_col(t, "ns_median");
     double ref = random_at(r, size), worst = 0;
@@ -90,8 +90,10 @@ static bool linear_size(struct verdict *v, const struct source_result *r, const 
             first = st;
         }
         last = st;
-        if (w != prefetch_word(1.0) && st >= line)
-            *best_stride = fmax(*best_stride, st);
+        if (st >= line && ns / ref < PREFETCHED)
+            best_stride[0] = fmax(best_stride[0], st);
+        if (st >= line && ns / ref < PARTLY)
+            best_stride[1] = fmax(best_stride[1], st);
     }
     return from_random;
 }
@@ -108,20 +110,21 @@ void verdict_linear(struct source_result *r)
         snprintf(v->headline, sizeof(v->headline), "linear.csv lacks stride_bytes or ns_median");
         return;
     }
-    double sizes[MAX_VALUES], best = 0;
+    double sizes[MAX_VALUES], best[2] = {0, 0}; /* largest stride prefetched, partly prefetched */
     size_t ns = values_of(t, csv_col(t, "size_bytes"), sizes, MAX_VALUES);
     v->present = true;
     verdict_line(v, "| buffer | strides (bytes) | verdict |");
     verdict_line(v, "|---|---|---|");
     bool from_random = true;
     for (size_t i = 0; i < (ns ? ns : 1); i++)
-        from_random &= linear_size(v, r, t, ns ? sizes[i] : NAN, &best);
+        from_random &= linear_size(v, r, t, ns ? sizes[i] : NAN, best);
     const char *basis = from_random ? "compared with the random chase at the same size"
                                     : "compared with the slowest stride";
-    verdict_item(v, "prefetched_max_stride_bytes", best);
-    if (best > 0)
+    verdict_item(v, "prefetched_max_stride_bytes", best[0]);
+    verdict_item(v, "partly_prefetched_max_stride_bytes", best[1]);
+    if (best[1] > 0)
         snprintf(v->headline, sizeof(v->headline), "constant strides up to %.0f bytes are "
-                 "prefetched (%.100s)", best, basis);
+                 "prefetched, up to %.0f at least partly (%.100s)", best[0], best[1], basis);
     else
         snprintf(v->headline, sizeof(v->headline), "no stride of a line or more is prefetched "
                  "(%.100s)", basis);
