@@ -20,7 +20,10 @@
 #define MIN_STEP_LN 0.113
 #define MIN_STEP_SIGMAS 5.0
 /* An inner plateau must be at least this wide: a short flat stretch inside a step is noise. */
-#define MIN_PLATEAU_OCTAVES 0.6
+#define MIN_PLATEAU_OCTAVES 0.45
+/* Plateaus narrower than this need steps this many times the significant step. */
+#define NARROW_OCTAVES 1.0
+#define NARROW_STEP_FACTOR 2.0
 /* A gentler piece between two much steeper ones is a level whose plateau the steps hide
  * (soft transitions, levels close in size): at most this slope, at least this wide, with
  * neighbours this many times steeper. */
@@ -31,6 +34,8 @@
  * them: the long, ever flatter approach of a soft transition to its next level is no level. */
 #define MIN_STEP_SLOPE 0.25
 #define MOST_OF_THE_RISE 0.6
+/* ... and the curve must rise between the plateaus by this share of a significant step. */
+#define LOCAL_STEP_SHARE 0.75
 /* Penalty per straight piece, in units of the noise variance, times ln(points). */
 #define PIECE_PENALTY 2.0
 
@@ -214,16 +219,37 @@ static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, siz
     (*m)--;
 }
 
-/* Whether the curve climbs from plateau u to v as a step: steeply somewhere, or with most of
- * the rise between two neighbouring points (coarse sampling hides the slope of a sharp step). */
-static bool step_between(const struct lpoints *p, const struct plateau *u, const struct plateau *v)
+/* Local level of the smoothed curve at the start or end of a plateau: its first or last
+ * three points. */
+static double plateau_start(const struct lpoints *p, const struct plateau *u)
 {
-    double steepest = -INFINITY, biggest = 0, rise = v->level - u->level;
+    return median_range(p->z, u->a, u->a + 2 <= u->b ? u->a + 2 : u->b);
+}
+
+static double plateau_end(const struct lpoints *p, const struct plateau *u)
+{
+    return median_range(p->z, u->b >= u->a + 2 ? u->b - 2 : u->a, u->b);
+}
+
+/* Whether the curve climbs from plateau u to v as a step: it rises from the end of u to the
+ * start of v (a drift that runs through both does not), steeply somewhere or with most of
+ * the rise between two neighbouring points (coarse sampling hides a sharp step's slope). */
+static bool step_between(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
+                         double min_step)
+{
+    /* A narrow inner plateau must stand out more: noise makes short flat runs in ramps. */
+    if ((u->a > 0 && p->x[u->b] - p->x[u->a] < NARROW_OCTAVES) ||
+        (v->b + 1 < p->n && p->x[v->b] - p->x[v->a] < NARROW_OCTAVES))
+        min_step *= NARROW_STEP_FACTOR;
+    double local = plateau_start(p, v) - plateau_end(p, u);
+    if (v->level - u->level < min_step || local < LOCAL_STEP_SHARE * min_step)
+        return false;
+    double steepest = -INFINITY, biggest = 0;
     for (size_t i = u->b; i < v->a; i++) {
         steepest = fmax(steepest, gap_slope(p, i));
         biggest = fmax(biggest, p->z[i + 1] - p->z[i]);
     }
-    return steepest >= MIN_STEP_SLOPE || biggest >= MOST_OF_THE_RISE * rise;
+    return steepest >= MIN_STEP_SLOPE || biggest >= MOST_OF_THE_RISE * local;
 }
 
 /* Join neighbours that are not a significant step apart, smallest difference first. */
@@ -235,9 +261,9 @@ static void merge_small_steps(const struct lpoints *p, struct plateau *pl, size_
         double smallest = INFINITY;
         for (size_t i = 0; i + 1 < *m; i++) {
             double rise = pl[i + 1].level - pl[i].level;
-            if (rise >= min_step && !step_between(p, &pl[i], &pl[i + 1]))
-                rise = min_step * 0.999; /* a gentle climb: merge after the real non-steps */
-            if (rise < min_step && rise < smallest) {
+            if (step_between(p, &pl[i], &pl[i + 1], min_step))
+                continue;
+            if (rise < smallest) {
                 smallest = rise;
                 k = i;
             }
@@ -304,6 +330,34 @@ static void set_level(const struct lpoints *p, const struct plateau *u, const st
     lv->step_end_bytes = v ? exp2(p->x[v->a]) : NAN;
 }
 
+/* The last plateau is an open cache level: the curve never left it. */
+static void open_level(const struct lpoints *p, const struct plateau *u, double offset,
+                       struct detection *d)
+{
+    if (d->nlevels < LEVELS_MAX)
+        set_level(p, u, NULL, offset, &d->level[d->nlevels++]);
+}
+
+/* The curve ends still rising after its last plateau u. */
+static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc,
+                       double offset, struct detection *d)
+{
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
+    if (d->nlevels >= LEVELS_MAX)
+        return;
+    set_level(p, u, &end, offset, &d->level[d->nlevels++]);
+    if (in_llc) {
+        /* The rise leads into a cache CPUID reports beyond the sizes tried. */
+        open_level(p, &end, offset, d);
+        levels_note(d, "the curve ends rising inside the last cache (CPUID): its latency is "
+                       "at least %.1f ns, no DRAM plateau", p->ns[p->n - 1] - offset);
+        return;
+    }
+    d->dram_ns = p->ns[p->n - 1] - offset;
+    d->dram_lower_bound = true;
+    levels_note(d, "the curve ends still rising: DRAM latency is at least %.1f ns", d->dram_ns);
+}
+
 /* Turn the final plateaus into levels and DRAM. */
 static void build_levels(const struct lpoints *p, const struct plateau *pl, size_t m,
                          double min_step, const struct detect_opts *o, struct detection *d)
@@ -319,27 +373,17 @@ static void build_levels(const struct lpoints *p, const struct plateau *pl, size
     for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
         set_level(p, &pl[i], &pl[i + 1], o->ns_offset, &d->level[d->nlevels++]);
     const struct plateau *last = &pl[m - 1];
-    bool rising_end = p->z[p->n - 1] - last->level >= min_step;
-    bool inside_llc = o->llc_bytes > 0 && exp2(p->x[last->a]) < 0.9 * o->llc_bytes;
-    if ((rising_end || inside_llc) && d->nlevels < LEVELS_MAX) {
-        struct level *lv = &d->level[d->nlevels++];
-        set_level(p, last, NULL, o->ns_offset, lv);
-        if (rising_end) {
-            struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
-            lv->size_bytes = exp2(step_position(p, last, &end));
-            lv->size_known = true;
-            d->dram_ns = p->ns[p->n - 1] - o->ns_offset;
-            d->dram_lower_bound = true;
-            levels_note(d, "the curve ends still rising: DRAM latency is at least %.1f ns",
-                        d->dram_ns);
-        } else {
-            levels_note(d, "the largest size is inside the last cache (CPUID): no DRAM plateau");
-        }
-        return;
+    bool in_llc = o->llc_bytes > 0 && exp2(p->x[p->n - 1]) < 0.9 * o->llc_bytes;
+    if (last->b + 1 < p->n && p->z[p->n - 1] - plateau_end(p, last) >= min_step) {
+        rising_end(p, last, in_llc, o->ns_offset, d);
+    } else if (o->llc_bytes > 0 && exp2(p->x[last->a]) < 0.9 * o->llc_bytes) {
+        open_level(p, last, o->ns_offset, d);
+        levels_note(d, "the largest size is inside the last cache (CPUID): no DRAM plateau");
+    } else {
+        d->dram_ns = median_range(p->ns, last->a, last->b) - o->ns_offset;
+        d->dram_cycles = median_cycles(p, last->a, last->b);
+        d->dram_from_bytes = exp2(p->x[last->a]);
     }
-    d->dram_ns = median_range(p->ns, last->a, last->b) - o->ns_offset;
-    d->dram_cycles = median_cycles(p, last->a, last->b);
-    d->dram_from_bytes = exp2(p->x[last->a]);
 }
 
 void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,

@@ -37,3 +37,18 @@ $(BUILD)/chase-report: $(REPORT_OBJS)
 	$(Q)$(CC) -o $@ $(REPORT_OBJS) $(REPORT_LIBS)
 
 ALL_TARGETS += $(BUILD)/chase-report
+
+# ---- tests ----
+# Units under test for the analysis tests: everything but main, plots and report writers.
+REPORT_CORE_SRCS := tools/report/analysis.c tools/report/csv.c tools/report/fit.c \
+	tools/report/fit_check.c tools/report/input_lmbench.c tools/report/input_run.c \
+	tools/report/input_tinymem.c tools/report/levels.c tools/report/levels_prep.c \
+	tools/report/model.c tools/report/rjson.c tools/report/rtext.c tools/report/source.c \
+	tools/report/tlb.c tools/report/verdict_policy.c tools/report/verdict_prefetch.c
+
+UNIT_TESTS += test_report_levels
+test_report_levels_SRCS := tools/report/levels.c tools/report/levels_prep.c tools/report/model.c
+
+REPORT_UNIT_BINS := $(addprefix $(BUILD)/tests/,test_report_levels)
+$(REPORT_UNIT_BINS): TEST_LIBS += $(REPORT_LIBS)
+$(BUILD)/test/tests/unit/test_report_%.c.o: TEST_CFLAGS += -Itools/report
