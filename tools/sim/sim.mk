@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: MIT
+# chase-sim: the cache-hierarchy simulator, its unit and script tests and its benchmark.
+
+# The model: caches, policies, hierarchy, descriptions (no kernel code needed).
+SIM_MODEL_SRCS := \
+	tools/sim/sim_cache.c \
+	tools/sim/sim_hier.c \
+	tools/sim/sim_policy.c \
+	tools/sim/sim_policy_lru.c \
+	tools/sim/sim_policy_plru.c \
+	tools/sim/sim_policy_random.c \
+	tools/sim/sim_policy_rrip.c \
+	tools/sim/sim_presets.c \
+	tools/sim/sim_spec.c \
+	tools/sim/sim_spec_format.c
+
+# The program: the model, the measurement backend, the buffer, the command line.
+SIM_SRCS := $(SIM_MODEL_SRCS) \
+	tools/sim/sim_bench.c \
+	tools/sim/sim_buffer.c \
+	tools/sim/sim_cli.c \
+	tools/sim/sim_main.c \
+	tools/sim/sim_measure.c \
+	tools/sim/sim_stream.c
+
+# The same kernel as chase.efi and chase-host; the host platform minus its buffer and main.
+SIM_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(KERNEL_SRCS) $(ARCH_SRCS) \
+	tools/host/host_platform.c $(SIM_SRCS))
+
+$(BUILD)/chase-sim: $(SIM_OBJS)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(CC) -o $@ $(SIM_OBJS)
+
+ALL_TARGETS += $(BUILD)/chase-sim
+
+UNIT_TESTS += test_sim_policy test_sim_spec test_sim_hier test_sim_measure
+test_sim_policy_SRCS  := $(SIM_MODEL_SRCS)
+test_sim_spec_SRCS    := $(SIM_MODEL_SRCS)
+test_sim_hier_SRCS    := $(SIM_MODEL_SRCS)
+test_sim_measure_SRCS := $(SIM_MODEL_SRCS) tools/sim/sim_measure.c tools/sim/sim_stream.c \
+	kernel/chain.c \
+	kernel/chain_shapes.c kernel/rng.c \
+	kernel/stats.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c tests/unit/stub_platform.c
+
+$(BUILD)/test/tests/unit/test_sim_%.c.o: TEST_CFLAGS += -Itools/sim
+
+SCRIPT_TESTS += tests/sim/test_sim_cli.sh tests/sim/test_sim_random.sh \
+	tests/sim/test_sim_experiments.sh
+
+BENCH_SCRIPTS += tools/sim/bench.sh

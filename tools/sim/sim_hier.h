@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// A modelled memory hierarchy: cache levels, optional TLBs, DRAM; one load in, its cycles out.
+#ifndef SIM_HIER_H
+#define SIM_HIER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim_cache.h"
+
+#define SIM_MAX_LEVELS 6
+#define SIM_MAX_TLBS 3
+#define SIM_NAME_MAX 16
+
+/* How a level relates to the level inside it (nearer the core). */
+enum sim_incl {
+    SIM_NINE, /* non-inclusive, non-exclusive: filled on every miss, evicts on its own */
+    SIM_INCL, /* inclusive: evicting a line removes it from every inner level */
+    SIM_EXCL  /* exclusive (victim cache): filled only with the inner level's victims */
+};
+
+/* One level or TLB as written in a hierarchy description. */
+struct sim_level_spec {
+    char name[SIM_NAME_MAX];
+    uint64_t size_bytes; /* a TLB: entries */
+    unsigned ways;
+    unsigned latency_cycles; /* a TLB: the cost of missing it */
+    enum sim_policy_kind policy;
+    enum sim_incl incl;
+    unsigned slices;
+    enum sim_hash hash;
+    unsigned line_bytes; /* a TLB: 0 (it follows the page size) */
+    unsigned eps, leaders, psel_bits;
+};
+
+/* A whole hierarchy description: what the parser produces and presets hold. */
+struct sim_spec {
+    struct sim_level_spec level[SIM_MAX_LEVELS];
+    unsigned nlevels;
+    struct sim_level_spec tlb[SIM_MAX_TLBS];
+    unsigned ntlbs;
+    unsigned dram_cycles;
+    unsigned mlp; /* independent loads whose latencies overlap (lock-step streams) */
+};
+
+struct sim_level {
+    struct sim_cache cache;
+    unsigned latency_cycles;
+    enum sim_incl incl;
+    bool evictions_matter; /* inclusive, or the next level is a victim cache */
+};
+
+/* The live model: state persists from load to load and from point to point. */
+struct sim_hier {
+    struct sim_spec spec;
+    struct sim_level level[SIM_MAX_LEVELS];
+    unsigned nlevels;
+    struct sim_level tlb[SIM_MAX_TLBS];
+    unsigned ntlbs;
+    unsigned dram_cycles;
+    unsigned mlp;
+    uint64_t page_bytes;
+    uint64_t loads, dram_loads;
+};
+
+/*
+ * Build the model of spec (already validated by sim_spec_parse), with pages of page_bytes
+ * (a power of two) for the TLBs; seed drives random choices. Returns 0, or -1 when memory
+ * ran out.
+ */
+int sim_hier_init(struct sim_hier *h, const struct sim_spec *spec, uint64_t page_bytes,
+                  uint64_t seed);
+/* Release the model's memory. */
+void sim_hier_free(struct sim_hier *h);
+/* Use pages of page_bytes from now on: the TLBs are emptied (their entries map old pages). */
+void sim_hier_set_page(struct sim_hier *h, uint64_t page_bytes);
+
+/*
+ * One load of physical address addr: the TLBs, then each level until one holds the line
+ * (DRAM otherwise), with the fills, evictions, victim moves and back-invalidations that
+ * follow. Returns the load's latency in core cycles.
+ */
+unsigned sim_hier_load(struct sim_hier *h, uint64_t addr);
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// chase-sim: chase's experiments run on a modelled cache hierarchy, results in chase's format.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "console.h"
+#include "host.h"
+#include "platform.h"
+#include "run.h"
+#include "sim_buffer.h"
+#include "sim_cli.h"
+#include "sim_measure.h"
+#include "sim_spec.h"
+
+#ifndef CHASE_VERSION
+#define CHASE_VERSION "unknown"
+#endif
+
+static void describe_machine(struct machine *m, const struct sim_spec *spec, const char *name)
+{
+    uint64_t total, available;
+    memset(m, 0, sizeof(*m));
+    sim_spec_caches(spec, &m->cpu);
+    snprintf(m->cpu.vendor, sizeof(m->cpu.vendor), "chase-sim");
+    snprintf(m->cpu.brand, sizeof(m->cpu.brand), "simulated %s", name);
+    m->cpu.invariant_tsc = true;
+    m->cpu.has_rdtscp = true;
+    m->cpu.has_1g_pages = true;
+    sim_host_memory(&total, &available);
+    m->memory_total_bytes = total ? total : 4ULL << 30;
+    m->buffer_limit_bytes = available ? available / 2 : 1ULL << 30;
+    snprintf(m->platform, sizeof(m->platform), "sim");
+    snprintf(m->firmware_vendor, sizeof(m->firmware_vendor), "chase-sim %s", CHASE_VERSION);
+}
+
+/* The clocks of the simulated machine: one tick is one core cycle, nothing to subtract. */
+static void simulated_timing(struct timing *t, double ghz)
+{
+    memset(t, 0, sizeof(*t));
+    t->tsc_hz = (uint64_t)(ghz * 1e9 + 0.5);
+    t->tsc_method = "simulated";
+    t->invariant = true;
+    t->rdtscp = true;
+    t->overhead_ticks = 0;
+    t->core_per_tick = 1.0;
+    t->core_method = "simulated";
+}
+
+static void start_time(struct run_inputs *in)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    in->start_time_unix = (uint64_t)now;
+    strftime(in->start_time, sizeof(in->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Create dir and its missing parents (mkdir -p). */
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof(path))
+        return -1;
+    memcpy(path, dir, n + 1);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int exit_code(enum run_outcome outcome)
+{
+    switch (outcome) {
+    case RUN_OK:
+    case RUN_HELP:
+        return 0;
+    case RUN_CONFIG_ERROR:
+        return 2;
+    case RUN_NO_MEMORY:
+        return 3;
+    }
+    return 1;
+}
+
+/* Run chase_main on the model; the per-point hit rates go to sim_levels.csv. */
+static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, const char *name)
+{
+    struct machine m;
+    struct timing timing;
+    struct sim_hier h;
+    struct sim_backend backend;
+    char canonical[1024];
+    describe_machine(&m, spec, name);
+    if (cli->want_help) {
+        sim_cli_usage(stdout);
+        chase_print_help(&m);
+        return 0;
+    }
+    simulated_timing(&timing, cli->ghz);
+    sim_spec_format(spec, canonical, sizeof(canonical));
+    sim_buffer_set_default_page(cli->page_bytes);
+    if (sim_hier_init(&h, spec, cli->page_bytes, cli->seed) != 0) {
+        fprintf(stderr, "chase-sim: out of memory for the model\n");
+        return 3;
+    }
+    if (make_dirs(cli->out_dir) != 0 || host_make_run_dir(cli->out_dir) != 0) {
+        fprintf(stderr, "chase-sim: cannot create a run folder in %s: %s\n", cli->out_dir,
+                strerror(errno));
+        sim_hier_free(&h);
+        return 2;
+    }
+    struct run_inputs in = {0};
+    in.config_text = cli->config_text;
+    in.config_len = cli->config_len;
+    in.config_name = cli->config_path;
+    in.options = cli->options;
+    in.measure = sim_measure;
+    in.timing = &timing;
+    in.simulated = canonical;
+    start_time(&in);
+    sim_backend_bind(&backend, &h, sim_buffer_current());
+    printf("chase-sim: %s\n", canonical);
+    enum on_exit on_exit;
+    enum run_outcome outcome = chase_main(&m, &in, &on_exit);
+    if (backend.points &&
+        plat_file_write("sim_levels.csv", strbuf_str(&backend.stats), backend.stats.len) != 0)
+        fprintf(stderr, "chase-sim: could not write sim_levels.csv\n");
+    sim_backend_release(&backend);
+    sim_hier_free(&h);
+    con_log_reset();
+    return exit_code(outcome);
+}
+
+int main(int argc, char **argv)
+{
+    struct sim_cli cli;
+    struct sim_spec spec;
+    int rc = sim_cli_parse(&cli, argc, argv);
+    if (rc >= 0)
+        return rc;
+    if (cli.list_presets) {
+        sim_cli_list_presets(stdout);
+        return 0;
+    }
+    const char *name = NULL;
+    rc = sim_cli_hierarchy(&cli, &spec, &name);
+    if (rc == 0 && cli.describe)
+        sim_cli_describe(stdout, &spec, name);
+    else if (rc == 0 && cli.bench)
+        rc = sim_bench(&spec, name, &cli);
+    else if (rc == 0)
+        rc = simulate(&cli, &spec, name);
+    sim_cli_release(&cli);
+    return rc;
+}
