@@ -157,11 +157,12 @@ static double first_number(const char *v, size_t vn)
 /* The curve for a block's settings, made on first use. */
 static struct curve *mc_curve(struct source *s, const struct mc_block *b)
 {
-    char label[64], pg[32];
+    char label[128], pg[32];
     rtext_size(pg, sizeof(pg), b->page);
-    snprintf(label, sizeof(label), "%s, stride %.0f, %s%s pages%s", b->chase, b->stride,
+    snprintf(label, sizeof(label), "%.20s, stride %.12g, %.10s%s pages%s", b->chase, b->stride,
              isfinite(b->page) ? pg : "default", b->thp ? " THP" : "",
              b->threads > 1 ? ", threads" : "");
+    label[sizeof(s->curve[0].label) - 1] = 0; /* compare as stored */
     for (size_t i = 0; i < s->ncurves; i++)
         if (strcmp(s->curve[i].label, label) == 0)
             return &s->curve[i];
@@ -192,7 +193,7 @@ static void mc_setting(struct mc_block *b, const char *l, size_t n)
     const char *v;
     size_t vn;
     if (key_value(l, n, "total_memory", &v, &vn)) {
-        *b = (struct mc_block){first_number(v, vn), NAN, NAN, 1, "simple", false};
+        b->memory = first_number(v, vn);
     } else if (key_value(l, n, "stride", &v, &vn)) {
         b->stride = first_number(v, vn);
     } else if (key_value(l, n, "page_size", &v, &vn)) {
@@ -224,7 +225,7 @@ int foreign_parse_multichase(const char *text, size_t len, struct source *s, cha
             continue;
         struct curve *c = mc_curve(s, &b);
         points += c && curve_push(c, b.memory, ns, NAN);
-        b.memory = NAN; /* one result per block */
+        b = (struct mc_block){NAN, NAN, NAN, 1, "simple", false}; /* one result per block */
     }
     if (points == 0) {
         snprintf(err, cap, "%s: multichase -v output without a result after total_memory",

@@ -49,6 +49,24 @@ REPORT_CORE_SRCS := tools/report/analysis.c tools/report/csv.c tools/report/fit.
 UNIT_TESTS += test_report_levels
 test_report_levels_SRCS := tools/report/levels.c tools/report/levels_prep.c tools/report/model.c
 
-REPORT_UNIT_BINS := $(addprefix $(BUILD)/tests/,test_report_levels)
+UNIT_TESTS += test_report_fit
+test_report_fit_SRCS := tools/report/fit.c tools/report/fit_check.c tools/report/levels.c \
+	tools/report/levels_prep.c tools/report/model.c tools/report/rtext.c
+
+UNIT_TESTS += test_report_readers
+test_report_readers_SRCS := tools/report/csv.c tools/report/rjson.c tools/report/rtext.c
+
+UNIT_TESTS += test_report_inputs
+test_report_inputs_SRCS := tools/report/csv.c tools/report/input_lmbench.c \
+	tools/report/input_run.c tools/report/input_tinymem.c tools/report/rjson.c \
+	tools/report/rtext.c tools/report/source.c
+
+UNIT_TESTS += test_report_analysis
+test_report_analysis_SRCS := $(REPORT_CORE_SRCS)
+
+REPORT_UNIT_BINS := $(addprefix $(BUILD)/tests/,test_report_levels test_report_fit \
+	test_report_readers test_report_inputs test_report_analysis)
 $(REPORT_UNIT_BINS): TEST_LIBS += $(REPORT_LIBS)
 $(BUILD)/test/tests/unit/test_report_%.c.o: TEST_CFLAGS += -Itools/report
+
+SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh

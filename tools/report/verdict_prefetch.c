@@ -13,6 +13,8 @@
 /* A streams count is tracked while bandwidth is within this fraction of its best. */
 #define BANDWIDTH_NEAR_BEST 0.95
 #define MAX_VALUES 64
+/* Parallelism is reached with the fewest chains that give this share of the best. */
+#define NEAR_TOP 0.9
 
 /* Distinct finite values of a column, ascending; returns how many (<= max). */
 static size_t values_of(const struct csv *t, int col, double *out, size_t max)
@@ -189,6 +191,31 @@ void verdict_fused(struct source_result *r)
              median, k);
 }
 
+/* Effective parallelism by chain count for one buffer size (any size when size is NaN):
+ * the parallelism column, else n * t1 / tn with tn the time per step of every chain. */
+static size_t parallel_series(const struct csv *t, double size, double *ks, double *ps)
+{
+    int cc = csv_col(t, "chains"), cs = csv_col(t, "size_bytes"), cp = csv_col(t, "parallelism");
+    int cn = csv_col(t, "ns_per_access_per_chain");
+    double t1 = NAN;
+    size_t k = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (csv_num(t, i, cc) == 1 && (isnan(size) || csv_num(t, i, cs) == size))
+            t1 = csv_num(t, i, cn);
+    for (size_t i = 0; i < t->nrows && k < MAX_VALUES; i++) {
+        if (!isnan(size) && csv_num(t, i, cs) != size)
+            continue;
+        double n = csv_num(t, i, cc), p = csv_num(t, i, cp), tn = csv_num(t, i, cn);
+        if (!isfinite(p) && tn > 0)
+            p = n * t1 / tn;
+        if (isfinite(n) && isfinite(p)) {
+            ks[k] = n;
+            ps[k++] = p;
+        }
+    }
+    return k;
+}
+
 void verdict_parallel(struct source_result *r)
 {
     struct verdict *v = &r->verdict[EXP_PARALLEL];
@@ -208,28 +235,20 @@ void verdict_parallel(struct source_result *r)
     verdict_line(v, "| buffer | effective parallelism by chains |");
     verdict_line(v, "|---|---|");
     for (size_t s = 0; s < (ns ? ns : 1); s++) {
+        double ks[MAX_VALUES], ps[MAX_VALUES], top = 0, top_k = 0;
+        size_t k = parallel_series(t, ns ? sizes[s] : NAN, ks, ps);
         char row[VERDICT_CHARS], sz[32];
         size_t o = 0;
-        double t1 = NAN, top = 0, top_k = 0;
-        rtext_size(sz, sizeof(sz), ns ? sizes[s] : NAN);
         row[0] = 0;
-        for (size_t i = 0; i < t->nrows; i++) {
-            if (ns && csv_num(t, i, cs) != sizes[s])
-                continue;
-            double k = csv_num(t, i, cc), p = csv_num(t, i, cp), tn = csv_num(t, i, cn);
-            if (k == 1 && isfinite(tn))
-                t1 = tn;
-            if (!isfinite(p) && isfinite(t1) && tn > 0)
-                p = k * t1 / tn; /* t1 / (tn / n) with tn the time per step of every chain */
-            if (!isfinite(k) || !isfinite(p))
-                continue;
-            if (p > top * 1.1) {
-                top = p;
-                top_k = k;
-            }
-            int w = snprintf(row + o, sizeof(row) - o, "%s%.0f: %.1f", o ? ", " : "", k, p);
+        for (size_t i = 0; i < k; i++) {
+            top = fmax(top, ps[i]);
+            int w = snprintf(row + o, sizeof(row) - o, "%s%.0f: %.1f", o ? ", " : "", ks[i], ps[i]);
             o = w > 0 && (size_t)w < sizeof(row) - o ? o + (size_t)w : o;
         }
+        for (size_t i = 0; i < k && top_k == 0; i++)
+            if (ps[i] >= NEAR_TOP * top)
+                top_k = ks[i];
+        rtext_size(sz, sizeof(sz), ns ? sizes[s] : NAN);
         verdict_line(v, "| %s | %s |", sz, row);
         if (top > best) {
             best = top;

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# chase-report on each foreign format's sample (written for these tests from the latency
+# model): recognised, analysed to the right levels, plotted; bad input is a clear error.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/report/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# format FILE LEVELS PLOT: JSON with that many levels and a DRAM latency, the plot drawn and
+# the report written.
+format() {
+    local name=$1 levels=$2 plot=$3 json="$tmp/$1.json"
+    check "$name: --json succeeds" "$REPORT" --json "$DATA/$name.txt"
+    "$REPORT" --json "$DATA/$name.txt" >"$json" 2>/dev/null
+    check "$name: JSON is valid" json_valid "$json"
+    check "$name: $levels levels detected" test "$(top_levels "$json")" = "$levels"
+    check "$name: DRAM latency found" in_range "$(top_value "$json" dram_latency_ns)" 10 1000
+    check "$name: report written" "$REPORT" --out "$tmp/$name" "$DATA/$name.txt"
+    check "$name: report.md written" test -s "$tmp/$name/report.md"
+    check "$name: $plot drawn" is_png "$tmp/$name/$plot"
+}
+
+format lat_mem_rd 3 lat_mem_rd.png
+format random-chase 3 latency.png
+format tinymembench 2 latency.png
+format multichase 3 latency.png
+check "lat_mem_rd: L2 of the sample near 256K" \
+    in_range "$(level_value "$tmp/lat_mem_rd.json" 2 size_bytes)" 200000 330000
+check "random-chase: L3 of the sample near 12M" \
+    in_range "$(level_value "$tmp/random-chase.json" 3 size_bytes)" 10000000 16000000
+
+# tinymembench reports time above an L1 hit; --l1-ns turns it into latency.
+tiny="$tmp/tinymembench.json"
+check "tinymembench: latencies marked as added to an L1 hit" \
+    grep -q '^  "latency_reference": "added to an L1 hit"' "$tiny"
+check "tinymembench: L1 at 0 ns above L1" in_range "$(level_value "$tiny" 1 latency_ns)" 0 0.05
+check "tinymembench: 4K-page steps missing with huge pages are TLB steps" \
+    test "$(grep -c '"penalty_ns"' "$tiny")" -ge 2
+"$REPORT" --json --l1-ns 1.5 "$DATA/tinymembench.txt" >"$tmp/abs.json" 2>/dev/null
+check "tinymembench --l1-ns: absolute latencies" grep -q '^  "latency_reference": "absolute"' "$tmp/abs.json"
+check "tinymembench --l1-ns: L1 at 1.5 ns" in_range "$(level_value "$tmp/abs.json" 1 latency_ns)" 1.45 1.55
+
+# Errors: unrecognised input names the accepted formats; nothing crashes.
+printf 'hello\nworld\n' >"$tmp/notes.txt"
+: >"$tmp/empty.txt"
+head -c 3000 /dev/urandom >"$tmp/noise.bin" 2>/dev/null || printf '\001\002\377' >"$tmp/noise.bin"
+for f in notes.txt empty.txt noise.bin; do
+    "$REPORT" --json "$tmp/$f" >/dev/null 2>"$tmp/err"
+    check "$f: refused with status 2" test $? = 2
+    check "$f: the error lists the accepted formats" grep -q "accepted inputs.*tinymembench" "$tmp/err"
+done
+"$REPORT" /nonexistent/run >/dev/null 2>&1
+check "a missing input: status 2" test $? = 2
+"$REPORT" --bogus "$DATA/multichase.txt" >/dev/null 2>&1
+check "an unknown option: status 2" test $? = 2
+"$REPORT" --l1-ns abc "$DATA/tinymembench.txt" >/dev/null 2>&1
+check "--l1-ns with a bad number: status 2" test $? = 2
+finish

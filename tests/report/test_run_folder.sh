@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# chase-report on a chase result folder with every experiment (tests/report/data/run-synth,
+# made from the latency model by gen-data.sh): levels against CPUID, every plot drawn, the
+# report's sections, the default output folder, several inputs, damaged input, no gnuplot.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/report/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run=$DATA/run-synth
+out=$tmp/out
+
+check "run folder: report made" "$REPORT" --out "$out" "$run"
+for plot in random ring tlb dual linear fused scan offset parallel; do
+    check "run folder: $plot.png drawn" is_png "$out/$plot.png"
+    check "run folder: report.md shows $plot.png" grep -q "^!\[$plot.png\]($plot.png)" "$out/report.md"
+done
+for section in "Cache levels" "Latency model" "Against CPUID" "Plots" linear fused dual scan ring \
+    offset parallel tlb Configuration; do
+    check "report.md has a $section section" grep -q "^#### $section\$" "$out/report.md"
+done
+check "report.md names the machine" grep -q "Synthetic Test CPU @ 3.00GHz" "$out/report.md"
+check "report.md shows the configuration" grep -q "^random.points_per_octave = 4\$" "$out/report.md"
+
+json=$tmp/run.json
+"$REPORT" --json "$run" >"$json" 2>/dev/null
+check "run folder: JSON is valid" json_valid "$json"
+check "run folder: three levels" test "$(top_levels "$json")" = 3
+check "run folder: L1 near CPUID's 48K" in_range "$(level_value "$json" 1 size_bytes)" 40000 60000
+check "run folder: L2 near CPUID's 2M" in_range "$(level_value "$json" 2 size_bytes)" 1.7e6 2.6e6
+check "run folder: L3 near CPUID's 32M" in_range "$(level_value "$json" 3 size_bytes)" 27e6 40e6
+check "run folder: L3 latency near 18 ns" in_range "$(level_value "$json" 3 latency_ns)" 16 20
+check "run folder: L2 in core cycles" in_range "$(level_value "$json" 2 core_cycles)" 12 14
+check "run folder: CPUID size beside L2" in_range "$(level_value "$json" 2 cpuid_size_bytes)" 2097152 2097152
+check "run folder: DRAM near 92 ns" in_range "$(top_value "$json" dram_latency_ns)" 85 100
+check "run folder: the fit agrees" grep -q '"agrees_with_detection": true' "$json"
+check "run folder: prefetch verdict" grep -q '"prefetched_max_stride_bytes": 256' "$json"
+check "run folder: 4 streams tracked" grep -q '"streams_tracked": 4.0000' "$json"
+check "run folder: dual verdict" grep -q '"verdict": "above the last cache, dual costs' "$json"
+check "run folder: TLB penalty for 4K pages" grep -q '"penalty_ns_4K"' "$json"
+
+# Without --out the report goes beside the run, in report/.
+cp -r "$run" "$tmp/0001"
+check "default output folder" "$REPORT" "$tmp/0001"
+check "default output folder: report.md" test -s "$tmp/0001/report/report.md"
+
+# Several inputs: prefixed plots and one comparison.
+check "two inputs: report made" "$REPORT" --out "$tmp/two" "$run" "$DATA/multichase.txt"
+check "two inputs: comparison drawn" is_png "$tmp/two/compare.png"
+check "two inputs: prefixed plots" is_png "$tmp/two/run-synth-random.png"
+check "two inputs: both in report.md" grep -q "^## multichase.txt (multichase)" "$tmp/two/report.md"
+
+# A damaged run: broken run.json, a half-written CSV, a CSV without the needed columns.
+bad=$tmp/bad
+cp -r "$run" "$bad"
+head -c 300 "$run/run.json" >"$bad/run.json"
+head -n 20 "$run/random.csv" >"$bad/random.csv"
+printf 'x,y\n1,2\n' >"$bad/linear.csv"
+printf 'size_bytes,lag_slots,ns_median\n1,2\n' >"$bad/dual.csv"
+check "damaged run: still reported" "$REPORT" --out "$tmp/badout" "$bad"
+check "damaged run: the warning is in the report" grep -q "run.json is not a JSON object" "$tmp/badout/report.md"
+check "damaged run: the missing columns are said" grep -q "linear.csv lacks" "$tmp/badout/report.md"
+
+# Without gnuplot the report is still written and says why the plots are missing.
+CHASE_GNUPLOT=/nonexistent/gnuplot "$REPORT" --out "$tmp/noplot" "$run" >/dev/null 2>"$tmp/err"
+check "no gnuplot: status 0" test $? = 0
+check "no gnuplot: warned" grep -q "gnuplot was not found" "$tmp/err"
+check "no gnuplot: report.md says so" grep -q "not drawn: gnuplot was not found" "$tmp/noplot/report.md"
+finish

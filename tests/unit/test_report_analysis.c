@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+// chase-report's analysis of whole inputs: TLB steps found by comparing page sizes, the
+// primary curve, CPUID matching, tinymembench's L1 offset and the experiment verdicts.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis.h"
+#include "model.h"
+#include "rtext.h"
+
+static struct source src[2];
+static struct source_result res[2];
+
+static const struct lat_model machine = {4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20},
+                                         3, false};
+
+/* A random-chase curve of the model over 4K..1G with TLB costs for 4K pages when asked. */
+static void add_random(struct source *s, uint64_t page, bool tlb)
+{
+    char label[64];
+    snprintf(label, sizeof(label), "random, %llu", (unsigned long long)page);
+    struct curve *c = source_add_curve(s, label, ROLE_LEVELS);
+    assert_non_null(c);
+    c->page_bytes = page;
+    for (double x = 12; x <= 30; x += 0.25) {
+        double n = exp2(x), ns = model_latency(&machine, n);
+        if (tlb && n > 256 * 1024) /* the first-level TLB covers 64 pages */
+            ns += 1.6;
+        if (tlb && n > 64 << 20) /* page walks miss the caches */
+            ns += 30;
+        ns *= 1 + 0.01 * sin(x * 17); /* deterministic wiggle */
+        assert_true(curve_push(c, n, ns, ns * 3));
+    }
+}
+
+static void add_cache(struct source *s, int level, const char *type, double size)
+{
+    struct cache_info *ci = &s->cache[s->ncaches++];
+    memset(ci, 0, sizeof(*ci));
+    ci->level = level;
+    snprintf(ci->type, sizeof(ci->type), "%s", type);
+    ci->size_bytes = size;
+    ci->ways = ci->line_bytes = ci->sets = ci->shared_by = NAN;
+}
+
+static void reset(void)
+{
+    for (int i = 0; i < 2; i++) {
+        source_free(&src[i]);
+        memset(&src[i], 0, sizeof(src[i]));
+        snprintf(src[i].machine, sizeof(src[i].machine), "Test CPU");
+        snprintf(src[i].name, sizeof(src[i].name), "run %d", i);
+    }
+}
+
+static void test_tlb_steps_from_page_sizes(void **state)
+{
+    (void)state;
+    reset();
+    add_random(&src[0], 4096, true);
+    add_random(&src[0], 2 << 20, false);
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    assert_int_equal(res[0].primary, 1); /* the larger pages speak for the machine */
+    const struct curve_result *small = &res[0].cr[0];
+    assert_int_equal(small->reference, 1);
+    assert_int_equal(small->ntlb, 2);
+    assert_true(small->tlb[0].size_bytes > 200e3 && small->tlb[0].size_bytes < 400e3);
+    assert_true(fabs(small->tlb[0].penalty_ns - 1.6) < 0.4);
+    assert_true(small->tlb[1].size_bytes > 50e6 && small->tlb[1].size_bytes < 100e6);
+    /* Without its TLB steps the 4K curve shows the same three levels. */
+    assert_int_equal(small->det.nlevels, 3);
+    assert_true(fabs(small->det.level[1].latency_ns / 4.0 - 1) < 0.1);
+    assert_true(fabs(small->det.dram_ns / 90 - 1) < 0.1);
+    assert_int_equal(res[0].cr[1].det.nlevels, 3);
+    assert_int_equal(res[0].cr[1].ntlb, 0);
+}
+
+/* Two runs of the same machine, one with 4K and one with 2M pages, pair up as well. */
+static void test_tlb_across_runs(void **state)
+{
+    (void)state;
+    reset();
+    add_random(&src[0], 4096, true);
+    add_random(&src[1], 2 << 20, false);
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 2, &o);
+    assert_ptr_equal(res[0].cr[0].reference_src, &src[1]);
+    assert_int_equal(res[0].cr[0].ntlb, 2);
+    assert_int_equal(res[0].cr[0].det.nlevels, 3);
+    /* Different machines never pair. */
+    reset();
+    add_random(&src[0], 4096, true);
+    add_random(&src[1], 2 << 20, false);
+    snprintf(src[1].machine, sizeof(src[1].machine), "Other CPU");
+    analyse_all(res, src, 2, &o);
+    assert_int_equal(res[0].cr[0].ntlb, 0);
+    assert_int_equal(res[0].cr[0].det.nlevels, 5);
+}
+
+static void test_cpuid_match_and_fit(void **state)
+{
+    (void)state;
+    reset();
+    add_random(&src[0], 2 << 20, false);
+    add_cache(&src[0], 1, "data", 48 << 10);
+    add_cache(&src[0], 1, "instruction", 32 << 10);
+    add_cache(&src[0], 2, "unified", 1.25 * 1048576);
+    add_cache(&src[0], 3, "unified", 12 << 20);
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    assert_int_equal(res[0].cache_match[0], 0);
+    assert_int_equal(res[0].cache_match[1], 2);
+    assert_int_equal(res[0].cache_match[2], 3);
+    const struct curve_result *cr = &res[0].cr[0];
+    assert_true(cr->fitted);
+    assert_true(cr->check.agrees);
+    assert_true(fabs(cr->det.level[0].cycles / 3.6 - 1) < 0.05);
+}
+
+/* tinymembench-like: time above L1; --l1-ns makes it absolute. */
+static void test_relative_curve(void **state)
+{
+    (void)state;
+    reset();
+    add_random(&src[0], 0, false);
+    struct curve *c = &src[0].curve[0];
+    c->relative = true;
+    for (size_t i = 0; i < c->n; i++)
+        c->ns[i] -= 1.2;
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    assert_true(res[0].cr[0].relative);
+    assert_int_equal(res[0].cr[0].det.nlevels, 3);
+    assert_true(fabs(res[0].cr[0].det.level[0].latency_ns) < 0.05);
+    o.l1_ns = 1.2;
+    analyse_all(res, src, 1, &o);
+    assert_false(res[0].cr[0].relative);
+    assert_true(fabs(res[0].cr[0].det.level[0].latency_ns - 1.2) < 0.05);
+}
+
+/* lat_mem_rd-like inputs: the largest stride up to 512 bytes is the primary curve. */
+static void test_primary_ring(void **state)
+{
+    (void)state;
+    reset();
+    const uint64_t strides[3] = {16, 128, 1024};
+    for (int k = 0; k < 3; k++) {
+        char label[32];
+        snprintf(label, sizeof(label), "stride %llu", (unsigned long long)strides[k]);
+        struct curve *c = source_add_curve(&src[0], label, ROLE_RING);
+        c->stride_bytes = strides[k];
+        for (double x = 10; x <= 28; x += 0.5)
+            curve_push(c, exp2(x), model_latency(&machine, exp2(x)), NAN);
+    }
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    assert_int_equal(res[0].primary, 1);
+    assert_true(res[0].verdict[EXP_RING].present);
+    assert_int_equal(res[0].verdict[EXP_RING].nlines, 5);
+}
+
+static double item(const struct verdict *v, const char *key)
+{
+    for (size_t i = 0; i < v->nitems; i++)
+        if (strcmp(v->item[i].key, key) == 0)
+            return v->item[i].value;
+    print_error("no item %s\n", key);
+    fail();
+    return NAN;
+}
+
+static void load_table(enum exp_id e, const char *text)
+{
+    char err[200];
+    assert_int_equal(run_load_table(&src[0], e, text, strlen(text), err, sizeof(err)), 0);
+}
+
+static void test_verdicts(void **state)
+{
+    (void)state;
+    reset();
+    add_random(&src[0], 2 << 20, false);
+    add_cache(&src[0], 3, "unified", 12 << 20);
+    load_table(EXP_LINEAR, "size_bytes,stride_bytes,ns_median\n67108864,64,2\n67108864,128,3\n"
+                           "67108864,256,60\n67108864,512,90\n");
+    load_table(EXP_FUSED, "streams,stride_bytes,gib_per_s\n1,64,5\n2,64,10\n3,64,15\n4,64,15.2\n"
+                          "5,64,15.1\n1,128,3\n2,128,6\n3,128,6.1\n");
+    load_table(EXP_DUAL, "size_bytes,lag_slots,ns_median\n1048576,99,4\n67108864,99,40\n"
+                         "268435456,99,48\n");
+    load_table(EXP_SCAN, "small_bytes,huge_bytes,ns_median\n65536,1,40\n1048576,1,41\n"
+                         "4194304,1,60\n16777216,1,95\n");
+    load_table(EXP_PARALLEL, "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,92\n"
+                             "4,1,100\n8,1,180\n");
+    load_table(EXP_OFFSET, "direction,offset_bytes,ns_median\nup,0,60\nup,64,61\nup,128,90\n"
+                           "up,192,60\nup,256,60\ndown,256,60\ndown,192,80\ndown,128,91\n"
+                           "down,64,60\ndown,0,61\n");
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    const struct verdict *v = res[0].verdict;
+    assert_true(item(&v[EXP_LINEAR], "prefetched_max_stride_bytes") == 128);
+    assert_true(item(&v[EXP_FUSED], "streams_tracked") >= 2);
+    assert_true(item(&v[EXP_DUAL], "dual_over_random_above_llc") < 0.6);
+    assert_non_null(strstr(v[EXP_DUAL].headline, "no sign of adaptive insertion"));
+    double at = item(&v[EXP_SCAN], "doubling_bytes");
+    assert_true(at > 4194304 && at < 16777216);
+    assert_true(fabs(item(&v[EXP_SCAN], "fraction_of_llc") - at / (12 << 20)) < 1e-9);
+    assert_non_null(strstr(v[EXP_SCAN].headline, "scan-resistant: the huge scan"));
+    assert_true(fabs(item(&v[EXP_PARALLEL], "parallelism") - 4.0) < 1e-9);
+    assert_true(item(&v[EXP_PARALLEL], "chains") == 4); /* 3.6 is within 10% of 4.0 */
+    assert_true(item(&v[EXP_OFFSET], "dedicated_set_candidates") == 1);
+    assert_true(item(&v[EXP_OFFSET], "direction_dependent_offsets") == 1);
+    assert_false(v[EXP_TLB].present);
+    /* A table without the columns a verdict needs says so instead of guessing. */
+    reset();
+    load_table(EXP_PARALLEL, "x,y\n1,2\n");
+    analyse_all(res, src, 1, &o);
+    assert_true(res[0].verdict[EXP_PARALLEL].present);
+    assert_non_null(strstr(res[0].verdict[EXP_PARALLEL].headline, "lacks"));
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; i++)
+        source_free(&src[i]);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tlb_steps_from_page_sizes),
+        cmocka_unit_test(test_tlb_across_runs),
+        cmocka_unit_test(test_cpuid_match_and_fit),
+        cmocka_unit_test(test_relative_curve),
+        cmocka_unit_test(test_primary_ring),
+        cmocka_unit_test(test_verdicts),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}
