@@ -18,13 +18,26 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # Portable kernel code: built for the firmware and for the host.
 KERNEL_SRCS := \
+	kernel/acpi.c \
 	kernel/banner.c \
 	kernel/chain.c \
+	kernel/chain_points.c \
+	kernel/chain_shapes.c \
 	kernel/config.c \
 	kernel/config_resolve.c \
+	kernel/config_values.c \
 	kernel/console.c \
 	kernel/cpuinfo.c \
+	kernel/exp_common.c \
+	kernel/exp_dual.c \
+	kernel/exp_fused.c \
+	kernel/exp_linear.c \
+	kernel/exp_offset.c \
+	kernel/exp_parallel.c \
 	kernel/exp_random.c \
+	kernel/exp_ring.c \
+	kernel/exp_scan.c \
+	kernel/exp_tlb.c \
 	kernel/experiments.c \
 	kernel/fault.c \
 	kernel/fmt.c \
@@ -35,6 +48,7 @@ KERNEL_SRCS := \
 	kernel/measure.c \
 	kernel/memmap.c \
 	kernel/paging.c \
+	kernel/refclock.c \
 	kernel/results.c \
 	kernel/rng.c \
 	kernel/run.c \
@@ -56,7 +70,8 @@ EFI_SRCS := \
 	efi/efi_main.c \
 	efi/efi_mem.c \
 	efi/efi_paging.c \
-	efi/efi_platform.c
+	efi/efi_platform.c \
+	efi/efi_timers.c
 
 HOST_SRCS := \
 	tools/host/host_buffer.c \
@@ -136,23 +151,30 @@ TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined \
 TEST_LIBS   := -lcmocka -fsanitize=address,undefined
 
 # Each test: its file, the units under test, and explicit stubs.
-UNIT_TESTS += test_paging test_memmap test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
+UNIT_TESTS += test_acpi test_paging test_memmap test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
 	test_strbuf test_summary
 
-test_chain_SRCS   := kernel/chain.c kernel/rng.c
 test_stats_SRCS   := kernel/stats.c tests/unit/stub_platform.c
 test_fmt_SRCS     := kernel/fmt.c kernel/kstring.c kernel/kmath.c
 # Tests of code that reaches through the experiment table link the whole portable kernel.
 KERNEL_TEST_SRCS := $(KERNEL_SRCS) $(ARCH_SRCS) tests/unit/stub_platform.c tests/unit/stub_run.c
 test_config_SRCS  := $(KERNEL_TEST_SRCS)
+test_chain_SRCS   := $(KERNEL_TEST_SRCS)
 test_json_SRCS    := kernel/json.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c \
 	tests/unit/stub_platform.c
 test_cpuinfo_SRCS := kernel/cpuinfo.c kernel/kstring.c
 test_sweep_SRCS   := kernel/sweep.c kernel/kmath.c
 test_paging_SRCS  := kernel/paging.c kernel/kstring.c
 test_memmap_SRCS  := kernel/memmap.c
+test_acpi_SRCS    := kernel/acpi.c kernel/refclock.c kernel/kstring.c
 test_strbuf_SRCS  := kernel/strbuf.c kernel/fmt.c kernel/kstring.c tests/unit/stub_platform.c
 test_summary_SRCS := $(KERNEL_TEST_SRCS)
+
+# The experiments' chains and configuration errors (issue 4).
+UNIT_TESTS += test_chain_shapes test_config_errors
+test_chain_shapes_SRCS  := kernel/chain.c kernel/chain_shapes.c kernel/chain_points.c \
+	kernel/rng.c kernel/kstring.c
+test_config_errors_SRCS := $(KERNEL_TEST_SRCS)
 
 $(BUILD)/test/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -176,7 +198,7 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 
 # ---- top-level targets ------------------------------------------------------------------------
 
-.PHONY: all deps run test unit qemu-test check-layers bench clean
+.PHONY: all deps run test unit qemu-test check-layers bench clean sign
 .DEFAULT_GOAL := all
 
 all: $(ALL_TARGETS)
@@ -193,14 +215,24 @@ unit: $(UNIT_BINS)
 check-layers:
 	$(Q)tools/check-layers.sh
 
-SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh $(SCRIPT_TESTS) \
-	tests/qemu/test_smoke.sh
+SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh tests/host/test_quick.sh \
+	$(SCRIPT_TESTS) \
+	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
+	tests/qemu/test_secureboot.sh
 
 test: deps all unit
 	$(Q)tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)
 
-bench: $(BUILD)/chase-host
+bench: all
 	$(Q)tools/bench.sh $(BUILD)/chase-host
+	$(Q)for b in $(BENCH_SCRIPTS); do $$b || exit 1; done
+
+# make sign KEY=db.key CERT=db.pem: a Secure Boot signed chase.efi and an image with it.
+sign: $(BUILD)/chase.efi
+	@test -n "$(KEY)" -a -n "$(CERT)" || \
+		{ echo "usage: make sign KEY=signing-key.pem CERT=signing-cert.pem"; exit 2; }
+	$(Q)tools/sign.sh "$(KEY)" "$(CERT)" $(BUILD)/chase.efi $(BUILD)/chase-signed.efi \
+		$(BUILD)/chase-signed.img tools/chase.cfg.example
 
 clean:
 	rm -rf $(BUILD)

@@ -9,7 +9,7 @@
 
 static EFI_FILE_HANDLE root;
 static EFI_FILE_HANDLE run_dir;
-static char run_path[64] = "(no run folder: results are on the console only)";
+static char run_path[160] = "(no run folder: results are on the console only)";
 
 BOOLEAN efi_files_init(EFI_HANDLE image)
 {
@@ -51,18 +51,36 @@ char *efi_read_file(const CHAR16 *path, UINTN *len)
     return buf;
 }
 
+/* Returned when a name that should be a folder is a file. */
+#define STATUS_NOT_A_FOLDER EFI_INVALID_PARAMETER
+
+static BOOLEAN is_directory(EFI_FILE_HANDLE h)
+{
+    UINT8 buf[sizeof(EFI_FILE_INFO) + 256];
+    UINTN size = sizeof(buf);
+    if (uefi_call_wrapper(h->GetInfo, 4, h, &GenericFileInfo, &size, buf) != EFI_SUCCESS)
+        return FALSE;
+    return (((EFI_FILE_INFO *)buf)->Attribute & EFI_FILE_DIRECTORY) != 0;
+}
+
 /* Open (creating it if needed) the directory `name` under dir. */
 static EFI_FILE_HANDLE open_dir(EFI_FILE_HANDLE dir, const CHAR16 *name, EFI_STATUS *st)
 {
     EFI_FILE_HANDLE h = NULL;
     *st = uefi_call_wrapper(dir->Open, 5, dir, &h, (CHAR16 *)name,
                             EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0);
-    if (*st == EFI_SUCCESS)
-        return h;
-    *st = uefi_call_wrapper(dir->Open, 5, dir, &h, (CHAR16 *)name,
-                            EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE,
-                            EFI_FILE_DIRECTORY);
-    return *st == EFI_SUCCESS ? h : NULL;
+    if (*st != EFI_SUCCESS)
+        *st = uefi_call_wrapper(dir->Open, 5, dir, &h, (CHAR16 *)name,
+                                EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE,
+                                EFI_FILE_DIRECTORY);
+    if (*st != EFI_SUCCESS)
+        return NULL;
+    if (!is_directory(h)) {
+        uefi_call_wrapper(h->Close, 1, h);
+        *st = STATUS_NOT_A_FOLDER;
+        return NULL;
+    }
+    return h;
 }
 
 /* The highest NNNN among the entries of dir, 0 when none. */
@@ -92,26 +110,54 @@ static void ascii_to_char16(CHAR16 *dst, size_t cap, const char *src)
     dst[i] = 0;
 }
 
+static const char *status_reason(EFI_STATUS st)
+{
+    switch (st) {
+    case EFI_WRITE_PROTECTED:
+        return "the volume is write-protected";
+    case EFI_VOLUME_FULL:
+        return "the volume is full";
+    case EFI_ACCESS_DENIED:
+        return "access denied (read-only, or \\chase is not a folder)";
+    case EFI_MEDIA_CHANGED:
+    case EFI_NO_MEDIA:
+        return "the medium went away";
+    case STATUS_NOT_A_FOLDER:
+        return "a file of that name is in the way, not a folder";
+    default:
+        return "the file system refused it";
+    }
+}
+
+/* Say once why there is no run folder, and where the results are instead. */
+static void no_run_folder(const char *what, EFI_STATUS st)
+{
+    char msg[400];
+    ksnprintf(run_path, sizeof(run_path), "(nowhere: %s; results are on the console only)",
+              status_reason(st));
+    ksnprintf(msg, sizeof(msg),
+              "chase: cannot create %s on the boot volume: %s (status 0x%llx).\n"
+              "chase: nothing is written; every table and the summary are on this console.\n",
+              what, status_reason(st), (unsigned long long)st);
+    plat_console_write(msg);
+}
+
 BOOLEAN efi_make_run_dir(void)
 {
-    EFI_STATUS st;
+    EFI_STATUS st = EFI_NOT_FOUND;
     if (!root) {
-        plat_console_write("chase: the boot volume has no file system: results are on the "
-                           "console only\n");
+        no_run_folder("a run folder", EFI_NO_MEDIA);
         return FALSE;
     }
     EFI_FILE_HANDLE chase = open_dir(root, L"\\chase", &st);
-    EFI_FILE_HANDLE runs = chase ? open_dir(chase, L"runs", &st) : NULL;
+    if (!chase) {
+        no_run_folder("\\chase", st);
+        return FALSE;
+    }
+    EFI_FILE_HANDLE runs = open_dir(chase, L"runs", &st);
     if (!runs) {
-        char msg[160];
-        ksnprintf(msg, sizeof(msg),
-                  "chase: cannot create \\chase\\runs on the boot volume (status 0x%llx, %s): "
-                  "results are on the console only\n",
-                  (unsigned long long)st,
-                  st == EFI_WRITE_PROTECTED ? "write-protected" : "not writable");
-        plat_console_write(msg);
-        if (chase)
-            uefi_call_wrapper(chase->Close, 1, chase);
+        uefi_call_wrapper(chase->Close, 1, chase);
+        no_run_folder("\\chase\\runs", st);
         return FALSE;
     }
     unsigned next = highest_run(runs) + 1;
@@ -135,8 +181,7 @@ BOOLEAN efi_make_run_dir(void)
     uefi_call_wrapper(runs->Close, 1, runs);
     uefi_call_wrapper(chase->Close, 1, chase);
     if (!run_dir)
-        plat_console_write("chase: cannot create a run folder under \\chase\\runs: results are "
-                           "on the console only\n");
+        no_run_folder("a run folder under \\chase\\runs", st);
     return run_dir != NULL;
 }
 
@@ -155,7 +200,7 @@ int plat_file_write(const char *name, const void *data, size_t len)
         efi_make_run_dir();
     }
     if (!run_dir)
-        return -1;
+        return PLAT_WRITE_NO_FOLDER;
     ascii_to_char16(wname, 64, name);
     /* Replace an earlier version whole: delete, then create. */
     if (uefi_call_wrapper(run_dir->Open, 5, run_dir, &f, wname,
@@ -164,10 +209,13 @@ int plat_file_write(const char *name, const void *data, size_t len)
     if (uefi_call_wrapper(run_dir->Open, 5, run_dir, &f, wname,
                           EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE,
                           0) != EFI_SUCCESS)
-        return -1;
+        return PLAT_WRITE_FAILED;
     UINTN n = len;
     EFI_STATUS st = uefi_call_wrapper(f->Write, 3, f, &n, (void *)data);
     EFI_STATUS fl = uefi_call_wrapper(f->Flush, 1, f);
-    EFI_STATUS cl = uefi_call_wrapper(f->Close, 1, f);
-    return (st == EFI_SUCCESS && n == len && fl == EFI_SUCCESS && cl == EFI_SUCCESS) ? 0 : -1;
+    if (st != EFI_SUCCESS || n != len || fl != EFI_SUCCESS) {
+        uefi_call_wrapper(f->Delete, 1, f); /* no truncated file that looks complete */
+        return PLAT_WRITE_FAILED;
+    }
+    return uefi_call_wrapper(f->Close, 1, f) == EFI_SUCCESS ? 0 : PLAT_WRITE_FAILED;
 }

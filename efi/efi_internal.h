@@ -10,6 +10,7 @@
 
 #include "machine.h"
 #include "memmap.h"
+#include "platform.h"
 
 /* Open the volume chase was loaded from; false when it has no file system. */
 BOOLEAN efi_files_init(EFI_HANDLE image);
@@ -31,8 +32,19 @@ BOOLEAN efi_wait_key(UINTN timeout_s);
 
 /* Build chase's IDT for measurement windows (before anything is measured). */
 void efi_window_init(void);
+/*
+ * Load the firmware's IDT with chase's handlers on the exception vectors; an exception
+ * outside a window then returns through panic_resume with panic_fault filled.
+ */
+struct arch_jmp;
+void efi_idt_install(struct arch_jmp *panic_resume, struct fault_info *panic_fault);
+/* Put the firmware's own IDT back (before returning to it). */
+void efi_idt_restore(void);
 /* Use the page tables rooted at cr3 (physical) inside windows; 0 keeps the firmware's. */
 void efi_window_set_cr3(uint64_t cr3);
+
+/* Find the ACPI PM timer and HPET for TSC calibration (after efi_window_init). */
+void efi_timers_init(void);
 
 /* Tell the page-table code whether the CPU has 1 GiB pages. */
 void efi_paging_init(BOOLEAN has_1g_pages);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The UEFI entry point: gather what the firmware knows, run chase, then do what on_exit says.
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/window.h"
 #include "console.h"
 #include "efi_internal.h"
 #include "fmt.h"
@@ -75,11 +76,37 @@ static void finish(enum on_exit on_exit, enum run_outcome outcome)
     }
 }
 
+/* Where an exception outside a window lands, and what to do then: set before the run. */
+static struct arch_jmp panic_resume;
+static struct fault_info panic_fault;
+static enum on_exit exit_action = ON_EXIT_WAIT;
+
+/*
+ * Run chase with its exception handlers loaded between windows too. A CPU exception
+ * outside a window comes back here: say so, save what can be saved, give the
+ * firmware its IDT back.
+ */
+static __attribute__((noinline)) enum run_outcome run_guarded(struct machine *m,
+                                                               const struct run_inputs *in)
+{
+    if (arch_setjmp(&panic_resume) != 0) {
+        run_panic(&panic_fault);
+        efi_paging_release();
+        efi_idt_restore();
+        return RUN_PANIC;
+    }
+    efi_idt_install(&panic_resume, &panic_fault);
+    enum run_outcome outcome = chase_main(m, in, &exit_action);
+    efi_idt_restore();
+    return outcome;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
     InitializeLib(image, systab);
     uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
     efi_window_init();
+    efi_timers_init();
 
     struct machine m;
     describe_machine(&m);
@@ -100,11 +127,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     in.options = options;
     efi_time_iso(in.start_time, sizeof(in.start_time));
 
-    enum on_exit on_exit;
-    enum run_outcome outcome = chase_main(&m, &in, &on_exit);
+    enum run_outcome outcome = run_guarded(&m, &in);
     plat_free(options);
     plat_free(cfg_text);
-    finish(on_exit, outcome);
+    finish(exit_action, outcome);
     con_log_reset();
     return outcome == RUN_OK || outcome == RUN_HELP ? EFI_SUCCESS : EFI_ABORTED;
 }

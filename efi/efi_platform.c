@@ -5,29 +5,34 @@
 #include "efi_internal.h"
 #include "platform.h"
 
-#define STALL_US 10000 /* 10 ms per calibration */
-
-bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns)
-{
-    uint64_t t0 = arch_tsc_fenced();
-    if (uefi_call_wrapper(BS->Stall, 1, STALL_US) != EFI_SUCCESS)
-        return false;
-    *ticks = arch_tsc_fenced() - t0;
-    *ref_ns = STALL_US * 1000ULL;
-    return true;
-}
-
-const char *plat_tsc_reference_name(void)
-{
-    return "stall";
-}
-
 /* The window state: chase's IDT and page tables. Hardware state, set up once at start. */
 static struct window_env window;
+
+/* The firmware's IDT with chase's exception handlers, loaded between windows. */
+static struct idt_gate overlay[256] __attribute__((aligned(16)));
+static struct descriptor_ptr firmware_idt, overlay_idt;
 
 void efi_window_init(void)
 {
     arch_window_init(&window);
+}
+
+void efi_idt_install(struct arch_jmp *panic_resume, struct fault_info *panic_fault)
+{
+    arch_sidt(&firmware_idt);
+    arch_idt_overlay(overlay, &firmware_idt, &overlay_idt);
+    arch_panic_arm(panic_resume, panic_fault);
+    uint64_t flags = arch_irq_save();
+    arch_lidt(&overlay_idt);
+    arch_irq_restore(flags);
+}
+
+void efi_idt_restore(void)
+{
+    uint64_t flags = arch_irq_save();
+    arch_lidt(&firmware_idt);
+    arch_irq_restore(flags);
+    arch_panic_arm(NULL, NULL);
 }
 
 void efi_window_set_cr3(uint64_t cr3)

@@ -2,6 +2,7 @@
 // Names and descriptions of CPU exceptions caught inside measurement windows.
 #include "fault.h"
 
+#include "console.h"
 #include "fmt.h"
 
 static const char *const mnemonics[32] = {
@@ -38,4 +39,19 @@ void fault_describe(char *buf, size_t cap, const struct fault_info *f)
                       (unsigned long long)f->rip, (unsigned long long)f->error_code);
     if (f->vector == 14 && n > 0 && (size_t)n < cap)
         ksnprintf(buf + n, cap - (size_t)n, ", CR2 0x%llx", (unsigned long long)f->cr2);
+}
+
+void fault_panic_screen(const struct fault_info *f, const char *where)
+{
+    con_printf("\n"
+               "*********************************************************************\n"
+               "*** chase: CPU exception outside a measurement window (a bug in chase)\n"
+               "***   %s (%s), vector %u, error code 0x%llx\n"
+               "***   RIP 0x%016llx  CR2 0x%016llx  CR3 0x%016llx\n"
+               "***   while: %s\n"
+               "*** chase writes what it can and stops; finished experiments are saved.\n"
+               "*********************************************************************\n",
+               fault_name(f->vector), fault_mnemonic(f->vector), f->vector,
+               (unsigned long long)f->error_code, (unsigned long long)f->rip,
+               (unsigned long long)f->cr2, (unsigned long long)f->cr3, where);
 }

@@ -14,4 +14,7 @@ const char *fault_name(unsigned v);
 /* "page fault (#PF, vector 14) at RIP 0x..., error 0x2, CR2 0x..." into buf. */
 void fault_describe(char *buf, size_t cap, const struct fault_info *f);
 
+/* Print the panic screen for a fault outside any window; `where` says what chase was doing. */
+void fault_panic_screen(const struct fault_info *f, const char *where);
+
 #endif

@@ -37,7 +37,12 @@ struct measure_plan {
 };
 
 /* What fault_test provokes inside a window, to show that chase recovers. */
-enum fault_test { FAULT_TEST_NONE, FAULT_TEST_PAGE_FAULT, FAULT_TEST_GENERAL_PROTECTION };
+enum fault_test {
+    FAULT_TEST_NONE,
+    FAULT_TEST_PAGE_FAULT,
+    FAULT_TEST_GENERAL_PROTECTION,
+    FAULT_TEST_OUTSIDE_WINDOW /* a page fault in chase's own code between windows: the panic */
+};
 
 struct point_result {
     uint64_t hops;            /* hops per stream per repetition */

@@ -15,23 +15,37 @@ void plat_free(void *p);
 /* Write NUL-terminated ASCII text to the console (LF line ends; the platform converts). */
 void plat_console_write(const char *s);
 
+#define PLAT_WRITE_FAILED -1    /* this file could not be written (nothing of it is left) */
+#define PLAT_WRITE_NO_FOLDER -2 /* there is no result folder; the platform said why, once */
+
 /*
  * Write a whole file named `name` (e.g. "random.csv") into this run's result folder,
- * replacing an earlier version of it. Returns 0 on success, -1 on failure.
+ * replacing an earlier version of it. A failed write leaves no partial file.
+ * Returns 0, PLAT_WRITE_FAILED or PLAT_WRITE_NO_FOLDER.
  */
 int plat_file_write(const char *name, const void *data, size_t len);
 
 /* Where the run's files go, for people ("\chase\runs\0003" or "./runs/0003"). */
 const char *plat_result_path(void);
 
+/* A clock the TSC is calibrated against. */
+struct tsc_reference {
+    const char *name; /* "pm_timer", "hpet", "stall", "clock_monotonic_raw" */
+    /*
+     * One calibration: TSC ticks counted while the reference measured *ref_ns
+     * nanoseconds. Returns false when the reference failed.
+     */
+    bool (*sample)(uint64_t *ticks, uint64_t *ref_ns);
+};
+
+/* The platform's reference clocks, most trustworthy first; *refs gets the array. */
+unsigned plat_tsc_references(const struct tsc_reference **refs);
+
 /*
- * One calibration sample of the TSC against the platform's reference clock:
- * ticks counted while the reference measured ref_ns nanoseconds. Returns false
- * when no reference is available.
+ * Read an MSR that may not exist: true with *value, or false when reading it faults
+ * (or the platform cannot read MSRs at all, as on Linux without /dev/cpu/N/msr).
  */
-bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns);
-/* Name of the reference clock used by plat_tsc_reference ("stall", "clock_monotonic_raw"). */
-const char *plat_tsc_reference_name(void);
+bool plat_read_msr(uint32_t msr, uint64_t *value);
 
 /* A CPU exception that interrupted a measurement window. */
 struct fault_info {
@@ -40,6 +54,7 @@ struct fault_info {
     uint64_t error_code; /* 0 when the vector pushes none */
     uint64_t rip;
     uint64_t cr2;        /* the faulting address, for page faults */
+    uint64_t cr3;        /* the page tables in use */
 };
 
 /*

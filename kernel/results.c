@@ -10,38 +10,16 @@
 #define CHASE_VERSION "unknown"
 #endif
 
-static void key_value_json(struct json *j, const struct key_desc *k, const void *params)
-{
-    const char *field = (const char *)params + k->offset;
-    switch (k->type) {
-    case KEY_U64:
-    case KEY_SIZE:
-        json_u64(j, k->name, *(const uint64_t *)field);
-        break;
-    case KEY_CHOICE:
-        json_string(j, k->name, k->choices[*(const unsigned *)field]);
-        break;
-    case KEY_EXPERIMENTS: {
-        const struct global_params *g = params;
-        json_array_begin(j, k->name);
-        for (unsigned i = 0; i < g->n_experiments; i++)
-            json_string(j, NULL, experiment_table[g->experiments[i]]->name);
-        json_array_end(j);
-        break;
-    }
-    }
-}
-
 void results_config_json(struct json *j, const struct chase_config *cfg)
 {
     json_object_begin(j, "config");
     for (size_t i = 0; i < global_key_count; i++)
-        key_value_json(j, &global_keys[i], &cfg->global);
+        cfg_value_json(j, &global_keys[i], &cfg->global);
     for (size_t x = 0; x < experiment_count; x++) {
         const struct experiment *e = experiment_table[x];
         json_object_begin(j, e->name);
         for (size_t i = 0; i < e->nkeys; i++)
-            key_value_json(j, &e->keys[i], experiment_params_const(e, cfg));
+            cfg_value_json(j, &e->keys[i], experiment_params_const(e, cfg));
         json_object_end(j);
     }
     json_object_end(j);
@@ -81,12 +59,24 @@ static void timing_json(struct json *j, const struct timing *t)
     json_u64(j, "hz", t->tsc_hz);
     json_string(j, "method", t->tsc_method);
     json_bool(j, "invariant", t->invariant);
-    json_array_begin(j, "calibrations_hz");
-    for (unsigned i = 0; i < t->ncalib; i++)
-        json_u64(j, NULL, t->calib_hz[i]);
-    json_array_end(j);
     json_double(j, "spread", t->calib_spread, 6);
+    json_array_begin(j, "sources");
+    for (unsigned i = 0; i < t->nsources; i++) {
+        const struct tsc_source *s = &t->sources[i];
+        json_object_begin(j, NULL);
+        json_string(j, "method", s->name);
+        json_u64(j, "hz", s->hz);
+        json_double(j, "spread", s->spread, 6);
+        json_array_begin(j, "calibrations_hz");
+        for (unsigned k = 0; k < s->ncalib; k++)
+            json_u64(j, NULL, s->calib_hz[k]);
+        json_array_end(j);
+        json_object_end(j);
+    }
+    json_array_end(j);
     json_u64(j, "cpuid_hz", t->cpuid_hz);
+    json_string(j, "cpuid_leaf", t->cpuid_leaf);
+    json_double(j, "disagreement", t->disagreement, 6);
     json_string(j, "end_fence", t->rdtscp ? "rdtscp; lfence" : "lfence; rdtsc; lfence");
     json_double(j, "overhead_ticks", t->overhead_ticks, 2);
     json_object_end(j);
@@ -94,6 +84,7 @@ static void timing_json(struct json *j, const struct timing *t)
     json_double(j, "core_per_tsc", t->core_per_tick, 4);
     json_u64(j, "core_hz", (uint64_t)((double)t->tsc_hz * t->core_per_tick));
     json_string(j, "method", t->core_method);
+    json_double(j, "aperf_mperf_core_per_tsc", t->aperf_mperf, 4);
     json_string(j, "core_cycles", "ticks times core_per_tsc measured next to each point");
     json_object_end(j);
 }

@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/fault_test.h"
 #include "banner.h"
 #include "console.h"
 #include "experiment.h"
@@ -16,17 +17,28 @@
 #define BUFFER_ALIGN_BYTES (2ULL << 20)
 
 struct run_state {
+    bool fault_provoked;
     struct run_record rec;
     struct exp_state exps[EXPERIMENTS_MAX];
     struct strbuf json;
 };
 
+/* Files that could not be written this run; the summary says so. */
+static unsigned unwritten_files;
+
 static void save_file(const char *name, const struct strbuf *sb)
 {
     if (sb->failed)
         con_printf("warning: %s is incomplete: out of memory while writing it\n", name);
-    if (plat_file_write(name, strbuf_str(sb), sb->len) != 0)
-        con_printf("warning: could not write %s to %s\n", name, plat_result_path());
+    int rc = plat_file_write(name, strbuf_str(sb), sb->len);
+    if (rc == PLAT_WRITE_FAILED) {
+        unwritten_files++;
+        con_printf("warning: could not write %s to %s (the volume may be full or failing); "
+                   "its results are on this console\n",
+                   name, plat_result_path());
+    } else if (rc == PLAT_WRITE_NO_FOLDER) {
+        unwritten_files++;
+    }
 }
 
 static void save_run_json(struct run_state *s)
@@ -84,14 +96,24 @@ static void report_config_errors(struct run_state *s, const struct cfg_errors *e
 static void print_timing(const struct timing *t)
 {
     con_printf("\ntiming\n");
-    con_printf("  tsc        %.3f MHz by %s (%u calibrations, spread %.3f%%)", t->tsc_hz / 1e6,
-               t->tsc_method, t->ncalib, t->calib_spread * 100);
+    con_printf("  tsc        %.3f MHz by %s (median of %u, spread %.3f%%)%s\n", t->tsc_hz / 1e6,
+               t->tsc_method, t->nsources ? t->sources[0].ncalib : 0, t->calib_spread * 100,
+               t->invariant ? "" : "; NOT invariant: timings may drift with the core clock");
+    for (unsigned i = 1; i < t->nsources; i++)
+        con_printf("             %.3f MHz by %s (spread %.3f%%)\n", t->sources[i].hz / 1e6,
+                   t->sources[i].name, t->sources[i].spread * 100);
     if (t->cpuid_hz)
-        con_printf(", cpuid says %.3f MHz", t->cpuid_hz / 1e6);
-    con_printf("\n  overhead   %.1f ticks per empty timed region (subtracted)\n",
-               t->overhead_ticks);
-    con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s\n", t->core_per_tick,
+        con_printf("             %.3f MHz from CPUID leaf %s\n", t->cpuid_hz / 1e6, t->cpuid_leaf);
+    if (t->disagreement > TSC_DISAGREEMENT_WARN)
+        con_printf("  WARNING    the TSC frequency sources disagree by %.2f%%: ns may be off by "
+                   "that much\n",
+                   t->disagreement * 100);
+    con_printf("  overhead   %.1f ticks per empty timed region (subtracted)\n", t->overhead_ticks);
+    con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s", t->core_per_tick,
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
+    if (t->aperf_mperf > 0)
+        con_printf("; APERF/MPERF says %.3f", t->aperf_mperf);
+    con_printf("\n");
 }
 
 void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_t size)
@@ -106,6 +128,39 @@ void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_
     con_printf("  point %s FAILED: %s\n", size_text, what);
 }
 
+/* The run in progress, for the panic path (an exception has no other way to find it). */
+static struct run_state *current_run;
+
+/* fault_test=outside_window: a page fault in chase's own code, between windows. */
+static void provoke_fault_outside_window(struct run_state *s)
+{
+    if (s->fault_provoked)
+        return;
+    s->fault_provoked = true;
+    arch_fault_test(FAULT_TEST_PAGE_FAULT);
+}
+
+void run_panic(const struct fault_info *f)
+{
+    struct run_state *s = current_run;
+    char what[200], where[80];
+    ksnprintf(where, sizeof(where), "%s%s", s && s->rec.running ? "running " : "between experiments",
+              s && s->rec.running ? s->rec.running : "");
+    fault_panic_screen(f, where);
+    if (!s)
+        return;
+    fault_describe(what, sizeof(what), f);
+    s->rec.status = "panic";
+    for (unsigned i = 0; i < EXPERIMENTS_MAX; i++) {
+        if (s->exps[i].status == EXP_RUNNING) {
+            s->exps[i].status = EXP_FAILED;
+            ksnprintf(s->exps[i].reason, sizeof(s->exps[i].reason), "panic: %s", what);
+        }
+    }
+    save_run_json(s);
+    save_console();
+}
+
 static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned idx, bool first)
 {
     const struct experiment *x = experiment_table[idx];
@@ -118,12 +173,21 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
     strbuf_reset(&ctx->csv);
     strbuf_reset(&ctx->samples);
     ctx->failure[0] = 0;
-    ctx->fault_test = first ? ctx->cfg->global.fault_test : FAULT_TEST_NONE;
+    unsigned fault_test = ctx->cfg->global.fault_test;
+    ctx->fault_test = first && fault_test != FAULT_TEST_OUTSIDE_WINDOW ? fault_test
+                                                                         : FAULT_TEST_NONE;
+    if (!first && fault_test == FAULT_TEST_OUTSIDE_WINDOW)
+        provoke_fault_outside_window(s);
     uint64_t t0 = arch_tsc_fenced();
     int rc = x->run(ctx, experiment_params_const(x, ctx->cfg));
     st->wall_ticks = arch_tsc_fenced() - t0;
     if (rc == 0) {
         st->status = EXP_OK;
+        kstrlcpy(st->reason, ctx->failure, sizeof(st->reason)); /* a note, if any */
+    } else if (rc == EXP_RUN_SKIPPED) {
+        st->status = EXP_SKIPPED;
+        kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
+        con_printf("%s skipped: %s\n", x->name, st->reason);
     } else {
         st->status = EXP_FAILED;
         kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
@@ -193,6 +257,10 @@ static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct
     for (unsigned i = 0; i < cfg->global.n_experiments; i++)
         run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
     summary_print(ctx, plat_result_path());
+    if (unwritten_files)
+        con_printf("note: %u result file%s could not be written to %s; every table is on this "
+                   "console\n",
+                   unwritten_files, unwritten_files > 1 ? "s" : "", plat_result_path());
     s->rec.status = "complete";
     save_run_json(s);
     save_console();
@@ -218,6 +286,7 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
     }
     banner_print(m);
     s->rec.m = m;
+    current_run = s;
     s->rec.exps = s->exps;
     s->rec.start_time = in->start_time;
     s->rec.status = "starting";
@@ -250,6 +319,7 @@ out:
     plat_free(ctx);
     plat_free(cfg);
     plat_free(entries);
+    current_run = NULL;
     plat_free(s);
     return outcome;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "findings.h"
 #include "machine.h"
 #include "strbuf.h"
 #include "measure.h"
@@ -73,13 +74,15 @@ struct run_ctx {
     uint64_t curve_size[256];
     double curve_ns[256], curve_cycles[256];
     unsigned curve_n;
+    struct findings found;  /* what the other experiments found, for the summary */
 };
 
 enum run_outcome {
     RUN_OK,           /* every experiment ran (some may have failed) */
     RUN_HELP,         /* help was asked for and shown */
     RUN_CONFIG_ERROR, /* nothing ran: the configuration had errors */
-    RUN_NO_MEMORY     /* nothing ran: the buffer could not be had */
+    RUN_NO_MEMORY,    /* nothing ran: the buffer could not be had */
+    RUN_PANIC         /* a CPU exception outside a window stopped the run */
 };
 
 /*
@@ -95,6 +98,12 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
  * r->fault, or lack of memory) in ctx->failure, and print it.
  */
 void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_t size);
+
+/*
+ * The panic path: a CPU exception outside any window (f says which). Prints the panic
+ * screen and saves run.json (status "panic") and console.txt as far as it can.
+ */
+void run_panic(const struct fault_info *f);
 
 /* Print the keys and experiments (the help text). */
 void chase_print_help(const struct machine *m);

@@ -8,6 +8,9 @@
 #include "stats.h"
 
 #define RISE 1.25
+#define LEVEL_MIN_POINTS 3        /* a plateau of fewer points is a transition */
+#define LEVEL_MERGE_RATIO 1.4     /* neighbouring plateaus closer than this are one level */
+#define TLB_TOP_POINTS 3          /* the TLB penalty: median over this many largest sizes */
 #define DRAM_BEYOND_LLC 2         /* sizes this many times the LLC measure memory */
 #define SAME_SIZE_TOLERANCE 0.02  /* dual and random sizes this close are compared */
 #define DUAL_HIT_RATIO 0.8        /* below: the second touch hits the LLC */
@@ -57,6 +60,15 @@ unsigned summary_plateaus(const uint64_t *size, const double *ns, const double *
     return count;
 }
 
+/* Points of the curve inside [first, last]. */
+static unsigned points_within(const uint64_t *size, unsigned n, uint64_t first, uint64_t last)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        k += size[i] >= first && size[i] <= last;
+    return k;
+}
+
 unsigned summary_levels(const uint64_t *size, const double *ns, const double *cycles, unsigned n,
                         uint64_t llc_bytes, struct plateau *out, unsigned cap)
 {
@@ -64,10 +76,26 @@ unsigned summary_levels(const uint64_t *size, const double *ns, const double *cy
     unsigned np = summary_plateaus(size, ns, cycles, n, p, SUMMARY_MAX_LEVELS * 4);
     unsigned count = 0;
     for (unsigned i = 0; i < np; i++) {
-        bool single = p[i].first_size == p[i].last_size && i > 0;
+        /* Short plateaus are transitions (or noise), not levels. */
+        bool level =
+            i == 0 || points_within(size, n, p[i].first_size, p[i].last_size) >= LEVEL_MIN_POINTS;
         bool memory = i + 1 == np && i > 0 && p[i].first_size > llc_bytes;
-        if (single || memory)
+        if (!level || memory)
             continue;
+        /* A gentle rise split in two is still one level. */
+        if (count && p[i].ns < LEVEL_MERGE_RATIO * out[count - 1].ns) {
+            struct plateau *m = &out[count - 1];
+            unsigned from = 0, to = 0;
+            m->last_size = p[i].last_size;
+            for (unsigned k = 0; k < n; k++) {
+                if (size[k] < m->first_size)
+                    from = k + 1;
+                if (size[k] <= m->last_size)
+                    to = k + 1;
+            }
+            close_plateau(m, ns, cycles, from, to);
+            continue;
+        }
         if (count < cap)
             out[count++] = p[i];
     }
@@ -148,14 +176,29 @@ static void print_dram(const struct run_ctx *ctx, uint64_t llc)
                ctx->curve_cycles[last], exp_size(a, sizeof(a), ctx->curve_size[last]));
 }
 
+/* Median over the largest sizes both curves have of (a - b), in ns and in cycles. */
+static void top_difference(const struct curve *a, const struct curve *b, double *ns, double *cyc)
+{
+    double dn[TLB_TOP_POINTS], dc[TLB_TOP_POINTS];
+    unsigned n = a->n < b->n ? a->n : b->n, k = 0;
+    for (unsigned i = n > TLB_TOP_POINTS ? n - TLB_TOP_POINTS : 0; i < n; i++, k++) {
+        dn[k] = a->ns[i] - b->ns[i];
+        dc[k] = a->cycles[i] - b->cycles[i];
+    }
+    stats_sort(dn, k);
+    stats_sort(dc, k);
+    *ns = stats_quantile_sorted(dn, k, 0.5);
+    *cyc = stats_quantile_sorted(dc, k, 0.5);
+}
+
 static void print_tlb(const struct findings *f)
 {
     const struct tlb_finding *ref = NULL;
     char a[24], b[24], c[24];
     for (unsigned i = 0; i < f->ntlb; i++) {
-        if (f->tlb[i].measured && f->tlb[i].curve.n &&
-            (!ref || f->tlb[i].page_bytes > ref->page_bytes))
-            ref = &f->tlb[i];
+        const struct tlb_finding *t = &f->tlb[i];
+        if (t->measured && t->curve.n && (!ref || t->page_bytes > ref->page_bytes))
+            ref = t;
     }
     for (unsigned i = 0; i < f->ntlb; i++) {
         const struct tlb_finding *t = &f->tlb[i];
@@ -167,13 +210,13 @@ static void print_tlb(const struct findings *f)
             con_printf("TLB penalty, %s pages: the reference, %.1f ns at %s\n", a,
                        cv->ns[cv->n - 1], exp_size(b, sizeof(b), cv->x[cv->n - 1]));
         } else {
+            double dns, dcyc;
             unsigned k = cv->n < ref->curve.n ? cv->n : ref->curve.n;
-            con_printf("TLB penalty, %s pages: %+.1f ns, %+.0f cycles per access at %s over %s "
-                       "pages\n",
-                       a, cv->ns[k - 1] - ref->curve.ns[k - 1],
-                       cv->cycles[k - 1] - ref->curve.cycles[k - 1],
-                       exp_size(b, sizeof(b), cv->x[k - 1]),
-                       exp_size(c, sizeof(c), ref->page_bytes));
+            top_difference(cv, &ref->curve, &dns, &dcyc);
+            con_printf("TLB penalty, %s pages: %+.1f ns, %+.0f cycles per access over %s pages "
+                       "(median of the largest sizes, up to %s)\n",
+                       a, dns, dcyc, exp_size(c, sizeof(c), ref->page_bytes),
+                       exp_size(b, sizeof(b), cv->x[k - 1]));
         }
     }
 }

@@ -8,32 +8,66 @@
 #include "stats.h"
 
 #define OVERHEAD_SAMPLES 101
+#define MSR_MPERF 0xe7
+#define MSR_APERF 0xe8
 #define CORE_RATIO_TRIES 3
+
+static bool calibrate_source(const struct tsc_reference *ref, struct tsc_source *src)
+{
+    double hz[TSC_CALIBRATIONS];
+    kmemset(src, 0, sizeof(*src));
+    src->name = ref->name;
+    for (unsigned i = 0; i < TSC_CALIBRATIONS; i++) {
+        uint64_t ticks, ns;
+        if (!ref->sample(&ticks, &ns) || ns == 0)
+            continue;
+        src->calib_hz[src->ncalib] = (uint64_t)((double)ticks * 1e9 / (double)ns);
+        hz[src->ncalib] = (double)src->calib_hz[src->ncalib];
+        src->ncalib++;
+    }
+    if (!src->ncalib)
+        return false;
+    struct stats_summary s;
+    stats_summarize(hz, src->ncalib, &s);
+    src->hz = (uint64_t)s.median;
+    src->spread = s.median > 0 ? (s.max - s.min) / s.median : 0;
+    return true;
+}
+
+static double relative_gap(uint64_t a, uint64_t b)
+{
+    double d = (double)a - (double)b;
+    return (d < 0 ? -d : d) / (double)b;
+}
 
 static void calibrate_tsc(struct timing *t)
 {
-    double hz[TSC_CALIBRATIONS];
-    t->ncalib = 0;
-    for (unsigned i = 0; i < TSC_CALIBRATIONS; i++) {
-        uint64_t ticks, ns;
-        if (!plat_tsc_reference(&ticks, &ns) || ns == 0)
-            break;
-        t->calib_hz[i] = (uint64_t)((double)ticks * 1e9 / (double)ns);
-        hz[i] = (double)t->calib_hz[i];
-        t->ncalib++;
+    const struct tsc_reference *refs;
+    unsigned n = plat_tsc_references(&refs);
+    t->nsources = 0;
+    for (unsigned i = 0; i < n && t->nsources < TSC_MAX_SOURCES; i++) {
+        if (calibrate_source(&refs[i], &t->sources[t->nsources]))
+            t->nsources++;
     }
-    if (t->ncalib) {
-        struct stats_summary s;
-        stats_summarize(hz, t->ncalib, &s);
-        t->tsc_hz = (uint64_t)s.median;
-        t->calib_spread = s.median > 0 ? (s.max - s.min) / s.median : 0;
-        t->tsc_method = plat_tsc_reference_name();
+    if (t->nsources) {
+        t->tsc_hz = t->sources[0].hz;
+        t->tsc_method = t->sources[0].name;
+        t->calib_spread = t->sources[0].spread;
     } else if (t->cpuid_hz) {
         t->tsc_hz = t->cpuid_hz;
         t->tsc_method = "cpuid";
     } else {
         t->tsc_hz = 1000000000ULL; /* nothing to measure against: ns are then ticks */
         t->tsc_method = "none (assumed 1 GHz)";
+    }
+    t->disagreement = 0;
+    for (unsigned i = 0; i < t->nsources; i++) {
+        double gap = relative_gap(t->sources[i].hz, t->tsc_hz);
+        t->disagreement = gap > t->disagreement ? gap : t->disagreement;
+    }
+    if (t->cpuid_hz) {
+        double gap = relative_gap(t->cpuid_hz, t->tsc_hz);
+        t->disagreement = gap > t->disagreement ? gap : t->disagreement;
     }
 }
 
@@ -84,10 +118,24 @@ double timing_core_ratio(uint64_t iters)
     return (double)(iters * CHASE_UNROLL) / (double)best;
 }
 
+/* Core cycles per TSC tick from APERF/MPERF over an add chain; 0 when they cannot be read. */
+static double aperf_mperf_ratio(void)
+{
+    uint64_t a0, m0, a1, m1;
+    if (!plat_read_msr(MSR_APERF, &a0) || !plat_read_msr(MSR_MPERF, &m0))
+        return 0;
+    timing_core_ratio(1 << 14);
+    if (!plat_read_msr(MSR_APERF, &a1) || !plat_read_msr(MSR_MPERF, &m1) || m1 <= m0 || a1 <= a0)
+        return 0;
+    /* MPERF counts at the TSC rate (invariant TSC), APERF at the core clock. */
+    return (double)(a1 - a0) / (double)(m1 - m0);
+}
+
 void timing_init(struct timing *t, const struct cpu_info *ci)
 {
     kmemset(t, 0, sizeof(*t));
     t->cpuid_hz = ci->cpuid_tsc_hz;
+    t->cpuid_leaf = ci->cpuid_tsc_leaf;
     t->invariant = ci->invariant_tsc;
     t->rdtscp = ci->has_rdtscp;
     t->chase = t->rdtscp ? chase_timed_rdtscp : chase_timed_rdtsc;
@@ -95,4 +143,5 @@ void timing_init(struct timing *t, const struct cpu_info *ci)
     measure_overhead(t);
     t->core_per_tick = timing_core_ratio(1 << 16);
     t->core_method = "dependent add chain";
+    t->aperf_mperf = aperf_mperf_ratio();
 }

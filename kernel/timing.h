@@ -13,18 +13,34 @@
 /* Times a chase: see chase_timed_rdtscp in arch/x86_64/chase_loop.h. */
 typedef uint64_t (*chase_timed_fn)(void **start, uint64_t iters, void ***end);
 
+#define TSC_MAX_SOURCES 4
+/* Sources that disagree by more than this fraction draw a warning. */
+#define TSC_DISAGREEMENT_WARN 0.01
+
+/* The TSC frequency as one reference clock sees it. */
+struct tsc_source {
+    const char *name;
+    uint64_t hz;                          /* median of the calibrations */
+    uint64_t calib_hz[TSC_CALIBRATIONS];
+    unsigned ncalib;
+    double spread;                        /* (max - min) / median */
+};
+
 struct timing {
     uint64_t tsc_hz;                        /* the frequency used for ns */
-    const char *tsc_method;                 /* "stall", "clock_monotonic_raw", "cpuid", ... */
-    uint64_t calib_hz[TSC_CALIBRATIONS];    /* each calibration against the reference */
-    unsigned ncalib;
-    double calib_spread;                    /* (max - min) / median of calib_hz */
+    const char *tsc_method;                 /* the source it came from */
+    double calib_spread;                    /* that source's spread */
+    struct tsc_source sources[TSC_MAX_SOURCES];
+    unsigned nsources;
     uint64_t cpuid_hz;                      /* from CPUID 0x15/0x16, 0 when not given */
+    const char *cpuid_leaf;
+    double disagreement;                    /* largest relative difference between sources */
     bool invariant;
     bool rdtscp;                            /* the end of a timed region uses rdtscp */
     double overhead_ticks;                  /* median cost of an empty timed region */
     double core_per_tick;                   /* core cycles per TSC tick, run-wide estimate */
     const char *core_method;
+    double aperf_mperf;                     /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
     chase_timed_fn chase;
 };
 

@@ -14,7 +14,7 @@ packages=(
     jq                          # checking run.json in the QEMU tests
     libgsl-dev gnuplot-nox      # chase-report: fitting and plots
     clang libclang-rt-14-dev    # fuzzing (libFuzzer) and sanitizers
-    sbsigntool                  # signing chase.efi for Secure Boot
+    sbsigntool openssl          # signing chase.efi for Secure Boot
 )
 names=()
 for p in "${packages[@]}"; do

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Build a GPT disk image with one FAT32 EFI System Partition, without root: sfdisk on a
-# file and mtools inside it. Usage: mkimage.sh IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]
+# file and mtools inside it.
+# Usage: mkimage.sh [--shell STARTUP_NSH] IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]
+# With --shell, chase goes to \chase\chase.efi and STARTUP_NSH to \startup.nsh, and there is
+# no \EFI\BOOT\BOOTX64.EFI, so the firmware starts its UEFI shell, which runs the script.
 set -euo pipefail
 
-image=${1:?usage: mkimage.sh IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]}
+startup=
+if [ "${1:-}" = --shell ]; then
+    startup=${2:?--shell needs a startup.nsh}
+    shift 2
+fi
+image=${1:?usage: mkimage.sh [--shell STARTUP_NSH] IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]}
 efi=${2:?missing chase.efi}
 cfg=${3:?missing the example configuration}
 size_mib=${4:-64}
@@ -24,7 +32,13 @@ sectors=$(sfdisk --json "$tmp" | sed -n 's/.*"size": *\([0-9]*\).*/\1/p' | head 
 part="$tmp@@$((start_sector * 512))"
 export MTOOLS_SKIP_CHECK=1
 mformat -i "$part" -F -T "$sectors" -h 64 -s 32 -v CHASE ::
-mmd -i "$part" ::/EFI ::/EFI/BOOT ::/chase
-mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+if [ -n "$startup" ]; then
+    mmd -i "$part" ::/chase
+    mcopy -i "$part" "$efi" ::/chase/chase.efi
+    mcopy -i "$part" "$startup" ::/startup.nsh
+else
+    mmd -i "$part" ::/EFI ::/EFI/BOOT ::/chase
+    mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+fi
 mcopy -i "$part" "$cfg" ::/chase/chase.cfg
 mv "$tmp" "$image"

@@ -19,10 +19,15 @@ usage: qemu-run.sh --image IMG [options]
   --show             print the serial console while it runs
   --work DIR         where the image copy, varstore and logs go (default: a temp dir)
   --readonly         attach the disk read-only
+  --secure-boot      boot OVMF with Secure Boot on and Debian's snakeoil keys enrolled
+  --kill-after S     kill QEMU S seconds after start (an interrupted run)
+  --kill-when REGEX  kill QEMU (SIGKILL) as soon as the serial console matches REGEX
+  --in-place         boot IMG itself, not a copy (to boot a disk a second time)
 USAGE
 }
 
 image= out= config= mem=256M cpu=max smp=1 timeout=900 show=0 work= readonly=0 keep=0
+secure=0 kill_after= kill_when= in_place=0
 sets=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -38,6 +43,10 @@ while [ $# -gt 0 ]; do
     --show) show=1; shift ;;
     --work) work=$2; shift 2 ;;
     --readonly) readonly=1; shift ;;
+    --secure-boot) secure=1; shift ;;
+    --kill-after) kill_after=$2; shift 2 ;;
+    --kill-when) kill_when=$2; shift 2 ;;
+    --in-place) in_place=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu-run: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
@@ -47,6 +56,13 @@ done
 
 ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
 ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+machine=q35
+if [ "$secure" = 1 ]; then
+    # Secure Boot needs SMM, and a variable store with keys enrolled (PK, KEK, db: snakeoil).
+    ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
+    ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+    machine=q35,smm=on
+fi
 for f in "$ovmf_code" "$ovmf_vars"; do
     [ -f "$f" ] || { echo "qemu-run: $f is missing: apt-get install ovmf" >&2; exit 2; }
 done
@@ -61,7 +77,11 @@ mkdir -p "$work"
 disk="$work/disk.img"
 vars="$work/vars.fd"
 serial="$work/serial.log"
-cp "$image" "$disk"
+if [ "$in_place" = 1 ]; then
+    disk=$image
+else
+    cp "$image" "$disk"
+fi
 cp "$ovmf_vars" "$vars"
 : >"$serial"
 
@@ -83,7 +103,7 @@ fi
 ro=""
 [ "$readonly" = 1 ] && ro=",readonly=on"
 qemu_args=(
-    -machine q35 -accel tcg -m "$mem" -cpu "$cpu" -smp "$smp"
+    -machine "$machine" -accel tcg -m "$mem" -cpu "$cpu" -smp "$smp"
     -display none -no-reboot -serial "file:$serial" -monitor none
     -drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code"
     -drive "if=pflash,format=raw,unit=1,file=$vars"
@@ -91,6 +111,7 @@ qemu_args=(
     -device virtio-blk-pci,drive=disk0,bootindex=1
     -net none
 )
+[ "$secure" = 1 ] && qemu_args+=(-global driver=cfi.pflash01,property=secure,value=on)
 
 echo "qemu-run: booting $image (copy in $work) with $mem, cpu $cpu, $smp CPU(s)"
 start=$(date +%s)
@@ -101,11 +122,30 @@ if [ "$show" = 1 ]; then
     tailpid=$!
 fi
 rc=0
-timeout --foreground "$timeout" qemu-system-x86_64 "${qemu_args[@]}" || rc=$?
+limit=$timeout
+signal=TERM
+if [ -n "$kill_after" ]; then
+    limit=$kill_after
+    signal=KILL # like pulling the plug: no shutdown, nothing flushed
+fi
+timeout -s "$signal" "$limit" qemu-system-x86_64 "${qemu_args[@]}" &
+qpid=$!
+watchpid=
+if [ -n "$kill_when" ]; then
+    # Pull the plug the moment the console shows the pattern: nothing is shut down or flushed.
+    (while ! grep -qE "$kill_when" "$serial" 2>/dev/null; do sleep 0.1; done
+     pkill -KILL -P "$qpid" qemu-system-x86_64 2>/dev/null) &
+    watchpid=$!
+fi
+wait "$qpid" || rc=$?
+if [ -n "$watchpid" ]; then
+    kill "$watchpid" 2>/dev/null || true
+    grep -qE "$kill_when" "$serial" && rc=137
+fi
 sleep 0.3
 [ -n "$tailpid" ] && { kill "$tailpid" 2>/dev/null || true; pkill -P "$tailpid" 2>/dev/null || true; }
 echo "qemu-run: QEMU exited with status $rc after $(( $(date +%s) - start )) s"
-if [ "$rc" = 124 ]; then
+if [ "$rc" = 124 ] && [ -z "$kill_after" ]; then
     echo "qemu-run: chase did not finish within $timeout s" >&2
     exit 124
 fi

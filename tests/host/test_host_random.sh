@@ -16,6 +16,9 @@ validate_run_json "$dir"
 check "run.json says linux, TSC against CLOCK_MONOTONIC_RAW, page size obtained" \
     json_true "$dir/run.json" '.platform=="linux" and .tsc.method=="clock_monotonic_raw"
         and (.buffer.page_size_bytes>0) and (.buffer.page_source|length>0)'
+check "run.json has the core-clock estimate and timer overhead" json_true "$dir/run.json" \
+    '.core_clock.core_per_tsc>0 and .core_clock.method=="dependent add chain" and .tsc.overhead_ticks>0
+     and (.tsc.sources[0].calibrations_hz|length)==5'
 validate_random "$dir"
 check "console.txt matches what chase-host printed" grep -qF "$(sed -n 2p "$dir/console.txt")" \
     "$TEST_TMP/host-random.log"

@@ -121,3 +121,23 @@ validate_run_json() {
     check "run.json has the effective configuration" json_true "$j" \
         '(.config.reps>0) and (.config.random.max>0) and (.config.experiments|length>0)'
 }
+
+# volume_manifest IMG [EXCLUDE-PREFIX]: "md5 path" for every file on the image's FAT volume.
+volume_manifest() {
+    local img=$1 exclude=${2:-} f
+    mdir -i "$img@@1M" -/ -b :: 2>/dev/null | sed 's#^::##' | while read -r f; do
+        case "$f" in */) continue ;; esac
+        [ -n "$exclude" ] && case "$f" in "$exclude"*) continue ;; esac
+        printf '%s %s\n' "$(mtype -i "$img@@1M" "::$f" 2>/dev/null | md5sum | cut -c1-32)" "$f"
+    done | sort -k2
+}
+
+# image_with_config NAME SETTING...: a copy of the image whose chase.cfg holds the settings.
+image_with_config() {
+    local name=$1 img="$TEST_TMP/$1.img"
+    shift
+    cp "$IMAGE" "$img"
+    printf '%s\n' "$@" >"$TEST_TMP/$name.cfg"
+    mcopy -o -i "$img@@1M" "$TEST_TMP/$name.cfg" ::/chase/chase.cfg
+    echo "$img"
+}

@@ -50,16 +50,25 @@ const char *plat_result_path(void)
     return "stub/0001";
 }
 
-bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns)
+static bool stub_sample(uint64_t *ticks, uint64_t *ref_ns)
 {
     *ticks = 3000000;
     *ref_ns = 1000000;
     return true;
 }
 
-const char *plat_tsc_reference_name(void)
+unsigned plat_tsc_references(const struct tsc_reference **refs)
 {
-    return "stub";
+    static const struct tsc_reference stub_refs[] = {{"stub", stub_sample}};
+    *refs = stub_refs;
+    return 1;
+}
+
+bool plat_read_msr(uint32_t msr, uint64_t *value)
+{
+    (void)msr;
+    (void)value;
+    return false;
 }
 
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)

@@ -16,12 +16,14 @@
 /* Build a chain in a fresh buffer and check every property the experiments rely on. */
 static void check_random_chain(uint64_t slots, uint64_t stride, uint64_t offset, uint64_t seed)
 {
-    struct chain_layout probe = {NULL, offset, stride, slots};
+    struct chain_layout probe = {
+        .base = NULL, .offset_bytes = offset, .stride_bytes = stride, .slots = slots};
     size_t span = (size_t)chain_span_bytes(&probe) + 64;
     uint8_t *buf = aligned_alloc(64, (span + 63) / 64 * 64);
     assert_non_null(buf);
     memset(buf, FILL, span);
-    struct chain_layout l = {buf, offset, stride, slots};
+    struct chain_layout l = {
+        .base = buf, .offset_bytes = offset, .stride_bytes = stride, .slots = slots};
     void **head = chain_build_random(&l, seed);
     assert_ptr_equal(head, chain_slot(&l, 0));
 
@@ -74,7 +76,8 @@ static void test_large_chain(void **state)
 static uint64_t order_of(uint64_t slots, uint64_t seed)
 {
     uint64_t *buf = calloc(slots, sizeof(uint64_t));
-    struct chain_layout l = {(uint8_t *)buf, 0, 8, slots};
+    struct chain_layout l = {
+        .base = (uint8_t *)buf, .offset_bytes = 0, .stride_bytes = 8, .slots = slots};
     chain_build_random(&l, seed);
     uint64_t h = chain_order_checksum(&l, slots);
     free(buf);
@@ -92,7 +95,8 @@ static void test_checksum_independent_of_placement(void **state)
 {
     (void)state;
     uint8_t *a = calloc(1, 8192 + 64), *b = calloc(1, 8192 + 512);
-    struct chain_layout la = {a, 0, 64, 128}, lb = {b, 448, 64, 128};
+    struct chain_layout la = {.base = a, .offset_bytes = 0, .stride_bytes = 64, .slots = 128},
+                        lb = {.base = b, .offset_bytes = 448, .stride_bytes = 64, .slots = 128};
     chain_build_random(&la, 3);
     chain_build_random(&lb, 3);
     assert_int_equal(chain_order_checksum(&la, 128), chain_order_checksum(&lb, 128));
@@ -108,7 +112,8 @@ static void test_cycles_uniform(void **state)
     uint64_t buf[N];
     unsigned count[256] = {0};
     for (unsigned t = 0; t < TRIALS; t++) {
-        struct chain_layout l = {(uint8_t *)buf, 0, 8, N};
+        struct chain_layout l = {
+            .base = (uint8_t *)buf, .offset_bytes = 0, .stride_bytes = 8, .slots = N};
         chain_build_random(&l, t);
         /* Encode the cycle as the successor indices of slots 0..N-1. */
         unsigned code = 0;

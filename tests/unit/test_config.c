@@ -49,6 +49,13 @@ static bool resolve_text(const char *file, const char *options)
     return errs.count == 0;
 }
 
+/* Resolve and expect no error; on failure, show the errors. */
+#define assert_resolves(file, options)                                                            \
+    do {                                                                                          \
+        if (!resolve_text(file, options))                                                         \
+            fail_msg("unexpected configuration errors:\n%s", strbuf_str(&errs.text));           \
+    } while (0)
+
 static void assert_error_contains(const char *needle)
 {
     const char *text = strbuf_str(&errs.text);
@@ -59,7 +66,7 @@ static void assert_error_contains(const char *needle)
 static void test_defaults(void **state)
 {
     (void)state;
-    assert_true(resolve_text(NULL, NULL));
+    assert_resolves(NULL, NULL);
     assert_int_equal(cfg.global.profile, PROFILE_FULL);
     assert_int_equal(cfg.global.on_exit, ON_EXIT_WAIT);
     assert_int_equal(cfg.global.reps, 5);
@@ -81,7 +88,7 @@ static void test_file_syntax(void **state)
                        "  min = 8K\n"
                        "max = 2M\r\n"
                        "points_per_octave = 3\n";
-    assert_true(resolve_text(file, NULL));
+    assert_resolves(file, NULL);
     assert_int_equal(cfg.global.reps, 7);
     assert_int_equal(cfg.global.seed, 16);
     assert_int_equal(cfg.random.stride_bytes, 128);
@@ -93,8 +100,8 @@ static void test_file_syntax(void **state)
 static void test_options_override_file(void **state)
 {
     (void)state;
-    assert_true(resolve_text("reps = 7\nprofile = full\n",
-                             "\\EFI\\BOOT\\chase.efi reps=9 profile = quick on_exit=shutdown"));
+    assert_resolves("reps = 7\nprofile = full\n",
+                             "\\EFI\\BOOT\\chase.efi reps=9 profile = quick on_exit=shutdown");
     assert_int_equal(cfg.global.reps, 9);
     assert_int_equal(cfg.global.profile, PROFILE_QUICK);
     assert_int_equal(cfg.global.on_exit, ON_EXIT_SHUTDOWN);
@@ -106,14 +113,14 @@ static void test_options_override_file(void **state)
 static void test_help_option(void **state)
 {
     (void)state;
-    assert_true(resolve_text(NULL, "chase.efi help"));
+    assert_resolves(NULL, "chase.efi help");
     assert_true(entries->want_help);
 }
 
 static void test_experiment_list(void **state)
 {
     (void)state;
-    assert_true(resolve_text("experiments = random\n", NULL));
+    assert_resolves("experiments = random\n", NULL);
     assert_int_equal(cfg.global.n_experiments, 1);
     assert_int_equal(cfg.global.experiments[0], (unsigned)experiment_index("random"));
 }

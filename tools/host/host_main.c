@@ -166,6 +166,8 @@ int main(int argc, char **argv)
         return 2;
     case RUN_NO_MEMORY:
         return 3;
+    case RUN_PANIC:
+        return 4;
     }
     return 1;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The kernel's platform interface on Linux: files in the run folder, stdout, CLOCK_MONOTONIC_RAW.
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -62,7 +63,7 @@ int plat_file_write(const char *name, const void *data, size_t len)
     /* Write then rename: a run killed mid-write never leaves a half file behind. */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
-        return -1;
+        return PLAT_WRITE_FAILED;
     const char *p = data;
     while (len) {
         ssize_t w = write(fd, p, len);
@@ -71,16 +72,16 @@ int plat_file_write(const char *name, const void *data, size_t len)
         if (w <= 0) {
             close(fd);
             unlink(tmp);
-            return -1;
+            return PLAT_WRITE_FAILED;
         }
         p += w;
         len -= (size_t)w;
     }
     if (fsync(fd) != 0 || close(fd) != 0) {
         unlink(tmp);
-        return -1;
+        return PLAT_WRITE_FAILED;
     }
-    return rename(tmp, path) == 0 ? 0 : -1;
+    return rename(tmp, path) == 0 ? 0 : PLAT_WRITE_FAILED;
 }
 
 static uint64_t now_ns(void)
@@ -90,7 +91,7 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns)
+static bool monotonic_raw_sample(uint64_t *ticks, uint64_t *ref_ns)
 {
     uint64_t n0 = now_ns(), t0 = arch_tsc_fenced();
     uint64_t n1, t1;
@@ -103,9 +104,26 @@ bool plat_tsc_reference(uint64_t *ticks, uint64_t *ref_ns)
     return true;
 }
 
-const char *plat_tsc_reference_name(void)
+unsigned plat_tsc_references(const struct tsc_reference **refs)
 {
-    return "clock_monotonic_raw";
+    static const struct tsc_reference host_refs[] = {
+        {"clock_monotonic_raw", monotonic_raw_sample},
+    };
+    *refs = host_refs;
+    return 1;
+}
+
+bool plat_read_msr(uint32_t msr, uint64_t *value)
+{
+    /* Only through the msr driver, as root; otherwise the host has no MSRs to offer. */
+    char path[64];
+    snprintf(path, sizeof(path), "/dev/cpu/%d/msr", sched_getcpu());
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    ssize_t n = pread(fd, value, sizeof(*value), msr);
+    close(fd);
+    return n == (ssize_t)sizeof(*value);
 }
 
 /* User space cannot turn interrupts off or own page tables: the job simply runs. */

@@ -88,6 +88,8 @@ static int exit_code(enum run_outcome outcome)
         return 2;
     case RUN_NO_MEMORY:
         return 3;
+    case RUN_PANIC:
+        return 4;
     }
     return 1;
 }
@@ -131,7 +133,15 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
     sim_backend_bind(&backend, &h, sim_buffer_current());
     printf("chase-sim: %s\n", canonical);
     enum on_exit on_exit;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     enum run_outcome outcome = chase_main(&m, &in, &on_exit);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (h.loads)
+        printf("chase-sim: %llu loads simulated in %.1f s (%.1f M loads/s with the chain "
+               "builders and file output)\n",
+               (unsigned long long)h.loads, seconds, (double)h.loads / seconds / 1e6);
     if (backend.points &&
         plat_file_write("sim_levels.csv", strbuf_str(&backend.stats), backend.stats.len) != 0)
         fprintf(stderr, "chase-sim: could not write sim_levels.csv\n");

@@ -11,22 +11,56 @@ extern char isr_stubs[]; /* window.S: one 16-byte stub per vector */
 
 /* The window in progress; an exception returns through it. Hardware state, not config. */
 static struct window_env *volatile active;
+/* Where an exception outside any window goes (the panic path), when armed. */
+static struct arch_jmp *volatile panic_resume;
+static struct fault_info *volatile panic_fault;
+
+#define IDT_GATES 256
+#define FRAME_RFLAGS 4
+
+static void set_gate(struct idt_gate *g, unsigned vector, uint16_t cs)
+{
+    uint64_t handler = (uint64_t)(uintptr_t)(isr_stubs + vector * ISR_STUB_BYTES);
+    g->offset_low = (uint16_t)handler;
+    g->selector = cs;
+    g->ist = 0;
+    g->type_attr = GATE_INTERRUPT_PRESENT;
+    g->offset_mid = (uint16_t)(handler >> 16);
+    g->offset_high = (uint32_t)(handler >> 32);
+    g->reserved = 0;
+}
 
 void arch_window_init(struct window_env *env)
 {
     kmemset(env, 0, sizeof(*env));
     uint16_t cs = arch_read_cs();
-    for (unsigned v = 0; v < IDT_EXCEPTION_VECTORS; v++) {
-        uint64_t handler = (uint64_t)(uintptr_t)(isr_stubs + v * ISR_STUB_BYTES);
-        struct idt_gate *g = &env->idt[v];
-        g->offset_low = (uint16_t)handler;
-        g->selector = cs;
-        g->type_attr = GATE_INTERRUPT_PRESENT;
-        g->offset_mid = (uint16_t)(handler >> 16);
-        g->offset_high = (uint32_t)(handler >> 32);
-    }
+    for (unsigned v = 0; v < IDT_EXCEPTION_VECTORS; v++)
+        set_gate(&env->idt[v], v, cs);
     env->idtr.limit = sizeof(env->idt) - 1;
     env->idtr.base = (uint64_t)(uintptr_t)env->idt;
+}
+
+void arch_idt_overlay(struct idt_gate *table, const struct descriptor_ptr *firmware,
+                      struct descriptor_ptr *out)
+{
+    size_t bytes = (size_t)firmware->limit + 1;
+    if (bytes > IDT_GATES * sizeof(struct idt_gate))
+        bytes = IDT_GATES * sizeof(struct idt_gate);
+    kmemset(table, 0, IDT_GATES * sizeof(struct idt_gate));
+    kmemcpy(table, (const void *)(uintptr_t)firmware->base, bytes);
+    uint16_t cs = arch_read_cs();
+    for (unsigned v = 0; v < IDT_EXCEPTION_VECTORS; v++)
+        set_gate(&table[v], v, cs);
+    out->base = (uint64_t)(uintptr_t)table;
+    out->limit = (uint16_t)(bytes > IDT_EXCEPTION_VECTORS * sizeof(struct idt_gate)
+                                ? bytes - 1
+                                : IDT_EXCEPTION_VECTORS * sizeof(struct idt_gate) - 1);
+}
+
+void arch_panic_arm(struct arch_jmp *j, struct fault_info *f)
+{
+    panic_fault = f;
+    panic_resume = j;
 }
 
 /* Flush every TLB entry, global ones too, by toggling CR4.PGE when it is on. */
@@ -43,16 +77,21 @@ void arch_exception(const uint64_t *frame);
 void arch_exception(const uint64_t *frame)
 {
     struct window_env *env = active;
-    if (!env) {
-        for (;;) /* chase's IDT is loaded only inside a window: unreachable */
+    struct fault_info *f = env ? &env->fault : panic_fault;
+    struct arch_jmp *resume = env ? &env->resume : panic_resume;
+    if (!f || !resume) {
+        for (;;) /* nobody to report to: stop here rather than run on in a broken state */
             __asm__ volatile("cli; hlt");
     }
-    env->fault.faulted = true;
-    env->fault.vector = (unsigned)frame[0];
-    env->fault.error_code = frame[1];
-    env->fault.rip = frame[2];
-    env->fault.cr2 = arch_read_cr2();
-    arch_longjmp(&env->resume, 1);
+    f->faulted = true;
+    f->vector = (unsigned)frame[0];
+    f->error_code = frame[1];
+    f->rip = frame[2];
+    f->cr2 = arch_read_cr2();
+    f->cr3 = arch_read_cr3();
+    if (!env && (frame[FRAME_RFLAGS] & RFLAGS_IF))
+        __asm__ volatile("sti"); /* the panic path calls the firmware: let its timer run */
+    arch_longjmp(resume, 1);
 }
 
 int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,

@@ -45,6 +45,21 @@ void arch_window_init(struct window_env *env);
 int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
                     struct fault_info *fault);
 
+/*
+ * Catch exceptions outside windows too: from now on one outside a window fills *f
+ * and returns through j (arch_setjmp there returns 1), with interrupts as they were
+ * before the fault. NULL, NULL disarms.
+ */
+void arch_panic_arm(struct arch_jmp *j, struct fault_info *f);
+
+/*
+ * Build in table (256 gates) a copy of the IDT described by firmware with chase's
+ * handlers on the 32 exception vectors, and describe it in out: loaded between
+ * windows, the firmware keeps its interrupts and chase catches its own faults.
+ */
+void arch_idt_overlay(struct idt_gate *table, const struct descriptor_ptr *firmware,
+                      struct descriptor_ptr *out);
+
 /* Save callee-saved registers; returns 0, then again 1 when arch_longjmp comes back. */
 int arch_setjmp(struct arch_jmp *j) __attribute__((returns_twice));
 /* Return to the arch_setjmp that saved j, which then returns val. */

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: MIT
+# Checks of a run folder's experiment files against the configuration in its run.json:
+# header, one row per planned point, positive values, every repetition in the samples.
+# Source after tests/qemu/lib.sh; validate_experiments DIR checks every experiment that ran.
+
+COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 core_cycles_median"
+SAMPLES="rep hops tsc_total tsc_per_access ns_per_access"
+
+cfg() { jq -r ".config.$1" "$dir/run.json"; }
+
+# ran NAME: the experiment is in the run's list.
+ran() { jq -e --arg n "$1" '.config.experiments | index($n) != null' "$dir/run.json" >/dev/null; }
+
+# check_csv NAME ROWS COLUMNS...: NAME.csv has the columns, ROWS rows and positive values,
+# NAME.samples.csv one row per repetition.
+check_csv() {
+    local name=$1 want=$2 file="$dir/$1.csv" rows
+    shift 2
+    check "$name.csv names its columns" csv_has_columns "$file" "$@" $COMMON
+    rows=$(csv_rows "$file" 2>/dev/null || echo 0)
+    check "$name.csv has one row per planned point ($rows of $want)" test "$rows" = "$want"
+    check "$name.csv values are positive" csv_positive "$file" hops reps tsc_median ns_min \
+        ns_median ns_p90 core_cycles_median
+    check "$name.samples.csv has every repetition" \
+        test "$(csv_rows "$dir/$name.samples.csv")" = "$((rows * reps))"
+    check "$name.samples.csv names its columns" csv_has_columns "$dir/$name.samples.csv" $SAMPLES
+}
+
+# strides MIN MAX STEP: how many strides a linear sweep has.
+strides() { echo $((($2 - $1) / $3 + 1)); }
+
+# validate_experiments DIR: every experiment in DIR's run.json has valid files.
+validate_experiments() {
+    dir=$1
+    local reps s ring_rows fused_rows tlb_pages
+    reps=$(cfg reps)
+    if ran random; then
+        check_csv random "$(sweep_points "$(cfg random.min)" "$(cfg random.max)" \
+            "$(cfg random.points_per_octave)" "$(cfg random.stride)")" size_bytes stride_bytes \
+            offset_bytes locality_bytes page_bytes slots
+        check "random.csv: build_ns is positive" csv_positive "$dir/random.csv" build_ns
+    fi
+    if ran linear; then
+        check_csv linear "$(strides "$(cfg linear.min_stride)" "$(cfg linear.max_stride)" \
+            "$(cfg linear.step)")" size_bytes stride_bytes
+        check "linear.csv strides step from min_stride to max_stride" awk -F, \
+            -v lo="$(cfg linear.min_stride)" -v st="$(cfg linear.step)" \
+            'NR > 1 && $2 != lo + (NR - 2) * st { bad = 1 } END { exit bad }' "$dir/linear.csv"
+    fi
+    if ran fused; then
+        fused_rows=$(strides "$(cfg fused.min_stride)" "$(cfg fused.max_stride)" \
+            "$(cfg fused.step)")
+        fused_rows=$((fused_rows * $(cfg fused.max_fuse)))
+        check_csv fused "$fused_rows" streams stride_bytes size_bytes gib_per_s \
+            ns_per_access_per_chain
+        check "fused.csv: GiB/s and ns per access per chain are positive" csv_positive \
+            "$dir/fused.csv" streams gib_per_s ns_per_access_per_chain
+    fi
+    if ran dual; then
+        check_csv dual "$(sweep_points "$(cfg dual.min)" "$(cfg dual.max)" \
+            "$(cfg dual.points_per_octave)" "$(cfg dual.stride)")" size_bytes lag_slots
+        check "run.json: dual.lag is resolved and says whether it was auto" json_true \
+            "$dir/run.json" '.config.dual.lag>0 and (.config.dual.lag_auto|type=="boolean")'
+        if [ "$(cfg dual.lag_auto)" = true ]; then
+            check "console shows the lag auto chose" grep -q "lag auto = $(cfg dual.lag) slots" \
+                "$dir/console.txt"
+        fi
+    fi
+    if ran scan; then
+        check_csv scan "$(sweep_points "$(cfg scan.small_min)" "$(cfg scan.small_max)" \
+            "$(cfg scan.points_per_octave)" "$(cfg scan.stride)")" small_bytes huge_bytes
+        check "scan.csv: huge_bytes is the configured huge region" awk -F, \
+            -v h="$(cfg scan.huge)" 'NR > 1 && $2 != h { bad = 1 } END { exit bad }' \
+            "$dir/scan.csv"
+    fi
+    if ran ring; then
+        ring_rows=0
+        for s in $(jq -r '.config.ring.strides[]' "$dir/run.json"); do
+            ring_rows=$((ring_rows + $(sweep_points "$(cfg ring.min)" "$(cfg ring.max)" \
+                "$(cfg ring.points_per_octave)" "$s")))
+        done
+        check_csv ring "$ring_rows" stride_bytes size_bytes
+    fi
+    if ran offset; then
+        check_csv offset "$((2 * ($(cfg offset.offset_max) / $(cfg offset.offset_step) + 1)))" \
+            direction offset_bytes stride_bytes size_bytes
+        check "offset.csv sweeps up, then down" sh -c "cut -d, -f1 '$dir/offset.csv' | uniq | \
+            tr '\n' ' ' | grep -qx 'direction up down '"
+        check "run.json: offset.size is resolved" json_true "$dir/run.json" '.config.offset.size>0'
+    fi
+    if ran parallel; then
+        check_csv parallel "$(cfg parallel.max_chains)" chains size_bytes gib_per_s \
+            ns_per_access_per_chain parallelism
+        check "parallel.csv: parallelism of one chain is 1" awk -F, \
+            'NR == 2 && ($6 < 0.999 || $6 > 1.001) { bad = 1 } END { exit bad }' \
+            "$dir/parallel.csv"
+    fi
+    if ran tlb; then
+        tlb_pages=$(tail -n +2 "$dir/tlb.csv" | cut -d, -f1 | sort -u | wc -l)
+        check_csv tlb "$(($(sweep_points "$(cfg tlb.min)" "$(cfg tlb.max)" 2 4096) * tlb_pages))" \
+            page_bytes size_bytes page_source
+        check "tlb.csv: every measured page size is a configured one" sh -c "
+            for p in \$(tail -n +2 '$dir/tlb.csv' | cut -d, -f1 | sort -u); do
+                jq -e --argjson p \"\$p\" '.config.tlb.pages | index(\$p) != null' \
+                    '$dir/run.json' >/dev/null || exit 1
+            done"
+    fi
+}

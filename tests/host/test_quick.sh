@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# chase-host runs all nine experiments in the quick profile; every CSV is checked against the
+# configuration in run.json (header, one row per planned point, positive values), and bad
+# configurations stop it before anything runs. Timings are never judged.
+set -u
+. "$(dirname "$0")/../qemu/lib.sh"
+
+HOST="$ROOT/build/chase-host"
+out="$TEST_TMP/host-quick"
+rm -rf "$out"
+
+. "$(dirname "$0")/lib_validate.sh"
+
+"$HOST" --out "$out" profile=quick >"$TEST_TMP/host-quick.log" 2>&1
+rc=$?
+check "chase-host runs the quick profile and exits 0" test "$rc" = 0
+dir="$out/0001"
+check "chase-host made run folder 0001" test -d "$dir"
+validate_run_json "$dir"
+check "run.json: status complete, all nine experiments ok" json_true "$dir/run.json" \
+    '.status=="complete" and (.experiments|length==9)
+     and all(.experiments[]; startswith("ok"))'
+validate_experiments "$dir"
+check "tlb.csv: 4K pages measured on Linux" grep -q '^4096,' "$dir/tlb.csv"
+
+check "console: a header with what and why for each experiment" \
+    test "$(grep -c '^   why: ' "$dir/console.txt")" = 9
+check "console: the summary with levels, TLB penalty, verdicts and the folder" sh -c "
+    grep -q '^levels seen' '$dir/console.txt' && grep -q '^TLB penalty' '$dir/console.txt' &&
+    grep -q '^dual vs random' '$dir/console.txt' && grep -q '^scan: ' '$dir/console.txt' &&
+    grep -q '^results: $dir' '$dir/console.txt'"
+check "console.txt keeps no progress line" sh -c "! grep -q 'points, about' '$dir/console.txt'"
+
+# The help names every key of every experiment, with defaults and units.
+"$HOST" --help >"$TEST_TMP/host-help.log" 2>&1
+for key in random.locality random.page linear.step fused.max_fuse dual.lag scan.small_max \
+    ring.strides offset.offset_max parallel.max_chains tlb.pages; do
+    check "help lists $key" grep -q "^  $key " "$TEST_TMP/host-help.log"
+done
+check "help shows auto values with what they come to" grep -q "^  dual.lag  *auto (" \
+    "$TEST_TMP/host-help.log"
+
+# A bad configuration file: every error named with file and line, nothing run.
+bad="$TEST_TMP/bad.cfg"
+printf '%s\n' '[ring]' 'strides = 64, 100' '[linear]' 'min_stride = 256' 'max_stride = 64' \
+    '[random]' 'max = 64T' >"$bad"
+"$HOST" --out "$out" --config "$bad" profile=quick >"$TEST_TMP/host-bad-cfg.log" 2>&1
+rc=$?
+check "a bad configuration file stops chase-host with status 2" test "$rc" = 2
+check "errors name file, line, key and what is accepted" sh -c "
+    grep -q '$bad:2: key .ring.strides.: stride 100 is not a multiple of 8' \
+        '$TEST_TMP/host-bad-cfg.log' &&
+    grep -q '$bad:4: key .linear.min_stride.: min_stride (256) is larger than max_stride (64)' \
+        '$TEST_TMP/host-bad-cfg.log' &&
+    grep -q '$bad:7: key .random.max.: bad value .64T. (out of range); expected a size' \
+        '$TEST_TMP/host-bad-cfg.log'"
+check "the bad run wrote errors.txt, status config_error and no experiment files" sh -c "
+    test -s '$out/0002/errors.txt' && ! ls '$out/0002/'*.csv >/dev/null 2>&1 &&
+    jq -e '.status==\"config_error\"' '$out/0002/run.json' >/dev/null"
+
+"$HOST" --out "$out" profile=quick random.max=1T >"$TEST_TMP/host-bad-plan.log" 2>&1
+check "a plan beyond memory names the key and the largest value that fits" grep -q \
+    "load options:2: key 'random.max': the plan needs a 1T buffer but at most .* fits in \
+memory; the largest random.max that fits is" "$TEST_TMP/host-bad-plan.log"
+check "the earlier run folder is untouched" test "$(csv_rows "$dir/random.csv")" -gt 5

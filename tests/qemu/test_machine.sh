@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# chase owns the machine: its page tables on small and large memory, CPUs with and without
+# 1 GiB pages and RDTSCP, page=4K, faults caught inside windows, and the firmware still
+# working after chase returns to it (the UEFI shell runs chase twice from startup.nsh).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+quick=(--set profile=quick --set on_exit=shutdown)
+
+# ---- memory: 256 MiB, and 6 GiB with the buffer above 4 GiB
+boot mem256 --mem 256M "${quick[@]}" --set experiments=random
+j=$RUN_DIR/run.json
+check "256M: clean power-off and a complete run" json_true "$j" '.status=="complete"'
+check "256M: own page tables cover the buffer" json_true "$j" \
+    '.buffer.table_pages>0 and (.buffer.identity_map_bytes >= .buffer.phys_addr + .buffer.size_bytes)'
+check "256M: buffer 2 MiB aligned" json_true "$j" '.buffer.phys_addr % 2097152 == 0'
+
+boot mem6g --mem 6G "${quick[@]}" --set experiments=random
+j=$RUN_DIR/run.json
+check "6G: memory over 4 GiB is seen" json_true "$j" '.memory_total_bytes > 4294967296'
+check "6G: the buffer lies above 4 GiB and the identity map covers it" json_true "$j" \
+    '.buffer.phys_addr >= 4294967296 and
+     (.buffer.identity_map_bytes >= .buffer.phys_addr + .buffer.size_bytes)'
+check "6G: the random experiment ran on it" json_true "$j" '.experiments.random=="ok"'
+validate_random "$RUN_DIR"
+
+# ---- CPU models: max has 1 GiB pages and RDTSCP; qemu64 has neither
+boot cpumax --cpu max "${quick[@]}" --set experiments=random
+j=$RUN_DIR/run.json
+check "cpu max: 1 GiB pages used by default" json_true "$j" \
+    '.cpu.page_1g and .buffer.page_size_bytes==1073741824 and .page_size_bytes==1073741824'
+check "cpu max: timed regions end with rdtscp" json_true "$j" '.tsc.end_fence=="rdtscp; lfence"'
+
+boot qemu64 --cpu qemu64 "${quick[@]}" --set experiments=random
+j=$RUN_DIR/run.json
+check "cpu qemu64: no 1 GiB pages, falls back to 2 MiB" json_true "$j" \
+    '(.cpu.page_1g|not) and .buffer.page_size_bytes==2097152'
+check "cpu qemu64: the console says why" grep -q '2M pages (no 1 GiB pages on this CPU)' \
+    "$RUN_DIR/console.txt"
+check "cpu qemu64: no RDTSCP, fenced rdtsc instead" json_true "$j" \
+    '(.cpu.rdtscp|not) and .tsc.end_fence=="lfence; rdtsc; lfence" and .experiments.random=="ok"'
+
+for cpu in max qemu64; do
+    boot "page4k-$cpu" --cpu "$cpu" "${quick[@]}" --set experiments=random --set page=4K
+    check "cpu $cpu: page=4K maps the buffer with 4 KiB pages and runs" json_true \
+        "$RUN_DIR/run.json" '.buffer.page_size_bytes==4096 and .experiments.random=="ok"'
+done
+
+boot page1g-qemu64 --cpu qemu64 "${quick[@]}" --set page=1G
+check "cpu qemu64: page=1G is a configuration error that says why" \
+    grep -q "key 'page': this CPU has no 1 GiB pages" "$RUN_DIR/errors.txt"
+
+# ---- TSC: calibrated against the ACPI PM timer, every source recorded
+j=$WORK/../cpumax/out/0001/run.json
+check "TSC calibrated against the ACPI PM timer, 5 times, spread recorded" json_true "$j" \
+    '.tsc.method=="pm_timer" and (.tsc.sources[0].calibrations_hz|length)==5
+     and (.tsc.spread|type=="number") and any(.tsc.sources[]; .method=="stall")'
+check "core clock and timer overhead recorded" json_true "$j" \
+    '.core_clock.core_per_tsc>0 and .core_clock.core_hz>0 and .tsc.overhead_ticks>0'
+check "QEMU's TSC is not invariant, and the console warns" \
+    grep -q 'NOT invariant: timings may drift' "$WORK/../cpumax/out/0001/console.txt"
+
+# ---- faults inside a window: recorded, the run goes on, QEMU still powers off
+for kind in page_fault general_protection; do
+    boot "fault-$kind" "${quick[@]}" --set fault_test=$kind
+    j=$RUN_DIR/run.json
+    first=$(jq -r '.config.experiments[0]' "$j")
+    case $kind in
+    page_fault) what='page fault (#PF, vector 14) at RIP 0x' detail='CR2 0x7f0000000000' ;;
+    *) what='general protection fault (#GP, vector 13) at RIP 0x' detail='error code 0x' ;;
+    esac
+    check "$kind: QEMU powered off cleanly" test "$BOOT_RC" = 0
+    check "$kind: run.json marks the first experiment failed with vector, RIP and details" \
+        json_true "$j" ".experiments[\"$first\"] | startswith(\"failed: point \") and
+            contains(\"$what\") and contains(\"$detail\")"
+    check "$kind: the console shows the fault" grep -qF "FAILED: $what" "$RUN_DIR/console.txt"
+    check "$kind: the other experiments still ran, and are ok" json_true "$j" \
+        "[.experiments | to_entries[] | select(.key != \"$first\") | .value] |
+         length >= 1 and all(. == \"ok\")"
+done
+
+# ---- a fault outside any window: the panic screen, what was finished is saved, clean stop
+boot fault-outside "${quick[@]}" --set fault_test=outside_window
+j=$RUN_DIR/run.json
+first=$(jq -r '.config.experiments[0]' "$j")
+second=$(jq -r '.config.experiments[1]' "$j")
+check "outside a window: the panic screen names vector, error code, RIP, CR2, CR3 and the experiment" \
+    sh -c "grep -q 'CPU exception outside a measurement window' '$SERIAL' &&
+           grep -q 'page fault (#PF), vector 14, error code 0x' '$SERIAL' &&
+           grep -qE 'RIP 0x[0-9a-f]{16}  CR2 0x00007f0000000000  CR3 0x[0-9a-f]{16}' '$SERIAL' &&
+           grep -q 'while: running $second' '$SERIAL'"
+check "outside a window: then a clean shutdown as on_exit says (no reboot, no hang)" \
+    sh -c "test $BOOT_RC = 0 && grep -q 'chase: shutting down' '$SERIAL'"
+check "outside a window: run.json says panic, the finished experiment is ok and saved" \
+    json_true "$j" ".status==\"panic\" and .experiments[\"$first\"]==\"ok\" and
+        (.experiments[\"$second\"] | startswith(\"failed: panic: page fault\"))"
+check "outside a window: the finished experiment's files are complete" \
+    csv_positive "$RUN_DIR/$first.csv" ns_median
+
+# ---- return to the firmware: the UEFI shell runs chase twice, then itself goes on
+nsh="$TEST_TMP/startup.nsh"
+printf '%s\r\n' 'echo chase-test: shell started' 'fs0:' \
+    'chase\chase.efi profile=quick on_exit=return experiments=random random.max=64K' \
+    'echo chase-test: first returned' \
+    'chase\chase.efi profile=quick on_exit=return experiments=random random.max=64K' \
+    'echo chase-test: second returned' 'reset -s' >"$nsh"
+"$ROOT/tools/mkimage.sh" --shell "$nsh" "$TEST_TMP/shell.img" "$ROOT/build/chase.efi" \
+    "$ROOT/tools/chase.cfg.example"
+IMAGE="$TEST_TMP/shell.img" boot shell
+check "shell: chase returned to the firmware twice and the shell went on" \
+    grep -q 'chase-test: second returned' "$SERIAL"
+for n in 0001 0002; do
+    mkdir -p "$WORK/pulled/$n"
+    mcopy -s -n -i "$WORK/vm/disk.img@@1M" "::/chase/runs/$n/*" "$WORK/pulled/$n/" 2>/dev/null
+    check "shell: run $n is complete" json_true "$WORK/pulled/$n/run.json" \
+        '.status=="complete" and .experiments.random=="ok" and .config.on_exit=="return"'
+done
