@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "sim_cache.h"
-#include "sim_policy.h"
+#include "sim_access.h"
 
 enum { A = 1, B, C, D, E, F, G, H };
 

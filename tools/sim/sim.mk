@@ -6,10 +6,6 @@ SIM_MODEL_SRCS := \
 	tools/sim/sim_cache.c \
 	tools/sim/sim_hier.c \
 	tools/sim/sim_policy.c \
-	tools/sim/sim_policy_lru.c \
-	tools/sim/sim_policy_plru.c \
-	tools/sim/sim_policy_random.c \
-	tools/sim/sim_policy_rrip.c \
 	tools/sim/sim_presets.c \
 	tools/sim/sim_spec.c \
 	tools/sim/sim_spec_format.c

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "sim_policy.h"
+#include "sim_access.h"
 
 /* Intel's slice hash bits for 2, 4 and 8 slices: parity of the physical address under each. */
 static const uint64_t intel_slice_mask[3] = {0x1b5f575440ULL, 0x2eb5faa880ULL, 0x3cccc93100ULL};
@@ -30,11 +30,12 @@ uint32_t sim_cache_slice(const struct sim_cache *c, uint64_t line)
     uint64_t high = line >> c->set_bits;
     switch (c->p.hash) {
     case SIM_HASH_INTEL: {
+        /* Unrolled: at most three bits, the ones above the slice count masked off. */
         uint64_t addr = line << c->line_shift;
-        uint32_t s = 0;
-        for (unsigned b = 0; (1u << b) < slices; b++)
-            s |= (uint32_t)__builtin_parityll(addr & intel_slice_mask[b]) << b;
-        return s;
+        uint32_t s = (uint32_t)__builtin_parityll(addr & intel_slice_mask[0]) |
+                     (uint32_t)__builtin_parityll(addr & intel_slice_mask[1]) << 1 |
+                     (uint32_t)__builtin_parityll(addr & intel_slice_mask[2]) << 2;
+        return s & (slices - 1);
     }
     case SIM_HASH_XOR: {
         unsigned bits = log2_u64(slices);
@@ -104,7 +105,8 @@ static int alloc_arrays(struct sim_cache *c)
     size_t at_stamp = align_up(lines * sizeof(*c->tags), 64);
     size_t at_rrpv = at_stamp + (uses_stamps(k) ? align_up(lines * sizeof(*c->stamp), 64) : 0);
     size_t at_tree = at_rrpv + (uses_rrpv(k) ? align_up(lines, 64) : 0);
-    size_t at_role = at_tree + (k == SIM_PLRU ? align_up(c->sets * sizeof(*c->tree), 64) : 0);
+    size_t at_free = at_tree + (k == SIM_PLRU ? align_up(c->sets * sizeof(*c->tree), 64) : 0);
+    size_t at_role = at_free + align_up(c->sets * sizeof(*c->free_ways), 64);
     size_t bytes = at_role + c->sets;
     uint8_t *block = block_alloc(bytes, &c->block_mapped);
     if (!block)
@@ -114,6 +116,7 @@ static int alloc_arrays(struct sim_cache *c)
     c->stamp = uses_stamps(k) ? (uint64_t *)(block + at_stamp) : NULL;
     c->rrpv = uses_rrpv(k) ? block + at_rrpv : NULL;
     c->tree = k == SIM_PLRU ? (uint64_t *)(block + at_tree) : NULL;
+    c->free_ways = (uint64_t *)(block + at_free);
     c->role = block + at_role;
     return 0;
 }
@@ -127,7 +130,6 @@ int sim_cache_init(struct sim_cache *c, const struct sim_cache_params *p)
     c->set_bits = log2_u64(p->sets_per_slice);
     c->set_mask = p->sets_per_slice - 1;
     c->sets = p->sets_per_slice * p->slices;
-    c->pol = sim_policy_get(p->policy);
     if (alloc_arrays(c) != 0)
         return -1;
     sim_cache_flush(c);
@@ -144,6 +146,7 @@ void sim_cache_free(struct sim_cache *c)
     c->tags = NULL;
     c->stamp = c->tree = NULL;
     c->rrpv = c->role = NULL;
+    c->free_ways = NULL;
 }
 
 void sim_cache_flush(struct sim_cache *c)
@@ -158,7 +161,9 @@ void sim_cache_flush(struct sim_cache *c)
         memset(c->rrpv, (int)c->rrpv_max, lines);
     if (c->tree)
         memset(c->tree, 0, c->sets * sizeof(*c->tree));
-    c->empty = lines;
+    uint64_t all = c->ways == 64 ? ~0ULL : (1ULL << c->ways) - 1;
+    for (uint32_t set = 0; set < c->sets; set++)
+        c->free_ways[set] = all;
     c->clock = SIM_STAMP_START;
     c->rng = c->p.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
     if (!c->rng)
@@ -172,15 +177,6 @@ void sim_cache_set_line_shift(struct sim_cache *c, unsigned line_shift)
 {
     c->p.line_shift = line_shift;
     c->line_shift = line_shift;
-}
-
-bool sim_cache_invalidate(struct sim_cache *c, uint32_t set, uint32_t tag)
-{
-    int way = sim_cache_find(c, set, tag);
-    if (way < 0)
-        return false;
-    sim_cache_drop(c, set, (unsigned)way);
-    return true;
 }
 
 bool sim_cache_access(struct sim_cache *c, uint32_t set, uint32_t tag)

@@ -51,22 +51,6 @@ struct sim_cache_params {
     uint64_t seed;      /* random victims and bimodal insertion */
 };
 
-struct sim_cache;
-
-/*
- * A replacement policy. The cache finds tags and prefers empty ways itself; a policy
- * only keeps its own state: hit (a lookup found way), miss (a lookup found nothing;
- * may be NULL), victim (which way of a full set to evict) and fill (a line was just
- * installed in way). Policies keep their state in the cache's flat arrays.
- */
-struct sim_policy {
-    const char *name;
-    void (*hit)(struct sim_cache *c, uint32_t set, unsigned way);
-    void (*miss)(struct sim_cache *c, uint32_t set);
-    unsigned (*victim)(struct sim_cache *c, uint32_t set);
-    void (*fill)(struct sim_cache *c, uint32_t set, unsigned way);
-};
-
 /*
  * A line (address >> line_shift) is kept as its set and its tag: the line's bits above
  * the set index within a slice (the slice is a function of the line). 32-bit tags keep
@@ -86,13 +70,12 @@ struct sim_cache {
     uint8_t *rrpv;       /* [sets * ways] re-reference prediction value (NRU, RRIP family) */
     uint64_t *tree;      /* [sets] tree-PLRU bits (PLRU) */
     uint8_t *role;       /* [sets] enum sim_duel_role */
+    uint64_t *free_ways; /* [sets] bit w set: way w holds nothing */
     uint64_t clock;      /* stamps count up from here */
-    uint64_t empty;      /* lines not holding anything (invalid tags) */
     unsigned tree_depth; /* tree-PLRU: log2(ways) */
     unsigned rrpv_max;
-    uint32_t psel, psel_max; /* set dueling selector: >= half means followers use B */
+    uint32_t psel, psel_max; /* set dueling selector: above half, followers use B */
     uint64_t rng;
-    const struct sim_policy *pol;
     uint64_t hits, misses;
     uint64_t tree_path[SIM_MAX_WAYS]; /* tree-PLRU: the nodes on the way to each way */
     uint64_t tree_away[SIM_MAX_WAYS]; /* tree-PLRU: those nodes pointing away from it */
@@ -155,57 +138,6 @@ static inline int sim_cache_find(const struct sim_cache *c, uint32_t set, uint32
         match |= (uint64_t)(t[w] == tag) << w;
     return match ? __builtin_ctzll(match) : -1;
 }
-
-/* Count a hit on way of set and update the policy. */
-static inline void sim_cache_hit(struct sim_cache *c, uint32_t set, unsigned way)
-{
-    c->hits++;
-    c->pol->hit(c, set, way);
-}
-
-/* Count a miss in set (set dueling learns from it). */
-static inline void sim_cache_miss(struct sim_cache *c, uint32_t set)
-{
-    c->misses++;
-    if (c->pol->miss)
-        c->pol->miss(c, set);
-}
-
-/*
- * Install tag in set: an empty way if there is one, else the policy's victim.
- * Returns the tag evicted, or SIM_TAG_INVALID when an empty way was used.
- */
-static inline uint32_t sim_cache_insert(struct sim_cache *c, uint32_t set, uint32_t tag)
-{
-    uint32_t *t = c->tags + (uint64_t)set * c->ways;
-    int way = c->empty ? sim_cache_find(c, set, SIM_TAG_INVALID) : -1;
-    uint32_t evicted = SIM_TAG_INVALID;
-    if (way >= 0) {
-        c->empty--;
-    } else {
-        way = (int)c->pol->victim(c, set);
-        evicted = t[way];
-    }
-    t[way] = tag;
-    c->pol->fill(c, set, (unsigned)way);
-    return evicted;
-}
-
-/* Empty way of set (its line leaves the cache). */
-static inline void sim_cache_drop(struct sim_cache *c, uint32_t set, unsigned way)
-{
-    c->tags[(uint64_t)set * c->ways + way] = SIM_TAG_INVALID;
-    c->empty++;
-}
-
-/* Remove tag from set if it is there; returns whether it was. */
-bool sim_cache_invalidate(struct sim_cache *c, uint32_t set, uint32_t tag);
-
-/*
- * The one interface every policy is tested through: look tag up in set; on a hit
- * update the policy, on a miss install it (evicting the victim). Returns whether it hit.
- */
-bool sim_cache_access(struct sim_cache *c, uint32_t set, uint32_t tag);
 
 /* The next number of the cache's own generator (xorshift64*), for random choices. */
 static inline uint64_t sim_cache_random(struct sim_cache *c)

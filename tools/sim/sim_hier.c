@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "sim_access.h"
+
 static unsigned log2_u64(uint64_t v)
 {
     unsigned n = 0;
@@ -156,6 +158,20 @@ static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
     uint32_t victim = sim_cache_insert(&h->level[j].cache, set, tag);
     if (victim != SIM_TAG_INVALID && h->level[j].evictions_matter)
         evicted(h, j, set, victim);
+}
+
+void sim_hier_prefetch(const struct sim_hier *h, uint64_t addr)
+{
+    for (unsigned i = 0; i < h->nlevels; i++) {
+        const struct sim_cache *c = &h->level[i].cache;
+        uint64_t line = addr >> c->line_shift;
+        uint32_t set = sim_cache_set(c, line);
+        __builtin_prefetch(c->tags + (uint64_t)set * c->ways);
+        if (c->stamp)
+            __builtin_prefetch(c->stamp + (uint64_t)set * c->ways);
+        else if (c->rrpv)
+            __builtin_prefetch(c->rrpv + (uint64_t)set * c->ways);
+    }
 }
 
 unsigned sim_hier_load(struct sim_hier *h, uint64_t addr)

@@ -1,32 +1,25 @@
 // SPDX-License-Identifier: MIT
-// The policy table of chase-sim, and set dueling (leader sets, saturating selector).
+// Policy names, and the layout work of two policies: set dueling's leaders, PLRU's tree paths.
 #include "sim_policy.h"
 
 #include <string.h>
 #include <strings.h>
 
-static const struct sim_policy *const policies[SIM_POLICY_COUNT] = {
-    [SIM_LRU] = &sim_policy_lru,     [SIM_PLRU] = &sim_policy_plru,
-    [SIM_FIFO] = &sim_policy_fifo,   [SIM_RANDOM] = &sim_policy_random,
-    [SIM_NRU] = &sim_policy_nru,     [SIM_BIP] = &sim_policy_bip,
-    [SIM_DIP] = &sim_policy_dip,     [SIM_SRRIP] = &sim_policy_srrip,
-    [SIM_BRRIP] = &sim_policy_brrip, [SIM_DRRIP] = &sim_policy_drrip,
+static const char *const policy_names[SIM_POLICY_COUNT] = {
+    [SIM_LRU] = "lru",     [SIM_PLRU] = "plru",   [SIM_FIFO] = "fifo", [SIM_RANDOM] = "random",
+    [SIM_NRU] = "nru",     [SIM_BIP] = "bip",     [SIM_DIP] = "dip",   [SIM_SRRIP] = "srrip",
+    [SIM_BRRIP] = "brrip", [SIM_DRRIP] = "drrip",
 };
-
-const struct sim_policy *sim_policy_get(enum sim_policy_kind kind)
-{
-    return policies[kind];
-}
 
 const char *sim_policy_name(enum sim_policy_kind kind)
 {
-    return policies[kind]->name;
+    return policy_names[kind];
 }
 
 int sim_policy_parse(const char *name, unsigned len)
 {
     for (int k = 0; k < SIM_POLICY_COUNT; k++)
-        if (strlen(policies[k]->name) == len && !strncasecmp(policies[k]->name, name, len))
+        if (strlen(policy_names[k]) == len && !strncasecmp(policy_names[k], name, len))
             return k;
     return -1;
 }
@@ -68,11 +61,23 @@ void sim_duel_init(struct sim_cache *c)
     }
 }
 
-void sim_duel_miss(struct sim_cache *c, uint32_t set)
+void sim_plru_init(struct sim_cache *c)
 {
-    uint8_t r = c->role[set];
-    if (r == SIM_LEADER_A && c->psel < c->psel_max)
-        c->psel++;
-    else if (r == SIM_LEADER_B && c->psel > 0)
-        c->psel--;
+    unsigned depth = 0;
+    while ((1u << depth) < c->ways)
+        depth++;
+    c->tree_depth = depth;
+    for (unsigned way = 0; way < c->ways; way++) {
+        uint64_t path = 0, away = 0;
+        unsigned node = 1;
+        for (unsigned level = depth; level > 0; level--) {
+            unsigned right = (way >> (level - 1)) & 1;
+            path |= 1ULL << node;
+            if (!right)
+                away |= 1ULL << node;
+            node = 2 * node + right;
+        }
+        c->tree_path[way] = path;
+        c->tree_away[way] = away;
+    }
 }

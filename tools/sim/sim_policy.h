@@ -1,45 +1,114 @@
 // SPDX-License-Identifier: MIT
-// Replacement policies of chase-sim: one small table of hooks per policy, driven by sim_cache.
+// Replacement policies of chase-sim: names, and the hooks every cache operation dispatches to.
 #ifndef SIM_POLICY_H
 #define SIM_POLICY_H
 
 #include "sim_cache.h"
+#include "sim_duel.h"
+#include "sim_policy_lru.h"
+#include "sim_policy_plru.h"
+#include "sim_policy_rrip.h"
 
-/* The policy of a kind; never NULL for a valid kind. */
-const struct sim_policy *sim_policy_get(enum sim_policy_kind kind);
-/* The policy called name ("lru", "plru", ...), as a kind; -1 when there is none. */
+/*
+ * A policy keeps its own state in the cache's flat arrays and answers four hooks: hit (a
+ * lookup found way), miss (a lookup found nothing), victim (which way of a full set goes)
+ * and fill (a line was just installed in way). The cache finds tags and fills empty ways
+ * first itself. The hooks are inline and dispatched on the kind, so that the model's inner
+ * loop has no indirect calls; each family's hooks live in its own header.
+ */
+static inline void sim_policy_hit(struct sim_cache *c, uint32_t set, unsigned way)
+{
+    switch (c->p.policy) {
+    case SIM_LRU:
+    case SIM_BIP:
+    case SIM_DIP:
+        stamp_mru(c, set, way);
+        break;
+    case SIM_PLRU:
+        plru_touch(c, set, way);
+        break;
+    case SIM_NRU:
+    case SIM_SRRIP:
+    case SIM_BRRIP:
+    case SIM_DRRIP:
+        rrip_hit(c, set, way);
+        break;
+    case SIM_FIFO:   /* insertion order only */
+    case SIM_RANDOM: /* no state */
+    case SIM_POLICY_COUNT:
+        break;
+    }
+}
+
+static inline void sim_policy_miss(struct sim_cache *c, uint32_t set)
+{
+    if (c->p.policy == SIM_DIP || c->p.policy == SIM_DRRIP)
+        sim_duel_miss(c, set);
+}
+
+static inline unsigned sim_policy_victim(struct sim_cache *c, uint32_t set)
+{
+    switch (c->p.policy) {
+    case SIM_LRU:
+    case SIM_FIFO:
+    case SIM_BIP:
+    case SIM_DIP:
+        return stamp_victim(c, set);
+    case SIM_PLRU:
+        return plru_victim(c, set);
+    case SIM_NRU:
+    case SIM_SRRIP:
+    case SIM_BRRIP:
+    case SIM_DRRIP:
+        return rrip_victim(c, set);
+    case SIM_RANDOM:
+    case SIM_POLICY_COUNT:
+        break;
+    }
+    return (unsigned)(sim_cache_random(c) % c->ways);
+}
+
+static inline void sim_policy_fill(struct sim_cache *c, uint32_t set, unsigned way)
+{
+    switch (c->p.policy) {
+    case SIM_LRU:
+    case SIM_FIFO:
+        stamp_mru(c, set, way);
+        break;
+    case SIM_BIP:
+        bip_fill(c, set, way);
+        break;
+    case SIM_DIP:
+        dip_fill(c, set, way);
+        break;
+    case SIM_PLRU:
+        plru_touch(c, set, way);
+        break;
+    case SIM_NRU:
+        nru_fill(c, set, way);
+        break;
+    case SIM_SRRIP:
+        srrip_fill(c, set, way);
+        break;
+    case SIM_BRRIP:
+        brrip_fill(c, set, way);
+        break;
+    case SIM_DRRIP:
+        drrip_fill(c, set, way);
+        break;
+    case SIM_RANDOM:
+    case SIM_POLICY_COUNT:
+        break;
+    }
+}
+
+/* The policy called name ("lru", "plru", ..., any case), as a kind; -1 when there is none. */
 int sim_policy_parse(const char *name, unsigned len);
 /* Name of a policy kind. */
 const char *sim_policy_name(enum sim_policy_kind kind);
-/* Whether a kind duels (DIP, DRRIP) or inserts bimodally (BIP, BRRIP, and those two). */
+/* Whether a kind duels (DIP, DRRIP). */
 bool sim_policy_duels(enum sim_policy_kind kind);
+/* Whether a kind inserts bimodally (BIP, BRRIP, and DIP and DRRIP through them). */
 bool sim_policy_bimodal(enum sim_policy_kind kind);
-
-/* Stamp-ordered policies (sim_policy_lru.c). */
-extern const struct sim_policy sim_policy_lru, sim_policy_fifo, sim_policy_bip, sim_policy_dip;
-/* Tree pseudo-LRU (sim_policy_plru.c); needs a power-of-two number of ways. */
-extern const struct sim_policy sim_policy_plru;
-/* Precompute the tree-PLRU paths of c's ways (done for every cache; cheap). */
-void sim_plru_init(struct sim_cache *c);
-/* Random victim (sim_policy_random.c). */
-extern const struct sim_policy sim_policy_random;
-/* Re-reference prediction (sim_policy_rrip.c): NRU is the 1-bit member of the family. */
-extern const struct sim_policy sim_policy_nru, sim_policy_srrip, sim_policy_brrip, sim_policy_drrip;
-
-/* Set dueling (sim_policy_duel.c): lay out leader sets and centre the selector. */
-void sim_duel_init(struct sim_cache *c);
-/* A miss in a leader set moves the selector towards the other policy. */
-void sim_duel_miss(struct sim_cache *c, uint32_t set);
-/* Whether set uses policy B now (its own if a leader, the selector's if a follower). */
-static inline bool sim_duel_use_b(const struct sim_cache *c, uint32_t set)
-{
-    uint8_t r = c->role[set];
-    if (r != SIM_FOLLOWER)
-        return r == SIM_LEADER_B;
-    return c->psel > c->psel_max / 2;
-}
-
-/* The lowest stamp in a set of stamp-ordered ways, and its way (empty ways ignored). */
-unsigned sim_stamp_oldest(const struct sim_cache *c, uint32_t set, uint64_t *oldest);
 
 #endif
