@@ -14,6 +14,8 @@
 #define SIGMAS 3.0
 /* How much lower the BIC of another level count must be to say the data prefer it. */
 #define BIC_MARGIN 10.0
+/* Residuals above this (in ln latency, ~15%) make the fit unreliable. */
+#define POOR_FIT_RMS 0.15
 
 static void note(struct fit_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -168,6 +170,12 @@ void fit_check(const double *size, const double *ns, size_t n, const struct dete
     c->preferred_levels = (int)d->nlevels;
     if (!f->ok)
         return;
+    if (f->rms > POOR_FIT_RMS)
+        note(c, "the model fits poorly (rms %.0f%% of latency): its numbers are not reliable",
+             100 * f->rms);
+    if (f->model.sharpness < 0.35 || f->model.sharpness > 30)
+        note(c, "the sharpness ran to its bound (%.2f): the steps are not shaped like the model's",
+             f->model.sharpness);
     compare_levels(d, f, c);
     int delta = compare_orders(size, ns, n, f, ns_offset);
     int levels = (int)d->nlevels;

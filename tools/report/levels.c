@@ -36,6 +36,8 @@
 #define MOST_OF_THE_RISE 0.6
 /* ... and the curve must rise between the plateaus by this share of a significant step. */
 #define LOCAL_STEP_SHARE 0.75
+/* Sizes up to this multiple of CPUID's last cache can still be inside it (sharing, slices). */
+#define LLC_REACH_FACTOR 2.0
 /* Penalty per straight piece, in units of the noise variance, times ln(points). */
 #define PIECE_PENALTY 2.0
 
@@ -373,10 +375,15 @@ static void build_levels(const struct lpoints *p, const struct plateau *pl, size
     for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
         set_level(p, &pl[i], &pl[i + 1], o->ns_offset, &d->level[d->nlevels++]);
     const struct plateau *last = &pl[m - 1];
-    bool in_llc = o->llc_bytes > 0 && exp2(p->x[p->n - 1]) < 0.9 * o->llc_bytes;
+    double largest = exp2(p->x[p->n - 1]);
+    bool in_llc = o->llc_bytes > 0 && largest < 0.9 * o->llc_bytes;
+    /* The curve stayed in the last cache if its last plateau starts inside it and the sizes
+     * did not go far beyond it (far beyond without a step, the cache is out of reach). */
+    bool open = o->llc_bytes > 0 && exp2(p->x[last->a]) < 0.9 * o->llc_bytes &&
+                largest < LLC_REACH_FACTOR * o->llc_bytes;
     if (last->b + 1 < p->n && p->z[p->n - 1] - plateau_end(p, last) >= min_step) {
         rising_end(p, last, in_llc, o->ns_offset, d);
-    } else if (o->llc_bytes > 0 && exp2(p->x[last->a]) < 0.9 * o->llc_bytes) {
+    } else if (open) {
         open_level(p, last, o->ns_offset, d);
         levels_note(d, "the largest size is inside the last cache (CPUID): no DRAM plateau");
     } else {

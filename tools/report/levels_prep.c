@@ -67,6 +67,11 @@ static size_t group(struct lpoints *p, const struct raw_point *raw, size_t m, do
     return k;
 }
 
+static double median3(double a, double b, double c)
+{
+    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
 void lpoints_build(struct lpoints *p, const double *size, const double *ns, const double *cycles,
                    size_t n, double offset)
 {
@@ -94,12 +99,16 @@ void lpoints_build(struct lpoints *p, const double *size, const double *ns, cons
     for (size_t i = 0; i < k; i++)
         p->y[i] = log(p->ns[i]);
     for (size_t i = 0; i < k; i++) {
-        if (i == 0 || i + 1 == k) {
+        if (k < 3) {
             p->z[i] = p->y[i];
-            continue;
+        } else if (i == 0 || i + 1 == k) {
+            /* Tukey's end rule: the end point, its neighbour, and the line through the next
+             * two continued to the end, so one wild end point cannot fake a step. */
+            size_t a = i == 0 ? 1 : k - 2, b = i == 0 ? 2 : k - 3;
+            p->z[i] = median3(p->y[i], p->y[a], 2 * p->y[a] - p->y[b]);
+        } else {
+            p->z[i] = median3(p->y[i - 1], p->y[i], p->y[i + 1]);
         }
-        double a = p->y[i - 1], b = p->y[i], c = p->y[i + 1];
-        p->z[i] = fmax(fmin(a, b), fmin(fmax(a, b), c));
     }
 }
 

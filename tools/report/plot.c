@@ -122,7 +122,9 @@ static void size_tics(FILE *f, double xmin, double xmax)
     int step = 1;
     while ((hi - lo) / step + 1 > MAX_TICS)
         step++;
-    fprintf(f, "set logscale x 2\nset xrange [%.9g:%.9g]\nset xtics (", exp2(lo), exp2(hi));
+    /* A little room at both ends: gnuplot drops a tic that sits exactly on the border. */
+    fprintf(f, "set logscale x 2\nset xrange [%.9g:%.9g]\nset xtics (", exp2(lo) / 1.03,
+            exp2(hi) * 1.03);
     for (int e = lo; e <= hi; e += step) {
         char sz[32];
         rtext_size(sz, sizeof(sz), exp2(e));

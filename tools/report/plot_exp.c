@@ -245,7 +245,7 @@ static void plot_table(struct ctx *c, const struct table_plot *tp)
         if (!ng)
             snprintf(label, sizeof(label), "%s", exp_name(tp->exp));
         else if (strcmp(tp->group, "streams") == 0)
-            snprintf(label, sizeof(label), "%.0f streams", g[i]);
+            snprintf(label, sizeof(label), "%.0f stream%s", g[i], g[i] == 1 ? "" : "s");
         else
             snprintf(label, sizeof(label), "buffer %s", sz);
         plot_add_series(&ps, label, x, y, n, false);

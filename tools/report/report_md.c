@@ -30,7 +30,7 @@ static void fmt_pm_size(char *dst, size_t cap, double v, double sd)
     char a[24], b[24];
     fmt_size(a, sizeof(a), v);
     fmt_size(b, sizeof(b), sd);
-    if (!isfinite(sd) || sd > v)
+    if (!isfinite(sd) || sd <= 0 || sd > v)
         snprintf(dst, cap, "%s (not determined)", a);
     else
         snprintf(dst, cap, "%s +- %s", a, b);
@@ -39,7 +39,7 @@ static void fmt_pm_size(char *dst, size_t cap, double v, double sd)
 /* "4.50 +- 0.02" or "24.4 (not determined)". */
 static void fmt_pm(char *dst, size_t cap, double v, double sd)
 {
-    if (!isfinite(sd) || sd > fabs(v) + 1e-9)
+    if (!isfinite(sd) || sd <= 0 || sd > fabs(v) + 1e-9)
         snprintf(dst, cap, "%.2f (not determined)", v);
     else
         snprintf(dst, cap, "%.2f +- %.2f", v, sd);
@@ -100,8 +100,9 @@ static void levels_table(FILE *f, const struct source_result *r)
         snprintf(fl, sizeof(fl), "-");
         if (fit && fit->model.m == d->nlevels + 1)
             fmt_pm(fl, sizeof(fl), fit->model.lat_ns[d->nlevels], fit->lat_sd[d->nlevels]);
-        fprintf(f, "| DRAM | | %s%s | %s | from %s | | %s |\n", d->dram_lower_bound ? ">= " : "",
-                lat, cyc, from, fl);
+        fprintf(f, "| DRAM | | %s%s | %s | %s%s | | %s |\n", d->dram_lower_bound ? ">= " : "",
+                lat, cyc, isfinite(d->dram_from_bytes) ? "from " : "",
+                isfinite(d->dram_from_bytes) ? from : "", fl);
     }
     fprintf(f, "\nThe effective size is where latency has risen %.0f%% of the way to the next "
                "level; the model size is where the model's hit rate starts to fall.\n\n",

@@ -124,9 +124,18 @@ void verdict_linear(struct source_result *r)
                                     : "compared with the slowest stride";
     verdict_item(v, "prefetched_max_stride_bytes", best[0]);
     verdict_item(v, "partly_prefetched_max_stride_bytes", best[1]);
-    if (best[1] > 0)
+    double widest = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        widest = fmax(widest, csv_num(t, i, cst));
+    if (best[0] > 0 && best[0] >= widest)
+        snprintf(v->headline, sizeof(v->headline), "every stride tried, up to %.0f bytes, is "
+                 "prefetched (%.100s)", widest, basis);
+    else if (best[1] > best[0])
         snprintf(v->headline, sizeof(v->headline), "constant strides up to %.0f bytes are "
-                 "prefetched, up to %.0f at least partly (%.100s)", best[0], best[1], basis);
+                 "prefetched, up to %.0f partly (%.100s)", best[0], best[1], basis);
+    else if (best[0] > 0)
+        snprintf(v->headline, sizeof(v->headline), "constant strides up to %.0f bytes are "
+                 "prefetched (%.100s)", best[0], basis);
     else
         snprintf(v->headline, sizeof(v->headline), "no stride of a line or more is prefetched "
                  "(%.100s)", basis);
