@@ -69,6 +69,21 @@ static unsigned points_within(const uint64_t *size, unsigned n, uint64_t first, 
     return k;
 }
 
+/* Widen level m to end at last_size, its latency the median of all points it now holds. */
+static void widen_level(struct plateau *m, uint64_t last_size, const uint64_t *size,
+                        const double *ns, const double *cycles, unsigned n)
+{
+    unsigned from = 0, to = 0;
+    m->last_size = last_size;
+    for (unsigned k = 0; k < n; k++) {
+        if (size[k] < m->first_size)
+            from = k + 1;
+        if (size[k] <= m->last_size)
+            to = k + 1;
+    }
+    close_plateau(m, ns, cycles, from, to);
+}
+
 unsigned summary_levels(const uint64_t *size, const double *ns, const double *cycles, unsigned n,
                         uint64_t llc_bytes, struct plateau *out, unsigned cap)
 {
@@ -76,26 +91,16 @@ unsigned summary_levels(const uint64_t *size, const double *ns, const double *cy
     unsigned np = summary_plateaus(size, ns, cycles, n, p, SUMMARY_MAX_LEVELS * 4);
     unsigned count = 0;
     for (unsigned i = 0; i < np; i++) {
-        /* Short plateaus are transitions (or noise), not levels. */
-        bool level =
-            i == 0 || points_within(size, n, p[i].first_size, p[i].last_size) >= LEVEL_MIN_POINTS;
         bool memory = i + 1 == np && i > 0 && p[i].first_size > llc_bytes;
-        if (!level || memory)
-            continue;
-        /* A gentle rise split in two is still one level. */
-        if (count && p[i].ns < LEVEL_MERGE_RATIO * out[count - 1].ns) {
-            struct plateau *m = &out[count - 1];
-            unsigned from = 0, to = 0;
-            m->last_size = p[i].last_size;
-            for (unsigned k = 0; k < n; k++) {
-                if (size[k] < m->first_size)
-                    from = k + 1;
-                if (size[k] <= m->last_size)
-                    to = k + 1;
-            }
-            close_plateau(m, ns, cycles, from, to);
+        /* A gentle rise split off by the 25% rule is still the level before it. */
+        if (count && !memory && p[i].ns < LEVEL_MERGE_RATIO * out[count - 1].ns) {
+            widen_level(&out[count - 1], p[i].last_size, size, ns, cycles, n);
             continue;
         }
+        /* Short plateaus are transitions (or noise), not levels; the last one is memory. */
+        if (memory ||
+            (i && points_within(size, n, p[i].first_size, p[i].last_size) < LEVEL_MIN_POINTS))
+            continue;
         if (count < cap)
             out[count++] = p[i];
     }
