@@ -51,6 +51,20 @@ check "two inputs: comparison drawn" is_png "$tmp/two/compare.png"
 check "two inputs: prefixed plots" is_png "$tmp/two/run-synth-random.png"
 check "two inputs: both in report.md" grep -q "^## multichase.txt (multichase)" "$tmp/two/report.md"
 
+# A simulated run beside the measured one: one plot of both, titled so.
+sim=$tmp/sim
+cp -r "$run" "$sim"
+sed -e 's/"simulated": false/"simulated": true, "hierarchy": "L1 48K 12-way LRU, L2 2M, L3 32M DRRIP"/' \
+    -e 's/"status": "complete"/"status": "running"/' "$run/run.json" >"$sim/run.json"
+check "measured and simulated: report made" "$REPORT" --out "$tmp/ms" "$run" "$sim"
+check "measured and simulated: one plot of both" grep -q "^set title 'measured and simulated" \
+    "$tmp/ms/gnuplot/compare.gp"
+check "measured and simulated: the hierarchy names the simulated machine" \
+    grep -q "^| machine | simulated L1 48K 12-way LRU, L2 2M, L3 32M DRRIP |" "$tmp/ms/report.md"
+check "measured and simulated: the curves are labelled" \
+    grep -q "title 'simulated, run sim: random'" "$tmp/ms/gnuplot/compare.gp"
+check "an unfinished run is pointed out" grep -q "did not finish" "$tmp/ms/report.md"
+
 # A damaged run: broken run.json, a half-written CSV, a CSV without the needed columns.
 bad=$tmp/bad
 cp -r "$run" "$bad"

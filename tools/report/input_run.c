@@ -93,6 +93,13 @@ static void read_run_json(struct source *s, const char *path)
     read_machine(s);
     read_caches(s);
     read_status(s);
+    const char *status = rjson_string(rjson_get(s->run, "status"));
+    if (status && strcmp(status, "complete") != 0) {
+        char clean[64];
+        rtext_sanitize(clean, sizeof(clean), status);
+        source_warn(s, "run.json says the run is %s: it did not finish, later experiments may "
+                       "be missing", clean);
+    }
     double v;
     if (rjson_number(rjson_path(s->run, "core_clock.core_hz"), &v) && v > 1e6 && v < 1e11)
         s->core_hz = v;

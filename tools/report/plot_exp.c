@@ -323,7 +323,8 @@ static void plot_compare(const struct source_result *r, size_t n, const char *ou
             continue;
         const struct curve *cv = r[i].cr[r[i].primary].c;
         char label[120];
-        snprintf(label, sizeof(label), "%.50s: %.60s", r[i].src->name, cv->label);
+        snprintf(label, sizeof(label), "%s%.50s: %.50s", r[i].src->simulated ? "simulated, " : "",
+                 r[i].src->name, cv->label);
         plot_add_series(&ps, label, cv->size, cv->ns, cv->n, false);
         sim |= r[i].src->simulated;
         ps.logy &= !cv->relative;

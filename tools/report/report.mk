@@ -11,6 +11,7 @@ REPORT_SRCS := \
 	tools/report/input_tinymem.c \
 	tools/report/levels.c \
 	tools/report/levels_prep.c \
+	tools/report/levels_segment.c \
 	tools/report/main.c \
 	tools/report/model.c \
 	tools/report/plot.c \
@@ -40,18 +41,20 @@ ALL_TARGETS += $(BUILD)/chase-report
 
 # ---- tests ----
 # Units under test for the analysis tests: everything but main, plots and report writers.
-REPORT_CORE_SRCS := tools/report/analysis.c tools/report/csv.c tools/report/fit.c \
-	tools/report/fit_check.c tools/report/input_lmbench.c tools/report/input_run.c \
-	tools/report/input_tinymem.c tools/report/levels.c tools/report/levels_prep.c \
-	tools/report/model.c tools/report/rjson.c tools/report/rtext.c tools/report/source.c \
-	tools/report/tlb.c tools/report/verdict_policy.c tools/report/verdict_prefetch.c
+REPORT_LEVELS_SRCS := tools/report/levels.c tools/report/levels_prep.c \
+	tools/report/levels_segment.c tools/report/model.c
+REPORT_CORE_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis.c tools/report/csv.c \
+	tools/report/fit.c tools/report/fit_check.c tools/report/input_lmbench.c \
+	tools/report/input_run.c tools/report/input_tinymem.c tools/report/rjson.c \
+	tools/report/rtext.c tools/report/source.c tools/report/tlb.c \
+	tools/report/verdict_policy.c tools/report/verdict_prefetch.c
 
 UNIT_TESTS += test_report_levels
-test_report_levels_SRCS := tools/report/levels.c tools/report/levels_prep.c tools/report/model.c
+test_report_levels_SRCS := $(REPORT_LEVELS_SRCS)
 
 UNIT_TESTS += test_report_fit
-test_report_fit_SRCS := tools/report/fit.c tools/report/fit_check.c tools/report/levels.c \
-	tools/report/levels_prep.c tools/report/model.c tools/report/rtext.c
+test_report_fit_SRCS := $(REPORT_LEVELS_SRCS) tools/report/fit.c tools/report/fit_check.c \
+	tools/report/rtext.c
 
 UNIT_TESTS += test_report_readers
 test_report_readers_SRCS := tools/report/csv.c tools/report/rjson.c tools/report/rtext.c
