@@ -7,11 +7,13 @@
 
 #define P(field) offsetof(struct dual_params, field)
 #define LAG_MAX_SLOTS (1ULL << 40)
+#define DUAL_LLC_MULTIPLE 2         /* the full sweep goes to twice the LLC */
+#define MIN_MAX_BYTES (64ULL << 20) /* and at least this far */
 
 static const struct key_desc dual_keys[] = {
     {"min", KEY_SIZE, P(min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes", "smallest chain size"},
     {"max", KEY_SIZE, P(max_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "largest chain size (default: random's)"},
+     "largest chain size (default: twice the LLC, at least 64M)"},
     {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",
      "sizes per doubling of the chain size"},
     {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
@@ -28,6 +30,12 @@ static void dual_defaults(void *params, const struct machine *m, enum profile pr
     experiment_random.defaults(&r, m, profile);
     p->min_bytes = r.min_bytes;
     p->max_bytes = r.max_bytes;
+    if (profile != PROFILE_QUICK) {
+        /* Sizes up to twice the LLC show the insertion policy; beyond, only the time grows. */
+        uint64_t max = exp_pow2_at_least(DUAL_LLC_MULTIPLE * exp_llc_bytes(m));
+        max = max < MIN_MAX_BYTES ? MIN_MAX_BYTES : max;
+        p->max_bytes = max < r.max_bytes ? max : r.max_bytes;
+    }
     p->points_per_octave = r.points_per_octave;
     p->stride_bytes = r.stride_bytes;
     p->lag.is_auto = true;

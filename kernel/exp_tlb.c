@@ -44,6 +44,11 @@ static void tlb_check(const void *params, const struct machine *m, struct cfg_ch
 {
     const struct tlb_params *p = params;
     for (unsigned i = 0; i < p->pages.n; i++) {
+        for (unsigned k = 0; k < i; k++) {
+            if (p->pages.v[k] == p->pages.v[i])
+                cfg_check_fail(c, "pages", "%llu is listed twice; expected each page size once",
+                               (unsigned long long)p->pages.v[i]);
+        }
         if (!is_page_size(p->pages.v[i]))
             cfg_check_fail(c, "pages", "%llu is not a page size; expected 4K, 2M or 1G",
                            (unsigned long long)p->pages.v[i]);

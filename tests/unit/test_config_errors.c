@@ -159,9 +159,11 @@ static void test_out_of_range(void **state)
 static void test_too_many_list_items(void **state)
 {
     (void)state;
-    assert_false(resolve(NULL, "ring.strides=8,16,24,32,40,48,56,64,72"));
+    assert_false(resolve(NULL, "ring.strides=8,16,24,32,40,48,56,64,72 tlb.pages=4K,2M,4K"));
     assert_error("load options:1: key 'ring.strides': bad value");
     assert_error("1 to 8 sizes");
+    assert_error("load options:2: key 'tlb.pages': 4096 is listed twice; expected each page size "
+                 "once");
 }
 
 /* min > max in every experiment that has a range, named at the line that set it. */
