@@ -26,6 +26,7 @@ static void describe_machine(struct machine *m)
     kstrlcpy(m->platform, "uefi", sizeof(m->platform));
     efi_to_ascii(m->firmware_vendor, sizeof(m->firmware_vendor), ST->FirmwareVendor, 95);
     m->firmware_revision = ST->FirmwareRevision;
+    m->ring0 = true;
 }
 
 /* The load options as ASCII; NULL when there are none or they are not text. */

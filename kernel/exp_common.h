@@ -30,7 +30,7 @@
     "hops,reps,build_ns,tsc_min,tsc_median,tsc_p90,ns_min,ns_median,ns_p90,"                       \
     "core_cycles_median,core_per_tsc"
 /* The columns every samples CSV ends with. */
-#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access"
+#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access,smi"
 
 /* The last-level cache, the level below it, and the line size (CPUID, or fallbacks). */
 uint64_t exp_llc_bytes(const struct machine *m);

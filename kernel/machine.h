@@ -3,6 +3,7 @@
 #ifndef CHASE_MACHINE_H
 #define CHASE_MACHINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cpuinfo.h"
@@ -14,6 +15,7 @@ struct machine {
     char platform[16];            /* "uefi" or "linux" */
     char firmware_vendor[96];    /* firmware vendor, or the Linux kernel release */
     uint32_t firmware_revision;
+    bool ring0;                   /* chase runs in ring 0 (chase.efi): it may rdmsr in windows */
 };
 
 #endif

@@ -3,6 +3,7 @@
 #include "measure.h"
 
 #include "arch/x86_64/chase_loop.h"
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fault_test.h"
 #include "kstring.h"
 #include "platform.h"
@@ -28,17 +29,22 @@ struct chase_job {
     uint64_t iters;
     uint64_t ticks;
     unsigned fault_test;
+    bool smi;            /* read MSR_SMI_COUNT around the chase (outside the timed region) */
+    uint64_t smi_delta;
 };
 
 static void chase_job_run(void *arg)
 {
     struct chase_job *j = arg;
+    uint64_t smi0 = j->smi ? arch_rdmsr(MSR_SMI_COUNT) : 0;
     if (j->fault_test)
         arch_fault_test(j->fault_test);
     if (j->lockstep)
         j->ticks = j->lockstep(j->p, j->iters, j->use_rdtscp);
     else
         j->ticks = j->chase(j->p[0], j->iters, &j->p[0]);
+    if (j->smi)
+        j->smi_delta = arch_rdmsr(MSR_SMI_COUNT) - smi0;
 }
 
 static uint64_t round_up_unroll(uint64_t n)
@@ -113,6 +119,9 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
         return -1;
     r->warm_ticks = job.ticks;
     job.fault_test = FAULT_TEST_NONE;
+    job.smi = t->smi_counting;
+    if (job.smi && !(r->smi = plat_alloc(plan->reps * sizeof(uint64_t))))
+        return -1;
 
     r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_hops, r->warm_ticks, plan);
     job.iters = r->hops / CHASE_UNROLL;
@@ -120,6 +129,10 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
         if (plat_window_run(chase_job_run, &job, &r->fault) != 0)
             return -1;
         r->ticks[i] = job.ticks;
+        if (r->smi) {
+            r->smi[i] = job.smi_delta;
+            r->smi_reps += job.smi_delta != 0;
+        }
         double net = (double)r->ticks[i] - t->overhead_ticks;
         r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
     }
@@ -129,6 +142,8 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
 
 void measure_release(struct point_result *r)
 {
+    plat_free(r->smi);
+    r->smi = NULL;
     plat_free(r->ticks);
     plat_free(r->tsc_per_access);
     r->ticks = NULL;

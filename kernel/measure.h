@@ -55,6 +55,8 @@ struct point_result {
     uint64_t warm_hops;       /* hops per stream of the warm-up */
     uint64_t warm_ticks;      /* the warm-up's ticks */
     struct fault_info fault;  /* the exception that stopped the point, if one did */
+    uint64_t *smi;            /* [reps] SMIs during each repetition; NULL when not counted */
+    unsigned smi_reps;        /* repetitions during which an SMI happened */
 };
 
 /*

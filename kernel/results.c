@@ -79,6 +79,11 @@ static void timing_json(struct json *j, const struct timing *t)
     json_double(j, "disagreement", t->disagreement, 6);
     json_string(j, "end_fence", t->rdtscp ? "rdtscp; lfence" : "lfence; rdtsc; lfence");
     json_double(j, "overhead_ticks", t->overhead_ticks, 2);
+    json_bool(j, "smi_counting", t->smi_counting);
+    json_object_begin(j, "loop_check");
+    json_double(j, "l1_ticks_per_load_unroll16", t->l1_ticks_16, 3);
+    json_double(j, "l1_ticks_per_load_unroll256", t->l1_ticks_256, 3);
+    json_object_end(j);
     json_object_end(j);
     json_object_begin(j, "core_clock");
     json_double(j, "core_per_tsc", t->core_per_tick, 4);
@@ -151,6 +156,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         json_u64(&j, "size_bytes", r->buffer->size_bytes);
         json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
         json_string(&j, "page_source", r->buffer->page_source);
+        json_u64(&j, "align_bytes", r->buffer->align_bytes);
         json_u64(&j, "table_pages", r->buffer->table_pages);
         json_u64(&j, "identity_map_bytes", r->buffer->identity_top);
         json_object_end(&j);

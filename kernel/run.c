@@ -15,6 +15,7 @@
 #include "summary.h"
 
 #define BUFFER_ALIGN_BYTES (2ULL << 20)
+#define BUFFER_ALIGN_MAX (1ULL << 30)
 
 struct run_state {
     bool fault_provoked;
@@ -109,11 +110,19 @@ static void print_timing(const struct timing *t)
                    "that much\n",
                    t->disagreement * 100);
     con_printf("  overhead   %.1f ticks per empty timed region (subtracted)\n", t->overhead_ticks);
+    if (t->l1_ticks_16 > 0 && t->l1_ticks_256 > 0)
+        con_printf("  loop       L1 chain: %.3f ticks per load with 16 loads per iteration, %.3f "
+                   "with 256 (%+.2f%%)\n",
+                   t->l1_ticks_16, t->l1_ticks_256,
+                   (t->l1_ticks_16 / t->l1_ticks_256 - 1) * 100);
     con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s", t->core_per_tick,
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
     if (t->aperf_mperf > 0)
         con_printf("; APERF/MPERF says %.3f", t->aperf_mperf);
-    con_printf("\n");
+    con_printf("\n  SMIs       %s\n", t->smi_counting
+                                          ? "counted around every repetition (MSR_SMI_COUNT)"
+                                          : "not counted (not an Intel CPU in ring 0 with "
+                                            "MSR_SMI_COUNT)");
 }
 
 void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_t size)
@@ -204,6 +213,43 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
     save_console();
 }
 
+static uint64_t largest_pow2_stride_of(const struct key_desc *k, const void *params)
+{
+    const char *field = (const char *)params + k->offset;
+    uint64_t best = 0;
+    size_t n = kstrlen(k->name);
+    if (n < 6 || kstrcmp(k->name + n - 6, "stride") != 0) {
+        if (k->type != KEY_SIZE_LIST || kstrcmp(k->name, "strides") != 0)
+            return 0;
+    }
+    if (k->type == KEY_SIZE) {
+        best = *(const uint64_t *)field;
+    } else if (k->type == KEY_SIZE_LIST) {
+        const struct cfg_list *l = (const struct cfg_list *)field;
+        for (unsigned i = 0; i < l->n; i++)
+            best = l->v[i] > best && !(l->v[i] & (l->v[i] - 1)) ? l->v[i] : best;
+    }
+    return best && !(best & (best - 1)) ? best : 0;
+}
+
+/*
+ * The buffer's alignment: 2 MiB (so the physical address bits that pick cache sets are
+ * known), or the largest power-of-two stride any selected experiment uses (every
+ * slot of such a chain then maps to the same sets as on any other run), up to 1 GiB.
+ */
+static uint64_t plan_alignment(const struct chase_config *cfg)
+{
+    uint64_t align = BUFFER_ALIGN_BYTES;
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        for (size_t k = 0; k < x->nkeys; k++) {
+            uint64_t s = largest_pow2_stride_of(&x->keys[k], experiment_params_const(x, cfg));
+            align = s > align ? s : align;
+        }
+    }
+    return align > BUFFER_ALIGN_MAX ? BUFFER_ALIGN_MAX : align;
+}
+
 static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct timing *t,
                                 const struct run_inputs *in)
 {
@@ -211,7 +257,7 @@ static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct
     if (in->timing)
         *t = *in->timing;
     else
-        timing_init(t, &ctx->m->cpu);
+        timing_init(t, ctx->m);
     s->rec.timing = t;
     print_timing(t);
     uint64_t need = 0;
@@ -221,7 +267,17 @@ static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct
         need = b > need ? b : need;
     }
     char why[160] = "";
-    if (plat_buffer_alloc(need, BUFFER_ALIGN_BYTES, &ctx->buffer, why, sizeof(why)) != 0) {
+    uint64_t align = plan_alignment(cfg);
+    int rc = plat_buffer_alloc(need, align, &ctx->buffer, why, sizeof(why));
+    if (rc != 0 && align > BUFFER_ALIGN_BYTES) {
+        con_printf("  note       no room for a buffer aligned to its largest stride (%llu bytes); "
+                   "aligned to 2 MiB instead\n",
+                   (unsigned long long)align);
+        align = BUFFER_ALIGN_BYTES;
+        rc = plat_buffer_alloc(need, align, &ctx->buffer, why, sizeof(why));
+    }
+    ctx->buffer.align_bytes = align;
+    if (rc != 0) {
         con_printf("\ncould not allocate the chase buffer: %s\n", why);
         s->rec.status = "no_memory";
         save_run_json(s);

@@ -43,6 +43,7 @@ struct run_buffer {
     const char *page_source;   /* how that page size was obtained */
     uint64_t table_pages;      /* 4 KiB pages of chase's own page tables (0: none built) */
     uint64_t identity_top;     /* chase's tables identity-map [0, identity_top) */
+    uint64_t align_bytes;      /* the buffer's physical alignment */
 };
 
 /*

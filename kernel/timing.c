@@ -3,7 +3,9 @@
 #include "timing.h"
 
 #include "arch/x86_64/chase_loop.h"
+#include "chain.h"
 #include "kstring.h"
+#include "machine.h"
 #include "platform.h"
 #include "stats.h"
 
@@ -131,8 +133,65 @@ static double aperf_mperf_ratio(void)
     return (double)(a1 - a0) / (double)(m1 - m0);
 }
 
-void timing_init(struct timing *t, const struct cpu_info *ci)
+#define LOOP_CHECK_SLOTS 256    /* 16 KiB at 64 B: in every L1 */
+#define LOOP_CHECK_STRIDE 64
+#define LOOP_CHECK_LAPS 64
+#define LOOP_CHECK_TRIES 5
+
+struct loop_job {
+    chase_timed_fn chase;
+    void **p;
+    uint64_t iters, ticks;
+};
+
+static void loop_job_run(void *arg)
 {
+    struct loop_job *j = arg;
+    j->ticks = j->chase(j->p, j->iters, &j->p);
+}
+
+/* Best-of-tries ticks per load for one loop over an L1-resident chain. */
+static double l1_ticks_per_load(chase_timed_fn chase, unsigned unroll, void **head)
+{
+    uint64_t loads = LOOP_CHECK_SLOTS * LOOP_CHECK_LAPS;
+    struct loop_job job = {chase, head, loads / unroll, 0};
+    struct fault_info fault;
+    double best = 0;
+    for (unsigned i = 0; i < LOOP_CHECK_TRIES; i++) {
+        if (plat_window_run(loop_job_run, &job, &fault) != 0)
+            return 0;
+        double per = (double)job.ticks / (double)loads;
+        if (!best || per < best)
+            best = per;
+    }
+    return best;
+}
+
+/* The same L1 chain with 16 and with 256 loads per loop iteration. */
+static void loop_overhead_check(struct timing *t)
+{
+    uint8_t *buf = plat_alloc(LOOP_CHECK_SLOTS * LOOP_CHECK_STRIDE);
+    if (!buf)
+        return;
+    struct chain_layout l = {.base = buf, .offset_bytes = 0, .stride_bytes = LOOP_CHECK_STRIDE,
+                             .slots = LOOP_CHECK_SLOTS};
+    void **head = chain_build_random(&l, 1);
+    t->l1_ticks_16 = l1_ticks_per_load(chase_timed_rdtsc, CHASE_UNROLL, head);
+    t->l1_ticks_256 = l1_ticks_per_load(chase_timed_wide, CHASE_UNROLL_WIDE, head);
+    plat_free(buf);
+}
+
+/* SMIs can be counted where chase is in ring 0 on an Intel CPU that has MSR_SMI_COUNT. */
+static bool smi_countable(const struct machine *m)
+{
+    uint64_t v;
+    return m->ring0 && kstrcmp(m->cpu.vendor, "GenuineIntel") == 0 &&
+           plat_read_msr(MSR_SMI_COUNT, &v);
+}
+
+void timing_init(struct timing *t, const struct machine *m)
+{
+    const struct cpu_info *ci = &m->cpu;
     kmemset(t, 0, sizeof(*t));
     t->cpuid_hz = ci->cpuid_tsc_hz;
     t->cpuid_leaf = ci->cpuid_tsc_leaf;
@@ -144,4 +203,6 @@ void timing_init(struct timing *t, const struct cpu_info *ci)
     t->core_per_tick = timing_core_ratio(1 << 16);
     t->core_method = "dependent add chain";
     t->aperf_mperf = aperf_mperf_ratio();
+    t->smi_counting = smi_countable(m);
+    loop_overhead_check(t);
 }

@@ -14,6 +14,7 @@
 typedef uint64_t (*chase_timed_fn)(void **start, uint64_t iters, void ***end);
 
 #define TSC_MAX_SOURCES 4
+#define MSR_SMI_COUNT 0x34 /* Intel: SMIs since reset */
 /* Sources that disagree by more than this fraction draw a warning. */
 #define TSC_DISAGREEMENT_WARN 0.01
 
@@ -41,6 +42,9 @@ struct timing {
     double core_per_tick;                   /* core cycles per TSC tick, run-wide estimate */
     const char *core_method;
     double aperf_mperf;                     /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
+    bool smi_counting;                      /* MSR_SMI_COUNT read around each repetition */
+    double l1_ticks_16;                     /* ticks per load, L1 chain, 16 loads per iteration */
+    double l1_ticks_256;                    /* the same chain, 256 loads per iteration */
     chase_timed_fn chase;
 };
 
@@ -48,7 +52,8 @@ struct timing {
  * Calibrate the TSC against the platform's reference clock (median of
  * TSC_CALIBRATIONS runs), measure the empty timed region and the core/TSC ratio.
  */
-void timing_init(struct timing *t, const struct cpu_info *ci);
+struct machine;
+void timing_init(struct timing *t, const struct machine *m);
 
 /*
  * Core cycles per TSC tick from a chain of dependent one-cycle adds

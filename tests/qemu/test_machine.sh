@@ -51,6 +51,21 @@ boot page1g-qemu64 --cpu qemu64 "${quick[@]}" --set page=1G
 check "cpu qemu64: page=1G is a configuration error that says why" \
     grep -q "key 'page': this CPU has no 1 GiB pages" "$RUN_DIR/errors.txt"
 
+boot intel --cpu qemu64,vendor=GenuineIntel "${quick[@]}" --set experiments=random
+check "Intel CPU in ring 0: SMIs counted, an smi column with a count per repetition" \
+    sh -c "jq -e '.tsc.smi_counting' '$RUN_DIR/run.json' >/dev/null &&
+           awk -F, 'NR==1 {for (i=1;i<=NF;i++) if (\$i==\"smi\") c=i; if (!c) exit 1; next}
+                    \$c !~ /^[0-9]+\$/ {exit 1}' '$RUN_DIR/random.samples.csv'"
+j=$WORK/../cpumax/out/0001/run.json
+check "AMD CPU: SMIs not counted, the smi column left empty" \
+    sh -c "jq -e '.tsc.smi_counting|not' '$j' >/dev/null &&
+           awk -F, 'NR>1 && \$NF != \"\" {exit 1}' '$WORK/../cpumax/out/0001/random.samples.csv'"
+check "the chase loop's own cost per load is measured (16 vs 256 loads per iteration)" \
+    json_true "$j" '.tsc.loop_check.l1_ticks_per_load_unroll16 > 0 and
+                    .tsc.loop_check.l1_ticks_per_load_unroll256 > 0'
+check "the buffer is aligned to at least 2 MiB and to what run.json says" json_true "$j" \
+    '.buffer.align_bytes >= 2097152 and .buffer.phys_addr % .buffer.align_bytes == 0'
+
 # ---- TSC: calibrated against the ACPI PM timer, every source recorded
 j=$WORK/../cpumax/out/0001/run.json
 check "TSC calibrated against the ACPI PM timer, 5 times, spread recorded" json_true "$j" \

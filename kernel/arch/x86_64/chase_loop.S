@@ -69,6 +69,37 @@ chase_timed_rdtsc:
     ret
     .size   chase_timed_rdtsc, . - chase_timed_rdtsc
 
+/*
+ * uint64_t chase_timed_wide(void **start, uint64_t iters, void ***end): as
+ * chase_timed_rdtscp with 256 loads per iteration instead of 16. Timing the same chain
+ * both ways shows what the loop's own dec/jnz costs per load (nothing, when the loads
+ * are what limits the loop).
+ */
+    .globl  chase_timed_wide
+    .type   chase_timed_wide, @function
+    .p2align 6
+chase_timed_wide:
+    movq    %rdx, %r9
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    movq    %rax, %r8
+    .p2align 6
+1:  .rept 16
+    CHASE16
+    .endr
+    decq    %rsi
+    jnz     1b
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    subq    %r8, %rax
+    movq    %rdi, (%r9)
+    ret
+    .size   chase_timed_wide, . - chase_timed_wide
+
 /* uint64_t timer_empty_rdtscp(void) */
     .globl  timer_empty_rdtscp
     .type   timer_empty_rdtscp, @function

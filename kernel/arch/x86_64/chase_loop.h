@@ -19,6 +19,14 @@ uint64_t chase_timed_rdtscp(void **start, uint64_t iters, void ***end);
 uint64_t chase_timed_rdtsc(void **start, uint64_t iters, void ***end);
 /* An empty timed region with the same fences as chase_timed_rdtscp: the timer's own cost. */
 uint64_t timer_empty_rdtscp(void);
+/* Loads per iteration of chase_timed_wide. */
+#define CHASE_UNROLL_WIDE 256
+/*
+ * The chase with CHASE_UNROLL_WIDE loads per iteration, ended with fenced rdtsc (works
+ * on every CPU): compared with chase_timed_rdtsc on the same chain, it shows the loop's
+ * own cost per load.
+ */
+uint64_t chase_timed_wide(void **start, uint64_t iters, void ***end);
 /* An empty timed region with the same fences as chase_timed_rdtsc. */
 uint64_t timer_empty_rdtsc(void);
 /*
