@@ -42,6 +42,15 @@ check "tinymembench: 4K-page steps missing with huge pages are TLB steps" \
 check "tinymembench --l1-ns: absolute latencies" grep -q '^  "latency_reference": "absolute"' "$tmp/abs.json"
 check "tinymembench --l1-ns: L1 at 1.5 ns" in_range "$(level_value "$tmp/abs.json" 1 latency_ns)" 1.45 1.55
 
+# A long input (400k points) is analysed and drawn in reasonable time.
+awk 'BEGIN { for (s = 1; s <= 4; s++) { printf "\"stride=%d\n", 64 * s
+    for (i = 0; i < 100000; i++) { x = 9 + 17 * i / 100000
+        printf "%.5f %.3f\n", 2 ^ x / 1048576, 1 + (x > 15) * 3 + (x > 20) * 10 + (x > 24) * 80 }
+    print "" } }' >"$tmp/long.txt"
+check "a 400k-point lat_mem_rd output within 60 s" timeout 60 "$REPORT" --out "$tmp/long" "$tmp/long.txt"
+"$REPORT" --json "$tmp/long.txt" >"$tmp/long.json" 2>/dev/null
+check "the long input: three levels" test "$(top_levels "$tmp/long.json")" = 3
+
 # Errors: unrecognised input names the accepted formats; nothing crashes.
 printf 'hello\nworld\n' >"$tmp/notes.txt"
 : >"$tmp/empty.txt"

@@ -33,16 +33,19 @@ void verdict_item(struct verdict *v, const char *key, double value)
 
 double interp_log2(const double *x, const double *y, size_t n, double x0)
 {
-    for (size_t i = 0; i + 1 < n; i++) {
-        if (!(x[i] <= x0 && x0 <= x[i + 1]) || !(x[i] > 0))
-            continue;
-        double a = log2(x[i]), b = log2(x[i + 1]);
-        double t = b > a ? (log2(x0) - a) / (b - a) : 0;
-        return y[i] + t * (y[i + 1] - y[i]);
+    if (n == 0 || !(x0 >= x[0]) || !(x0 <= x[n - 1]) || !(x[0] > 0))
+        return NAN;
+    size_t lo = 0, hi = n - 1; /* x[lo] <= x0 <= x[hi] */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x[mid] <= x0)
+            lo = mid;
+        else
+            hi = mid;
     }
-    if (n > 0 && x[0] == x0)
-        return y[0];
-    return NAN;
+    double a = log2(x[lo]), b = log2(x[hi]);
+    double t = b > a ? (log2(x0) - a) / (b - a) : 0;
+    return y[lo] + t * (y[hi] - y[lo]);
 }
 
 const struct detection *primary_detection(const struct source_result *r)
@@ -107,7 +110,9 @@ static void detect_curves(struct source_result *r)
     }
 }
 
-static void fit_curve(struct curve_result *cr)
+/* Fit both forms of the model to an analysed curve; check the fit against the detection
+ * (tries other level counts, so only for the curve the report is about). */
+static void fit_curve(struct curve_result *cr, bool check)
 {
     const struct curve *c = cr->c;
     if (cr->det.nlevels == 0)
@@ -116,7 +121,7 @@ static void fit_curve(struct curve_result *cr)
     bool b = fit_model(c->size, c->ns, c->n, &cr->det, true, cr->ns_offset, &cr->fit[1]);
     cr->fitted = a || b;
     cr->form = (!a || (b && cr->fit[1].rms < cr->fit[0].rms * 0.98)) ? 1 : 0;
-    if (cr->fitted)
+    if (cr->fitted && check)
         fit_check(c->size, c->ns, c->n, &cr->det, &cr->fit[cr->form], cr->ns_offset, &cr->check);
 }
 
@@ -186,10 +191,10 @@ void analyse_all(struct source_result *r, struct source *src, size_t n,
     }
     tlb_pair_curves(r, n);
     for (size_t i = 0; i < n; i++) {
+        r[i].primary = choose_primary(&r[i]);
         for (size_t k = 0; k < src[i].ncurves; k++)
             if (r[i].cr[k].analysed && r[i].cr[k].c->role != ROLE_TLB)
-                fit_curve(&r[i].cr[k]);
-        r[i].primary = choose_primary(&r[i]);
+                fit_curve(&r[i].cr[k], (int)k == r[i].primary);
         match_cpuid(&r[i]);
         verdict_linear(&r[i]);
         verdict_fused(&r[i]);

@@ -73,7 +73,7 @@ static int parse_header(struct csv *t, char *line, char *err, size_t cap)
 
 static int add_row(struct csv *t, char **field, size_t *room)
 {
-    if (t->nrows >= CSV_MAX_ROWS)
+    if (t->nrows >= CSV_MAX_ROWS || (t->nrows + 1) * t->ncols > CSV_MAX_CELLS)
         return -1;
     if (t->nrows == *room) {
         size_t bigger = *room ? *room * 2 : 64;

@@ -7,6 +7,8 @@
 
 #define CSV_MAX_COLS 256
 #define CSV_MAX_ROWS 1000000
+/* Most cells one table holds (rows times columns), whatever its shape. */
+#define CSV_MAX_CELLS (4u << 20)
 
 struct csv {
     size_t ncols;

@@ -16,6 +16,7 @@
 #define SHARP_MIN 0.3
 #define SHARP_SPAN 30.0
 #define FIT_MAX_ITER 300
+#define FIT_MAX_POINTS 512
 
 struct fit_data {
     const double *size; /* points with finite, positive values only */
@@ -51,19 +52,44 @@ static int residuals(const gsl_vector *x, void *arg, gsl_vector *f)
     return GSL_SUCCESS;
 }
 
-/* Keep the usable points: finite and positive after the offset. Returns how many. */
+struct fit_point {
+    double x, y; /* log2 size, ln latency */
+};
+
+static int cmp_fit_point(const void *a, const void *b)
+{
+    double u = ((const struct fit_point *)a)->x, v = ((const struct fit_point *)b)->x;
+    return (u > v) - (u < v);
+}
+
+/* Keep the usable points (finite and positive after the offset); a long curve is averaged
+ * down to FIT_MAX_POINTS groups of neighbours so a fit stays quick. Returns how many. */
 static size_t usable(const double *size, const double *ns, size_t n, double offset, double *sx,
                      double *sy)
 {
-    size_t k = 0;
+    struct fit_point *p = malloc((n ? n : 1) * sizeof(*p));
+    size_t k = 0, out = 0;
+    if (!p)
+        return 0;
     for (size_t i = 0; i < n; i++) {
         double v = ns[i] + offset;
-        if (isfinite(size[i]) && size[i] >= 1 && isfinite(v) && v > 0) {
-            sx[k] = size[i];
-            sy[k++] = log(v);
-        }
+        if (isfinite(size[i]) && size[i] >= 1 && size[i] < 1e19 && isfinite(v) && v > 0)
+            p[k++] = (struct fit_point){log2(size[i]), log(v)};
     }
-    return k;
+    qsort(p, k, sizeof(*p), cmp_fit_point);
+    size_t group = (k + FIT_MAX_POINTS - 1) / FIT_MAX_POINTS;
+    for (size_t a = 0; a < k; a += group, out++) {
+        double xs = 0, ys = 0;
+        size_t b = a + group < k ? a + group : k;
+        for (size_t i = a; i < b; i++) {
+            xs += p[i].x;
+            ys += p[i].y;
+        }
+        sx[out] = exp2(xs / (double)(b - a));
+        sy[out] = ys / (double)(b - a);
+    }
+    free(p);
+    return out;
 }
 
 static void pack_start(const struct lat_model *s, gsl_vector *x)

@@ -15,6 +15,7 @@
 #include "rtext.h"
 
 #define MAX_TICS 14
+#define PLOT_MAX_POINTS 4000
 
 static const char *const marker_color[] = {"#c00000", "#1f5fbf", "#e08000"};
 static const char *const marker_dash[] = {"1", "2", "3"};
@@ -100,7 +101,9 @@ static int write_data(const char *path, const struct plot_spec *ps, double *rang
         if (series_points(ps, s) == 0)
             continue; /* gnuplot's index counts only blocks that hold data */
         fprintf(f, "# %s\n", s->title);
-        for (size_t k = 0; k < s->n; k++) {
+        /* Every point up to PLOT_MAX_POINTS; beyond, evenly spaced ones (gnuplot is slow). */
+        size_t step = (s->n + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS;
+        for (size_t k = 0; k < s->n; k += step ? step : 1) {
             if (!usable(ps, s->x[k], s->y[k]))
                 continue;
             fprintf(f, "%.9g %.9g\n", s->x[k], s->y[k]);

@@ -2,6 +2,7 @@
 // The plots chase-report draws for each source: latency, ring, tlb and every other experiment.
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -151,26 +152,36 @@ static void plot_role(struct ctx *c, enum curve_role role, const char *stem, con
     finish(c, &ps, caption, finding);
 }
 
-/* Rows of table t with column gcol equal to g (any row when gcol < 0) as x/y arrays. */
+struct xy {
+    double x, y;
+};
+
+static int cmp_xy(const void *a, const void *b)
+{
+    double u = ((const struct xy *)a)->x, v = ((const struct xy *)b)->x;
+    return (u > v) - (u < v);
+}
+
+/* Rows of table t with column gcol equal to g (any row when gcol < 0) as x/y arrays sorted
+ * by x. */
 static size_t table_xy(struct plot_spec *ps, const struct csv *t, const char *xc, const char *yc,
                        int gcol, double g, double **x, double **y)
 {
     int cx = csv_col(t, xc), cy = csv_col(t, yc);
+    struct xy *tmp = malloc((t->nrows ? t->nrows : 1) * sizeof(*tmp));
     *x = plot_alloc(ps, t->nrows);
     *y = plot_alloc(ps, t->nrows);
     size_t k = 0;
-    for (size_t i = 0; *x && *y && cx >= 0 && cy >= 0 && i < t->nrows; i++) {
-        if (gcol >= 0 && csv_num(t, i, gcol) != g)
-            continue;
-        double xv = csv_num(t, i, cx), yv = csv_num(t, i, cy);
-        size_t j = k++;
-        for (; j > 0 && (*x)[j - 1] > xv; j--) {
-            (*x)[j] = (*x)[j - 1];
-            (*y)[j] = (*y)[j - 1];
-        }
-        (*x)[j] = xv;
-        (*y)[j] = yv;
+    for (size_t i = 0; tmp && *x && *y && cx >= 0 && cy >= 0 && i < t->nrows; i++)
+        if (gcol < 0 || csv_num(t, i, gcol) == g)
+            tmp[k++] = (struct xy){csv_num(t, i, cx), csv_num(t, i, cy)};
+    if (tmp)
+        qsort(tmp, k, sizeof(*tmp), cmp_xy);
+    for (size_t i = 0; i < k; i++) {
+        (*x)[i] = tmp[i].x;
+        (*y)[i] = tmp[i].y;
     }
+    free(tmp);
     return k;
 }
 

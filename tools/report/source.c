@@ -76,21 +76,30 @@ bool curve_push(struct curve *c, double size, double ns, double cycles)
     return true;
 }
 
+struct curve_point {
+    double size, ns, cycles;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+    double u = ((const struct curve_point *)a)->size, v = ((const struct curve_point *)b)->size;
+    return (u > v) - (u < v);
+}
+
 void curve_sort(struct curve *c)
 {
-    /* Insertion sort: curves are short and nearly always sorted already. */
-    for (size_t i = 1; i < c->n; i++) {
-        double s = c->size[i], v = c->ns[i], y = c->cycles[i];
-        size_t j = i;
-        for (; j > 0 && c->size[j - 1] > s; j--) {
-            c->size[j] = c->size[j - 1];
-            c->ns[j] = c->ns[j - 1];
-            c->cycles[j] = c->cycles[j - 1];
-        }
-        c->size[j] = s;
-        c->ns[j] = v;
-        c->cycles[j] = y;
+    struct curve_point *p = malloc((c->n ? c->n : 1) * sizeof(*p));
+    if (!p)
+        return; /* unsorted: the analysis sorts its own copies */
+    for (size_t i = 0; i < c->n; i++)
+        p[i] = (struct curve_point){c->size[i], c->ns[i], c->cycles[i]};
+    qsort(p, c->n, sizeof(*p), cmp_point);
+    for (size_t i = 0; i < c->n; i++) {
+        c->size[i] = p[i].size;
+        c->ns[i] = p[i].ns;
+        c->cycles[i] = p[i].cycles;
     }
+    free(p);
 }
 
 static void curve_free(struct curve *c)
