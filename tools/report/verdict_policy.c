@@ -124,10 +124,10 @@ void verdict_scan(struct source_result *r)
                                           : "not scan-resistant: the scan evicts it (LRU-like)";
     if (isfinite(at))
         snprintf(v->headline, sizeof(v->headline), "latency doubles at a small array of %s "
-                 "(%.2f of the last cache): %s", sz, frac, word);
+                 "(%.2g of the last cache): %s", sz, frac, word);
     else
         snprintf(v->headline, sizeof(v->headline), "latency never doubles up to %s (at least "
-                 "%.2f of the last cache): %s", lim, frac, word);
+                 "%.2g of the last cache): %s", lim, frac, word);
 out:
     free(c.size);
     free(c.ns);
@@ -175,14 +175,16 @@ void verdict_offset(struct source_result *r)
         dev[i] = fabs(un[i] - med);
     double tol = fmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * 1.4826 * lpoints_median(dev, nu));
     size_t dedicated = 0, hysteresis = 0;
-    verdict_line(v, "| offset (bytes) | up ns | down ns | candidate |");
-    verdict_line(v, "|---|---|---|---|");
     for (size_t i = 0; i < nu; i++) {
         double d = down_at(dof, dn, nd, uo[i]);
         bool both = fabs(un[i] - med) > tol && fabs(d - med) > tol && (un[i] - med) * (d - med) > 0;
         bool differ = fabs(un[i] - d) > tol;
         if (!both && !differ)
             continue;
+        if (dedicated + hysteresis == 0) {
+            verdict_line(v, "| offset (bytes) | up ns | down ns | candidate |");
+            verdict_line(v, "|---|---|---|---|");
+        }
         dedicated += both;
         hysteresis += differ && !both;
         verdict_line(v, "| %.0f | %.2f | %.2f | %s |", uo[i], un[i], d,
@@ -218,8 +220,11 @@ void verdict_ring(struct source_result *r)
                              lv->size_known ? sz : "open", lv->latency_ns);
             o = w > 0 && (size_t)w < sizeof(row) - o ? o + (size_t)w : o;
         }
-        verdict_line(v, "| %s | %s | %.1f ns%s |", s->curve[i].label, row[0] ? row : "none",
-                     cr->det.dram_ns, cr->det.dram_lower_bound ? " or more" : "");
+        char dram[32] = "not reached";
+        if (isfinite(cr->det.dram_ns))
+            snprintf(dram, sizeof(dram), "%s%.1f ns", cr->det.dram_lower_bound ? ">= " : "",
+                     cr->det.dram_ns);
+        verdict_line(v, "| %s | %s | %s |", s->curve[i].label, row[0] ? row : "none", dram);
     }
     if (v->present)
         snprintf(v->headline, sizeof(v->headline), "levels seen by each backward-stride ring; "
