@@ -167,9 +167,11 @@ static void match_cpuid(struct source_result *r)
             if (strcmp(s->cache[k].type, "instruction") == 0)
                 continue;
             double dist = fabs(log(s->cache[k].size_bytes / want));
-            if (!lv->size_known && s->cache[k].size_bytes < want)
-                continue; /* an open last level is at least as big as the largest size tried */
-            if (dist < best && dist < log(CPUID_MATCH_FACTOR) + (lv->size_known ? 0 : 30)) {
+            /* An open last level is at least as big as the largest size it was seen at, and
+             * may be much bigger; a sized level must be near the CPUID size. */
+            bool fits = lv->size_known ? dist < log(CPUID_MATCH_FACTOR)
+                                       : s->cache[k].size_bytes >= want;
+            if (fits && dist < best) {
                 best = dist;
                 r->cache_match[i] = (int)k;
             }
