@@ -160,20 +160,6 @@ static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
         evicted(h, j, set, victim);
 }
 
-void sim_hier_prefetch(const struct sim_hier *h, uint64_t addr)
-{
-    for (unsigned i = 0; i < h->nlevels; i++) {
-        const struct sim_cache *c = &h->level[i].cache;
-        uint64_t line = addr >> c->line_shift;
-        uint32_t set = sim_cache_set(c, line);
-        __builtin_prefetch(c->tags + (uint64_t)set * c->ways);
-        if (c->stamp)
-            __builtin_prefetch(c->stamp + (uint64_t)set * c->ways);
-        else if (c->rrpv)
-            __builtin_prefetch(c->rrpv + (uint64_t)set * c->ways);
-    }
-}
-
 unsigned sim_hier_load(struct sim_hier *h, uint64_t addr)
 {
     uint32_t set[SIM_MAX_LEVELS], tag[SIM_MAX_LEVELS];

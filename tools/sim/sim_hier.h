@@ -82,11 +82,4 @@ void sim_hier_set_page(struct sim_hier *h, uint64_t page_bytes);
  */
 unsigned sim_hier_load(struct sim_hier *h, uint64_t addr);
 
-/*
- * Ask the host to fetch the model's state for a load of addr that comes soon (the sets
- * it will look up in each level): replaying a recorded lap, the backend knows the
- * addresses ahead and hides the host's cache misses on large modelled caches.
- */
-void sim_hier_prefetch(const struct sim_hier *h, uint64_t addr);
-
 #endif
