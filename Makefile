@@ -24,6 +24,7 @@ KERNEL_SRCS := \
 	kernel/chain_points.c \
 	kernel/chain_shapes.c \
 	kernel/config.c \
+	kernel/config_parse.c \
 	kernel/config_resolve.c \
 	kernel/config_values.c \
 	kernel/console.c \
@@ -171,10 +172,15 @@ test_strbuf_SRCS  := kernel/strbuf.c kernel/fmt.c kernel/kstring.c tests/unit/st
 test_summary_SRCS := $(KERNEL_TEST_SRCS)
 
 # The experiments' chains and configuration errors (issue 4).
-UNIT_TESTS += test_chain_shapes test_config_errors
+UNIT_TESTS += test_chain_shapes test_chain_lockstep test_config_errors test_exp_summary \
+	test_exp_console
 test_chain_shapes_SRCS  := kernel/chain.c kernel/chain_shapes.c kernel/chain_points.c \
 	kernel/rng.c kernel/kstring.c
 test_config_errors_SRCS := $(KERNEL_TEST_SRCS)
+test_exp_summary_SRCS   := $(KERNEL_TEST_SRCS)
+test_chain_lockstep_SRCS := $(KERNEL_TEST_SRCS)
+test_exp_console_SRCS   := kernel/console.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c \
+	tests/unit/stub_platform.c
 
 $(BUILD)/test/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -196,9 +202,36 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
 
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 
+# ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
+# Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,
+# seeds in tests/fuzz/corpus/NAME/, past findings in tests/fuzz/regressions/NAME/.
+
+FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
+		-DCHASE_VERSION=\"$(VERSION)\" -fsanitize=fuzzer-no-link,address,undefined \
+		-fno-sanitize-recover=all -MMD -MP
+FUZZ_TARGETS += fuzz_config
+fuzz_config_SRCS := $(KERNEL_TEST_SRCS)
+
+$(BUILD)/fuzzobj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC(fuzz) $<")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzzobj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS(fuzz) $<")
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -c $< -o $@
+
+define fuzz_rule
+$(BUILD)/fuzz/$(1): $(patsubst %,$(BUILD)/fuzzobj/%.o,tests/fuzz/$(1).c $($(1)_SRCS))
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LINK     $$@")
+	$$(Q)$$(CLANG) -o $$@ $$^ -fsanitize=fuzzer,address,undefined
+endef
+
 # ---- top-level targets ------------------------------------------------------------------------
 
-.PHONY: all deps run test unit qemu-test check-layers bench clean sign
+.PHONY: all deps run test unit qemu-test check-layers bench clean sign fuzz fuzzers
 .DEFAULT_GOAL := all
 
 all: $(ALL_TARGETS)
@@ -209,6 +242,8 @@ deps:
 run: deps all
 	$(Q)tools/qemu-run.sh --image $(BUILD)/chase.img --out $(BUILD)/runs --show \
 		--set profile=quick --set on_exit=shutdown
+	$(Q)last=$$(ls -d $(BUILD)/runs/[0-9][0-9][0-9][0-9] | sort | tail -n 1) && \
+		$(BUILD)/chase-report "$$last"
 
 unit: $(UNIT_BINS)
 
@@ -218,10 +253,19 @@ check-layers:
 SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh tests/host/test_quick.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
-	tests/qemu/test_secureboot.sh
+	tests/qemu/test_secureboot.sh tests/fuzz/test_fuzz.sh
 
-test: deps all unit
-	$(Q)tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)
+test: deps all unit fuzzers
+	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)
+
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
+FUZZ_BINS := $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
+
+fuzzers: $(FUZZ_BINS)
+
+# make fuzz: a long run of every fuzzer (FUZZ_SECONDS each, default 10 minutes).
+fuzz: deps fuzzers
+	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tests/fuzz/test_fuzz.sh $(FUZZ_BINS)
 
 bench: all
 	$(Q)tools/bench.sh $(BUILD)/chase-host

@@ -249,9 +249,10 @@ int kvsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
             const char *s = va_arg(ap, const char *);
             if (!s)
                 s = "(null)";
-            int n = (int)kstrlen(s);
-            if (sp.prec >= 0 && sp.prec < n)
-                n = sp.prec;
+            /* With a precision the text need not be NUL-terminated: never read past it. */
+            int n = 0;
+            while ((sp.prec < 0 || n < sp.prec) && s[n])
+                n++;
             sp.zero = false;
             out_field(&o, &sp, "", s, n, 0);
             break;

@@ -13,6 +13,7 @@ packages=(
     libcmocka-dev               # the unit test framework
     jq                          # checking run.json in the QEMU tests
     libgsl-dev gnuplot-nox      # chase-report: fitting and plots
+    fonts-dejavu-core           # a font for gnuplot's pngcairo terminal
     clang libclang-rt-14-dev    # fuzzing (libFuzzer) and sanitizers
     sbsigntool openssl          # signing chase.efi for Secure Boot
 )

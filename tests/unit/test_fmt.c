@@ -66,6 +66,15 @@ static void test_doubles_random(void **state)
     }
 }
 
+static void test_precision_bounds_the_read(void **state)
+{
+    (void)state;
+    char unterminated[3] = {'a', 'b', 'c'}; /* no NUL: %.3s must not look past it */
+    char buf[8];
+    assert_int_equal(ksnprintf(buf, sizeof(buf), "%.3s|%.*s", unterminated, 2, unterminated), 6);
+    assert_string_equal(buf, "abc|ab");
+}
+
 static void test_truncation(void **state)
 {
     (void)state;
@@ -107,6 +116,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),    cmocka_unit_test(test_strings_and_chars),
         cmocka_unit_test(test_doubles),     cmocka_unit_test(test_doubles_random),
+        cmocka_unit_test(test_precision_bounds_the_read),
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_kmath),       cmocka_unit_test(test_kstring),
     };
