@@ -43,5 +43,10 @@ void banner_print(const struct machine *m)
     else
         con_printf("  hypervisor no\n");
     cfg_format_size(size, sizeof(size), m->memory_total_bytes);
-    con_printf("  memory     %s usable\n", size);
+    con_printf("  memory     %s usable", size);
+    if (m->buffer_limit_bytes) {
+        cfg_format_size(size, sizeof(size), m->buffer_limit_bytes);
+        con_printf("; the chase buffer can be at most %s, and default sizes stop there", size);
+    }
+    con_printf("\n");
 }

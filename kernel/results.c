@@ -127,6 +127,21 @@ static void experiments_json(struct json *j, const struct run_record *r)
     json_object_end(j);
 }
 
+/* What a reader must know before trusting the numbers. */
+static void warnings_json(struct json *j, const struct run_record *r)
+{
+    json_array_begin(j, "warnings");
+    if (r->timing && !r->timing->invariant)
+        json_string(j, NULL, "the TSC is not invariant: timings may drift with the core clock");
+    if (r->timing && r->timing->disagreement > TSC_DISAGREEMENT_WARN)
+        json_string(j, NULL, "the TSC frequency sources disagree by more than 1%");
+    if (r->m->cpu.hypervisor)
+        json_string(j, NULL, "measured under a hypervisor: timings are a virtual machine's");
+    if (r->buffer && r->buffer->align_bytes && r->buffer->phys % r->buffer->align_bytes)
+        json_string(j, NULL, "the buffer is not aligned as planned");
+    json_array_end(j);
+}
+
 void results_run_json(struct strbuf *out, const struct run_record *r)
 {
     struct json j;
@@ -164,6 +179,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     }
     if (r->cfg)
         results_config_json(&j, r->cfg);
+    warnings_json(&j, r);
     json_string(&j, "start_time", r->start_time);
     json_string(&j, "end_time", r->end_time);
     json_string(&j, "running", r->running);

@@ -134,7 +134,7 @@ watchpid=
 if [ -n "$kill_when" ]; then
     # Pull the plug the moment the console shows the pattern: nothing is shut down or flushed.
     (while ! grep -qE "$kill_when" "$serial" 2>/dev/null; do sleep 0.1; done
-     pkill -KILL -P "$qpid" qemu-system-x86_64 2>/dev/null) &
+     pkill -KILL -P "$qpid" 2>/dev/null) &
     watchpid=$!
 fi
 wait "$qpid" || rc=$?
