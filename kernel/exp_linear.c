@@ -137,11 +137,12 @@ static int linear_run(struct run_ctx *ctx, const void *params)
                "over %s",
                n, (unsigned long long)p->min_stride_bytes, (unsigned long long)p->max_stride_bytes,
                (unsigned long long)p->step_bytes, exp_size(sz, sizeof(sz), p->size_bytes));
+    /* The headers first: a skipped experiment still leaves files that say what they hold. */
+    strbuf_puts(&ctx->csv, "size_bytes,stride_bytes,slots,page_bytes," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "size_bytes,stride_bytes," EXP_SAMPLES_COMMON "\n");
     int rc = exp_pages_begin(ctx, p->page, &saved);
     if (rc != 0)
         return rc;
-    strbuf_puts(&ctx->csv, "size_bytes,stride_bytes,slots,page_bytes," EXP_CSV_COMMON "\n");
-    strbuf_puts(&ctx->samples, "size_bytes,stride_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%8s %11s %8s ", "stride", "slots", "build ms");
     exp_table_head_common();
     rc = linear_sweep(ctx, p, n);

@@ -159,16 +159,15 @@ static int random_run(struct run_ctx *ctx, const void *params)
                n, exp_size(a, sizeof(a), p->min_bytes), exp_size(b, sizeof(b), p->max_bytes),
                (unsigned long long)p->points_per_octave, exp_size(s, sizeof(s), p->stride_bytes),
                exp_size(o, sizeof(o), p->offset_bytes), loc);
-    int rc = exp_pages_begin(ctx, p->page, &saved);
-    if (rc != 0)
-        return rc;
-    strbuf_puts(
-        &ctx->csv,
-        "size_bytes,stride_bytes,offset_bytes,locality_bytes,page_bytes,slots," EXP_CSV_COMMON
-        "\n");
+    /* The headers first: a skipped experiment still leaves files that say what they hold. */
+    strbuf_puts(&ctx->csv, "size_bytes,stride_bytes,offset_bytes,locality_bytes,page_bytes,"
+                           "slots," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "size_bytes,stride_bytes,offset_bytes,locality_bytes,page_bytes," EXP_SAMPLES_COMMON
                 "\n");
+    int rc = exp_pages_begin(ctx, p->page, &saved);
+    if (rc != 0)
+        return rc;
     con_printf("%10s %10s %8s ", "size", "slots", "build ms");
     exp_table_head_common();
     ctx->curve_n = 0;
