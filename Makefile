@@ -106,11 +106,20 @@ $(BUILD)/chase.so: $(EFI_OBJS) linker/chase-efi.lds
 	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
 		$$($(CC) -print-libgcc-file-name)
 
-$(BUILD)/chase.efi: $(BUILD)/chase.so
+# An ELF shared object becomes a PE32+ EFI application (subsystem 10).
+$(BUILD)/%.efi: $(BUILD)/%.so
 	@$(if $(Q),echo "  OBJCOPY  $@")
 	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
 		--subsystem=10 $< $@
+
+# probe.efi: a second EFI program for the tests (what the firmware looks like after chase).
+PROBE_OBJS := $(BUILD)/efi/efi/probe.c.o
+
+$(BUILD)/probe.so: $(PROBE_OBJS) linker/chase-efi.lds
+	@$(if $(Q),echo "  LD       $@")
+	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
+
 
 $(BUILD)/chase.img: $(BUILD)/chase.efi tools/mkimage.sh tools/chase.cfg.example
 	@$(if $(Q),echo "  IMAGE    $@")
@@ -138,7 +147,7 @@ $(BUILD)/chase-host: $(HOST_OBJS)
 # ---- parts with their own fragment -----------------------------------------------------------
 # Each fragment lists its sources explicitly and appends to:
 #   ALL_TARGETS (built by `make`), UNIT_TESTS (+ NAME_SRCS), SCRIPT_TESTS, BENCH_SCRIPTS.
-ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host
+ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUILD)/probe.efi
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=

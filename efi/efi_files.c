@@ -185,6 +185,15 @@ BOOLEAN efi_make_run_dir(void)
     return run_dir != NULL;
 }
 
+void efi_files_close(void)
+{
+    if (run_dir)
+        uefi_call_wrapper(run_dir->Close, 1, run_dir);
+    if (root)
+        uefi_call_wrapper(root->Close, 1, root);
+    run_dir = root = NULL;
+}
+
 const char *plat_result_path(void)
 {
     return run_path;

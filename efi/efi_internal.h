@@ -16,11 +16,19 @@
 BOOLEAN efi_files_init(EFI_HANDLE image);
 /* Read a whole file (path like L"\\chase\\chase.cfg"); NULL when absent. Free with FreePool. */
 char *efi_read_file(const CHAR16 *path, UINTN *len);
+/* Close the run folder and the volume (before returning to the firmware). */
+void efi_files_close(void);
 /* Create \chase\runs\NNNN (the next free number); FALSE with a reason printed when it cannot. */
 BOOLEAN efi_make_run_dir(void);
 
 /* The firmware memory map as the kernel's sorted, merged regions; count in *n. */
 struct mem_region *efi_memory_regions(unsigned *n);
+/* AllocatePages/FreePages (EfiLoaderData), counted so chase can show it gave all back. */
+EFI_STATUS efi_pages_alloc(EFI_ALLOCATE_TYPE type, UINTN pages, EFI_PHYSICAL_ADDRESS *pa);
+void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages);
+/* Pool allocations and pages chase holds right now. */
+void efi_memory_held(unsigned long *pools, uint64_t *pages);
+
 /* Fill the memory facts of m from the memory map. */
 void efi_describe_memory(struct machine *m);
 

@@ -54,6 +54,8 @@ static char *load_options(EFI_HANDLE image)
 
 static void finish(enum on_exit on_exit, enum run_outcome outcome)
 {
+    if (outcome == RUN_HELP && on_exit == ON_EXIT_WAIT)
+        return; /* help from the shell: back to the prompt, nothing to read twice */
     switch (on_exit) {
     case ON_EXIT_SHUTDOWN:
         con_printf("chase: shutting down\n");
@@ -75,6 +77,51 @@ static void finish(enum on_exit on_exit, enum run_outcome outcome)
     case ON_EXIT_RETURN:
         break;
     }
+}
+
+/* What the firmware had when chase started: it must find the same when chase returns. */
+struct firmware_state {
+    uint64_t cr3;
+    struct descriptor_ptr idt, gdt;
+    bool interrupts;
+};
+
+static void firmware_state_read(struct firmware_state *f)
+{
+    f->cr3 = arch_read_cr3();
+    arch_sidt(&f->idt);
+    arch_sgdt(&f->gdt);
+    uint64_t flags = arch_irq_save();
+    arch_irq_restore(flags);
+    f->interrupts = (flags & RFLAGS_IF) != 0;
+}
+
+/* Say whether chase left the machine as it found it, and what differs if not. */
+static void report_left_as_found(const struct firmware_state *before)
+{
+    struct firmware_state after;
+    unsigned long pools;
+    uint64_t pages;
+    firmware_state_read(&after);
+    efi_memory_held(&pools, &pages);
+    bool same = after.cr3 == before->cr3 && after.idt.base == before->idt.base &&
+                after.idt.limit == before->idt.limit && after.gdt.base == before->gdt.base &&
+                after.gdt.limit == before->gdt.limit && after.interrupts == before->interrupts;
+    if (same && !pools && !pages) {
+        plat_console_write("chase: leaving the machine as it was: CR3, IDT, GDT and the interrupt "
+                           "flag restored, every page and pool allocation returned\n");
+        return;
+    }
+    char msg[320];
+    ksnprintf(msg, sizeof(msg),
+              "chase: WARNING: the machine is not as chase found it: CR3 0x%llx (was 0x%llx), "
+              "IDT 0x%llx (was 0x%llx), GDT 0x%llx (was 0x%llx), IF %d (was %d), "
+              "%lu pool allocations and %llu pages still held\n",
+              (unsigned long long)after.cr3, (unsigned long long)before->cr3,
+              (unsigned long long)after.idt.base, (unsigned long long)before->idt.base,
+              (unsigned long long)after.gdt.base, (unsigned long long)before->gdt.base,
+              after.interrupts, before->interrupts, pools, (unsigned long long)pages);
+    plat_console_write(msg);
 }
 
 /* Where an exception outside a window lands, and what to do then: set before the run. */
@@ -105,6 +152,8 @@ static __attribute__((noinline)) enum run_outcome run_guarded(struct machine *m,
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
     InitializeLib(image, systab);
+    struct firmware_state entry;
+    firmware_state_read(&entry);
     uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
     efi_window_init();
     efi_timers_init();
@@ -131,7 +180,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     enum run_outcome outcome = run_guarded(&m, &in);
     plat_free(options);
     plat_free(cfg_text);
-    finish(exit_action, outcome);
     con_log_reset();
+    efi_files_close();
+    if (exit_action == ON_EXIT_RETURN || exit_action == ON_EXIT_WAIT)
+        report_left_as_found(&entry);
+    finish(exit_action, outcome);
     return outcome == RUN_OK || outcome == RUN_HELP ? EFI_SUCCESS : EFI_ABORTED;
 }

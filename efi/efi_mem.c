@@ -10,19 +10,46 @@
 /* Left to the firmware for its own pools (file writes, console) while chase runs. */
 #define FIRMWARE_RESERVE_BYTES (16ULL << 20)
 
+/* What chase holds from the firmware right now: every piece must be back when it returns. */
+static unsigned long pools_held;
+static uint64_t pages_held;
+
 void *plat_alloc(size_t n)
 {
     void *p = NULL;
     if (uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, n ? n : 1, &p) != EFI_SUCCESS)
         return NULL;
+    pools_held++;
     kmemset(p, 0, n);
     return p;
 }
 
 void plat_free(void *p)
 {
-    if (p)
+    if (p) {
         uefi_call_wrapper(BS->FreePool, 1, p);
+        pools_held--;
+    }
+}
+
+EFI_STATUS efi_pages_alloc(EFI_ALLOCATE_TYPE type, UINTN pages, EFI_PHYSICAL_ADDRESS *pa)
+{
+    EFI_STATUS st = uefi_call_wrapper(BS->AllocatePages, 4, type, EfiLoaderData, pages, pa);
+    if (st == EFI_SUCCESS)
+        pages_held += pages;
+    return st;
+}
+
+void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages)
+{
+    if (uefi_call_wrapper(BS->FreePages, 2, pa, pages) == EFI_SUCCESS)
+        pages_held -= pages;
+}
+
+void efi_memory_held(unsigned long *pools, uint64_t *pages)
+{
+    *pools = pools_held;
+    *pages = pages_held;
 }
 
 static enum mem_type region_type(UINT32 efi_type)
@@ -113,8 +140,7 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buff
         return -1;
     }
     EFI_PHYSICAL_ADDRESS pa = addr;
-    EFI_STATUS st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAddress, EfiLoaderData,
-                                      size / EFI_PAGE_BYTES, &pa);
+    EFI_STATUS st = efi_pages_alloc(AllocateAddress, size / EFI_PAGE_BYTES, &pa);
     if (st != EFI_SUCCESS) {
         ksnprintf(why, why_cap, "AllocatePages at 0x%llx for %llu bytes failed (status 0x%llx)",
                   (unsigned long long)addr, (unsigned long long)size, (unsigned long long)st);
@@ -124,7 +150,7 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buff
     b->phys = pa;
     b->size_bytes = size;
     if (efi_paging_map_buffer(b, why, why_cap) != 0) {
-        uefi_call_wrapper(BS->FreePages, 2, pa, size / EFI_PAGE_BYTES);
+        efi_pages_free(pa, size / EFI_PAGE_BYTES);
         b->virt = NULL;
         return -1;
     }
@@ -135,7 +161,6 @@ void plat_buffer_free(struct run_buffer *b)
 {
     efi_paging_release();
     if (b->virt)
-        uefi_call_wrapper(BS->FreePages, 2, (EFI_PHYSICAL_ADDRESS)b->phys,
-                          b->size_bytes / EFI_PAGE_BYTES);
+        efi_pages_free((EFI_PHYSICAL_ADDRESS)b->phys, b->size_bytes / EFI_PAGE_BYTES);
     b->virt = NULL;
 }

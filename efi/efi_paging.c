@@ -38,7 +38,7 @@ static void free_tables(void)
 {
     efi_window_set_cr3(0);
     if (table_pool_pages)
-        uefi_call_wrapper(BS->FreePages, 2, table_pool, table_pool_pages);
+        efi_pages_free(table_pool, table_pool_pages);
     table_pool_pages = 0;
 }
 
@@ -59,14 +59,13 @@ static int build_tables(struct run_buffer *b, uint64_t buffer_page, char *why, s
         return -1;
     }
     EFI_PHYSICAL_ADDRESS pool = 0;
-    if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &pool) !=
-        EFI_SUCCESS) {
+    if (efi_pages_alloc(AllocateAnyPages, pages, &pool) != EFI_SUCCESS) {
         ksnprintf(why, why_cap, "no memory for %zu page-table pages", pages);
         return -1;
     }
     struct paging pm;
     if (paging_build(&pm, (void *)(uintptr_t)pool, pages, &plan) != 0) {
-        uefi_call_wrapper(BS->FreePages, 2, pool, pages);
+        efi_pages_free(pool, pages);
         ksnprintf(why, why_cap, "the page-table builder refused the plan");
         return -1;
     }

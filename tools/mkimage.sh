@@ -2,16 +2,20 @@
 # SPDX-License-Identifier: MIT
 # Build a GPT disk image with one FAT32 EFI System Partition, without root: sfdisk on a
 # file and mtools inside it.
-# Usage: mkimage.sh [--shell STARTUP_NSH] IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]
+# Usage: mkimage.sh [--shell STARTUP_NSH] [--add FILE]... IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]
 # With --shell, chase goes to \chase\chase.efi and STARTUP_NSH to \startup.nsh, and there is
 # no \EFI\BOOT\BOOTX64.EFI, so the firmware starts its UEFI shell, which runs the script.
 set -euo pipefail
 
 startup=
-if [ "${1:-}" = --shell ]; then
-    startup=${2:?--shell needs a startup.nsh}
-    shift 2
-fi
+extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --shell) startup=${2:?--shell needs a startup.nsh}; shift 2 ;;
+    --add) extra+=("${2:?--add needs a file}"); shift 2 ;; # also copied to \chase\
+    *) break ;;
+    esac
+done
 image=${1:?usage: mkimage.sh [--shell STARTUP_NSH] IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]}
 efi=${2:?missing chase.efi}
 cfg=${3:?missing the example configuration}
@@ -41,4 +45,7 @@ else
     mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 fi
 mcopy -i "$part" "$cfg" ::/chase/chase.cfg
+for f in "${extra[@]}"; do
+    mcopy -i "$part" "$f" "::/chase/$(basename "$f")"
+done
 mv "$tmp" "$image"

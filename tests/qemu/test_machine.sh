@@ -113,18 +113,31 @@ check "outside a window: run.json says panic, the finished experiment is ok and 
 check "outside a window: the finished experiment's files are complete" \
     csv_positive "$RUN_DIR/$first.csv" ns_median
 
-# ---- return to the firmware: the UEFI shell runs chase twice, then itself goes on
+# ---- return to the firmware: the UEFI shell runs probe.efi, chase twice, probe.efi again
 nsh="$TEST_TMP/startup.nsh"
-printf '%s\r\n' 'echo chase-test: shell started' 'fs0:' \
+printf '%s\r\n' 'echo chase-test: shell started' 'fs0:' 'chase\probe.efi' \
     'chase\chase.efi profile=quick on_exit=return experiments=random random.max=64K' \
     'echo chase-test: first returned' \
     'chase\chase.efi profile=quick on_exit=return experiments=random random.max=64K' \
-    'echo chase-test: second returned' 'reset -s' >"$nsh"
-"$ROOT/tools/mkimage.sh" --shell "$nsh" "$TEST_TMP/shell.img" "$ROOT/build/chase.efi" \
-    "$ROOT/tools/chase.cfg.example"
+    'echo chase-test: second returned' 'chase\probe.efi' 'reset -s' >"$nsh"
+"$ROOT/tools/mkimage.sh" --shell "$nsh" --add "$ROOT/build/probe.efi" "$TEST_TMP/shell.img" \
+    "$ROOT/build/chase.efi" "$ROOT/tools/chase.cfg.example"
 IMAGE="$TEST_TMP/shell.img" boot shell
 check "shell: chase returned to the firmware twice and the shell went on" \
     grep -q 'chase-test: second returned' "$SERIAL"
+check "shell: each chase says it left CR3, IDT, GDT, IF and all memory as it found them" \
+    test "$(grep -c 'chase: leaving the machine as it was' "$SERIAL")" = 2
+probes=$(grep -a 'probe: cr3=' "$SERIAL" | tr -d '\r')
+check "shell: a second EFI program (probe.efi) runs after chase" \
+    test "$(echo "$probes" | grep -c .)" = 2
+check "shell: probe sees the same CR3, IDTR, GDTR and interrupt flag before and after" \
+    test "$(echo "$probes" | sed 's/ free_pages.*//' | sort -u | grep -c .)" = 1
+# The firmware's FAT driver keeps ~12 pages per new folder and files (the shell's own
+# mkdir and echo do the same); a leaked buffer (>= 512 pages) or table would show.
+before=$(echo "$probes" | sed -n '1s/.*free_pages=//p')
+after=$(echo "$probes" | sed -n '2s/.*free_pages=//p')
+check "shell: free memory after two runs within 64 pages of before ($before -> $after)" \
+    test $((before - after)) -le 64 -a $((before - after)) -ge -64
 for n in 0001 0002; do
     mkdir -p "$WORK/pulled/$n"
     mcopy -s -n -i "$WORK/vm/disk.img@@1M" "::/chase/runs/$n/*" "$WORK/pulled/$n/" 2>/dev/null

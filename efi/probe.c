@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// probe.efi: a second, tiny EFI program for the tests. It prints what a firmware program sees
+// (CR3, IDTR, GDTR, the interrupt flag, free memory), so a test can run it before and after
+// chase and show that chase left the machine as it found it.
+#include <stddef.h>
+
+#include <efi.h>
+#include <efilib.h>
+
+#include "arch/x86_64/cpu.h"
+
+static UINT64 free_pages(void)
+{
+    UINTN size = 0, key, desc_size;
+    UINT32 version;
+    EFI_MEMORY_DESCRIPTOR *map = NULL;
+    UINT64 pages = 0;
+    uefi_call_wrapper(BS->GetMemoryMap, 5, &size, map, &key, &desc_size, &version);
+    size += 16 * sizeof(EFI_MEMORY_DESCRIPTOR);
+    if (uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, size, (void **)&map) != EFI_SUCCESS)
+        return 0;
+    if (uefi_call_wrapper(BS->GetMemoryMap, 5, &size, map, &key, &desc_size, &version) ==
+        EFI_SUCCESS) {
+        for (UINTN off = 0; off < size; off += desc_size) {
+            EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + off);
+            if (d->Type == EfiConventionalMemory)
+                pages += d->NumberOfPages;
+        }
+    }
+    uefi_call_wrapper(BS->FreePool, 1, map);
+    return pages;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+    InitializeLib(image, systab);
+    struct descriptor_ptr idt, gdt;
+    arch_sidt(&idt);
+    arch_sgdt(&gdt);
+    uint64_t flags = arch_irq_save();
+    arch_irq_restore(flags);
+    Print(L"probe: cr3=%lx idtr=%lx/%x gdtr=%lx/%x if=%d free_pages=%ld\n", arch_read_cr3(),
+          idt.base, idt.limit, gdt.base, gdt.limit, (flags & RFLAGS_IF) ? 1 : 0, free_pages());
+    return EFI_SUCCESS;
+}
