@@ -174,7 +174,7 @@ void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t 
     const struct timing *t = ctx->timing;
     strbuf_printf(&ctx->csv, "%llu,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f\n",
                   (unsigned long long)r->hops, r->reps,
-                  (unsigned long long)timing_ticks_to_ns(t, (double)build_ticks), r->tsc.min,
+                  (unsigned long long)timing_wall_ns(t, build_ticks), r->tsc.min,
                   r->tsc.median, r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
                   timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
                   exp_cycles(r), r->core_per_tick);

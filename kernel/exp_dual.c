@@ -120,7 +120,7 @@ static int dual_sweep(struct run_ctx *ctx, const struct dual_params *p, const ui
         uint64_t slots = sizes[i] / p->stride_bytes;
         total += exp_point_work(ctx, &plan, sizes[i], slots, slots, 2);
     }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     for (unsigned i = 0; i < n; i++) {
         struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, sizes[i] / p->stride_bytes,
                                  0};

@@ -158,7 +158,7 @@ static int fused_run(struct run_ctx *ctx, const void *params)
         }
     }
     con_progress_begin(&pg, n * (unsigned)p->max_fuse, total, arch_tsc_fenced(),
-                       ctx->timing->tsc_hz);
+                       ctx->timing->wall_tsc_hz);
     int rc = 0;
     for (unsigned i = 0; i < n && rc == 0; i++)
         rc = fused_stride(ctx, p, p->min_stride_bytes + i * p->step_bytes, &pg);

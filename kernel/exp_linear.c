@@ -82,7 +82,7 @@ static void linear_row(struct run_ctx *ctx, const struct linear_params *p, uint6
     exp_csv_common(ctx, r, build_ticks);
     exp_samples(ctx, keys, r);
     con_printf("%8llu %11llu %8.1f ", (unsigned long long)stride, (unsigned long long)slots,
-               timing_ticks_to_ns(ctx->timing, (double)build_ticks) / 1e6);
+               timing_wall_ns(ctx->timing, build_ticks) / 1e6);
     exp_table_common(ctx, r);
 }
 
@@ -103,7 +103,7 @@ static int linear_sweep(struct run_ctx *ctx, const struct linear_params *p, unsi
         uint64_t slots = p->size_bytes / stride;
         total += exp_point_work(ctx, &plan, p->size_bytes, slots, slots, 1);
     }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     for (unsigned i = 0; i < n; i++) {
         uint64_t stride = p->min_stride_bytes + i * p->step_bytes;
         struct chain_layout l = {ctx->buffer.virt, 0, stride, p->size_bytes / stride, 0};

@@ -131,7 +131,7 @@ static int offset_run(struct run_ctx *ctx, const void *params)
         exp_plan(ctx, slots * exp_line_bytes(ctx->m), exp_line_bytes(ctx->m), 1);
     struct con_progress pg;
     double work = exp_point_work(ctx, &plan, slots * exp_line_bytes(ctx->m), slots, slots, 1);
-    con_progress_begin(&pg, points, work * points, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, points, work * points, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     for (unsigned k = 0; k < points; k++) {
         bool up;
         uint64_t offset = point_offset_at(p->offset_step_bytes, p->offset_max_bytes, k, &up);

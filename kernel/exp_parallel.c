@@ -109,7 +109,7 @@ static int parallel_run(struct run_ctx *ctx, const void *params)
         struct measure_plan plan = parallel_plan(ctx, p, n);
         total += exp_point_work(ctx, &plan, p->size_bytes, slots, slots / n, n);
     }
-    con_progress_begin(&pg, max, total, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, max, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     for (unsigned n = 1; n <= max; n++) {
         struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, slots, 0};
         struct measure_plan plan = parallel_plan(ctx, p, n);

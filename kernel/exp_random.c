@@ -93,7 +93,7 @@ static void random_row(struct run_ctx *ctx, const struct random_params *p, uint6
     exp_csv_common(ctx, r, build_ticks);
     exp_samples(ctx, keys, r);
     con_printf("%10s %10llu %8.1f ", exp_size(sz, sizeof(sz), size), (unsigned long long)slots,
-               timing_ticks_to_ns(ctx->timing, (double)build_ticks) / 1e6);
+               timing_wall_ns(ctx->timing, build_ticks) / 1e6);
     exp_table_common(ctx, r);
     if (ctx->curve_n < sizeof(ctx->curve_size) / sizeof(ctx->curve_size[0])) {
         ctx->curve_size[ctx->curve_n] = size;
@@ -120,7 +120,7 @@ static int random_sweep(struct run_ctx *ctx, const struct random_params *p, cons
         uint64_t slots = sizes[i] / p->stride_bytes;
         total += exp_point_work(ctx, &plan, sizes[i], slots, slots, 1);
     }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     for (unsigned i = 0; i < n; i++) {
         struct chain_layout l = {ctx->buffer.virt, p->offset_bytes, p->stride_bytes,
                                  sizes[i] / p->stride_bytes, 0};

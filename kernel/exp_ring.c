@@ -143,7 +143,7 @@ static int ring_run(struct run_ctx *ctx, const void *params)
             total += exp_point_work(ctx, &plan, sizes[i], sizes[i] / stride, sizes[i] / stride, 1);
         }
     }
-    con_progress_begin(&pg, points, total, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, points, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     int rc = 0;
     for (unsigned s = 0; s < p->strides.n && rc == 0; s++)
         rc = ring_stride(ctx, p, p->strides.v[s], &pg);

@@ -126,7 +126,7 @@ static int scan_sweep(struct run_ctx *ctx, const struct scan_params *p, void **h
         struct measure_plan plan = scan_plan(ctx, p, sizes[i]);
         total += exp_point_work(ctx, &plan, p->huge_bytes, sizes[i] / p->stride_bytes, 0, 2);
     }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     for (unsigned i = 0; i < n; i++) {
         struct chain_layout small = {ctx->buffer.virt, 0, p->stride_bytes,
                                      sizes[i] / p->stride_bytes, 0};
@@ -167,7 +167,7 @@ static int scan_run(struct run_ctx *ctx, const void *params)
     uint64_t t0 = arch_tsc_fenced();
     void **head = chain_build_random(&huge, ctx->cfg->global.seed + HUGE_SEED_OFFSET);
     con_printf("   huge chain: %llu slots built in %.2f s\n\n", (unsigned long long)huge.slots,
-               timing_ticks_to_ns(ctx->timing, (double)(arch_tsc_fenced() - t0)) / 1e9);
+               timing_wall_ns(ctx->timing, arch_tsc_fenced() - t0) / 1e9);
     strbuf_puts(&ctx->csv, "small_bytes,huge_bytes,stride_bytes," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples, "small_bytes,huge_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%10s %10s ", "small", "slots");

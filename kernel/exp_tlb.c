@@ -184,7 +184,7 @@ static int tlb_run(struct run_ctx *ctx, const void *params)
         uint64_t slots = sizes[i] / SLOT_PAGE_BYTES;
         total += exp_point_work(ctx, &plan, slots * 64, slots, slots, 1) * p->pages.n;
     }
-    con_progress_begin(&pg, n * p->pages.n, total, arch_tsc_fenced(), ctx->timing->tsc_hz);
+    con_progress_begin(&pg, n * p->pages.n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     int rc = 0;
     for (unsigned i = 0; i < p->pages.n && rc == 0 && i < FINDINGS_PAGE_SIZES; i++)
         rc = tlb_page(ctx, p->pages.v[i], sizes, n, &pg);

@@ -203,7 +203,7 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
         con_printf("%s FAILED: %s\n", x->name, st->reason);
     }
     con_printf("(%s took %.1f s)\n", x->name,
-               timing_ticks_to_ns(ctx->timing, (double)st->wall_ticks) / 1e9);
+               timing_wall_ns(ctx->timing, st->wall_ticks) / 1e9);
     ksnprintf(name, sizeof(name), "%s.csv", x->name);
     save_file(name, &ctx->csv);
     ksnprintf(name, sizeof(name), "%s.samples.csv", x->name);
@@ -254,8 +254,11 @@ static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct
                                 const struct run_inputs *in)
 {
     const struct chase_config *cfg = ctx->cfg;
-    if (in->timing)
+    if (in->timing) {
         *t = *in->timing;
+        if (!t->wall_tsc_hz)
+            t->wall_tsc_hz = timing_measure_wall_hz(); /* durations stay in real seconds */
+    }
     else
         timing_init(t, ctx->m);
     s->rec.timing = t;

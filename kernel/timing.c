@@ -62,6 +62,7 @@ static void calibrate_tsc(struct timing *t)
         t->tsc_hz = 1000000000ULL; /* nothing to measure against: ns are then ticks */
         t->tsc_method = "none (assumed 1 GHz)";
     }
+    t->wall_tsc_hz = t->tsc_hz;
     t->disagreement = 0;
     for (unsigned i = 0; i < t->nsources; i++) {
         double gap = relative_gap(t->sources[i].hz, t->tsc_hz);
@@ -118,6 +119,15 @@ double timing_core_ratio(uint64_t iters)
     if (best == UINT64_MAX)
         return 1.0;
     return (double)(iters * CHASE_UNROLL) / (double)best;
+}
+
+uint64_t timing_measure_wall_hz(void)
+{
+    const struct tsc_reference *refs;
+    struct tsc_source src;
+    if (plat_tsc_references(&refs) && calibrate_source(&refs[0], &src))
+        return src.hz;
+    return 0;
 }
 
 /* Core cycles per TSC tick from APERF/MPERF over an add chain; 0 when they cannot be read. */

@@ -29,6 +29,8 @@ struct tsc_source {
 
 struct timing {
     uint64_t tsc_hz;                        /* the frequency used for ns */
+    uint64_t wall_tsc_hz;                   /* the real TSC rate, for wall time (differs from
+                                               tsc_hz only under chase-sim's simulated clock) */
     const char *tsc_method;                 /* the source it came from */
     double calib_spread;                    /* that source's spread */
     struct tsc_source sources[TSC_MAX_SOURCES];
@@ -60,6 +62,15 @@ void timing_init(struct timing *t, const struct machine *m);
  * (adds = iters * 16, best of three): taken next to each point because clocks drift.
  */
 double timing_core_ratio(uint64_t iters);
+
+/* The real TSC frequency, measured against the platform's first reference clock. */
+uint64_t timing_measure_wall_hz(void);
+
+/* Wall-clock nanoseconds for ticks of the real TSC (build times, durations, ETAs). */
+static inline double timing_wall_ns(const struct timing *t, uint64_t ticks)
+{
+    return (double)ticks * 1e9 / (double)(t->wall_tsc_hz ? t->wall_tsc_hz : t->tsc_hz);
+}
 
 /* Nanoseconds for a number of TSC ticks. */
 static inline double timing_ticks_to_ns(const struct timing *t, double ticks)
