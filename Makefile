@@ -262,7 +262,8 @@ check-layers:
 SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh tests/host/test_quick.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
-	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
+	tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)

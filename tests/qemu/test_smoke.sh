@@ -4,6 +4,7 @@
 # the run folder pulled out of the FAT volume with mtools is complete and valid.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../host/lib_validate.sh"
 
 boot smoke --set profile=quick --set on_exit=shutdown
 check "QEMU powered off by itself (exit status 0)" test "$BOOT_RC" = 0
@@ -18,7 +19,10 @@ check "run.json says the run completed and random is ok" json_true "$RUN_DIR/run
     '.status=="complete" and .experiments.random=="ok" and .platform=="uefi"'
 check "run.json records the quick profile" json_true "$RUN_DIR/run.json" \
     '.config.profile=="quick" and .config.on_exit=="shutdown"'
-validate_random "$RUN_DIR"
+check "run.json: all nine experiments ran in the quick profile, each ok or skipped with a reason" \
+    json_true "$RUN_DIR/run.json" '(.config.experiments|length)==9 and
+        all(.experiments[]; .=="ok" or startswith("skipped: "))'
+validate_experiments "$RUN_DIR"
 check "console.txt holds the banner" grep -q '^chase [0-9.]*: cache, TLB' "$RUN_DIR/console.txt"
 check "console.txt holds the CPU and caches" grep -qE '^  caches ' "$RUN_DIR/console.txt"
 check "console.txt holds the random table" grep -qE 'size +slots .*ns min +ns med' \
