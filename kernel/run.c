@@ -149,6 +149,22 @@ static void provoke_fault_outside_window(struct run_state *s)
     arch_fault_test(FAULT_TEST_PAGE_FAULT);
 }
 
+int run_exit_status(enum run_outcome outcome)
+{
+    switch (outcome) {
+    case RUN_OK:
+    case RUN_HELP:
+        return 0;
+    case RUN_CONFIG_ERROR:
+        return 2;
+    case RUN_NO_MEMORY:
+        return 3;
+    case RUN_PANIC:
+        return 4;
+    }
+    return 1;
+}
+
 void run_panic(const struct fault_info *f)
 {
     struct run_state *s = current_run;

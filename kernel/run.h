@@ -106,6 +106,9 @@ void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_
  */
 void run_panic(const struct fault_info *f);
 
+/* A process exit status for an outcome: 0 ok or help, 2 configuration, 3 memory, 4 panic. */
+int run_exit_status(enum run_outcome outcome);
+
 /* Print the keys and experiments (the help text). */
 void chase_print_help(const struct machine *m);
 

@@ -165,20 +165,3 @@ uint64_t host_phys_addr(const void *virt)
         return 0;
     return pfn * (uint64_t)page + (uintptr_t)virt % (uintptr_t)page;
 }
-
-void host_memory(uint64_t *total, uint64_t *available)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    unsigned long kb;
-    *total = *available = 0;
-    if (!f)
-        return;
-    while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "MemTotal: %lu kB", &kb) == 1)
-            *total = (uint64_t)kb * 1024;
-        else if (sscanf(line, "MemAvailable: %lu kB", &kb) == 1)
-            *available = (uint64_t)kb * 1024;
-    }
-    fclose(f);
-}

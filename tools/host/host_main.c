@@ -158,16 +158,5 @@ int main(int argc, char **argv)
     enum run_outcome outcome = chase_main(&m, &in, &on_exit);
     free(text);
     con_log_reset();
-    switch (outcome) {
-    case RUN_OK:
-    case RUN_HELP:
-        return 0;
-    case RUN_CONFIG_ERROR:
-        return 2;
-    case RUN_NO_MEMORY:
-        return 3;
-    case RUN_PANIC:
-        return 4;
-    }
-    return 1;
+    return run_exit_status(outcome);
 }

@@ -133,3 +133,20 @@ int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
     fn(arg);
     return 0;
 }
+
+void host_memory(uint64_t *total, uint64_t *available)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long kb;
+    *total = *available = 0;
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "MemTotal: %lu kB", &kb) == 1)
+            *total = (uint64_t)kb * 1024;
+        else if (sscanf(line, "MemAvailable: %lu kB", &kb) == 1)
+            *available = (uint64_t)kb * 1024;
+    }
+    fclose(f);
+}

@@ -81,20 +81,3 @@ void plat_buffer_free(struct run_buffer *b)
     b->virt = NULL;
     memset(&current, 0, sizeof(current));
 }
-
-void sim_host_memory(uint64_t *total, uint64_t *available)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    unsigned long kb;
-    *total = *available = 0;
-    if (!f)
-        return;
-    while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "MemTotal: %lu kB", &kb) == 1)
-            *total = (uint64_t)kb * 1024;
-        else if (sscanf(line, "MemAvailable: %lu kB", &kb) == 1)
-            *available = (uint64_t)kb * 1024;
-    }
-    fclose(f);
-}

@@ -17,7 +17,5 @@
 void sim_buffer_set_default_page(uint64_t page_bytes);
 /* The buffer allocated now (virt NULL when there is none). */
 const struct run_buffer *sim_buffer_current(void);
-/* Host memory in bytes: total, and what is available now (from /proc/meminfo; 0 if unknown). */
-void sim_host_memory(uint64_t *total, uint64_t *available);
 
 #endif

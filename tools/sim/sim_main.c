@@ -30,7 +30,7 @@ static void describe_machine(struct machine *m, const struct sim_spec *spec, con
     m->cpu.invariant_tsc = true;
     m->cpu.has_rdtscp = true;
     m->cpu.has_1g_pages = true;
-    sim_host_memory(&total, &available);
+    host_memory(&total, &available);
     m->memory_total_bytes = total ? total : 4ULL << 30;
     m->buffer_limit_bytes = available ? available / 2 : 1ULL << 30;
     snprintf(m->platform, sizeof(m->platform), "sim");
@@ -78,21 +78,6 @@ static int make_dirs(const char *dir)
     return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int exit_code(enum run_outcome outcome)
-{
-    switch (outcome) {
-    case RUN_OK:
-    case RUN_HELP:
-        return 0;
-    case RUN_CONFIG_ERROR:
-        return 2;
-    case RUN_NO_MEMORY:
-        return 3;
-    case RUN_PANIC:
-        return 4;
-    }
-    return 1;
-}
 
 /* Run chase_main on the model; the per-point hit rates go to sim_levels.csv. */
 static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, const char *name)
@@ -148,7 +133,7 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
     sim_backend_release(&backend);
     sim_hier_free(&h);
     con_log_reset();
-    return exit_code(outcome);
+    return run_exit_status(outcome);
 }
 
 int main(int argc, char **argv)
