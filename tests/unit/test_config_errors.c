@@ -228,7 +228,7 @@ static void test_plan_beyond_memory_defaults(void **state)
     (void)state;
     machine.buffer_limit_bytes = 32ull << 20;
     assert_false(resolve(NULL, "experiments=offset"));
-    assert_error("defaults: key 'offset.size': the plan needs a 45060K buffer but at most 32M "
+    assert_error("defaults: key 'offset.size': the plan needs a 44.0M buffer but at most 32M "
                  "fits in memory; the largest offset.size that fits is 24M");
 }
 
