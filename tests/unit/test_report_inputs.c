@@ -200,6 +200,42 @@ static void test_run_folder(void **state)
     source_free(&s);
 }
 
+/*
+ * Found by the fuzzers (tests/fuzz/regressions, the ubsan-* files): a page size or stride too
+ * large for a uint64_t (1e300, "1e300G") was cast anyway. Now it is unknown and the run's page
+ * size stands in, read through the path-free entries the fuzzers use.
+ */
+static void test_absurd_sizes(void **state)
+{
+    (void)state;
+    static const char *const configs[] = {
+        "{\"page_size_bytes\": 4096, \"config\": {\"tlb\": {\"page\": \"1e300G\"}}}",
+        "{\"page_size_bytes\": 4096, \"config\": {\"tlb\": {\"page\": 1e300}}}",
+        "{\"page_size_bytes\": 4096, \"config\": {\"tlb\": {\"page\": \"-2M\"}}}",
+    };
+    static const char table[] = "size_bytes,ns_median\n65536,1.1\n";
+    struct source s;
+    char err[600];
+    for (size_t i = 0; i < 3; i++) {
+        memset(&s, 0, sizeof(s));
+        run_load_json(&s, configs[i], strlen(configs[i]));
+        assert_int_equal(run_load_table(&s, EXP_TLB, table, strlen(table), err, sizeof(err)), 0);
+        assert_int_equal(s.ncurves, 1);
+        assert_int_equal(s.curve[0].page_bytes, 4096);
+        source_free(&s);
+    }
+    static const char mc[] = "total_memory = 4096\nstride = 1e300\npage_size = 1e300 bytes\n5\n"
+                             "total_memory = 8192\nstride = 64\npage_size = 4096\n6\n";
+    memset(&s, 0, sizeof(s));
+    snprintf(s.path, sizeof(s.path), "mc.txt");
+    assert_int_equal(source_load_text(&s, mc, strlen(mc), err, sizeof(err)), 0);
+    assert_int_equal(s.format, FMT_MULTICHASE);
+    assert_int_equal(s.ncurves, 2);
+    assert_true(s.curve[0].page_bytes == 0 && s.curve[0].stride_bytes == 0);
+    assert_true(s.curve[1].page_bytes == 4096 && s.curve[1].stride_bytes == 64);
+    source_free(&s);
+}
+
 static uint64_t fuzz_state = 99;
 
 static unsigned fuzz_next(void)
@@ -258,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_tinymembench),   cmocka_unit_test(test_multichase),
         cmocka_unit_test(test_chase_csv_file), cmocka_unit_test(test_unrecognised),
         cmocka_unit_test(test_run_folder),     cmocka_unit_test(test_fuzz_inputs),
+        cmocka_unit_test(test_absurd_sizes),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

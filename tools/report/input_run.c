@@ -10,6 +10,8 @@
 
 /* Most distinct curves one table is split into (strides, page sizes). */
 #define MAX_GROUPS 12
+/* A page or stride size at or above this many bytes is not believed (nor cast to uint64_t). */
+#define SIZE_LIMIT_BYTES 1e13
 
 static void read_machine(struct source *s)
 {
@@ -72,17 +74,10 @@ static void read_status(struct source *s)
     }
 }
 
-static void read_run_json(struct source *s, const char *path)
+void run_load_json(struct source *s, const char *text, size_t len)
 {
-    struct rtext t;
     char err[SOURCE_TEXT];
-    if (rtext_read(path, &t, err, sizeof(err)) != 0) {
-        source_warn(s, "no usable run.json (%s): machine unknown", err);
-        snprintf(s->machine, sizeof(s->machine), "unknown machine");
-        return;
-    }
-    s->run = rjson_parse(t.data, t.len, err, sizeof(err));
-    rtext_free(&t);
+    s->run = rjson_parse(text, len, err, sizeof(err));
     if (!s->run || s->run->type != RJSON_OBJECT) {
         source_warn(s, "run.json is not a JSON object (%s): machine unknown", err);
         rjson_free(s->run);
@@ -108,6 +103,19 @@ static void read_run_json(struct source *s, const char *path)
         s->page_bytes = v;
 }
 
+static void read_run_json(struct source *s, const char *path)
+{
+    struct rtext t;
+    char err[SOURCE_TEXT];
+    if (rtext_read(path, &t, err, sizeof(err)) != 0) {
+        source_warn(s, "no usable run.json (%s): machine unknown", err);
+        snprintf(s->machine, sizeof(s->machine), "unknown machine");
+        return;
+    }
+    run_load_json(s, t.data, t.len);
+    rtext_free(&t);
+}
+
 /* A page size given in the configuration: a number of bytes or "4K", "2M", "1G". */
 static double config_page(const struct source *s, const char *exp)
 {
@@ -116,7 +124,7 @@ static double config_page(const struct source *s, const char *exp)
     const struct rjson *v = rjson_path(s->run, path);
     double d;
     if (rjson_number(v, &d))
-        return d;
+        return d >= 1 && d < SIZE_LIMIT_BYTES ? d : 0;
     const char *t = rjson_string(v);
     if (!t)
         return 0;
@@ -127,7 +135,10 @@ static double config_page(const struct source *s, const char *exp)
         mult = (u == 'k' || u == 'K') ? 1024.0 : (u == 'm' || u == 'M') ? 1048576.0 : 1073741824.0;
         n--;
     }
-    return rtext_parse_double(t, n, &d) && d > 0 ? d * mult : 0;
+    if (!rtext_parse_double(t, n, &d))
+        return 0;
+    d *= mult; /* "1e300G" is a finite number but not a page size */
+    return d >= 1 && d < SIZE_LIMIT_BYTES ? d : 0;
 }
 
 /* Distinct values of column col (NaN counts as one value); returns how many (<= max). */
@@ -189,9 +200,9 @@ static void curves_from_table(struct source *s, enum exp_id e, const struct curv
                 continue;
             curve_push(c, csv_num(t, r, cs), csv_num(t, r, cn), csv_num(t, r, cc));
             double page = csv_num(t, r, cp), stride = csv_num(t, r, cst);
-            if (page >= 1 && page < 1e13)
+            if (page >= 1 && page < SIZE_LIMIT_BYTES)
                 c->page_bytes = (uint64_t)page;
-            if (stride >= 1 && stride < 1e13)
+            if (stride >= 1 && stride < SIZE_LIMIT_BYTES)
                 c->stride_bytes = (uint64_t)stride;
         }
         if (c->page_bytes == 0) {

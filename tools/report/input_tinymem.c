@@ -10,6 +10,8 @@
 
 #define SNIFF_LINES 400
 #define MAX_MULTICHASE_FIELDS 8
+/* A page size or stride at or above this many bytes is not believed (nor cast to uint64_t). */
+#define SIZE_LIMIT_BYTES 1e13
 
 static bool tiny_header(const char *l, size_t n)
 {
@@ -169,8 +171,8 @@ static struct curve *mc_curve(struct source *s, const struct mc_block *b)
     bool simple = strcmp(b->chase, "simple") == 0 && !(b->threads > 1);
     struct curve *c = source_add_curve(s, label, simple ? ROLE_LEVELS : ROLE_EXTRA);
     if (c) {
-        c->page_bytes = isfinite(b->page) && b->page >= 1 ? (uint64_t)b->page : 0;
-        c->stride_bytes = isfinite(b->stride) && b->stride >= 1 ? (uint64_t)b->stride : 0;
+        c->page_bytes = b->page >= 1 && b->page < SIZE_LIMIT_BYTES ? (uint64_t)b->page : 0;
+        c->stride_bytes = b->stride >= 1 && b->stride < SIZE_LIMIT_BYTES ? (uint64_t)b->stride : 0;
     }
     return c;
 }

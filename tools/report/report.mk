@@ -71,5 +71,15 @@ REPORT_UNIT_BINS := $(addprefix $(BUILD)/tests/,test_report_levels test_report_f
 	test_report_readers test_report_inputs test_report_analysis)
 $(REPORT_UNIT_BINS): TEST_LIBS += $(REPORT_LIBS)
 $(BUILD)/test/tests/unit/test_report_%.c.o: TEST_CFLAGS += -Itools/report
+# gcc's -fsanitize=undefined leaves out double-to-integer overflow, a class the fuzzers found.
+$(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -fsanitize=float-cast-overflow
 
 SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh
+
+# ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
+REPORT_READER_SRCS := tools/report/csv.c tools/report/input_lmbench.c tools/report/input_run.c \
+	tools/report/input_tinymem.c tools/report/rjson.c tools/report/rtext.c tools/report/source.c
+FUZZ_TARGETS += fuzz_report_run fuzz_report_text
+fuzz_report_run_SRCS := $(REPORT_READER_SRCS)
+fuzz_report_text_SRCS := $(REPORT_READER_SRCS)
+$(BUILD)/fuzzobj/tests/fuzz/fuzz_report_%.c.o: FUZZ_CFLAGS += -Itools/report

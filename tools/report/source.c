@@ -145,16 +145,16 @@ static const char *base_name(const char *path)
 }
 
 /* A chase experiment CSV given on its own: its file name says which experiment. */
-static int load_csv_file(struct source *s, const struct rtext *t, char *err, size_t cap)
+static int load_csv_file(struct source *s, const char *text, size_t len, char *err, size_t cap)
 {
     const char *b = base_name(s->path);
     for (int e = 0; e < EXP_COUNT; e++) {
         size_t k = strlen(exp_names[e]);
         if (strncmp(b, exp_names[e], k) == 0 && strcmp(b + k, ".csv") == 0) {
             s->format = FMT_CSV;
-            snprintf(s->name, sizeof(s->name), "%s", b);
+            rtext_copy(s->name, sizeof(s->name), b, strlen(b));
             snprintf(s->machine, sizeof(s->machine), "unknown machine");
-            return run_load_table(s, (enum exp_id)e, t->data, t->len, err, cap);
+            return run_load_table(s, (enum exp_id)e, text, len, err, cap);
         }
     }
     snprintf(err, cap, "%s: a CSV file, but not named after a chase experiment (random.csv, "
@@ -169,36 +169,42 @@ static void name_foreign(struct source *s, const char *tool)
     snprintf(s->machine, sizeof(s->machine), "unknown machine (%s output)", tool);
 }
 
+int source_load_text(struct source *s, const char *text, size_t len, char *err, size_t cap)
+{
+    const char *b = base_name(s->path);
+    size_t bl = strlen(b);
+    if (bl > 4 && strcmp(b + bl - 4, ".csv") == 0)
+        return load_csv_file(s, text, len, err, cap);
+    if (foreign_is_tinymembench(text, len)) {
+        s->format = FMT_TINYMEMBENCH;
+        name_foreign(s, "tinymembench");
+        return foreign_parse_tinymembench(text, len, s, err, cap);
+    }
+    if (foreign_is_multichase(text, len)) {
+        s->format = FMT_MULTICHASE;
+        name_foreign(s, "multichase");
+        return foreign_parse_multichase(text, len, s, err, cap);
+    }
+    if (foreign_is_lmbench(text, len)) {
+        s->format = FMT_LMBENCH;
+        name_foreign(s, "lmbench lat_mem_rd");
+        return foreign_parse_lmbench(text, len, s, err, cap);
+    }
+    if (foreign_is_random_chase(text, len)) {
+        s->format = FMT_RANDOM_CHASE;
+        name_foreign(s, "random-chase");
+        return foreign_parse_random_chase(text, len, s, err, cap);
+    }
+    snprintf(err, cap, "%s: unrecognised input; %s", s->path, source_formats_help);
+    return -1;
+}
+
 static int load_text(struct source *s, char *err, size_t cap)
 {
     struct rtext t;
     if (rtext_read(s->path, &t, err, cap) != 0)
         return -1;
-    int rc;
-    const char *b = base_name(s->path);
-    size_t bl = strlen(b);
-    if (bl > 4 && strcmp(b + bl - 4, ".csv") == 0) {
-        rc = load_csv_file(s, &t, err, cap);
-    } else if (foreign_is_tinymembench(t.data, t.len)) {
-        s->format = FMT_TINYMEMBENCH;
-        name_foreign(s, "tinymembench");
-        rc = foreign_parse_tinymembench(t.data, t.len, s, err, cap);
-    } else if (foreign_is_multichase(t.data, t.len)) {
-        s->format = FMT_MULTICHASE;
-        name_foreign(s, "multichase");
-        rc = foreign_parse_multichase(t.data, t.len, s, err, cap);
-    } else if (foreign_is_lmbench(t.data, t.len)) {
-        s->format = FMT_LMBENCH;
-        name_foreign(s, "lmbench lat_mem_rd");
-        rc = foreign_parse_lmbench(t.data, t.len, s, err, cap);
-    } else if (foreign_is_random_chase(t.data, t.len)) {
-        s->format = FMT_RANDOM_CHASE;
-        name_foreign(s, "random-chase");
-        rc = foreign_parse_random_chase(t.data, t.len, s, err, cap);
-    } else {
-        snprintf(err, cap, "%s: unrecognised input; %s", s->path, source_formats_help);
-        rc = -1;
-    }
+    int rc = source_load_text(s, t.data, t.len, err, cap);
     rtext_free(&t);
     return rc;
 }

@@ -97,6 +97,12 @@ struct source {
  * gets the list of accepted formats.
  */
 int source_load(const char *path, struct source *s, char *err, size_t cap);
+/*
+ * Read the len bytes at text as the file s->path names (set by the caller): a name ending in
+ * ".csv" is a chase experiment CSV, anything else is recognised by shape as in source_load.
+ * Returns 0, or -1 with err (capacity cap). The path-free entry of the readers (fuzzing, tests).
+ */
+int source_load_text(struct source *s, const char *text, size_t len, char *err, size_t cap);
 /* Release everything a source holds. */
 void source_free(struct source *s);
 /* Add a warning (printf-like) to s; extra warnings beyond SOURCE_MAX_WARNINGS are dropped. */
@@ -129,6 +135,8 @@ int foreign_parse_multichase(const char *text, size_t len, struct source *s, cha
 
 /* The chase result-folder reader (input_run.c): load the folder at s->path. */
 int run_load_folder(struct source *s, char *err, size_t cap);
+/* Read run.json's text into s (machine, caches, status); a bad one is a warning. */
+void run_load_json(struct source *s, const char *text, size_t len);
 /* Read one experiment CSV text into s as experiment e (tables and curves). */
 int run_load_table(struct source *s, enum exp_id e, const char *text, size_t len, char *err,
                    size_t cap);
