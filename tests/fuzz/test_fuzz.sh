@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run each libFuzzer target: replay its past findings (regressions), then fuzz from its seed
-# corpus for FUZZ_SECONDS (default 25: the bounded run of make test; make fuzz runs longer).
+# corpus for FUZZ_SECONDS each (make fuzz: 600), or by default a one-minute budget shared by
+# the targets (the bounded run of make test), at least 15 s each.
 # Usage: test_fuzz.sh [FUZZER...]  (default: $FUZZ_BINS)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-seconds=${FUZZ_SECONDS:-25}
 bins=("$@")
 [ ${#bins[@]} -gt 0 ] || read -r -a bins <<<"${FUZZ_BINS:-}"
 [ ${#bins[@]} -gt 0 ] || { echo "not ok - no fuzzers given"; exit 1; }
+seconds=${FUZZ_SECONDS:-$((60 / ${#bins[@]}))}
+[ "$seconds" -ge 15 ] || seconds=15
 
 for bin in "${bins[@]}"; do
     name=$(basename "$bin")
