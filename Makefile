@@ -50,6 +50,7 @@ KERNEL_SRCS := \
 	kernel/memmap.c \
 	kernel/paging.c \
 	kernel/refclock.c \
+	kernel/reps.c \
 	kernel/results.c \
 	kernel/rng.c \
 	kernel/run.c \
@@ -57,6 +58,7 @@ KERNEL_SRCS := \
 	kernel/strbuf.c \
 	kernel/summary.c \
 	kernel/sweep.c \
+	kernel/time_split.c \
 	kernel/timing.c
 
 # x86-64 code shared by both builds (the timed loops).
@@ -262,6 +264,7 @@ check-layers:
 SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh tests/host/test_quick.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
+	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/fuzz/test_fuzz.sh
 
