@@ -80,8 +80,8 @@ static int build_tables(struct run_buffer *b, uint64_t buffer_page, char *why, s
     b->page_bytes = page;
     b->table_pages = pages;
     b->identity_top = (plan.top + PAGE_1G - 1) / PAGE_1G * PAGE_1G;
-    b->page_source = buffer_page == plan.default_page ? "chase's page tables, the largest page"
-                                                      : "chase's page tables, as the page key asks";
+    b->page_source = buffer_page == plan.default_page ? "own page tables, largest page"
+                                                      : "own page tables, page key";
     return 0;
 }
 

@@ -156,10 +156,14 @@ static void log_y_tics(FILE *f, double ymin, double ymax)
     fprintf(f, ")\n");
 }
 
-static void markers(FILE *f, const struct plot_spec *ps)
+/* Vertical markers at sizes; on a size axis, those outside the plotted range are left out
+ * (gnuplot would draw them over the key). */
+static void markers(FILE *f, const struct plot_spec *ps, const double *range)
 {
     for (size_t i = 0; i < ps->nmarkers; i++) {
         const struct plot_marker *m = &ps->marker[i];
+        if (ps->x_size && range[1] > range[0] && (m->x < range[0] || m->x > range[1] * 1.03))
+            continue;
         fprintf(f, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb '%s' dt %s lw 1.2 "
                    "back\n", m->x, m->x, marker_color[m->kind], marker_dash[m->kind]);
         if (m->kind == MARK_CPUID)
@@ -189,7 +193,7 @@ static int write_script(const char *path, const struct plot_spec *ps, const doub
         if (range[3] > range[2])
             log_y_tics(f, range[2], range[3]);
     }
-    markers(f, ps);
+    markers(f, ps, range);
     const char *sep = "plot ";
     size_t block = 0;
     for (size_t i = 0; i < ps->nseries; i++) {
