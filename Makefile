@@ -193,6 +193,12 @@ test_chain_lockstep_SRCS := $(KERNEL_TEST_SRCS)
 test_exp_console_SRCS   := kernel/console.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c \
 	tests/unit/stub_platform.c
 
+# Measurement quality (issue 8): the repetition rules and the time split.
+UNIT_TESTS += test_reps test_measure_reps
+test_reps_SRCS := kernel/reps.c kernel/stats.c kernel/time_split.c kernel/kstring.c \
+	tests/unit/stub_platform.c
+test_measure_reps_SRCS := $(KERNEL_TEST_SRCS)
+
 $(BUILD)/test/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC(test) $<")
@@ -266,7 +272,7 @@ SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh tests/host/
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
-	tests/fuzz/test_fuzz.sh
+	tests/qemu/test_agree.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)

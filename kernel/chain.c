@@ -50,44 +50,90 @@ static void sattolo_members(const struct chain_layout *l, uint64_t first, uint64
     }
 }
 
-/* Turn the member numbers left by sattolo_members into pointers to those members. */
-static void members_to_pointers(const struct chain_layout *l, uint64_t first, uint64_t step,
-                                uint64_t count)
+/* One link of a cycle, from slot index `from` to slot index `to`, mixed into 64 bits. */
+static inline uint64_t link_mix(uint64_t from, uint64_t to)
 {
+    uint64_t z = from * 0x9e3779b97f4a7c15ULL + (to ^ 0x632be59bd9b4e019ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/*
+ * Turn the member numbers left by sattolo_members into pointers to those members; returns
+ * the links' checksum (the sum of link_mix over them, as slot indices of l). *back gets the
+ * member that points back to member 0.
+ */
+static uint64_t members_to_pointers(const struct chain_layout *l, uint64_t first, uint64_t step,
+                                    uint64_t count, uint64_t *back)
+{
+    uint64_t sum = 0;
     for (uint64_t m = 0; m < count; m++) {
         uint64_t *s = member(l, first, step, m);
-        *(void **)s = member(l, first, step, *s);
+        uint64_t to = *s;
+        sum += link_mix(first + m * step, first + to * step);
+        if (to == 0)
+            *back = m;
+        *(void **)s = member(l, first, step, to);
     }
+    return sum;
+}
+
+void **chain_build_random_sum(const struct chain_layout *l, uint64_t seed, uint64_t *sum)
+{
+    struct rng r;
+    uint64_t back = 0;
+    rng_seed(&r, seed);
+    sattolo_members(l, 0, 1, l->slots, &r);
+    *sum = members_to_pointers(l, 0, 1, l->slots, &back);
+    return chain_slot(l, 0);
 }
 
 void **chain_build_random(const struct chain_layout *l, uint64_t seed)
 {
-    struct rng r;
-    rng_seed(&r, seed);
-    sattolo_members(l, 0, 1, l->slots, &r);
-    members_to_pointers(l, 0, 1, l->slots);
-    return chain_slot(l, 0);
+    uint64_t sum;
+    return chain_build_random_sum(l, seed, &sum);
 }
 
-void **chain_build_random_local(const struct chain_layout *l, uint64_t group_slots, uint64_t seed)
+void **chain_build_random_local_sum(const struct chain_layout *l, uint64_t group_slots,
+                                    uint64_t seed, uint64_t *sum)
 {
     struct rng r;
     rng_seed(&r, seed);
     uint64_t g = group_slots ? group_slots : 1;
     uint64_t groups = (l->slots + g - 1) / g;
+    *sum = 0;
     /* The order of the groups first, kept in each group's first slot as a group number. */
     sattolo_members(l, 0, g, groups, &r);
     for (uint64_t j = 0; j < groups; j++) {
-        uint64_t first = j * g;
+        uint64_t first = j * g, back = 0;
         uint64_t next = *member(l, 0, g, j);
         uint64_t count = l->slots - first < g ? l->slots - first : g;
         sattolo_members(l, first, 1, count, &r);
-        members_to_pointers(l, first, 1, count);
-        /* Leave the group from the slot before its first one, for the next group. */
-        void **exit = chain_walk(chain_slot(l, first), count - 1);
-        *exit = chain_slot(l, next * g);
+        *sum += members_to_pointers(l, first, 1, count, &back);
+        /* Leave the group from the slot that closed its cycle, for the next group. */
+        *(void **)member(l, first, 1, back) = chain_slot(l, next * g);
+        *sum += link_mix(first + back, next * g) - link_mix(first + back, first);
     }
     return chain_slot(l, 0);
+}
+
+void **chain_build_random_local(const struct chain_layout *l, uint64_t group_slots, uint64_t seed)
+{
+    uint64_t sum;
+    return chain_build_random_local_sum(l, group_slots, seed, &sum);
+}
+
+uint64_t chain_link_sum(const struct chain_layout *l)
+{
+    uint64_t sum = 0;
+    uint8_t *first = l->base + l->offset_bytes;
+    for (uint64_t i = 0; i < l->slots; i++) {
+        uint8_t *to = *(uint8_t **)chain_slot(l, i);
+        /* a stagger stays below one stride, so the index is the whole strides */
+        sum += link_mix(i, (uint64_t)(to - first) / l->stride_bytes);
+    }
+    return sum;
 }
 
 uint64_t chain_cycle_length(void **head, uint64_t limit)

@@ -43,6 +43,12 @@ static inline uint64_t chain_span_bytes(const struct chain_layout *l)
 void **chain_build_random(const struct chain_layout *l, uint64_t seed);
 
 /*
+ * chain_build_random, and *sum gets the cycle's link checksum (chain_link_sum),
+ * computed while the links are written: nothing more is read.
+ */
+void **chain_build_random_sum(const struct chain_layout *l, uint64_t seed, uint64_t *sum);
+
+/*
  * Build one cycle through every slot that visits them group by group: the slots are
  * taken in groups of group_slots consecutive slots (the last group may be smaller), the
  * groups are visited in a random cyclic order, and inside each group the slots are
@@ -53,6 +59,10 @@ void **chain_build_random(const struct chain_layout *l, uint64_t seed);
  */
 void **chain_build_random_local(const struct chain_layout *l, uint64_t group_slots,
                                 uint64_t seed);
+
+/* chain_build_random_local, and *sum gets the cycle's link checksum (chain_link_sum). */
+void **chain_build_random_local_sum(const struct chain_layout *l, uint64_t group_slots,
+                                    uint64_t seed, uint64_t *sum);
 
 /* Slot i points to slot i + 1, the last slot back to slot 0. Returns slot 0. */
 void **chain_build_linear(const struct chain_layout *l);
@@ -96,5 +106,13 @@ uint64_t chain_cycle_length(void **head, uint64_t limit);
  * for the same layout and seed.
  */
 uint64_t chain_order_checksum(const struct chain_layout *l, uint64_t hops);
+
+/*
+ * The checksum of every link of l's slots as slot indices, independent of where the
+ * buffer lies: the sum over slots i of a 64-bit mix of (i, the index of the slot i points
+ * to). A cycle's links fix its order, so equal sums mean the same chain (but for a
+ * collision of 64-bit sums) on every platform. One pass in address order, no chase.
+ */
+uint64_t chain_link_sum(const struct chain_layout *l);
 
 #endif

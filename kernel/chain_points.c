@@ -13,8 +13,8 @@ void point_random(struct chase_point *pt, const struct chain_layout *l, uint64_t
                   uint64_t seed)
 {
     point_clear(pt);
-    pt->head[0] =
-        group_slots ? chain_build_random_local(l, group_slots, seed) : chain_build_random(l, seed);
+    pt->head[0] = group_slots ? chain_build_random_local_sum(l, group_slots, seed, &pt->link_sum)
+                              : chain_build_random_sum(l, seed, &pt->link_sum);
     pt->streams = 1;
     pt->lap_hops = l->slots;
 }

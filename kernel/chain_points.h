@@ -10,7 +10,7 @@
 
 /*
  * random (and tlb): one random cycle over the slots of l; with group_slots > 0, grouped
- * for locality (chain_build_random_local).
+ * for locality (chain_build_random_local). pt->link_sum gets its chain_link_sum.
  */
 void point_random(struct chase_point *pt, const struct chain_layout *l, uint64_t group_slots,
                   uint64_t seed);

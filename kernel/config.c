@@ -28,7 +28,16 @@ const struct key_desc global_keys[] = {
     {"on_exit", KEY_CHOICE, GKEY(on_exit), 0, 0, on_exit_names, "",
      "what to do when done: wait for a key, return to the firmware, shutdown or reboot"},
     {"seed", KEY_U64, GKEY(seed), 0, UINT64_MAX, NULL, "", "seed of the random chain builders"},
-    {"reps", KEY_U64, GKEY(reps), 1, REPS_MAX, NULL, "", "timed repetitions per point"},
+    {"reps", KEY_U64, GKEY(reps), 1, REPS_MAX, NULL, "",
+     "timed repetitions per point: the fewest, or all of them with precision=0"},
+    {"precision", KEY_PERCENT, GKEY(precision_ppm), 0, PRECISION_MAX_PPM, NULL, "%",
+     "repeat a point until the 95% confidence interval of its median is within this of it "
+     "either side (outliers left out); 0: exactly reps repetitions"},
+    {"point_max_ms", KEY_U64, GKEY(point_max_ms), 1, POINT_MAX_MS_MAX, NULL, "ms",
+     "time cap of one point's repetitions: past it, the precision reached is reported"},
+    {"warm_laps", KEY_U64_AUTO, GKEY(warm_laps), 0, WARM_LAPS_MAX, NULL, "laps",
+     "chase each chain this often before timing it; auto: once, or for chains far beyond "
+     "the last-level cache enough to replace it twice"},
     {"page", KEY_CHOICE, GKEY(page), 0, 0, page_names, "",
      "page size over the chase buffer; auto: the largest the CPU has (1G, else 2M)"},
     {"fault_test", KEY_CHOICE, GKEY(fault_test), 0, 0, fault_test_names, "",

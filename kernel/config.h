@@ -15,6 +15,9 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 
 #define EXPERIMENTS_MAX 16
 #define REPS_MAX 1000
+#define PRECISION_MAX_PPM 500000       /* 50% */
+#define POINT_MAX_MS_MAX 3600000ULL    /* an hour */
+#define WARM_LAPS_MAX 64
 
 enum key_type {
     KEY_U64,         /* plain integer (decimal or 0x hex) */
@@ -23,8 +26,13 @@ enum key_type {
     KEY_EXPERIMENTS, /* comma-separated experiment names, or "all" */
     KEY_SIZE_LIST,   /* comma-separated sizes, each in [min, max] (struct cfg_list) */
     KEY_U64_AUTO,    /* "auto" or an integer in [min, max] (struct cfg_auto) */
-    KEY_SIZE_AUTO    /* "auto" or a size in [min, max] (struct cfg_auto) */
+    KEY_SIZE_AUTO,   /* "auto" or a size in [min, max] (struct cfg_auto) */
+    KEY_PERCENT      /* a percentage ("0.5" or "0.5%"), stored as uint64_t parts per million
+                        of the whole (0.5% = 5000) in [min, max] */
 };
+
+/* Parts per million of the whole in one percent (KEY_PERCENT). */
+#define CFG_PPM_PER_PERCENT 10000
 
 #define CFG_LIST_MAX 8
 
@@ -65,6 +73,9 @@ struct global_params {
     unsigned on_exit;  /* enum on_exit */
     uint64_t seed;
     uint64_t reps;
+    uint64_t precision_ppm;  /* KEY_PERCENT: target half-width of the median's interval */
+    uint64_t point_max_ms;   /* time cap of one point's repetitions */
+    struct cfg_auto warm_laps; /* laps of warm-up; auto: measure_plan's own rule */
     unsigned fault_test; /* enum fault_test (measure.h): tests only */
     unsigned page;       /* index into page_names: 0 auto, then 4K, 2M, 1G */
 };
@@ -222,6 +233,9 @@ bool cfg_parse_size(const char *s, uint64_t *out);
 
 /* Format a byte count the way a person writes it ("32K", "1.5M", "100"). */
 void cfg_format_size(char *buf, size_t cap, uint64_t bytes);
+
+/* Format parts per million of the whole as a percentage ("0.5%", "2%"). */
+void cfg_format_percent(char *buf, size_t cap, uint64_t ppm);
 
 /* Format a key's value as the configuration would write it ("64K", "auto (64K)", "16,64"). */
 void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const void *params);

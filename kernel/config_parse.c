@@ -47,7 +47,48 @@ void cfg_describe_accepted(const struct key_desc *k, char *buf, size_t cap)
         cfg_format_size(hi, sizeof(hi), k->max);
         ksnprintf(buf, cap, "'auto' or a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
         break;
+    case KEY_PERCENT:
+        cfg_format_percent(lo, sizeof(lo), k->min);
+        cfg_format_percent(hi, sizeof(hi), k->max);
+        ksnprintf(buf, cap, "a percentage from %s to %s (at most 4 decimals, '%%' optional)", lo,
+                  hi);
+        break;
     }
+}
+
+/* Decimal places a percentage may have: 0.0001% is one part per million. */
+#define PERCENT_DECIMALS 4
+
+/* "0.5", "0.5%", "2" as parts per million of the whole (0.5% = 5000); false when malformed. */
+static bool parse_percent(const char *value, uint64_t *ppm)
+{
+    const char *p = value;
+    uint64_t whole = 0, frac = 0;
+    unsigned decimals = 0;
+    if (!kisdigit(*p))
+        return false;
+    for (; kisdigit(*p); p++) {
+        whole = whole * 10 + (uint64_t)(*p - '0');
+        if (whole > 100)
+            return false;
+    }
+    if (*p == '.') {
+        if (!kisdigit(*++p))
+            return false;
+        for (; kisdigit(*p); p++) {
+            if (++decimals > PERCENT_DECIMALS)
+                return false;
+            frac = frac * 10 + (uint64_t)(*p - '0');
+        }
+    }
+    if (*p == '%')
+        p++;
+    if (*p)
+        return false;
+    for (; decimals < PERCENT_DECIMALS; decimals++)
+        frac *= 10;
+    *ppm = whole * CFG_PPM_PER_PERCENT + frac;
+    return true;
 }
 
 static bool parse_experiments(struct global_params *g, const char *value)
@@ -165,6 +206,13 @@ enum value_error cfg_apply_value(const struct key_desc *k, void *params, const c
     }
     case KEY_SIZE_LIST:
         return parse_list(k, value, (struct cfg_list *)field);
+    case KEY_PERCENT:
+        if (!parse_percent(value, &v))
+            return VALUE_MALFORMED;
+        if (v < k->min || v > k->max)
+            return VALUE_OUT_OF_RANGE;
+        *(uint64_t *)field = v;
+        return VALUE_OK;
     case KEY_CHOICE:
         for (unsigned i = 0; k->choices[i]; i++) {
             if (kstrcasecmp(k->choices[i], value) == 0) {

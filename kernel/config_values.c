@@ -55,7 +55,25 @@ void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const voi
     case KEY_SIZE_AUTO:
         format_auto(buf, cap, (const struct cfg_auto *)field, k->type == KEY_SIZE_AUTO);
         break;
+    case KEY_PERCENT:
+        cfg_format_percent(buf, cap, *(const uint64_t *)field);
+        break;
     }
+}
+
+void cfg_format_percent(char *buf, size_t cap, uint64_t ppm)
+{
+    uint64_t whole = ppm / CFG_PPM_PER_PERCENT, frac = ppm % CFG_PPM_PER_PERCENT;
+    int digits = 4;
+    while (frac && frac % 10 == 0) {
+        frac /= 10;
+        digits--;
+    }
+    if (frac)
+        ksnprintf(buf, cap, "%llu.%0*llu%%", (unsigned long long)whole, digits,
+                  (unsigned long long)frac);
+    else
+        ksnprintf(buf, cap, "%llu%%", (unsigned long long)whole);
 }
 
 void cfg_value_json(struct json *j, const struct key_desc *k, const void *params)
@@ -85,6 +103,9 @@ void cfg_value_json(struct json *j, const struct key_desc *k, const void *params
         json_array_end(j);
         break;
     }
+    case KEY_PERCENT: /* in percent, as written */
+        json_double(j, k->name, (double)*(const uint64_t *)field / CFG_PPM_PER_PERCENT, 4);
+        break;
     case KEY_U64_AUTO:
     case KEY_SIZE_AUTO: {
         const struct cfg_auto *a = (const struct cfg_auto *)field;

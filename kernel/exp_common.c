@@ -5,6 +5,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kstring.h"
 #include "platform.h"
+#include "reps.h"
 
 /* Time per repetition and hops by profile: quick keeps emulated runs short. */
 #define QUICK_TARGET_PER_S 2000 /* 0.5 ms per repetition */
@@ -14,6 +15,9 @@
 #define QUICK_CORE_ITERS 256
 #define FULL_CORE_ITERS 4096
 #define MAX_HOPS_PER_REP (1ULL << 32)
+#define MS_PER_S 1000
+/* Room for repetitions a point may take: 4 s of 1 ms repetitions. */
+#define EXP_REPS_CAPACITY 4096
 
 /* Rough per-hop and per-slot costs in ns, only for the progress line's estimate. */
 #define EST_NS_L1 1.5
@@ -72,14 +76,27 @@ struct measure_plan exp_plan(const struct run_ctx *ctx, uint64_t chain_bytes,
                              uint64_t bytes_per_hop, unsigned streams)
 {
     bool quick = ctx->cfg->global.profile == PROFILE_QUICK;
+    const struct global_params *g = &ctx->cfg->global;
     struct measure_plan plan = {
-        .reps = (unsigned)ctx->cfg->global.reps,
+        .reps = (unsigned)g->reps,
         .min_hops = quick ? QUICK_MIN_HOPS : FULL_MIN_HOPS,
         .target_ticks = ctx->timing->tsc_hz / (quick ? QUICK_TARGET_PER_S : FULL_TARGET_PER_S),
         .max_hops = MAX_HOPS_PER_REP,
         .core_iters = quick ? QUICK_CORE_ITERS : FULL_CORE_ITERS,
         .partial_laps = true,
+        .precision = (double)g->precision_ppm / (100.0 * CFG_PPM_PER_PERCENT),
+        /* the cap is wall time: the real TSC rate, also under a simulated clock */
+        .max_ticks = g->point_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S,
+        .max_reps = EXP_REPS_CAPACITY,
     };
+    if (!g->warm_laps.is_auto) {
+        plan.warm_laps_set = true;
+        plan.warm_laps = (unsigned)g->warm_laps.value;
+        /* Without a warm-up there is no pace to size repetitions by: whole laps, each
+           repetition then shows one lap of the way to the steady state. */
+        plan.partial_laps = plan.warm_laps > 0;
+        return plan;
+    }
     uint64_t llc = exp_llc_bytes(ctx->m);
     if (chain_bytes >= EXP_FAR_BEYOND_LLC * llc && bytes_per_hop && streams) {
         uint64_t per_hop = bytes_per_hop * streams;
@@ -116,8 +133,14 @@ int exp_measure(struct run_ctx *ctx, const struct chase_point *pt, const struct 
     struct measure_plan p = *plan;
     p.fault_test = ctx->fault_test;
     ctx->fault_test = FAULT_TEST_NONE; /* only the first point of an experiment faults */
-    if (ctx->measure(pt, &p, ctx->timing, r) == 0)
+    uint64_t t0 = arch_tsc_fenced();
+    if (ctx->measure(pt, &p, ctx->timing, r) == 0) {
+        if (!r->assessed)
+            measure_assess_fixed(r);
+        r->measured_tsc = arch_tsc_fenced();
+        time_split_measured(&r->time, r->measured_tsc - t0, r->time.warm, r->time.timed);
         return 0;
+    }
     run_point_failed(ctx, r, label);
     measure_release(r);
     return EXP_RUN_FAILED;
@@ -169,15 +192,37 @@ double exp_cycles(const struct point_result *r)
     return r->tsc.median * r->core_per_tick;
 }
 
+/* The precision reached, in percent, for CSV and console (`none` when there is none). */
+static void format_precision(char *buf, size_t cap, const struct point_result *r, int decimals,
+                             const char *none)
+{
+    if (r->ci_valid)
+        ksnprintf(buf, cap, "%.*f", decimals, r->precision * 100);
+    else
+        ksnprintf(buf, cap, "%s", none);
+}
+
 void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t build_ticks)
 {
     const struct timing *t = ctx->timing;
-    strbuf_printf(&ctx->csv, "%llu,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f\n",
+    char precision[24];
+    struct time_split split = r->time;
+    split.build = build_ticks;
+    split.output = r->measured_tsc ? arch_tsc_fenced() - r->measured_tsc : 0;
+    time_split_add(&ctx->spent, &split);
+    format_precision(precision, sizeof(precision), r, 3, "");
+    strbuf_printf(&ctx->csv, "%llu,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,",
                   (unsigned long long)r->hops, r->reps,
                   (unsigned long long)timing_wall_ns(t, build_ticks), r->tsc.min,
                   r->tsc.median, r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
                   timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
                   exp_cycles(r), r->core_per_tick);
+    strbuf_printf(&ctx->csv, "%u,%s,%s,%llu,%llu,%llu,%llu,%.4f\n", r->outliers, precision,
+                  reps_stop_names[r->stop], (unsigned long long)timing_wall_ns(t, split.warm),
+                  (unsigned long long)timing_wall_ns(t, split.timed),
+                  (unsigned long long)timing_wall_ns(t, split.bookkeeping),
+                  (unsigned long long)timing_wall_ns(t, split.output),
+                  time_split_timed_fraction(&split));
 }
 
 void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_result *r)
@@ -189,7 +234,7 @@ void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_resul
                       r->tsc_per_access[i], timing_ticks_to_ns(ctx->timing, r->tsc_per_access[i]));
         if (r->smi)
             strbuf_printf(&ctx->samples, "%llu", (unsigned long long)r->smi[i]);
-        strbuf_puts(&ctx->samples, "\n");
+        strbuf_printf(&ctx->samples, ",%d\n", measure_is_outlier(r, i) ? 1 : 0);
     }
     if (r->smi_reps)
         con_printf("  note: %u of %u repetitions of this point saw an SMI (see the smi column)\n",
@@ -198,13 +243,16 @@ void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_resul
 
 void exp_table_head_common(void)
 {
-    con_printf("%9s %9s %9s %8s\n", "ns min", "ns med", "ns p90", "cycles");
+    con_printf("%8s %8s %8s %7s %5s %5s %3s\n", "ns min", "ns med", "ns p90", "cycles", "reps",
+               "+-%", "out");
 }
 
 void exp_table_common(const struct run_ctx *ctx, const struct point_result *r)
 {
     const struct timing *t = ctx->timing;
-    con_printf("%9.2f %9.2f %9.2f %8.1f\n", timing_ticks_to_ns(t, r->tsc.min),
+    char precision[24];
+    format_precision(precision, sizeof(precision), r, 2, "-");
+    con_printf("%8.2f %8.2f %8.2f %7.1f %5u %5s %3u\n", timing_ticks_to_ns(t, r->tsc.min),
                timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
-               exp_cycles(r));
+               exp_cycles(r), r->reps, precision, r->outliers);
 }

@@ -25,12 +25,18 @@
 #define EXP_SIZE_KEY_MAX (1ULL << 40)
 #define EXP_STRIDE_KEY_MAX (1ULL << 30)
 
-/* The columns every experiment's CSV ends with. */
+/*
+ * The columns every experiment's CSV ends with: the statistics leave the outliers out;
+ * precision_pct is the half-width of the median's 95% interval in percent of it (empty
+ * when the repetitions are too few for one), stop why the repetitions ended (reps.h);
+ * the *_ns columns split the point's wall time, timed_fraction is the timed part's share.
+ */
 #define EXP_CSV_COMMON                                                                             \
     "hops,reps,build_ns,tsc_min,tsc_median,tsc_p90,ns_min,ns_median,ns_p90,"                       \
-    "core_cycles_median,core_per_tsc"
-/* The columns every samples CSV ends with. */
-#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access,smi"
+    "core_cycles_median,core_per_tsc,outliers,precision_pct,stop,warm_ns,timed_ns,"                \
+    "bookkeeping_ns,output_ns,timed_fraction"
+/* The columns every samples CSV ends with: outlier is 1 for a repetition left out. */
+#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access,smi,outlier"
 
 /* The last-level cache, the level below it, and the line size (CPUID, or fallbacks). */
 uint64_t exp_llc_bytes(const struct machine *m);
@@ -59,8 +65,9 @@ double exp_point_work(const struct run_ctx *ctx, const struct measure_plan *plan
                       uint64_t chain_bytes, uint64_t slots, uint64_t lap_hops, unsigned streams);
 
 /*
- * Measure pt with plan into r. Returns 0, or EXP_RUN_FAILED with ctx->failure saying
- * which point (label, a size in bytes) and why; r is released on failure.
+ * Measure pt with plan into r, and time it: r->time gets the bookkeeping around the
+ * backend's warm-up and timed parts. Returns 0, or EXP_RUN_FAILED with ctx->failure
+ * saying which point (label, a size in bytes) and why; r is released on failure.
  */
 int exp_measure(struct run_ctx *ctx, const struct chase_point *pt, const struct measure_plan *plan,
                 uint64_t label, struct point_result *r);
@@ -78,7 +85,12 @@ void exp_pages_end(struct run_ctx *ctx, uint64_t saved);
 void exp_header(const struct run_ctx *ctx, const struct experiment *x, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Append the common columns of a point (EXP_CSV_COMMON) and end the CSV row. */
+/*
+ * Append the common columns of a point (EXP_CSV_COMMON) and end the CSV row. The point's
+ * time split gets build_ticks and, as output, the time since exp_measure returned (so
+ * rows are best written after the point's samples and console line); it is added to the
+ * experiment's (ctx->spent).
+ */
 void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t build_ticks);
 /* Append one samples row per repetition: `keys` (the point's own columns), then the common ones. */
 void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_result *r);
@@ -87,7 +99,10 @@ void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_resul
 double exp_ns(const struct run_ctx *ctx, const struct point_result *r);
 double exp_cycles(const struct point_result *r);
 
-/* The table columns every experiment prints after its own: ns min, median, p90, cycles. */
+/*
+ * The table columns every experiment prints after its own: ns min, median, p90, cycles,
+ * then the repetitions, the precision reached (+-%) and the outliers left out.
+ */
 void exp_table_head_common(void);
 void exp_table_common(const struct run_ctx *ctx, const struct point_result *r);
 

@@ -82,17 +82,17 @@ static uint64_t random_buffer_bytes(const void *params)
     return p->offset_bytes + p->max_bytes;
 }
 
+/* One point's row: samples and console first, so that the CSV row's output_ns covers them. */
 static void random_row(struct run_ctx *ctx, const struct random_params *p, uint64_t size,
-                       uint64_t slots, uint64_t build_ticks, const struct point_result *r)
+                       const struct chase_point *pt, uint64_t slots, uint64_t build_ticks,
+                       const struct point_result *r)
 {
     char keys[96], sz[24];
     ksnprintf(keys, sizeof(keys), "%llu,%llu,%llu,%llu,%llu", (unsigned long long)size,
               (unsigned long long)p->stride_bytes, (unsigned long long)p->offset_bytes,
               (unsigned long long)p->locality_bytes, (unsigned long long)ctx->buffer.page_bytes);
-    strbuf_printf(&ctx->csv, "%s,%llu,", keys, (unsigned long long)slots);
-    exp_csv_common(ctx, r, build_ticks);
     exp_samples(ctx, keys, r);
-    con_printf("%10s %10llu %8.1f ", exp_size(sz, sizeof(sz), size), (unsigned long long)slots,
+    con_printf("%10s %9llu %6.1f ", exp_size(sz, sizeof(sz), size), (unsigned long long)slots,
                timing_wall_ns(ctx->timing, build_ticks) / 1e6);
     exp_table_common(ctx, r);
     if (ctx->curve_n < sizeof(ctx->curve_size) / sizeof(ctx->curve_size[0])) {
@@ -101,6 +101,10 @@ static void random_row(struct run_ctx *ctx, const struct random_params *p, uint6
         ctx->curve_cycles[ctx->curve_n] = exp_cycles(r);
         ctx->curve_n++;
     }
+    /* chain_checksum: the chain's links as slot indices, the same on every platform */
+    strbuf_printf(&ctx->csv, "%s,%llu,0x%016llx,", keys, (unsigned long long)slots,
+                  (unsigned long long)pt->link_sum);
+    exp_csv_common(ctx, r, build_ticks);
 }
 
 static struct measure_plan random_plan(const struct run_ctx *ctx, const struct random_params *p,
@@ -134,7 +138,7 @@ static int random_sweep(struct run_ctx *ctx, const struct random_params *p, cons
             con_progress_end(&pg);
             return EXP_RUN_FAILED;
         }
-        random_row(ctx, p, sizes[i], l.slots, build_ticks, &r);
+        random_row(ctx, p, sizes[i], &pt, l.slots, build_ticks, &r);
         measure_release(&r);
         con_progress_step(&pg, exp_point_work(ctx, &plan, sizes[i], l.slots, l.slots, 1),
                           arch_tsc_fenced());
@@ -161,14 +165,14 @@ static int random_run(struct run_ctx *ctx, const void *params)
                exp_size(o, sizeof(o), p->offset_bytes), loc);
     /* The headers first: a skipped experiment still leaves files that say what they hold. */
     strbuf_puts(&ctx->csv, "size_bytes,stride_bytes,offset_bytes,locality_bytes,page_bytes,"
-                           "slots," EXP_CSV_COMMON "\n");
+                           "slots,chain_checksum," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "size_bytes,stride_bytes,offset_bytes,locality_bytes,page_bytes," EXP_SAMPLES_COMMON
                 "\n");
     int rc = exp_pages_begin(ctx, p->page, &saved);
     if (rc != 0)
         return rc;
-    con_printf("%10s %10s %8s ", "size", "slots", "build ms");
+    con_printf("%10s %9s %6s ", "size", "slots", "bld ms");
     exp_table_head_common();
     ctx->curve_n = 0;
     rc = random_sweep(ctx, p, sizes, n);

@@ -7,6 +7,7 @@
 #include "arch/x86_64/fault_test.h"
 #include "kstring.h"
 #include "platform.h"
+#include "reps.h"
 
 /* The lock-step loops by number of chains; index 0 and 1 are unused. */
 /* clang-format off */
@@ -101,6 +102,89 @@ static int job_init(struct chase_job *job, const struct chase_point *pt, const s
     return 0;
 }
 
+/* The most repetitions a point may have: room for them is taken before the first. */
+static unsigned plan_capacity(const struct measure_plan *plan)
+{
+    unsigned reps = plan->reps ? plan->reps : 1;
+    if (plan->precision <= 0)
+        return reps;
+    return plan->max_reps > reps ? plan->max_reps : reps;
+}
+
+/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap. */
+static int warm_up(struct chase_job *job, const struct chase_point *pt,
+                   const struct measure_plan *plan, struct point_result *r)
+{
+    uint64_t hops = plan->warm_laps_set ? plan->warm_laps * pt->lap_hops
+                    : plan->warm_hops   ? plan->warm_hops
+                                        : pt->lap_hops;
+    r->warm_hops = hops ? round_up_unroll(hops) : 0;
+    if (!r->warm_hops)
+        return 0;
+    uint64_t t0 = arch_tsc_fenced();
+    job->iters = r->warm_hops / CHASE_UNROLL;
+    int rc = plat_window_run(chase_job_run, job, &r->fault);
+    r->warm_ticks = job->ticks;
+    r->time.warm = arch_tsc_fenced() - t0;
+    return rc;
+}
+
+/* Run repetition i and record it. */
+static int repetition(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
+                      struct point_result *r, unsigned i)
+{
+    if (plat_window_run(chase_job_run, job, &r->fault) != 0)
+        return -1;
+    r->ticks[i] = job->ticks;
+    r->time.timed += job->ticks;
+    if (r->smi) {
+        r->smi[i] = job->smi_delta;
+        r->smi_reps += job->smi_delta != 0;
+    }
+    double net = (double)r->ticks[i] - t->overhead_ticks;
+    r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
+    return 0;
+}
+
+/* Keep what the verdict on the repetitions says in r. */
+static void keep_verdict(struct point_result *r, const struct reps_verdict *v, enum reps_stop stop)
+{
+    r->assessed = true;
+    r->tsc = v->kept_stats;
+    r->outliers = v->n - v->kept;
+    r->outlier_above = v->threshold;
+    r->ci_valid = v->ci_valid;
+    r->precision = v->precision;
+    r->stop = stop;
+}
+
+/* Repetitions until the rule says stop; sorted (room for cap) keeps them in order. */
+static int repeat(struct chase_job *job, const struct chase_point *pt,
+                  const struct measure_plan *plan, const struct timing *t,
+                  struct point_result *r, double *sorted, unsigned cap)
+{
+    struct reps_rule rule = {plan->reps ? plan->reps : 1, cap, plan->precision, plan->max_ticks};
+    struct reps_verdict v = {0};
+    enum reps_stop stop = REPS_GO_ON;
+    uint64_t start = arch_tsc_fenced();
+    unsigned n = 0;
+    while (stop == REPS_GO_ON) {
+        if (repetition(job, pt, t, r, n) != 0)
+            return -1;
+        reps_insert_sorted(sorted, n, r->tsc_per_access[n]);
+        n++;
+        /* With a fixed count only the last verdict counts. */
+        if (plan->precision > 0 || n >= rule.min_reps)
+            reps_assess(sorted, n, &v);
+        else
+            v.n = n;
+        stop = reps_should_stop(&rule, &v, arch_tsc_fenced() - start);
+    }
+    r->reps = n;
+    keep_verdict(r, &v, stop);
+    return 0;
+}
+
 int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
                   const struct timing *t, struct point_result *r)
 {
@@ -108,36 +192,46 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     kmemset(r, 0, sizeof(*r));
     if (job_init(&job, pt, t, plan->fault_test) != 0)
         return -1;
-    if (measure_alloc(r, plan->reps, pt->streams) != 0)
+    unsigned cap = plan_capacity(plan);
+    if (measure_alloc(r, cap, pt->streams) != 0)
         return -1;
+    double *sorted = plat_alloc(cap * sizeof(double));
+    if (!sorted)
+        return -1;
+    int rc = -1;
     r->core_per_tick = timing_core_ratio(plan->core_iters);
 
     /* The warm-up brings the chains into the state every later stretch of the chase sees. */
-    r->warm_hops = round_up_unroll(plan->warm_hops ? plan->warm_hops : pt->lap_hops);
-    job.iters = r->warm_hops / CHASE_UNROLL;
-    if (plat_window_run(chase_job_run, &job, &r->fault) != 0)
-        return -1;
-    r->warm_ticks = job.ticks;
+    if (warm_up(&job, pt, plan, r) != 0)
+        goto out;
     job.fault_test = FAULT_TEST_NONE;
     job.smi = t->smi_counting;
-    if (job.smi && !(r->smi = plat_alloc(plan->reps * sizeof(uint64_t))))
-        return -1;
-
+    if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
+        goto out;
     r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_hops, r->warm_ticks, plan);
     job.iters = r->hops / CHASE_UNROLL;
-    for (unsigned i = 0; i < plan->reps; i++) {
-        if (plat_window_run(chase_job_run, &job, &r->fault) != 0)
-            return -1;
-        r->ticks[i] = job.ticks;
-        if (r->smi) {
-            r->smi[i] = job.smi_delta;
-            r->smi_reps += job.smi_delta != 0;
-        }
-        double net = (double)r->ticks[i] - t->overhead_ticks;
-        r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
+    rc = repeat(&job, pt, plan, t, r, sorted, cap);
+out:
+    plat_free(sorted);
+    return rc;
+}
+
+void measure_assess_fixed(struct point_result *r)
+{
+    double *sorted = r->reps ? plat_alloc(r->reps * sizeof(double)) : NULL;
+    size_t lo, hi;
+    r->stop = REPS_STOP_FIXED;
+    if (!sorted)
+        return;
+    for (unsigned i = 0; i < r->reps; i++)
+        sorted[i] = r->tsc_per_access[i];
+    stats_sort(sorted, r->reps);
+    double median = stats_quantile_sorted(sorted, r->reps, 0.5);
+    if (stats_median_ci_ranks(r->reps, &lo, &hi) && median > 0) {
+        r->ci_valid = true;
+        r->precision = (sorted[hi] - sorted[lo]) / 2 / median;
     }
-    stats_summarize(r->tsc_per_access, r->reps, &r->tsc);
-    return 0;
+    plat_free(sorted);
 }
 
 void measure_release(struct point_result *r)

@@ -8,6 +8,7 @@
 
 #include "platform.h"
 #include "stats.h"
+#include "time_split.h"
 #include "timing.h"
 
 #define CHASE_MAX_STREAMS 16
@@ -22,10 +23,12 @@ struct chase_point {
     unsigned streams;
     bool serialized;
     uint64_t lap_hops; /* hops per stream that complete one lap of the longest chain */
+    uint64_t link_sum; /* random chains: chain_link_sum of the chain, 0 otherwise */
 };
 
 struct measure_plan {
-    unsigned reps;          /* timed repetitions */
+    unsigned reps;          /* timed repetitions: exactly these when precision is 0, else the
+                               fewest */
     uint64_t min_hops;      /* at least this many hops per stream per repetition */
     uint64_t target_ticks;  /* and long enough to last about this many TSC ticks */
     uint64_t max_hops;      /* but never more hops than this */
@@ -34,6 +37,12 @@ struct measure_plan {
     uint64_t warm_hops;     /* hops per stream before timing; 0: one lap (lap_hops) */
     bool partial_laps;      /* repetitions may end inside a lap: the warm-up reached the
                                steady state, so any stretch of the chase is typical */
+    double precision;       /* repeat until the 95% confidence interval of the median is at
+                               most this fraction of it either side (reps.h); 0: reps only */
+    uint64_t max_ticks;     /* ... or until the repetitions have taken this many TSC ticks */
+    unsigned max_reps;      /* ... or this many repetitions (0: reps) */
+    bool warm_laps_set;     /* the warm-up is warm_laps whole laps instead (0: none) */
+    unsigned warm_laps;
 };
 
 /* What fault_test provokes inside a window, to show that chase recovers. */
@@ -47,16 +56,25 @@ enum fault_test {
 struct point_result {
     uint64_t hops;            /* hops per stream per repetition */
     unsigned streams;
-    unsigned reps;
+    unsigned reps;            /* repetitions taken */
     uint64_t *ticks;          /* [reps] raw ticks per repetition, overhead included */
     double *tsc_per_access;   /* [reps] (ticks - overhead) / (hops * streams): per load */
-    struct stats_summary tsc; /* over tsc_per_access */
+    struct stats_summary tsc; /* over tsc_per_access, outliers left out */
     double core_per_tick;     /* measured next to this point */
     uint64_t warm_hops;       /* hops per stream of the warm-up */
     uint64_t warm_ticks;      /* the warm-up's ticks */
     struct fault_info fault;  /* the exception that stopped the point, if one did */
     uint64_t *smi;            /* [reps] SMIs during each repetition; NULL when not counted */
     unsigned smi_reps;        /* repetitions during which an SMI happened */
+    /* How the repetitions went (reps.h); measure_assess fills these where a backend did not. */
+    bool assessed;
+    unsigned outliers;        /* repetitions above outlier_above, left out of tsc */
+    double outlier_above;     /* the outlier threshold in TSC ticks per access */
+    bool ci_valid;            /* enough kept repetitions for the median's 95% interval */
+    double precision;         /* its half-width over the median (0 unless ci_valid) */
+    unsigned stop;            /* enum reps_stop: why the repetitions ended */
+    struct time_split time;   /* warm and timed from the backend; the rest from exp_measure */
+    uint64_t measured_tsc;    /* when exp_measure returned: output is timed from here */
 };
 
 /*
@@ -70,12 +88,26 @@ typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_pla
                           const struct timing *t, struct point_result *r);
 
 /*
- * The CPU backend: a warm-up (plan->warm_hops, or one lap), then plan->reps timed
- * repetitions in windows. Streams above CHASE_LOCKSTEP_MAX (chase_loop.h) cannot be
- * measured (-1).
+ * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps), then
+ * timed repetitions in windows, plan->reps of them and more until the median is known to
+ * plan->precision or the time or count cap is reached (reps_should_stop); disturbed
+ * repetitions are counted and left out of r->tsc (reps_assess). Streams above
+ * CHASE_LOCKSTEP_MAX (chase_loop.h) cannot be measured (-1).
  */
 int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
                   const struct timing *t, struct point_result *r);
+
+/*
+ * For a backend that took a fixed number of repetitions and summarized them itself (no
+ * r->assessed): the precision its median has, with nothing left out as an outlier.
+ */
+void measure_assess_fixed(struct point_result *r);
+
+/* Whether repetition i of an assessed point is an outlier (left out of r->tsc). */
+static inline bool measure_is_outlier(const struct point_result *r, unsigned i)
+{
+    return r->assessed && r->outliers && r->tsc_per_access[i] > r->outlier_above;
+}
 
 /* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);

@@ -137,6 +137,18 @@ void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_
     con_printf("  point %s FAILED: %s\n", size_text, what);
 }
 
+/* How long an experiment took, and how much of it was timed chasing (the rest by part). */
+static void print_time_split(const struct timing *t, const char *name, const struct exp_state *st)
+{
+    const struct time_split *sp = &st->spent;
+    double wall = (double)(st->wall_ticks ? st->wall_ticks : 1);
+    con_printf("(%s took %.1f s)\n", name, timing_wall_ns(t, st->wall_ticks) / 1e9);
+    con_printf("  time: timed %.0f%%, builds %.0f%%, warm-ups %.0f%%, bookkeeping %.0f%%, "
+               "output %.0f%%, other %.0f%%\n",
+               100 * sp->timed / wall, 100 * sp->build / wall, 100 * sp->warm / wall,
+               100 * sp->bookkeeping / wall, 100 * sp->output / wall, 100 * sp->other / wall);
+}
+
 /* The run in progress, for the panic path (an exception has no other way to find it). */
 static struct run_state *current_run;
 
@@ -203,9 +215,9 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
                                                                          : FAULT_TEST_NONE;
     if (!first && fault_test == FAULT_TEST_OUTSIDE_WINDOW)
         provoke_fault_outside_window(s);
+    kmemset(&ctx->spent, 0, sizeof(ctx->spent));
     uint64_t t0 = arch_tsc_fenced();
     int rc = x->run(ctx, experiment_params_const(x, ctx->cfg));
-    st->wall_ticks = arch_tsc_fenced() - t0;
     if (rc == 0) {
         st->status = EXP_OK;
         kstrlcpy(st->reason, ctx->failure, sizeof(st->reason)); /* a note, if any */
@@ -218,12 +230,14 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
         kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
         con_printf("%s FAILED: %s\n", x->name, st->reason);
     }
-    con_printf("(%s took %.1f s)\n", x->name,
-               timing_wall_ns(ctx->timing, st->wall_ticks) / 1e9);
     ksnprintf(name, sizeof(name), "%s.csv", x->name);
     save_file(name, &ctx->csv);
     ksnprintf(name, sizeof(name), "%s.samples.csv", x->name);
     save_file(name, &ctx->samples);
+    st->wall_ticks = arch_tsc_fenced() - t0;
+    st->spent = ctx->spent;
+    time_split_close(&st->spent, st->wall_ticks);
+    print_time_split(ctx->timing, x->name, st);
     s->rec.running = NULL;
     save_run_json(s);
     save_console();

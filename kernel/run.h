@@ -11,6 +11,7 @@
 #include "machine.h"
 #include "strbuf.h"
 #include "measure.h"
+#include "time_split.h"
 #include "timing.h"
 
 enum exp_status { EXP_PENDING, EXP_RUNNING, EXP_OK, EXP_FAILED, EXP_SKIPPED };
@@ -18,7 +19,8 @@ enum exp_status { EXP_PENDING, EXP_RUNNING, EXP_OK, EXP_FAILED, EXP_SKIPPED };
 struct exp_state {
     enum exp_status status;
     char reason[160];
-    uint64_t wall_ticks;
+    uint64_t wall_ticks;    /* from its start to its files written */
+    struct time_split spent; /* where that time went (other: outside its points) */
 };
 
 /* The inputs a platform hands to chase_main. */
@@ -70,6 +72,7 @@ struct run_ctx {
     struct strbuf csv;      /* the running experiment's <name>.csv */
     struct strbuf samples;  /* the running experiment's <name>.samples.csv */
     char failure[200];      /* why the running experiment failed */
+    struct time_split spent; /* the running experiment's points: where their time went */
     unsigned fault_test;    /* FAULT_TEST_* for the first point of this experiment */
     /* The random sweep's curve, for the summary. */
     uint64_t curve_size[256];

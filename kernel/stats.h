@@ -3,6 +3,7 @@
 #ifndef CHASE_STATS_H
 #define CHASE_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Sort n doubles ascending in place. */
@@ -21,5 +22,24 @@ struct stats_summary {
 
 /* Summary of n values (they are not modified); all zero when n == 0. */
 void stats_summarize(const double *v, size_t n, struct stats_summary *out);
+
+/* The coverage the median's confidence interval must reach (stats_median_ci_ranks). */
+#define STATS_MEDIAN_CI_COVERAGE 0.95
+
+/*
+ * The distribution-free confidence interval of the median of n values, from order
+ * statistics: with the values sorted, [sorted[*lo], sorted[*hi]] holds the true median
+ * with probability at least STATS_MEDIAN_CI_COVERAGE whatever the distribution (the
+ * count of values below the median is Binomial(n, 1/2)); the narrowest symmetric pair of
+ * ranks that does (lo + hi == n - 1). False when n is too small for any pair to reach it
+ * (n < 6).
+ */
+bool stats_median_ci_ranks(size_t n, size_t *lo, size_t *hi);
+
+/*
+ * The median absolute deviation from m of n sorted values: the median of |v - m|,
+ * found in one pass from where m lies. 0 for n == 0.
+ */
+double stats_mad_sorted(const double *sorted, size_t n, double m);
 
 #endif

@@ -3,8 +3,9 @@
 # header, one row per planned point, positive values, every repetition in the samples.
 # Source after tests/qemu/lib.sh; validate_experiments DIR checks every experiment that ran.
 
-COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 core_cycles_median"
-SAMPLES="rep hops tsc_total tsc_per_access ns_per_access"
+COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 core_cycles_median
+    outliers precision_pct stop warm_ns timed_ns bookkeeping_ns output_ns timed_fraction"
+SAMPLES="rep hops tsc_total tsc_per_access ns_per_access smi outlier"
 
 cfg() { jq -r ".config.$1" "$dir/run.json"; }
 
@@ -21,9 +22,15 @@ check_csv() {
     check "$name.csv has one row per planned point ($rows of $want)" test "$rows" = "$want"
     check "$name.csv values are positive" csv_positive "$file" hops reps tsc_median ns_min \
         ns_median ns_p90 core_cycles_median
-    check "$name.samples.csv has every repetition" \
-        test "$(csv_rows "$dir/$name.samples.csv")" = "$((rows * reps))"
+    check "$name.samples.csv has every repetition (the reps column's sum)" \
+        test "$(csv_rows "$dir/$name.samples.csv")" = "$(csv_sum "$file" reps)"
+    check "$name.csv: at least reps=$reps repetitions a point" csv_at_least "$file" reps "$reps"
     check "$name.samples.csv names its columns" csv_has_columns "$dir/$name.samples.csv" $SAMPLES
+    check "$name: the outlier flags add up to the outliers column" \
+        test "$(csv_sum "$dir/$name.samples.csv" outlier)" = "$(csv_sum "$file" outliers)"
+    check "$name.csv: each stop is fixed, precision, time or max_reps" awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i == "stop") c = i; next }
+        $c !~ /^(fixed|precision|time|max_reps)$/ { bad = 1 } END { exit bad || !c }' "$file"
 }
 
 # strides MIN MAX STEP: how many strides a linear sweep has.

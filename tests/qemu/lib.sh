@@ -62,6 +62,18 @@ csv_positive() {
         END { exit bad }' "$file"
 }
 
+# csv_sum FILE COL: the sum of a column over the data rows (0 when there are none).
+csv_sum() {
+    awk -F, -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+        { s += $c } END { if (!c) exit 2; printf "%d\n", s }' "$1"
+}
+
+# csv_at_least FILE COL MIN: every row has at least MIN in the column.
+csv_at_least() {
+    awk -F, -v col="$2" -v min="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i;
+        next } $c + 0 < min + 0 { bad = 1 } END { exit bad || !c }' "$1"
+}
+
 # sweep_points MIN MAX PPO ALIGN: how many sizes the random sweep has (independent of chase).
 sweep_points() {
     awk -v min="$1" -v max="$2" -v ppo="$3" -v align="$4" 'BEGIN {
@@ -97,7 +109,9 @@ validate_random() {
     check "random.csv values are positive" csv_positive "$dir/random.csv" size_bytes hops \
         tsc_median ns_median core_cycles_median
     check "random.samples.csv has every repetition" \
-        test "$(csv_rows "$dir/random.samples.csv")" = "$((rows * reps))"
+        test "$(csv_rows "$dir/random.samples.csv")" = "$(csv_sum "$dir/random.csv" reps)"
+    check "random.csv: at least reps=$reps repetitions a point" csv_at_least \
+        "$dir/random.csv" reps "$reps"
     check "random.samples.csv names its columns" csv_has_columns "$dir/random.samples.csv" \
         size_bytes rep tsc_total tsc_per_access
 }

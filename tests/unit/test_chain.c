@@ -104,6 +104,42 @@ static void test_checksum_independent_of_placement(void **state)
     free(b);
 }
 
+/* The link checksum a build computes as it writes equals the one read back from the slots. */
+static uint64_t built_sum(uint8_t *buf, uint64_t offset, uint64_t stride, uint64_t stagger,
+                          uint64_t slots, uint64_t group, uint64_t seed)
+{
+    struct chain_layout l = {buf, offset, stride, slots, stagger};
+    uint64_t sum;
+    if (group)
+        chain_build_random_local_sum(&l, group, seed, &sum);
+    else
+        chain_build_random_sum(&l, seed, &sum);
+    assert_int_equal(sum, chain_link_sum(&l));
+    assert_int_equal(chain_cycle_length(chain_slot(&l, 0), slots), slots);
+    return sum;
+}
+
+static void test_link_sum(void **state)
+{
+    (void)state;
+    uint8_t *a = calloc(1, 1 << 20), *b = calloc(1, (1 << 20) + 8192);
+    static const uint64_t groups[] = {0, 1, 3, 16, 1000};
+    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+        /* the same chain wherever it lies: another buffer, offset and stagger */
+        uint64_t here = built_sum(a, 0, 64, 0, 1001, groups[g], 5);
+        assert_int_equal(here, built_sum(b, 4096 + 8, 64, 0, 1001, groups[g], 5));
+        assert_int_equal(here, built_sum(b, 0, 64, 24, 1001, groups[g], 5));
+        assert_int_not_equal(here, built_sum(a, 0, 64, 0, 1001, groups[g], 6));
+        built_sum(a, 8, 8, 0, 4099, groups[g], 7);
+        built_sum(a, 0, 4096, 64 * 3, 200, groups[g], 8);
+    }
+    /* one slot, and a one-slot group: a slot pointing to itself */
+    built_sum(a, 0, 64, 0, 1, 0, 1);
+    built_sum(a, 0, 64, 0, 1, 1, 1);
+    free(a);
+    free(b);
+}
+
 /* Sattolo's algorithm gives each of the (n-1)! cycles on n slots with equal probability. */
 static void test_cycles_uniform(void **state)
 {
@@ -140,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_seed_reproducible),
         cmocka_unit_test(test_checksum_independent_of_placement),
         cmocka_unit_test(test_cycles_uniform),
+        cmocka_unit_test(test_link_sum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of measure_chase's repetitions: adaptive precision, time and count caps, fixed
+// counts, warm-up laps, outlier flags and the point's time split (on a real L1 chain).
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch/x86_64/chase_loop.h"
+#include "chain.h"
+#include "measure.h"
+#include "reps.h"
+
+#define SLOTS 97 /* not a multiple of the unroll */
+#define LINE 64
+
+static uint8_t *buf;
+static struct chase_point pt;
+static struct timing t;
+
+static int setup(void **state)
+{
+    (void)state;
+    buf = aligned_alloc(4096, 4096 * 2);
+    assert_non_null(buf);
+    struct chain_layout l = {buf, 0, LINE, SLOTS, 0};
+    memset(&pt, 0, sizeof(pt));
+    pt.head[0] = chain_build_random(&l, 3);
+    pt.streams = 1;
+    pt.lap_hops = SLOTS;
+    memset(&t, 0, sizeof(t));
+    t.tsc_hz = 1000000000ULL;
+    t.rdtscp = true;
+    t.chase = chase_timed_rdtscp;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(buf);
+    return 0;
+}
+
+static struct measure_plan plan_of(unsigned reps, double precision, uint64_t max_ticks,
+                                   unsigned max_reps)
+{
+    struct measure_plan p = {.reps = reps,
+                             .min_hops = 256,
+                             .target_ticks = 20000,
+                             .max_hops = 1 << 20,
+                             .core_iters = 4,
+                             .partial_laps = true,
+                             .precision = precision,
+                             .max_ticks = max_ticks,
+                             .max_reps = max_reps};
+    return p;
+}
+
+/* The flags, the count and the statistics agree; the timed part is the repetitions' ticks. */
+static void check_consistent(const struct point_result *r)
+{
+    unsigned flagged = 0;
+    uint64_t ticks = 0;
+    for (unsigned i = 0; i < r->reps; i++) {
+        flagged += measure_is_outlier(r, i);
+        ticks += r->ticks[i];
+        if (!measure_is_outlier(r, i)) {
+            assert_true(r->tsc_per_access[i] >= r->tsc.min);
+            assert_true(r->tsc_per_access[i] <= r->tsc.max);
+        }
+    }
+    assert_true(r->assessed);
+    assert_int_equal(flagged, r->outliers);
+    assert_true(2 * r->outliers <= r->reps);
+    assert_int_equal(r->time.timed, ticks);
+    assert_true(r->tsc.min <= r->tsc.median && r->tsc.median <= r->tsc.p90);
+}
+
+/* A loose target on an L1 chain is met as soon as an interval exists. */
+static void test_precision_reached(void **state)
+{
+    (void)state;
+    struct measure_plan p = plan_of(3, 0.5, 0, 64);
+    struct point_result r;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.stop, REPS_STOP_PRECISION);
+    assert_true(r.reps >= REPS_CI_MIN && r.reps <= 64);
+    assert_true(r.ci_valid && r.precision <= 0.5);
+    check_consistent(&r);
+    measure_release(&r);
+}
+
+/* The time cap ends the repetitions, but only after the fewest asked for. */
+static void test_time_cap(void **state)
+{
+    (void)state;
+    struct measure_plan p = plan_of(3, 1e-12, 1, 64);
+    struct point_result r;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.reps, 3);
+    assert_int_equal(r.stop, REPS_STOP_TIME);
+    assert_false(r.ci_valid); /* three are too few for a 95% interval */
+    check_consistent(&r);
+    measure_release(&r);
+}
+
+/* Without a time cap, an unreachable target ends at max_reps. */
+static void test_capacity(void **state)
+{
+    (void)state;
+    struct measure_plan p = plan_of(3, 1e-12, 0, 12);
+    struct point_result r;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    if (r.stop == REPS_STOP_PRECISION) { /* twelve identical repetitions: width 0 */
+        assert_true(r.precision == 0);
+    } else {
+        assert_int_equal(r.stop, REPS_STOP_CAPACITY);
+        assert_int_equal(r.reps, 12);
+    }
+    check_consistent(&r);
+    measure_release(&r);
+}
+
+/* precision 0: exactly reps, whatever they say. */
+static void test_fixed(void **state)
+{
+    (void)state;
+    struct measure_plan p = plan_of(5, 0, 0, 0);
+    struct point_result r;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.reps, 5);
+    assert_int_equal(r.stop, REPS_STOP_FIXED);
+    check_consistent(&r);
+    measure_release(&r);
+}
+
+/* warm_laps: none (then whole laps per repetition, as the plan asks), or whole laps. */
+static void test_warm_laps(void **state)
+{
+    (void)state;
+    struct measure_plan p = plan_of(2, 0, 0, 0);
+    struct point_result r;
+    p.warm_laps_set = true;
+    p.warm_laps = 0;
+    p.partial_laps = false;
+    p.min_hops = 16;
+    p.target_ticks = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.warm_hops, 0);
+    assert_int_equal(r.time.warm, 0);
+    assert_int_equal(r.hops, (SLOTS + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL);
+    measure_release(&r);
+    p.warm_laps = 2;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.warm_hops, (2 * SLOTS + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL);
+    assert_true(r.time.warm >= r.warm_ticks && r.warm_ticks > 0);
+    measure_release(&r);
+}
+
+/* A backend that summarized a fixed count itself gets its precision, nothing dropped. */
+static void test_assess_fixed(void **state)
+{
+    (void)state;
+    struct point_result r;
+    assert_int_equal(measure_alloc(&r, 6, 1), 0);
+    const double v[6] = {10, 10.1, 9.9, 10, 10.2, 30};
+    memcpy(r.tsc_per_access, v, sizeof(v));
+    measure_assess_fixed(&r);
+    assert_int_equal(r.stop, REPS_STOP_FIXED);
+    assert_false(r.assessed);
+    assert_true(r.ci_valid);
+    assert_true(r.precision > (30 - 9.9) / 2 / 10.05 - 1e-9); /* [min, max] for six */
+    for (unsigned i = 0; i < 6; i++)
+        assert_false(measure_is_outlier(&r, i));
+    measure_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_precision_reached), cmocka_unit_test(test_time_cap),
+        cmocka_unit_test(test_capacity),          cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_warm_laps),         cmocka_unit_test(test_assess_fixed),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
