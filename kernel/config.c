@@ -37,7 +37,8 @@ const struct key_desc global_keys[] = {
      "time cap of one point's repetitions: past it, the precision reached is reported"},
     {"warm_laps", KEY_U64_AUTO, GKEY(warm_laps), 0, WARM_LAPS_MAX, NULL, "laps",
      "chase each chain this often before timing it; auto: once, or for chains far beyond "
-     "the last-level cache enough to replace it twice"},
+     "the last-level cache enough to replace it twice; 0: no warm-up, each repetition "
+     "one lap (the way to the steady state)"},
     {"page", KEY_CHOICE, GKEY(page), 0, 0, page_names, "",
      "page size over the chase buffer; auto: the largest the CPU has (1G, else 2M)"},
     {"fault_test", KEY_CHOICE, GKEY(fault_test), 0, 0, fault_test_names, "",

@@ -25,6 +25,7 @@
 #define EST_NS_LLC 30.0
 #define EST_NS_MEMORY 120.0
 #define EST_BUILD_NS_PER_SLOT 10.0
+#define EST_CAP_SHARE 0.25 /* of point_max_ms that a point's repetitions take, typically */
 
 uint64_t exp_llc_bytes(const struct machine *m)
 {
@@ -92,9 +93,12 @@ struct measure_plan exp_plan(const struct run_ctx *ctx, uint64_t chain_bytes,
     if (!g->warm_laps.is_auto) {
         plan.warm_laps_set = true;
         plan.warm_laps = (unsigned)g->warm_laps.value;
-        /* Without a warm-up there is no pace to size repetitions by: whole laps, each
-           repetition then shows one lap of the way to the steady state. */
-        plan.partial_laps = plan.warm_laps > 0;
+        /* Without a warm-up there is no pace to size repetitions by: one lap each, so
+           that the repetitions show the way to the steady state lap by lap. */
+        if (plan.warm_laps == 0) {
+            plan.partial_laps = false;
+            plan.min_hops = 1;
+        }
         return plan;
     }
     uint64_t llc = exp_llc_bytes(ctx->m);
@@ -123,7 +127,12 @@ double exp_point_work(const struct run_ctx *ctx, const struct measure_plan *plan
     double rep = (double)plan->min_hops * streams * hop_ns;
     double target_ns = (double)plan->target_ticks * 1e9 / (double)ctx->timing->tsc_hz;
     rep = rep > target_ns ? rep : target_ns;
-    double ns = (double)slots * EST_BUILD_NS_PER_SLOT + warm + rep * plan->reps;
+    double reps_ns = rep * plan->reps;
+    /* Repetitions to a precision: typically a fraction of the cap (many points stop early). */
+    double cap_ns = (double)plan->max_ticks * 1e9 / (double)ctx->timing->wall_tsc_hz;
+    if (plan->precision > 0 && cap_ns * EST_CAP_SHARE > reps_ns)
+        reps_ns = cap_ns * EST_CAP_SHARE;
+    double ns = (double)slots * EST_BUILD_NS_PER_SLOT + warm + reps_ns;
     return ns * (double)ctx->timing->tsc_hz / 1e9;
 }
 

@@ -127,6 +127,30 @@ static void experiments_json(struct json *j, const struct run_record *r)
     json_object_end(j);
 }
 
+/* Where each finished experiment's wall time went, as shares of it (run.c's time split). */
+static void experiment_time_json(struct json *j, const struct run_record *r)
+{
+    json_object_begin(j, "experiment_time");
+    for (unsigned i = 0; r->cfg && r->timing && i < r->cfg->global.n_experiments; i++) {
+        unsigned x = r->cfg->global.experiments[i];
+        const struct exp_state *s = &r->exps[x];
+        const struct time_split *sp = &s->spent;
+        if (!s->wall_ticks)
+            continue;
+        double wall = (double)s->wall_ticks;
+        json_object_begin(j, experiment_table[x]->name);
+        json_double(j, "wall_s", timing_wall_ns(r->timing, s->wall_ticks) / 1e9, 3);
+        json_double(j, "timed", sp->timed / wall, 4);
+        json_double(j, "build", sp->build / wall, 4);
+        json_double(j, "warm", sp->warm / wall, 4);
+        json_double(j, "bookkeeping", sp->bookkeeping / wall, 4);
+        json_double(j, "output", sp->output / wall, 4);
+        json_double(j, "other", sp->other / wall, 4);
+        json_object_end(j);
+    }
+    json_object_end(j);
+}
+
 /* What a reader must know before trusting the numbers. */
 static void warnings_json(struct json *j, const struct run_record *r)
 {
@@ -184,5 +208,6 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     json_string(&j, "end_time", r->end_time);
     json_string(&j, "running", r->running);
     experiments_json(&j, r);
+    experiment_time_json(&j, r);
     json_object_end(&j);
 }

@@ -1,125 +1,119 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# chase-host's benchmark (`make bench`): chain build rate, time per experiment of a full default
-# run, L1/L2 plateau latencies in core cycles, and the spread of three repeated random sweeps.
-#   tools/bench.sh [path/to/chase-host]      BENCH_FULL=0 skips the full run (about 7 minutes)
-# A benchmark, not a test: it prints figures and judges only the build-rate target.
+# chase-host's benchmark (`make bench`): accuracy, repeatability and efficiency of chase's
+# measurements on this machine, each figure with the command behind it (issue 8).
+#   tools/bench.sh [path/to/chase-host]
+#   BENCH_CPU=N pins the runs (default: the last CPU); BENCH_FULL=1 adds a full default run
+#   of all nine experiments (several more minutes).
+# A benchmark, not a test: it prints figures against their targets and judges nothing else.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 host=${1:-$root/build/chase-host}
 [ -x "$host" ] || make -C "$root" -s build/chase-host
 work=$(mktemp -d "${TMPDIR:-/tmp}/chase-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+. "$root/tools/bench_lib.sh"
 
-BUILD_TARGET_S=1.5       # a random cycle over 16 Mi slots (1 GiB at 64 B) builds this fast
-SPREAD_MAX=64M           # the repeated sweeps go this far (beyond this machine's caches)
-# median(a, n): the median of a[1..n] (sorts a; plain awk has no asort).
-AWK_MEDIAN='function median(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++)
-        for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}'
-
-# run NAME ARGS...: one chase-host run into $work/NAME; prints the run folder.
-run() {
-    local name=$1
-    shift
-    "$host" --out "$work/$name" "$@" >"$work/$name.log" 2>&1 || {
-        echo "bench: chase-host $* failed:" >&2
-        tail -n 20 "$work/$name.log" >&2
-        exit 1
-    }
-    echo "$work/$name/0001"
-}
-
-# col FILE NAME: the column number of NAME in a CSV header.
-col() {
-    head -n 1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1
-}
-
-# plateau CSV LO HI: median core cycles of the random points with LO <= size <= HI.
-plateau() {
-    local c
-    c=$(col "$1" core_cycles_median)
-    awk -F, -v lo="$2" -v hi="$3" -v c="$c" "$AWK_MEDIAN"'
-        NR > 1 && $1 >= lo && $1 <= hi { v[++n] = $c }
-        END { if (!n) { print "n/a"; exit }
-              printf "%.2f cycles (%d points)", median(v, n), n }' "$1"
-}
+cpu=${BENCH_CPU:-$(($(nproc) - 1))}
+SWEEP="experiments=random random.min=4K random.max=256M random.points_per_octave=4 precision=0.5"
+L1_DOC_CYCLES=${BENCH_L1_DOC_CYCLES:-5} # Golden Cove / Redwood Cove load-to-use latency
 
 model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')
 echo "== chase-host benchmark on $model"
-echo "   $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs," \
+echo "   $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, runs pinned to CPU $cpu," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "   (a shared machine: other work on its CPUs shows up as spread below)"
+echo "   (a shared machine: figures are medians and ratios within one run)"
 echo
 
-# 1. Chain build rate: one random cycle over 1 GiB at 64 B stride.
-dir=$(run build experiments=random random.min=1G random.max=1G random.stride=64 reps=1)
-bns=$(awk -F, -v c="$(col "$dir/random.csv" build_ns)" -v s="$(col "$dir/random.csv" slots)" \
-    'NR == 2 { printf "%d %d", $c, $s }' "$dir/random.csv")
-set -- $bns
-awk -v ns="$1" -v slots="$2" -v target="$BUILD_TARGET_S" 'BEGIN {
-    s = ns / 1e9
-    printf "chain build: %d slots (1 GiB at 64 B) in %.3f s = %.1f M slots/s", slots, s,
-        slots / s / 1e6
-    printf " (target <= %.1f s: %s)\n", target, s <= target ? "met" : "MISSED" }'
-echo "  command: chase-host experiments=random random.min=1G random.max=1G random.stride=64 reps=1"
-echo
-
-# 2. A full default run: time per experiment.
+# 1. The random sweep, three times: wall time, points per second, timed fraction.
+for i in 1 2 3; do
+    sweep[i]=$(run "sweep$i" $SWEEP)
+done
+a=${sweep[1]}
 l1=$(jq '[.caches[] | select(.level == 1 and .type != "instruction")][0].size_bytes' \
-    "$dir/run.json")
-l2=$(jq '[.caches[] | select(.level == 2)][0].size_bytes // 0' "$dir/run.json")
-if [ "${BENCH_FULL:-1}" != 0 ]; then
+    "$a/run.json")
+l2=$(jq '[.caches[] | select(.level == 2)][0].size_bytes // 0' "$a/run.json")
+echo "random sweep 4K -> 256M, 4 points per octave, precision 0.5% (three runs):"
+for i in 1 2 3; do
+    sweep_figures "${sweep[i]}" "run $i"
+done
+echo "  where run 1's time went: $(sed -n 's/^  time: //p' "$a/console.txt")"
+range_fraction "$a/random.csv" 0 $((2 * l2)) "  timed fraction of points up to $((2 * l2 >> 20))M:"
+range_fraction "$a/random.csv" $((16 << 20)) $((1 << 40)) \
+    "  timed fraction of points from 16M (one-lap warm-ups of DRAM-sized chains):"
+echo "  command: chase-host --cpu $cpu $SWEEP (three times)"
+echo
+
+# 2. Latencies: L1 against the documented value, L2 against chase's own plateau.
+echo "latency in core cycles (CPUID: L1d $((l1 >> 10))K, L2 $((l2 >> 10))K):"
+l1run=$(run l1 experiments=random random.min=16K random.max=16K precision=0.2)
+l1c=$(csv_value "$l1run/random.csv" core_cycles_median)
+awk -v c="$l1c" -v doc="$L1_DOC_CYCLES" -v busy="$(cat "$work/l1.busy")" 'BEGIN {
+    printf "  L1 at 16K: %.3f cycles; documented %d: %+.1f%% (target within 2%%: %s; other CPUs " \
+        "%d%% busy)\n", c, doc, 100 * (c / doc - 1),
+        (c / doc - 1 < 0.02 && c / doc - 1 > -0.02) ? "met" : "MISSED", busy }'
+echo "    sweep plateaus (median of per-point medians): L1 $(plateau "$a/random.csv" 0 \
+$((l1 / 2))), L2 $(plateau "$a/random.csv" $((2 * l1)) $((l2 / 2)))"
+echo "    command: chase-host --cpu $cpu experiments=random random.min=16K random.max=16K" \
+    "precision=0.2"
+l2run=$(run l2 experiments=random random.min=256K random.max=256K precision=0.2)
+l2c=$(csv_value "$l2run/random.csv" core_cycles_median)
+l2p=$(summary_level "$a/console.txt" L2 cycles)
+awk -v c="$l2c" -v p="$l2p" -v busy="$(cat "$work/l2.busy")" 'BEGIN {
+    printf "  L2 at 256K: %.2f cycles; chase'"'"'s L2 plateau (run 1 summary) %.2f: %+.1f%% " \
+        "(target within 5%%: %s; other CPUs %d%% busy)\n", c, p, 100 * (c / p - 1),
+        (c / p - 1 < 0.05 && c / p - 1 > -0.05) ? "met" : "MISSED", busy }'
+echo "    command: chase-host --cpu $cpu experiments=random random.min=256K random.max=256K" \
+    "precision=0.2"
+echo "  boundaries chase reports (run 1 summary):" \
+    "L1 up to $(summary_level "$a/console.txt" L1 to)," \
+    "L2 from $(summary_level "$a/console.txt" L2 from) (CPUID L1d $((l1 >> 10))K);"
+echo "    L2 up to $(summary_level "$a/console.txt" L2 to), L3 from" \
+    "$(summary_level "$a/console.txt" L3 from) (CPUID L2 $((l2 >> 10))K)"
+echo
+
+# 3. Repeatability: the spread of each point's median over the three sweeps.
+echo "spread of per-point medians over the 3 sweeps, (max - min) / median, median over points:"
+spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
+    core_cycles_median 0 $((l1 / 2)) "L1 (up to L1/2), cycles" 1
+spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
+    core_cycles_median $((2 * l1)) $((l2 / 2)) "L2 (2 x L1 to L2/2), cycles" 1
+spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
+    ns_median $((32 << 20)) $((1 << 40)) "DRAM (32M and up), ns" 3
+spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
+    ns_median 0 $((l1 / 2)) "L1 in ns (core clock included)" 1
+echo "  command: the three sweeps above"
+echo
+
+# 4. Warm-up: lap by lap from a fresh chain, then 1 lap against 4 at full precision.
+echo "warm-up near cache levels: ns per load of laps 1..8 right after the build (warm_laps=0:"
+echo "each repetition one lap; each lap the median of 3 runs); steady laps from lap 2 on show"
+echo "one lap is enough. Then warm_laps=1 against 4 (separate runs: they also differ by the"
+echo "run-to-run noise of the spread figures):"
+for size in 40K 1536K 6M 32M; do
+    warmup_figure "$size"
+done
+echo "  commands: chase-host --cpu $cpu experiments=random random.min=SIZE random.max=SIZE" \
+    "warm_laps=0 precision=0 reps=8 (3 times); ... warm_laps=1 (and 4) precision=0.5"
+echo
+
+# 5. Chain building, and the timer.
+dir=$(run build experiments=random random.min=1G random.max=1G warm_laps=0 precision=0 reps=1)
+build_figure "$dir/random.csv"
+echo "  command: chase-host --cpu $cpu experiments=random random.min=1G random.max=1G" \
+    "warm_laps=0 precision=0 reps=1"
+rate_figure "$a/random.csv"
+echo
+timer_figure "$a"
+echo "  command: the first sweep (its timing header and hops column)"
+
+if [ "${BENCH_FULL:-0}" != 0 ]; then
+    echo
     start=$(date +%s)
     full=$(run full)
-    end=$(date +%s)
-    echo "full default run (all nine experiments): $((end - start)) s wall"
+    echo "full default run (all nine experiments): $(($(date +%s) - start)) s wall"
     sed -n 's/^(\([a-z]*\) took \(.*\) s)$/  \1 \2/p' "$full/console.txt" |
         awk '{ printf "  %-10s %8.1f s\n", $1, $2 }'
-    echo "  command: chase-host (no settings)"
-    echo
-    random_csv="$full/random.csv"
-else
-    random_csv=$(run plateaus experiments=random random.max="$SPREAD_MAX")/random.csv
+    echo "  command: chase-host --cpu $cpu (no settings)"
 fi
-
-# 3. L1 and L2 plateaus from the random sweep, in core cycles.
-echo "plateaus of the random chase (CPUID: L1d $((l1 / 1024))K, L2 $((l2 / 1024))K):"
-echo "  L1 (sizes up to half the L1): $(plateau "$random_csv" 0 $((l1 / 2)))"
-echo "  L2 (twice the L1 to half the L2): $(plateau "$random_csv" $((2 * l1)) $((l2 / 2)))"
 echo
-
-# 4. Spread of three repeated random sweeps: (max - min) / median of each point's median.
-for i in 1 2 3; do
-    cp "$(run "spread$i" experiments=random random.max="$SPREAD_MAX")/random.csv" \
-        "$work/spread$i.csv"
-done
-c=$(col "$work/spread1.csv" ns_median)
-paste -d, "$work/spread1.csv" "$work/spread2.csv" "$work/spread3.csv" |
-    awk -F, -v c="$c" -v nf="$(head -n 1 "$work/spread1.csv" | tr ',' '\n' | wc -l)" \
-        -v l1="$l1" -v l2="$l2" "$AWK_MEDIAN"'
-    NR > 1 {
-        x = $c; y = $(c + nf); z = $(c + 2 * nf)
-        lo = x < y ? (x < z ? x : z) : (y < z ? y : z)
-        hi = x > y ? (x > z ? x : z) : (y > z ? y : z)
-        md = x + y + z - lo - hi
-        s = md > 0 ? (hi - lo) / md : 0
-        k = ""
-        if ($1 <= l1 / 2) k = "L1"
-        else if ($1 >= 2 * l1 && $1 <= l2 / 2) k = "L2"
-        else if ($1 >= 8 * l2) k = "beyond"
-        if (k != "") { v[k, ++n[k]] = s }
-    }
-    END {
-        print "spread of 3 repeated random sweeps, (max - min) / median of each point,"
-        print "median over the points of each range:"
-        split("L1 L2 beyond", ks, " ")
-        for (i = 1; i <= 3; i++) {
-            k = ks[i]; delete a
-            for (j = 1; j <= n[k]; j++) a[j] = v[k, j]
-            if (n[k]) printf "  %-7s %6.2f%% (%d points)\n", k, 100 * median(a, n[k]), n[k]
-        }
-    }'
-echo "  command: chase-host experiments=random random.max=$SPREAD_MAX (three times)"

@@ -26,7 +26,10 @@ sets=()
 for kv in $SETTINGS; do sets+=(--set "$kv"); done
 boot agree "${sets[@]}" --set on_exit=shutdown
 check "QEMU run of chase.efi completed (exit status 0)" test "$BOOT_RC" = 0
-[ -n "$RUN_DIR" ] && [ -s "$RUN_DIR/random.csv" ] || { echo "not ok - no random.csv from QEMU"; exit 1; }
+if [ -z "$RUN_DIR" ] || [ ! -s "$RUN_DIR/random.csv" ]; then
+    echo "not ok - no random.csv came back from QEMU"
+    exit 1
+fi
 checksums "$RUN_DIR" >"$WORK/efi.sums"
 
 out="$WORK/host"

@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: MIT
+# The pieces of tools/bench.sh: running chase-host, reading its CSVs and console, one function
+# per figure. Sourced with $host, $work and $cpu set.
+
+# median(a, n): the median of a[1..n] (sorts a; plain awk has no asort).
+AWK_MEDIAN='function median(a, n,   i, j, t) {
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
+# cols: c[name] = column number (the first of that name), from a CSV header line.
+AWK_COLS='function cols(   i) { for (i = NF; i >= 1; i--) c[$i] = i }'
+
+# others_ticks: "busy total" jiffies of every CPU but the pinned one (/proc/stat).
+others_ticks() {
+    awk -v me="cpu$cpu" '/^cpu[0-9]/ && $1 != me {
+        for (i = 2; i <= NF; i++) t += $i; b += $2 + $3 + $4 + $7 + $8 + $9 }
+        END { print b, t }' /proc/stat
+}
+
+# run NAME ARGS...: one pinned chase-host run into $work/NAME; prints the run folder.
+# $work/NAME.busy gets how busy the other CPUs were meanwhile (percent).
+run() {
+    local name=$1 before after
+    shift
+    before=$(others_ticks)
+    "$host" --cpu "$cpu" --out "$work/$name" "$@" >"$work/$name.log" 2>&1 || {
+        echo "bench: chase-host $* failed:" >&2
+        tail -n 20 "$work/$name.log" >&2
+        exit 1
+    }
+    after=$(others_ticks)
+    echo "$before $after" |
+        awk '{ printf "%.0f\n", ($4 > $2 ? 100 * ($3 - $1) / ($4 - $2) : 0) }' >"$work/$name.busy"
+    echo "$work/$name/0001"
+}
+
+# csv_value CSV COL: the column's value in the first data row.
+csv_value() {
+    awk -F, -v want="$2" "$AWK_COLS"' NR == 1 { cols(); next } NR == 2 { print $c[want] }' "$1"
+}
+
+# plateau CSV LO HI: median core cycles of the points with LO <= size <= HI.
+plateau() {
+    awk -F, -v lo="$2" -v hi="$3" "$AWK_MEDIAN $AWK_COLS"'
+        NR == 1 { cols(); next }
+        $1 >= lo && $1 <= hi { v[++n] = $c["core_cycles_median"] }
+        END { if (!n) { print "n/a"; exit }
+              printf "%.2f cycles (%d points)", median(v, n), n }' "$1"
+}
+
+# summary_level CONSOLE LEVEL FIELD: from/to/ns/cycles of a level in the run's summary table.
+summary_level() {
+    awk -v level="$2" -v field="$3" '
+        /^levels seen by the random chase/ { on = 1; next }
+        on && $1 == level { i = field == "from" ? 2 : field == "to" ? 3 : field == "ns" ? 4 : 5
+                            print $i; exit }
+        on && NF == 0 { exit }' "$1"
+}
+
+# sweep_figures DIR LABEL: wall time, points per second, timed fraction, how points stopped,
+# and how busy the other CPUs were.
+sweep_figures() {
+    local dir=$1 wall timed busy
+    wall=$(jq .experiment_time.random.wall_s "$dir/run.json")
+    timed=$(jq '.experiment_time.random.timed * 100' "$dir/run.json")
+    busy=$(cat "${dir%/0001}.busy")
+    awk -F, -v wall="$wall" -v timed="$timed" -v label="$2" -v busy="$busy" \
+        "$AWK_MEDIAN $AWK_COLS"'
+        NR == 1 { cols(); next }
+        { n++; stop[$c["stop"]]++; r[n] = $c["reps"] }
+        END {
+            printf "  %s: %.1f s wall, %d points = %.2f points/s; timed chasing %.1f%% of the " \
+                "wall time (target >= 70%%: %s)\n", label, wall, n, n / wall, timed,
+                (timed >= 70 ? "met" : "MISSED")
+            printf "         %d points reached 0.5%%, %d stopped at the time cap; median %d " \
+                "repetitions a point; the other CPUs %d%% busy\n", stop["precision"],
+                stop["time"] + stop["max_reps"], median(r, n), busy
+        }' "$dir/random.csv"
+}
+
+# range_fraction CSV LO HI LABEL: timed share of the points' own time for LO <= size <= HI.
+range_fraction() {
+    awk -F, -v lo="$2" -v hi="$3" -v label="$4" "$AWK_COLS"'
+        NR == 1 { cols(); next }
+        $1 >= lo && $1 <= hi {
+            t += $c["timed_ns"]; w += $c["warm_ns"]; b += $c["build_ns"]
+            all += $c["build_ns"] + $c["warm_ns"] + $c["timed_ns"]
+            all += $c["bookkeeping_ns"] + $c["output_ns"]
+        }
+        END { if (all) printf "%s %.0f%% (warm-ups %.0f%%, builds %.0f%%)\n", label, 100 * t / all,
+                  100 * w / all, 100 * b / all }' "$1"
+}
+
+# spread F1 F2 F3 COL LO HI LABEL TARGET: per point (max - min) / median of COL over the three
+# runs, for LO <= size <= HI; the median over the points against TARGET percent.
+spread() {
+    local nf
+    nf=$(head -n 1 "$1" | tr ',' '\n' | wc -l)
+    paste -d, "$1" "$2" "$3" | awk -F, -v want="$4" -v lo="$5" -v hi="$6" -v label="$7" \
+        -v target="$8" -v nf="$nf" "$AWK_MEDIAN $AWK_COLS"'
+        NR == 1 { cols(); k = c[want]; next }
+        $1 >= lo && $1 <= hi {
+            x = $k; y = $(k + nf); z = $(k + 2 * nf)
+            mn = x < y ? (x < z ? x : z) : (y < z ? y : z)
+            mx = x > y ? (x > z ? x : z) : (y > z ? y : z)
+            md = x + y + z - mn - mx
+            s[++n] = md > 0 ? (mx - mn) / md : 0
+            if (s[n] > worst) worst = s[n]
+        }
+        END { if (!n) exit
+              m = median(s, n)
+              printf "  %-34s %5.2f%% (%d points, worst %.2f%%; target <= %d%%: %s)\n", label,
+                  100 * m, n, 100 * worst, target, (100 * m <= target ? "met" : "MISSED") }'
+}
+
+# warmup_figure SIZE: laps 1..WARM_LAPS of a fresh chain (each lap's median over WARM_RUNS
+# chase-host runs: a lap of a small chain is short enough for one interrupt to double it),
+# then 1 warm-up lap against 4.
+WARM_LAPS=8
+WARM_RUNS=3
+warmup_figure() {
+    local size=$1 one four files=() k
+    for k in $(seq "$WARM_RUNS"); do
+        files+=("$(run "laps$k-$size" experiments=random random.min="$size" \
+            random.max="$size" warm_laps=0 precision=0 reps=$WARM_LAPS)/random.samples.csv")
+    done
+    one=$(run "warm1-$size" experiments=random random.min="$size" random.max="$size" \
+        warm_laps=1 precision=0.5)
+    four=$(run "warm4-$size" experiments=random random.min="$size" random.max="$size" \
+        warm_laps=4 precision=0.5)
+    awk -F, -v size="$size" -v runs="$WARM_RUNS" "$AWK_MEDIAN $AWK_COLS"'
+        FNR == 1 { cols(); f++; k = 0; next }
+        f <= runs { all[f, ++k] = $c["ns_per_access"]; n = k }
+        f > runs { med[f - runs] = $c["ns_median"]; prec[f - runs] = $c["precision_pct"]
+                   warm[f - runs] = $c["warm_ns"] }
+        END {
+            for (i = 1; i <= n; i++) { for (r = 1; r <= runs; r++) v[r] = all[r, i]
+                                       lap[i] = median(v, runs) }
+            for (i = 2; i <= n; i++) s[i - 1] = lap[i]
+            st = median(s, n - 1)
+            for (i = 2; i <= 4; i++) e[i - 1] = lap[i]
+            for (i = 5; i <= n; i++) l[i - 4] = lap[i]
+            early = median(e, 3); late = median(l, n - 4)
+            printf "  %-6s laps:", size
+            for (i = 1; i <= n; i++) printf " %.4g", lap[i]
+            printf " ns\n         lap 1 %+.1f%% from the median of laps 2-%d; laps 5-%d %+.1f%% " \
+                "from laps 2-4 (medians)\n", 100 * (lap[1] / st - 1), n, n, 100 * (late / early - 1)
+            printf "         warm_laps=1: %.3f ns +-%.2f%%; warm_laps=4: %.3f ns +-%.2f%% " \
+                "(%+.2f%%); the 3 more laps cost %.1f ms\n", med[1], prec[1], med[2], prec[2],
+                100 * (med[2] / med[1] - 1), (warm[2] - warm[1]) / 1e6
+        }' "${files[@]}" "$one/random.csv" "$four/random.csv"
+}
+
+# build_figure CSV: the 1 GiB chain's build time and rate.
+build_figure() {
+    awk -F, "$AWK_COLS"' NR == 1 { cols(); next } NR == 2 {
+        s = $c["build_ns"] / 1e9; n = $c["slots"]
+        printf "chain build: one random cycle over %d slots (1 GiB at 64 B) in %.3f s = %.1f M " \
+            "slots/s (target <= 1.5 s: %s)\n", n, s, n / s / 1e6,
+            (s <= 1.5 ? "met" : "MISSED") }' "$1"
+}
+
+# rate_figure CSV: the build rate over the sweep's chains from 16M on.
+rate_figure() {
+    awk -F, "$AWK_COLS"' NR == 1 { cols(); next }
+        $1 >= 16777216 { n += $c["slots"]; t += $c["build_ns"] }
+        END { if (t) printf "  the sweep'"'"'s chains from 16M to 256M: %.1f M slots/s\n",
+                  n / t * 1e3 }' "$1"
+}
+
+# timer_figure DIR: the empty timed region, and what it is per load at both ends of a sweep.
+timer_figure() {
+    local dir=$1 overhead
+    overhead=$(sed -n 's/^  overhead *\([0-9.]*\) ticks.*/\1/p' "$dir/console.txt")
+    echo "timer: $overhead TSC ticks per fenced pair (lfence; rdtsc; lfence ... rdtscp; lfence," \
+        "empty region, median of 101), subtracted from every repetition"
+    sed -n 's/^  loop *\(.*\)/  loop check: \1/p' "$dir/console.txt"
+    awk -F, -v o="$overhead" "$AWK_COLS"' NR == 1 { cols(); next }
+        { h[NR] = $c["hops"]; t[NR] = $c["tsc_median"]; s[NR] = $1; last = NR }
+        END { for (i = 2; i <= last; i += last - 2) {
+                  printf "  at %d bytes: %.6f ticks per load over %d loads a repetition, " \
+                      "%.4f%% of a load'"'"'s %.2f ticks\n", s[i], o / h[i], h[i],
+                      100 * o / h[i] / t[i], t[i]
+                  if (last == 2) break } }' "$dir/random.csv"
+}
