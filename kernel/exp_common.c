@@ -237,17 +237,21 @@ void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t 
 void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_result *r)
 {
     /* smi: SMIs during the repetition; empty where they cannot be counted */
+    unsigned smi_outliers = 0;
     for (unsigned i = 0; i < r->reps; i++) {
-        strbuf_printf(&ctx->samples, "%s,%u,%llu,%llu,%.4f,%.4f,", keys, i,
+        smi_outliers += r->smi && r->smi[i] && measure_is_outlier(r, i);
+        strbuf_printf(&ctx->samples, "%s,%u,%llu,%llu,%.4f,%.4f,%d,", keys, i,
                       (unsigned long long)r->hops, (unsigned long long)r->ticks[i],
-                      r->tsc_per_access[i], timing_ticks_to_ns(ctx->timing, r->tsc_per_access[i]));
+                      r->tsc_per_access[i], timing_ticks_to_ns(ctx->timing, r->tsc_per_access[i]),
+                      measure_is_outlier(r, i) ? 1 : 0);
         if (r->smi)
             strbuf_printf(&ctx->samples, "%llu", (unsigned long long)r->smi[i]);
-        strbuf_printf(&ctx->samples, ",%d\n", measure_is_outlier(r, i) ? 1 : 0);
+        strbuf_puts(&ctx->samples, "\n");
     }
     if (r->smi_reps)
-        con_printf("  note: %u of %u repetitions of this point saw an SMI (see the smi column)\n",
-                   r->smi_reps, r->reps);
+        con_printf("  note: %u of %u repetitions of this point saw an SMI (see the smi column); "
+                   "%u of them were outliers\n",
+                   r->smi_reps, r->reps, smi_outliers);
 }
 
 void exp_table_head_common(void)

@@ -35,8 +35,11 @@
     "hops,reps,build_ns,tsc_min,tsc_median,tsc_p90,ns_min,ns_median,ns_p90,"                       \
     "core_cycles_median,core_per_tsc,outliers,precision_pct,stop,warm_ns,timed_ns,"                \
     "bookkeeping_ns,output_ns,timed_fraction"
-/* The columns every samples CSV ends with: outlier is 1 for a repetition left out. */
-#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access,smi,outlier"
+/*
+ * The columns every samples CSV ends with: outlier is 1 for a repetition left out; smi is
+ * last and empty where SMIs cannot be counted.
+ */
+#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access,outlier,smi"
 
 /* The last-level cache, the level below it, and the line size (CPUID, or fallbacks). */
 uint64_t exp_llc_bytes(const struct machine *m);

@@ -5,7 +5,7 @@
 
 COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 core_cycles_median
     outliers precision_pct stop warm_ns timed_ns bookkeeping_ns output_ns timed_fraction"
-SAMPLES="rep hops tsc_total tsc_per_access ns_per_access smi outlier"
+SAMPLES="rep hops tsc_total tsc_per_access ns_per_access outlier smi"
 
 cfg() { jq -r ".config.$1" "$dir/run.json"; }
 
