@@ -38,8 +38,11 @@ static void chase_job_run(void *arg)
 {
     struct chase_job *j = arg;
     uint64_t smi0 = j->smi ? arch_rdmsr(MSR_SMI_COUNT) : 0;
-    if (j->fault_test)
-        arch_fault_test(j->fault_test);
+    if (j->fault_test) {
+        unsigned fault = j->fault_test;
+        j->fault_test = FAULT_TEST_NONE; /* the first window only, warm-up or not */
+        arch_fault_test(fault);
+    }
     if (j->lockstep)
         j->ticks = j->lockstep(j->p, j->iters, j->use_rdtscp);
     else
@@ -204,7 +207,6 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     /* The warm-up brings the chains into the state every later stretch of the chase sees. */
     if (warm_up(&job, pt, plan, r) != 0)
         goto out;
-    job.fault_test = FAULT_TEST_NONE;
     job.smi = t->smi_counting;
     if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
         goto out;
