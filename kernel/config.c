@@ -30,7 +30,7 @@ const struct key_desc global_keys[] = {
     {"seed", KEY_U64, GKEY(seed), 0, UINT64_MAX, NULL, "", "seed of the random chain builders"},
     {"reps", KEY_U64, GKEY(reps), 1, REPS_MAX, NULL, "",
      "timed repetitions per point: the fewest, or all of them with precision=0"},
-    {"precision", KEY_PERCENT, GKEY(precision_ppm), 0, PRECISION_MAX_PPM, NULL, "%",
+    {"precision", KEY_PERCENT, GKEY(precision_ppm), 0, PRECISION_MAX_PPM, NULL, "",
      "repeat a point until the 95% confidence interval of its median is within this of it "
      "either side (outliers left out); 0: exactly reps repetitions"},
     {"point_max_ms", KEY_U64, GKEY(point_max_ms), 1, POINT_MAX_MS_MAX, NULL, "ms",
