@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of measure_chase's repetitions: adaptive precision, time and count caps, fixed
-// counts, warm-up laps, outlier flags and the point's time split (on a real L1 chain).
+// counts, warm-up laps, outlier flags and the point's time split (on a real L1 chain); the
+// keys that ask for them.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 
 #include "arch/x86_64/chase_loop.h"
 #include "chain.h"
+#include "config.h"
 #include "measure.h"
 #include "reps.h"
 
@@ -180,12 +183,71 @@ static void test_assess_fixed(void **state)
     measure_release(&r);
 }
 
+/* The keys: precision as a percentage, point_max_ms, warm_laps; their defaults by profile. */
+static bool resolve(const char *options, struct chase_config *cfg, char *err, size_t cap)
+{
+    static struct cfg_entries entries;
+    struct cfg_errors errs = {{0}, 0};
+    struct machine m;
+    memset(&m, 0, sizeof(m));
+    memset(&entries, 0, sizeof(entries));
+    m.memory_total_bytes = 4ull << 30;
+    m.buffer_limit_bytes = 2ull << 30;
+    cfg_read_options(&entries, options, &errs);
+    cfg_resolve(cfg, &entries, &m, &errs);
+    snprintf(err, cap, "%s", strbuf_str(&errs.text));
+    strbuf_release(&errs.text);
+    return errs.count == 0;
+}
+
+static void test_keys(void **state)
+{
+    (void)state;
+    static struct chase_config cfg;
+    char err[512], text[32];
+    assert_true(resolve("", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.precision_ppm, 5000); /* 0.5% */
+    assert_int_equal(cfg.global.point_max_ms, 1000);
+    assert_true(cfg.global.warm_laps.is_auto);
+    assert_true(resolve("profile=quick", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.point_max_ms, 25);
+    assert_true(resolve("precision=0.25% point_max_ms=300 warm_laps=0", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.precision_ppm, 2500);
+    assert_int_equal(cfg.global.point_max_ms, 300);
+    assert_false(cfg.global.warm_laps.is_auto);
+    assert_int_equal(cfg.global.warm_laps.value, 0);
+    assert_true(resolve("precision=2", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.precision_ppm, 20000);
+    assert_true(resolve("precision=0", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.precision_ppm, 0);
+    assert_true(resolve("precision=0.0001%", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.precision_ppm, 1);
+    static const char *const bad[] = {"precision=abc", "precision=.5", "precision=0.5%%",
+                                      "precision=0.00001", "precision=-1", "precision=1e-3"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_false(resolve(bad[i], &cfg, err, sizeof(err)));
+        assert_non_null(strstr(err, "expected a percentage from 0% to 50%"));
+    }
+    assert_false(resolve("precision=60", &cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "(out of range)"));
+    assert_false(resolve("warm_laps=65", &cfg, err, sizeof(err)));
+    cfg_format_percent(text, sizeof(text), 5000);
+    assert_string_equal(text, "0.5%");
+    cfg_format_percent(text, sizeof(text), 1);
+    assert_string_equal(text, "0.0001%");
+    cfg_format_percent(text, sizeof(text), 20000);
+    assert_string_equal(text, "2%");
+    cfg_format_percent(text, sizeof(text), 123400);
+    assert_string_equal(text, "12.34%");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_precision_reached), cmocka_unit_test(test_time_cap),
         cmocka_unit_test(test_capacity),          cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_warm_laps),         cmocka_unit_test(test_assess_fixed),
+        cmocka_unit_test(test_keys),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
