@@ -283,7 +283,7 @@ static uint8_t rrpv_of(const struct sim_cache *c, uint32_t set, uint64_t tag)
 {
     int way = sim_cache_find(c, set, tag);
     assert_true(way >= 0);
-    return c->rrpv[set * c->ways + (unsigned)way];
+    return sim_cache_state(c, set)[way];
 }
 
 /* DRRIP: SRRIP leaders insert at 2, BRRIP leaders (eps=0) at 3, followers as PSEL says. */

@@ -5,6 +5,8 @@
 SIM_MODEL_SRCS := \
 	tools/sim/sim_cache.c \
 	tools/sim/sim_hier.c \
+	tools/sim/sim_hier_load.c \
+	tools/sim/sim_hier_v3.c \
 	tools/sim/sim_policy.c \
 	tools/sim/sim_presets.c \
 	tools/sim/sim_spec.c \
@@ -29,8 +31,11 @@ $(BUILD)/chase-sim: $(SIM_OBJS)
 
 ALL_TARGETS += $(BUILD)/chase-sim
 
-UNIT_TESTS += test_sim_policy test_sim_spec test_sim_hier test_sim_measure
+UNIT_TESTS += test_sim_policy test_sim_rows test_sim_spec test_sim_hier test_sim_batch \
+	test_sim_measure
 test_sim_policy_SRCS  := $(SIM_MODEL_SRCS)
+test_sim_rows_SRCS    := $(SIM_MODEL_SRCS)
+test_sim_batch_SRCS   := $(SIM_MODEL_SRCS)
 test_sim_spec_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_hier_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_measure_SRCS := $(SIM_MODEL_SRCS) tools/sim/sim_measure.c tools/sim/sim_stream.c \

@@ -7,56 +7,75 @@
 #include "sim_policy.h"
 
 /* Count a hit on way of set and update the policy. */
-static inline void sim_cache_hit(struct sim_cache *c, uint32_t set, unsigned way)
+SIM_INLINE void sim_cache_hit(struct sim_cache *c, uint32_t set, unsigned way)
 {
     c->hits++;
-    sim_policy_hit(c, set, way);
+    sim_policy_hit(c, sim_cache_state(c, set), way);
 }
 
 /* Count a miss in set (set dueling learns from it). */
-static inline void sim_cache_miss(struct sim_cache *c, uint32_t set)
+SIM_INLINE void sim_cache_miss(struct sim_cache *c, uint32_t set)
 {
     c->misses++;
     sim_policy_miss(c, set);
 }
 
 /*
- * Install tag in set: an empty way if there is one, else the policy's victim.
- * Returns the tag evicted, or SIM_TAG_INVALID when an empty way was used.
+ * Install tag in set, whose row is t: the first empty way if there is one, else the
+ * policy's victim. Returns the tag evicted, or SIM_TAG_INVALID when an empty way was used.
  */
-static inline uint32_t sim_cache_insert(struct sim_cache *c, uint32_t set, uint32_t tag)
+SIM_INLINE uint32_t sim_cache_insert_at(struct sim_cache *c, uint32_t set, uint32_t *t,
+                                        uint32_t tag)
 {
-    uint32_t *t = c->tags + (uint64_t)set * c->ways;
-    uint64_t empty = c->free_ways[set];
+    uint8_t *st = (uint8_t *)t + c->state_at;
+    uint64_t empty = c->empty_ways ? sim_cache_match(c, t, SIM_TAG_INVALID) : 0;
     uint32_t evicted = SIM_TAG_INVALID;
     unsigned way;
     if (empty) {
         way = (unsigned)__builtin_ctzll(empty);
-        c->free_ways[set] = empty & (empty - 1);
+        c->empty_ways--;
     } else {
-        way = sim_policy_victim(c, set);
+        way = sim_policy_victim(c, st);
         evicted = t[way];
     }
     t[way] = tag;
-    sim_policy_fill(c, set, way);
+    sim_policy_fill(c, set, st, way);
     return evicted;
 }
 
-/* Empty way of set (its line leaves the cache). */
-static inline void sim_cache_drop(struct sim_cache *c, uint32_t set, unsigned way)
+/* sim_cache_insert_at on set's row. */
+SIM_INLINE uint32_t sim_cache_insert(struct sim_cache *c, uint32_t set, uint32_t tag)
 {
-    c->tags[(uint64_t)set * c->ways + way] = SIM_TAG_INVALID;
-    c->free_ways[set] |= 1ULL << way;
+    return sim_cache_insert_at(c, set, sim_cache_row(c, set), tag);
 }
 
-/* Remove tag from set if it is there; returns whether it was. */
-static inline bool sim_cache_invalidate(struct sim_cache *c, uint32_t set, uint32_t tag)
+/* Empty way of a row (its line leaves the cache). */
+SIM_INLINE void sim_cache_drop_at(struct sim_cache *c, uint32_t *row, unsigned way)
 {
-    int way = sim_cache_find(c, set, tag);
-    if (way < 0)
-        return false;
-    sim_cache_drop(c, set, (unsigned)way);
-    return true;
+    row[way] = SIM_TAG_INVALID;
+    c->empty_ways++;
+}
+
+/* Empty way of set. */
+SIM_INLINE void sim_cache_drop(struct sim_cache *c, uint32_t set, unsigned way)
+{
+    sim_cache_drop_at(c, sim_cache_row(c, set), way);
+}
+
+/*
+ * Remove tag from set if it is there; returns whether it was. Without a branch on the
+ * answer (whether a back-invalidation finds its line is as good as random): when tag is
+ * not there, the write goes to the row's first way unchanged.
+ */
+SIM_INLINE bool sim_cache_invalidate(struct sim_cache *c, uint32_t set, uint32_t tag)
+{
+    uint32_t *row = sim_cache_row(c, set);
+    uint64_t match = sim_cache_match(c, row, tag);
+    uint32_t found = match != 0, all = 0u - found; /* SIM_TAG_INVALID when found, else 0 */
+    unsigned way = (unsigned)__builtin_ctzll(match | 1ULL << 63) & all;
+    row[way] |= all;
+    c->empty_ways += found;
+    return found;
 }
 
 /*

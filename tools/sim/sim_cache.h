@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// One set-associative cache (or TLB) of chase-sim: flat tag arrays, set index, slice hash.
+// One set-associative cache (or TLB) of chase-sim: one row per set, set index, slice hash.
 #ifndef SIM_CACHE_H
 #define SIM_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+
+#include "sim_simd.h"
 
 #define SIM_TAG_INVALID UINT32_MAX
 #define SIM_MAX_WAYS 64
@@ -38,6 +38,20 @@ enum sim_hash {
 /* Set dueling roles (DIP: A = LRU, B = BIP; DRRIP: A = SRRIP, B = BRRIP). */
 enum sim_duel_role { SIM_FOLLOWER, SIM_LEADER_A, SIM_LEADER_B };
 
+/*
+ * The caches the hot loop has straight-line code for (at most 16 ways; PLRU at most 8);
+ * the others go through their family's general hooks.
+ */
+enum sim_kind { SIM_KIND_LRU, SIM_KIND_PLRU, SIM_KIND_RRIP, SIM_KIND_OTHER };
+
+/* How a policy keeps its state: what the general hooks switch on (few cases, no table). */
+enum sim_family {
+    SIM_FAMILY_RANK,  /* LRU, FIFO, BIP, DIP: a recency (or insertion) rank per way */
+    SIM_FAMILY_RRIP,  /* NRU, SRRIP, BRRIP, DRRIP: an RRPV per way */
+    SIM_FAMILY_PLRU,  /* tree bits per set */
+    SIM_FAMILY_RANDOM /* no state */
+};
+
 struct sim_cache_params {
     uint32_t sets_per_slice; /* a power of two */
     unsigned ways;           /* 1..SIM_MAX_WAYS */
@@ -54,31 +68,51 @@ struct sim_cache_params {
 /*
  * A line (address >> line_shift) is kept as its set and its tag: the line's bits above
  * the set index within a slice (the slice is a function of the line). 32-bit tags keep
- * the arrays small enough for the host's caches; they cover 2^32 lines per set index.
+ * the rows small enough for the host's caches; they cover 2^32 lines per set index.
+ *
+ * Each set is one row of row_bytes: its tags (SIM_TAG_INVALID where a way is empty), then
+ * the policy's state: a byte per way for LRU, FIFO, BIP and DIP (the way's rank in recency
+ * or insertion order, 0 the newest) and for NRU and RRIP (the RRPV); the tree bits for
+ * PLRU. One lookup then touches one or two host cache lines. Up to 16 ways a row is at
+ * least 64 bytes (a host line, and sim_cache_match reads 16 tags at once); the rows start
+ * on a host line and step in multiples of 16 bytes.
  */
 struct sim_cache {
     struct sim_cache_params p;
-    uint32_t sets;     /* sets_per_slice * slices */
-    uint32_t set_mask; /* sets_per_slice - 1 */
-    unsigned set_bits; /* log2(sets_per_slice) */
+    uint32_t sets;       /* sets_per_slice * slices */
+    uint32_t set_mask;   /* sets_per_slice - 1 */
+    unsigned set_bits;   /* log2(sets_per_slice) */
+    unsigned slice_bits; /* log2(slices) where slices is a power of two */
     unsigned ways;
     unsigned line_shift;
-    void *block;         /* every array below, in one allocation */
-    size_t block_mapped; /* its mapped size when it was mapped, else 0 */
-    uint32_t *tags;      /* [sets * ways] tag, SIM_TAG_INVALID when empty */
-    uint64_t *stamp;     /* [sets * ways] recency or insertion order (LRU, FIFO, BIP, DIP) */
-    uint8_t *rrpv;       /* [sets * ways] re-reference prediction value (NRU, RRIP family) */
-    uint64_t *tree;      /* [sets] tree-PLRU bits (PLRU) */
-    uint8_t *role;       /* [sets] enum sim_duel_role */
-    uint64_t *free_ways; /* [sets] bit w set: way w holds nothing */
-    uint64_t clock;      /* stamps count up from here */
-    unsigned tree_depth; /* tree-PLRU: log2(ways) */
+    enum sim_family family;
+    enum sim_kind kind;
+    bool hit_touch;    /* rank family: a hit makes the line the newest (not FIFO) */
+    bool always_b;     /* fills use the B insertion (BIP, BRRIP) */
+    bool duels;        /* set dueling picks the insertion (DIP, DRRIP) */
+    uint8_t rrpv_fill; /* RRIP family: the A insertion's RRPV (NRU 0, SRRIP "long") */
+    /* 0xff for each way (of the first 16), else 0: the lanes of a row's state that count */
+    uint8_t lanes[16] __attribute__((aligned(16)));
+    uint64_t way_mask;      /* bit w set for every way w */
+    uint8_t *rows;          /* [sets] rows */
+    size_t row_bytes;       /* bytes from one set's row to the next */
+    unsigned state_at;      /* where the policy's state starts in a row */
+    bool eps_pow2;          /* eps is a power of two: r % eps is r & (eps - 1) */
+    bool ways_pow2;         /* ways is a power of two: r % ways is r & (ways - 1) */
+    void *block;            /* the rows and roles, in one allocation */
+    size_t block_bytes;     /* its size */
+    bool block_mapped;      /* mapped (munmap) rather than allocated (free) */
+    uint8_t *role;          /* [sets] enum sim_duel_role */
+    uint64_t intel_mask[3]; /* Intel's slice hash masks over line (not byte) addresses */
+    unsigned tree_depth;    /* tree-PLRU: log2(ways) */
     unsigned rrpv_max;
     uint32_t psel, psel_max; /* set dueling selector: above half, followers use B */
     uint64_t rng;
+    uint64_t empty_ways; /* in all sets: while there are none, fills look for none */
     uint64_t hits, misses;
     uint64_t tree_path[SIM_MAX_WAYS]; /* tree-PLRU: the nodes on the way to each way */
     uint64_t tree_away[SIM_MAX_WAYS]; /* tree-PLRU: those nodes pointing away from it */
+    uint8_t tree_victim[128];         /* tree-PLRU up to 8 ways: the victim of each tree */
 };
 
 /*
@@ -94,10 +128,33 @@ void sim_cache_flush(struct sim_cache *c);
 void sim_cache_set_line_shift(struct sim_cache *c, unsigned line_shift);
 
 /* The slice a line (address >> line_shift) falls into. */
-uint32_t sim_cache_slice(const struct sim_cache *c, uint64_t line);
+SIM_INLINE uint32_t sim_cache_slice(const struct sim_cache *c, uint64_t line)
+{
+    uint64_t high = line >> c->set_bits;
+    switch (c->p.hash) {
+    case SIM_HASH_INTEL: /* the masks of slice bits there are not (2 or 4 slices) are 0 */
+        return (uint32_t)__builtin_parityll(line & c->intel_mask[0]) |
+               (uint32_t)__builtin_parityll(line & c->intel_mask[1]) << 1 |
+               (uint32_t)__builtin_parityll(line & c->intel_mask[2]) << 2;
+    case SIM_HASH_XOR: {
+        uint32_t s = 0;
+        for (; high; high >>= c->slice_bits)
+            s ^= (uint32_t)(high & (c->p.slices - 1));
+        return s;
+    }
+    case SIM_HASH_MIX: {
+        uint64_t h = (high ^ (high >> 29)) * 0x9E3779B97F4A7C15ULL;
+        return (uint32_t)(((h >> 32) * c->p.slices) >> 32);
+    }
+    case SIM_HASH_MOD:
+    case SIM_HASH_COUNT:
+        break;
+    }
+    return (uint32_t)(high % c->p.slices);
+}
 
 /* The set a line (address >> line_shift) falls into: slice * sets_per_slice + index. */
-static inline uint32_t sim_cache_set(const struct sim_cache *c, uint64_t line)
+SIM_INLINE uint32_t sim_cache_set(const struct sim_cache *c, uint64_t line)
 {
     uint32_t index = (uint32_t)line & c->set_mask;
     if (c->p.slices == 1)
@@ -106,41 +163,67 @@ static inline uint32_t sim_cache_set(const struct sim_cache *c, uint64_t line)
 }
 
 /* The tag a line is kept under in its set. */
-static inline uint32_t sim_cache_tag(const struct sim_cache *c, uint64_t line)
+SIM_INLINE uint32_t sim_cache_tag(const struct sim_cache *c, uint64_t line)
 {
     return (uint32_t)(line >> c->set_bits);
 }
 
 /* The line kept in set under tag. */
-static inline uint64_t sim_cache_line(const struct sim_cache *c, uint32_t set, uint32_t tag)
+SIM_INLINE uint64_t sim_cache_line(const struct sim_cache *c, uint32_t set, uint32_t tag)
 {
     return ((uint64_t)tag << c->set_bits) | (set & c->set_mask);
+}
+
+/* The row of set: its tags first. */
+SIM_INLINE uint32_t *sim_cache_row(const struct sim_cache *c, uint32_t set)
+{
+    return (uint32_t *)(void *)(c->rows + (size_t)set * c->row_bytes);
+}
+
+/* The policy's state of set: a byte per way (ranks, RRPVs) or the PLRU tree. */
+SIM_INLINE uint8_t *sim_cache_state(const struct sim_cache *c, uint32_t set)
+{
+    return c->rows + (size_t)set * c->row_bytes + c->state_at;
+}
+
+/* Ask the host to bring a row into its caches (a load of it comes soon). */
+SIM_INLINE void sim_cache_prefetch(const struct sim_cache *c, const uint32_t *row)
+{
+    __builtin_prefetch(row, 1, 3);
+    __builtin_prefetch((const uint8_t *)row + c->row_bytes - 1, 1, 3);
+}
+
+/*
+ * The ways of row whose tag is tag, as bits (tag may be SIM_TAG_INVALID: the empty ways).
+ * Up to 16 ways, 16 tags are compared at once: the row is at least 64 bytes, and what lies
+ * past the last way is masked off.
+ */
+SIM_INLINE uint64_t sim_cache_match(const struct sim_cache *c, const uint32_t *row, uint32_t tag)
+{
+    if (c->ways <= 16)
+        return sim_simd_match16(row, tag) & c->way_mask;
+    return sim_simd_match32(row, c->ways, tag) & c->way_mask;
+}
+
+/* The ways whose state byte is v: one 16-byte compare up to 16 ways. */
+SIM_INLINE uint64_t sim_cache_match_state(const struct sim_cache *c, const uint8_t *st, uint8_t v)
+{
+    return c->ways <= 16 ? sim_simd_match8(st, 16, v) : sim_simd_match8(st, c->ways, v);
 }
 
 /*
  * The way of set holding tag, or -1. Changes nothing. Every way is compared without
  * branching on the result (where a hit lands is random, and a mispredicted early exit
- * costs more than the compares), four at a time where SSE2 is there.
+ * costs more than the compares), four or eight at a time.
  */
-static inline int sim_cache_find(const struct sim_cache *c, uint32_t set, uint32_t tag)
+SIM_INLINE int sim_cache_find(const struct sim_cache *c, uint32_t set, uint32_t tag)
 {
-    const uint32_t *t = c->tags + (uint64_t)set * c->ways;
-    uint64_t match = 0;
-    unsigned w = 0;
-#ifdef __SSE2__
-    __m128i key = _mm_set1_epi32((int)tag);
-    for (; w + 4 <= c->ways; w += 4) {
-        __m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(t + w)), key);
-        match |= (uint64_t)_mm_movemask_ps(_mm_castsi128_ps(eq)) << w;
-    }
-#endif
-    for (; w < c->ways; w++)
-        match |= (uint64_t)(t[w] == tag) << w;
+    uint64_t match = sim_cache_match(c, sim_cache_row(c, set), tag);
     return match ? __builtin_ctzll(match) : -1;
 }
 
 /* The next number of the cache's own generator (xorshift64*), for random choices. */
-static inline uint64_t sim_cache_random(struct sim_cache *c)
+SIM_INLINE uint64_t sim_cache_random(struct sim_cache *c)
 {
     uint64_t x = c->rng;
     x ^= x >> 12;
@@ -151,9 +234,12 @@ static inline uint64_t sim_cache_random(struct sim_cache *c)
 }
 
 /* Whether a bimodal insertion (probability 1/eps) happens now. */
-static inline bool sim_cache_bimodal(struct sim_cache *c)
+SIM_INLINE bool sim_cache_bimodal(struct sim_cache *c)
 {
-    return c->p.eps && sim_cache_random(c) % c->p.eps == 0;
+    if (!c->p.eps)
+        return false;
+    uint64_t r = sim_cache_random(c);
+    return c->eps_pow2 ? (r & (c->p.eps - 1)) == 0 : r % c->p.eps == 0;
 }
 
 #endif

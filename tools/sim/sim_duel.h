@@ -9,7 +9,7 @@
 void sim_duel_init(struct sim_cache *c);
 
 /* A miss in a leader set moves the selector towards the other policy. */
-static inline void sim_duel_miss(struct sim_cache *c, uint32_t set)
+SIM_INLINE void sim_duel_miss(struct sim_cache *c, uint32_t set)
 {
     uint8_t r = c->role[set];
     if (r == SIM_LEADER_A && c->psel < c->psel_max)
@@ -19,7 +19,7 @@ static inline void sim_duel_miss(struct sim_cache *c, uint32_t set)
 }
 
 /* Whether set uses policy B now: its own if a leader, the selector's if a follower. */
-static inline bool sim_duel_use_b(const struct sim_cache *c, uint32_t set)
+SIM_INLINE bool sim_duel_use_b(const struct sim_cache *c, uint32_t set)
 {
     uint8_t r = c->role[set];
     if (r != SIM_FOLLOWER)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// A modelled memory hierarchy: cache levels, optional TLBs, DRAM; one load in, its cycles out.
+// A modelled memory hierarchy: building it from a description, releasing it, its page size.
 #include "sim_hier.h"
 
 #include <string.h>
 
-#include "sim_access.h"
+#include "sim_cache.h"
+
+/* Rows in more bytes than this are fetched ahead (smaller ones stay in the host's L1/L2). */
+#define SIM_PREFETCH_MIN_BYTES (64u << 10)
 
 static unsigned log2_u64(uint64_t v)
 {
@@ -58,14 +61,22 @@ int sim_hier_init(struct sim_hier *h, const struct sim_spec *spec, uint64_t page
     h->dram_cycles = spec->dram_cycles;
     h->mlp = spec->mlp ? spec->mlp : 1;
     h->page_bytes = page_bytes;
+#ifdef SIM_HAVE_V3
+    h->use_v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#endif
     for (unsigned i = 0; i < spec->nlevels; i++) {
         struct sim_cache_params p = level_params(&spec->level[i], seed + i);
         h->level[i].latency_cycles = spec->level[i].latency_cycles;
         h->level[i].incl = i ? spec->level[i].incl : SIM_NINE;
         bool next_excl = i + 1 < spec->nlevels && spec->level[i + 1].incl == SIM_EXCL;
         h->level[i].evictions_matter = h->level[i].incl == SIM_INCL || next_excl;
+        h->excl_mask |= (h->level[i].incl == SIM_EXCL) << i;
+        h->evict_mask |= h->level[i].evictions_matter << i;
+        h->defer_mask |= (h->level[i].incl == SIM_EXCL && !h->level[i].evictions_matter) << i;
         if (sim_cache_init(&h->level[i].cache, &p) != 0)
             goto fail;
+        h->level[i].prefetch = h->level[i].cache.block_bytes >= SIM_PREFETCH_MIN_BYTES;
         h->nlevels++;
     }
     for (unsigned i = 0; i < spec->ntlbs; i++) {
@@ -99,99 +110,4 @@ void sim_hier_set_page(struct sim_hier *h, uint64_t page_bytes)
         sim_cache_flush(&h->tlb[i].cache);
         sim_cache_set_line_shift(&h->tlb[i].cache, log2_u64(page_bytes));
     }
-}
-
-/* The TLBs in order: each one missed costs its latency; the ones missed get the page. */
-static unsigned tlb_load(struct sim_hier *h, uint64_t addr)
-{
-    uint32_t set[SIM_MAX_TLBS], tag[SIM_MAX_TLBS];
-    unsigned cost = 0, t;
-    for (t = 0; t < h->ntlbs; t++) {
-        struct sim_cache *c = &h->tlb[t].cache;
-        uint64_t page = addr >> c->line_shift;
-        set[t] = sim_cache_set(c, page);
-        tag[t] = sim_cache_tag(c, page);
-        int way = sim_cache_find(c, set[t], tag[t]);
-        if (way >= 0) {
-            sim_cache_hit(c, set[t], (unsigned)way);
-            break;
-        }
-        sim_cache_miss(c, set[t]);
-        cost += h->tlb[t].latency_cycles;
-    }
-    for (unsigned k = 0; k < t; k++)
-        sim_cache_insert(&h->tlb[k].cache, set[k], tag[k]);
-    return cost;
-}
-
-/* Remove the bytes [addr, addr + bytes) from every level inside level j. */
-static void back_invalidate(struct sim_hier *h, unsigned j, uint64_t addr, uint64_t bytes)
-{
-    for (unsigned k = 0; k < j; k++) {
-        struct sim_cache *c = &h->level[k].cache;
-        uint64_t last = (addr + bytes - 1) >> c->line_shift;
-        for (uint64_t line = addr >> c->line_shift; line <= last; line++)
-            sim_cache_invalidate(c, sim_cache_set(c, line), sim_cache_tag(c, line));
-    }
-}
-
-static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag);
-
-/* Level j evicted tag from set: inclusion and victim caches act on it. */
-static void evicted(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
-{
-    struct sim_cache *c = &h->level[j].cache;
-    uint64_t addr = sim_cache_line(c, set, tag) << c->line_shift;
-    if (h->level[j].incl == SIM_INCL)
-        back_invalidate(h, j, addr, 1ULL << c->line_shift);
-    if (j + 1 < h->nlevels && h->level[j + 1].incl == SIM_EXCL) {
-        struct sim_cache *o = &h->level[j + 1].cache;
-        uint64_t line = addr >> o->line_shift;
-        uint32_t oset = sim_cache_set(o, line), otag = sim_cache_tag(o, line);
-        if (sim_cache_find(o, oset, otag) < 0)
-            fill(h, j + 1, oset, otag);
-    }
-}
-
-static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
-{
-    uint32_t victim = sim_cache_insert(&h->level[j].cache, set, tag);
-    if (victim != SIM_TAG_INVALID && h->level[j].evictions_matter)
-        evicted(h, j, set, victim);
-}
-
-unsigned sim_hier_load(struct sim_hier *h, uint64_t addr)
-{
-    uint32_t set[SIM_MAX_LEVELS], tag[SIM_MAX_LEVELS];
-    unsigned cycles = h->ntlbs ? tlb_load(h, addr) : 0;
-    unsigned i;
-    h->loads++;
-    for (i = 0; i < h->nlevels; i++) {
-        struct sim_cache *c = &h->level[i].cache;
-        uint64_t line = addr >> c->line_shift;
-        set[i] = sim_cache_set(c, line);
-        tag[i] = sim_cache_tag(c, line);
-        int way = sim_cache_find(c, set[i], tag[i]);
-        if (way < 0) {
-            sim_cache_miss(c, set[i]);
-            continue;
-        }
-        if (h->level[i].incl == SIM_EXCL) { /* a victim cache hands the line inward */
-            c->hits++;
-            sim_cache_drop(c, set[i], (unsigned)way);
-        } else {
-            sim_cache_hit(c, set[i], (unsigned)way);
-        }
-        break;
-    }
-    if (i < h->nlevels) {
-        cycles += h->level[i].latency_cycles;
-    } else {
-        cycles += h->dram_cycles;
-        h->dram_loads++;
-    }
-    for (unsigned j = i; j-- > 0;)
-        if (h->level[j].incl != SIM_EXCL)
-            fill(h, j, set[j], tag[j]);
-    return cycles;
 }

@@ -4,6 +4,7 @@
 #define SIM_HIER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim_cache.h"
@@ -48,6 +49,7 @@ struct sim_level {
     unsigned latency_cycles;
     enum sim_incl incl;
     bool evictions_matter; /* inclusive, or the next level is a victim cache */
+    bool prefetch;         /* its rows outgrow the host's inner caches: fetch them ahead */
 };
 
 /* The live model: state persists from load to load and from point to point. */
@@ -61,6 +63,15 @@ struct sim_hier {
     unsigned mlp;
     uint64_t page_bytes;
     uint64_t loads, dram_loads;
+    uint64_t ahead_loads, ahead_reached[SIM_MAX_LEVELS]; /* for sim_hier_load_many's choice */
+    bool use_v3;         /* the CPU runs the x86-64-v3 build of the hot loop */
+    unsigned excl_mask;  /* bit i: level i is exclusive */
+    unsigned evict_mask; /* bit i: level i's evictions matter (evictions_matter) */
+    unsigned defer_mask; /* bit i: exclusive, evictions matter to none: its fills may wait */
+    unsigned pend_mask;  /* bit i: level i has a move waiting in pend[i] */
+    struct {
+        uint32_t set, tag;
+    } pend[SIM_MAX_LEVELS];
 };
 
 /*
@@ -81,5 +92,22 @@ void sim_hier_set_page(struct sim_hier *h, uint64_t page_bytes);
  * follow. Returns the load's latency in core cycles.
  */
 unsigned sim_hier_load(struct sim_hier *h, uint64_t addr);
+
+/*
+ * The loads of the n physical addresses addr[0..n-1], in order: exactly what n calls of
+ * sim_hier_load would do, faster (each load's sets are found, and the host asked for
+ * their rows, a few loads ahead). Each load's latency goes to lat[k] unless lat is NULL.
+ * Returns the sum of the latencies in core cycles.
+ */
+uint64_t sim_hier_load_many(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat);
+
+/*
+ * sim_hier_load_many's loop, with the sets of the levels in mask (bit i: level i) found
+ * ahead: the portable build and the x86-64-v3 one (sim_hier_v3.c). Not for other callers.
+ */
+uint64_t sim_hier_run(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat,
+                      unsigned mask);
+uint64_t sim_hier_run_v3(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat,
+                         unsigned mask);
 
 #endif

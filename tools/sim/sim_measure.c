@@ -84,31 +84,31 @@ static void stats_row(struct sim_backend *b, const struct chase_point *pt,
     b->points++;
 }
 
-/*
- * hops lock-step rounds over the streams; adds the simulated cycles to *cycles. Loads of
- * a round overlap in groups of mlp (1 when serialized). -1 when a chain leaves the buffer.
- */
-static int walk(struct sim_backend *b, struct sim_stream *st, unsigned streams, unsigned mlp,
-                uint64_t hops, uint64_t *cycles)
+/* Loads handed to the model at a time: whole lock-step rounds of up to CHASE_MAX_STREAMS. */
+#define WALK_CHUNK 512
+
+/* hops loads of one recorded stream, the common case, kept tight; their cycles. */
+static uint64_t walk_trace(struct sim_backend *b, struct sim_stream *st, uint64_t hops)
 {
-    struct sim_hier *h = b->h;
-    uintptr_t base = (uintptr_t)b->buffer->virt;
-    uint64_t last = b->buffer->size_bytes - sizeof(void *), phys = b->buffer->phys;
-    uint64_t total = 0;
-    if (streams == 1 && st->trace) { /* the common case, kept tight */
-        for (uint64_t k = 0; k < hops; k++)
-            total += sim_hier_load(h, phys + sim_stream_next(st, base, last));
-        *cycles += total;
-        return 0;
+    uint64_t addr[WALK_CHUNK], total = 0, phys = b->buffer->phys;
+    while (hops) {
+        size_t n = hops < WALK_CHUNK ? (size_t)hops : WALK_CHUNK;
+        for (size_t k = 0; k < n; k++)
+            addr[k] = phys + sim_stream_next_recorded(st);
+        total += sim_hier_load_many(b->h, addr, n, NULL);
+        hops -= n;
     }
-    for (uint64_t k = 0; k < hops; k++) {
+    return total;
+}
+
+/* The cycles of rounds lock-step rounds whose loads took lat: groups of mlp overlap. */
+static uint64_t rounds_cycles(const unsigned *lat, size_t rounds, unsigned streams, unsigned mlp)
+{
+    uint64_t total = 0;
+    for (size_t r = 0; r < rounds; r++, lat += streams) {
         unsigned worst = 0, in_group = 0;
         for (unsigned s = 0; s < streams; s++) {
-            uint64_t off = sim_stream_next(&st[s], base, last);
-            if (off == UINT64_MAX)
-                return -1;
-            unsigned lat = sim_hier_load(h, phys + off);
-            worst = lat > worst ? lat : worst;
+            worst = lat[s] > worst ? lat[s] : worst;
             if (++in_group == mlp) {
                 total += worst;
                 worst = 0;
@@ -116,6 +116,40 @@ static int walk(struct sim_backend *b, struct sim_stream *st, unsigned streams, 
             }
         }
         total += worst;
+    }
+    return total;
+}
+
+/*
+ * hops lock-step rounds over the streams; adds the simulated cycles to *cycles. Loads of
+ * a round overlap in groups of mlp (1 when serialized). -1 when a chain leaves the buffer
+ * (the loads before that one were simulated).
+ */
+static int walk(struct sim_backend *b, struct sim_stream *st, unsigned streams, unsigned mlp,
+                uint64_t hops, uint64_t *cycles)
+{
+    uintptr_t base = (uintptr_t)b->buffer->virt;
+    uint64_t last = b->buffer->size_bytes - sizeof(void *), phys = b->buffer->phys;
+    uint64_t addr[WALK_CHUNK], total = 0;
+    unsigned lat[WALK_CHUNK];
+    if (streams == 1 && st->trace) {
+        *cycles += walk_trace(b, st, hops);
+        return 0;
+    }
+    while (hops) {
+        size_t rounds = WALK_CHUNK / streams, n = 0;
+        rounds = hops < rounds ? (size_t)hops : rounds;
+        for (size_t k = 0; k < rounds * streams; k++) {
+            uint64_t off = sim_stream_next(&st[k % streams], base, last);
+            if (off == UINT64_MAX) {
+                sim_hier_load_many(b->h, addr, n, NULL);
+                return -1;
+            }
+            addr[n++] = phys + off;
+        }
+        sim_hier_load_many(b->h, addr, n, lat);
+        total += rounds_cycles(lat, rounds, streams, mlp);
+        hops -= rounds;
     }
     *cycles += total;
     return 0;

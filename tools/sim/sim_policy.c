@@ -61,6 +61,15 @@ void sim_duel_init(struct sim_cache *c)
     }
 }
 
+/* The way the victim search reaches from the root over tree bits (node n is bit n). */
+static unsigned plru_walk(uint64_t bits, unsigned depth)
+{
+    unsigned node = 1;
+    for (unsigned level = 0; level < depth; level++)
+        node = 2 * node + (unsigned)((bits >> node) & 1);
+    return node - (1u << depth);
+}
+
 void sim_plru_init(struct sim_cache *c)
 {
     unsigned depth = 0;
@@ -80,4 +89,8 @@ void sim_plru_init(struct sim_cache *c)
         c->tree_path[way] = path;
         c->tree_away[way] = away;
     }
+    /* Nodes 1..7 (up to 8 ways) are bits 1..7: the table is indexed by bits >> 1. */
+    if (depth <= 3)
+        for (unsigned i = 0; i < sizeof(c->tree_victim); i++)
+            c->tree_victim[i] = (uint8_t)plru_walk((uint64_t)i << 1, depth);
 }

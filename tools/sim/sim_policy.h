@@ -10,96 +10,103 @@
 #include "sim_policy_rrip.h"
 
 /*
- * A policy keeps its own state in the cache's flat arrays and answers four hooks: hit (a
- * lookup found way), miss (a lookup found nothing), victim (which way of a full set goes)
- * and fill (a line was just installed in way). The cache finds tags and fills empty ways
- * first itself. The hooks are inline and dispatched on the kind, so that the model's inner
- * loop has no indirect calls; each family's hooks live in its own header.
+ * A policy keeps its own state in the set's row (st: sim_cache_state) and answers four
+ * hooks: hit (a lookup found way), miss (a lookup found nothing), victim (which way of a
+ * full set goes) and fill (a line was just installed in way). The cache finds tags and
+ * fills empty ways first itself. The hooks are inline and branch on the cache's kind and
+ * family (set once per cache, so the branches are predicted), so that the model's inner
+ * loop has no indirect calls: the common kinds (LRU, PLRU, RRIP up to 16 ways) take
+ * straight-line code, the rest their family's general hook. Each family's steps live in
+ * its own header.
  */
-static inline void sim_policy_hit(struct sim_cache *c, uint32_t set, unsigned way)
+SIM_INLINE void policy_hit_general(const struct sim_cache *c, uint8_t *st, unsigned way)
 {
-    switch (c->p.policy) {
-    case SIM_LRU:
-    case SIM_BIP:
-    case SIM_DIP:
-        stamp_mru(c, set, way);
-        break;
-    case SIM_PLRU:
-        plru_touch(c, set, way);
-        break;
-    case SIM_NRU:
-    case SIM_SRRIP:
-    case SIM_BRRIP:
-    case SIM_DRRIP:
-        rrip_hit(c, set, way);
-        break;
-    case SIM_FIFO:   /* insertion order only */
-    case SIM_RANDOM: /* no state */
-    case SIM_POLICY_COUNT:
-        break;
+    if (c->family == SIM_FAMILY_RANK) {
+        if (c->hit_touch) /* FIFO keeps the insertion order */
+            rank_newest(c, st, way);
+    } else if (c->family == SIM_FAMILY_PLRU) {
+        plru_touch(c, st, way);
+    } else if (c->family == SIM_FAMILY_RRIP) {
+        rrip_hit(st, way);
     }
 }
 
-static inline void sim_policy_miss(struct sim_cache *c, uint32_t set)
+SIM_INLINE void sim_policy_hit(const struct sim_cache *c, uint8_t *st, unsigned way)
 {
-    if (c->p.policy == SIM_DIP || c->p.policy == SIM_DRRIP)
+    if (c->kind == SIM_KIND_LRU)
+        rank_newest16(st, way);
+    else if (c->kind == SIM_KIND_PLRU)
+        plru_touch(c, st, way);
+    else if (c->kind == SIM_KIND_RRIP)
+        rrip_hit(st, way);
+    else
+        policy_hit_general(c, st, way);
+}
+
+SIM_INLINE void sim_policy_miss(struct sim_cache *c, uint32_t set)
+{
+    if (c->duels)
         sim_duel_miss(c, set);
 }
 
-static inline unsigned sim_policy_victim(struct sim_cache *c, uint32_t set)
+SIM_INLINE unsigned policy_victim_general(struct sim_cache *c, uint8_t *st)
 {
-    switch (c->p.policy) {
-    case SIM_LRU:
-    case SIM_FIFO:
-    case SIM_BIP:
-    case SIM_DIP:
-        return stamp_victim(c, set);
-    case SIM_PLRU:
-        return plru_victim(c, set);
-    case SIM_NRU:
-    case SIM_SRRIP:
-    case SIM_BRRIP:
-    case SIM_DRRIP:
-        return rrip_victim(c, set);
-    case SIM_RANDOM:
-    case SIM_POLICY_COUNT:
-        break;
-    }
-    return (unsigned)(sim_cache_random(c) % c->ways);
+    if (c->family == SIM_FAMILY_RANK)
+        return rank_victim(c, st);
+    if (c->family == SIM_FAMILY_PLRU)
+        return plru_victim(c, st);
+    if (c->family == SIM_FAMILY_RRIP)
+        return rrip_victim(c, st);
+    uint64_t r = sim_cache_random(c);
+    return (unsigned)(c->ways_pow2 ? r & (c->ways - 1) : r % c->ways);
 }
 
-static inline void sim_policy_fill(struct sim_cache *c, uint32_t set, unsigned way)
+SIM_INLINE unsigned sim_policy_victim(struct sim_cache *c, uint8_t *st)
 {
-    switch (c->p.policy) {
-    case SIM_LRU:
-    case SIM_FIFO:
-        stamp_mru(c, set, way);
-        break;
-    case SIM_BIP:
-        bip_fill(c, set, way);
-        break;
-    case SIM_DIP:
-        dip_fill(c, set, way);
-        break;
-    case SIM_PLRU:
-        plru_touch(c, set, way);
-        break;
-    case SIM_NRU:
-        nru_fill(c, set, way);
-        break;
-    case SIM_SRRIP:
-        srrip_fill(c, set, way);
-        break;
-    case SIM_BRRIP:
-        brrip_fill(c, set, way);
-        break;
-    case SIM_DRRIP:
-        drrip_fill(c, set, way);
-        break;
-    case SIM_RANDOM:
-    case SIM_POLICY_COUNT:
-        break;
+    if (c->kind == SIM_KIND_LRU)
+        return rank_victim16(c, st);
+    if (c->kind == SIM_KIND_PLRU)
+        return c->tree_victim[(plru_bits(st) >> 1) & 0x7f];
+    if (c->kind == SIM_KIND_RRIP)
+        return rrip_victim16(c, st);
+    return policy_victim_general(c, st);
+}
+
+/* Whether a fill in set takes policy B's insertion: BIP, BRRIP, or the duel's choice. */
+SIM_INLINE bool sim_policy_use_b(const struct sim_cache *c, uint32_t set)
+{
+    return c->duels ? sim_duel_use_b(c, set) : c->always_b;
+}
+
+/*
+ * A: LRU, FIFO and DIP's LRU insert the newest; SRRIP "long", NRU "soon". B: BIP inserts
+ * the oldest, BRRIP "distant", each the other way once in eps fills (the only fills that
+ * draw a random number).
+ */
+SIM_INLINE void policy_fill_general(struct sim_cache *c, uint32_t set, uint8_t *st, unsigned way)
+{
+    if (c->family == SIM_FAMILY_RANK) {
+        if (sim_policy_use_b(c, set) && !sim_cache_bimodal(c))
+            rank_oldest(c, st, way);
+        else
+            rank_newest(c, st, way);
+    } else if (c->family == SIM_FAMILY_PLRU) {
+        plru_touch(c, st, way);
+    } else if (c->family == SIM_FAMILY_RRIP) {
+        st[way] = sim_policy_use_b(c, set) ? brrip_value(c) : c->rrpv_fill;
     }
+}
+
+SIM_INLINE void sim_policy_fill(struct sim_cache *c, uint32_t set, uint8_t *st, unsigned way)
+{
+    if (c->kind == SIM_KIND_LRU)
+        rank_newest16(st, way);
+    else if (c->kind == SIM_KIND_PLRU)
+        plru_touch(c, st, way);
+    else if (c->kind == SIM_KIND_RRIP)
+        st[way] = sim_policy_use_b(c, set) ? brrip_value(c) : c->rrpv_fill;
+    else
+        policy_fill_general(c, set, st, way);
 }
 
 /* The policy called name ("lru", "plru", ..., any case), as a kind; -1 when there is none. */

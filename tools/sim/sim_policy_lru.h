@@ -1,64 +1,57 @@
 // SPDX-License-Identifier: MIT
-// Stamp-ordered policies: LRU, FIFO, BIP (LRU with bimodal insertion) and DIP (LRU vs BIP).
+// Recency-ordered policies: LRU, FIFO, BIP (LRU with bimodal insertion) and DIP (LRU vs BIP).
 #ifndef SIM_POLICY_LRU_H
 #define SIM_POLICY_LRU_H
 
 #include "sim_duel.h"
 
 /*
- * Every line has a stamp; the lowest stamp of a full set is the victim. LRU stamps a line
- * on every hit and fill with the cache's clock (most recently used); FIFO only on fill.
- * BIP (Qureshi et al., ISCA 2007) fills at the LRU position, a stamp below every other
- * line of the set, and at MRU once in eps fills; DIP duels LRU against BIP.
+ * The ways of a set are kept in an order, as a rank per way: 0 the newest, ways - 1 the
+ * oldest, the ranks of a set always a permutation. The victim of a full set is the oldest.
+ * LRU makes a line the newest on every hit and fill; FIFO only on fill. BIP (Qureshi et
+ * al., ISCA 2007) fills at the LRU position, below every other line of the set, and at
+ * MRU once in eps fills; DIP duels LRU against BIP. Empty ways keep a rank, which never
+ * matters: a way is ranked again when it is filled, and only full sets need a victim.
+ * (This is the order a per-line time stamp gives, in a byte per way instead of eight.)
  */
 
-/* The way of a full set with the lowest stamp. */
-static inline unsigned stamp_victim(const struct sim_cache *c, uint32_t set)
+/* The way of a full set ranked oldest. */
+SIM_INLINE unsigned rank_victim(const struct sim_cache *c, const uint8_t *st)
 {
-    const uint64_t *s = c->stamp + (uint64_t)set * c->ways;
-    unsigned best = 0;
-    uint64_t low = s[0];
-    for (unsigned w = 1; w < c->ways; w++) {
-        bool lower = s[w] < low;
-        low = lower ? s[w] : low;
-        best = lower ? w : best;
-    }
-    return best;
+    return (unsigned)__builtin_ctzll(sim_cache_match_state(c, st, (uint8_t)(c->ways - 1)));
 }
 
-/* Most recently used: a stamp above every other in the cache. */
-static inline void stamp_mru(struct sim_cache *c, uint32_t set, unsigned way)
+/* rank_victim of a cache of up to 16 ways. */
+SIM_INLINE unsigned rank_victim16(const struct sim_cache *c, const uint8_t *st)
 {
-    c->stamp[(uint64_t)set * c->ways + way] = ++c->clock;
+    return (unsigned)__builtin_ctzll(sim_simd_match8(st, 16, (uint8_t)(c->ways - 1)));
 }
 
-/* Least recently used: a stamp below every other line of the set, so it goes next. */
-static inline void stamp_lru(struct sim_cache *c, uint32_t set, unsigned way)
+/* rank_newest of a cache of up to 16 ways. */
+SIM_INLINE void rank_newest16(uint8_t *st, unsigned way)
 {
-    const uint64_t *s = c->stamp + (uint64_t)set * c->ways;
-    uint64_t low = UINT64_MAX, empty = c->free_ways[set];
-    for (unsigned w = 0; w < c->ways; w++)
-        if (w != way && !(empty >> w & 1) && s[w] < low)
-            low = s[w];
-    c->stamp[(uint64_t)set * c->ways + way] = low == UINT64_MAX ? c->clock : low - 1;
+    sim_simd_inc_below(st, 16, st[way]);
+    st[way] = 0;
 }
 
-/* BIP: insert at the LRU position, at the MRU position once in eps fills. */
-static inline void bip_fill(struct sim_cache *c, uint32_t set, unsigned way)
+/* Most recently used: way moves to rank 0, the ways that were newer age by one. */
+SIM_INLINE void rank_newest(const struct sim_cache *c, uint8_t *st, unsigned way)
 {
-    if (sim_cache_bimodal(c))
-        stamp_mru(c, set, way);
+    if (c->ways <= 16)
+        sim_simd_inc_below(st, 16, st[way]);
     else
-        stamp_lru(c, set, way);
+        sim_simd_inc_below(st, c->ways, st[way]);
+    st[way] = 0;
 }
 
-/* DIP: the leader sets' and the selector's choice between LRU (A) and BIP (B). */
-static inline void dip_fill(struct sim_cache *c, uint32_t set, unsigned way)
+/* Least recently used: way moves to the last rank, the ways that were older move up. */
+SIM_INLINE void rank_oldest(const struct sim_cache *c, uint8_t *st, unsigned way)
 {
-    if (sim_duel_use_b(c, set))
-        bip_fill(c, set, way);
+    if (c->ways <= 16)
+        sim_simd_dec_above(st, 16, st[way]);
     else
-        stamp_mru(c, set, way);
+        sim_simd_dec_above(st, c->ways, st[way]);
+    st[way] = (uint8_t)(c->ways - 1);
 }
 
 #endif

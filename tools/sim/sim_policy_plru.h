@@ -3,27 +3,40 @@
 #ifndef SIM_POLICY_PLRU_H
 #define SIM_POLICY_PLRU_H
 
+#include <string.h>
+
 #include "sim_cache.h"
 
 /*
  * Nodes are numbered from 1 (the root) as in a heap; node n has children 2n and 2n+1 and
  * the ways are the leaves, in order. A node's bit 0 sends the victim search left, 1 right.
  * An access points every node on the way's path away from it: with the path's nodes and
- * their new values precomputed per way (sim_plru_init), that is one mask and one or.
- * Needs a power-of-two number of ways.
+ * their new values precomputed per way (sim_plru_init), that is one mask and one or. Up to
+ * 8 ways (7 nodes) the victim of every tree is precomputed too. The bits are a uint64_t
+ * at the start of the set's state. Needs a power-of-two number of ways.
  */
 
 /* Precompute the tree paths of c's ways (cheap; done for every cache). */
 void sim_plru_init(struct sim_cache *c);
 
-static inline void plru_touch(struct sim_cache *c, uint32_t set, unsigned way)
+SIM_INLINE uint64_t plru_bits(const uint8_t *st)
 {
-    c->tree[set] = (c->tree[set] & ~c->tree_path[way]) | c->tree_away[way];
+    uint64_t bits;
+    memcpy(&bits, st, sizeof(bits));
+    return bits;
 }
 
-static inline unsigned plru_victim(const struct sim_cache *c, uint32_t set)
+SIM_INLINE void plru_touch(const struct sim_cache *c, uint8_t *st, unsigned way)
 {
-    uint64_t bits = c->tree[set];
+    uint64_t bits = (plru_bits(st) & ~c->tree_path[way]) | c->tree_away[way];
+    memcpy(st, &bits, sizeof(bits));
+}
+
+SIM_INLINE unsigned plru_victim(const struct sim_cache *c, const uint8_t *st)
+{
+    uint64_t bits = plru_bits(st);
+    if (c->tree_depth <= 3)
+        return c->tree_victim[(bits >> 1) & 0x7f];
     unsigned node = 1;
     for (unsigned level = 0; level < c->tree_depth; level++)
         node = 2 * node + (unsigned)((bits >> node) & 1);

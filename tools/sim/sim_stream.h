@@ -40,15 +40,20 @@ int sim_streams_open(struct sim_traces *t, const struct run_buffer *b, const str
 /* Release the recorded laps' memory. */
 void sim_traces_free(struct sim_traces *t);
 
+/* The buffer offset of the next load of s, a recorded stream (s->trace set). */
+static inline uint64_t sim_stream_next_recorded(struct sim_stream *s)
+{
+    uint64_t off = (uint64_t)s->trace[s->pos] << 3;
+    if (++s->pos == s->len)
+        s->pos = 0;
+    return off;
+}
+
 /* The buffer offset of stream s's next load, or UINT64_MAX when its chain left the buffer. */
 static inline uint64_t sim_stream_next(struct sim_stream *s, uintptr_t base, uint64_t last)
 {
-    if (s->trace) {
-        uint64_t off = (uint64_t)s->trace[s->pos] << 3;
-        if (++s->pos == s->len)
-            s->pos = 0;
-        return off;
-    }
+    if (s->trace)
+        return sim_stream_next_recorded(s);
     uint64_t off = (uint64_t)((uintptr_t)s->p - base);
     if (off > last || (off & 7))
         return UINT64_MAX;

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+// One load through the modelled hierarchy: TLBs, lookups, fills, inclusion and victim moves.
+#include <string.h>
+
+#include "sim_access.h"
+#include "sim_hier.h"
+
+#ifndef SIM_VARIANT
+#define SIM_VARIANT(name) name
+#endif
+
+/* Where a load's line lives in one level: its set, its tag, the set's row. */
+struct sim_loc {
+    uint32_t set, tag;
+    uint32_t *row;
+};
+
+/*
+ * sim_hier_load_many finds the sets of the load SIM_AHEAD places ahead and asks the host
+ * for their rows, so that the model's large levels wait on the host's memory in parallel
+ * rather than once per level and load; SIM_RING (a power of two above SIM_AHEAD) loads'
+ * sets are kept.
+ */
+#define SIM_AHEAD 8
+#define SIM_RING 16
+
+/* The set, tag and row of addr in cache c. */
+SIM_INLINE void locate(const struct sim_cache *c, uint64_t addr, struct sim_loc *loc)
+{
+    uint64_t line = addr >> c->line_shift;
+    loc->set = sim_cache_set(c, line);
+    loc->tag = sim_cache_tag(c, line);
+    loc->row = sim_cache_row(c, loc->set);
+}
+
+/* The TLBs in order: each one missed costs its latency; the ones missed get the page. */
+static unsigned tlb_load(struct sim_hier *h, uint64_t addr)
+{
+    uint32_t set[SIM_MAX_TLBS], tag[SIM_MAX_TLBS];
+    unsigned cost = 0, t;
+    for (t = 0; t < h->ntlbs; t++) {
+        struct sim_cache *c = &h->tlb[t].cache;
+        uint64_t page = addr >> c->line_shift;
+        set[t] = sim_cache_set(c, page);
+        tag[t] = sim_cache_tag(c, page);
+        int way = sim_cache_find(c, set[t], tag[t]);
+        if (way >= 0) {
+            sim_cache_hit(c, set[t], (unsigned)way);
+            break;
+        }
+        sim_cache_miss(c, set[t]);
+        cost += h->tlb[t].latency_cycles;
+    }
+    for (unsigned k = 0; k < t; k++)
+        sim_cache_insert(&h->tlb[k].cache, set[k], tag[k]);
+    return cost;
+}
+
+/*
+ * A victim cache whose own evictions matter to no other level (sim_hier.h: defer_mask)
+ * takes the inner level's victim later: the move waits in h->pend while the host fetches
+ * its row, and is made before the next operation on that level. The level's operations
+ * keep their order, and no other level sees the difference.
+ */
+SIM_INLINE void settle(struct sim_hier *h, unsigned k)
+{
+    struct sim_cache *o = &h->level[k].cache;
+    uint32_t set = h->pend[k].set, tag = h->pend[k].tag, *row = sim_cache_row(o, set);
+    h->pend_mask &= ~(1u << k);
+    if (!sim_cache_match(o, row, tag))
+        sim_cache_insert_at(o, set, row, tag);
+}
+
+/* Before anything touches level k: the move waiting for it, if any. */
+SIM_INLINE void settle_level(struct sim_hier *h, unsigned k)
+{
+    if (h->pend_mask >> k & 1)
+        settle(h, k);
+}
+
+/* Remove line (of 1 << shift bytes) from level k, if it is there. */
+SIM_INLINE void invalidate_in(struct sim_hier *h, unsigned k, uint64_t line, unsigned shift)
+{
+    struct sim_cache *c = &h->level[k].cache;
+    uint64_t addr = line << shift, first = addr >> c->line_shift;
+    uint64_t last = c->line_shift == shift ? first : (addr + (1ULL << shift) - 1) >> c->line_shift;
+    settle_level(h, k);
+    for (uint64_t l = first; l <= last; l++)
+        sim_cache_invalidate(c, sim_cache_set(c, l), sim_cache_tag(c, l));
+}
+
+static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag);
+
+/* The inner level j evicted line: it moves to the victim cache j + 1 (now or later). */
+SIM_INLINE void to_victim_cache(struct sim_hier *h, unsigned j, uint64_t line)
+{
+    struct sim_cache *c = &h->level[j].cache, *o = &h->level[j + 1].cache;
+    struct sim_loc at;
+    locate(o, line << c->line_shift, &at);
+    if (h->defer_mask >> (j + 1) & 1) {
+        settle_level(h, j + 1);
+        h->pend[j + 1].set = at.set;
+        h->pend[j + 1].tag = at.tag;
+        h->pend_mask |= 1u << (j + 1);
+        sim_cache_prefetch(o, at.row);
+    } else if (!sim_cache_match(o, at.row, at.tag)) {
+        fill(h, j + 1, at.set, at.tag);
+    }
+}
+
+/*
+ * Level j evicted tag from set: an inclusive level takes the line out of every level
+ * inside it, and a victim cache outside takes it in. Inlined where j is a constant.
+ */
+SIM_INLINE void evicted_inline(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
+{
+    if (j >= SIM_MAX_LEVELS) /* never: tells the compiler how far the unrolled loop goes */
+        return;
+    struct sim_cache *c = &h->level[j].cache;
+    uint64_t line = sim_cache_line(c, set, tag);
+    if (h->level[j].incl == SIM_INCL) {
+#pragma GCC unroll 6
+        for (unsigned k = 0; k < j; k++)
+            invalidate_in(h, k, line, c->line_shift);
+    }
+    if (j + 1 < SIM_MAX_LEVELS && (h->excl_mask >> (j + 1) & 1))
+        to_victim_cache(h, j, line);
+}
+
+static void evicted(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
+{
+    evicted_inline(h, j, set, tag);
+}
+
+/* Install tag in set (row) of level j; what it evicts goes on to the levels it concerns. */
+SIM_INLINE void fill_at(struct sim_hier *h, unsigned j, const struct sim_loc *at, bool inline_j)
+{
+    uint32_t victim = sim_cache_insert_at(&h->level[j].cache, at->set, at->row, at->tag);
+    if (victim == SIM_TAG_INVALID || !(h->evict_mask >> j & 1))
+        return;
+    if (inline_j)
+        evicted_inline(h, j, at->set, victim);
+    else
+        evicted(h, j, at->set, victim);
+}
+
+static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
+{
+    struct sim_loc at = {set, tag, sim_cache_row(&h->level[j].cache, set)};
+    fill_at(h, j, &at, false);
+}
+
+/*
+ * sim_hier_load of addr through n levels; the levels in ahead have loc found already.
+ * Where the caller is specialized n is a constant: the loops over the levels unroll and
+ * every level is then a constant too (hence the fills' j < hit rather than a count down
+ * from the level that hit).
+ */
+SIM_INLINE unsigned load_at(struct sim_hier *h, unsigned n, uint64_t addr, struct sim_loc *loc,
+                            unsigned ahead)
+{
+    unsigned cycles = h->ntlbs ? tlb_load(h, addr) : 0;
+    unsigned hit = n, excl = h->excl_mask;
+    h->loads++;
+#pragma GCC unroll 6
+    for (unsigned i = 0; i < n && i < SIM_MAX_LEVELS; i++) {
+        struct sim_cache *c = &h->level[i].cache;
+        if (!(ahead >> i & 1))
+            locate(c, addr, &loc[i]);
+        if (excl >> i & 1) /* only victim caches have moves waiting */
+            settle_level(h, i);
+        uint64_t match = sim_cache_match(c, loc[i].row, loc[i].tag);
+        if (match) {
+            unsigned way = (unsigned)__builtin_ctzll(match);
+            c->hits++;
+            if (excl >> i & 1) /* a victim cache hands the line inward */
+                sim_cache_drop_at(c, loc[i].row, way);
+            else
+                sim_policy_hit(c, (uint8_t *)loc[i].row + c->state_at, way);
+            cycles += h->level[i].latency_cycles;
+            hit = i;
+            break;
+        }
+        sim_cache_miss(c, loc[i].set);
+    }
+    if (hit == n) {
+        cycles += h->dram_cycles;
+        h->dram_loads++;
+    }
+#pragma GCC unroll 6
+    for (unsigned j = n; j-- > 0;)
+        if (j < hit && !(excl >> j & 1))
+            fill_at(h, j, &loc[j], true);
+    return cycles;
+}
+
+/* Find addr's sets in the levels of ahead before its load, and ask the host for their rows. */
+SIM_INLINE void locate_ahead(const struct sim_hier *h, unsigned n, unsigned ahead, uint64_t addr,
+                             struct sim_loc *loc)
+{
+#pragma GCC unroll 6
+    for (unsigned i = 0; i < n; i++) {
+        if (!(ahead >> i & 1))
+            continue;
+        locate(&h->level[i].cache, addr, &loc[i]);
+        sim_cache_prefetch(&h->level[i].cache, loc[i].row);
+    }
+}
+
+/* The loads of addr[0..count-1] through n levels, those in ahead found SIM_AHEAD early. */
+SIM_INLINE uint64_t run_levels(struct sim_hier *h, unsigned n, const uint64_t *addr, size_t count,
+                               unsigned *lat, unsigned ahead)
+{
+    struct sim_loc ring[SIM_RING][SIM_MAX_LEVELS];
+    uint64_t total = 0;
+    for (size_t k = 0; k < count && k < SIM_AHEAD; k++)
+        locate_ahead(h, n, ahead, addr[k], ring[k]);
+    for (size_t k = 0; k < count; k++) {
+        if (k + SIM_AHEAD < count)
+            locate_ahead(h, n, ahead, addr[k + SIM_AHEAD], ring[(k + SIM_AHEAD) % SIM_RING]);
+        unsigned cycles = load_at(h, n, addr[k], ring[k % SIM_RING], ahead);
+        if (lat)
+            lat[k] = cycles;
+        total += cycles;
+    }
+    return total;
+}
+
+/* Make every waiting move: after a run, the model is as the loads left it. */
+static void settle_all(struct sim_hier *h)
+{
+    for (unsigned k = 0; h->pend_mask; k++)
+        settle_level(h, k);
+}
+
+uint64_t SIM_VARIANT(sim_hier_run)(struct sim_hier *h, const uint64_t *addr, size_t count,
+                                   unsigned *lat, unsigned ahead)
+{
+    uint64_t total;
+    switch (h->nlevels) { /* the common depths with their loops unrolled */
+    case 1:
+        total = run_levels(h, 1, addr, count, lat, ahead);
+        break;
+    case 2:
+        total = run_levels(h, 2, addr, count, lat, ahead);
+        break;
+    case 3:
+        total = run_levels(h, 3, addr, count, lat, ahead);
+        break;
+    case 4:
+        total = run_levels(h, 4, addr, count, lat, ahead);
+        break;
+    default:
+        total = run_levels(h, h->nlevels, addr, count, lat, ahead);
+        break;
+    }
+    settle_all(h);
+    return total;
+}
+
+#ifndef SIM_VARIANT_BUILD /* the entry points, once, in the portable build */
+unsigned sim_hier_load(struct sim_hier *h, uint64_t addr)
+{
+    struct sim_loc loc[SIM_MAX_LEVELS];
+    unsigned cycles = load_at(h, h->nlevels, addr, loc, 0);
+    settle_all(h);
+    return cycles;
+}
+
+/*
+ * The levels worth fetching ahead for the next loads: those too large for the host's inner
+ * caches that more than one load in SIM_PREFETCH_SHARE reached since the last call (a
+ * level the loads seldom reach would cost the search for its set and nothing more).
+ */
+#define SIM_PREFETCH_SHARE 16
+
+static unsigned prefetch_mask(struct sim_hier *h)
+{
+    unsigned mask = 0;
+    uint64_t loads = h->loads - h->ahead_loads;
+    for (unsigned i = 0; i < h->nlevels; i++) {
+        const struct sim_cache *c = &h->level[i].cache;
+        uint64_t reached = c->hits + c->misses;
+        if (h->level[i].prefetch && (reached - h->ahead_reached[i]) * SIM_PREFETCH_SHARE > loads)
+            mask |= 1u << i;
+        h->ahead_reached[i] = reached;
+    }
+    h->ahead_loads = h->loads;
+    return mask;
+}
+
+uint64_t sim_hier_load_many(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat)
+{
+    unsigned mask = prefetch_mask(h);
+#ifdef SIM_HAVE_V3
+    if (h->use_v3)
+        return sim_hier_run_v3(h, addr, n, lat, mask);
+#endif
+    return sim_hier_run(h, addr, n, lat, mask);
+}
+#endif
