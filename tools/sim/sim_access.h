@@ -24,23 +24,30 @@ SIM_INLINE void sim_cache_miss(struct sim_cache *c, uint32_t set)
  * Install tag in set, whose row is t: the first empty way if there is one, else the
  * policy's victim. Returns the tag evicted, or SIM_TAG_INVALID when an empty way was used.
  */
-SIM_INLINE uint32_t sim_cache_insert_at(struct sim_cache *c, uint32_t set, uint32_t *t,
-                                        uint32_t tag)
+SIM_INLINE uint32_t sim_cache_insert_as(struct sim_cache *c, enum sim_kind kind, uint32_t set,
+                                        uint32_t *t, uint32_t tag)
 {
     uint8_t *st = (uint8_t *)t + c->state_at;
-    uint64_t empty = c->empty_ways ? sim_cache_match(c, t, SIM_TAG_INVALID) : 0;
+    uint64_t empty = c->empty_ways ? sim_cache_match_as(c, kind, t, SIM_TAG_INVALID) : 0;
     uint32_t evicted = SIM_TAG_INVALID;
     unsigned way;
     if (empty) {
         way = (unsigned)__builtin_ctzll(empty);
         c->empty_ways--;
     } else {
-        way = sim_policy_victim(c, st);
+        way = sim_policy_victim_as(c, kind, st);
         evicted = t[way];
     }
     t[way] = tag;
-    sim_policy_fill(c, set, st, way);
+    sim_policy_fill_as(c, kind, set, st, way);
     return evicted;
+}
+
+/* sim_cache_insert_as with c's own kind. */
+SIM_INLINE uint32_t sim_cache_insert_at(struct sim_cache *c, uint32_t set, uint32_t *t,
+                                        uint32_t tag)
+{
+    return sim_cache_insert_as(c, c->kind, set, t, tag);
 }
 
 /* sim_cache_insert_at on set's row. */

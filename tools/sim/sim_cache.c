@@ -172,11 +172,21 @@ void sim_cache_set_line_shift(struct sim_cache *c, unsigned line_shift)
     c->p.line_shift = line_shift;
     c->line_shift = line_shift;
     /*
-     * Bits of the byte address below the line are 0: the masks apply to the line number.
-     * Only the slice bits there are get a mask (2, 4 or 8 slices: 1, 2 or 3 bits).
+     * Intel: bits of the byte address below the line are 0, so the masks apply to the line
+     * number (2, 4 or 8 slices: 1, 2 or 3 bits). XOR: the slice is the XOR of the line
+     * number's slice_bits-wide fields above the set index, so its bit b is the parity of
+     * every slice_bits-th bit from set_bits + b.
      */
-    for (unsigned b = 0; b < 3; b++)
-        c->intel_mask[b] = b < c->slice_bits ? intel_slice_mask[b] >> line_shift : 0;
+    for (unsigned b = 0; b < 6; b++) {
+        c->slice_mask[b] = 0;
+        if (b >= c->slice_bits)
+            continue;
+        if (c->p.hash == SIM_HASH_INTEL)
+            c->slice_mask[b] = intel_slice_mask[b] >> line_shift;
+        else
+            for (unsigned at = c->set_bits + b; at < 64; at += c->slice_bits)
+                c->slice_mask[b] |= 1ULL << at;
+    }
 }
 
 bool sim_cache_access(struct sim_cache *c, uint32_t set, uint32_t tag)

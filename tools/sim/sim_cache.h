@@ -103,7 +103,11 @@ struct sim_cache {
     size_t block_bytes;     /* its size */
     bool block_mapped;      /* mapped (munmap) rather than allocated (free) */
     uint8_t *role;          /* [sets] enum sim_duel_role */
-    uint64_t intel_mask[3]; /* Intel's slice hash masks over line (not byte) addresses */
+    /*
+     * XOR and Intel hashes: bit b of a line's slice is the parity of the line address (not
+     * the byte address) under slice_mask[b], b < slice_bits
+     */
+    uint64_t slice_mask[6];
     unsigned tree_depth;    /* tree-PLRU: log2(ways) */
     unsigned rrpv_max;
     uint32_t psel, psel_max; /* set dueling selector: above half, followers use B */
@@ -132,14 +136,11 @@ SIM_INLINE uint32_t sim_cache_slice(const struct sim_cache *c, uint64_t line)
 {
     uint64_t high = line >> c->set_bits;
     switch (c->p.hash) {
-    case SIM_HASH_INTEL: /* the masks of slice bits there are not (2 or 4 slices) are 0 */
-        return (uint32_t)__builtin_parityll(line & c->intel_mask[0]) |
-               (uint32_t)__builtin_parityll(line & c->intel_mask[1]) << 1 |
-               (uint32_t)__builtin_parityll(line & c->intel_mask[2]) << 2;
+    case SIM_HASH_INTEL:
     case SIM_HASH_XOR: {
         uint32_t s = 0;
-        for (; high; high >>= c->slice_bits)
-            s ^= (uint32_t)(high & (c->p.slices - 1));
+        for (unsigned b = 0; b < c->slice_bits; b++)
+            s |= (uint32_t)__builtin_parityll(line & c->slice_mask[b]) << b;
         return s;
     }
     case SIM_HASH_MIX: {
@@ -203,6 +204,15 @@ SIM_INLINE uint64_t sim_cache_match(const struct sim_cache *c, const uint32_t *r
     if (c->ways <= 16)
         return sim_simd_match16(row, tag) & c->way_mask;
     return sim_simd_match32(row, c->ways, tag) & c->way_mask;
+}
+
+/* sim_cache_match where the caller knows c's kind: the straight-line kinds have at most 16 ways. */
+SIM_INLINE uint64_t sim_cache_match_as(const struct sim_cache *c, enum sim_kind kind,
+                                       const uint32_t *row, uint32_t tag)
+{
+    if (kind != SIM_KIND_OTHER)
+        return sim_simd_match16(row, tag) & c->way_mask;
+    return sim_cache_match(c, row, tag);
 }
 
 /* The ways whose state byte is v: one 16-byte compare up to 16 ways. */

@@ -24,6 +24,18 @@ struct sim_loc {
 #define SIM_AHEAD 8
 #define SIM_RING 16
 
+/*
+ * The kinds of the levels (enum sim_kind, 2 bits a level from level 0 up) where the loop
+ * is specialized for them, so that every policy step is its kind's code alone; with
+ * SIM_SHAPE_ANY each cache's own kind is read as the model runs.
+ */
+#define SIM_SHAPE_ANY UINT32_MAX
+
+SIM_INLINE enum sim_kind kind_of(const struct sim_hier *h, uint32_t shape, unsigned i)
+{
+    return shape == SIM_SHAPE_ANY ? h->level[i].cache.kind : (enum sim_kind)(shape >> 2 * i & 3);
+}
+
 /* The set, tag and row of addr in cache c. */
 SIM_INLINE void locate(const struct sim_cache *c, uint64_t addr, struct sim_loc *loc)
 {
@@ -62,29 +74,30 @@ static unsigned tlb_load(struct sim_hier *h, uint64_t addr)
  * its row, and is made before the next operation on that level. The level's operations
  * keep their order, and no other level sees the difference.
  */
-SIM_INLINE void settle(struct sim_hier *h, unsigned k)
+SIM_INLINE void settle(struct sim_hier *h, unsigned k, uint32_t shape)
 {
     struct sim_cache *o = &h->level[k].cache;
     uint32_t set = h->pend[k].set, tag = h->pend[k].tag, *row = sim_cache_row(o, set);
     h->pend_mask &= ~(1u << k);
-    if (!sim_cache_match(o, row, tag))
-        sim_cache_insert_at(o, set, row, tag);
+    if (!sim_cache_match_as(o, kind_of(h, shape, k), row, tag))
+        sim_cache_insert_as(o, kind_of(h, shape, k), set, row, tag);
 }
 
 /* Before anything touches level k: the move waiting for it, if any. */
-SIM_INLINE void settle_level(struct sim_hier *h, unsigned k)
+SIM_INLINE void settle_level(struct sim_hier *h, unsigned k, uint32_t shape)
 {
     if (h->pend_mask >> k & 1)
-        settle(h, k);
+        settle(h, k, shape);
 }
 
 /* Remove line (of 1 << shift bytes) from level k, if it is there. */
-SIM_INLINE void invalidate_in(struct sim_hier *h, unsigned k, uint64_t line, unsigned shift)
+SIM_INLINE void invalidate_in(struct sim_hier *h, unsigned k, uint64_t line, unsigned shift,
+                              uint32_t shape)
 {
     struct sim_cache *c = &h->level[k].cache;
     uint64_t addr = line << shift, first = addr >> c->line_shift;
     uint64_t last = c->line_shift == shift ? first : (addr + (1ULL << shift) - 1) >> c->line_shift;
-    settle_level(h, k);
+    settle_level(h, k, shape);
     for (uint64_t l = first; l <= last; l++)
         sim_cache_invalidate(c, sim_cache_set(c, l), sim_cache_tag(c, l));
 }
@@ -92,18 +105,18 @@ SIM_INLINE void invalidate_in(struct sim_hier *h, unsigned k, uint64_t line, uns
 static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag);
 
 /* The inner level j evicted line: it moves to the victim cache j + 1 (now or later). */
-SIM_INLINE void to_victim_cache(struct sim_hier *h, unsigned j, uint64_t line)
+SIM_INLINE void to_victim_cache(struct sim_hier *h, unsigned j, uint64_t line, uint32_t shape)
 {
     struct sim_cache *c = &h->level[j].cache, *o = &h->level[j + 1].cache;
     struct sim_loc at;
     locate(o, line << c->line_shift, &at);
     if (h->defer_mask >> (j + 1) & 1) {
-        settle_level(h, j + 1);
+        settle_level(h, j + 1, shape);
         h->pend[j + 1].set = at.set;
         h->pend[j + 1].tag = at.tag;
         h->pend_mask |= 1u << (j + 1);
         sim_cache_prefetch(o, at.row);
-    } else if (!sim_cache_match(o, at.row, at.tag)) {
+    } else if (!sim_cache_match_as(o, kind_of(h, shape, j + 1), at.row, at.tag)) {
         fill(h, j + 1, at.set, at.tag);
     }
 }
@@ -112,7 +125,8 @@ SIM_INLINE void to_victim_cache(struct sim_hier *h, unsigned j, uint64_t line)
  * Level j evicted tag from set: an inclusive level takes the line out of every level
  * inside it, and a victim cache outside takes it in. Inlined where j is a constant.
  */
-SIM_INLINE void evicted_inline(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
+SIM_INLINE void evicted_inline(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag,
+                               uint32_t shape)
 {
     if (j >= SIM_MAX_LEVELS) /* never: tells the compiler how far the unrolled loop goes */
         return;
@@ -121,25 +135,27 @@ SIM_INLINE void evicted_inline(struct sim_hier *h, unsigned j, uint32_t set, uin
     if (h->level[j].incl == SIM_INCL) {
 #pragma GCC unroll 6
         for (unsigned k = 0; k < j; k++)
-            invalidate_in(h, k, line, c->line_shift);
+            invalidate_in(h, k, line, c->line_shift, shape);
     }
     if (j + 1 < SIM_MAX_LEVELS && (h->excl_mask >> (j + 1) & 1))
-        to_victim_cache(h, j, line);
+        to_victim_cache(h, j, line, shape);
 }
 
 static void evicted(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
 {
-    evicted_inline(h, j, set, tag);
+    evicted_inline(h, j, set, tag, SIM_SHAPE_ANY);
 }
 
 /* Install tag in set (row) of level j; what it evicts goes on to the levels it concerns. */
-SIM_INLINE void fill_at(struct sim_hier *h, unsigned j, const struct sim_loc *at, bool inline_j)
+SIM_INLINE void fill_at(struct sim_hier *h, unsigned j, const struct sim_loc *at, bool inline_j,
+                        uint32_t shape)
 {
-    uint32_t victim = sim_cache_insert_at(&h->level[j].cache, at->set, at->row, at->tag);
+    uint32_t victim =
+        sim_cache_insert_as(&h->level[j].cache, kind_of(h, shape, j), at->set, at->row, at->tag);
     if (victim == SIM_TAG_INVALID || !(h->evict_mask >> j & 1))
         return;
     if (inline_j)
-        evicted_inline(h, j, at->set, victim);
+        evicted_inline(h, j, at->set, victim, shape);
     else
         evicted(h, j, at->set, victim);
 }
@@ -147,7 +163,7 @@ SIM_INLINE void fill_at(struct sim_hier *h, unsigned j, const struct sim_loc *at
 static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
 {
     struct sim_loc at = {set, tag, sim_cache_row(&h->level[j].cache, set)};
-    fill_at(h, j, &at, false);
+    fill_at(h, j, &at, false, SIM_SHAPE_ANY);
 }
 
 /*
@@ -157,7 +173,7 @@ static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
  * from the level that hit).
  */
 SIM_INLINE unsigned load_at(struct sim_hier *h, unsigned n, uint64_t addr, struct sim_loc *loc,
-                            unsigned ahead)
+                            unsigned ahead, uint32_t shape)
 {
     unsigned cycles = h->ntlbs ? tlb_load(h, addr) : 0;
     unsigned hit = n, excl = h->excl_mask;
@@ -168,15 +184,16 @@ SIM_INLINE unsigned load_at(struct sim_hier *h, unsigned n, uint64_t addr, struc
         if (!(ahead >> i & 1))
             locate(c, addr, &loc[i]);
         if (excl >> i & 1) /* only victim caches have moves waiting */
-            settle_level(h, i);
-        uint64_t match = sim_cache_match(c, loc[i].row, loc[i].tag);
+            settle_level(h, i, shape);
+        uint64_t match = sim_cache_match_as(c, kind_of(h, shape, i), loc[i].row, loc[i].tag);
         if (match) {
             unsigned way = (unsigned)__builtin_ctzll(match);
             c->hits++;
             if (excl >> i & 1) /* a victim cache hands the line inward */
                 sim_cache_drop_at(c, loc[i].row, way);
             else
-                sim_policy_hit(c, (uint8_t *)loc[i].row + c->state_at, way);
+                sim_policy_hit_as(c, kind_of(h, shape, i), (uint8_t *)loc[i].row + c->state_at,
+                                  way);
             cycles += h->level[i].latency_cycles;
             hit = i;
             break;
@@ -190,7 +207,7 @@ SIM_INLINE unsigned load_at(struct sim_hier *h, unsigned n, uint64_t addr, struc
 #pragma GCC unroll 6
     for (unsigned j = n; j-- > 0;)
         if (j < hit && !(excl >> j & 1))
-            fill_at(h, j, &loc[j], true);
+            fill_at(h, j, &loc[j], true, shape);
     return cycles;
 }
 
@@ -209,7 +226,7 @@ SIM_INLINE void locate_ahead(const struct sim_hier *h, unsigned n, unsigned ahea
 
 /* The loads of addr[0..count-1] through n levels, those in ahead found SIM_AHEAD early. */
 SIM_INLINE uint64_t run_levels(struct sim_hier *h, unsigned n, const uint64_t *addr, size_t count,
-                               unsigned *lat, unsigned ahead)
+                               unsigned *lat, unsigned ahead, uint32_t shape)
 {
     struct sim_loc ring[SIM_RING][SIM_MAX_LEVELS];
     uint64_t total = 0;
@@ -218,7 +235,7 @@ SIM_INLINE uint64_t run_levels(struct sim_hier *h, unsigned n, const uint64_t *a
     for (size_t k = 0; k < count; k++) {
         if (k + SIM_AHEAD < count)
             locate_ahead(h, n, ahead, addr[k + SIM_AHEAD], ring[(k + SIM_AHEAD) % SIM_RING]);
-        unsigned cycles = load_at(h, n, addr[k], ring[k % SIM_RING], ahead);
+        unsigned cycles = load_at(h, n, addr[k], ring[k % SIM_RING], ahead, shape);
         if (lat)
             lat[k] = cycles;
         total += cycles;
@@ -230,8 +247,59 @@ SIM_INLINE uint64_t run_levels(struct sim_hier *h, unsigned n, const uint64_t *a
 static void settle_all(struct sim_hier *h)
 {
     for (unsigned k = 0; h->pend_mask; k++)
-        settle_level(h, k);
+        settle_level(h, k, SIM_SHAPE_ANY);
 }
+
+/* The 3-level loop for the kinds K0, K1, K2 of levels 0, 1, 2. */
+#define SIM_SHAPE3(k0, k1, k2) ((uint32_t)(k0) | (uint32_t)(k1) << 2 | (uint32_t)(k2) << 4)
+#define SIM_CASE3(k0, k1, k2)                                                                      \
+    case SIM_SHAPE3(k0, k1, k2):                                                                   \
+        return run_levels(h, 3, addr, count, lat, ahead, SIM_SHAPE3(k0, k1, k2));
+#define SIM_CASES3(k0, k1)                                                                         \
+    SIM_CASE3(k0, k1, SIM_KIND_LRU)                                                                \
+    SIM_CASE3(k0, k1, SIM_KIND_PLRU)                                                               \
+    SIM_CASE3(k0, k1, SIM_KIND_RRIP)
+
+/*
+ * Three levels of the straight-line kinds (the common case, and the one the speed target
+ * is for) run a loop specialized for their kinds, 27 of them, in the x86-64-v3 build (the
+ * portable one, run where AVX2 is missing, keeps one loop and its compile time short).
+ */
+#ifdef SIM_VARIANT_BUILD
+static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t count,
+                            unsigned *lat, unsigned ahead)
+{
+    uint32_t shape = SIM_SHAPE3(h->level[0].cache.kind, h->level[1].cache.kind,
+                                h->level[2].cache.kind);
+    switch (shape) {
+#ifdef SIM_FEW_SHAPES /* the unit tests' build: each kind at each level, and the presets' */
+        SIM_CASE3(SIM_KIND_LRU, SIM_KIND_LRU, SIM_KIND_LRU)
+        SIM_CASE3(SIM_KIND_PLRU, SIM_KIND_PLRU, SIM_KIND_RRIP)
+        SIM_CASE3(SIM_KIND_LRU, SIM_KIND_PLRU, SIM_KIND_RRIP)
+        SIM_CASE3(SIM_KIND_PLRU, SIM_KIND_RRIP, SIM_KIND_LRU)
+        SIM_CASE3(SIM_KIND_RRIP, SIM_KIND_LRU, SIM_KIND_PLRU)
+#else
+        SIM_CASES3(SIM_KIND_LRU, SIM_KIND_LRU)
+        SIM_CASES3(SIM_KIND_LRU, SIM_KIND_PLRU)
+        SIM_CASES3(SIM_KIND_LRU, SIM_KIND_RRIP)
+        SIM_CASES3(SIM_KIND_PLRU, SIM_KIND_LRU)
+        SIM_CASES3(SIM_KIND_PLRU, SIM_KIND_PLRU)
+        SIM_CASES3(SIM_KIND_PLRU, SIM_KIND_RRIP)
+        SIM_CASES3(SIM_KIND_RRIP, SIM_KIND_LRU)
+        SIM_CASES3(SIM_KIND_RRIP, SIM_KIND_PLRU)
+        SIM_CASES3(SIM_KIND_RRIP, SIM_KIND_RRIP)
+#endif
+    default:
+        return run_levels(h, 3, addr, count, lat, ahead, SIM_SHAPE_ANY);
+    }
+}
+#else
+static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t count,
+                            unsigned *lat, unsigned ahead)
+{
+    return run_levels(h, 3, addr, count, lat, ahead, SIM_SHAPE_ANY);
+}
+#endif
 
 uint64_t SIM_VARIANT(sim_hier_run)(struct sim_hier *h, const uint64_t *addr, size_t count,
                                    unsigned *lat, unsigned ahead)
@@ -239,19 +307,19 @@ uint64_t SIM_VARIANT(sim_hier_run)(struct sim_hier *h, const uint64_t *addr, siz
     uint64_t total;
     switch (h->nlevels) { /* the common depths with their loops unrolled */
     case 1:
-        total = run_levels(h, 1, addr, count, lat, ahead);
+        total = run_levels(h, 1, addr, count, lat, ahead, SIM_SHAPE_ANY);
         break;
     case 2:
-        total = run_levels(h, 2, addr, count, lat, ahead);
+        total = run_levels(h, 2, addr, count, lat, ahead, SIM_SHAPE_ANY);
         break;
     case 3:
-        total = run_levels(h, 3, addr, count, lat, ahead);
+        total = run_shaped3(h, addr, count, lat, ahead);
         break;
     case 4:
-        total = run_levels(h, 4, addr, count, lat, ahead);
+        total = run_levels(h, 4, addr, count, lat, ahead, SIM_SHAPE_ANY);
         break;
     default:
-        total = run_levels(h, h->nlevels, addr, count, lat, ahead);
+        total = run_levels(h, h->nlevels, addr, count, lat, ahead, SIM_SHAPE_ANY);
         break;
     }
     settle_all(h);
@@ -262,7 +330,7 @@ uint64_t SIM_VARIANT(sim_hier_run)(struct sim_hier *h, const uint64_t *addr, siz
 unsigned sim_hier_load(struct sim_hier *h, uint64_t addr)
 {
     struct sim_loc loc[SIM_MAX_LEVELS];
-    unsigned cycles = load_at(h, h->nlevels, addr, loc, 0);
+    unsigned cycles = load_at(h, h->nlevels, addr, loc, 0, SIM_SHAPE_ANY);
     settle_all(h);
     return cycles;
 }

@@ -31,16 +31,27 @@ SIM_INLINE void policy_hit_general(const struct sim_cache *c, uint8_t *st, unsig
     }
 }
 
-SIM_INLINE void sim_policy_hit(const struct sim_cache *c, uint8_t *st, unsigned way)
+/*
+ * Each hook has an _as form that takes the cache's kind as an argument: where the caller
+ * passes a constant (the model's loop specialized for the kinds of its levels), the hook
+ * is its kind's straight-line code alone.
+ */
+SIM_INLINE void sim_policy_hit_as(const struct sim_cache *c, enum sim_kind kind, uint8_t *st,
+                                  unsigned way)
 {
-    if (c->kind == SIM_KIND_LRU)
+    if (kind == SIM_KIND_LRU)
         rank_newest16(st, way);
-    else if (c->kind == SIM_KIND_PLRU)
+    else if (kind == SIM_KIND_PLRU)
         plru_touch(c, st, way);
-    else if (c->kind == SIM_KIND_RRIP)
+    else if (kind == SIM_KIND_RRIP)
         rrip_hit(st, way);
     else
         policy_hit_general(c, st, way);
+}
+
+SIM_INLINE void sim_policy_hit(const struct sim_cache *c, uint8_t *st, unsigned way)
+{
+    sim_policy_hit_as(c, c->kind, st, way);
 }
 
 SIM_INLINE void sim_policy_miss(struct sim_cache *c, uint32_t set)
@@ -61,15 +72,20 @@ SIM_INLINE unsigned policy_victim_general(struct sim_cache *c, uint8_t *st)
     return (unsigned)(c->ways_pow2 ? r & (c->ways - 1) : r % c->ways);
 }
 
-SIM_INLINE unsigned sim_policy_victim(struct sim_cache *c, uint8_t *st)
+SIM_INLINE unsigned sim_policy_victim_as(struct sim_cache *c, enum sim_kind kind, uint8_t *st)
 {
-    if (c->kind == SIM_KIND_LRU)
+    if (kind == SIM_KIND_LRU)
         return rank_victim16(c, st);
-    if (c->kind == SIM_KIND_PLRU)
+    if (kind == SIM_KIND_PLRU)
         return c->tree_victim[(plru_bits(st) >> 1) & 0x7f];
-    if (c->kind == SIM_KIND_RRIP)
+    if (kind == SIM_KIND_RRIP)
         return rrip_victim16(c, st);
     return policy_victim_general(c, st);
+}
+
+SIM_INLINE unsigned sim_policy_victim(struct sim_cache *c, uint8_t *st)
+{
+    return sim_policy_victim_as(c, c->kind, st);
 }
 
 /* Whether a fill in set takes policy B's insertion: BIP, BRRIP, or the duel's choice. */
@@ -97,16 +113,22 @@ SIM_INLINE void policy_fill_general(struct sim_cache *c, uint32_t set, uint8_t *
     }
 }
 
-SIM_INLINE void sim_policy_fill(struct sim_cache *c, uint32_t set, uint8_t *st, unsigned way)
+SIM_INLINE void sim_policy_fill_as(struct sim_cache *c, enum sim_kind kind, uint32_t set,
+                                   uint8_t *st, unsigned way)
 {
-    if (c->kind == SIM_KIND_LRU)
+    if (kind == SIM_KIND_LRU)
         rank_newest16(st, way);
-    else if (c->kind == SIM_KIND_PLRU)
+    else if (kind == SIM_KIND_PLRU)
         plru_touch(c, st, way);
-    else if (c->kind == SIM_KIND_RRIP)
+    else if (kind == SIM_KIND_RRIP)
         st[way] = sim_policy_use_b(c, set) ? brrip_value(c) : c->rrpv_fill;
     else
         policy_fill_general(c, set, st, way);
+}
+
+SIM_INLINE void sim_policy_fill(struct sim_cache *c, uint32_t set, uint8_t *st, unsigned way)
+{
+    sim_policy_fill_as(c, c->kind, set, st, way);
 }
 
 /* The policy called name ("lru", "plru", ..., any case), as a kind; -1 when there is none. */
