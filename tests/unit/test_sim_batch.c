@@ -30,10 +30,10 @@ static const char *const specs[] = {
     "L3:512K:16w:30c:bip:incl:slices=4:hash=xor:eps=4,DRAM:200c",
     "L1:2K:2w:3c:srrip,L2:16K:4w:9c:brrip:excl:eps=3,L3:96K:12w:20c:dip:excl:slices=2:hash=mix,"
     "L4:1M:32w:40c:drrip:incl:slices=4:hash=intel:leaders=4,DRAM:150c",
-    /* 3 levels of the straight-line kinds: the loops specialized for their kinds */
+    /* 3 levels of the straight-line kinds, no victim cache: the loops specialized for them */
     "L1:32K:8w:4c:lru,L2:256K:8w:12c:plru,L3:6M:12w:40c:drrip:slices=4,DRAM:200c",
-    "L1:4K:8w:4c:plru,L2:32K:16w:12c:srrip:incl,L3:256K:16w:30c:lru:excl:slices=2,DRAM:200c",
-    "L1:4K:4w:4c:nru,L2:32K:8w:12c:lru:excl,L3:256K:8w:30c:plru:incl:slices=4:hash=intel,"
+    "L1:4K:8w:4c:plru,L2:32K:16w:12c:srrip:incl,L3:256K:16w:30c:lru:incl:slices=2,DRAM:200c",
+    "L1:4K:4w:4c:nru,L2:32K:8w:12c:lru,L3:256K:8w:30c:plru:incl:slices=4:hash=intel,"
     "DRAM:200c",
     "L1:1K:1w:2c:lru:line=32,L2:10K:20w:6c:random,L3:30K:24w:12c:lru:slices=5:hash=mod,"
     "L4:256K:64w:25c:fifo:line=128,L5:2M:8w:40c:drrip:incl:line=128,DRAM:300c",

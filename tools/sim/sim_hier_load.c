@@ -271,6 +271,8 @@ static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t cou
 {
     uint32_t shape = SIM_SHAPE3(h->level[0].cache.kind, h->level[1].cache.kind,
                                 h->level[2].cache.kind);
+    if (h->excl_mask) /* victim caches: measured no faster (their moves wait on the host) */
+        shape = SIM_SHAPE_ANY;
     switch (shape) {
 #ifdef SIM_FEW_SHAPES /* the unit tests' build: each kind at each level, and the presets' */
         SIM_CASE3(SIM_KIND_LRU, SIM_KIND_LRU, SIM_KIND_LRU)
