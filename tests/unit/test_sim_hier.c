@@ -121,6 +121,41 @@ static void test_slice_intel(void **state)
     assert_int_equal(sim_cache_set(c, 0xc0 >> 6), 3 * 2048 + 3);
 }
 
+/*
+ * The XOR hash is the XOR of the line's slice_bits-wide fields above the set index (what
+ * sim_cache_slice computes as one parity per slice bit), for 2 to 64 slices.
+ */
+static void test_slice_xor_folds_fields(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "L1:32K:8w:4c:lru,L3:512K:8w:40c:lru:slices=2:hash=xor,DRAM:200c",
+        "L1:32K:8w:4c:lru,L3:6M:12w:40c:lru:slices=4:hash=xor,DRAM:200c",
+        "L1:32K:8w:4c:lru,L3:3M:12w:40c:lru:slices=8:hash=xor,DRAM:200c",
+        "L1:32K:8w:4c:lru,L3:32M:16w:40c:lru:slices=32:hash=xor,DRAM:200c",
+        "L1:32K:8w:4c:lru,L3:64M:16w:40c:lru:slices=64:hash=xor,DRAM:200c",
+    };
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
+        build(specs[s]);
+        const struct sim_cache *c = &hier.level[1].cache;
+        for (unsigned k = 0; k < 20000; k++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            uint64_t line = k < 64 ? 1ULL << k : x >> (k % 40), high = line >> c->set_bits;
+            uint32_t want = 0;
+            for (; high; high >>= c->slice_bits)
+                want ^= (uint32_t)(high & (c->p.slices - 1));
+            if (sim_cache_slice(c, line) != want)
+                fail_msg("%s: line %#llx in slice %u, not %u", specs[s], (unsigned long long)line,
+                         sim_cache_slice(c, line), want);
+        }
+        sim_hier_free(&hier);
+    }
+    build("L1:32K:8w:4c:lru,DRAM:200c");
+}
+
 /* Every hash spreads consecutive lines above the set bits evenly over the slices. */
 static void test_slice_hashes_balance(void **state)
 {
@@ -153,6 +188,7 @@ int main(void)
         cmocka_unit_test_teardown(test_exclusive_victim_cache, teardown),
         cmocka_unit_test_teardown(test_tlb, teardown),
         cmocka_unit_test_teardown(test_slice_intel, teardown),
+        cmocka_unit_test_teardown(test_slice_xor_folds_fields, teardown),
         cmocka_unit_test_teardown(test_slice_hashes_balance, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
