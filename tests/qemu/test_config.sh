@@ -12,6 +12,7 @@ boot cfg-good --set profile=quick --set on_exit=shutdown --set experiments=rando
 disk="$WORK/vm/disk.img"
 check "a first, good run on the disk" json_true "$RUN_DIR/run.json" '.status=="complete"'
 volume_manifest "$disk" /chase/ >"$TEST_TMP/cfg.before"
+rm -rf "$TEST_TMP/cfg-0001" "$TEST_TMP/cfg-0001-after" # copies of an earlier make test
 mcopy -s -n -i "$disk@@1M" ::/chase/runs/0001 "$TEST_TMP/cfg-0001" 2>/dev/null
 printf '%s\n' '# a configuration with mistakes' 'profile = quick' 'on_exit = shutdown' \
     '[random]' 'mn = 4K' 'stride = 12' 'max = lots' >"$TEST_TMP/bad.cfg"
