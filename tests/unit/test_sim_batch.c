@@ -30,8 +30,14 @@ static const char *const specs[] = {
     "L3:512K:16w:30c:bip:incl:slices=4:hash=xor:eps=4,DRAM:200c",
     "L1:2K:2w:3c:srrip,L2:16K:4w:9c:brrip:excl:eps=3,L3:96K:12w:20c:dip:excl:slices=2:hash=mix,"
     "L4:1M:32w:40c:drrip:incl:slices=4:hash=intel:leaders=4,DRAM:150c",
-    /* 3 levels of the straight-line kinds, no victim cache: the loops specialized for them */
+    /*
+     * 3 levels of the straight-line kinds, no victim cache: the loops specialized for their
+     * kinds and relation (with the ones above: every kind at every level, no inclusive
+     * level and the outermost one inclusive, a TLB), and one with two inclusive levels
+     */
     "L1:32K:8w:4c:lru,L2:256K:8w:12c:plru,L3:6M:12w:40c:drrip:slices=4,DRAM:200c",
+    "DTLB:16:4w:7c:lru,L1:4K:8w:4c:plru,L2:32K:16w:12c:srrip,L3:256K:16w:30c:lru:incl:slices=2,"
+    "DRAM:200c",
     "L1:4K:8w:4c:plru,L2:32K:16w:12c:srrip:incl,L3:256K:16w:30c:lru:incl:slices=2,DRAM:200c",
     "L1:4K:4w:4c:nru,L2:32K:8w:12c:lru,L3:256K:8w:30c:plru:incl:slices=4:hash=intel,"
     "DRAM:200c",

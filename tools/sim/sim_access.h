@@ -74,15 +74,22 @@ SIM_INLINE void sim_cache_drop(struct sim_cache *c, uint32_t set, unsigned way)
  * answer (whether a back-invalidation finds its line is as good as random): when tag is
  * not there, the write goes to the row's first way unchanged.
  */
-SIM_INLINE bool sim_cache_invalidate(struct sim_cache *c, uint32_t set, uint32_t tag)
+SIM_INLINE bool sim_cache_invalidate_as(struct sim_cache *c, enum sim_kind kind, uint32_t set,
+                                        uint32_t tag)
 {
     uint32_t *row = sim_cache_row(c, set);
-    uint64_t match = sim_cache_match(c, row, tag);
+    uint64_t match = sim_cache_match_as(c, kind, row, tag);
     uint32_t found = match != 0, all = 0u - found; /* SIM_TAG_INVALID when found, else 0 */
     unsigned way = (unsigned)__builtin_ctzll(match | 1ULL << 63) & all;
     row[way] |= all;
     c->empty_ways += found;
     return found;
+}
+
+/* sim_cache_invalidate_as with c's own kind. */
+SIM_INLINE bool sim_cache_invalidate(struct sim_cache *c, uint32_t set, uint32_t tag)
+{
+    return sim_cache_invalidate_as(c, c->kind, set, tag);
 }
 
 /*

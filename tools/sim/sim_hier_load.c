@@ -25,15 +25,59 @@ struct sim_loc {
 #define SIM_RING 16
 
 /*
- * The kinds of the levels (enum sim_kind, 2 bits a level from level 0 up) where the loop
- * is specialized for them, so that every policy step is its kind's code alone; with
- * SIM_SHAPE_ANY each cache's own kind is read as the model runs.
+ * A shape is what a loop is specialized for: the kinds of the levels (enum sim_kind, 2 bits
+ * a level from level 0 up, bits 0-5), so that every policy step is its kind's code alone,
+ * and how the levels relate (enum sim_rel, bits 6-7), so that the steps the hierarchy
+ * never takes are not there. With SIM_SHAPE_ANY each cache's own kind, and the
+ * hierarchy's own masks, are read as the model runs.
  */
 #define SIM_SHAPE_ANY UINT32_MAX
+
+/*
+ * PLAIN: no victim cache, no inclusive level (the evictions matter to no other level).
+ * INCL_LAST: the same, but the outermost level is inclusive and every level has its line
+ * size. GENERAL: anything else (the masks say what to do). TLBs may come with any.
+ */
+enum sim_rel { SIM_REL_GENERAL, SIM_REL_PLAIN, SIM_REL_INCL_LAST };
 
 SIM_INLINE enum sim_kind kind_of(const struct sim_hier *h, uint32_t shape, unsigned i)
 {
     return shape == SIM_SHAPE_ANY ? h->level[i].cache.kind : (enum sim_kind)(shape >> 2 * i & 3);
+}
+
+SIM_INLINE enum sim_rel rel_of(uint32_t shape)
+{
+    return shape == SIM_SHAPE_ANY ? SIM_REL_GENERAL : (enum sim_rel)(shape >> 6 & 3);
+}
+
+/* Whether level j's evictions matter to another level (in a hierarchy of n levels). */
+SIM_INLINE bool evictions_matter(const struct sim_hier *h, unsigned j, unsigned n, uint32_t shape)
+{
+    switch (rel_of(shape)) {
+    case SIM_REL_PLAIN:
+        return false;
+    case SIM_REL_INCL_LAST:
+        return j == n - 1;
+    case SIM_REL_GENERAL:
+        break;
+    }
+    return h->evict_mask >> j & 1;
+}
+
+/*
+ * The levels whose sets a load finds before its turn: those in ahead (whose rows are also
+ * fetched ahead) in the general loop, all n in the specialized ones (a branch less per
+ * level; the set of a level the load does not reach is found for nothing).
+ */
+SIM_INLINE unsigned found_ahead(unsigned n, unsigned ahead, uint32_t shape)
+{
+    return rel_of(shape) == SIM_REL_GENERAL ? ahead : (1u << n) - 1;
+}
+
+/* The levels with victim caches' bit set (the only ones that have moves waiting). */
+SIM_INLINE unsigned excl_levels(const struct sim_hier *h, uint32_t shape)
+{
+    return rel_of(shape) == SIM_REL_GENERAL ? h->excl_mask : 0;
 }
 
 /* The set, tag and row of addr in cache c. */
@@ -95,11 +139,16 @@ SIM_INLINE void invalidate_in(struct sim_hier *h, unsigned k, uint64_t line, uns
                               uint32_t shape)
 {
     struct sim_cache *c = &h->level[k].cache;
+    enum sim_kind kind = kind_of(h, shape, k);
+    if (rel_of(shape) == SIM_REL_INCL_LAST) { /* one line size, no victim caches */
+        sim_cache_invalidate_as(c, kind, sim_cache_set(c, line), sim_cache_tag(c, line));
+        return;
+    }
     uint64_t addr = line << shift, first = addr >> c->line_shift;
     uint64_t last = c->line_shift == shift ? first : (addr + (1ULL << shift) - 1) >> c->line_shift;
     settle_level(h, k, shape);
     for (uint64_t l = first; l <= last; l++)
-        sim_cache_invalidate(c, sim_cache_set(c, l), sim_cache_tag(c, l));
+        sim_cache_invalidate_as(c, kind, sim_cache_set(c, l), sim_cache_tag(c, l));
 }
 
 static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag);
@@ -132,12 +181,12 @@ SIM_INLINE void evicted_inline(struct sim_hier *h, unsigned j, uint32_t set, uin
         return;
     struct sim_cache *c = &h->level[j].cache;
     uint64_t line = sim_cache_line(c, set, tag);
-    if (h->level[j].incl == SIM_INCL) {
+    if (rel_of(shape) == SIM_REL_INCL_LAST || h->level[j].incl == SIM_INCL) {
 #pragma GCC unroll 6
         for (unsigned k = 0; k < j; k++)
             invalidate_in(h, k, line, c->line_shift, shape);
     }
-    if (j + 1 < SIM_MAX_LEVELS && (h->excl_mask >> (j + 1) & 1))
+    if (j + 1 < SIM_MAX_LEVELS && (excl_levels(h, shape) >> (j + 1) & 1))
         to_victim_cache(h, j, line, shape);
 }
 
@@ -147,12 +196,12 @@ static void evicted(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
 }
 
 /* Install tag in set (row) of level j; what it evicts goes on to the levels it concerns. */
-SIM_INLINE void fill_at(struct sim_hier *h, unsigned j, const struct sim_loc *at, bool inline_j,
-                        uint32_t shape)
+SIM_INLINE void fill_at(struct sim_hier *h, unsigned j, unsigned n, const struct sim_loc *at,
+                        bool inline_j, uint32_t shape)
 {
     uint32_t victim =
         sim_cache_insert_as(&h->level[j].cache, kind_of(h, shape, j), at->set, at->row, at->tag);
-    if (victim == SIM_TAG_INVALID || !(h->evict_mask >> j & 1))
+    if (victim == SIM_TAG_INVALID || !evictions_matter(h, j, n, shape))
         return;
     if (inline_j)
         evicted_inline(h, j, at->set, victim, shape);
@@ -163,7 +212,7 @@ SIM_INLINE void fill_at(struct sim_hier *h, unsigned j, const struct sim_loc *at
 static void fill(struct sim_hier *h, unsigned j, uint32_t set, uint32_t tag)
 {
     struct sim_loc at = {set, tag, sim_cache_row(&h->level[j].cache, set)};
-    fill_at(h, j, &at, false, SIM_SHAPE_ANY);
+    fill_at(h, j, h->nlevels, &at, false, SIM_SHAPE_ANY);
 }
 
 /*
@@ -176,8 +225,9 @@ SIM_INLINE unsigned load_at(struct sim_hier *h, unsigned n, uint64_t addr, struc
                             unsigned ahead, uint32_t shape)
 {
     unsigned cycles = h->ntlbs ? tlb_load(h, addr) : 0;
-    unsigned hit = n, excl = h->excl_mask;
+    unsigned hit = n, excl = excl_levels(h, shape);
     h->loads++;
+    ahead = found_ahead(n, ahead, shape);
 #pragma GCC unroll 6
     for (unsigned i = 0; i < n && i < SIM_MAX_LEVELS; i++) {
         struct sim_cache *c = &h->level[i].cache;
@@ -207,20 +257,25 @@ SIM_INLINE unsigned load_at(struct sim_hier *h, unsigned n, uint64_t addr, struc
 #pragma GCC unroll 6
     for (unsigned j = n; j-- > 0;)
         if (j < hit && !(excl >> j & 1))
-            fill_at(h, j, &loc[j], true, shape);
+            fill_at(h, j, n, &loc[j], true, shape);
     return cycles;
 }
 
-/* Find addr's sets in the levels of ahead before its load, and ask the host for their rows. */
+/*
+ * Find addr's sets before its load (found_ahead), and ask the host for the rows of the
+ * levels in ahead.
+ */
 SIM_INLINE void locate_ahead(const struct sim_hier *h, unsigned n, unsigned ahead, uint64_t addr,
-                             struct sim_loc *loc)
+                             struct sim_loc *loc, uint32_t shape)
 {
+    unsigned found = found_ahead(n, ahead, shape);
 #pragma GCC unroll 6
     for (unsigned i = 0; i < n; i++) {
-        if (!(ahead >> i & 1))
+        if (!(found >> i & 1))
             continue;
         locate(&h->level[i].cache, addr, &loc[i]);
-        sim_cache_prefetch(&h->level[i].cache, loc[i].row);
+        if (ahead >> i & 1)
+            sim_cache_prefetch(&h->level[i].cache, loc[i].row);
     }
 }
 
@@ -231,10 +286,10 @@ SIM_INLINE uint64_t run_levels(struct sim_hier *h, unsigned n, const uint64_t *a
     struct sim_loc ring[SIM_RING][SIM_MAX_LEVELS];
     uint64_t total = 0;
     for (size_t k = 0; k < count && k < SIM_AHEAD; k++)
-        locate_ahead(h, n, ahead, addr[k], ring[k]);
+        locate_ahead(h, n, ahead, addr[k], ring[k], shape);
     for (size_t k = 0; k < count; k++) {
         if (k + SIM_AHEAD < count)
-            locate_ahead(h, n, ahead, addr[k + SIM_AHEAD], ring[(k + SIM_AHEAD) % SIM_RING]);
+            locate_ahead(h, n, ahead, addr[k + SIM_AHEAD], ring[(k + SIM_AHEAD) % SIM_RING], shape);
         unsigned cycles = load_at(h, n, addr[k], ring[k % SIM_RING], ahead, shape);
         if (lat)
             lat[k] = cycles;
@@ -250,36 +305,59 @@ static void settle_all(struct sim_hier *h)
         settle_level(h, k, SIM_SHAPE_ANY);
 }
 
-/* The 3-level loop for the kinds K0, K1, K2 of levels 0, 1, 2. */
-#define SIM_SHAPE3(k0, k1, k2) ((uint32_t)(k0) | (uint32_t)(k1) << 2 | (uint32_t)(k2) << 4)
-#define SIM_CASE3(k0, k1, k2)                                                                      \
-    case SIM_SHAPE3(k0, k1, k2):                                                                   \
-        return run_levels(h, 3, addr, count, lat, ahead, SIM_SHAPE3(k0, k1, k2));
+/* The 3-level shape of kinds K0, K1, K2 (levels 0, 1, 2) and relation REL. */
+#define SIM_SHAPE3(k0, k1, k2, rel)                                                                \
+    ((uint32_t)(k0) | (uint32_t)(k1) << 2 | (uint32_t)(k2) << 4 | (uint32_t)(rel) << 6)
+#define SIM_CASE3(k0, k1, k2, rel)                                                                 \
+    case SIM_SHAPE3(k0, k1, k2, rel):                                                              \
+        return run_levels(h, 3, addr, count, lat, ahead, SIM_SHAPE3(k0, k1, k2, rel));
+#define SIM_CASES3_REL(k0, k1, rel)                                                                \
+    SIM_CASE3(k0, k1, SIM_KIND_LRU, rel)                                                           \
+    SIM_CASE3(k0, k1, SIM_KIND_PLRU, rel)                                                          \
+    SIM_CASE3(k0, k1, SIM_KIND_RRIP, rel)
 #define SIM_CASES3(k0, k1)                                                                         \
-    SIM_CASE3(k0, k1, SIM_KIND_LRU)                                                                \
-    SIM_CASE3(k0, k1, SIM_KIND_PLRU)                                                               \
-    SIM_CASE3(k0, k1, SIM_KIND_RRIP)
+    SIM_CASES3_REL(k0, k1, SIM_REL_PLAIN)                                                          \
+    SIM_CASES3_REL(k0, k1, SIM_REL_INCL_LAST)
 
 /*
  * Three levels of the straight-line kinds (the common case, and the one the speed target
- * is for) run a loop specialized for their kinds, 27 of them, in the x86-64-v3 build (the
- * portable one, run where AVX2 is missing, keeps one loop and its compile time short).
+ * is for) that relate as PLAIN or INCL_LAST run a loop specialized for their shape, 54 of
+ * them, in the x86-64-v3 build (the portable one, run where AVX2 is missing, keeps one
+ * loop and its compile time short). Victim caches keep the general loop: specialized for
+ * the kinds it measured no faster (their moves wait on the host).
  */
 #ifdef SIM_VARIANT_BUILD
-static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t count,
-                            unsigned *lat, unsigned ahead)
+/* How the 3 levels of h relate (enum sim_rel), as far as a specialized loop cares. */
+static enum sim_rel rel3(const struct sim_hier *h)
 {
-    uint32_t shape = SIM_SHAPE3(h->level[0].cache.kind, h->level[1].cache.kind,
-                                h->level[2].cache.kind);
-    if (h->excl_mask) /* victim caches: measured no faster (their moves wait on the host) */
+    const struct sim_level *l = h->level;
+    if (h->excl_mask)
+        return SIM_REL_GENERAL;
+    if (!h->evict_mask)
+        return SIM_REL_PLAIN;
+    bool one_line = l[0].cache.line_shift == l[2].cache.line_shift &&
+                    l[1].cache.line_shift == l[2].cache.line_shift;
+    if (h->evict_mask == 1u << 2 && l[2].incl == SIM_INCL && one_line)
+        return SIM_REL_INCL_LAST;
+    return SIM_REL_GENERAL;
+}
+
+static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t count, unsigned *lat,
+                            unsigned ahead)
+{
+    enum sim_rel rel = rel3(h);
+    uint32_t shape =
+        SIM_SHAPE3(h->level[0].cache.kind, h->level[1].cache.kind, h->level[2].cache.kind, rel);
+    if (rel == SIM_REL_GENERAL)
         shape = SIM_SHAPE_ANY;
     switch (shape) {
-#ifdef SIM_FEW_SHAPES /* the unit tests' build: each kind at each level, and the presets' */
-        SIM_CASE3(SIM_KIND_LRU, SIM_KIND_LRU, SIM_KIND_LRU)
-        SIM_CASE3(SIM_KIND_PLRU, SIM_KIND_PLRU, SIM_KIND_RRIP)
-        SIM_CASE3(SIM_KIND_LRU, SIM_KIND_PLRU, SIM_KIND_RRIP)
-        SIM_CASE3(SIM_KIND_PLRU, SIM_KIND_RRIP, SIM_KIND_LRU)
-        SIM_CASE3(SIM_KIND_RRIP, SIM_KIND_LRU, SIM_KIND_PLRU)
+#ifdef SIM_FEW_SHAPES /* the unit tests' build: each kind at each level, each relation */
+        SIM_CASE3(SIM_KIND_LRU, SIM_KIND_LRU, SIM_KIND_LRU, SIM_REL_PLAIN)
+        SIM_CASE3(SIM_KIND_LRU, SIM_KIND_PLRU, SIM_KIND_RRIP, SIM_REL_PLAIN)
+        SIM_CASE3(SIM_KIND_PLRU, SIM_KIND_LRU, SIM_KIND_LRU, SIM_REL_PLAIN)
+        SIM_CASE3(SIM_KIND_PLRU, SIM_KIND_PLRU, SIM_KIND_RRIP, SIM_REL_INCL_LAST)
+        SIM_CASE3(SIM_KIND_PLRU, SIM_KIND_RRIP, SIM_KIND_LRU, SIM_REL_INCL_LAST)
+        SIM_CASE3(SIM_KIND_RRIP, SIM_KIND_LRU, SIM_KIND_PLRU, SIM_REL_INCL_LAST)
 #else
         SIM_CASES3(SIM_KIND_LRU, SIM_KIND_LRU)
         SIM_CASES3(SIM_KIND_LRU, SIM_KIND_PLRU)
@@ -296,8 +374,8 @@ static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t cou
     }
 }
 #else
-static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t count,
-                            unsigned *lat, unsigned ahead)
+static uint64_t run_shaped3(struct sim_hier *h, const uint64_t *addr, size_t count, unsigned *lat,
+                            unsigned ahead)
 {
     return run_levels(h, 3, addr, count, lat, ahead, SIM_SHAPE_ANY);
 }
