@@ -41,6 +41,16 @@ static const char *const specs[] = {
     "L1:4K:8w:4c:plru,L2:32K:16w:12c:srrip:incl,L3:256K:16w:30c:lru:incl:slices=2,DRAM:200c",
     "L1:4K:4w:4c:nru,L2:32K:8w:12c:lru,L3:256K:8w:30c:plru:incl:slices=4:hash=intel,"
     "DRAM:200c",
+    /*
+     * outermost levels small enough to fill up, so that their victims are chosen too: each
+     * straight-line kind, dueling, bimodal with eps a power of two and not, NRU, inclusive
+     */
+    "L1:2K:4w:4c:lru,L2:16K:8w:12c:lru,L3:128K:16w:30c:lru,DRAM:200c",
+    "L1:2K:4w:4c:lru,L2:16K:8w:12c:plru,L3:128K:16w:30c:drrip:slices=4:leaders=4,DRAM:200c",
+    "L1:2K:4w:4c:plru,L2:16K:4w:12c:plru,L3:128K:16w:30c:drrip:incl:slices=4:hash=intel:"
+    "leaders=8:eps=16,DRAM:200c",
+    "L1:2K:4w:4c:plru,L2:16K:8w:12c:plru,L3:96K:12w:30c:brrip:incl:slices=2:eps=3,DRAM:200c",
+    "L1:2K:4w:4c:plru,L2:16K:8w:12c:plru,L3:64K:8w:30c:nru:incl,DRAM:200c",
     "L1:1K:1w:2c:lru:line=32,L2:10K:20w:6c:random,L3:30K:24w:12c:lru:slices=5:hash=mod,"
     "L4:256K:64w:25c:fifo:line=128,L5:2M:8w:40c:drrip:incl:line=128,DRAM:300c",
 };
