@@ -138,6 +138,9 @@ SIM_INLINE uint32_t sim_cache_slice(const struct sim_cache *c, uint64_t line)
     switch (c->p.hash) {
     case SIM_HASH_INTEL:
     case SIM_HASH_XOR: {
+        if (c->slice_bits <= 2) /* up to 4 slices: the masks past slice_bits are 0 */
+            return (uint32_t)__builtin_parityll(line & c->slice_mask[0]) |
+                   (uint32_t)__builtin_parityll(line & c->slice_mask[1]) << 1;
         uint32_t s = 0;
         for (unsigned b = 0; b < c->slice_bits; b++)
             s |= (uint32_t)__builtin_parityll(line & c->slice_mask[b]) << b;

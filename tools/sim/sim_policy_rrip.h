@@ -31,9 +31,15 @@ SIM_INLINE unsigned rrip_victim(const struct sim_cache *c, uint8_t *st)
     return (unsigned)__builtin_ctzll(first);
 }
 
-/* rrip_victim of a cache of up to 16 ways, without a branch. */
+/*
+ * rrip_victim of a cache of up to 16 ways: a line already distant when there is one (one
+ * compare: the common case once BRRIP inserts), else the aging without a branch.
+ */
 SIM_INLINE unsigned rrip_victim16(const struct sim_cache *c, uint8_t *st)
 {
+    uint64_t distant = sim_simd_match8(st, 16, (uint8_t)c->rrpv_max); /* padding never matches */
+    if (distant)
+        return (unsigned)__builtin_ctzll(distant);
     return (unsigned)__builtin_ctzll(sim_simd_age16(st, c->lanes, (uint8_t)c->rrpv_max));
 }
 
