@@ -7,7 +7,7 @@
 #include "sim_cache.h"
 
 /* Rows in more bytes than this are fetched ahead (smaller ones stay in the host's L1/L2). */
-#define SIM_PREFETCH_MIN_BYTES (64u << 10)
+#define SIM_PREFETCH_MIN_BYTES (16u << 10)
 
 static unsigned log2_u64(uint64_t v)
 {
