@@ -194,7 +194,8 @@ SIM_INLINE uint8_t *sim_cache_state(const struct sim_cache *c, uint32_t set)
 SIM_INLINE void sim_cache_prefetch(const struct sim_cache *c, const uint32_t *row)
 {
     __builtin_prefetch(row, 1, 3);
-    __builtin_prefetch((const uint8_t *)row + c->row_bytes - 1, 1, 3);
+    if (c->row_bytes > 64) /* a row of 64 bytes is one host line (rows start on one) */
+        __builtin_prefetch((const uint8_t *)row + c->row_bytes - 1, 1, 3);
 }
 
 /*
