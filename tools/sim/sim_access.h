@@ -34,6 +34,14 @@ SIM_INLINE uint32_t sim_cache_insert_as(struct sim_cache *c, enum sim_kind kind,
     if (empty) {
         way = (unsigned)__builtin_ctzll(empty);
         c->empty_ways--;
+    } else if (kind == SIM_KIND_PLRU) { /* the victim and the tree after its fill: two lookups */
+        unsigned tree = (unsigned)(plru_bits(st) >> 1) & 0x7f;
+        uint64_t bits = (uint64_t)c->tree_refilled[tree] << 1;
+        way = c->tree_victim[tree];
+        evicted = t[way];
+        t[way] = tag;
+        memcpy(st, &bits, sizeof(bits));
+        return evicted;
     } else {
         way = sim_policy_victim_as(c, kind, st);
         evicted = t[way];

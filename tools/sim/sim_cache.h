@@ -117,6 +117,7 @@ struct sim_cache {
     uint64_t tree_path[SIM_MAX_WAYS]; /* tree-PLRU: the nodes on the way to each way */
     uint64_t tree_away[SIM_MAX_WAYS]; /* tree-PLRU: those nodes pointing away from it */
     uint8_t tree_victim[128];         /* tree-PLRU up to 8 ways: the victim of each tree */
+    uint8_t tree_refilled[128];       /* ... and each tree once its victim is refilled */
 };
 
 /*

@@ -91,6 +91,10 @@ void sim_plru_init(struct sim_cache *c)
     }
     /* Nodes 1..7 (up to 8 ways) are bits 1..7: the table is indexed by bits >> 1. */
     if (depth <= 3)
-        for (unsigned i = 0; i < sizeof(c->tree_victim); i++)
-            c->tree_victim[i] = (uint8_t)plru_walk((uint64_t)i << 1, depth);
+        for (unsigned i = 0; i < sizeof(c->tree_victim); i++) {
+            unsigned victim = plru_walk((uint64_t)i << 1, depth);
+            uint64_t after = ((uint64_t)i << 1 & ~c->tree_path[victim]) | c->tree_away[victim];
+            c->tree_victim[i] = (uint8_t)victim;
+            c->tree_refilled[i] = (uint8_t)(after >> 1);
+        }
 }

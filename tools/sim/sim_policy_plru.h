@@ -12,7 +12,8 @@
  * the ways are the leaves, in order. A node's bit 0 sends the victim search left, 1 right.
  * An access points every node on the way's path away from it: with the path's nodes and
  * their new values precomputed per way (sim_plru_init), that is one mask and one or. Up to
- * 8 ways (7 nodes) the victim of every tree is precomputed too. The bits are a uint64_t
+ * 8 ways (7 nodes) the victim of every tree is precomputed too, and the tree once that
+ * victim is refilled: a fill of a full set is then two lookups. The bits are a uint64_t
  * at the start of the set's state. Needs a power-of-two number of ways.
  */
 
