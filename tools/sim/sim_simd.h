@@ -139,6 +139,30 @@ SIM_INLINE void sim_simd_add(uint8_t *b, unsigned ways, uint8_t add)
 }
 
 /*
+ * LRU's refill of a full set of up to 16 ways, in one step: the lane at oldest (the victim)
+ * becomes 0 (the newest) and every lane below it ages by one (the padding, above every
+ * rank, stays). Returns the victim's lane.
+ */
+SIM_INLINE unsigned sim_simd_rank_refill16(uint8_t *b, uint8_t oldest)
+{
+#ifdef __SSE2__
+    __m128i *p = (__m128i *)(void *)b;
+    __m128i v = _mm_load_si128(p), k = _mm_set1_epi8((char)oldest);
+    __m128i at = _mm_cmpeq_epi8(v, k);
+    _mm_store_si128(p, _mm_andnot_si128(at, _mm_sub_epi8(v, _mm_cmplt_epi8(v, k))));
+    return (unsigned)__builtin_ctz((unsigned)_mm_movemask_epi8(at) | 1u << 16);
+#else
+    unsigned victim = 16;
+    for (unsigned w = 0; w < 16; w++) {
+        if (b[w] == oldest && victim == 16)
+            victim = w;
+        b[w] = (uint8_t)(b[w] == oldest ? 0 : b[w] + (b[w] < oldest));
+    }
+    return victim;
+#endif
+}
+
+/*
  * RRIP's victim over 16 bytes without a branch: among the lanes set in lanes (0xff or 0),
  * the ones holding the highest value, as bits; every such lane is then raised by
  * rrpv_max minus that value (the aging that makes the highest value rrpv_max).
