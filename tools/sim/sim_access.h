@@ -34,25 +34,12 @@ SIM_INLINE uint32_t sim_cache_insert_as(struct sim_cache *c, enum sim_kind kind,
     if (empty) {
         way = (unsigned)__builtin_ctzll(empty);
         c->empty_ways--;
-    } else if (kind == SIM_KIND_LRU) { /* the oldest goes, the others age: one vector step */
-        way = sim_simd_rank_refill16(st, (uint8_t)(c->ways - 1));
-        evicted = t[way];
-        t[way] = tag;
-        return evicted;
-    } else if (kind == SIM_KIND_PLRU) { /* the victim and the tree after its fill: two lookups */
-        unsigned tree = (unsigned)(plru_bits(st) >> 1) & 0x7f;
-        uint64_t bits = (uint64_t)c->tree_refilled[tree] << 1;
-        way = c->tree_victim[tree];
-        evicted = t[way];
-        t[way] = tag;
-        memcpy(st, &bits, sizeof(bits));
-        return evicted;
+        sim_policy_fill_as(c, kind, set, st, way);
     } else {
-        way = sim_policy_victim_as(c, kind, st);
+        way = sim_policy_refill_as(c, kind, set, st);
         evicted = t[way];
     }
     t[way] = tag;
-    sim_policy_fill_as(c, kind, set, st, way);
     return evicted;
 }
 

@@ -18,7 +18,7 @@
  * more from run to run, than with longer repetitions on the same build (docs/sim.md).
  */
 #define BENCH_MIN_HOPS (1u << 22)
-#define BENCH_TRIALS 7 /* per size; the median is reported, and the fastest */
+#define BENCH_TRIALS 7            /* per size; the median is reported, and the fastest */
 #define BENCH_TARGET_LOADS_S 50e6 /* the model's target: loads per second per core */
 
 /*
@@ -118,8 +118,8 @@ int sim_bench(const struct sim_spec *spec, const char *name, const struct sim_cl
         return 1;
     }
     sim_spec_format(spec, line, sizeof(line));
-    printf("chase-sim bench: %s (loads per CPU second, median of %u trials)\n  %s\n", name, BENCH_TRIALS,
-           line);
+    printf("chase-sim bench: %s (loads per CPU second, median of %u trials)\n  %s\n", name,
+           BENCH_TRIALS, line);
     sim_backend_bind(&backend, &h, sim_buffer_current());
     double worst = 0, worst_fastest = 0;
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {

@@ -126,6 +126,23 @@ SIM_INLINE void sim_policy_fill_as(struct sim_cache *c, enum sim_kind kind, uint
         policy_fill_general(c, set, st, way);
 }
 
+/*
+ * A fill of a full set: the policy's victim, and its state once the new line is in the
+ * victim's way (sim_policy_victim_as, then sim_policy_fill_as). LRU and PLRU up to 8 ways
+ * take both in one step. Returns the victim's way.
+ */
+SIM_INLINE unsigned sim_policy_refill_as(struct sim_cache *c, enum sim_kind kind, uint32_t set,
+                                         uint8_t *st)
+{
+    if (kind == SIM_KIND_LRU)
+        return rank_refill16(c, st);
+    if (kind == SIM_KIND_PLRU)
+        return plru_refill8(c, st);
+    unsigned way = sim_policy_victim_as(c, kind, st);
+    sim_policy_fill_as(c, kind, set, st, way);
+    return way;
+}
+
 SIM_INLINE void sim_policy_fill(struct sim_cache *c, uint32_t set, uint8_t *st, unsigned way)
 {
     sim_policy_fill_as(c, c->kind, set, st, way);

@@ -27,6 +27,15 @@ SIM_INLINE unsigned rank_victim16(const struct sim_cache *c, const uint8_t *st)
     return (unsigned)__builtin_ctzll(sim_simd_match8(st, 16, (uint8_t)(c->ways - 1)));
 }
 
+/*
+ * rank_victim16 and rank_newest16 of it in one vector step: the oldest becomes the newest,
+ * every other way ages by one (no read of the victim's rank back, no byte written after).
+ */
+SIM_INLINE unsigned rank_refill16(const struct sim_cache *c, uint8_t *st)
+{
+    return sim_simd_rank_refill16(st, (uint8_t)(c->ways - 1));
+}
+
 /* rank_newest of a cache of up to 16 ways. */
 SIM_INLINE void rank_newest16(uint8_t *st, unsigned way)
 {

@@ -33,6 +33,15 @@ SIM_INLINE void plru_touch(const struct sim_cache *c, uint8_t *st, unsigned way)
     memcpy(st, &bits, sizeof(bits));
 }
 
+/* plru_victim and plru_touch of it, up to 8 ways: two lookups by the tree. */
+SIM_INLINE unsigned plru_refill8(const struct sim_cache *c, uint8_t *st)
+{
+    unsigned tree = (unsigned)(plru_bits(st) >> 1) & 0x7f;
+    uint64_t bits = (uint64_t)c->tree_refilled[tree] << 1;
+    memcpy(st, &bits, sizeof(bits));
+    return c->tree_victim[tree];
+}
+
 SIM_INLINE unsigned plru_victim(const struct sim_cache *c, const uint8_t *st)
 {
     uint64_t bits = plru_bits(st);
