@@ -18,48 +18,48 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # Portable kernel code: built for the firmware and for the host.
 KERNEL_SRCS := \
-	kernel/acpi.c \
-	kernel/banner.c \
-	kernel/chain.c \
-	kernel/chain_points.c \
-	kernel/chain_shapes.c \
-	kernel/config.c \
-	kernel/config_parse.c \
-	kernel/config_resolve.c \
-	kernel/config_values.c \
-	kernel/console.c \
-	kernel/cpuinfo.c \
-	kernel/exp_common.c \
-	kernel/exp_dual.c \
-	kernel/exp_fused.c \
-	kernel/exp_linear.c \
-	kernel/exp_offset.c \
-	kernel/exp_parallel.c \
-	kernel/exp_random.c \
-	kernel/exp_ring.c \
-	kernel/exp_scan.c \
-	kernel/exp_tlb.c \
-	kernel/experiments.c \
-	kernel/fault.c \
-	kernel/fmt.c \
-	kernel/help.c \
-	kernel/json.c \
-	kernel/kmath.c \
-	kernel/kstring.c \
-	kernel/measure.c \
-	kernel/memmap.c \
-	kernel/paging.c \
-	kernel/refclock.c \
-	kernel/reps.c \
-	kernel/results.c \
-	kernel/rng.c \
-	kernel/run.c \
-	kernel/stats.c \
-	kernel/strbuf.c \
-	kernel/summary.c \
-	kernel/sweep.c \
-	kernel/time_split.c \
-	kernel/timing.c
+	kernel/machine/acpi.c \
+	kernel/run/banner.c \
+	kernel/chase/chain.c \
+	kernel/chase/chain_points.c \
+	kernel/chase/chain_shapes.c \
+	kernel/config/config.c \
+	kernel/config/config_parse.c \
+	kernel/config/config_resolve.c \
+	kernel/config/config_values.c \
+	kernel/lib/console.c \
+	kernel/machine/cpuinfo.c \
+	kernel/experiments/common.c \
+	kernel/experiments/dual.c \
+	kernel/experiments/fused.c \
+	kernel/experiments/linear.c \
+	kernel/experiments/offset.c \
+	kernel/experiments/parallel.c \
+	kernel/experiments/random.c \
+	kernel/experiments/ring.c \
+	kernel/experiments/scan.c \
+	kernel/experiments/tlb.c \
+	kernel/experiments/table.c \
+	kernel/machine/fault.c \
+	kernel/lib/fmt.c \
+	kernel/run/help.c \
+	kernel/lib/json.c \
+	kernel/lib/kmath.c \
+	kernel/lib/kstring.c \
+	kernel/chase/measure.c \
+	kernel/machine/memmap.c \
+	kernel/machine/paging.c \
+	kernel/chase/refclock.c \
+	kernel/chase/reps.c \
+	kernel/run/results.c \
+	kernel/lib/rng.c \
+	kernel/run/run.c \
+	kernel/lib/stats.c \
+	kernel/lib/strbuf.c \
+	kernel/run/summary.c \
+	kernel/chase/sweep.c \
+	kernel/chase/time_split.c \
+	kernel/chase/timing.c
 
 # x86-64 code shared by both builds (the timed loops).
 ARCH_SRCS := kernel/arch/x86_64/chase_loop.S
@@ -166,36 +166,36 @@ TEST_LIBS   := -lcmocka -fsanitize=address,undefined
 UNIT_TESTS += test_acpi test_paging test_memmap test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
 	test_strbuf test_summary
 
-test_stats_SRCS   := kernel/stats.c tests/unit/stub_platform.c
-test_fmt_SRCS     := kernel/fmt.c kernel/kstring.c kernel/kmath.c
+test_stats_SRCS   := kernel/lib/stats.c tests/unit/stub_platform.c
+test_fmt_SRCS     := kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 # Tests of code that reaches through the experiment table link the whole portable kernel.
 KERNEL_TEST_SRCS := $(KERNEL_SRCS) $(ARCH_SRCS) tests/unit/stub_platform.c tests/unit/stub_run.c
 test_config_SRCS  := $(KERNEL_TEST_SRCS)
 test_chain_SRCS   := $(KERNEL_TEST_SRCS)
-test_json_SRCS    := kernel/json.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c \
+test_json_SRCS    := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c
-test_cpuinfo_SRCS := kernel/cpuinfo.c kernel/kstring.c
-test_sweep_SRCS   := kernel/sweep.c kernel/kmath.c
-test_paging_SRCS  := kernel/paging.c kernel/kstring.c
-test_memmap_SRCS  := kernel/memmap.c
-test_acpi_SRCS    := kernel/acpi.c kernel/refclock.c kernel/kstring.c
-test_strbuf_SRCS  := kernel/strbuf.c kernel/fmt.c kernel/kstring.c tests/unit/stub_platform.c
+test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
+test_sweep_SRCS   := kernel/chase/sweep.c kernel/lib/kmath.c
+test_paging_SRCS  := kernel/machine/paging.c kernel/lib/kstring.c
+test_memmap_SRCS  := kernel/machine/memmap.c
+test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
+test_strbuf_SRCS  := kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c tests/unit/stub_platform.c
 test_summary_SRCS := $(KERNEL_TEST_SRCS)
 
 # The experiments' chains and configuration errors (issue 4).
 UNIT_TESTS += test_chain_shapes test_chain_lockstep test_config_errors test_exp_summary \
 	test_exp_console
-test_chain_shapes_SRCS  := kernel/chain.c kernel/chain_shapes.c kernel/chain_points.c \
-	kernel/rng.c kernel/kstring.c
+test_chain_shapes_SRCS  := kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/chase/chain_points.c \
+	kernel/lib/rng.c kernel/lib/kstring.c
 test_config_errors_SRCS := $(KERNEL_TEST_SRCS)
 test_exp_summary_SRCS   := $(KERNEL_TEST_SRCS)
 test_chain_lockstep_SRCS := $(KERNEL_TEST_SRCS)
-test_exp_console_SRCS   := kernel/console.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c \
+test_exp_console_SRCS   := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c
 
 # Measurement quality (issue 8): the repetition rules and the time split.
 UNIT_TESTS += test_reps test_measure_reps
-test_reps_SRCS := kernel/reps.c kernel/stats.c kernel/time_split.c kernel/kstring.c \
+test_reps_SRCS := kernel/chase/reps.c kernel/lib/stats.c kernel/chase/time_split.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c
 test_measure_reps_SRCS := $(KERNEL_TEST_SRCS)
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The console on the firmware: ASCII text out through ConOut, keys in through ConIn.
 #include "efi_internal.h"
-#include "fmt.h"
+#include "lib/fmt.h"
 #include "platform.h"
 
 #define CHUNK 256

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Files on the boot volume: the configuration in, a new \chase\runs\NNNN folder out.
 #include "efi_internal.h"
-#include "fmt.h"
-#include "kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "platform.h"
 
 #define RUNS_MAX 9999

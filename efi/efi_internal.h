@@ -8,8 +8,8 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "machine.h"
-#include "memmap.h"
+#include "machine/machine.h"
+#include "machine/memmap.h"
 #include "platform.h"
 
 /* Open the volume chase was loaded from; false when it has no file system. */

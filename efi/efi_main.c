@@ -2,12 +2,12 @@
 // The UEFI entry point: gather what the firmware knows, run chase, then do what on_exit says.
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/window.h"
-#include "console.h"
+#include "lib/console.h"
 #include "efi_internal.h"
-#include "fmt.h"
-#include "kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "platform.h"
-#include "run.h"
+#include "run/run.h"
 
 #define CONFIG_PATH L"\\chase\\chase.cfg"
 #define CONFIG_NAME "\\chase\\chase.cfg"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Memory from the firmware: pool allocations, the memory map, and the chase buffer's pages.
 #include "efi_internal.h"
-#include "fmt.h"
-#include "kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "platform.h"
-#include "run.h"
+#include "run/run.h"
 
 #define EFI_PAGE_BYTES 4096ULL
 /* Left to the firmware for its own pools (file writes, console) while chase runs. */

@@ -2,9 +2,9 @@
 // chase's page tables on the firmware: pages for the tables from AllocatePages, the plan from
 // the memory map, and the page size over the chase buffer.
 #include "efi_internal.h"
-#include "fmt.h"
-#include "paging.h"
-#include "run.h"
+#include "lib/fmt.h"
+#include "machine/paging.h"
+#include "run/run.h"
 
 #define EFI_PAGE_BYTES 4096ULL
 #define IDENTITY_MIN_TOP (4ULL << 30) /* always map the low 4 GiB (firmware, APIC, flash) */

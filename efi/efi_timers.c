@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Reference clocks for TSC calibration on the firmware: the ACPI PM timer and the HPET found
 // through the ACPI tables in the EFI configuration table, and the Stall service.
-#include "acpi.h"
+#include "machine/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "efi_internal.h"
-#include "kstring.h"
+#include "lib/kstring.h"
 #include "platform.h"
-#include "refclock.h"
+#include "chase/refclock.h"
 
 #define CALIBRATION_NS 10000000ULL /* 10 ms per calibration */
 #define STALL_US 10000

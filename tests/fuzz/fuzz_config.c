@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "experiment.h"
+#include "config/config.h"
+#include "experiments/experiment.h"
 
 #define OPTIONS_MAX 2048
 

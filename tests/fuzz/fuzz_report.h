@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source.h"
+#include "inputs/source.h"
 
 /* Abort (a finding) unless the cap bytes at text hold a NUL: every text field is terminated. */
 static inline void fuzz_report_terminated(const char *text, size_t cap)

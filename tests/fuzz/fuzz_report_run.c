@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_report.h"
-#include "source.h"
+#include "inputs/source.h"
 
 /* The readers get exactly the bytes of a part, so reading past its end is an ASan report. */
 static char *copy_part(const uint8_t *p, size_t n)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_report.h"
-#include "source.h"
+#include "inputs/source.h"
 
 typedef int (*foreign_parser)(const char *text, size_t len, struct source *s, char *err,
                               size_t cap);

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "acpi.h"
-#include "refclock.h"
+#include "machine/acpi.h"
+#include "chase/refclock.h"
 
 static uint8_t rsdp[36], xsdt[36 + 3 * 8], rsdt[36 + 2 * 4], fadt[276], hpet[56], junk[40];
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "chain.h"
+#include "chase/chain.h"
 
 #define FILL 0xA5
 

@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "arch/x86_64/chase_loop.h"
-#include "chain.h"
-#include "measure.h"
+#include "chase/chain.h"
+#include "chase/measure.h"
 
 #define LINE 64
 #define SLOTS 97 /* not a multiple of the unroll: laps end inside iterations */

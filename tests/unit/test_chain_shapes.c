@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "chain.h"
-#include "chain_points.h"
-#include "rng.h"
+#include "chase/chain.h"
+#include "chase/chain_points.h"
+#include "lib/rng.h"
 
 #define FILL 0xA5
 #define LINE 64

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "experiment.h"
+#include "config/config.h"
+#include "experiments/experiment.h"
 
 static struct machine machine;
 static struct cfg_entries *entries;

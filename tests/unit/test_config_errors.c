@@ -9,10 +9,10 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-#include "experiment.h"
-#include "json.h"
-#include "strbuf.h"
+#include "config/config.h"
+#include "experiments/experiment.h"
+#include "lib/json.h"
+#include "lib/strbuf.h"
 
 #define CFG_NAME "\\chase\\chase.cfg"
 

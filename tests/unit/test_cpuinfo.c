@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "cpuinfo.h"
+#include "machine/cpuinfo.h"
 
 struct cpuid_row {
     uint32_t leaf, subleaf;

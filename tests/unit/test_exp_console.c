@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "console.h"
+#include "lib/console.h"
 #include "stub_platform.h"
 
 #define HZ 1000000000ULL /* ticks per second in these tests */

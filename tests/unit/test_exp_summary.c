@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "summary.h"
+#include "run/summary.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024)

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "fmt.h"
-#include "kmath.h"
-#include "kstring.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
+#include "lib/kstring.h"
 
 #define SAME(...)                                                                                 \
     do {                                                                                          \

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "json.h"
+#include "lib/json.h"
 
 static void test_document(void **state)
 {

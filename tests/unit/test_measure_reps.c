@@ -13,10 +13,10 @@
 #include <cmocka.h>
 
 #include "arch/x86_64/chase_loop.h"
-#include "chain.h"
-#include "config.h"
-#include "measure.h"
-#include "reps.h"
+#include "chase/chain.h"
+#include "config/config.h"
+#include "chase/measure.h"
+#include "chase/reps.h"
 
 #define SLOTS 97 /* not a multiple of the unroll */
 #define LINE 64

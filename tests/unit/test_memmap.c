@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "memmap.h"
+#include "machine/memmap.h"
 
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)

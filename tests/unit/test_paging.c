@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "paging.h"
+#include "machine/paging.h"
 
 /* The page size the plan promises at address a. */
 static uint64_t expected_page(const struct paging_plan *p, uint64_t a)

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "analysis.h"
-#include "model.h"
-#include "rtext.h"
+#include "analysis/analysis.h"
+#include "analysis/model.h"
+#include "inputs/rtext.h"
 
 static struct source src[2];
 static struct source_result res[2];

@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "fit.h"
-#include "levels.h"
-#include "model.h"
+#include "analysis/fit.h"
+#include "analysis/levels.h"
+#include "analysis/model.h"
 
 #define MAX_POINTS 512
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "source.h"
+#include "inputs/source.h"
 
 #define FUZZ_ROUNDS 300
 

@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "levels.h"
-#include "model.h"
+#include "analysis/levels.h"
+#include "analysis/model.h"
 
 #define MAX_POINTS 4096
 #define SEEDS 12

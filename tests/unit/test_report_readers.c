@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "csv.h"
-#include "rjson.h"
-#include "rtext.h"
+#include "inputs/csv.h"
+#include "inputs/rjson.h"
+#include "inputs/rtext.h"
 
 #define FUZZ_ROUNDS 3000
 

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "reps.h"
-#include "stats.h"
-#include "time_split.h"
+#include "chase/reps.h"
+#include "lib/stats.h"
+#include "chase/time_split.h"
 
 /* P(B <= k), B ~ Binomial(n, 1/2), from the tail up in long double (2^-n fits for n < 16000). */
 static long double binomial_cdf(size_t n, size_t k)

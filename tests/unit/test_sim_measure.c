@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "chain.h"
+#include "chase/chain.h"
 #include "sim_buffer.h"
 #include "sim_measure.h"
 #include "sim_spec.h"

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static void test_grows_and_formats(void **state)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "summary.h"
+#include "run/summary.h"
 
 static void test_three_plateaus(void **state)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "sweep.h"
+#include "chase/sweep.h"
 
 static void test_one_per_octave(void **state)
 {

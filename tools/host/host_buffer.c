@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "host.h"
-#include "run.h"
+#include "run/run.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26

@@ -9,9 +9,9 @@
 #include <time.h>
 
 #include "arch/x86_64/cpu.h"
-#include "console.h"
+#include "lib/console.h"
 #include "host.h"
-#include "run.h"
+#include "run/run.h"
 
 static void host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
 {

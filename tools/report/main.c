@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis.h"
-#include "output.h"
-#include "rtext.h"
+#include "analysis/analysis.h"
+#include "outputs/output.h"
+#include "inputs/rtext.h"
 
 #define MAX_INPUTS 16
 

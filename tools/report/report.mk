@@ -2,33 +2,33 @@
 # chase-report: cache levels, the latency model (GSL), gnuplot plots and report.md from runs.
 
 REPORT_SRCS := \
-	tools/report/analysis.c \
-	tools/report/csv.c \
-	tools/report/fit.c \
-	tools/report/fit_check.c \
-	tools/report/input_lmbench.c \
-	tools/report/input_run.c \
-	tools/report/input_tinymem.c \
-	tools/report/levels.c \
-	tools/report/levels_prep.c \
-	tools/report/levels_segment.c \
+	tools/report/analysis/analysis.c \
+	tools/report/inputs/csv.c \
+	tools/report/analysis/fit.c \
+	tools/report/analysis/fit_check.c \
+	tools/report/inputs/input_lmbench.c \
+	tools/report/inputs/input_run.c \
+	tools/report/inputs/input_tinymem.c \
+	tools/report/analysis/levels.c \
+	tools/report/analysis/levels_prep.c \
+	tools/report/analysis/levels_segment.c \
 	tools/report/main.c \
-	tools/report/model.c \
-	tools/report/plot.c \
-	tools/report/plot_exp.c \
-	tools/report/report_json.c \
-	tools/report/report_md.c \
-	tools/report/report_md_run.c \
-	tools/report/report_platform.c \
-	tools/report/rjson.c \
-	tools/report/rtext.c \
-	tools/report/source.c \
-	tools/report/tlb.c \
-	tools/report/verdict_policy.c \
-	tools/report/verdict_prefetch.c
+	tools/report/analysis/model.c \
+	tools/report/outputs/plot.c \
+	tools/report/outputs/plot_exp.c \
+	tools/report/outputs/report_json.c \
+	tools/report/outputs/report_md.c \
+	tools/report/outputs/report_md_run.c \
+	tools/report/outputs/report_platform.c \
+	tools/report/inputs/rjson.c \
+	tools/report/inputs/rtext.c \
+	tools/report/inputs/source.c \
+	tools/report/analysis/tlb.c \
+	tools/report/analysis/verdict_policy.c \
+	tools/report/analysis/verdict_prefetch.c
 
 # The kernel's portable JSON writer and what it stands on.
-REPORT_KERNEL_SRCS := kernel/json.c kernel/strbuf.c kernel/fmt.c kernel/kstring.c
+REPORT_KERNEL_SRCS := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c
 REPORT_LIBS := -lgsl -lgslcblas -lm
 
 REPORT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(REPORT_SRCS) $(REPORT_KERNEL_SRCS))
@@ -41,28 +41,28 @@ ALL_TARGETS += $(BUILD)/chase-report
 
 # ---- tests ----
 # Units under test for the analysis tests: everything but main, plots and report writers.
-REPORT_LEVELS_SRCS := tools/report/levels.c tools/report/levels_prep.c \
-	tools/report/levels_segment.c tools/report/model.c
-REPORT_CORE_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis.c tools/report/csv.c \
-	tools/report/fit.c tools/report/fit_check.c tools/report/input_lmbench.c \
-	tools/report/input_run.c tools/report/input_tinymem.c tools/report/rjson.c \
-	tools/report/rtext.c tools/report/source.c tools/report/tlb.c \
-	tools/report/verdict_policy.c tools/report/verdict_prefetch.c
+REPORT_LEVELS_SRCS := tools/report/analysis/levels.c tools/report/analysis/levels_prep.c \
+	tools/report/analysis/levels_segment.c tools/report/analysis/model.c
+REPORT_CORE_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis/analysis.c tools/report/inputs/csv.c \
+	tools/report/analysis/fit.c tools/report/analysis/fit_check.c tools/report/inputs/input_lmbench.c \
+	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c \
+	tools/report/inputs/rtext.c tools/report/inputs/source.c tools/report/analysis/tlb.c \
+	tools/report/analysis/verdict_policy.c tools/report/analysis/verdict_prefetch.c
 
 UNIT_TESTS += test_report_levels
 test_report_levels_SRCS := $(REPORT_LEVELS_SRCS)
 
 UNIT_TESTS += test_report_fit
-test_report_fit_SRCS := $(REPORT_LEVELS_SRCS) tools/report/fit.c tools/report/fit_check.c \
-	tools/report/rtext.c
+test_report_fit_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis/fit.c tools/report/analysis/fit_check.c \
+	tools/report/inputs/rtext.c
 
 UNIT_TESTS += test_report_readers
-test_report_readers_SRCS := tools/report/csv.c tools/report/rjson.c tools/report/rtext.c
+test_report_readers_SRCS := tools/report/inputs/csv.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c
 
 UNIT_TESTS += test_report_inputs
-test_report_inputs_SRCS := tools/report/csv.c tools/report/input_lmbench.c \
-	tools/report/input_run.c tools/report/input_tinymem.c tools/report/rjson.c \
-	tools/report/rtext.c tools/report/source.c
+test_report_inputs_SRCS := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c \
+	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c \
+	tools/report/inputs/rtext.c tools/report/inputs/source.c
 
 UNIT_TESTS += test_report_analysis
 test_report_analysis_SRCS := $(REPORT_CORE_SRCS)
@@ -77,9 +77,14 @@ $(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -fsanitize=float-cast-overflow
 SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
-REPORT_READER_SRCS := tools/report/csv.c tools/report/input_lmbench.c tools/report/input_run.c \
-	tools/report/input_tinymem.c tools/report/rjson.c tools/report/rtext.c tools/report/source.c
+REPORT_READER_SRCS := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c tools/report/inputs/input_run.c \
+	tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c tools/report/inputs/source.c
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text
 fuzz_report_run_SRCS := $(REPORT_READER_SRCS)
 fuzz_report_text_SRCS := $(REPORT_READER_SRCS)
 $(BUILD)/fuzzobj/tests/fuzz/fuzz_report_%.c.o: FUZZ_CFLAGS += -Itools/report
+
+# The report's includes are rooted at its folder ("inputs/csv.h", "analysis/levels.h").
+$(BUILD)/host/tools/report/%.c.o: HOST_CFLAGS += -Itools/report
+$(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -Itools/report
+$(BUILD)/fuzzobj/tools/report/%.c.o: FUZZ_CFLAGS += -Itools/report

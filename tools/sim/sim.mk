@@ -39,8 +39,8 @@ test_sim_batch_SRCS   := $(SIM_MODEL_SRCS)
 test_sim_spec_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_hier_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_measure_SRCS := $(SIM_MODEL_SRCS) tools/sim/sim_measure.c tools/sim/sim_stream.c \
-	kernel/chain.c kernel/chain_shapes.c kernel/rng.c kernel/stats.c kernel/strbuf.c \
-	kernel/fmt.c kernel/kstring.c tests/unit/stub_platform.c
+	kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/lib/rng.c kernel/lib/stats.c kernel/lib/strbuf.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c tests/unit/stub_platform.c
 
 $(BUILD)/test/tests/unit/test_sim_%.c.o: TEST_CFLAGS += -Itools/sim
 

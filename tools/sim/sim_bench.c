@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "chain.h"
+#include "chase/chain.h"
 #include "sim_buffer.h"
 #include "sim_cli.h"
 #include "sim_measure.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "sim_policy.h"
 
 void sim_cli_usage(FILE *f)

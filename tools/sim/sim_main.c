@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "console.h"
+#include "lib/console.h"
 #include "host.h"
 #include "platform.h"
-#include "run.h"
+#include "run/run.h"
 #include "sim_buffer.h"
 #include "sim_cli.h"
 #include "sim_measure.h"

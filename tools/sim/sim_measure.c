@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "platform.h"
-#include "stats.h"
+#include "lib/stats.h"
 
 /* measure_fn carries no context: the bound backend is the one piece of state it reaches. */
 static struct sim_backend *bound;

@@ -5,11 +5,11 @@
 
 #include <stdint.h>
 
-#include "measure.h"
-#include "run.h"
+#include "chase/measure.h"
+#include "run/run.h"
 #include "sim_hier.h"
 #include "sim_stream.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* Loads in one repetition at most (a repetition is at least one lap below this). */
 #define SIM_MAX_REP_LOADS (1ULL << 24)

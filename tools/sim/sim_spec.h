@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cpuinfo.h"
+#include "machine/cpuinfo.h"
 #include "sim_hier.h"
 
 #define SIM_DEFAULT_LINE_BYTES 64

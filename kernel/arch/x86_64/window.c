@@ -2,7 +2,7 @@
 // Measurement windows on the bare machine: interrupts off, chase's own page tables and IDT.
 #include "window.h"
 
-#include "kstring.h"
+#include "lib/kstring.h"
 
 #define GATE_INTERRUPT_PRESENT 0x8e /* present, DPL 0, 64-bit interrupt gate */
 #define ISR_STUB_BYTES 16

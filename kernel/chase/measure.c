@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// Timing one point: a warm-up lap, then timed repetitions, each in its own window.
+#include "chase/measure.h"
+
+#include "arch/x86_64/chase_loop.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/fault_test.h"
+#include "lib/kstring.h"
+#include "platform.h"
+#include "chase/reps.h"
+
+/* The lock-step loops by number of chains; index 0 and 1 are unused. */
+/* clang-format off */
+static const chase_lockstep_fn lockstep_fns[CHASE_LOCKSTEP_MAX + 1] = {
+    NULL,             NULL,             chase_lockstep_2,  chase_lockstep_3,  chase_lockstep_4,
+    chase_lockstep_5, chase_lockstep_6, chase_lockstep_7,  chase_lockstep_8,  chase_lockstep_9,
+    chase_lockstep_10, chase_lockstep_11, chase_lockstep_12, chase_lockstep_13, chase_lockstep_14};
+static const chase_lockstep_fn serial_fns[CHASE_LOCKSTEP_MAX + 1] = {
+    NULL,           NULL,           chase_serial_2,  chase_serial_3,  chase_serial_4,
+    chase_serial_5, chase_serial_6, chase_serial_7,  chase_serial_8,  chase_serial_9,
+    chase_serial_10, chase_serial_11, chase_serial_12, chase_serial_13, chase_serial_14};
+/* clang-format on */
+
+/* One timed chase, run inside a measurement window. */
+struct chase_job {
+    chase_timed_fn chase;       /* one chain */
+    chase_lockstep_fn lockstep; /* several chains (NULL for one) */
+    uint64_t use_rdtscp;
+    void **p[CHASE_MAX_STREAMS];
+    uint64_t iters;
+    uint64_t ticks;
+    unsigned fault_test;
+    bool smi;            /* read MSR_SMI_COUNT around the chase (outside the timed region) */
+    uint64_t smi_delta;
+};
+
+static void chase_job_run(void *arg)
+{
+    struct chase_job *j = arg;
+    uint64_t smi0 = j->smi ? arch_rdmsr(MSR_SMI_COUNT) : 0;
+    if (j->fault_test) {
+        unsigned fault = j->fault_test;
+        j->fault_test = FAULT_TEST_NONE; /* the first window only, warm-up or not */
+        arch_fault_test(fault);
+    }
+    if (j->lockstep)
+        j->ticks = j->lockstep(j->p, j->iters, j->use_rdtscp);
+    else
+        j->ticks = j->chase(j->p[0], j->iters, &j->p[0]);
+    if (j->smi)
+        j->smi_delta = arch_rdmsr(MSR_SMI_COUNT) - smi0;
+}
+
+static uint64_t round_up_unroll(uint64_t n)
+{
+    return (n + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
+}
+
+uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
+                              const struct measure_plan *plan)
+{
+    uint64_t lap = round_up_unroll(lap_hops);
+    uint64_t hops = plan->min_hops;
+    if (!plan->partial_laps && lap > hops)
+        hops = lap;
+    if (warm_ticks && warm_hops) {
+        double ticks_per_hop = (double)warm_ticks / (double)warm_hops;
+        double want = (double)plan->target_ticks / ticks_per_hop;
+        if (want > (double)hops)
+            hops = want > (double)plan->max_hops ? plan->max_hops : (uint64_t)want;
+    }
+    if (hops > plan->max_hops && (plan->partial_laps || lap <= plan->max_hops))
+        hops = plan->max_hops;
+    return round_up_unroll(hops ? hops : 1);
+}
+
+int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
+{
+    kmemset(r, 0, sizeof(*r));
+    r->reps = reps;
+    r->streams = streams;
+    r->ticks = plat_alloc(reps * sizeof(uint64_t));
+    r->tsc_per_access = plat_alloc(reps * sizeof(double));
+    if (!r->ticks || !r->tsc_per_access) {
+        measure_release(r);
+        return -1;
+    }
+    return 0;
+}
+
+/* Set up the job for pt: the loop that chases its streams, and where they start. */
+static int job_init(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
+                    unsigned fault_test)
+{
+    kmemset(job, 0, sizeof(*job));
+    if (pt->streams < 1 || pt->streams > CHASE_LOCKSTEP_MAX)
+        return -1;
+    job->chase = t->chase;
+    job->use_rdtscp = t->rdtscp ? 1 : 0;
+    if (pt->streams > 1)
+        job->lockstep = pt->serialized ? serial_fns[pt->streams] : lockstep_fns[pt->streams];
+    for (unsigned i = 0; i < pt->streams; i++)
+        job->p[i] = pt->head[i];
+    job->fault_test = fault_test;
+    return 0;
+}
+
+/* The most repetitions a point may have: room for them is taken before the first. */
+static unsigned plan_capacity(const struct measure_plan *plan)
+{
+    unsigned reps = plan->reps ? plan->reps : 1;
+    if (plan->precision <= 0)
+        return reps;
+    return plan->max_reps > reps ? plan->max_reps : reps;
+}
+
+/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap. */
+static int warm_up(struct chase_job *job, const struct chase_point *pt,
+                   const struct measure_plan *plan, struct point_result *r)
+{
+    uint64_t hops = plan->warm_laps_set ? plan->warm_laps * pt->lap_hops
+                    : plan->warm_hops   ? plan->warm_hops
+                                        : pt->lap_hops;
+    r->warm_hops = hops ? round_up_unroll(hops) : 0;
+    if (!r->warm_hops)
+        return 0;
+    uint64_t t0 = arch_tsc_fenced();
+    job->iters = r->warm_hops / CHASE_UNROLL;
+    int rc = plat_window_run(chase_job_run, job, &r->fault);
+    r->warm_ticks = job->ticks;
+    r->time.warm = arch_tsc_fenced() - t0;
+    return rc;
+}
+
+/* Run repetition i and record it. */
+static int repetition(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
+                      struct point_result *r, unsigned i)
+{
+    if (plat_window_run(chase_job_run, job, &r->fault) != 0)
+        return -1;
+    r->ticks[i] = job->ticks;
+    r->time.timed += job->ticks;
+    if (r->smi) {
+        r->smi[i] = job->smi_delta;
+        r->smi_reps += job->smi_delta != 0;
+    }
+    double net = (double)r->ticks[i] - t->overhead_ticks;
+    r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
+    return 0;
+}
+
+/* Keep what the verdict on the repetitions says in r. */
+static void keep_verdict(struct point_result *r, const struct reps_verdict *v, enum reps_stop stop)
+{
+    r->assessed = true;
+    r->tsc = v->kept_stats;
+    r->outliers = v->n - v->kept;
+    r->outlier_above = v->threshold;
+    r->ci_valid = v->ci_valid;
+    r->precision = v->precision;
+    r->stop = stop;
+}
+
+/* Repetitions until the rule says stop; sorted (room for cap) keeps them in order. */
+static int repeat(struct chase_job *job, const struct chase_point *pt,
+                  const struct measure_plan *plan, const struct timing *t,
+                  struct point_result *r, double *sorted, unsigned cap)
+{
+    struct reps_rule rule = {plan->reps ? plan->reps : 1, cap, plan->precision, plan->max_ticks};
+    struct reps_verdict v = {0};
+    enum reps_stop stop = REPS_GO_ON;
+    uint64_t start = arch_tsc_fenced();
+    unsigned n = 0;
+    while (stop == REPS_GO_ON) {
+        if (repetition(job, pt, t, r, n) != 0)
+            return -1;
+        reps_insert_sorted(sorted, n, r->tsc_per_access[n]);
+        n++;
+        /* With a fixed count only the last verdict counts. */
+        if (plan->precision > 0 || n >= rule.min_reps)
+            reps_assess(sorted, n, &v);
+        else
+            v.n = n;
+        stop = reps_should_stop(&rule, &v, arch_tsc_fenced() - start);
+    }
+    r->reps = n;
+    keep_verdict(r, &v, stop);
+    return 0;
+}
+
+int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
+                  const struct timing *t, struct point_result *r)
+{
+    struct chase_job job;
+    kmemset(r, 0, sizeof(*r));
+    if (job_init(&job, pt, t, plan->fault_test) != 0)
+        return -1;
+    unsigned cap = plan_capacity(plan);
+    if (measure_alloc(r, cap, pt->streams) != 0)
+        return -1;
+    double *sorted = plat_alloc(cap * sizeof(double));
+    if (!sorted)
+        return -1;
+    int rc = -1;
+    r->core_per_tick = timing_core_ratio(plan->core_iters);
+
+    /* The warm-up brings the chains into the state every later stretch of the chase sees. */
+    if (warm_up(&job, pt, plan, r) != 0)
+        goto out;
+    job.smi = t->smi_counting;
+    if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
+        goto out;
+    r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_hops, r->warm_ticks, plan);
+    job.iters = r->hops / CHASE_UNROLL;
+    rc = repeat(&job, pt, plan, t, r, sorted, cap);
+out:
+    plat_free(sorted);
+    return rc;
+}
+
+void measure_assess_fixed(struct point_result *r)
+{
+    double *sorted = r->reps ? plat_alloc(r->reps * sizeof(double)) : NULL;
+    size_t lo, hi;
+    r->stop = REPS_STOP_FIXED;
+    if (!sorted)
+        return;
+    for (unsigned i = 0; i < r->reps; i++)
+        sorted[i] = r->tsc_per_access[i];
+    stats_sort(sorted, r->reps);
+    double median = stats_quantile_sorted(sorted, r->reps, 0.5);
+    if (stats_median_ci_ranks(r->reps, &lo, &hi) && median > 0) {
+        r->ci_valid = true;
+        r->precision = (sorted[hi] - sorted[lo]) / 2 / median;
+    }
+    plat_free(sorted);
+}
+
+void measure_release(struct point_result *r)
+{
+    plat_free(r->smi);
+    r->smi = NULL;
+    plat_free(r->ticks);
+    plat_free(r->tsc_per_access);
+    r->ticks = NULL;
+    r->tsc_per_access = NULL;
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// Timing one point: a warm-up lap, then timed repetitions, each in its own window.
+#ifndef CHASE_MEASURE_H
+#define CHASE_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "platform.h"
+#include "lib/stats.h"
+#include "chase/time_split.h"
+#include "chase/timing.h"
+
+#define CHASE_MAX_STREAMS 16
+
+/*
+ * What one point chases: `streams` chains chased in lock-step, one load from each in
+ * turn (p0 = *p0; p1 = *p1; ...). With serialized set, each load also waits for the
+ * one before it across streams (the scan experiment), so nothing overlaps.
+ */
+struct chase_point {
+    void **head[CHASE_MAX_STREAMS];
+    unsigned streams;
+    bool serialized;
+    uint64_t lap_hops; /* hops per stream that complete one lap of the longest chain */
+    uint64_t link_sum; /* random chains: chain_link_sum of the chain, 0 otherwise */
+};
+
+struct measure_plan {
+    unsigned reps;          /* timed repetitions: exactly these when precision is 0, else the
+                               fewest */
+    uint64_t min_hops;      /* at least this many hops per stream per repetition */
+    uint64_t target_ticks;  /* and long enough to last about this many TSC ticks */
+    uint64_t max_hops;      /* but never more hops than this */
+    uint64_t core_iters;    /* add-chain iterations for the per-point core clock */
+    unsigned fault_test;    /* FAULT_TEST_*: provoke an exception in the first window (tests) */
+    uint64_t warm_hops;     /* hops per stream before timing; 0: one lap (lap_hops) */
+    bool partial_laps;      /* repetitions may end inside a lap: the warm-up reached the
+                               steady state, so any stretch of the chase is typical */
+    double precision;       /* repeat until the 95% confidence interval of the median is at
+                               most this fraction of it either side (reps.h); 0: reps only */
+    uint64_t max_ticks;     /* ... or until the repetitions have taken this many TSC ticks */
+    unsigned max_reps;      /* ... or this many repetitions (0: reps) */
+    bool warm_laps_set;     /* the warm-up is warm_laps whole laps instead (0: none) */
+    unsigned warm_laps;
+};
+
+/* What fault_test provokes inside a window, to show that chase recovers. */
+enum fault_test {
+    FAULT_TEST_NONE,
+    FAULT_TEST_PAGE_FAULT,
+    FAULT_TEST_GENERAL_PROTECTION,
+    FAULT_TEST_OUTSIDE_WINDOW /* a page fault in chase's own code between windows: the panic */
+};
+
+struct point_result {
+    uint64_t hops;            /* hops per stream per repetition */
+    unsigned streams;
+    unsigned reps;            /* repetitions taken */
+    uint64_t *ticks;          /* [reps] raw ticks per repetition, overhead included */
+    double *tsc_per_access;   /* [reps] (ticks - overhead) / (hops * streams): per load */
+    struct stats_summary tsc; /* over tsc_per_access, outliers left out */
+    double core_per_tick;     /* measured next to this point */
+    uint64_t warm_hops;       /* hops per stream of the warm-up */
+    uint64_t warm_ticks;      /* the warm-up's ticks */
+    struct fault_info fault;  /* the exception that stopped the point, if one did */
+    uint64_t *smi;            /* [reps] SMIs during each repetition; NULL when not counted */
+    unsigned smi_reps;        /* repetitions during which an SMI happened */
+    /* How the repetitions went (reps.h); measure_assess fills these where a backend did not. */
+    bool assessed;
+    unsigned outliers;        /* repetitions above outlier_above, left out of tsc */
+    double outlier_above;     /* the outlier threshold in TSC ticks per access */
+    bool ci_valid;            /* enough kept repetitions for the median's 95% interval */
+    double precision;         /* its half-width over the median (0 unless ci_valid) */
+    unsigned stop;            /* enum reps_stop: why the repetitions ended */
+    struct time_split time;   /* warm and timed from the backend; the rest from exp_measure */
+    uint64_t measured_tsc;    /* when exp_measure returned: output is timed from here */
+};
+
+/*
+ * A measurement backend: chase.efi and chase-host time the point on the CPU
+ * (measure_chase); chase-sim feeds the same access stream to a cache model.
+ * Fills r (arrays allocated here; free them with measure_release).
+ * Returns 0, or -1 when memory ran out, the point cannot be measured, or a CPU
+ * exception stopped it (then r->fault.faulted is set and says which).
+ */
+typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_plan *plan,
+                          const struct timing *t, struct point_result *r);
+
+/*
+ * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps), then
+ * timed repetitions in windows, plan->reps of them and more until the median is known to
+ * plan->precision or the time or count cap is reached (reps_should_stop); disturbed
+ * repetitions are counted and left out of r->tsc (reps_assess). Streams above
+ * CHASE_LOCKSTEP_MAX (chase_loop.h) cannot be measured (-1).
+ */
+int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
+                  const struct timing *t, struct point_result *r);
+
+/*
+ * For a backend that took a fixed number of repetitions and summarized them itself (no
+ * r->assessed): the precision its median has, with nothing left out as an outlier.
+ */
+void measure_assess_fixed(struct point_result *r);
+
+/* Whether repetition i of an assessed point is an outlier (left out of r->tsc). */
+static inline bool measure_is_outlier(const struct point_result *r, unsigned i)
+{
+    return r->assessed && r->outliers && r->tsc_per_access[i] > r->outlier_above;
+}
+
+/* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
+int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
+/* Free the arrays of a point_result. */
+void measure_release(struct point_result *r);
+/*
+ * Hops per stream per repetition: at least plan->min_hops and long enough to last
+ * plan->target_ticks at the pace of the warm-up (warm_ticks over warm_hops), a whole
+ * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
+ * and whole laps are asked for). A multiple of CHASE_UNROLL.
+ */
+uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
+                              const struct measure_plan *plan);
+
+#endif

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// The clocks behind every number: TSC frequency, timer overhead and the core/TSC ratio.
+#include "chase/timing.h"
+
+#include "arch/x86_64/chase_loop.h"
+#include "chase/chain.h"
+#include "lib/kstring.h"
+#include "machine/machine.h"
+#include "platform.h"
+#include "lib/stats.h"
+
+#define OVERHEAD_SAMPLES 101
+#define MSR_MPERF 0xe7
+#define MSR_APERF 0xe8
+#define CORE_RATIO_TRIES 3
+
+static bool calibrate_source(const struct tsc_reference *ref, struct tsc_source *src)
+{
+    double hz[TSC_CALIBRATIONS];
+    kmemset(src, 0, sizeof(*src));
+    src->name = ref->name;
+    for (unsigned i = 0; i < TSC_CALIBRATIONS; i++) {
+        uint64_t ticks, ns;
+        if (!ref->sample(&ticks, &ns) || ns == 0)
+            continue;
+        src->calib_hz[src->ncalib] = (uint64_t)((double)ticks * 1e9 / (double)ns);
+        hz[src->ncalib] = (double)src->calib_hz[src->ncalib];
+        src->ncalib++;
+    }
+    if (!src->ncalib)
+        return false;
+    struct stats_summary s;
+    stats_summarize(hz, src->ncalib, &s);
+    src->hz = (uint64_t)s.median;
+    src->spread = s.median > 0 ? (s.max - s.min) / s.median : 0;
+    return true;
+}
+
+static double relative_gap(uint64_t a, uint64_t b)
+{
+    double d = (double)a - (double)b;
+    return (d < 0 ? -d : d) / (double)b;
+}
+
+static void calibrate_tsc(struct timing *t)
+{
+    const struct tsc_reference *refs;
+    unsigned n = plat_tsc_references(&refs);
+    t->nsources = 0;
+    for (unsigned i = 0; i < n && t->nsources < TSC_MAX_SOURCES; i++) {
+        if (calibrate_source(&refs[i], &t->sources[t->nsources]))
+            t->nsources++;
+    }
+    if (t->nsources) {
+        t->tsc_hz = t->sources[0].hz;
+        t->tsc_method = t->sources[0].name;
+        t->calib_spread = t->sources[0].spread;
+    } else if (t->cpuid_hz) {
+        t->tsc_hz = t->cpuid_hz;
+        t->tsc_method = "cpuid";
+    } else {
+        t->tsc_hz = 1000000000ULL; /* nothing to measure against: ns are then ticks */
+        t->tsc_method = "none (assumed 1 GHz)";
+    }
+    t->wall_tsc_hz = t->tsc_hz;
+    t->disagreement = 0;
+    for (unsigned i = 0; i < t->nsources; i++) {
+        double gap = relative_gap(t->sources[i].hz, t->tsc_hz);
+        t->disagreement = gap > t->disagreement ? gap : t->disagreement;
+    }
+    if (t->cpuid_hz) {
+        double gap = relative_gap(t->cpuid_hz, t->tsc_hz);
+        t->disagreement = gap > t->disagreement ? gap : t->disagreement;
+    }
+}
+
+struct timer_job {
+    bool rdtscp;
+    uint64_t iters;
+    uint64_t ticks;
+};
+
+static void empty_region(void *arg)
+{
+    struct timer_job *j = arg;
+    j->ticks = j->rdtscp ? timer_empty_rdtscp() : timer_empty_rdtsc();
+}
+
+static void add_chain(void *arg)
+{
+    struct timer_job *j = arg;
+    j->ticks = add_chain_timed(j->iters);
+}
+
+static void measure_overhead(struct timing *t)
+{
+    double v[OVERHEAD_SAMPLES];
+    struct timer_job job = {t->rdtscp, 0, 0};
+    struct fault_info fault;
+    unsigned n = 0;
+    for (unsigned i = 0; i < OVERHEAD_SAMPLES; i++) {
+        if (plat_window_run(empty_region, &job, &fault) == 0)
+            v[n++] = (double)job.ticks;
+    }
+    struct stats_summary s;
+    stats_summarize(v, n, &s);
+    t->overhead_ticks = s.median;
+}
+
+double timing_core_ratio(uint64_t iters)
+{
+    uint64_t best = UINT64_MAX;
+    struct timer_job job = {false, iters, 0};
+    struct fault_info fault;
+    for (unsigned i = 0; i < CORE_RATIO_TRIES; i++) {
+        if (plat_window_run(add_chain, &job, &fault) == 0 && job.ticks && job.ticks < best)
+            best = job.ticks;
+    }
+    if (best == UINT64_MAX)
+        return 1.0;
+    return (double)(iters * CHASE_UNROLL) / (double)best;
+}
+
+uint64_t timing_measure_wall_hz(void)
+{
+    const struct tsc_reference *refs;
+    struct tsc_source src;
+    if (plat_tsc_references(&refs) && calibrate_source(&refs[0], &src))
+        return src.hz;
+    return 0;
+}
+
+/* Core cycles per TSC tick from APERF/MPERF over an add chain; 0 when they cannot be read. */
+static double aperf_mperf_ratio(void)
+{
+    uint64_t a0, m0, a1, m1;
+    if (!plat_read_msr(MSR_APERF, &a0) || !plat_read_msr(MSR_MPERF, &m0))
+        return 0;
+    timing_core_ratio(1 << 14);
+    if (!plat_read_msr(MSR_APERF, &a1) || !plat_read_msr(MSR_MPERF, &m1) || m1 <= m0 || a1 <= a0)
+        return 0;
+    /* MPERF counts at the TSC rate (invariant TSC), APERF at the core clock. */
+    return (double)(a1 - a0) / (double)(m1 - m0);
+}
+
+#define LOOP_CHECK_SLOTS 256    /* 16 KiB at 64 B: in every L1 */
+#define LOOP_CHECK_STRIDE 64
+#define LOOP_CHECK_LAPS 64
+#define LOOP_CHECK_TRIES 5
+
+struct loop_job {
+    chase_timed_fn chase;
+    void **p;
+    uint64_t iters, ticks;
+};
+
+static void loop_job_run(void *arg)
+{
+    struct loop_job *j = arg;
+    j->ticks = j->chase(j->p, j->iters, &j->p);
+}
+
+/* Best-of-tries ticks per load for one loop over an L1-resident chain. */
+static double l1_ticks_per_load(chase_timed_fn chase, unsigned unroll, void **head)
+{
+    uint64_t loads = LOOP_CHECK_SLOTS * LOOP_CHECK_LAPS;
+    struct loop_job job = {chase, head, loads / unroll, 0};
+    struct fault_info fault;
+    double best = 0;
+    for (unsigned i = 0; i < LOOP_CHECK_TRIES; i++) {
+        if (plat_window_run(loop_job_run, &job, &fault) != 0)
+            return 0;
+        double per = (double)job.ticks / (double)loads;
+        if (!best || per < best)
+            best = per;
+    }
+    return best;
+}
+
+/* The same L1 chain with 16 and with 256 loads per loop iteration. */
+static void loop_overhead_check(struct timing *t)
+{
+    uint8_t *buf = plat_alloc(LOOP_CHECK_SLOTS * LOOP_CHECK_STRIDE);
+    if (!buf)
+        return;
+    struct chain_layout l = {.base = buf, .offset_bytes = 0, .stride_bytes = LOOP_CHECK_STRIDE,
+                             .slots = LOOP_CHECK_SLOTS};
+    void **head = chain_build_random(&l, 1);
+    t->l1_ticks_16 = l1_ticks_per_load(chase_timed_rdtsc, CHASE_UNROLL, head);
+    t->l1_ticks_256 = l1_ticks_per_load(chase_timed_wide, CHASE_UNROLL_WIDE, head);
+    plat_free(buf);
+}
+
+/* SMIs can be counted where chase is in ring 0 on an Intel CPU that has MSR_SMI_COUNT. */
+static bool smi_countable(const struct machine *m)
+{
+    uint64_t v;
+    return m->ring0 && kstrcmp(m->cpu.vendor, "GenuineIntel") == 0 &&
+           plat_read_msr(MSR_SMI_COUNT, &v);
+}
+
+void timing_init(struct timing *t, const struct machine *m)
+{
+    const struct cpu_info *ci = &m->cpu;
+    kmemset(t, 0, sizeof(*t));
+    t->cpuid_hz = ci->cpuid_tsc_hz;
+    t->cpuid_leaf = ci->cpuid_tsc_leaf;
+    t->invariant = ci->invariant_tsc;
+    t->rdtscp = ci->has_rdtscp;
+    t->chase = t->rdtscp ? chase_timed_rdtscp : chase_timed_rdtsc;
+    calibrate_tsc(t);
+    measure_overhead(t);
+    t->core_per_tick = timing_core_ratio(1 << 16);
+    t->core_method = "dependent add chain";
+    t->aperf_mperf = aperf_mperf_ratio();
+    t->smi_counting = smi_countable(m);
+    loop_overhead_check(t);
+}

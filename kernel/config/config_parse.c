@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// Parsing one key's value: numbers, sizes, lists, auto values, choices and experiment lists.
+#include "config/config_parse.h"
+
+#include "experiments/experiment.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+
+void cfg_describe_accepted(const struct key_desc *k, char *buf, size_t cap)
+{
+    char lo[24], hi[24];
+    switch (k->type) {
+    case KEY_U64:
+        ksnprintf(buf, cap, "an integer from %llu to %llu", (unsigned long long)k->min,
+                  (unsigned long long)k->max);
+        break;
+    case KEY_SIZE:
+        cfg_format_size(lo, sizeof(lo), k->min);
+        cfg_format_size(hi, sizeof(hi), k->max);
+        ksnprintf(buf, cap, "a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
+        break;
+    case KEY_CHOICE: {
+        size_t n = (size_t)ksnprintf(buf, cap, "one of");
+        for (int i = 0; k->choices[i] && n < cap; i++)
+            n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "", k->choices[i]);
+        break;
+    }
+    case KEY_EXPERIMENTS: {
+        size_t n = (size_t)ksnprintf(buf, cap, "'all' or a comma-separated list of");
+        for (size_t i = 0; i < experiment_count && n < cap; i++)
+            n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "",
+                                   experiment_table[i]->name);
+        break;
+    }
+    case KEY_SIZE_LIST:
+        cfg_format_size(lo, sizeof(lo), k->min);
+        cfg_format_size(hi, sizeof(hi), k->max);
+        ksnprintf(buf, cap, "a comma-separated list of 1 to %d sizes in bytes, each from %s to %s",
+                  CFG_LIST_MAX, lo, hi);
+        break;
+    case KEY_U64_AUTO:
+        ksnprintf(buf, cap, "'auto' or an integer from %llu to %llu", (unsigned long long)k->min,
+                  (unsigned long long)k->max);
+        break;
+    case KEY_SIZE_AUTO:
+        cfg_format_size(lo, sizeof(lo), k->min);
+        cfg_format_size(hi, sizeof(hi), k->max);
+        ksnprintf(buf, cap, "'auto' or a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
+        break;
+    case KEY_PERCENT:
+        cfg_format_percent(lo, sizeof(lo), k->min);
+        cfg_format_percent(hi, sizeof(hi), k->max);
+        ksnprintf(buf, cap, "a percentage from %s to %s (at most 4 decimals, '%%' optional)", lo,
+                  hi);
+        break;
+    }
+}
+
+/* Decimal places a percentage may have: 0.0001% is one part per million. */
+#define PERCENT_DECIMALS 4
+
+/* "0.5", "0.5%", "2" as parts per million of the whole (0.5% = 5000); false when malformed. */
+static bool parse_percent(const char *value, uint64_t *ppm)
+{
+    const char *p = value;
+    uint64_t whole = 0, frac = 0;
+    unsigned decimals = 0;
+    if (!kisdigit(*p))
+        return false;
+    for (; kisdigit(*p); p++) {
+        whole = whole * 10 + (uint64_t)(*p - '0');
+        if (whole > 100)
+            return false;
+    }
+    if (*p == '.') {
+        if (!kisdigit(*++p))
+            return false;
+        for (; kisdigit(*p); p++) {
+            if (++decimals > PERCENT_DECIMALS)
+                return false;
+            frac = frac * 10 + (uint64_t)(*p - '0');
+        }
+    }
+    if (*p == '%')
+        p++;
+    if (*p)
+        return false;
+    for (; decimals < PERCENT_DECIMALS; decimals++)
+        frac *= 10;
+    *ppm = whole * CFG_PPM_PER_PERCENT + frac;
+    return true;
+}
+
+static bool parse_experiments(struct global_params *g, const char *value)
+{
+    unsigned n = 0;
+    if (kstrcmp(value, "all") == 0) {
+        for (size_t i = 0; i < experiment_count && i < EXPERIMENTS_MAX; i++)
+            g->experiments[n++] = (unsigned)i;
+        g->n_experiments = n;
+        return true;
+    }
+    const char *p = value;
+    while (*p) {
+        char name[32];
+        size_t len = 0;
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        while (p[len] && p[len] != ',' && p[len] != ' ')
+            len++;
+        if (len >= sizeof(name))
+            return false;
+        kmemcpy(name, p, len);
+        name[len] = 0;
+        p += len;
+        int idx = experiment_index(name);
+        if (idx < 0 || n >= EXPERIMENTS_MAX)
+            return false;
+        for (unsigned i = 0; i < n; i++) {
+            if (g->experiments[i] == (unsigned)idx)
+                return false;
+        }
+        g->experiments[n++] = (unsigned)idx;
+    }
+    if (!n)
+        return false;
+    g->n_experiments = n;
+    return true;
+}
+
+/* Parse one number of a key (a size, or a plain integer for KEY_U64*) and range-check it. */
+static enum value_error parse_number(const struct key_desc *k, const char *value, uint64_t *out)
+{
+    bool plain = k->type == KEY_U64 || k->type == KEY_U64_AUTO;
+    size_t len = kstrlen(value);
+    if (!len || !cfg_parse_size(value, out))
+        return VALUE_MALFORMED;
+    if (plain && !kisdigit(value[len - 1]) && !(value[0] == '0' && ktolower(value[1]) == 'x'))
+        return VALUE_MALFORMED;
+    return *out < k->min || *out > k->max ? VALUE_OUT_OF_RANGE : VALUE_OK;
+}
+
+/* A comma-separated list of numbers into a cfg_list. */
+static enum value_error parse_list(const struct key_desc *k, const char *value,
+                                   struct cfg_list *out)
+{
+    struct cfg_list l = {{0}, 0};
+    const char *p = value;
+    enum value_error worst = VALUE_OK;
+    for (;;) {
+        char item[32];
+        size_t n = 0;
+        while (*p == ' ')
+            p++;
+        while (p[n] && p[n] != ',')
+            n++;
+        size_t t = n;
+        while (t && p[t - 1] == ' ')
+            t--;
+        if (t == 0 || t >= sizeof(item) || l.n >= CFG_LIST_MAX)
+            return VALUE_MALFORMED;
+        kmemcpy(item, p, t);
+        item[t] = 0;
+        enum value_error e = parse_number(k, item, &l.v[l.n++]);
+        if (e == VALUE_MALFORMED)
+            return e;
+        worst = e != VALUE_OK ? e : worst;
+        p += n;
+        if (!*p)
+            break;
+        p++; /* the comma */
+    }
+    if (worst == VALUE_OK)
+        *out = l;
+    return worst;
+}
+
+enum value_error cfg_apply_value(const struct key_desc *k, void *params, const char *value)
+{
+    char *field = (char *)params + k->offset;
+    uint64_t v;
+    enum value_error e;
+    switch (k->type) {
+    case KEY_U64:
+    case KEY_SIZE:
+        e = parse_number(k, value, &v);
+        if (e == VALUE_OK)
+            *(uint64_t *)field = v;
+        return e;
+    case KEY_U64_AUTO:
+    case KEY_SIZE_AUTO: {
+        struct cfg_auto *a = (struct cfg_auto *)field;
+        if (kstrcasecmp(value, "auto") == 0) {
+            a->is_auto = true;
+            a->value = 0;
+            return VALUE_OK;
+        }
+        e = parse_number(k, value, &v);
+        if (e == VALUE_OK) {
+            a->is_auto = false;
+            a->value = v;
+        }
+        return e;
+    }
+    case KEY_SIZE_LIST:
+        return parse_list(k, value, (struct cfg_list *)field);
+    case KEY_PERCENT:
+        if (!parse_percent(value, &v))
+            return VALUE_MALFORMED;
+        if (v < k->min || v > k->max)
+            return VALUE_OUT_OF_RANGE;
+        *(uint64_t *)field = v;
+        return VALUE_OK;
+    case KEY_CHOICE:
+        for (unsigned i = 0; k->choices[i]; i++) {
+            if (kstrcasecmp(k->choices[i], value) == 0) {
+                *(unsigned *)field = i;
+                return VALUE_OK;
+            }
+        }
+        return VALUE_MALFORMED;
+    case KEY_EXPERIMENTS:
+        return parse_experiments((struct global_params *)params, value) ? VALUE_OK
+                                                                        : VALUE_MALFORMED;
+    }
+    return VALUE_MALFORMED;
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+// Turning collected settings into the effective configuration, with every error named.
+#include "config/config.h"
+
+#include "config/config_parse.h"
+#include "experiments/experiment.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+
+/* Key parts shorter than this are not matched inside other names. */
+#define SUGGEST_MIN_PART 3
+
+/* Repetitions until the median is known to 0.5%, at most 1 s a point (25 ms when quick). */
+#define DEFAULT_PRECISION_PPM 5000
+#define FULL_POINT_MAX_MS 1000
+#define QUICK_POINT_MAX_MS 25
+
+/* Room for a copy of any experiment's parameter struct (plan-size search). */
+#define PARAMS_COPY_WORDS 64
+
+/* True when needle occurs in haystack. */
+static bool kstr_contains(const char *haystack, const char *needle)
+{
+    size_t n = kstrlen(needle), h = kstrlen(haystack);
+    for (size_t i = 0; n <= h && i + n <= h; i++) {
+        if (kstrncmp(haystack + i, needle, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+static const struct key_desc *find_key(const struct key_desc *keys, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (kstrcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    }
+    return NULL;
+}
+
+/*
+ * For "experiment.name" where name is part of one of the experiment's keys (or the other
+ * way round), that key: "parallel.chains" -> "parallel.max_chains". NULL when none.
+ */
+static const char *suggest_within_section(const char *key, char *buf, size_t cap)
+{
+    const char *dot = kstrchr(key, '.');
+    char section[32];
+    if (!dot || (size_t)(dot - key) >= sizeof(section) || kstrlen(dot + 1) < SUGGEST_MIN_PART)
+        return NULL;
+    kmemcpy(section, key, (size_t)(dot - key));
+    section[dot - key] = 0;
+    const struct experiment *x = experiment_find(section);
+    for (size_t i = 0; x && i < x->nkeys; i++) {
+        const char *name = x->keys[i].name;
+        if (kstr_contains(name, dot + 1) || kstr_contains(dot + 1, name)) {
+            ksnprintf(buf, cap, "%s.%s", x->name, name);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+/* The nearest known full key name to `key`, or NULL when none is close. */
+static const char *suggest_key(const char *key, char *buf, size_t cap)
+{
+    unsigned best = 4;
+    const char *found = NULL;
+    char full[96];
+    for (size_t i = 0; i < global_key_count; i++) {
+        unsigned d = kstr_distance(key, global_keys[i].name);
+        if (d < best) {
+            best = d;
+            kstrlcpy(buf, global_keys[i].name, cap);
+            found = buf;
+        }
+    }
+    for (size_t x = 0; x < experiment_count; x++) {
+        const struct experiment *e = experiment_table[x];
+        for (size_t i = 0; i < e->nkeys; i++) {
+            ksnprintf(full, sizeof(full), "%s.%s", e->name, e->keys[i].name);
+            unsigned d = kstr_distance(key, full);
+            if (d < best) {
+                best = d;
+                kstrlcpy(buf, full, cap);
+                found = buf;
+            }
+        }
+    }
+    return found ? found : suggest_within_section(key, buf, cap);
+}
+
+/* Find the key an entry names and the parameter struct it lives in. */
+static const struct key_desc *lookup(struct chase_config *cfg, const char *key, void **params)
+{
+    const char *dot = kstrchr(key, '.');
+    if (!dot) {
+        *params = &cfg->global;
+        return find_key(global_keys, global_key_count, key);
+    }
+    char name[32];
+    size_t n = (size_t)(dot - key);
+    if (n >= sizeof(name))
+        return NULL;
+    kmemcpy(name, key, n);
+    name[n] = 0;
+    const struct experiment *x = experiment_find(name);
+    if (!x)
+        return NULL;
+    *params = experiment_params(x, cfg);
+    return find_key(x->keys, x->nkeys, dot + 1);
+}
+
+void cfg_check_fail(struct cfg_check *c, const char *key, const char *fmt, ...)
+{
+    char full[96], msg[256];
+    ksnprintf(full, sizeof(full), "%s.%s", c->experiment, key);
+    struct cfg_source src = {"defaults", 0};
+    for (unsigned i = 0; i < c->entries->n; i++) {
+        if (kstrcmp(c->entries->e[i].key, full) == 0)
+            src = c->entries->e[i].src;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    cfg_error(c->errs, &src, "key '%s': %s", full, msg);
+}
+
+/* Where the last setting of key came from ("defaults" when it was never set). */
+static const struct cfg_source *source_of(const struct cfg_entries *entries, const char *key)
+{
+    static const struct cfg_source defaults = {"defaults", 0};
+    const struct cfg_source *src = &defaults;
+    for (unsigned i = 0; i < entries->n; i++) {
+        if (kstrcmp(entries->e[i].key, key) == 0)
+            src = &entries->e[i].src;
+    }
+    return src;
+}
+
+static unsigned chosen_profile(const struct cfg_entries *entries)
+{
+    unsigned p = PROFILE_FULL;
+    for (unsigned i = 0; i < entries->n; i++) {
+        if (kstrcmp(entries->e[i].key, "profile") != 0)
+            continue;
+        for (unsigned k = 0; profile_names[k]; k++) {
+            if (kstrcasecmp(profile_names[k], entries->e[i].value) == 0)
+                p = k;
+        }
+    }
+    return p;
+}
+
+static void set_defaults(struct chase_config *cfg, const struct machine *m, unsigned profile)
+{
+    kmemset(cfg, 0, sizeof(*cfg));
+    struct global_params *g = &cfg->global;
+    for (size_t i = 0; i < experiment_count && i < EXPERIMENTS_MAX; i++)
+        g->experiments[g->n_experiments++] = (unsigned)i;
+    g->profile = profile;
+    g->on_exit = ON_EXIT_WAIT;
+    g->seed = 1;
+    g->reps = 5;
+    g->precision_ppm = DEFAULT_PRECISION_PPM;
+    g->point_max_ms = profile == PROFILE_QUICK ? QUICK_POINT_MAX_MS : FULL_POINT_MAX_MS;
+    g->warm_laps.is_auto = true;
+    for (size_t i = 0; i < experiment_count; i++) {
+        const struct experiment *x = experiment_table[i];
+        x->defaults(experiment_params(x, cfg), m, (enum profile)profile);
+    }
+}
+
+/* Largest size key value buffer_bytes accepts within limit; 0 when none. Keeps 1 or 1.5 x 2^k. */
+static uint64_t largest_fitting(const struct experiment *x, const struct key_desc *k,
+                                const void *params, uint64_t limit)
+{
+    uint64_t copy[PARAMS_COPY_WORDS];
+    if (x->params_size > sizeof(copy))
+        return 0;
+    kmemcpy(copy, params, x->params_size);
+    uint64_t *field = (uint64_t *)((char *)copy + k->offset); /* cfg_auto starts with value */
+    uint64_t best = 0;
+    for (uint64_t p = 1ULL << 62; p >= 8 && !best; p >>= 1) {
+        uint64_t tries[2] = {p + p / 2, p};
+        for (unsigned i = 0; i < 2 && !best; i++) {
+            *field = tries[i];
+            if (tries[i] >= k->min && tries[i] <= k->max && x->buffer_bytes(copy) <= limit)
+                best = tries[i];
+        }
+    }
+    return best;
+}
+
+/* Every experiment's buffer must fit in what the platform can give. */
+static void check_plan(const struct chase_config *cfg, const struct cfg_entries *entries,
+                       const struct machine *m, struct cfg_errors *errs)
+{
+    uint64_t limit = m->buffer_limit_bytes;
+    for (unsigned i = 0; limit && i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        const void *params = experiment_params_const(x, cfg);
+        uint64_t need = x->buffer_bytes(params);
+        if (need <= limit)
+            continue;
+        char key[64], a[24], b[24], c[24];
+        ksnprintf(key, sizeof(key), "%s.%s", x->name, x->size_key);
+        const struct key_desc *k = find_key(x->keys, x->nkeys, x->size_key);
+        uint64_t fits = k ? largest_fitting(x, k, params, limit) : 0;
+        cfg_format_size(a, sizeof(a), need);
+        cfg_format_size(b, sizeof(b), limit);
+        cfg_format_size(c, sizeof(c), fits);
+        if (fits)
+            cfg_error(errs, source_of(entries, key),
+                      "key '%s': the plan needs a %s buffer but at most %s fits in memory; "
+                      "the largest %s that fits is %s",
+                      key, a, b, key, c);
+        else
+            cfg_error(errs, source_of(entries, key),
+                      "key '%s': the plan needs a %s buffer but at most %s fits in memory", key, a,
+                      b);
+    }
+}
+
+/* An unknown key without a section that is an experiment's key: say which experiments. */
+static bool suggest_section(const struct cfg_entry *e, struct cfg_errors *errs)
+{
+    char names[160];
+    size_t n = 0;
+    names[0] = 0;
+    for (size_t x = 0; x < experiment_count; x++) {
+        const struct experiment *ex = experiment_table[x];
+        if (kstrchr(e->key, '.') || !find_key(ex->keys, ex->nkeys, e->key) || n >= sizeof(names))
+            continue;
+        n += (size_t)ksnprintf(names + n, sizeof(names) - n, "%s'%s.%s'", n ? ", " : "", ex->name,
+                               e->key);
+    }
+    if (!n)
+        return false;
+    cfg_error(errs, &e->src,
+              "unknown key '%s': it is an experiment's key; write %s (or put it "
+              "in an [experiment] section)",
+              e->key, names);
+    return true;
+}
+
+bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
+                 const struct machine *m, struct cfg_errors *errs)
+{
+    unsigned before = errs->count;
+    set_defaults(cfg, m, chosen_profile(entries));
+    for (unsigned i = 0; i < entries->n; i++) {
+        const struct cfg_entry *e = &entries->e[i];
+        void *params = NULL;
+        const struct key_desc *k = lookup(cfg, e->key, &params);
+        if (!k && suggest_section(e, errs))
+            continue;
+        if (!k) {
+            char buf[96];
+            const char *near = suggest_key(e->key, buf, sizeof(buf));
+            if (near)
+                cfg_error(errs, &e->src, "unknown key '%s' (did you mean '%s'?)", e->key, near);
+            else
+                cfg_error(errs, &e->src, "unknown key '%s' ('help' lists the keys)", e->key);
+            continue;
+        }
+        enum value_error ve = cfg_apply_value(k, params, e->value);
+        if (ve != VALUE_OK) {
+            char accepted[256];
+            cfg_describe_accepted(k, accepted, sizeof(accepted));
+            cfg_error(errs, &e->src, "key '%s': bad value '%s'%s; expected %s", e->key, e->value,
+                      ve == VALUE_OUT_OF_RANGE ? " (out of range)" : "", accepted);
+        }
+    }
+    for (size_t i = 0; i < experiment_count; i++) {
+        const struct experiment *x = experiment_table[i];
+        if (x->resolve)
+            x->resolve(experiment_params(x, cfg), m);
+    }
+    if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
+        cfg_error(errs, source_of(entries, "fault_test"),
+                  "key 'fault_test': only chase.efi can recover from a fault");
+    if (cfg_page_bytes(cfg->global.page) == (1ULL << 30) && !m->cpu.has_1g_pages &&
+        kstrcmp(m->platform, "uefi") == 0)
+        cfg_error(errs, source_of(entries, "page"),
+                  "key 'page': this CPU has no 1 GiB pages (CPUID 0x80000001 EDX bit 26); "
+                  "use 2M or 4K");
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        struct cfg_check c = {entries, errs, x->name};
+        x->check(experiment_params_const(x, cfg), m, &c);
+    }
+    if (errs->count == before)
+        check_plan(cfg, entries, m, errs);
+    return errs->count == before;
+}

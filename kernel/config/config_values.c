@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// Key values as people and run.json see them: formatted for help and console, written as JSON.
+#include "config/config.h"
+
+#include "experiments/experiment.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+
+static void format_list(char *buf, size_t cap, const struct cfg_list *l)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < l->n && n < cap; i++) {
+        char one[24];
+        cfg_format_size(one, sizeof(one), l->v[i]);
+        n += (size_t)ksnprintf(buf + n, cap - n, "%s%s", i ? "," : "", one);
+    }
+}
+
+static void format_auto(char *buf, size_t cap, const struct cfg_auto *a, bool size)
+{
+    char v[24];
+    if (size)
+        cfg_format_size(v, sizeof(v), a->value);
+    else
+        ksnprintf(v, sizeof(v), "%llu", (unsigned long long)a->value);
+    if (!a->is_auto)
+        ksnprintf(buf, cap, "%s", v);
+    else if (a->value)
+        ksnprintf(buf, cap, "auto (%s)", v);
+    else
+        ksnprintf(buf, cap, "auto");
+}
+
+void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const void *params)
+{
+    const char *field = (const char *)params + k->offset;
+    switch (k->type) {
+    case KEY_U64:
+        ksnprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
+    case KEY_SIZE:
+        cfg_format_size(buf, cap, *(const uint64_t *)field);
+        break;
+    case KEY_CHOICE:
+        ksnprintf(buf, cap, "%s", k->choices[*(const unsigned *)field]);
+        break;
+    case KEY_EXPERIMENTS:
+        ksnprintf(buf, cap, "all");
+        break;
+    case KEY_SIZE_LIST:
+        format_list(buf, cap, (const struct cfg_list *)field);
+        break;
+    case KEY_U64_AUTO:
+    case KEY_SIZE_AUTO:
+        format_auto(buf, cap, (const struct cfg_auto *)field, k->type == KEY_SIZE_AUTO);
+        break;
+    case KEY_PERCENT:
+        cfg_format_percent(buf, cap, *(const uint64_t *)field);
+        break;
+    }
+}
+
+void cfg_format_percent(char *buf, size_t cap, uint64_t ppm)
+{
+    uint64_t whole = ppm / CFG_PPM_PER_PERCENT, frac = ppm % CFG_PPM_PER_PERCENT;
+    int digits = 4;
+    while (frac && frac % 10 == 0) {
+        frac /= 10;
+        digits--;
+    }
+    if (frac)
+        ksnprintf(buf, cap, "%llu.%0*llu%%", (unsigned long long)whole, digits,
+                  (unsigned long long)frac);
+    else
+        ksnprintf(buf, cap, "%llu%%", (unsigned long long)whole);
+}
+
+void cfg_value_json(struct json *j, const struct key_desc *k, const void *params)
+{
+    const char *field = (const char *)params + k->offset;
+    switch (k->type) {
+    case KEY_U64:
+    case KEY_SIZE:
+        json_u64(j, k->name, *(const uint64_t *)field);
+        break;
+    case KEY_CHOICE:
+        json_string(j, k->name, k->choices[*(const unsigned *)field]);
+        break;
+    case KEY_EXPERIMENTS: {
+        const struct global_params *g = params;
+        json_array_begin(j, k->name);
+        for (unsigned i = 0; i < g->n_experiments; i++)
+            json_string(j, NULL, experiment_table[g->experiments[i]]->name);
+        json_array_end(j);
+        break;
+    }
+    case KEY_SIZE_LIST: {
+        const struct cfg_list *l = (const struct cfg_list *)field;
+        json_array_begin(j, k->name);
+        for (unsigned i = 0; i < l->n; i++)
+            json_u64(j, NULL, l->v[i]);
+        json_array_end(j);
+        break;
+    }
+    case KEY_PERCENT: /* in percent, as written */
+        json_double(j, k->name, (double)*(const uint64_t *)field / CFG_PPM_PER_PERCENT, 4);
+        break;
+    case KEY_U64_AUTO:
+    case KEY_SIZE_AUTO: {
+        const struct cfg_auto *a = (const struct cfg_auto *)field;
+        char name[64];
+        json_u64(j, k->name, a->value);
+        ksnprintf(name, sizeof(name), "%s_auto", k->name);
+        json_bool(j, name, a->is_auto);
+        break;
+    }
+    }
+}

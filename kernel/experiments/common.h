@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// What every experiment does alike: machine facts, plans, pages, measuring, CSV and tables.
+#ifndef CHASE_EXP_COMMON_H
+#define CHASE_EXP_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chase/chain_points.h"
+#include "config/config.h"
+#include "lib/console.h"
+#include "experiments/experiment.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "chase/measure.h"
+#include "run/run.h"
+
+/* Sizes and counts that bound every experiment's plan. */
+#define EXP_POINTS_MAX 256 /* points of one sweep */
+#define EXP_FALLBACK_LLC_BYTES (32ULL << 20)
+#define EXP_FALLBACK_L2_BYTES (1ULL << 20)
+#define EXP_FALLBACK_LINE_BYTES 64
+#define EXP_FAR_BEYOND_LLC 4    /* chains this many times the LLC need no full warm-up lap */
+#define EXP_WARM_LLC_MULTIPLE 2 /* ... only enough hops to replace the LLC this many times */
+#define EXP_SIZE_KEY_MAX (1ULL << 40)
+#define EXP_STRIDE_KEY_MAX (1ULL << 30)
+
+/*
+ * The columns every experiment's CSV ends with: the statistics leave the outliers out;
+ * precision_pct is the half-width of the median's 95% interval in percent of it (empty
+ * when the repetitions are too few for one), stop why the repetitions ended (reps.h);
+ * the *_ns columns split the point's wall time, timed_fraction is the timed part's share.
+ */
+#define EXP_CSV_COMMON                                                                             \
+    "hops,reps,build_ns,tsc_min,tsc_median,tsc_p90,ns_min,ns_median,ns_p90,"                       \
+    "core_cycles_median,core_per_tsc,outliers,precision_pct,stop,warm_ns,timed_ns,"                \
+    "bookkeeping_ns,output_ns,timed_fraction"
+/*
+ * The columns every samples CSV ends with: outlier is 1 for a repetition left out; smi is
+ * last and empty where SMIs cannot be counted.
+ */
+#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access,outlier,smi"
+
+/* The last-level cache, the level below it, and the line size (CPUID, or fallbacks). */
+uint64_t exp_llc_bytes(const struct machine *m);
+uint64_t exp_l2_bytes(const struct machine *m);
+uint64_t exp_line_bytes(const struct machine *m);
+/* The smallest power of two >= v, and the largest <= v (v >= 1). */
+uint64_t exp_pow2_at_least(uint64_t v);
+uint64_t exp_pow2_at_most(uint64_t v);
+/* v lowered to the largest power of two the buffer limit allows (no limit when 0). */
+uint64_t exp_fit_memory(const struct machine *m, uint64_t v);
+
+/* How many strides a sweep from min to max in steps of step has (0 when none). */
+unsigned exp_stride_count(uint64_t min, uint64_t max, uint64_t step);
+
+/*
+ * The measurement plan of a point: repetitions from the configuration, time per
+ * repetition from the profile, and a warm-up of one lap, or, for chains of chain_bytes
+ * (all streams) far beyond the LLC, only enough hops to replace the LLC's content, each
+ * hop touching bytes_per_hop new bytes (min of stride and line) per stream.
+ */
+struct measure_plan exp_plan(const struct run_ctx *ctx, uint64_t chain_bytes,
+                             uint64_t bytes_per_hop, unsigned streams);
+
+/* Estimated TSC ticks of a point (for the progress line's time left). */
+double exp_point_work(const struct run_ctx *ctx, const struct measure_plan *plan,
+                      uint64_t chain_bytes, uint64_t slots, uint64_t lap_hops, unsigned streams);
+
+/*
+ * Measure pt with plan into r, and time it: r->time gets the bookkeeping around the
+ * backend's warm-up and timed parts. Returns 0, or EXP_RUN_FAILED with ctx->failure
+ * saying which point (label, a size in bytes) and why; r is released on failure.
+ */
+int exp_measure(struct run_ctx *ctx, const struct chase_point *pt, const struct measure_plan *plan,
+                uint64_t label, struct point_result *r);
+
+/*
+ * Map the buffer with the page size the experiment's page key asks for (PAGE_CHOICE_AUTO keeps
+ * what it has: the global page key's choice). *saved receives the size to restore with
+ * exp_pages_end. Returns 0, or EXP_RUN_SKIPPED with ctx->failure saying why.
+ */
+int exp_pages_begin(struct run_ctx *ctx, unsigned page_choice, uint64_t *saved);
+/* Map the buffer with the page size it had before exp_pages_begin. */
+void exp_pages_end(struct run_ctx *ctx, uint64_t saved);
+
+/* Print the experiment's "why" line and its plan line (printf format). */
+void exp_header(const struct run_ctx *ctx, const struct experiment *x, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Append the common columns of a point (EXP_CSV_COMMON) and end the CSV row. The point's
+ * time split gets build_ticks and, as output, the time since exp_measure returned (so
+ * rows are best written after the point's samples and console line); it is added to the
+ * experiment's (ctx->spent).
+ */
+void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t build_ticks);
+/* Append one samples row per repetition: `keys` (the point's own columns), then the common ones. */
+void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_result *r);
+
+/* Median ns and core cycles per access of a point. */
+double exp_ns(const struct run_ctx *ctx, const struct point_result *r);
+double exp_cycles(const struct point_result *r);
+
+/*
+ * The table columns every experiment prints after its own: ns min, median, p90, cycles,
+ * then the repetitions, the precision reached (+-%) and the outliers left out.
+ */
+void exp_table_head_common(void);
+void exp_table_common(const struct run_ctx *ctx, const struct point_result *r);
+
+/* A size as people write it, in a small static-free buffer the caller provides. */
+static inline const char *exp_size(char *buf, size_t cap, uint64_t bytes)
+{
+    cfg_format_size(buf, cap, bytes);
+    return buf;
+}
+
+#endif

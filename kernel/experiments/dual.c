@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// The dual experiment: two pointers on one random cycle, so each line is touched twice.
+#include "experiments/common.h"
+
+#include "arch/x86_64/cpu.h"
+#include "chase/sweep.h"
+
+#define P(field) offsetof(struct dual_params, field)
+#define LAG_MAX_SLOTS (1ULL << 40)
+#define DUAL_LLC_MULTIPLE 2         /* the full sweep goes to twice the LLC */
+#define MIN_MAX_BYTES (64ULL << 20) /* and at least this far */
+
+static const struct key_desc dual_keys[] = {
+    {"min", KEY_SIZE, P(min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes", "smallest chain size"},
+    {"max", KEY_SIZE, P(max_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "largest chain size (default: twice the LLC, at least 64M)"},
+    {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",
+     "sizes per doubling of the chain size"},
+    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "distance between slots (default: the cache line)"},
+    {"lag", KEY_U64_AUTO, P(lag), 1, LAG_MAX_SLOTS, NULL, "slots",
+     "how far the second pointer trails the first (auto: the slots covering twice the cache "
+     "level below the LLC)"},
+};
+
+static void dual_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct dual_params *p = params;
+    struct random_params r;
+    experiment_random.defaults(&r, m, profile);
+    p->min_bytes = r.min_bytes;
+    p->max_bytes = r.max_bytes;
+    if (profile != PROFILE_QUICK) {
+        /* Sizes up to twice the LLC show the insertion policy; beyond, only the time grows. */
+        uint64_t max = exp_pow2_at_least(DUAL_LLC_MULTIPLE * exp_llc_bytes(m));
+        max = max < MIN_MAX_BYTES ? MIN_MAX_BYTES : max;
+        p->max_bytes = max < r.max_bytes ? max : r.max_bytes;
+    }
+    p->points_per_octave = r.points_per_octave;
+    p->stride_bytes = r.stride_bytes;
+    p->lag.is_auto = true;
+    p->lag.value = 0;
+}
+
+/* The level below the LLC: L2 when the LLC is L3 or above, else L1. */
+static uint64_t below_llc_bytes(const struct machine *m)
+{
+    const struct cache_info *llc = cpuinfo_llc(&m->cpu);
+    const struct cache_info *below =
+        llc && llc->level > 1 ? cpuinfo_data_cache(&m->cpu, llc->level - 1) : NULL;
+    return below && below->size_bytes ? below->size_bytes : exp_l2_bytes(m);
+}
+
+static void dual_resolve(void *params, const struct machine *m)
+{
+    struct dual_params *p = params;
+    if (p->lag.is_auto && p->stride_bytes) {
+        uint64_t lag = 2 * below_llc_bytes(m) / p->stride_bytes;
+        p->lag.value = lag ? lag : 1;
+    }
+}
+
+static void dual_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct dual_params *p = params;
+    (void)m;
+    if (p->stride_bytes % 8)
+        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)p->stride_bytes);
+    if (p->min_bytes > p->max_bytes)
+        cfg_check_fail(c, "min", "min (%llu) is larger than max (%llu)",
+                       (unsigned long long)p->min_bytes, (unsigned long long)p->max_bytes);
+    if (p->min_bytes < 2 * p->stride_bytes)
+        cfg_check_fail(c, "min", "min (%llu) holds fewer than two slots of stride %llu",
+                       (unsigned long long)p->min_bytes, (unsigned long long)p->stride_bytes);
+    uint64_t sizes[1];
+    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
+                             p->stride_bytes, sizes, 0);
+    if (n > EXP_POINTS_MAX)
+        cfg_check_fail(c, "points_per_octave", "the sweep would have %u points; at most %d", n,
+                       EXP_POINTS_MAX);
+}
+
+static uint64_t dual_buffer_bytes(const void *params)
+{
+    const struct dual_params *p = params;
+    return p->max_bytes;
+}
+
+static void dual_row(struct run_ctx *ctx, const struct dual_params *p, uint64_t size, uint64_t lag,
+                     uint64_t slots, uint64_t build_ticks, const struct point_result *r)
+{
+    char keys[64], sz[24];
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)size, (unsigned long long)lag);
+    strbuf_printf(&ctx->csv, "%s,%llu,%llu,", keys, (unsigned long long)p->stride_bytes,
+                  (unsigned long long)slots);
+    exp_csv_common(ctx, r, build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%10s %10llu %10llu ", exp_size(sz, sizeof(sz), size), (unsigned long long)slots,
+               (unsigned long long)lag);
+    exp_table_common(ctx, r);
+    curve_add(&ctx->found.dual, size, exp_ns(ctx, r), exp_cycles(r));
+}
+
+static struct measure_plan dual_plan(const struct run_ctx *ctx, const struct dual_params *p,
+                                     uint64_t size)
+{
+    uint64_t line = exp_line_bytes(ctx->m);
+    /* The leading pointer brings in the new lines; the trailing one finds them again. */
+    return exp_plan(ctx, size, p->stride_bytes < line ? p->stride_bytes : line, 1);
+}
+
+static int dual_sweep(struct run_ctx *ctx, const struct dual_params *p, const uint64_t *sizes,
+                      unsigned n)
+{
+    struct con_progress pg;
+    double total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        struct measure_plan plan = dual_plan(ctx, p, sizes[i]);
+        uint64_t slots = sizes[i] / p->stride_bytes;
+        total += exp_point_work(ctx, &plan, sizes[i], slots, slots, 2);
+    }
+    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
+    for (unsigned i = 0; i < n; i++) {
+        struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, sizes[i] / p->stride_bytes,
+                                 0};
+        struct measure_plan plan = dual_plan(ctx, p, sizes[i]);
+        struct chase_point pt;
+        struct point_result r;
+        uint64_t t0 = arch_tsc_fenced();
+        uint64_t lag = point_dual(&pt, &l, p->lag.value, ctx->cfg->global.seed + i);
+        uint64_t build_ticks = arch_tsc_fenced() - t0;
+        if (exp_measure(ctx, &pt, &plan, sizes[i], &r) != 0) {
+            con_progress_end(&pg);
+            return EXP_RUN_FAILED;
+        }
+        dual_row(ctx, p, sizes[i], lag, l.slots, build_ticks, &r);
+        measure_release(&r);
+        con_progress_step(&pg, exp_point_work(ctx, &plan, sizes[i], l.slots, l.slots, 2),
+                          arch_tsc_fenced());
+    }
+    con_progress_end(&pg);
+    return 0;
+}
+
+static int dual_run(struct run_ctx *ctx, const void *params)
+{
+    const struct dual_params *p = params;
+    uint64_t sizes[EXP_POINTS_MAX];
+    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
+                             p->stride_bytes, sizes, EXP_POINTS_MAX);
+    char a[24], b[24], s[24], lag[96];
+    if (p->lag.is_auto)
+        ksnprintf(lag, sizeof(lag), "lag auto = %llu slots (twice the %s level below the LLC)",
+                  (unsigned long long)p->lag.value,
+                  exp_size(a, sizeof(a), below_llc_bytes(ctx->m)));
+    else
+        ksnprintf(lag, sizeof(lag), "lag %llu slots", (unsigned long long)p->lag.value);
+    exp_header(ctx, &experiment_dual,
+               "%u sizes from %s to %s (%llu per octave), stride %s, %s; "
+               "sizes below the lag use half a lap",
+               n, exp_size(a, sizeof(a), p->min_bytes), exp_size(b, sizeof(b), p->max_bytes),
+               (unsigned long long)p->points_per_octave, exp_size(s, sizeof(s), p->stride_bytes),
+               lag);
+    strbuf_puts(&ctx->csv, "size_bytes,lag_slots,stride_bytes,slots," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "size_bytes,lag_slots," EXP_SAMPLES_COMMON "\n");
+    con_printf("%10s %10s %10s ", "size", "slots", "lag");
+    exp_table_head_common();
+    ctx->found.dual.n = 0;
+    ctx->found.dual_ran = true;
+    ctx->found.dual_lag_slots = p->lag.value;
+    return dual_sweep(ctx, p, sizes, n);
+}
+
+const struct experiment experiment_dual = {
+    .name = "dual",
+    .describe = "adaptive LLC insertion: two pointers walk the same random cycle, the second "
+                "lag slots behind",
+    .why = "each line is touched twice before eviction: an LLC that inserts new lines near "
+           "eviction (BIP/DIP) loses the second touch, one that keeps them (LRU) hits",
+    .keys = dual_keys,
+    .nkeys = sizeof(dual_keys) / sizeof(dual_keys[0]),
+    .params_offset = offsetof(struct chase_config, dual),
+    .params_size = sizeof(struct dual_params),
+    .size_key = "max",
+    .defaults = dual_defaults,
+    .resolve = dual_resolve,
+    .check = dual_check,
+    .buffer_bytes = dual_buffer_bytes,
+    .run = dual_run,
+};

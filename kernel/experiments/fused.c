@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// The fused experiment: how many interleaved constant-stride streams the prefetchers track.
+#include "experiments/common.h"
+
+#include "arch/x86_64/chase_loop.h"
+#include "arch/x86_64/cpu.h"
+
+#define P(field) offsetof(struct fused_params, field)
+#define QUICK_SIZE_BYTES (1ULL << 20)
+#define FULL_MIN_SIZE_BYTES (64ULL << 20)
+#define QUICK_MAX_STRIDE 64
+#define FULL_MAX_STRIDE 128
+#define QUICK_MAX_FUSE 4
+#define FULL_MAX_FUSE 8
+/* Bytes one access moves, as afborchert's fused-linear-chase counts them: the pointer. */
+#define BYTES_PER_ACCESS 8.0
+#define GIB 1073741824.0
+
+static const struct key_desc fused_keys[] = {
+    {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "bytes all streams cover together, max_fuse equal parts (default: 4x the LLC)"},
+    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "smallest stride"},
+    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "largest stride"},
+    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "stride increment between points"},
+    {"max_fuse", KEY_U64, P(max_fuse), 1, CHASE_LOCKSTEP_MAX, NULL, "",
+     "the most streams chased in lock-step (1 to max_fuse for each stride)"},
+};
+
+static void fused_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct fused_params *p = params;
+    p->min_stride_bytes = 8;
+    p->step_bytes = 8;
+    if (profile == PROFILE_QUICK) {
+        p->size_bytes = QUICK_SIZE_BYTES;
+        p->max_stride_bytes = QUICK_MAX_STRIDE;
+        p->max_fuse = QUICK_MAX_FUSE;
+    } else {
+        p->size_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
+        if (p->size_bytes < FULL_MIN_SIZE_BYTES)
+            p->size_bytes = FULL_MIN_SIZE_BYTES;
+        p->max_stride_bytes = FULL_MAX_STRIDE;
+        p->max_fuse = FULL_MAX_FUSE;
+    }
+    p->size_bytes = exp_fit_memory(m, p->size_bytes);
+}
+
+static void fused_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct fused_params *p = params;
+    (void)m;
+    if (p->min_stride_bytes % 8)
+        cfg_check_fail(c, "min_stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)p->min_stride_bytes);
+    if (p->step_bytes % 8)
+        cfg_check_fail(c, "step", "%llu is not a multiple of 8 (strides stay multiples of 8)",
+                       (unsigned long long)p->step_bytes);
+    if (p->min_stride_bytes > p->max_stride_bytes)
+        cfg_check_fail(c, "min_stride", "min_stride (%llu) is larger than max_stride (%llu)",
+                       (unsigned long long)p->min_stride_bytes,
+                       (unsigned long long)p->max_stride_bytes);
+    if (p->max_fuse && p->size_bytes / p->max_fuse < 2 * p->max_stride_bytes)
+        cfg_check_fail(c, "size",
+                       "%llu split into %llu streams leaves fewer than two slots at "
+                       "max_stride %llu; expected at least 2 x max_fuse x max_stride",
+                       (unsigned long long)p->size_bytes, (unsigned long long)p->max_fuse,
+                       (unsigned long long)p->max_stride_bytes);
+    unsigned n = exp_stride_count(p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
+    if (n * p->max_fuse > EXP_POINTS_MAX)
+        cfg_check_fail(c, "step",
+                       "the sweep would have %llu points (strides x max_fuse); at "
+                       "most %d",
+                       (unsigned long long)(n * p->max_fuse), EXP_POINTS_MAX);
+}
+
+static uint64_t fused_buffer_bytes(const void *params)
+{
+    const struct fused_params *p = params;
+    return p->size_bytes;
+}
+
+static void fused_row(struct run_ctx *ctx, const struct fused_params *p, unsigned k,
+                      uint64_t stride, uint64_t build_ticks, const struct point_result *r)
+{
+    char keys[64];
+    double ns = exp_ns(ctx, r);
+    double gibs = ns > 0 ? BYTES_PER_ACCESS / ns * 1e9 / GIB : 0;
+    ksnprintf(keys, sizeof(keys), "%u,%llu", k, (unsigned long long)stride);
+    strbuf_printf(&ctx->csv, "%s,%llu,%.4f,%.3f,", keys, (unsigned long long)p->size_bytes, gibs,
+                  ns * k);
+    exp_csv_common(ctx, r, build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%8llu %6u %9.3f %11.2f ", (unsigned long long)stride, k, gibs, ns * k);
+    exp_table_common(ctx, r);
+}
+
+static struct measure_plan fused_plan(const struct run_ctx *ctx, uint64_t stride, unsigned k,
+                                      uint64_t slots)
+{
+    uint64_t line = exp_line_bytes(ctx->m);
+    return exp_plan(ctx, k * slots * stride, stride < line ? stride : line, k);
+}
+
+/* Build the max_fuse streams of one stride, then chase the first 1, 2, ... of them. */
+static int fused_stride(struct run_ctx *ctx, const struct fused_params *p, uint64_t stride,
+                        struct con_progress *pg)
+{
+    void **heads[CHASE_MAX_STREAMS];
+    unsigned nf = (unsigned)p->max_fuse;
+    uint64_t t0 = arch_tsc_fenced();
+    uint64_t slots = chain_build_fused(ctx->buffer.virt, p->size_bytes, stride, nf, heads);
+    uint64_t build_ticks = arch_tsc_fenced() - t0;
+    for (unsigned k = 1; k <= nf; k++) {
+        struct measure_plan plan = fused_plan(ctx, stride, k, slots);
+        struct chase_point pt;
+        struct point_result r;
+        point_fused(&pt, heads, k, slots);
+        if (exp_measure(ctx, &pt, &plan, stride, &r) != 0)
+            return EXP_RUN_FAILED;
+        /* the streams are built once for all k: the first point carries the build */
+        fused_row(ctx, p, k, stride, k == 1 ? build_ticks : 0, &r);
+        measure_release(&r);
+        con_progress_step(
+            pg, exp_point_work(ctx, &plan, k * slots * stride, k == 1 ? slots : 0, slots, k),
+            arch_tsc_fenced());
+    }
+    return 0;
+}
+
+static int fused_run(struct run_ctx *ctx, const void *params)
+{
+    const struct fused_params *p = params;
+    unsigned n = exp_stride_count(p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
+    char sz[24];
+    exp_header(ctx, &experiment_fused,
+               "%u strides from %llu to %llu bytes in steps of %llu, 1 "
+               "to %llu streams over %s (GiB/s counts 8 bytes per access, like afborchert's "
+               "fused-linear-chase)",
+               n, (unsigned long long)p->min_stride_bytes, (unsigned long long)p->max_stride_bytes,
+               (unsigned long long)p->step_bytes, (unsigned long long)p->max_fuse,
+               exp_size(sz, sizeof(sz), p->size_bytes));
+    strbuf_puts(&ctx->csv,
+                "streams,stride_bytes,size_bytes,gib_per_s,ns_per_access_per_chain," EXP_CSV_COMMON
+                "\n");
+    strbuf_puts(&ctx->samples, "streams,stride_bytes," EXP_SAMPLES_COMMON "\n");
+    con_printf("%8s %6s %9s %11s ", "stride", "fuse", "GiB/s", "ns/chain");
+    exp_table_head_common();
+    struct con_progress pg;
+    double total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t stride = p->min_stride_bytes + i * p->step_bytes;
+        uint64_t slots = p->size_bytes / p->max_fuse / stride;
+        for (unsigned k = 1; k <= p->max_fuse; k++) {
+            struct measure_plan plan = fused_plan(ctx, stride, k, slots);
+            total += exp_point_work(ctx, &plan, k * slots * stride, k == 1 ? slots : 0, slots, k);
+        }
+    }
+    con_progress_begin(&pg, n * (unsigned)p->max_fuse, total, arch_tsc_fenced(),
+                       ctx->timing->wall_tsc_hz);
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++)
+        rc = fused_stride(ctx, p, p->min_stride_bytes + i * p->step_bytes, &pg);
+    con_progress_end(&pg);
+    return rc;
+}
+
+const struct experiment experiment_fused = {
+    .name = "fused",
+    .describe = "how many interleaved constant-stride streams the prefetchers track: 1..max_fuse "
+                "linear chains in lock-step",
+    .why = "GiB/s grows with the streams while the prefetchers follow each of them; where it "
+           "stops growing, they track no more",
+    .keys = fused_keys,
+    .nkeys = sizeof(fused_keys) / sizeof(fused_keys[0]),
+    .params_offset = offsetof(struct chase_config, fused),
+    .params_size = sizeof(struct fused_params),
+    .size_key = "size",
+    .defaults = fused_defaults,
+    .check = fused_check,
+    .buffer_bytes = fused_buffer_bytes,
+    .run = fused_run,
+};

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+// The linear experiment: what the prefetchers make of a constant forward stride.
+#include "experiments/common.h"
+
+#include "arch/x86_64/cpu.h"
+
+#define P(field) offsetof(struct linear_params, field)
+#define QUICK_SIZE_BYTES (1ULL << 20)
+#define FULL_MIN_SIZE_BYTES (64ULL << 20)
+#define QUICK_MAX_STRIDE 128
+#define FULL_MAX_STRIDE 512
+
+static const struct key_desc linear_keys[] = {
+    {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "bytes the chain covers (default: 4x the last-level cache, bounded by memory)"},
+    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "smallest stride"},
+    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "largest stride"},
+    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "stride increment between points"},
+    {"page", KEY_CHOICE, P(page), 0, 0, page_names, "",
+     "page size for this experiment (auto: the global page key's)"},
+};
+
+static void linear_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct linear_params *p = params;
+    p->min_stride_bytes = 8;
+    p->step_bytes = 8;
+    p->page = PAGE_CHOICE_AUTO;
+    if (profile == PROFILE_QUICK) {
+        p->size_bytes = QUICK_SIZE_BYTES;
+        p->max_stride_bytes = QUICK_MAX_STRIDE;
+    } else {
+        p->size_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
+        if (p->size_bytes < FULL_MIN_SIZE_BYTES)
+            p->size_bytes = FULL_MIN_SIZE_BYTES;
+        p->max_stride_bytes = FULL_MAX_STRIDE;
+    }
+    p->size_bytes = exp_fit_memory(m, p->size_bytes);
+}
+
+static void linear_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct linear_params *p = params;
+    (void)m;
+    if (p->min_stride_bytes % 8)
+        cfg_check_fail(c, "min_stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)p->min_stride_bytes);
+    if (p->step_bytes % 8)
+        cfg_check_fail(c, "step", "%llu is not a multiple of 8 (strides stay multiples of 8)",
+                       (unsigned long long)p->step_bytes);
+    if (p->min_stride_bytes > p->max_stride_bytes)
+        cfg_check_fail(c, "min_stride", "min_stride (%llu) is larger than max_stride (%llu)",
+                       (unsigned long long)p->min_stride_bytes,
+                       (unsigned long long)p->max_stride_bytes);
+    if (p->size_bytes < 2 * p->max_stride_bytes)
+        cfg_check_fail(c, "size",
+                       "%llu holds fewer than two slots at max_stride %llu; expected "
+                       "at least twice max_stride",
+                       (unsigned long long)p->size_bytes, (unsigned long long)p->max_stride_bytes);
+    unsigned n = exp_stride_count(p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
+    if (n > EXP_POINTS_MAX)
+        cfg_check_fail(c, "step", "the sweep would have %u strides; at most %d", n, EXP_POINTS_MAX);
+}
+
+static uint64_t linear_buffer_bytes(const void *params)
+{
+    const struct linear_params *p = params;
+    return p->size_bytes;
+}
+
+static void linear_row(struct run_ctx *ctx, const struct linear_params *p, uint64_t stride,
+                       uint64_t slots, uint64_t build_ticks, const struct point_result *r)
+{
+    char keys[64];
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)p->size_bytes,
+              (unsigned long long)stride);
+    strbuf_printf(&ctx->csv, "%s,%llu,%llu,", keys, (unsigned long long)slots,
+                  (unsigned long long)ctx->buffer.page_bytes);
+    exp_csv_common(ctx, r, build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%8llu %11llu %8.1f ", (unsigned long long)stride, (unsigned long long)slots,
+               timing_wall_ns(ctx->timing, build_ticks) / 1e6);
+    exp_table_common(ctx, r);
+}
+
+static struct measure_plan linear_plan(const struct run_ctx *ctx, const struct linear_params *p,
+                                       uint64_t stride)
+{
+    uint64_t line = exp_line_bytes(ctx->m);
+    return exp_plan(ctx, p->size_bytes, stride < line ? stride : line, 1);
+}
+
+static int linear_sweep(struct run_ctx *ctx, const struct linear_params *p, unsigned n)
+{
+    struct con_progress pg;
+    double total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t stride = p->min_stride_bytes + i * p->step_bytes;
+        struct measure_plan plan = linear_plan(ctx, p, stride);
+        uint64_t slots = p->size_bytes / stride;
+        total += exp_point_work(ctx, &plan, p->size_bytes, slots, slots, 1);
+    }
+    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t stride = p->min_stride_bytes + i * p->step_bytes;
+        struct chain_layout l = {ctx->buffer.virt, 0, stride, p->size_bytes / stride, 0};
+        struct measure_plan plan = linear_plan(ctx, p, stride);
+        struct chase_point pt;
+        struct point_result r;
+        uint64_t t0 = arch_tsc_fenced();
+        point_linear(&pt, &l);
+        uint64_t build_ticks = arch_tsc_fenced() - t0;
+        if (exp_measure(ctx, &pt, &plan, stride, &r) != 0) {
+            con_progress_end(&pg);
+            return EXP_RUN_FAILED;
+        }
+        linear_row(ctx, p, stride, l.slots, build_ticks, &r);
+        measure_release(&r);
+        con_progress_step(&pg, exp_point_work(ctx, &plan, p->size_bytes, l.slots, l.slots, 1),
+                          arch_tsc_fenced());
+    }
+    con_progress_end(&pg);
+    return 0;
+}
+
+static int linear_run(struct run_ctx *ctx, const void *params)
+{
+    const struct linear_params *p = params;
+    unsigned n = exp_stride_count(p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
+    uint64_t saved;
+    char sz[24];
+    exp_header(ctx, &experiment_linear,
+               "%u strides from %llu to %llu bytes in steps of %llu, "
+               "over %s",
+               n, (unsigned long long)p->min_stride_bytes, (unsigned long long)p->max_stride_bytes,
+               (unsigned long long)p->step_bytes, exp_size(sz, sizeof(sz), p->size_bytes));
+    /* The headers first: a skipped experiment still leaves files that say what they hold. */
+    strbuf_puts(&ctx->csv, "size_bytes,stride_bytes,slots,page_bytes," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "size_bytes,stride_bytes," EXP_SAMPLES_COMMON "\n");
+    int rc = exp_pages_begin(ctx, p->page, &saved);
+    if (rc != 0)
+        return rc;
+    con_printf("%8s %11s %8s ", "stride", "slots", "build ms");
+    exp_table_head_common();
+    rc = linear_sweep(ctx, p, n);
+    exp_pages_end(ctx, saved);
+    return rc;
+}
+
+const struct experiment experiment_linear = {
+    .name = "linear",
+    .describe = "prefetcher effect of a constant forward stride: slot i points to slot i+1",
+    .why = "a latency far below random's at the same size is the prefetchers at work; where it "
+           "rises with the stride, they stop keeping up",
+    .keys = linear_keys,
+    .nkeys = sizeof(linear_keys) / sizeof(linear_keys[0]),
+    .params_offset = offsetof(struct chase_config, linear),
+    .params_size = sizeof(struct linear_params),
+    .size_key = "size",
+    .defaults = linear_defaults,
+    .check = linear_check,
+    .buffer_bytes = linear_buffer_bytes,
+    .run = linear_run,
+};

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// The offset experiment: hunting set-dueling leader sets with a chain confined to one set.
+#include "experiments/common.h"
+
+#include "arch/x86_64/cpu.h"
+
+#define P(field) offsetof(struct offset_params, field)
+#define FULL_OFFSET_LINES 64 /* sets visited by the default sweep, each way */
+#define QUICK_OFFSET_LINES 8
+#define QUICK_STRIDE_BYTES (64ULL << 10)
+#define QUICK_SIZE_BYTES (1ULL << 20)
+#define DEFAULT_WAYS 16 /* when CPUID gives no LLC geometry */
+#define MIN_SLOTS 2
+#define AUTO_SIZE_NUM 4 /* auto size: 4/3 of the LLC */
+#define AUTO_SIZE_DEN 3
+#define DIRECTIONS 2
+
+static const struct key_desc offset_keys[] = {
+    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "a large power of two, so all slots fall into one cache set (default: LLC sets x line)"},
+    {"size", KEY_SIZE_AUTO, P(size), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "bytes the chain spans (auto: 4/3 of the LLC)"},
+    {"offset_step", KEY_SIZE, P(offset_step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "offset increment (default: one line, the next set)"},
+    {"offset_max", KEY_SIZE, P(offset_max_bytes), 0, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "largest offset; the sweep goes up to it, then back down"},
+};
+
+static uint64_t llc_set_stride(const struct machine *m)
+{
+    const struct cache_info *llc = cpuinfo_llc(&m->cpu);
+    uint64_t line = exp_line_bytes(m);
+    uint64_t sets = llc && llc->sets ? llc->sets : exp_llc_bytes(m) / (DEFAULT_WAYS * line);
+    return exp_pow2_at_least(sets ? sets : 1) * line;
+}
+
+static void offset_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct offset_params *p = params;
+    uint64_t line = exp_line_bytes(m);
+    p->offset_step_bytes = line;
+    p->size.is_auto = true;
+    p->size.value = 0;
+    if (profile == PROFILE_QUICK) {
+        p->stride_bytes = QUICK_STRIDE_BYTES;
+        p->size.is_auto = false;
+        p->size.value = QUICK_SIZE_BYTES;
+        p->offset_max_bytes = QUICK_OFFSET_LINES * line;
+    } else {
+        p->stride_bytes = llc_set_stride(m);
+        p->offset_max_bytes = FULL_OFFSET_LINES * line;
+    }
+}
+
+static void offset_resolve(void *params, const struct machine *m)
+{
+    struct offset_params *p = params;
+    if (!p->size.is_auto || !p->stride_bytes)
+        return;
+    uint64_t size = exp_llc_bytes(m) / AUTO_SIZE_DEN * AUTO_SIZE_NUM;
+    size = size / p->stride_bytes * p->stride_bytes;
+    p->size.value = size < MIN_SLOTS * p->stride_bytes ? MIN_SLOTS * p->stride_bytes : size;
+}
+
+static unsigned offsets_per_direction(const struct offset_params *p)
+{
+    return (unsigned)(p->offset_max_bytes / p->offset_step_bytes + 1);
+}
+
+static void offset_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct offset_params *p = params;
+    (void)m;
+    if (p->stride_bytes % 8)
+        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)p->stride_bytes);
+    if (p->offset_step_bytes % 8)
+        cfg_check_fail(c, "offset_step", "%llu is not a multiple of 8",
+                       (unsigned long long)p->offset_step_bytes);
+    if (p->size.value < MIN_SLOTS * p->stride_bytes)
+        cfg_check_fail(c, "size", "%llu holds fewer than %d slots of stride %llu",
+                       (unsigned long long)p->size.value, MIN_SLOTS,
+                       (unsigned long long)p->stride_bytes);
+    if (p->offset_step_bytes && offsets_per_direction(p) > EXP_POINTS_MAX / DIRECTIONS)
+        cfg_check_fail(c, "offset_max",
+                       "the sweep would have %u offsets each way; at most %d "
+                       "(raise offset_step or lower offset_max)",
+                       offsets_per_direction(p), EXP_POINTS_MAX / DIRECTIONS);
+}
+
+static uint64_t offset_buffer_bytes(const void *params)
+{
+    const struct offset_params *p = params;
+    return p->offset_max_bytes + p->size.value + p->stride_bytes;
+}
+
+static void offset_row(struct run_ctx *ctx, const struct offset_params *p, const char *dir,
+                       uint64_t offset, uint64_t slots, uint64_t build_ticks,
+                       const struct point_result *r)
+{
+    char keys[96];
+    ksnprintf(keys, sizeof(keys), "%s,%llu", dir, (unsigned long long)offset);
+    strbuf_printf(&ctx->csv, "%s,%llu,%llu,%llu,", keys, (unsigned long long)p->stride_bytes,
+                  (unsigned long long)p->size.value, (unsigned long long)slots);
+    exp_csv_common(ctx, r, build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%6s %10llu %8llu ", dir, (unsigned long long)offset,
+               (unsigned long long)(offset / p->offset_step_bytes));
+    exp_table_common(ctx, r);
+}
+
+static int offset_run(struct run_ctx *ctx, const void *params)
+{
+    const struct offset_params *p = params;
+    unsigned points = DIRECTIONS * offsets_per_direction(p);
+    uint64_t slots = p->size.value / p->stride_bytes;
+    char s[24], z[24], o[24];
+    exp_header(
+        ctx, &experiment_offset,
+        "%llu slots at stride %s (size %s%s), offset 0 to %s in "
+        "steps of %llu, up then down",
+        (unsigned long long)slots, exp_size(s, sizeof(s), p->stride_bytes),
+        exp_size(z, sizeof(z), p->size.value), p->size.is_auto ? ", auto: 4/3 of the LLC" : "",
+        exp_size(o, sizeof(o), p->offset_max_bytes), (unsigned long long)p->offset_step_bytes);
+    strbuf_puts(&ctx->csv,
+                "direction,offset_bytes,stride_bytes,size_bytes,slots," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "direction,offset_bytes," EXP_SAMPLES_COMMON "\n");
+    con_printf("%6s %10s %8s ", "dir", "offset", "step");
+    exp_table_head_common();
+    struct measure_plan plan =
+        exp_plan(ctx, slots * exp_line_bytes(ctx->m), exp_line_bytes(ctx->m), 1);
+    struct con_progress pg;
+    double work = exp_point_work(ctx, &plan, slots * exp_line_bytes(ctx->m), slots, slots, 1);
+    con_progress_begin(&pg, points, work * points, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
+    for (unsigned k = 0; k < points; k++) {
+        bool up;
+        uint64_t offset = point_offset_at(p->offset_step_bytes, p->offset_max_bytes, k, &up);
+        const char *dir = up ? "up" : "down";
+        struct chain_layout l = {ctx->buffer.virt, offset, p->stride_bytes, slots, 0};
+        struct chase_point pt;
+        struct point_result r;
+        uint64_t t0 = arch_tsc_fenced();
+        point_random(&pt, &l, 0, ctx->cfg->global.seed); /* same order at every offset */
+        uint64_t build_ticks = arch_tsc_fenced() - t0;
+        if (exp_measure(ctx, &pt, &plan, offset, &r) != 0) {
+            con_progress_end(&pg);
+            return EXP_RUN_FAILED;
+        }
+        offset_row(ctx, p, dir, offset, slots, build_ticks, &r);
+        measure_release(&r);
+        con_progress_step(&pg, work, arch_tsc_fenced());
+    }
+    con_progress_end(&pg);
+    return 0;
+}
+
+const struct experiment experiment_offset = {
+    .name = "offset",
+    .describe = "set-dueling hunt: a random chain confined to one cache set, its offset swept up "
+                "then down",
+    .why = "where latency at an offset differs from its neighbours, or between the up and down "
+           "sweeps, a leader set of the LLC's set dueling may lie",
+    .keys = offset_keys,
+    .nkeys = sizeof(offset_keys) / sizeof(offset_keys[0]),
+    .params_offset = offsetof(struct chase_config, offset),
+    .params_size = sizeof(struct offset_params),
+    .size_key = "size",
+    .defaults = offset_defaults,
+    .resolve = offset_resolve,
+    .check = offset_check,
+    .buffer_bytes = offset_buffer_bytes,
+    .run = offset_run,
+};

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// The parallel experiment: memory-level parallelism from independent chains in lock-step.
+#include "experiments/common.h"
+
+#include "arch/x86_64/chase_loop.h"
+#include "arch/x86_64/cpu.h"
+
+#define P(field) offsetof(struct parallel_params, field)
+#define QUICK_SIZE_BYTES (2ULL << 20)
+#define FULL_MIN_SIZE_BYTES (64ULL << 20)
+#define QUICK_MAX_CHAINS 4
+#define FULL_MAX_CHAINS 10
+#define BYTES_PER_ACCESS 8.0 /* as fused: the pointer each access loads */
+#define GIB 1073741824.0
+
+static const struct key_desc parallel_keys[] = {
+    {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "the region all chains cover together (default: random's largest size)"},
+    {"max_chains", KEY_U64, P(max_chains), 1, CHASE_LOCKSTEP_MAX, NULL, "",
+     "the most chains chased in lock-step (1 to max_chains)"},
+    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "distance between slots (default: the cache line)"},
+};
+
+static void parallel_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct parallel_params *p = params;
+    p->stride_bytes = exp_line_bytes(m);
+    if (profile == PROFILE_QUICK) {
+        p->size_bytes = QUICK_SIZE_BYTES;
+        p->max_chains = QUICK_MAX_CHAINS;
+        return;
+    }
+    p->max_chains = FULL_MAX_CHAINS;
+    p->size_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
+    if (p->size_bytes < FULL_MIN_SIZE_BYTES)
+        p->size_bytes = FULL_MIN_SIZE_BYTES;
+    p->size_bytes = exp_fit_memory(m, p->size_bytes);
+}
+
+static void parallel_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct parallel_params *p = params;
+    (void)m;
+    if (p->stride_bytes % 8)
+        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)p->stride_bytes);
+    if (p->size_bytes < 2 * p->max_chains * p->stride_bytes)
+        cfg_check_fail(c, "size",
+                       "%llu gives fewer than two slots per chain for %llu chains at "
+                       "stride %llu; expected at least 2 x max_chains x stride",
+                       (unsigned long long)p->size_bytes, (unsigned long long)p->max_chains,
+                       (unsigned long long)p->stride_bytes);
+}
+
+static uint64_t parallel_buffer_bytes(const void *params)
+{
+    const struct parallel_params *p = params;
+    return p->size_bytes;
+}
+
+static void parallel_row(struct run_ctx *ctx, const struct parallel_params *p, unsigned n,
+                         double t1_ns, uint64_t build_ticks, const struct point_result *r)
+{
+    char keys[64];
+    double ns = exp_ns(ctx, r);
+    double gibs = ns > 0 ? BYTES_PER_ACCESS / ns * 1e9 / GIB : 0;
+    double parallelism = ns > 0 ? t1_ns / ns : 0; /* t1 / (tn / n), tn per chain = n x ns */
+    ksnprintf(keys, sizeof(keys), "%u,%llu", n, (unsigned long long)p->size_bytes);
+    strbuf_printf(&ctx->csv, "%s,%llu,%.4f,%.3f,%.3f,", keys, (unsigned long long)p->stride_bytes,
+                  gibs, ns * n, parallelism);
+    exp_csv_common(ctx, r, build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%7u %9.3f %11.2f %11.2f ", n, gibs, ns * n, parallelism);
+    exp_table_common(ctx, r);
+    if (parallelism > ctx->found.parallel_best) {
+        ctx->found.parallel_best = parallelism;
+        ctx->found.parallel_best_chains = n;
+    }
+}
+
+static struct measure_plan parallel_plan(const struct run_ctx *ctx, const struct parallel_params *p,
+                                         unsigned n)
+{
+    uint64_t line = exp_line_bytes(ctx->m);
+    return exp_plan(ctx, p->size_bytes, p->stride_bytes < line ? p->stride_bytes : line, n);
+}
+
+static int parallel_run(struct run_ctx *ctx, const void *params)
+{
+    const struct parallel_params *p = params;
+    unsigned max = (unsigned)p->max_chains;
+    uint64_t slots = p->size_bytes / p->stride_bytes;
+    char sz[24];
+    exp_header(ctx, &experiment_parallel,
+               "1 to %u random chains covering %s at stride %llu "
+               "(GiB/s counts 8 bytes per access)",
+               max, exp_size(sz, sizeof(sz), p->size_bytes), (unsigned long long)p->stride_bytes);
+    strbuf_puts(&ctx->csv, "chains,size_bytes,stride_bytes,gib_per_s,ns_per_access_per_chain,"
+                           "parallelism," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "chains,size_bytes," EXP_SAMPLES_COMMON "\n");
+    con_printf("%7s %9s %11s %11s ", "chains", "GiB/s", "ns/chain", "parallel");
+    exp_table_head_common();
+    ctx->found.parallel_ran = true;
+    ctx->found.parallel_best = 0;
+    struct con_progress pg;
+    double total = 0, t1_ns = 0;
+    for (unsigned n = 1; n <= max; n++) {
+        struct measure_plan plan = parallel_plan(ctx, p, n);
+        total += exp_point_work(ctx, &plan, p->size_bytes, slots, slots / n, n);
+    }
+    con_progress_begin(&pg, max, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
+    for (unsigned n = 1; n <= max; n++) {
+        struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, slots, 0};
+        struct measure_plan plan = parallel_plan(ctx, p, n);
+        struct chase_point pt;
+        struct point_result r;
+        uint64_t t0 = arch_tsc_fenced();
+        point_parallel(&pt, &l, n, ctx->cfg->global.seed);
+        uint64_t build_ticks = arch_tsc_fenced() - t0;
+        if (exp_measure(ctx, &pt, &plan, p->size_bytes, &r) != 0) {
+            con_progress_end(&pg);
+            return EXP_RUN_FAILED;
+        }
+        if (n == 1)
+            t1_ns = exp_ns(ctx, &r);
+        parallel_row(ctx, p, n, t1_ns, build_ticks, &r);
+        measure_release(&r);
+        con_progress_step(&pg, exp_point_work(ctx, &plan, p->size_bytes, slots, slots / n, n),
+                          arch_tsc_fenced());
+    }
+    con_progress_end(&pg);
+    return 0;
+}
+
+const struct experiment experiment_parallel = {
+    .name = "parallel",
+    .describe = "memory-level parallelism: 1..max_chains independent random chains over one "
+                "region, in lock-step",
+    .why = "the chains' misses overlap; effective parallelism t1/(tn/n) rises with the chains "
+           "until the core's miss buffers are full",
+    .keys = parallel_keys,
+    .nkeys = sizeof(parallel_keys) / sizeof(parallel_keys[0]),
+    .params_offset = offsetof(struct chase_config, parallel),
+    .params_size = sizeof(struct parallel_params),
+    .size_key = "size",
+    .defaults = parallel_defaults,
+    .check = parallel_check,
+    .buffer_bytes = parallel_buffer_bytes,
+    .run = parallel_run,
+};

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// The scan experiment: does a small array stay cached while a huge one streams past?
+#include "experiments/common.h"
+
+#include "arch/x86_64/cpu.h"
+#include "chase/sweep.h"
+
+#define P(field) offsetof(struct scan_params, field)
+#define QUICK_HUGE_BYTES (8ULL << 20)
+#define QUICK_SMALL_MIN (16ULL << 10)
+#define QUICK_SMALL_MAX (2ULL << 20)
+#define FULL_MIN_HUGE_BYTES (64ULL << 20)
+#define HUGE_ALIGN_BYTES 4096   /* the huge region starts on a page after the small one */
+#define WARM_SMALL_LAPS 2       /* laps of the small chain before timing: its steady share */
+#define HUGE_SEED_OFFSET 0x5ca9 /* the huge chain's seed, apart from the small chains' */
+#define SMALL_MIN_OCTAVES 4     /* the small sizes span at least 1/4 of small_max to it */
+
+static const struct key_desc scan_keys[] = {
+    {"huge", KEY_SIZE, P(huge_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "the streaming region, far larger than the LLC (default: 4x the LLC)"},
+    {"small_min", KEY_SIZE, P(small_min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "smallest small region"},
+    {"small_max", KEY_SIZE, P(small_max_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "largest small region (default: the LLC)"},
+    {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",
+     "small sizes per doubling"},
+    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "distance between slots in both regions (default: the cache line)"},
+};
+
+static uint64_t huge_offset(const struct scan_params *p)
+{
+    return (p->small_max_bytes + HUGE_ALIGN_BYTES - 1) / HUGE_ALIGN_BYTES * HUGE_ALIGN_BYTES;
+}
+
+static void scan_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct scan_params *p = params;
+    p->stride_bytes = exp_line_bytes(m);
+    if (profile == PROFILE_QUICK) {
+        p->huge_bytes = QUICK_HUGE_BYTES;
+        p->small_min_bytes = QUICK_SMALL_MIN;
+        p->small_max_bytes = QUICK_SMALL_MAX;
+        p->points_per_octave = 1;
+        return;
+    }
+    p->huge_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
+    p->huge_bytes = p->huge_bytes < FULL_MIN_HUGE_BYTES ? FULL_MIN_HUGE_BYTES : p->huge_bytes;
+    p->small_max_bytes = exp_pow2_at_least(exp_llc_bytes(m));
+    p->small_min_bytes = exp_pow2_at_least(exp_l2_bytes(m)) / 2;
+    if (p->small_min_bytes > p->small_max_bytes / SMALL_MIN_OCTAVES)
+        p->small_min_bytes = p->small_max_bytes / SMALL_MIN_OCTAVES;
+    p->points_per_octave = 2;
+    uint64_t limit = m->buffer_limit_bytes;
+    if (limit && p->huge_bytes + p->small_max_bytes > limit) {
+        p->huge_bytes = exp_pow2_at_most(limit / 3 * 2);
+        p->small_max_bytes =
+            p->small_max_bytes > p->huge_bytes / 2 ? p->huge_bytes / 2 : p->small_max_bytes;
+        p->small_min_bytes =
+            p->small_min_bytes > p->small_max_bytes ? p->small_max_bytes : p->small_min_bytes;
+    }
+}
+
+static void scan_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct scan_params *p = params;
+    (void)m;
+    if (p->stride_bytes % 8)
+        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)p->stride_bytes);
+    if (p->small_min_bytes > p->small_max_bytes)
+        cfg_check_fail(c, "small_min", "small_min (%llu) is larger than small_max (%llu)",
+                       (unsigned long long)p->small_min_bytes,
+                       (unsigned long long)p->small_max_bytes);
+    if (p->small_min_bytes < p->stride_bytes)
+        cfg_check_fail(c, "small_min", "small_min (%llu) is smaller than one stride (%llu)",
+                       (unsigned long long)p->small_min_bytes, (unsigned long long)p->stride_bytes);
+    if (p->huge_bytes < 2 * p->stride_bytes)
+        cfg_check_fail(c, "huge", "%llu holds fewer than two slots of stride %llu",
+                       (unsigned long long)p->huge_bytes, (unsigned long long)p->stride_bytes);
+    uint64_t sizes[1];
+    unsigned n = sweep_sizes(p->small_min_bytes, p->small_max_bytes, (unsigned)p->points_per_octave,
+                             p->stride_bytes, sizes, 0);
+    if (n > EXP_POINTS_MAX)
+        cfg_check_fail(c, "points_per_octave", "the sweep would have %u points; at most %d", n,
+                       EXP_POINTS_MAX);
+}
+
+static uint64_t scan_buffer_bytes(const void *params)
+{
+    const struct scan_params *p = params;
+    return huge_offset(p) + p->huge_bytes;
+}
+
+static void scan_row(struct run_ctx *ctx, const struct scan_params *p, uint64_t small,
+                     uint64_t build_ticks, const struct point_result *r)
+{
+    char keys[64], sz[24];
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)small,
+              (unsigned long long)p->huge_bytes);
+    strbuf_printf(&ctx->csv, "%s,%llu,", keys, (unsigned long long)p->stride_bytes);
+    exp_csv_common(ctx, r, build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%10s %10llu ", exp_size(sz, sizeof(sz), small),
+               (unsigned long long)(small / p->stride_bytes));
+    exp_table_common(ctx, r);
+    curve_add(&ctx->found.scan, small, exp_ns(ctx, r), exp_cycles(r));
+}
+
+static struct measure_plan scan_plan(const struct run_ctx *ctx, const struct scan_params *p,
+                                     uint64_t small)
+{
+    struct measure_plan plan = exp_plan(ctx, p->huge_bytes, exp_line_bytes(ctx->m), 1);
+    uint64_t warm = WARM_SMALL_LAPS * (small / p->stride_bytes);
+    plan.warm_hops = warm > plan.min_hops ? warm : plan.min_hops;
+    return plan;
+}
+
+static int scan_sweep(struct run_ctx *ctx, const struct scan_params *p, void **huge,
+                      const uint64_t *sizes, unsigned n)
+{
+    struct con_progress pg;
+    uint64_t huge_slots = p->huge_bytes / p->stride_bytes;
+    double total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        struct measure_plan plan = scan_plan(ctx, p, sizes[i]);
+        total += exp_point_work(ctx, &plan, p->huge_bytes, sizes[i] / p->stride_bytes, 0, 2);
+    }
+    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
+    for (unsigned i = 0; i < n; i++) {
+        struct chain_layout small = {ctx->buffer.virt, 0, p->stride_bytes,
+                                     sizes[i] / p->stride_bytes, 0};
+        struct measure_plan plan = scan_plan(ctx, p, sizes[i]);
+        struct chase_point pt;
+        struct point_result r;
+        uint64_t t0 = arch_tsc_fenced();
+        point_scan(&pt, huge, huge_slots, &small, ctx->cfg->global.seed + i);
+        uint64_t build_ticks = arch_tsc_fenced() - t0;
+        if (exp_measure(ctx, &pt, &plan, sizes[i], &r) != 0) {
+            con_progress_end(&pg);
+            return EXP_RUN_FAILED;
+        }
+        scan_row(ctx, p, sizes[i], build_ticks, &r);
+        measure_release(&r);
+        con_progress_step(&pg, exp_point_work(ctx, &plan, p->huge_bytes, small.slots, 0, 2),
+                          arch_tsc_fenced());
+    }
+    con_progress_end(&pg);
+    return 0;
+}
+
+static int scan_run(struct run_ctx *ctx, const void *params)
+{
+    const struct scan_params *p = params;
+    uint64_t sizes[EXP_POINTS_MAX];
+    unsigned n = sweep_sizes(p->small_min_bytes, p->small_max_bytes, (unsigned)p->points_per_octave,
+                             p->stride_bytes, sizes, EXP_POINTS_MAX);
+    char a[24], b[24], h[24];
+    exp_header(ctx, &experiment_scan,
+               "%u small sizes from %s to %s (%llu per octave) against a "
+               "huge %s region, stride %llu, loads alternating and serialized",
+               n, exp_size(a, sizeof(a), p->small_min_bytes),
+               exp_size(b, sizeof(b), p->small_max_bytes), (unsigned long long)p->points_per_octave,
+               exp_size(h, sizeof(h), p->huge_bytes), (unsigned long long)p->stride_bytes);
+    struct chain_layout huge = {ctx->buffer.virt, huge_offset(p), p->stride_bytes,
+                                p->huge_bytes / p->stride_bytes, 0};
+    uint64_t t0 = arch_tsc_fenced();
+    void **head = chain_build_random(&huge, ctx->cfg->global.seed + HUGE_SEED_OFFSET);
+    con_printf("   huge chain: %llu slots built in %.2f s\n\n", (unsigned long long)huge.slots,
+               timing_wall_ns(ctx->timing, arch_tsc_fenced() - t0) / 1e9);
+    strbuf_puts(&ctx->csv, "small_bytes,huge_bytes,stride_bytes," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "small_bytes,huge_bytes," EXP_SAMPLES_COMMON "\n");
+    con_printf("%10s %10s ", "small", "slots");
+    exp_table_head_common();
+    ctx->found.scan.n = 0;
+    ctx->found.scan_ran = true;
+    ctx->found.scan_huge_bytes = p->huge_bytes;
+    return scan_sweep(ctx, p, head, sizes, n);
+}
+
+const struct experiment experiment_scan = {
+    .name = "scan",
+    .describe = "scan resistance: loads alternate between a chain over a huge region and one "
+                "over a small region, serialized",
+    .why = "an LRU LLC loses the small region once it passes about half the LLC; a "
+           "scan-resistant one (RRIP) keeps it close to the full LLC",
+    .keys = scan_keys,
+    .nkeys = sizeof(scan_keys) / sizeof(scan_keys[0]),
+    .params_offset = offsetof(struct chase_config, scan),
+    .params_size = sizeof(struct scan_params),
+    .size_key = "huge",
+    .defaults = scan_defaults,
+    .check = scan_check,
+    .buffer_bytes = scan_buffer_bytes,
+    .run = scan_run,
+};

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Finding the ACPI PM timer and the HPET from the ACPI tables, for TSC calibration.
+#include "machine/acpi.h"
+
+#include "lib/kstring.h"
+
+#define SDT_HEADER_BYTES 36
+#define RSDP_V1_BYTES 20
+#define RSDP_V2_BYTES 36
+#define FADT_PM_TMR_BLK 76
+#define FADT_FLAGS 112
+#define FADT_X_PM_TMR_BLK 208
+#define FADT_FLAG_TMR_VAL_EXT (1u << 8)
+#define GAS_BYTES 12
+#define GAS_SPACE_MEMORY 0
+#define GAS_SPACE_IO 1
+#define HPET_BASE_GAS 40
+#define TABLE_MAX_BYTES (1u << 20) /* a sanity bound for lengths read from memory */
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    kmemcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    kmemcpy(&v, p, 8);
+    return v;
+}
+
+uint8_t acpi_checksum(const void *p, uint32_t len)
+{
+    const uint8_t *b = p;
+    uint8_t sum = 0;
+    for (uint32_t i = 0; i < len; i++)
+        sum = (uint8_t)(sum + b[i]);
+    return sum;
+}
+
+/* The table at address addr if its length and checksum hold, else NULL. */
+static const uint8_t *valid_table(uint64_t addr)
+{
+    const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
+    if (!addr)
+        return NULL;
+    uint32_t len = rd32(t + 4);
+    if (len < SDT_HEADER_BYTES || len > TABLE_MAX_BYTES || acpi_checksum(t, len) != 0)
+        return NULL;
+    return t;
+}
+
+static void read_fadt(const uint8_t *f, struct acpi_timers *out)
+{
+    uint32_t len = rd32(f + 4);
+    if (len >= FADT_FLAGS + 4)
+        out->pm_timer_32bit = (rd32(f + FADT_FLAGS) & FADT_FLAG_TMR_VAL_EXT) != 0;
+    if (len >= FADT_X_PM_TMR_BLK + GAS_BYTES) {
+        const uint8_t *gas = f + FADT_X_PM_TMR_BLK;
+        uint64_t addr = rd64(gas + 4);
+        if (addr && (gas[0] == GAS_SPACE_IO || gas[0] == GAS_SPACE_MEMORY)) {
+            out->pm_timer = true;
+            out->pm_timer_io = gas[0] == GAS_SPACE_IO;
+            out->pm_timer_addr = addr;
+            return;
+        }
+    }
+    if (len >= FADT_PM_TMR_BLK + 4 && rd32(f + FADT_PM_TMR_BLK)) {
+        out->pm_timer = true;
+        out->pm_timer_io = true;
+        out->pm_timer_addr = rd32(f + FADT_PM_TMR_BLK);
+    }
+}
+
+static void read_hpet(const uint8_t *h, struct acpi_timers *out)
+{
+    if (rd32(h + 4) < HPET_BASE_GAS + GAS_BYTES || h[HPET_BASE_GAS] != GAS_SPACE_MEMORY)
+        return;
+    uint64_t base = rd64(h + HPET_BASE_GAS + 4);
+    if (base) {
+        out->hpet = true;
+        out->hpet_base = base;
+    }
+}
+
+bool acpi_find_timers(const void *rsdp, struct acpi_timers *out)
+{
+    const uint8_t *r = rsdp;
+    kmemset(out, 0, sizeof(*out));
+    if (!r || kmemcmp(r, "RSD PTR ", 8) != 0 || acpi_checksum(r, RSDP_V1_BYTES) != 0)
+        return false;
+    kmemcpy(out->oem, r + 9, 6);
+    out->oem[6] = 0;
+    bool xsdt = r[15] >= 2 && rd32(r + 20) >= RSDP_V2_BYTES &&
+                acpi_checksum(r, RSDP_V2_BYTES) == 0 && rd64(r + 24);
+    const uint8_t *root = valid_table(xsdt ? rd64(r + 24) : rd32(r + 16));
+    if (!root)
+        return true; /* an RSDP without usable tables: no timers */
+    unsigned entry_bytes = xsdt ? 8 : 4;
+    uint32_t entries = (rd32(root + 4) - SDT_HEADER_BYTES) / entry_bytes;
+    for (uint32_t i = 0; i < entries; i++) {
+        const uint8_t *e = root + SDT_HEADER_BYTES + i * entry_bytes;
+        const uint8_t *t = valid_table(xsdt ? rd64(e) : rd32(e));
+        if (!t)
+            continue;
+        if (kmemcmp(t, "FACP", 4) == 0)
+            read_fadt(t, out);
+        else if (kmemcmp(t, "HPET", 4) == 0)
+            read_hpet(t, out);
+    }
+    return true;
+}

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+// The banner: what chase found on this machine, printed before anything runs.
+#ifndef CHASE_BANNER_H
+#define CHASE_BANNER_H
+
+#include "machine/machine.h"
+
+/* Print version, CPU identity, caches, TSC facts, hypervisor and memory. */
+void banner_print(const struct machine *m);
+
+#endif

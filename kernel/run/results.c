@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+// run.json: everything needed to interpret a run's CSV files, rewritten after each experiment.
+#include "run/results.h"
+
+#include "experiments/experiment.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+
+#ifndef CHASE_VERSION
+#define CHASE_VERSION "unknown"
+#endif
+
+void results_config_json(struct json *j, const struct chase_config *cfg)
+{
+    json_object_begin(j, "config");
+    for (size_t i = 0; i < global_key_count; i++)
+        cfg_value_json(j, &global_keys[i], &cfg->global);
+    for (size_t x = 0; x < experiment_count; x++) {
+        const struct experiment *e = experiment_table[x];
+        json_object_begin(j, e->name);
+        for (size_t i = 0; i < e->nkeys; i++)
+            cfg_value_json(j, &e->keys[i], experiment_params_const(e, cfg));
+        json_object_end(j);
+    }
+    json_object_end(j);
+}
+
+static void cpu_json(struct json *j, const struct cpu_info *c)
+{
+    json_object_begin(j, "cpu");
+    json_string(j, "vendor", c->vendor);
+    json_string(j, "brand", c->brand);
+    json_u64(j, "family", c->family);
+    json_u64(j, "model", c->model);
+    json_u64(j, "stepping", c->stepping);
+    json_bool(j, "rdtscp", c->has_rdtscp);
+    json_bool(j, "page_1g", c->has_1g_pages);
+    json_object_end(j);
+    json_string(j, "cache_source", c->cache_source);
+    json_array_begin(j, "caches");
+    for (unsigned i = 0; i < c->ncaches; i++) {
+        const struct cache_info *k = &c->caches[i];
+        json_object_begin(j, NULL);
+        json_u64(j, "level", k->level);
+        json_string(j, "type", cache_type_name(k->type));
+        json_u64(j, "size_bytes", k->size_bytes);
+        json_u64(j, "ways", k->ways);
+        json_u64(j, "line_bytes", k->line_bytes);
+        json_u64(j, "sets", k->sets);
+        json_u64(j, "shared_by", k->shared_by);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+static void timing_json(struct json *j, const struct timing *t)
+{
+    json_object_begin(j, "tsc");
+    json_u64(j, "hz", t->tsc_hz);
+    json_string(j, "method", t->tsc_method);
+    json_bool(j, "invariant", t->invariant);
+    json_double(j, "spread", t->calib_spread, 6);
+    json_array_begin(j, "sources");
+    for (unsigned i = 0; i < t->nsources; i++) {
+        const struct tsc_source *s = &t->sources[i];
+        json_object_begin(j, NULL);
+        json_string(j, "method", s->name);
+        json_u64(j, "hz", s->hz);
+        json_double(j, "spread", s->spread, 6);
+        json_array_begin(j, "calibrations_hz");
+        for (unsigned k = 0; k < s->ncalib; k++)
+            json_u64(j, NULL, s->calib_hz[k]);
+        json_array_end(j);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_u64(j, "cpuid_hz", t->cpuid_hz);
+    json_string(j, "cpuid_leaf", t->cpuid_leaf);
+    json_double(j, "disagreement", t->disagreement, 6);
+    json_string(j, "end_fence", t->rdtscp ? "rdtscp; lfence" : "lfence; rdtsc; lfence");
+    json_double(j, "overhead_ticks", t->overhead_ticks, 2);
+    json_bool(j, "smi_counting", t->smi_counting);
+    json_object_begin(j, "loop_check");
+    json_double(j, "l1_ticks_per_load_unroll16", t->l1_ticks_16, 3);
+    json_double(j, "l1_ticks_per_load_unroll256", t->l1_ticks_256, 3);
+    json_object_end(j);
+    json_object_end(j);
+    json_object_begin(j, "core_clock");
+    json_double(j, "core_per_tsc", t->core_per_tick, 4);
+    json_u64(j, "core_hz", (uint64_t)((double)t->tsc_hz * t->core_per_tick));
+    json_string(j, "method", t->core_method);
+    json_double(j, "aperf_mperf_core_per_tsc", t->aperf_mperf, 4);
+    json_string(j, "core_cycles", "ticks times core_per_tsc measured next to each point");
+    json_object_end(j);
+}
+
+static const char *status_name(enum exp_status s)
+{
+    switch (s) {
+    case EXP_PENDING:
+        return "pending";
+    case EXP_RUNNING:
+        return "running";
+    case EXP_OK:
+        return "ok";
+    case EXP_FAILED:
+        return "failed";
+    case EXP_SKIPPED:
+        return "skipped";
+    }
+    return "unknown";
+}
+
+static void experiments_json(struct json *j, const struct run_record *r)
+{
+    json_object_begin(j, "experiments");
+    for (unsigned i = 0; r->cfg && i < r->cfg->global.n_experiments; i++) {
+        unsigned x = r->cfg->global.experiments[i];
+        const struct exp_state *s = &r->exps[x];
+        char text[200];
+        if (s->reason[0])
+            ksnprintf(text, sizeof(text), "%s: %s", status_name(s->status), s->reason);
+        else
+            ksnprintf(text, sizeof(text), "%s", status_name(s->status));
+        json_string(j, experiment_table[x]->name, text);
+    }
+    json_object_end(j);
+}
+
+/* Where each finished experiment's wall time went, as shares of it (run.c's time split). */
+static void experiment_time_json(struct json *j, const struct run_record *r)
+{
+    json_object_begin(j, "experiment_time");
+    for (unsigned i = 0; r->cfg && r->timing && i < r->cfg->global.n_experiments; i++) {
+        unsigned x = r->cfg->global.experiments[i];
+        const struct exp_state *s = &r->exps[x];
+        const struct time_split *sp = &s->spent;
+        if (!s->wall_ticks)
+            continue;
+        double wall = (double)s->wall_ticks;
+        json_object_begin(j, experiment_table[x]->name);
+        json_double(j, "wall_s", timing_wall_ns(r->timing, s->wall_ticks) / 1e9, 3);
+        json_double(j, "timed", sp->timed / wall, 4);
+        json_double(j, "build", sp->build / wall, 4);
+        json_double(j, "warm", sp->warm / wall, 4);
+        json_double(j, "bookkeeping", sp->bookkeeping / wall, 4);
+        json_double(j, "output", sp->output / wall, 4);
+        json_double(j, "other", sp->other / wall, 4);
+        json_object_end(j);
+    }
+    json_object_end(j);
+}
+
+/* What a reader must know before trusting the numbers. */
+static void warnings_json(struct json *j, const struct run_record *r)
+{
+    json_array_begin(j, "warnings");
+    if (r->timing && !r->timing->invariant)
+        json_string(j, NULL, "the TSC is not invariant: timings may drift with the core clock");
+    if (r->timing && r->timing->disagreement > TSC_DISAGREEMENT_WARN)
+        json_string(j, NULL, "the TSC frequency sources disagree by more than 1%");
+    if (r->m->cpu.hypervisor)
+        json_string(j, NULL, "measured under a hypervisor: timings are a virtual machine's");
+    if (r->buffer && r->buffer->align_bytes && r->buffer->phys % r->buffer->align_bytes)
+        json_string(j, NULL, "the buffer is not aligned as planned");
+    json_array_end(j);
+}
+
+void results_run_json(struct strbuf *out, const struct run_record *r)
+{
+    struct json j;
+    strbuf_reset(out);
+    json_init(&j, out);
+    json_object_begin(&j, NULL);
+    json_string(&j, "tool", "chase");
+    json_string(&j, "version", CHASE_VERSION);
+    json_string(&j, "status", r->status);
+    json_string(&j, "platform", r->m->platform);
+    json_bool(&j, "simulated", r->simulated != NULL);
+    if (r->simulated)
+        json_string(&j, "hierarchy", r->simulated);
+    json_object_begin(&j, "firmware");
+    json_string(&j, "vendor", r->m->firmware_vendor);
+    json_u64(&j, "revision", r->m->firmware_revision);
+    json_object_end(&j);
+    cpu_json(&j, &r->m->cpu);
+    json_bool(&j, "hypervisor", r->m->cpu.hypervisor);
+    json_string(&j, "hypervisor_vendor", r->m->cpu.hypervisor ? r->m->cpu.hypervisor_vendor : NULL);
+    json_u64(&j, "memory_total_bytes", r->m->memory_total_bytes);
+    if (r->timing)
+        timing_json(&j, r->timing);
+    if (r->buffer) {
+        json_object_begin(&j, "buffer");
+        json_u64(&j, "phys_addr", r->buffer->phys);
+        json_u64(&j, "size_bytes", r->buffer->size_bytes);
+        json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
+        json_string(&j, "page_source", r->buffer->page_source);
+        json_u64(&j, "align_bytes", r->buffer->align_bytes);
+        json_u64(&j, "table_pages", r->buffer->table_pages);
+        json_u64(&j, "identity_map_bytes", r->buffer->identity_top);
+        json_object_end(&j);
+        json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
+    }
+    if (r->cfg)
+        results_config_json(&j, r->cfg);
+    warnings_json(&j, r);
+    json_string(&j, "start_time", r->start_time);
+    json_string(&j, "end_time", r->end_time);
+    json_string(&j, "running", r->running);
+    experiments_json(&j, r);
+    experiment_time_json(&j, r);
+    json_object_end(&j);
+}

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// run.json: everything needed to interpret a run's CSV files, rewritten after each experiment.
+#ifndef CHASE_RESULTS_H
+#define CHASE_RESULTS_H
+
+#include "config/config.h"
+#include "machine/machine.h"
+#include "run/run.h"
+#include "lib/strbuf.h"
+#include "chase/timing.h"
+
+struct run_record {
+    const char *status;              /* "running", "complete", "config_error", "no_memory" */
+    const struct machine *m;
+    const struct chase_config *cfg;  /* NULL when the configuration did not resolve */
+    const struct timing *timing;     /* NULL before calibration */
+    const struct run_buffer *buffer; /* NULL before allocation */
+    const struct exp_state *exps;    /* indexed like experiment_table */
+    const char *start_time;
+    const char *end_time;
+    const char *running;             /* the experiment in progress, or NULL */
+    const char *simulated;           /* the simulated hierarchy, or NULL for a measured run */
+};
+
+/* Write run.json for the record into out (replacing its content). */
+void results_run_json(struct strbuf *out, const struct run_record *r);
+
+/* Write the effective configuration as a JSON object member "config". */
+struct json;
+void results_config_json(struct json *j, const struct chase_config *cfg);
+
+#endif

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+// One chase run from start to end: configuration, timing, experiments, results, summary.
+#include "run/run.h"
+
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/fault_test.h"
+#include "run/banner.h"
+#include "lib/console.h"
+#include "experiments/experiment.h"
+#include "machine/fault.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "platform.h"
+#include "run/results.h"
+#include "run/summary.h"
+
+#define BUFFER_ALIGN_BYTES (2ULL << 20)
+#define BUFFER_ALIGN_MAX (1ULL << 30)
+
+struct run_state {
+    bool fault_provoked;
+    struct run_record rec;
+    struct exp_state exps[EXPERIMENTS_MAX];
+    struct strbuf json;
+};
+
+/* Files that could not be written this run; the summary says so. */
+static unsigned unwritten_files;
+
+static void save_file(const char *name, const struct strbuf *sb)
+{
+    if (sb->failed)
+        con_printf("warning: %s is incomplete: out of memory while writing it\n", name);
+    int rc = plat_file_write(name, strbuf_str(sb), sb->len);
+    if (rc == PLAT_WRITE_FAILED) {
+        unwritten_files++;
+        con_printf("warning: could not write %s to %s (the volume may be full or failing); "
+                   "its results are on this console\n",
+                   name, plat_result_path());
+    } else if (rc == PLAT_WRITE_NO_FOLDER) {
+        unwritten_files++;
+    }
+}
+
+static void save_run_json(struct run_state *s)
+{
+    results_run_json(&s->json, &s->rec);
+    save_file("run.json", &s->json);
+}
+
+static void save_console(void)
+{
+    save_file("console.txt", con_log());
+}
+
+/* Read the configuration; false (with errs filled) when it has errors. */
+static bool read_config(struct chase_config *cfg, struct cfg_entries *entries,
+                        const struct machine *m, const struct run_inputs *in,
+                        struct cfg_errors *errs)
+{
+    if (in->config_text)
+        cfg_read_file(entries, in->config_text, in->config_len, in->config_name, errs);
+    if (in->options)
+        cfg_read_options(entries, in->options, errs);
+    cfg_resolve(cfg, entries, m, errs);
+    uint64_t need = 0;
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        uint64_t b = x->buffer_bytes(experiment_params_const(x, cfg));
+        if (b > need)
+            need = b;
+    }
+    if (errs->count == 0 && m->buffer_limit_bytes && need > m->buffer_limit_bytes) {
+        char a[24], b[24];
+        cfg_format_size(a, sizeof(a), need);
+        cfg_format_size(b, sizeof(b), m->buffer_limit_bytes);
+        struct cfg_source src = {"plan", 0};
+        cfg_error(errs, &src,
+                  "the experiments need a %s buffer but the largest that fits in memory is %s; "
+                  "lower the max sizes",
+                  a, b);
+    }
+    return errs->count == 0;
+}
+
+static void report_config_errors(struct run_state *s, const struct cfg_errors *errs)
+{
+    con_printf("\nconfiguration error%s (%u); no experiment was run:\n", errs->count > 1 ? "s" : "",
+               errs->count);
+    con_printf("%s", strbuf_str(&errs->text));
+    s->rec.status = "config_error";
+    save_file("errors.txt", &errs->text);
+    save_run_json(s);
+    save_console();
+}
+
+static void print_timing(const struct timing *t)
+{
+    con_printf("\ntiming\n");
+    con_printf("  tsc        %.3f MHz by %s (median of %u, spread %.3f%%)%s\n", t->tsc_hz / 1e6,
+               t->tsc_method, t->nsources ? t->sources[0].ncalib : 0, t->calib_spread * 100,
+               t->invariant ? "" : "; NOT invariant: timings may drift with the core clock");
+    for (unsigned i = 1; i < t->nsources; i++)
+        con_printf("             %.3f MHz by %s (spread %.3f%%)\n", t->sources[i].hz / 1e6,
+                   t->sources[i].name, t->sources[i].spread * 100);
+    if (t->cpuid_hz)
+        con_printf("             %.3f MHz from CPUID leaf %s\n", t->cpuid_hz / 1e6, t->cpuid_leaf);
+    if (t->disagreement > TSC_DISAGREEMENT_WARN)
+        con_printf("  WARNING    the TSC frequency sources disagree by %.2f%%: ns may be off by "
+                   "that much\n",
+                   t->disagreement * 100);
+    con_printf("  overhead   %.1f ticks per empty timed region (subtracted)\n", t->overhead_ticks);
+    if (t->l1_ticks_16 > 0 && t->l1_ticks_256 > 0)
+        con_printf("  loop       L1 chain: %.3f ticks per load with 16 loads per iteration, %.3f "
+                   "with 256 (%+.2f%%)\n",
+                   t->l1_ticks_16, t->l1_ticks_256,
+                   (t->l1_ticks_16 / t->l1_ticks_256 - 1) * 100);
+    con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s", t->core_per_tick,
+               t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
+    if (t->aperf_mperf > 0)
+        con_printf("; APERF/MPERF says %.3f", t->aperf_mperf);
+    con_printf("\n  SMIs       %s\n", t->smi_counting
+                                          ? "counted around every repetition (MSR_SMI_COUNT)"
+                                          : "not counted (not an Intel CPU in ring 0 with "
+                                            "MSR_SMI_COUNT)");
+}
+
+void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_t size)
+{
+    char size_text[24], what[160];
+    cfg_format_size(size_text, sizeof(size_text), size);
+    if (r->fault.faulted)
+        fault_describe(what, sizeof(what), &r->fault);
+    else
+        ksnprintf(what, sizeof(what), "out of memory");
+    ksnprintf(ctx->failure, sizeof(ctx->failure), "point %s: %s", size_text, what);
+    con_printf("  point %s FAILED: %s\n", size_text, what);
+}
+
+/* How long an experiment took, and how much of it was timed chasing (the rest by part). */
+static void print_time_split(const struct timing *t, const char *name, const struct exp_state *st)
+{
+    const struct time_split *sp = &st->spent;
+    double wall = (double)(st->wall_ticks ? st->wall_ticks : 1);
+    con_printf("(%s took %.1f s)\n", name, timing_wall_ns(t, st->wall_ticks) / 1e9);
+    con_printf("  time: timed %.0f%%, builds %.0f%%, warm-ups %.0f%%, bookkeeping %.0f%%, "
+               "output %.0f%%, other %.0f%%\n",
+               100 * sp->timed / wall, 100 * sp->build / wall, 100 * sp->warm / wall,
+               100 * sp->bookkeeping / wall, 100 * sp->output / wall, 100 * sp->other / wall);
+}
+
+/* The run in progress, for the panic path (an exception has no other way to find it). */
+static struct run_state *current_run;
+
+/* fault_test=outside_window: a page fault in chase's own code, between windows. */
+static void provoke_fault_outside_window(struct run_state *s)
+{
+    if (s->fault_provoked)
+        return;
+    s->fault_provoked = true;
+    arch_fault_test(FAULT_TEST_PAGE_FAULT);
+}
+
+int run_exit_status(enum run_outcome outcome)
+{
+    switch (outcome) {
+    case RUN_OK:
+    case RUN_HELP:
+        return 0;
+    case RUN_CONFIG_ERROR:
+        return 2;
+    case RUN_NO_MEMORY:
+        return 3;
+    case RUN_PANIC:
+        return 4;
+    }
+    return 1;
+}
+
+void run_panic(const struct fault_info *f)
+{
+    struct run_state *s = current_run;
+    char what[200], where[80];
+    ksnprintf(where, sizeof(where), "%s%s", s && s->rec.running ? "running " : "between experiments",
+              s && s->rec.running ? s->rec.running : "");
+    fault_panic_screen(f, where);
+    if (!s)
+        return;
+    fault_describe(what, sizeof(what), f);
+    s->rec.status = "panic";
+    for (unsigned i = 0; i < EXPERIMENTS_MAX; i++) {
+        if (s->exps[i].status == EXP_RUNNING) {
+            s->exps[i].status = EXP_FAILED;
+            ksnprintf(s->exps[i].reason, sizeof(s->exps[i].reason), "panic: %s", what);
+        }
+    }
+    save_run_json(s);
+    save_console();
+}
+
+static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned idx, bool first)
+{
+    const struct experiment *x = experiment_table[idx];
+    struct exp_state *st = &s->exps[idx];
+    char name[48];
+    con_printf("\n== %s: %s\n", x->name, x->describe);
+    st->status = EXP_RUNNING;
+    s->rec.running = x->name;
+    save_run_json(s);
+    strbuf_reset(&ctx->csv);
+    strbuf_reset(&ctx->samples);
+    ctx->failure[0] = 0;
+    unsigned fault_test = ctx->cfg->global.fault_test;
+    ctx->fault_test = first && fault_test != FAULT_TEST_OUTSIDE_WINDOW ? fault_test
+                                                                         : FAULT_TEST_NONE;
+    if (!first && fault_test == FAULT_TEST_OUTSIDE_WINDOW)
+        provoke_fault_outside_window(s);
+    kmemset(&ctx->spent, 0, sizeof(ctx->spent));
+    uint64_t t0 = arch_tsc_fenced();
+    int rc = x->run(ctx, experiment_params_const(x, ctx->cfg));
+    if (rc == 0) {
+        st->status = EXP_OK;
+        kstrlcpy(st->reason, ctx->failure, sizeof(st->reason)); /* a note, if any */
+    } else if (rc == EXP_RUN_SKIPPED) {
+        st->status = EXP_SKIPPED;
+        kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
+        con_printf("%s skipped: %s\n", x->name, st->reason);
+    } else {
+        st->status = EXP_FAILED;
+        kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
+        con_printf("%s FAILED: %s\n", x->name, st->reason);
+    }
+    ksnprintf(name, sizeof(name), "%s.csv", x->name);
+    save_file(name, &ctx->csv);
+    ksnprintf(name, sizeof(name), "%s.samples.csv", x->name);
+    save_file(name, &ctx->samples);
+    st->wall_ticks = arch_tsc_fenced() - t0;
+    st->spent = ctx->spent;
+    time_split_close(&st->spent, st->wall_ticks);
+    print_time_split(ctx->timing, x->name, st);
+    s->rec.running = NULL;
+    save_run_json(s);
+    save_console();
+}
+
+static uint64_t largest_pow2_stride_of(const struct key_desc *k, const void *params)
+{
+    const char *field = (const char *)params + k->offset;
+    uint64_t best = 0;
+    size_t n = kstrlen(k->name);
+    if (n < 6 || kstrcmp(k->name + n - 6, "stride") != 0) {
+        if (k->type != KEY_SIZE_LIST || kstrcmp(k->name, "strides") != 0)
+            return 0;
+    }
+    if (k->type == KEY_SIZE) {
+        best = *(const uint64_t *)field;
+    } else if (k->type == KEY_SIZE_LIST) {
+        const struct cfg_list *l = (const struct cfg_list *)field;
+        for (unsigned i = 0; i < l->n; i++)
+            best = l->v[i] > best && !(l->v[i] & (l->v[i] - 1)) ? l->v[i] : best;
+    }
+    return best && !(best & (best - 1)) ? best : 0;
+}
+
+/*
+ * The buffer's alignment: 2 MiB (so the physical address bits that pick cache sets are
+ * known), or the largest power-of-two stride any selected experiment uses (every
+ * slot of such a chain then maps to the same sets as on any other run), up to 1 GiB.
+ */
+static uint64_t plan_alignment(const struct chase_config *cfg)
+{
+    uint64_t align = BUFFER_ALIGN_BYTES;
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        for (size_t k = 0; k < x->nkeys; k++) {
+            uint64_t s = largest_pow2_stride_of(&x->keys[k], experiment_params_const(x, cfg));
+            align = s > align ? s : align;
+        }
+    }
+    return align > BUFFER_ALIGN_MAX ? BUFFER_ALIGN_MAX : align;
+}
+
+static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct timing *t,
+                                const struct run_inputs *in)
+{
+    const struct chase_config *cfg = ctx->cfg;
+    if (in->timing) {
+        *t = *in->timing;
+        if (!t->wall_tsc_hz)
+            t->wall_tsc_hz = timing_measure_wall_hz(); /* durations stay in real seconds */
+    }
+    else
+        timing_init(t, ctx->m);
+    s->rec.timing = t;
+    print_timing(t);
+    uint64_t need = 0;
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        uint64_t b = x->buffer_bytes(experiment_params_const(x, cfg));
+        need = b > need ? b : need;
+    }
+    char why[160] = "";
+    uint64_t align = plan_alignment(cfg);
+    int rc = plat_buffer_alloc(need, align, &ctx->buffer, why, sizeof(why));
+    if (rc != 0 && align > BUFFER_ALIGN_BYTES) {
+        con_printf("  note       no room for a buffer aligned to its largest stride (%llu bytes); "
+                   "aligned to 2 MiB instead\n",
+                   (unsigned long long)align);
+        align = BUFFER_ALIGN_BYTES;
+        rc = plat_buffer_alloc(need, align, &ctx->buffer, why, sizeof(why));
+    }
+    ctx->buffer.align_bytes = align;
+    if (rc != 0) {
+        con_printf("\ncould not allocate the chase buffer: %s\n", why);
+        s->rec.status = "no_memory";
+        save_run_json(s);
+        save_console();
+        return RUN_NO_MEMORY;
+    }
+    s->rec.buffer = &ctx->buffer;
+    uint64_t page = cfg_page_bytes(cfg->global.page);
+    if (page && plat_buffer_set_pages(&ctx->buffer, page, why, sizeof(why)) != 0) {
+        con_printf("\ncould not map the chase buffer with %s pages: %s\n",
+                   page_names[cfg->global.page], why);
+        s->rec.status = "no_memory";
+        save_run_json(s);
+        save_console();
+        plat_buffer_free(&ctx->buffer);
+        s->rec.buffer = NULL;
+        return RUN_NO_MEMORY;
+    }
+    char size[24];
+    cfg_format_size(size, sizeof(size), ctx->buffer.size_bytes);
+    char page_text[24];
+    cfg_format_size(page_text, sizeof(page_text), ctx->buffer.page_bytes);
+    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s)\n", size,
+               (unsigned long long)ctx->buffer.phys, page_text, ctx->buffer.page_source);
+    if (ctx->buffer.table_pages) {
+        char top[24];
+        cfg_format_size(top, sizeof(top), ctx->buffer.identity_top);
+        con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
+                   (unsigned long long)ctx->buffer.table_pages, top,
+                   ctx->m->cpu.has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
+    }
+    s->rec.status = "running";
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++)
+        run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
+    summary_print(ctx, plat_result_path());
+    if (unwritten_files)
+        con_printf("note: %u result file%s could not be written to %s; every table is on this "
+                   "console\n",
+                   unwritten_files, unwritten_files > 1 ? "s" : "", plat_result_path());
+    s->rec.status = "complete";
+    save_run_json(s);
+    save_console();
+    plat_buffer_free(&ctx->buffer);
+    s->rec.buffer = NULL;
+    return RUN_OK;
+}
+
+enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
+                            enum on_exit *on_exit)
+{
+    struct run_state *s = plat_alloc(sizeof(*s));
+    struct cfg_entries *entries = plat_alloc(sizeof(*entries));
+    struct chase_config *cfg = plat_alloc(sizeof(*cfg));
+    struct run_ctx *ctx = plat_alloc(sizeof(*ctx));
+    struct timing *t = plat_alloc(sizeof(*t));
+    struct cfg_errors errs = {{0}, 0};
+    enum run_outcome outcome = RUN_NO_MEMORY;
+    *on_exit = ON_EXIT_WAIT;
+    if (!s || !entries || !cfg || !ctx || !t) {
+        con_printf("chase: out of memory before starting\n");
+        goto out;
+    }
+    banner_print(m);
+    s->rec.m = m;
+    current_run = s;
+    s->rec.exps = s->exps;
+    s->rec.start_time = in->start_time;
+    s->rec.status = "starting";
+    bool ok = read_config(cfg, entries, m, in, &errs);
+    s->rec.cfg = cfg;
+    *on_exit = (enum on_exit)cfg->global.on_exit;
+    if (entries->want_help) {
+        chase_print_help(m);
+        outcome = RUN_HELP;
+        goto out;
+    }
+    if (!ok) {
+        report_config_errors(s, &errs);
+        outcome = RUN_CONFIG_ERROR;
+        goto out;
+    }
+    ctx->m = m;
+    ctx->cfg = cfg;
+    ctx->timing = t;
+    ctx->measure = in->measure ? in->measure : measure_chase;
+    s->rec.simulated = in->simulated;
+    outcome = run_all(s, ctx, t, in);
+    strbuf_release(&ctx->csv);
+    strbuf_release(&ctx->samples);
+out:
+    if (s)
+        strbuf_release(&s->json);
+    strbuf_release(&errs.text);
+    plat_free(t);
+    plat_free(ctx);
+    plat_free(cfg);
+    plat_free(entries);
+    current_run = NULL;
+    plat_free(s);
+    return outcome;
+}

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+// Cache level detection from a latency-vs-size curve: plateaus, the steps between them, DRAM.
+//
+// The smoothed curve (ln latency over log2 size) is cut into straight pieces (levels_segment.c).
+// Pieces that are nearly flat are plateaus; the rest are steps. Neighbouring plateaus that
+// are not a significant, local, steep enough step apart are merged, so noise, drifts and soft
+// transitions add no levels.
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/levels_int.h"
+
+/* A plateau rises by less than this per octave (in ln latency: about 9% per octave). */
+#define FLAT_SLOPE_PER_OCTAVE 0.12
+/* The smallest step that makes a level: 12% in latency, and well above the noise. */
+#define MIN_STEP_LN 0.113
+#define MIN_STEP_SIGMAS 5.0
+/* An inner plateau must be at least this wide: a short flat stretch inside a step is noise. */
+#define MIN_PLATEAU_OCTAVES 0.45
+/* Plateaus narrower than this need steps this many times the significant step. */
+#define NARROW_OCTAVES 1.0
+#define NARROW_STEP_FACTOR 2.0
+/* A gentler piece between two much steeper ones is a level whose plateau the steps hide
+ * (soft transitions, levels close in size): at most this slope, at least this wide, with
+ * neighbours this many times steeper. */
+#define SHOULDER_MAX_SLOPE 0.3
+#define SHOULDER_MIN_OCTAVES 1.0
+#define SHOULDER_STEEPER 3.0
+/* Two plateaus are separate levels only if the curve climbs this steeply somewhere between
+ * them: the long, ever flatter approach of a soft transition to its next level is no level. */
+#define MIN_STEP_SLOPE 0.25
+#define MOST_OF_THE_RISE 0.6
+/* ... and the curve must rise between the plateaus by this share of a significant step. */
+#define LOCAL_STEP_SHARE 0.75
+/* Sizes up to this multiple of CPUID's last cache can still be inside it (sharing, slices). */
+#define LLC_REACH_FACTOR 2.0
+
+struct plateau {
+    size_t a, b;
+    double level; /* median ln latency */
+};
+
+static double median_range(const double *v, size_t a, size_t b)
+{
+    return lpoints_median(v + a, b - a + 1);
+}
+
+/* Slope of the smoothed curve from point i to point i + 1, per octave. */
+static double gap_slope(const struct lpoints *p, size_t i)
+{
+    double dx = p->x[i + 1] - p->x[i];
+    return dx > 1e-12 ? (p->z[i + 1] - p->z[i]) / dx : 0;
+}
+
+static bool is_shoulder(const struct lpoints *p, const struct piece *pc, const double *slope,
+                        size_t npc, size_t i)
+{
+    if (i == 0 || i + 1 >= npc || slope[i] > SHOULDER_MAX_SLOPE)
+        return false;
+    if (p->x[pc[i].b] - p->x[pc[i].a] < SHOULDER_MIN_OCTAVES)
+        return false;
+    /* Steepness on each side: the neighbouring piece, or the jump onto and off this one. */
+    double in = fmax(pc[i - 1].flat ? 0 : slope[i - 1], gap_slope(p, pc[i].a - 1));
+    double out = fmax(slope[i + 1], gap_slope(p, pc[i].b));
+    double s = fmax(fmax(slope[i], 0.01) * SHOULDER_STEEPER, FLAT_SLOPE_PER_OCTAVE);
+    return in >= s && out >= s;
+}
+
+/* Each flat piece (or shoulder) becomes a plateau; returns how many. */
+static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, size_t npc,
+                                   struct plateau *pl)
+{
+    size_t m = 0;
+    double *slope = malloc(npc * sizeof(double));
+    if (!slope)
+        return 0;
+    for (size_t i = 0; i < npc; i++) {
+        slope[i] = lpoints_piece_slope(p, &pc[i]);
+        pc[i].flat = slope[i] < FLAT_SLOPE_PER_OCTAVE;
+    }
+    for (size_t i = 0; i < npc; i++) {
+        if (!pc[i].flat && is_shoulder(p, pc, slope, npc, i))
+            pc[i].flat = true;
+        bool inner = i > 0 && i + 1 < npc;
+        if (pc[i].flat && inner && p->x[pc[i].b] - p->x[pc[i].a] < MIN_PLATEAU_OCTAVES)
+            pc[i].flat = false;
+        if (pc[i].flat)
+            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0};
+    }
+    free(slope);
+    for (size_t i = 0; i < m; i++)
+        pl[i].level = median_range(p->z, pl[i].a, pl[i].b);
+    return m;
+}
+
+/* Merge plateau k with k + 1 (and the step between them). */
+static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, size_t k)
+{
+    pl[k].b = pl[k + 1].b;
+    pl[k].level = median_range(p->z, pl[k].a, pl[k].b);
+    memmove(&pl[k + 1], &pl[k + 2], (*m - k - 2) * sizeof(*pl));
+    (*m)--;
+}
+
+/* Local level of the smoothed curve at the start or end of a plateau: its first or last
+ * three points. */
+static double plateau_start(const struct lpoints *p, const struct plateau *u)
+{
+    return median_range(p->z, u->a, u->a + 2 <= u->b ? u->a + 2 : u->b);
+}
+
+static double plateau_end(const struct lpoints *p, const struct plateau *u)
+{
+    return median_range(p->z, u->b >= u->a + 2 ? u->b - 2 : u->a, u->b);
+}
+
+/* Whether the curve climbs from plateau u to v as a step: it rises from the end of u to the
+ * start of v (a drift that runs through both does not), steeply somewhere or with most of
+ * the rise between two neighbouring points (coarse sampling hides a sharp step's slope). */
+static bool step_between(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
+                         double min_step)
+{
+    /* A narrow inner plateau must stand out more: noise makes short flat runs in ramps. */
+    if ((u->a > 0 && p->x[u->b] - p->x[u->a] < NARROW_OCTAVES) ||
+        (v->b + 1 < p->n && p->x[v->b] - p->x[v->a] < NARROW_OCTAVES))
+        min_step *= NARROW_STEP_FACTOR;
+    double local = plateau_start(p, v) - plateau_end(p, u);
+    if (v->level - u->level < min_step || local < LOCAL_STEP_SHARE * min_step)
+        return false;
+    double steepest = -INFINITY, biggest = 0;
+    for (size_t i = u->b; i < v->a; i++) {
+        steepest = fmax(steepest, gap_slope(p, i));
+        biggest = fmax(biggest, p->z[i + 1] - p->z[i]);
+    }
+    return steepest >= MIN_STEP_SLOPE || biggest >= MOST_OF_THE_RISE * local;
+}
+
+/* Join neighbours that are not a significant step apart, smallest difference first. */
+static void merge_small_steps(const struct lpoints *p, struct plateau *pl, size_t *m,
+                              double min_step, struct detection *d)
+{
+    for (;;) {
+        size_t k = SIZE_MAX;
+        double smallest = INFINITY;
+        for (size_t i = 0; i + 1 < *m; i++) {
+            double rise = pl[i + 1].level - pl[i].level;
+            if (step_between(p, &pl[i], &pl[i + 1], min_step))
+                continue;
+            if (rise < smallest) {
+                smallest = rise;
+                k = i;
+            }
+        }
+        if (k == SIZE_MAX)
+            return;
+        if (smallest < -min_step)
+            levels_note(d, "latency falls by %.0f%% near %.0f bytes: not a cache level",
+                        100 * (1 - exp(smallest)), exp2(p->x[pl[k + 1].a]));
+        merge_at(p, pl, m, k);
+    }
+}
+
+void levels_note(struct detection *d, const char *fmt, ...)
+{
+    if (d->nnotes >= LEVELS_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->note[d->nnotes++], LEVELS_NOTE_CHARS, fmt, ap);
+    va_end(ap);
+}
+
+/* Size (log2) where the smoothed curve crosses from plateau u towards plateau v. */
+static double step_position(const struct lpoints *p, const struct plateau *u,
+                            const struct plateau *v)
+{
+    size_t ka = u->b + 1 > u->a + 3 ? u->b - 2 : u->a;
+    size_t kb = v->a + 2 < v->b ? v->a + 2 : v->b;
+    double base = median_range(p->z, ka, u->b), top = median_range(p->z, v->a, kb);
+    base = fmax(base, fmin(p->z[u->b], top));
+    double thr = base + LEVELS_STEP_FRACTION * (top - base);
+    for (size_t i = u->b + 1; i <= v->a; i++) {
+        if (p->z[i] < thr)
+            continue;
+        double dz = p->z[i] - p->z[i - 1];
+        double t = dz > 1e-12 ? (thr - p->z[i - 1]) / dz : 0;
+        return p->x[i - 1] + fmin(fmax(t, 0), 1) * (p->x[i] - p->x[i - 1]);
+    }
+    return p->x[u->b];
+}
+
+static double median_cycles(const struct lpoints *p, size_t a, size_t b)
+{
+    double v[LEVELS_MAX_POINTS];
+    size_t n = 0;
+    for (size_t i = a; i <= b; i++)
+        if (isfinite(p->cyc[i]))
+            v[n++] = p->cyc[i];
+    return n ? lpoints_median(v, n) : NAN;
+}
+
+static void set_level(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
+                      double offset, struct level *lv)
+{
+    lv->first = u->a;
+    lv->last = u->b;
+    lv->from_bytes = exp2(p->x[u->a]);
+    lv->to_bytes = exp2(p->x[u->b]);
+    lv->latency_ns = median_range(p->ns, u->a, u->b) - offset;
+    lv->cycles = median_cycles(p, u->a, u->b);
+    lv->size_known = v != NULL;
+    lv->size_bytes = v ? exp2(step_position(p, u, v)) : NAN;
+    lv->step_end_bytes = v ? exp2(p->x[v->a]) : NAN;
+}
+
+/* The last plateau is an open cache level: the curve never left it. */
+static void open_level(const struct lpoints *p, const struct plateau *u, double offset,
+                       struct detection *d)
+{
+    if (d->nlevels < LEVELS_MAX)
+        set_level(p, u, NULL, offset, &d->level[d->nlevels++]);
+}
+
+/* The curve ends still rising after its last plateau u. */
+static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc,
+                       double offset, struct detection *d)
+{
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
+    if (d->nlevels >= LEVELS_MAX)
+        return;
+    set_level(p, u, &end, offset, &d->level[d->nlevels++]);
+    if (in_llc) {
+        /* The rise leads into a cache CPUID reports beyond the sizes tried. */
+        open_level(p, &end, offset, d);
+        levels_note(d, "the curve ends rising inside the last cache (CPUID): its latency is "
+                       "at least %.1f ns, no DRAM plateau", p->ns[p->n - 1] - offset);
+        return;
+    }
+    d->dram_ns = p->ns[p->n - 1] - offset;
+    d->dram_lower_bound = true;
+    levels_note(d, "the curve ends still rising: DRAM latency is at least %.1f ns", d->dram_ns);
+}
+
+/* Turn the final plateaus into levels and DRAM. */
+static void build_levels(const struct lpoints *p, const struct plateau *pl, size_t m,
+                         double min_step, const struct detect_opts *o, struct detection *d)
+{
+    if (m == 0) {
+        levels_note(d, "no plateau found: the curve rises throughout");
+        d->dram_ns = p->ns[p->n - 1] - o->ns_offset;
+        d->dram_lower_bound = true;
+        return;
+    }
+    if (pl[0].a > 0 && pl[0].level - p->z[0] >= min_step)
+        levels_note(d, "the curve starts inside a step: its smallest size is above a level");
+    for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
+        set_level(p, &pl[i], &pl[i + 1], o->ns_offset, &d->level[d->nlevels++]);
+    const struct plateau *last = &pl[m - 1];
+    double largest = exp2(p->x[p->n - 1]);
+    bool in_llc = o->llc_bytes > 0 && largest < 0.9 * o->llc_bytes;
+    /* The curve stayed in the last cache if its last plateau starts inside it and the sizes
+     * did not go far beyond it (far beyond without a step, the cache is out of reach). */
+    bool open = o->llc_bytes > 0 && exp2(p->x[last->a]) < 0.9 * o->llc_bytes &&
+                largest < LLC_REACH_FACTOR * o->llc_bytes;
+    if (last->b + 1 < p->n && p->z[p->n - 1] - plateau_end(p, last) >= min_step) {
+        rising_end(p, last, in_llc, o->ns_offset, d);
+    } else if (open) {
+        open_level(p, last, o->ns_offset, d);
+        levels_note(d, "the largest size is inside the last cache (CPUID): no DRAM plateau");
+    } else {
+        d->dram_ns = median_range(p->ns, last->a, last->b) - o->ns_offset;
+        d->dram_cycles = median_cycles(p, last->a, last->b);
+        d->dram_from_bytes = exp2(p->x[last->a]);
+    }
+}
+
+void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
+                   const struct detect_opts *o, struct detection *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->dram_ns = d->dram_cycles = d->dram_from_bytes = NAN;
+    struct lpoints *p = malloc(sizeof(*p));
+    struct piece *pc = malloc(LEVELS_MAX_POINTS * sizeof(*pc));
+    struct plateau *pl = malloc(LEVELS_MAX_POINTS * sizeof(*pl));
+    if (!p || !pc || !pl) {
+        levels_note(d, "out of memory");
+        goto out;
+    }
+    lpoints_build(p, size, ns, cycles, n, o->ns_offset);
+    d->npoints = p->n;
+    if (p->n < 4) {
+        levels_note(d, "too few valid points (%zu) to find levels", p->n);
+        goto out;
+    }
+    d->noise = lpoints_noise(p);
+    size_t npc = lpoints_segment(p, d->noise, pc);
+    double refined = lpoints_residual_noise(p, pc, npc);
+    if (refined < d->noise) {
+        /* Coarse sampling makes the first estimate see curvature as noise: cut again. */
+        d->noise = refined;
+        npc = lpoints_segment(p, d->noise, pc);
+    }
+    double min_step = fmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
+    size_t m = plateaus_from_pieces(p, pc, npc, pl);
+    merge_small_steps(p, pl, &m, min_step, d);
+    build_levels(p, pl, m, min_step, o, d);
+out:
+    free(p);
+    free(pc);
+    free(pl);
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Internals shared by the level detector's files: the cleaned, sorted points it works on.
+#ifndef REPORT_LEVELS_INT_H
+#define REPORT_LEVELS_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/levels.h"
+
+struct lpoints {
+    size_t n;
+    double x[LEVELS_MAX_POINTS];   /* log2(size in bytes), ascending, distinct */
+    double ns[LEVELS_MAX_POINTS];  /* latency + offset, > 0 */
+    double cyc[LEVELS_MAX_POINTS]; /* core cycles or NaN */
+    double y[LEVELS_MAX_POINTS];   /* ln(ns) */
+    double z[LEVELS_MAX_POINTS];   /* y after a running median of three */
+};
+
+/* A straight piece of the curve: points a..b (inclusive); flat once classified. */
+struct piece {
+    size_t a, b;
+    bool flat;
+};
+
+/* Cut p's smoothed curve into straight pieces for noise sigma; returns how many (<= p->n). */
+size_t lpoints_segment(const struct lpoints *p, double sigma, struct piece *out);
+/* Noise around the pieces: robust spread of the raw points about the pieces' lines. */
+double lpoints_residual_noise(const struct lpoints *p, const struct piece *pc, size_t npc);
+/* Slope of a piece in ln latency per octave (a single point: the slope across it). */
+double lpoints_piece_slope(const struct lpoints *p, const struct piece *q);
+
+/* Fill p from the raw curve: drop bad points, sort, merge equal sizes, bin long curves. */
+void lpoints_build(struct lpoints *p, const double *size, const double *ns, const double *cycles,
+                   size_t n, double offset);
+/* Robust estimate of the noise of p->y (standard deviation of ln latency), within [0.01, 0.25]. */
+double lpoints_noise(const struct lpoints *p);
+/* Median of the n values at v (n > 0); v is not changed. */
+double lpoints_median(const double *v, size_t n);
+
+#endif

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// chase-report's outputs: the plots of every source, report.md and the --json document.
+#ifndef REPORT_OUTPUT_H
+#define REPORT_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+
+#define PLOTS_PER_SOURCE 16
+
+struct plot_made {
+    char file[128];                /* PNG file name inside the output folder */
+    char caption[2][VERDICT_CHARS]; /* what it shows; what to see in it */
+    bool ok;
+    char err[VERDICT_CHARS]; /* why it is missing, when !ok */
+};
+
+struct plot_list {
+    size_t n;
+    struct plot_made p[PLOTS_PER_SOURCE];
+};
+
+/*
+ * Draw every plot for the n analysed sources into outdir: lists[i] gets those of source i
+ * (file names prefixed by its tag when n > 1) and lists[n] the comparison of all sources.
+ */
+void plots_make(const struct source_result *r, size_t n, const char *outdir,
+                struct plot_list *lists);
+
+/* Write outdir/report.md. Returns 0, or -1 with err (capacity cap) when it cannot be written. */
+int report_md_write(const char *outdir, const struct source_result *r, size_t n,
+                    const struct plot_list *lists, char *err, size_t cap);
+/* The Markdown sections on one source's machine and configuration (report_md_run.c). */
+void report_md_machine(FILE *f, const struct source_result *r);
+void report_md_config(FILE *f, const struct source_result *r);
+
+/* Print the analysis as one JSON document to f (levels of the first source at the top). */
+void report_json_print(FILE *f, const struct source_result *r, size_t n);
+
+/* Level names as reports write them: "L1", "L2" ... */
+void level_name(char *dst, size_t cap, size_t index);
+
+#endif

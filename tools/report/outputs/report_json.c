@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// chase-report --json: the analysis as one JSON document (kernel/json.c writes it).
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/json.h"
+#include "outputs/output.h"
+#include "lib/strbuf.h"
+
+static const char *const format_names[] = {
+    [FMT_RUN] = "chase run", [FMT_CSV] = "chase csv", [FMT_LMBENCH] = "lmbench lat_mem_rd",
+    [FMT_RANDOM_CHASE] = "random-chase", [FMT_TINYMEMBENCH] = "tinymembench",
+    [FMT_MULTICHASE] = "multichase",
+};
+
+static void level_json(struct json *j, const struct curve_result *cr, size_t i, int cpuid_index,
+                       const struct source *s)
+{
+    const struct level *lv = &cr->det.level[i];
+    const struct fit_result *f = cr->fitted ? &cr->fit[cr->form] : NULL;
+    char nm[8];
+    level_name(nm, sizeof(nm), i);
+    json_object_begin(j, NULL);
+    json_string(j, "name", nm);
+    json_double(j, "size_bytes", lv->size_known ? lv->size_bytes : NAN, 0);
+    json_bool(j, "size_known", lv->size_known);
+    json_double(j, "latency_ns", lv->latency_ns, 3);
+    json_double(j, "core_cycles", lv->cycles, 2);
+    json_double(j, "plateau_from_bytes", lv->from_bytes, 0);
+    json_double(j, "plateau_to_bytes", lv->to_bytes, 0);
+    json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN, 0);
+    if (f && i < f->model.m) {
+        bool sized = i + 1 < f->model.m;
+        json_double(j, "fit_size_bytes", sized ? f->model.size_bytes[i] : NAN, 0);
+        json_double(j, "fit_size_sigma_bytes", sized ? f->size_sd[i] : NAN, 0);
+        json_double(j, "fit_latency_ns", f->model.lat_ns[i], 3);
+        json_double(j, "fit_latency_sigma_ns", f->lat_sd[i], 3);
+    }
+    json_object_end(j);
+}
+
+static void tlb_steps_json(struct json *j, const struct source_result *r)
+{
+    json_array_begin(j, "tlb_steps");
+    for (size_t i = 0; i < r->src->ncurves; i++)
+        for (size_t k = 0; k < r->cr[i].ntlb; k++) {
+            json_object_begin(j, NULL);
+            json_string(j, "curve", r->src->curve[i].label);
+            json_double(j, "size_bytes", r->cr[i].tlb[k].size_bytes, 0);
+            json_double(j, "penalty_ns", r->cr[i].tlb[k].penalty_ns, 3);
+            json_object_end(j);
+        }
+    json_array_end(j);
+}
+
+static void fit_json(struct json *j, const struct curve_result *cr)
+{
+    json_object_begin(j, "fit");
+    json_bool(j, "ok", cr->fitted);
+    if (cr->fitted) {
+        const struct fit_result *f = &cr->fit[cr->form];
+        json_string(j, "form", cr->form ? "exclusive" : "inclusive");
+        json_double(j, "sharpness", f->model.sharpness, 3);
+        json_double(j, "sharpness_sigma", f->sharpness_sd, 3);
+        json_double(j, "rms_ln", f->rms, 4);
+        json_bool(j, "agrees_with_detection", cr->check.agrees);
+        json_u64(j, "preferred_levels", (uint64_t)(cr->check.preferred_levels > 0 ? cr->check.preferred_levels : 0));
+        json_array_begin(j, "disagreements");
+        for (size_t i = 0; i < cr->check.nnotes; i++)
+            json_string(j, NULL, cr->check.note[i]);
+        json_array_end(j);
+    } else {
+        json_string(j, "why", cr->fit[0].why);
+    }
+    json_object_end(j);
+}
+
+/* levels, DRAM, TLB steps, fit and notes of the primary curve of r (the document's core). */
+static void levels_json(struct json *j, const struct source_result *r)
+{
+    const struct curve_result *cr = r->primary >= 0 ? &r->cr[r->primary] : NULL;
+    json_array_begin(j, "levels");
+    for (size_t i = 0; cr && i < cr->det.nlevels; i++)
+        level_json(j, cr, i, r->cache_match[i], r->src);
+    json_array_end(j);
+    json_double(j, "dram_latency_ns", cr ? cr->det.dram_ns : NAN, 3);
+    json_bool(j, "dram_lower_bound", cr && cr->det.dram_lower_bound);
+    json_double(j, "dram_core_cycles", cr ? cr->det.dram_cycles : NAN, 2);
+    json_string(j, "latency_reference", cr && cr->relative ? "added to an L1 hit" : "absolute");
+    json_string(j, "curve", cr ? cr->c->label : NULL);
+    json_double(j, "noise_ln", cr ? cr->det.noise : NAN, 4);
+    tlb_steps_json(j, r);
+    if (cr)
+        fit_json(j, cr);
+    json_array_begin(j, "notes");
+    for (size_t i = 0; cr && i < cr->det.nnotes; i++)
+        json_string(j, NULL, cr->det.note[i]);
+    for (size_t i = 0; i < r->src->nwarnings; i++)
+        json_string(j, NULL, r->src->warning[i]);
+    json_array_end(j);
+}
+
+static void verdicts_json(struct json *j, const struct source_result *r)
+{
+    json_object_begin(j, "verdicts");
+    for (int e = 0; e < EXP_COUNT; e++) {
+        const struct verdict *v = &r->verdict[e];
+        if (!v->present)
+            continue;
+        json_object_begin(j, exp_name((enum exp_id)e));
+        json_string(j, "verdict", v->headline);
+        for (size_t i = 0; i < v->nitems; i++)
+            json_double(j, v->item[i].key, v->item[i].value, 4);
+        json_object_end(j);
+    }
+    json_object_end(j);
+}
+
+static void curves_json(struct json *j, const struct source_result *r)
+{
+    json_array_begin(j, "curves");
+    for (size_t i = 0; i < r->src->ncurves; i++) {
+        const struct curve_result *cr = &r->cr[i];
+        if (!cr->analysed)
+            continue;
+        json_object_begin(j, NULL);
+        json_string(j, "label", cr->c->label);
+        json_u64(j, "page_bytes", cr->c->page_bytes);
+        json_u64(j, "stride_bytes", cr->c->stride_bytes);
+        json_u64(j, "points", cr->c->n);
+        json_array_begin(j, "levels");
+        for (size_t k = 0; k < cr->det.nlevels; k++)
+            level_json(j, cr, k, -1, r->src);
+        json_array_end(j);
+        json_double(j, "dram_latency_ns", cr->det.dram_ns, 3);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+static void source_json(struct json *j, const struct source_result *r)
+{
+    const struct source *s = r->src;
+    json_object_begin(j, NULL);
+    json_string(j, "path", s->path);
+    json_string(j, "format", format_names[s->format]);
+    json_string(j, "name", s->name);
+    json_string(j, "machine", s->machine);
+    json_bool(j, "simulated", s->simulated);
+    levels_json(j, r);
+    verdicts_json(j, r);
+    curves_json(j, r);
+    json_object_end(j);
+}
+
+void report_json_print(FILE *f, const struct source_result *r, size_t n)
+{
+    struct strbuf sb = {0};
+    struct json j;
+    size_t first = 0;
+    while (first < n && r[first].primary < 0)
+        first++;
+    json_init(&j, &sb);
+    json_object_begin(&j, NULL);
+    json_string(&j, "tool", "chase-report");
+    json_string(&j, "version", CHASE_VERSION);
+    json_string(&j, "machine", n ? r[first < n ? first : 0].src->machine : NULL);
+    if (n) {
+        /* The first input with a curve speaks for the document (its levels may be empty). */
+        levels_json(&j, &r[first < n ? first : 0]);
+        verdicts_json(&j, &r[first < n ? first : 0]);
+    }
+    json_array_begin(&j, "sources");
+    for (size_t i = 0; i < n; i++)
+        source_json(&j, &r[i]);
+    json_array_end(&j);
+    json_object_end(&j);
+    fputs(strbuf_str(&sb), f);
+    if (sb.failed)
+        fprintf(stderr, "chase-report: out of memory: the JSON output is truncated\n");
+    strbuf_release(&sb);
+}

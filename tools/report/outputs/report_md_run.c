@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// report.md's sections on the machine a run saw and on how the run was configured.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "outputs/output.h"
+#include "inputs/rtext.h"
+
+#define CONFIG_DEPTH 6
+
+static void row_text(FILE *f, const char *what, const char *value)
+{
+    if (value && *value) {
+        char clean[SOURCE_TEXT];
+        rtext_sanitize(clean, sizeof(clean), value);
+        fprintf(f, "| %s | %s |\n", what, clean);
+    }
+}
+
+static void row_json_text(FILE *f, const struct rjson *run, const char *what, const char *path)
+{
+    row_text(f, what, rjson_string(rjson_path(run, path)));
+}
+
+static void row_tsc(FILE *f, const struct rjson *run)
+{
+    double hz, spread;
+    const char *method = rjson_string(rjson_path(run, "tsc.method"));
+    if (!rjson_number(rjson_path(run, "tsc.hz"), &hz))
+        return;
+    char clean[SOURCE_TEXT] = "";
+    if (method)
+        rtext_sanitize(clean, sizeof(clean), method);
+    fprintf(f, "| TSC | %.4f GHz, %s, by %s", hz / 1e9,
+            rjson_true(rjson_path(run, "tsc.invariant")) ? "invariant" : "not invariant", clean);
+    if (rjson_number(rjson_path(run, "tsc.spread"), &spread))
+        fprintf(f, " (spread %.2g)", spread);
+    fprintf(f, " |\n");
+}
+
+void report_md_machine(FILE *f, const struct source_result *r)
+{
+    const struct source *s = r->src;
+    const struct rjson *run = s->run;
+    double v;
+    fprintf(f, "| | |\n|---|---|\n");
+    row_text(f, "machine", s->machine);
+    row_text(f, "input", s->path);
+    if (s->simulated)
+        row_text(f, "simulated hierarchy", s->hierarchy[0] ? s->hierarchy : "(not given)");
+    if (!run) {
+        fprintf(f, "\nNo run.json: nothing more is known about the machine.\n\n");
+        return;
+    }
+    row_json_text(f, run, "tool version", "version");
+    row_json_text(f, run, "run status", "status");
+    row_json_text(f, run, "platform", "platform");
+    row_json_text(f, run, "firmware", "firmware.vendor");
+    row_json_text(f, run, "CPU vendor", "cpu.vendor");
+    if (rjson_true(rjson_get(run, "hypervisor")))
+        row_text(f, "hypervisor", "present: timings are from a guest");
+    row_tsc(f, run);
+    if (s->core_hz > 0)
+        fprintf(f, "| core clock | %.3f GHz (estimated next to each point) |\n", s->core_hz / 1e9);
+    if (rjson_number(rjson_get(run, "memory_total_bytes"), &v))
+        fprintf(f, "| memory | %.1f GiB |\n", v / 1073741824.0);
+    if (s->page_bytes > 0) {
+        char pg[32];
+        rtext_size(pg, sizeof(pg), s->page_bytes);
+        fprintf(f, "| buffer pages | %s |\n", pg);
+    }
+    row_json_text(f, run, "buffer page source", "buffer.page_source");
+    row_json_text(f, run, "cache source", "cache_source");
+    row_json_text(f, run, "started", "start_time");
+    row_json_text(f, run, "ended", "end_time");
+    fprintf(f, "\n");
+}
+
+static void print_value(FILE *f, const struct rjson *v)
+{
+    char clean[SOURCE_TEXT];
+    switch (v->type) {
+    case RJSON_NUMBER:
+        fprintf(f, "%.12g", v->number);
+        break;
+    case RJSON_STRING:
+        rtext_sanitize(clean, sizeof(clean), v->string);
+        fprintf(f, "%s", clean);
+        break;
+    case RJSON_BOOL:
+        fprintf(f, "%s", v->boolean ? "true" : "false");
+        break;
+    case RJSON_ARRAY:
+        for (const struct rjson *c = v->child; c; c = c->next) {
+            if (c->type == RJSON_ARRAY || c->type == RJSON_OBJECT)
+                continue;
+            print_value(f, c);
+            fprintf(f, "%s", c->next ? ", " : "");
+        }
+        break;
+    default:
+        fprintf(f, "null");
+    }
+}
+
+/* The configuration in chase.cfg's own syntax: key = value, experiment.key = value. */
+static void config_lines(FILE *f, const struct rjson *obj, const char *prefix, int depth)
+{
+    for (const struct rjson *c = obj->child; c && depth < CONFIG_DEPTH; c = c->next) {
+        char key[160], clean[96];
+        rtext_sanitize(clean, sizeof(clean), c->key ? c->key : "?");
+        snprintf(key, sizeof(key), "%s%s", prefix, clean);
+        if (c->type == RJSON_OBJECT) {
+            char sub[170];
+            snprintf(sub, sizeof(sub), "%s.", key);
+            config_lines(f, c, sub, depth + 1);
+            continue;
+        }
+        fprintf(f, "%s = ", key);
+        print_value(f, c);
+        fprintf(f, "\n");
+    }
+}
+
+void report_md_config(FILE *f, const struct source_result *r)
+{
+    const struct source *s = r->src;
+    const struct rjson *cfg = rjson_get(s->run, "config");
+    fprintf(f, "#### Configuration\n\n");
+    if (!cfg || cfg->type != RJSON_OBJECT) {
+        fprintf(f, "Not recorded in this input.\n\n");
+    } else {
+        fprintf(f, "The effective configuration (defaults included), in chase.cfg syntax:\n\n```\n");
+        config_lines(f, cfg, "", 0);
+        fprintf(f, "```\n\n");
+    }
+    bool any = false;
+    for (int e = 0; e < EXP_COUNT; e++) {
+        if (!s->status[e][0])
+            continue;
+        if (!any)
+            fprintf(f, "| experiment | status |\n|---|---|\n");
+        any = true;
+        fprintf(f, "| %s | %s |\n", exp_name((enum exp_id)e), s->status[e]);
+    }
+    if (any)
+        fprintf(f, "\n");
+}
