@@ -22,6 +22,7 @@ struct run_state {
     struct run_record rec;
     struct exp_state exps[EXPERIMENTS_MAX];
     struct strbuf json;
+    struct strbuf csv[EXPERIMENTS_MAX]; /* each experiment's CSV as written, for the summary */
 };
 
 /* Files that could not be written this run; the summary says so. */
@@ -232,6 +233,8 @@ static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned id
     }
     ksnprintf(name, sizeof(name), "%s.csv", x->name);
     save_file(name, &ctx->csv);
+    strbuf_reset(&s->csv[idx]);
+    strbuf_append(&s->csv[idx], strbuf_str(&ctx->csv), ctx->csv.len);
     ksnprintf(name, sizeof(name), "%s.samples.csv", x->name);
     save_file(name, &ctx->samples);
     st->wall_ticks = arch_tsc_fenced() - t0;
@@ -278,6 +281,19 @@ static uint64_t plan_alignment(const struct chase_config *cfg)
         }
     }
     return align > BUFFER_ALIGN_MAX ? BUFFER_ALIGN_MAX : align;
+}
+
+/* The summary reads the experiments' CSV text, as chase-report reads their files. */
+static void print_summary(const struct run_state *s, const struct run_ctx *ctx)
+{
+    struct summary_input in = {.m = ctx->m, .where = plat_result_path(),
+                               .page_bytes = ctx->buffer.page_bytes};
+    for (unsigned i = 0; i < ctx->cfg->global.n_experiments; i++) {
+        unsigned idx = ctx->cfg->global.experiments[i];
+        in.names[in.n] = experiment_table[idx]->name;
+        in.csv[in.n++] = &s->csv[idx];
+    }
+    summary_print(ctx, &in);
 }
 
 static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct timing *t,
@@ -345,7 +361,7 @@ static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct
     s->rec.status = "running";
     for (unsigned i = 0; i < cfg->global.n_experiments; i++)
         run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
-    summary_print(ctx, plat_result_path());
+    print_summary(s, ctx);
     if (unwritten_files)
         con_printf("note: %u result file%s could not be written to %s; every table is on this "
                    "console\n",
@@ -401,8 +417,11 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
     strbuf_release(&ctx->csv);
     strbuf_release(&ctx->samples);
 out:
-    if (s)
+    if (s) {
         strbuf_release(&s->json);
+        for (unsigned i = 0; i < EXPERIMENTS_MAX; i++)
+            strbuf_release(&s->csv[i]);
+    }
     strbuf_release(&errs.text);
     plat_free(t);
     plat_free(ctx);

@@ -265,7 +265,7 @@ static void print_scan(const struct run_ctx *ctx, uint64_t llc)
                                              : "not scan-resistant (LRU-like)");
 }
 
-void summary_print(const struct run_ctx *ctx, const char *where)
+void summary_print(const struct run_ctx *ctx, const struct summary_input *in)
 {
     uint64_t llc = exp_llc_bytes(ctx->m);
     con_printf("\n== summary\n");
@@ -282,5 +282,5 @@ void summary_print(const struct run_ctx *ctx, const char *where)
     if (ctx->m->cpu.hypervisor)
         con_printf("note: measured under a hypervisor; under emulation (TCG) timings mean "
                    "nothing\n");
-    con_printf("results: %s\n", where);
+    con_printf("results: %s\n", in->where);
 }

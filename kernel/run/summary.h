@@ -45,7 +45,17 @@ unsigned summary_dual_ratio(const struct curve *dual, const uint64_t *size, cons
  */
 uint64_t summary_scan_loss(const struct curve *scan);
 
+/* What the summary reads: the experiments that ran, each with the CSV text it wrote. */
+struct summary_input {
+    const struct machine *m;
+    const char *names[EXPERIMENTS_MAX];        /* in run order */
+    const struct strbuf *csv[EXPERIMENTS_MAX]; /* <name>.csv as written */
+    unsigned n;
+    uint64_t page_bytes; /* the buffer's page size at the end of the run */
+    const char *where;   /* where the files are, for people */
+};
+
 /* Print the summary of the run and where its files are. */
-void summary_print(const struct run_ctx *ctx, const char *where);
+void summary_print(const struct run_ctx *ctx, const struct summary_input *in);
 
 #endif
