@@ -19,7 +19,7 @@ void plat_console_write(const char *s);
 #define PLAT_WRITE_NO_FOLDER -2 /* there is no result folder; the platform said why, once */
 
 /*
- * Write a whole file named `name` (e.g. "random.csv") into this run's result folder,
+ * Write a whole file named `name` (e.g. "<experiment>.csv") into this run's result folder,
  * replacing an earlier version of it. A failed write leaves no partial file.
  * Returns 0, PLAT_WRITE_FAILED or PLAT_WRITE_NO_FOLDER.
  */
