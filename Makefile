@@ -30,6 +30,7 @@ KERNEL_SRCS := \
 	kernel/lib/console.c \
 	kernel/machine/cpuinfo.c \
 	kernel/experiments/common.c \
+	kernel/experiments/driver.c \
 	kernel/experiments/dual.c \
 	kernel/experiments/fused.c \
 	kernel/experiments/linear.c \

@@ -14,7 +14,7 @@ struct run_record {
     const struct machine *m;
     const struct chase_config *cfg;  /* NULL when the configuration did not resolve */
     const struct timing *timing;     /* NULL before calibration */
-    const struct run_buffer *buffer; /* NULL before allocation */
+    const struct plat_buffer *buffer; /* NULL before allocation */
     const struct exp_state *exps;    /* indexed like experiment_table */
     const char *start_time;
     const char *end_time;

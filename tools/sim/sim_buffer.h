@@ -16,6 +16,6 @@
  */
 void sim_buffer_set_default_page(uint64_t page_bytes);
 /* The buffer allocated now (virt NULL when there is none). */
-const struct run_buffer *sim_buffer_current(void);
+const struct plat_buffer *sim_buffer_current(void);
 
 #endif
