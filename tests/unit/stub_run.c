@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run.h"
+#include "platform.h"
 
 int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
                       size_t why_cap)
