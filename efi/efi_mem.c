@@ -4,7 +4,6 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform.h"
-#include "run/run.h"
 
 #define EFI_PAGE_BYTES 4096ULL
 /* Left to the firmware for its own pools (file writes, console) while chase runs. */

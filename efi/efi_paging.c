@@ -4,7 +4,7 @@
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "machine/paging.h"
-#include "run/run.h"
+#include "platform.h"
 
 #define EFI_PAGE_BYTES 4096ULL
 #define IDENTITY_MIN_TOP (4ULL << 30) /* always map the low 4 GiB (firmware, APIC, flash) */

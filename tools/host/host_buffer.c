@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "host.h"
-#include "run/run.h"
+#include "platform.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "run/run.h"
+#include "platform.h"
 
 /* The simulated physical address of the buffer's first byte (1 GiB aligned). */
 #define SIM_PHYS_BASE (4ULL << 30)

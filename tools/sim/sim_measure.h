@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "chase/measure.h"
-#include "run/run.h"
+#include "platform.h"
 #include "sim_hier.h"
 #include "sim_stream.h"
 #include "lib/strbuf.h"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "chase/measure.h"
-#include "run/run.h"
+#include "platform.h"
 
 /* Trace entries (one per slot of a lap, 4 bytes each) a backend keeps at most. */
 #define SIM_TRACE_MAX_ENTRIES (1ULL << 25)
