@@ -19,7 +19,7 @@ void plat_console_write(const char *s);
 #define PLAT_WRITE_NO_FOLDER -2 /* there is no result folder; the platform said why, once */
 
 /*
- * Write a whole file named `name` (e.g. "random.csv") into this run's result folder,
+ * Write a whole file named `name` (e.g. "run.json") into this run's result folder,
  * replacing an earlier version of it. A failed write leaves no partial file.
  * Returns 0, PLAT_WRITE_FAILED or PLAT_WRITE_NO_FOLDER.
  */
@@ -53,8 +53,8 @@ struct fault_info {
     unsigned vector;     /* 0..31 */
     uint64_t error_code; /* 0 when the vector pushes none */
     uint64_t rip;
-    uint64_t cr2;        /* the faulting address, for page faults */
-    uint64_t cr3;        /* the page tables in use */
+    uint64_t cr2; /* the faulting address, for page faults */
+    uint64_t cr3; /* the page tables in use */
 };
 
 /*

@@ -109,8 +109,7 @@ static void parse_setting(struct cfg_entries *entries, const char *s, size_t n, 
         return;
     }
     if (!copy_trimmed(value, sizeof(value), eq + 1, n - (size_t)(eq - s) - 1)) {
-        cfg_error(errs, src, "key '%s': value longer than %zu characters", key,
-                  sizeof(value) - 1);
+        cfg_error(errs, src, "key '%s': value longer than %zu characters", key, sizeof(value) - 1);
         return;
     }
     if (!value[0]) {
@@ -203,8 +202,7 @@ static bool is_program_word(const char *w, size_t n)
     return false;
 }
 
-unsigned cfg_read_options(struct cfg_entries *entries, const char *cmdline,
-                          struct cfg_errors *errs)
+unsigned cfg_read_options(struct cfg_entries *entries, const char *cmdline, struct cfg_errors *errs)
 {
     unsigned before = errs->count;
     /* Join "key = value" written with blanks around '=' into one word. */

@@ -15,8 +15,8 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 
 #define EXPERIMENTS_MAX 16
 #define REPS_MAX 1000
-#define PRECISION_MAX_PPM 500000       /* 50% */
-#define POINT_MAX_MS_MAX 3600000ULL    /* an hour */
+#define PRECISION_MAX_PPM 500000    /* 50% */
+#define POINT_MAX_MS_MAX 3600000ULL /* an hour */
 #define WARM_LAPS_MAX 64
 
 enum key_type {
@@ -72,15 +72,15 @@ struct global_params {
     const struct cfg_table *table;         /* the sections experiments[] indexes */
     unsigned experiments[EXPERIMENTS_MAX]; /* indices into table, run order */
     unsigned n_experiments;
-    unsigned profile;  /* enum profile */
-    unsigned on_exit;  /* enum on_exit */
+    unsigned profile; /* enum profile */
+    unsigned on_exit; /* enum on_exit */
     uint64_t seed;
     uint64_t reps;
-    uint64_t precision_ppm;  /* KEY_PERCENT: target half-width of the median's interval */
-    uint64_t point_max_ms;   /* time cap of one point's repetitions */
+    uint64_t precision_ppm;    /* KEY_PERCENT: target half-width of the median's interval */
+    uint64_t point_max_ms;     /* time cap of one point's repetitions */
     struct cfg_auto warm_laps; /* laps of warm-up; auto: measure_plan's own rule */
-    unsigned fault_test; /* enum fault_test (measure.h): tests only */
-    unsigned page;       /* index into page_names: 0 auto, then 4K, 2M, 1G */
+    unsigned fault_test;       /* enum fault_test (measure.h): tests only */
+    unsigned page;             /* index into page_names: 0 auto, then 4K, 2M, 1G */
 };
 
 /*
@@ -96,7 +96,7 @@ struct cfg_params {
 
 /* Fails the build when type does not fit in struct cfg_params. */
 #define CFG_PARAMS_FIT(type)                                                                       \
-    _Static_assert(sizeof(type) <= CFG_PARAMS_BYTES && _Alignof(type) <= CFG_PARAMS_ALIGN,        \
+    _Static_assert(sizeof(type) <= CFG_PARAMS_BYTES && _Alignof(type) <= CFG_PARAMS_ALIGN,         \
                    #type " does not fit in struct cfg_params")
 
 /* The effective configuration of a run: the global keys, then one struct per section. */
@@ -113,7 +113,7 @@ struct cfg_check {
 };
 
 /*
- * One keyed section of the configuration ("[random]", "random.min = 4K"): its keys and the
+ * One keyed section of the configuration ("[name]", "name.key = value"): its keys and the
  * hooks over its parameter struct. The experiments layer hands config a table of these.
  */
 struct cfg_section {
@@ -157,7 +157,7 @@ void cfg_check_fail(struct cfg_check *c, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
- * The key called name ("reps", "random.min") of a resolved configuration, with the struct
+ * The key called name ("reps", "section.key") of a resolved configuration, with the struct
  * its value lives in in *params. NULL when there is no such key.
  */
 const struct key_desc *cfg_key(const struct chase_config *cfg, const char *name,
@@ -180,7 +180,7 @@ struct cfg_source {
 };
 
 struct cfg_entry {
-    char key[64];   /* "reps" or "random.min" */
+    char key[64]; /* "reps" or "section.key" */
     char value[192];
     struct cfg_source src;
 };

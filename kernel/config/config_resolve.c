@@ -36,7 +36,7 @@ static const struct key_desc *find_key(const struct key_desc *keys, size_t n, co
 
 /*
  * For "experiment.name" where name is part of one of the experiment's keys (or the other
- * way round), that key: "parallel.chains" -> "parallel.max_chains". NULL when none.
+ * way round), that key: "x.chains" -> "x.max_chains". NULL when none.
  */
 static const char *suggest_within_section(const struct cfg_table *t, const char *key, char *buf,
                                           size_t cap)

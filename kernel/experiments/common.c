@@ -246,8 +246,8 @@ void exp_csv_common(struct exp_ctx *ctx, const struct point_result *r, uint64_t 
     format_precision(precision, sizeof(precision), r, 3, "");
     strbuf_printf(&ctx->csv, "%llu,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,",
                   (unsigned long long)r->hops, r->reps,
-                  (unsigned long long)timing_wall_ns(t, build_ticks), r->tsc.min,
-                  r->tsc.median, r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
+                  (unsigned long long)timing_wall_ns(t, build_ticks), r->tsc.min, r->tsc.median,
+                  r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
                   timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
                   exp_cycles(r), r->core_per_tick);
     strbuf_printf(&ctx->csv, "%u,%s,%s,%llu,%llu,%llu,%llu,%.4f\n", r->outliers, precision,

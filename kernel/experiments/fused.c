@@ -181,8 +181,11 @@ static int fused_run(struct exp_ctx *ctx, const void *params)
     con_printf("%8s %6s %9s %11s ", "stride", "fuse", "GiB/s", "ns/chain");
     exp_table_head_common();
     struct fused_sweep d = {.p = p};
-    struct exp_sweep sweep = {.points = n * (unsigned)p->max_fuse, .data = &d, .plan = fused_plan,
-                              .build = fused_build, .row = fused_row};
+    struct exp_sweep sweep = {.points = n * (unsigned)p->max_fuse,
+                              .data = &d,
+                              .plan = fused_plan,
+                              .build = fused_build,
+                              .row = fused_row};
     return exp_sweep_run(ctx, &sweep);
 }
 

@@ -149,8 +149,8 @@ static int linear_run(struct exp_ctx *ctx, const void *params)
     con_printf("%8s %11s %8s ", "stride", "slots", "build ms");
     exp_table_head_common();
     struct linear_sweep d = {p};
-    struct exp_sweep sweep = {.points = n, .data = &d, .plan = linear_plan,
-                              .build = linear_build, .row = linear_row};
+    struct exp_sweep sweep = {
+        .points = n, .data = &d, .plan = linear_plan, .build = linear_build, .row = linear_row};
     rc = exp_sweep_run(ctx, &sweep);
     exp_pages_end(ctx, saved);
     return rc;
@@ -169,7 +169,7 @@ const struct experiment experiment_linear = {
             .buffer_bytes = linear_buffer_bytes,
         },
     .describe = "prefetcher effect of a constant forward stride: slot i points to slot i+1",
-    .why = "a latency far below random's at the same size is the prefetchers at work; where it "
-           "rises with the stride, they stop keeping up",
+    .why = "a latency far below a random order's at the same size is the prefetchers at work; "
+           "where it rises with the stride, they stop keeping up",
     .run = linear_run,
 };

@@ -174,8 +174,11 @@ static int offset_run(struct exp_ctx *ctx, const void *params)
     con_printf("%6s %10s %8s ", "dir", "offset", "step");
     exp_table_head_common();
     struct offset_sweep d = {p};
-    struct exp_sweep sweep = {.points = points, .data = &d, .plan = offset_plan,
-                              .build = offset_build, .row = offset_row};
+    struct exp_sweep sweep = {.points = points,
+                              .data = &d,
+                              .plan = offset_plan,
+                              .build = offset_build,
+                              .row = offset_row};
     return exp_sweep_run(ctx, &sweep);
 }
 

@@ -25,7 +25,8 @@ CFG_PARAMS_FIT(struct parallel_params);
 
 static const struct key_desc parallel_keys[] = {
     {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "the region all chains cover together (default: random's largest size)"},
+     "the region all chains cover together (default: 4x the last-level cache, bounded by "
+     "memory)"},
     {"max_chains", KEY_U64, P(max_chains), 1, CHASE_LOCKSTEP_MAX, NULL, "",
      "the most chains chased in lock-step (1 to max_chains)"},
     {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
@@ -139,8 +140,11 @@ static int parallel_run(struct exp_ctx *ctx, const void *params)
     ctx->found.parallel_ran = true;
     ctx->found.parallel_best = 0;
     struct parallel_sweep d = {.p = p};
-    struct exp_sweep sweep = {.points = max, .data = &d, .plan = parallel_plan,
-                              .build = parallel_build, .row = parallel_row};
+    struct exp_sweep sweep = {.points = max,
+                              .data = &d,
+                              .plan = parallel_plan,
+                              .build = parallel_build,
+                              .row = parallel_row};
     return exp_sweep_run(ctx, &sweep);
 }
 

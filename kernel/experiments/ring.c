@@ -85,9 +85,9 @@ static uint64_t ring_buffer_bytes(const void *params)
 /* The sweep's own data: the parameters and the sizes of the stride being measured. */
 struct ring_sweep {
     const struct ring_params *p;
-    unsigned stride;  /* index into p->strides of sizes[] */
-    unsigned first;   /* the sweep's index of sizes[0] */
-    unsigned n;       /* sizes of that stride */
+    unsigned stride; /* index into p->strides of sizes[] */
+    unsigned first;  /* the sweep's index of sizes[0] */
+    unsigned n;      /* sizes of that stride */
     uint64_t sizes[EXP_POINTS_MAX];
 };
 
@@ -180,8 +180,12 @@ static int ring_run(struct exp_ctx *ctx, const void *params)
     con_printf("%10s %12s %10s ", "size", "size_MB", "slots");
     exp_table_head_common();
     struct ring_sweep d = {.p = p};
-    struct exp_sweep sweep = {.points = ring_points(p), .data = &d, .plan = ring_plan,
-                              .prepare = ring_prepare, .build = ring_build, .row = ring_row};
+    struct exp_sweep sweep = {.points = ring_points(p),
+                              .data = &d,
+                              .plan = ring_plan,
+                              .prepare = ring_prepare,
+                              .build = ring_build,
+                              .row = ring_row};
     return exp_sweep_run(ctx, &sweep);
 }
 

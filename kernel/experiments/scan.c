@@ -178,8 +178,8 @@ static int scan_run(struct exp_ctx *ctx, const void *params)
     ctx->found.scan.n = 0;
     ctx->found.scan_ran = true;
     ctx->found.scan_huge_bytes = p->huge_bytes;
-    struct exp_sweep sweep = {.points = n, .data = &d, .plan = scan_plan, .build = scan_build,
-                              .row = scan_row};
+    struct exp_sweep sweep = {
+        .points = n, .data = &d, .plan = scan_plan, .build = scan_build, .row = scan_row};
     return exp_sweep_run(ctx, &sweep);
 }
 

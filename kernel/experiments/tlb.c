@@ -92,9 +92,9 @@ static void csv_field(char *dst, size_t cap, const char *src)
 struct tlb_sweep {
     const struct tlb_params *p;
     uint64_t sizes[EXP_POINTS_MAX];
-    unsigned n;             /* sizes per page size */
-    struct tlb_finding *f;  /* the page size being measured */
-    bool skipped;           /* ... could not be had */
+    unsigned n;            /* sizes per page size */
+    struct tlb_finding *f; /* the page size being measured */
+    bool skipped;          /* ... could not be had */
 };
 
 static void tlb_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
@@ -107,7 +107,8 @@ static void tlb_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp
     pp->plan = exp_plan(ctx, pp->chain_bytes, line, 1);
 }
 
-/* Map the buffer with the next page size at its first point; a size the platform refuses is noted. */
+/* Map the buffer with the next page size at its first point; a size the platform refuses is noted.
+ */
 static int tlb_prepare(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
     struct tlb_sweep *d = data;
@@ -199,8 +200,12 @@ static int tlb_run(struct exp_ctx *ctx, const void *params)
     ctx->found.ntlb = 0;
     unsigned pages = p->pages.n < FINDINGS_PAGE_SIZES ? p->pages.n : FINDINGS_PAGE_SIZES;
     d.n = n;
-    struct exp_sweep sweep = {.points = n * pages, .data = &d, .plan = tlb_plan,
-                              .prepare = tlb_prepare, .build = tlb_build, .row = tlb_row};
+    struct exp_sweep sweep = {.points = n * pages,
+                              .data = &d,
+                              .plan = tlb_plan,
+                              .prepare = tlb_prepare,
+                              .build = tlb_build,
+                              .row = tlb_row};
     int rc = n ? exp_sweep_run(ctx, &sweep) : 0;
     exp_pages_end(ctx, saved);
     return rc != 0 ? rc : tlb_outcome(ctx);

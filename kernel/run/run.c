@@ -119,8 +119,7 @@ static void print_timing(const struct timing *t)
     if (t->l1_ticks_16 > 0 && t->l1_ticks_256 > 0)
         con_printf("  loop       L1 chain: %.3f ticks per load with 16 loads per iteration, %.3f "
                    "with 256 (%+.2f%%)\n",
-                   t->l1_ticks_16, t->l1_ticks_256,
-                   (t->l1_ticks_16 / t->l1_ticks_256 - 1) * 100);
+                   t->l1_ticks_16, t->l1_ticks_256, (t->l1_ticks_16 / t->l1_ticks_256 - 1) * 100);
     con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s", t->core_per_tick,
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
     if (t->aperf_mperf > 0)
@@ -175,7 +174,8 @@ void run_panic(const struct fault_info *f)
 {
     struct run_state *s = current_run;
     char what[200], where[80];
-    ksnprintf(where, sizeof(where), "%s%s", s && s->rec.running ? "running " : "between experiments",
+    ksnprintf(where, sizeof(where), "%s%s",
+              s && s->rec.running ? "running " : "between experiments",
               s && s->rec.running ? s->rec.running : "");
     fault_panic_screen(f, where);
     if (!s)
@@ -206,8 +206,8 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
     strbuf_reset(&ctx->samples);
     ctx->failure[0] = 0;
     unsigned fault_test = ctx->cfg->global.fault_test;
-    ctx->fault_test = first && fault_test != FAULT_TEST_OUTSIDE_WINDOW ? fault_test
-                                                                         : FAULT_TEST_NONE;
+    ctx->fault_test =
+        first && fault_test != FAULT_TEST_OUTSIDE_WINDOW ? fault_test : FAULT_TEST_NONE;
     if (!first && fault_test == FAULT_TEST_OUTSIDE_WINDOW)
         provoke_fault_outside_window(s);
     kmemset(&ctx->spent, 0, sizeof(ctx->spent));
@@ -281,8 +281,8 @@ static uint64_t plan_alignment(const struct chase_config *cfg)
 /* The summary reads the experiments' CSV text, as chase-report reads their files. */
 static void print_summary(const struct run_state *s, const struct exp_ctx *ctx)
 {
-    struct summary_input in = {.m = ctx->m, .where = plat_result_path(),
-                               .page_bytes = ctx->buffer.page_bytes};
+    struct summary_input in = {
+        .m = ctx->m, .where = plat_result_path(), .page_bytes = ctx->buffer.page_bytes};
     for (unsigned i = 0; i < ctx->cfg->global.n_experiments; i++) {
         unsigned idx = ctx->cfg->global.experiments[i];
         in.names[in.n] = experiment_table[idx]->cfg.name;
@@ -393,8 +393,7 @@ static enum run_outcome run_all(struct run_state *s, struct exp_ctx *ctx, struct
     return RUN_OK;
 }
 
-enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
-                            enum on_exit *on_exit)
+enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum on_exit *on_exit)
 {
     struct run_state *s = plat_alloc(sizeof(*s));
     struct cfg_entries *entries = plat_alloc(sizeof(*entries));

@@ -18,21 +18,21 @@ enum exp_status { EXP_PENDING, EXP_RUNNING, EXP_OK, EXP_FAILED, EXP_SKIPPED };
 struct exp_state {
     enum exp_status status;
     char reason[160];
-    uint64_t wall_ticks;    /* from its start to its files written */
+    uint64_t wall_ticks;     /* from its start to its files written */
     struct time_split spent; /* where that time went (other: outside its points) */
 };
 
 /* The inputs a platform hands to chase_main. */
 struct run_inputs {
-    const char *config_text;   /* the configuration file's text, or NULL when absent */
+    const char *config_text; /* the configuration file's text, or NULL when absent */
     size_t config_len;
-    const char *config_name;   /* "\chase\chase.cfg" */
-    const char *options;       /* load options / command line words, or NULL */
-    uint64_t start_time_unix;  /* 0 when unknown */
-    char start_time[32];       /* ISO 8601, "" when unknown */
-    measure_fn measure;        /* NULL: time on the CPU (measure_chase) */
+    const char *config_name;     /* "\chase\chase.cfg" */
+    const char *options;         /* load options / command line words, or NULL */
+    uint64_t start_time_unix;    /* 0 when unknown */
+    char start_time[32];         /* ISO 8601, "" when unknown */
+    measure_fn measure;          /* NULL: time on the CPU (measure_chase) */
     const struct timing *timing; /* NULL: calibrate; else use these clocks (chase-sim) */
-    const char *simulated;     /* NULL, or the simulated hierarchy (chase-sim) for run.json */
+    const char *simulated;       /* NULL, or the simulated hierarchy (chase-sim) for run.json */
 };
 
 /*
@@ -54,8 +54,7 @@ enum run_outcome {
  * every experiment (files written after each), summary. *on_exit receives what
  * the configuration says to do at the end.
  */
-enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
-                            enum on_exit *on_exit);
+enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum on_exit *on_exit);
 
 /*
  * The panic path: a CPU exception outside any window (f says which). Prints the panic

@@ -82,8 +82,7 @@ uint64_t point_offset_at(uint64_t step, uint64_t max, unsigned k, bool *up)
     return 0;
 }
 
-void point_parallel(struct chase_point *pt, const struct chain_layout *l, unsigned n,
-                    uint64_t seed)
+void point_parallel(struct chase_point *pt, const struct chain_layout *l, unsigned n, uint64_t seed)
 {
     (void)pt, (void)l, (void)n, (void)seed;
     not_here("point_parallel");

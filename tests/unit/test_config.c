@@ -23,8 +23,8 @@ static int setup(void **state)
     (void)state;
     memset(&machine, 0, sizeof(machine));
     machine.cpu.ncaches = 1;
-    machine.cpu.caches[0] = (struct cache_info){.level = 1, .type = CACHE_DATA,
-                                                .size_bytes = 32768, .ways = 8, .line_bytes = 64};
+    machine.cpu.caches[0] = (struct cache_info){
+        .level = 1, .type = CACHE_DATA, .size_bytes = 32768, .ways = 8, .line_bytes = 64};
     machine.memory_total_bytes = 4ull << 30;
     machine.buffer_limit_bytes = 2ull << 30;
     entries = calloc(1, sizeof(*entries));
@@ -43,7 +43,8 @@ static int teardown(void **state)
 static bool resolve_text(const char *file, const char *options)
 {
     if (file)
-        cfg_read_file(entries, &experiment_cfg_table, file, strlen(file), "\\chase\\chase.cfg", &errs);
+        cfg_read_file(entries, &experiment_cfg_table, file, strlen(file), "\\chase\\chase.cfg",
+                      &errs);
     if (options)
         cfg_read_options(entries, options, &errs);
     cfg_resolve(&cfg, &experiment_cfg_table, entries, &machine, &errs);
@@ -51,10 +52,10 @@ static bool resolve_text(const char *file, const char *options)
 }
 
 /* Resolve and expect no error; on failure, show the errors. */
-#define assert_resolves(file, options)                                                            \
-    do {                                                                                          \
-        if (!resolve_text(file, options))                                                         \
-            fail_msg("unexpected configuration errors:\n%s", strbuf_str(&errs.text));           \
+#define assert_resolves(file, options)                                                             \
+    do {                                                                                           \
+        if (!resolve_text(file, options))                                                          \
+            fail_msg("unexpected configuration errors:\n%s", strbuf_str(&errs.text));              \
     } while (0)
 
 static void assert_error_contains(const char *needle)
@@ -102,7 +103,7 @@ static void test_options_override_file(void **state)
 {
     (void)state;
     assert_resolves("reps = 7\nprofile = full\n",
-                             "\\EFI\\BOOT\\chase.efi reps=9 profile = quick on_exit=shutdown");
+                    "\\EFI\\BOOT\\chase.efi reps=9 profile = quick on_exit=shutdown");
     assert_int_equal(cfg.global.reps, 9);
     assert_int_equal(cfg.global.profile, PROFILE_QUICK);
     assert_int_equal(cfg.global.on_exit, ON_EXIT_SHUTDOWN);
@@ -123,7 +124,8 @@ static void test_experiment_list(void **state)
     (void)state;
     assert_resolves("experiments = random\n", NULL);
     assert_int_equal(cfg.global.n_experiments, 1);
-    assert_int_equal(cfg.global.experiments[0], (unsigned)cfg_table_find(&experiment_cfg_table, "random"));
+    assert_int_equal(cfg.global.experiments[0],
+                     (unsigned)cfg_table_find(&experiment_cfg_table, "random"));
 }
 
 static void test_unknown_key_suggests(void **state)

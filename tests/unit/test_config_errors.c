@@ -89,10 +89,12 @@ static void test_defaults_of_all_experiments_resolve(void **state)
     assert_int_equal(cfg_list_value(&cfg, "ring.strides")->n, 7);
     assert_true(cfg_list_value(&cfg, "tlb.pages")->n >= 2);
     assert_true(cfg_auto_value(&cfg, "dual.lag")->is_auto);
-    assert_int_equal(cfg_auto_value(&cfg, "dual.lag")->value, 2 * (1 << 20) / 64); /* twice L2, in slots */
+    assert_int_equal(cfg_auto_value(&cfg, "dual.lag")->value,
+                     2 * (1 << 20) / 64); /* twice L2, in slots */
     assert_true(cfg_auto_value(&cfg, "offset.size")->is_auto);
     assert_int_equal(cfg_u64(&cfg, "offset.stride"), 32768 * 64); /* LLC sets x line */
-    assert_int_equal(cfg_auto_value(&cfg, "offset.size")->value, (32ull << 20) / 3 * 4 / (32768 * 64) * 32768 * 64);
+    assert_int_equal(cfg_auto_value(&cfg, "offset.size")->value,
+                     (32ull << 20) / 3 * 4 / (32768 * 64) * 32768 * 64);
 }
 
 static void test_quick_profile_resolves(void **state)

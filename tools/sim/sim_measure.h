@@ -22,8 +22,8 @@
 struct sim_backend {
     struct sim_hier *h;
     const struct plat_buffer *buffer; /* the chase buffer (virt NULL: none yet) */
-    struct strbuf stats;             /* sim_levels.csv: hit rates per point */
-    struct sim_traces traces;        /* the point's laps, recorded once */
+    struct strbuf stats;              /* sim_levels.csv: hit rates per point */
+    struct sim_traces traces;         /* the point's laps, recorded once */
     unsigned points;
 };
 
