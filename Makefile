@@ -185,6 +185,12 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stub_exp_run.c
 test_config_SRCS  := $(EXPERIMENT_ROWS_SRCS)
 test_chain_SRCS   := kernel/chase/chain.c kernel/lib/rng.c kernel/lib/kstring.c
+# The sweep driver with a fake measurement.
+UNIT_TESTS += test_exp_sweep
+test_exp_sweep_SRCS := kernel/experiments/driver.c kernel/experiments/common.c \
+	kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
+	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
+	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) tests/unit/stub_run.c
 test_json_SRCS    := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
