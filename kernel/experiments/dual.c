@@ -123,7 +123,7 @@ static int dual_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
     struct dual_sweep *d = data;
     struct chain_layout l = {ctx->buffer.virt, 0, d->p->stride_bytes, pp->slots, 0};
-    d->lag = point_dual(&pp->pt, &l, d->p->lag.value, ctx->cfg->global.seed + pp->index);
+    d->lag = point_trailing(&pp->pt, &l, d->p->lag.value, ctx->cfg->global.seed + pp->index);
     return 0;
 }
 

@@ -136,10 +136,10 @@ static int fused_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
     unsigned k;
     uint64_t stride = fused_stride(d->p, pp->index, &k);
     if (k == 1)
-        d->slots = chain_build_fused(ctx->buffer.virt, d->p->size_bytes, stride,
-                                     (unsigned)d->p->max_fuse, d->heads);
+        d->slots = chain_build_streams(ctx->buffer.virt, d->p->size_bytes, stride,
+                                       (unsigned)d->p->max_fuse, d->heads);
     pp->plan = fused_measure_plan(ctx, stride, k, d->slots); /* with the slots built */
-    point_fused(&pp->pt, d->heads, k, d->slots);
+    point_streams(&pp->pt, d->heads, k, d->slots);
     return 0;
 }
 

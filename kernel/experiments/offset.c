@@ -3,6 +3,7 @@
 #include "experiments/common.h"
 
 #include "arch/x86_64/cpu.h"
+#include "chase/sweep.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_offset;
@@ -113,7 +114,7 @@ struct offset_sweep {
 /* Point i's offset, and which way the sweep goes there. */
 static uint64_t offset_at(const struct offset_params *p, unsigned i, bool *up)
 {
-    return point_offset_at(p->offset_step_bytes, p->offset_max_bytes, i, up);
+    return sweep_up_down_at(p->offset_step_bytes, p->offset_max_bytes, i, up);
 }
 
 static void offset_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)

@@ -94,7 +94,7 @@ static int parallel_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
     const struct parallel_params *p = ((const struct parallel_sweep *)data)->p;
     struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, pp->slots, 0};
-    point_parallel(&pp->pt, &l, pp->index + 1, ctx->cfg->global.seed);
+    point_disjoint(&pp->pt, &l, pp->index + 1, ctx->cfg->global.seed);
     return 0;
 }
 

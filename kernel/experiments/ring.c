@@ -146,7 +146,7 @@ static int ring_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
     const struct ring_sweep *d = data;
     struct chain_layout l = {ctx->buffer.virt, 0, d->p->strides.v[d->stride], pp->slots, 0};
-    point_ring(&pp->pt, &l);
+    point_backward(&pp->pt, &l);
     return 0;
 }
 

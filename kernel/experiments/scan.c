@@ -129,8 +129,8 @@ static int scan_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
     const struct scan_sweep *d = data;
     struct chain_layout small = {ctx->buffer.virt, 0, d->p->stride_bytes, pp->slots, 0};
-    point_scan(&pp->pt, d->huge, d->p->huge_bytes / d->p->stride_bytes, &small,
-               ctx->cfg->global.seed + pp->index);
+    point_alternating(&pp->pt, d->huge, d->p->huge_bytes / d->p->stride_bytes, &small,
+                      ctx->cfg->global.seed + pp->index);
     return 0;
 }
 

@@ -27,11 +27,11 @@ void **chain_build_random(const struct chain_layout *l, uint64_t seed)
     return NULL;
 }
 
-uint64_t chain_build_fused(uint8_t *base, uint64_t size_bytes, uint64_t stride_bytes, unsigned n,
-                           void **heads[])
+uint64_t chain_build_streams(uint8_t *base, uint64_t size_bytes, uint64_t stride_bytes, unsigned n,
+                             void **heads[])
 {
     (void)base, (void)size_bytes, (void)stride_bytes, (void)n, (void)heads;
-    not_here("chain_build_fused");
+    not_here("chain_build_streams");
     return 0;
 }
 
@@ -48,44 +48,37 @@ void point_linear(struct chase_point *pt, const struct chain_layout *l)
     not_here("point_linear");
 }
 
-void point_ring(struct chase_point *pt, const struct chain_layout *l)
+void point_backward(struct chase_point *pt, const struct chain_layout *l)
 {
     (void)pt, (void)l;
-    not_here("point_ring");
+    not_here("point_backward");
 }
 
-void point_fused(struct chase_point *pt, void **const heads[], unsigned k, uint64_t slots)
+void point_streams(struct chase_point *pt, void **const heads[], unsigned k, uint64_t slots)
 {
     (void)pt, (void)heads, (void)k, (void)slots;
-    not_here("point_fused");
+    not_here("point_streams");
 }
 
-uint64_t point_dual(struct chase_point *pt, const struct chain_layout *l, uint64_t lag,
-                    uint64_t seed)
+uint64_t point_trailing(struct chase_point *pt, const struct chain_layout *l, uint64_t lag,
+                        uint64_t seed)
 {
     (void)pt, (void)l, (void)lag, (void)seed;
-    not_here("point_dual");
+    not_here("point_trailing");
     return 0;
 }
 
-void point_scan(struct chase_point *pt, void **huge_head, uint64_t huge_slots,
-                const struct chain_layout *small, uint64_t seed)
+void point_alternating(struct chase_point *pt, void **huge_head, uint64_t huge_slots,
+                       const struct chain_layout *small, uint64_t seed)
 {
     (void)pt, (void)huge_head, (void)huge_slots, (void)small, (void)seed;
-    not_here("point_scan");
+    not_here("point_alternating");
 }
 
-uint64_t point_offset_at(uint64_t step, uint64_t max, unsigned k, bool *up)
-{
-    (void)step, (void)max, (void)k, (void)up;
-    not_here("point_offset_at");
-    return 0;
-}
-
-void point_parallel(struct chase_point *pt, const struct chain_layout *l, unsigned n, uint64_t seed)
+void point_disjoint(struct chase_point *pt, const struct chain_layout *l, unsigned n, uint64_t seed)
 {
     (void)pt, (void)l, (void)n, (void)seed;
-    not_here("point_parallel");
+    not_here("point_disjoint");
 }
 
 void measure_assess_fixed(struct point_result *r)
