@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Explicit stubs for the chase buffer, for unit tests that link the whole portable kernel.
+// Explicit stubs for the chase buffer (plat_buffer_*), backed by libc, for unit tests.
 #include <stdlib.h>
 #include <string.h>
 
