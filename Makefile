@@ -30,6 +30,7 @@ KERNEL_SRCS := \
 	kernel/lib/console.c \
 	kernel/machine/cpuinfo.c \
 	kernel/experiments/common.c \
+	kernel/experiments/driver.c \
 	kernel/experiments/dual.c \
 	kernel/experiments/fused.c \
 	kernel/experiments/linear.c \
@@ -170,8 +171,26 @@ test_stats_SRCS   := kernel/lib/stats.c tests/unit/stub_platform.c
 test_fmt_SRCS     := kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 # Tests of code that reaches through the experiment table link the whole portable kernel.
 KERNEL_TEST_SRCS := $(KERNEL_SRCS) $(ARCH_SRCS) tests/unit/stub_platform.c tests/unit/stub_run.c
-test_config_SRCS  := $(KERNEL_TEST_SRCS)
-test_chain_SRCS   := $(KERNEL_TEST_SRCS)
+# The configuration, and the configuration with the real experiment rows (their measurement
+# side stubbed: it must not run).
+CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
+	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
+	tests/unit/stub_platform.c
+EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
+	kernel/experiments/random.c kernel/experiments/linear.c kernel/experiments/fused.c \
+	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
+	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
+	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
+	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stub_exp_run.c
+test_config_SRCS  := $(EXPERIMENT_ROWS_SRCS)
+test_chain_SRCS   := kernel/chase/chain.c kernel/lib/rng.c kernel/lib/kstring.c
+# The sweep driver with a fake measurement.
+UNIT_TESTS += test_exp_sweep
+test_exp_sweep_SRCS := kernel/experiments/driver.c kernel/experiments/common.c \
+	kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
+	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
+	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) tests/unit/stub_run.c
 test_json_SRCS    := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
@@ -187,9 +206,12 @@ UNIT_TESTS += test_chain_shapes test_chain_lockstep test_config_errors test_exp_
 	test_exp_console
 test_chain_shapes_SRCS  := kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/chase/chain_points.c \
 	kernel/lib/rng.c kernel/lib/kstring.c
-test_config_errors_SRCS := $(KERNEL_TEST_SRCS)
+test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
 test_exp_summary_SRCS   := $(KERNEL_TEST_SRCS)
-test_chain_lockstep_SRCS := $(KERNEL_TEST_SRCS)
+test_chain_lockstep_SRCS := kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/lib/rng.c \
+	kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
+	kernel/lib/stats.c tests/unit/stub_platform.c \
+	kernel/lib/kstring.c $(ARCH_SRCS)
 test_exp_console_SRCS   := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c
 
@@ -197,7 +219,9 @@ test_exp_console_SRCS   := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/f
 UNIT_TESTS += test_reps test_measure_reps
 test_reps_SRCS := kernel/chase/reps.c kernel/lib/stats.c kernel/chase/time_split.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c
-test_measure_reps_SRCS := $(KERNEL_TEST_SRCS)
+test_measure_reps_SRCS := kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c \
+	kernel/chase/timing.c kernel/chase/chain.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
+	$(CONFIG_UNIT_SRCS)
 
 $(BUILD)/test/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -227,7 +251,7 @@ FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE -Ikernel -I
 		-DCHASE_VERSION=\"$(VERSION)\" -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=all -MMD -MP
 FUZZ_TARGETS += fuzz_config
-fuzz_config_SRCS := $(KERNEL_TEST_SRCS)
+fuzz_config_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 $(BUILD)/fuzzobj/%.c.o: %.c
 	@mkdir -p $(dir $@)

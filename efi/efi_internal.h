@@ -57,8 +57,8 @@ void efi_timers_init(void);
 /* Tell the page-table code whether the CPU has 1 GiB pages. */
 void efi_paging_init(BOOLEAN has_1g_pages);
 /* Build chase's page tables (largest page everywhere) now that buffer b exists. */
-struct run_buffer;
-int efi_paging_map_buffer(struct run_buffer *b, char *why, size_t why_cap);
+struct plat_buffer;
+int efi_paging_map_buffer(struct plat_buffer *b, char *why, size_t why_cap);
 /* Free chase's page tables; windows use the firmware's again. */
 void efi_paging_release(void);
 

@@ -4,7 +4,6 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform.h"
-#include "run/run.h"
 
 #define EFI_PAGE_BYTES 4096ULL
 /* Left to the firmware for its own pools (file writes, console) while chase runs. */
@@ -120,7 +119,7 @@ void efi_describe_memory(struct machine *m)
     plat_free(r);
 }
 
-int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buffer *b, char *why,
+int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
                       size_t why_cap)
 {
     unsigned n;
@@ -157,7 +156,7 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buff
     return 0;
 }
 
-void plat_buffer_free(struct run_buffer *b)
+void plat_buffer_free(struct plat_buffer *b)
 {
     efi_paging_release();
     if (b->virt)

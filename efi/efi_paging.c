@@ -4,7 +4,7 @@
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "machine/paging.h"
-#include "run/run.h"
+#include "platform.h"
 
 #define EFI_PAGE_BYTES 4096ULL
 #define IDENTITY_MIN_TOP (4ULL << 30) /* always map the low 4 GiB (firmware, APIC, flash) */
@@ -43,7 +43,7 @@ static void free_tables(void)
 }
 
 /* Build tables mapping all memory, the buffer with buffer_page pages; load them for windows. */
-static int build_tables(struct run_buffer *b, uint64_t buffer_page, char *why, size_t why_cap)
+static int build_tables(struct plat_buffer *b, uint64_t buffer_page, char *why, size_t why_cap)
 {
     struct paging_plan plan = {
         .top = identity_top(),
@@ -85,12 +85,12 @@ static int build_tables(struct run_buffer *b, uint64_t buffer_page, char *why, s
     return 0;
 }
 
-int efi_paging_map_buffer(struct run_buffer *b, char *why, size_t why_cap)
+int efi_paging_map_buffer(struct plat_buffer *b, char *why, size_t why_cap)
 {
     return build_tables(b, cpu_has_1g ? PAGE_1G : PAGE_2M, why, why_cap);
 }
 
-int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
 {
     if (page_bytes == PAGE_1G && !cpu_has_1g) {
         ksnprintf(why, why_cap, "this CPU has no 1 GiB pages (CPUID 0x80000001 EDX bit 26)");

@@ -19,7 +19,7 @@ void plat_console_write(const char *s);
 #define PLAT_WRITE_NO_FOLDER -2 /* there is no result folder; the platform said why, once */
 
 /*
- * Write a whole file named `name` (e.g. "<experiment>.csv") into this run's result folder,
+ * Write a whole file named `name` (e.g. "run.json") into this run's result folder,
  * replacing an earlier version of it. A failed write leaves no partial file.
  * Returns 0, PLAT_WRITE_FAILED or PLAT_WRITE_NO_FOLDER.
  */
@@ -53,8 +53,8 @@ struct fault_info {
     unsigned vector;     /* 0..31 */
     uint64_t error_code; /* 0 when the vector pushes none */
     uint64_t rip;
-    uint64_t cr2;        /* the faulting address, for page faults */
-    uint64_t cr3;        /* the page tables in use */
+    uint64_t cr2; /* the faulting address, for page faults */
+    uint64_t cr3; /* the page tables in use */
 };
 
 /*
@@ -64,5 +64,31 @@ struct fault_info {
  * filled in (the window is left cleanly either way). On Linux fn simply runs.
  */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
+
+/* The chase buffer the platform provides. */
+struct plat_buffer {
+    uint8_t *virt;
+    uint64_t phys;
+    uint64_t size_bytes;
+    uint64_t page_bytes;     /* page size it is mapped with */
+    const char *page_source; /* how that page size was obtained */
+    uint64_t table_pages;    /* 4 KiB pages of chase's own page tables (0: none built) */
+    uint64_t identity_top;   /* chase's tables identity-map [0, identity_top) */
+    uint64_t align_bytes;    /* the buffer's physical alignment */
+};
+
+/*
+ * Allocate the chase buffer: at least size_bytes, aligned to align_bytes.
+ * Returns 0, or -1 with a reason in why (capacity why_cap).
+ */
+int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
+                      size_t why_cap);
+/*
+ * Map the chase buffer with pages of page_bytes (4K, 2M or 1G) from now on.
+ * Returns 0, or -1 with the reason in why (the CPU or OS cannot give that size).
+ */
+int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why, size_t why_cap);
+/* Give the chase buffer back. */
+void plat_buffer_free(struct plat_buffer *b);
 
 #endif

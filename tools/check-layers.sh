@@ -32,6 +32,24 @@ check "kernel/ uses only freestanding C headers" \
         grep -vE '<(stdint|stddef|stdbool|stdarg|limits|stdalign|stdnoreturn)\.h>')"
 check "kernel/ never sees firmware types (EFI_*)" \
     "$(src 'kernel/*.c' 'kernel/*.h' | xargs -r grep -nE '\bEFI_[A-Z_]+\b')"
+# kernel/ is layered, lowest first: a file includes headers of its own layer or lower ones only
+# (arch/ and platform.h are the platform's, below them all). The one exception goes with the
+# summary's findings (ctx->found), once the summary reads the experiments' CSV text.
+KERNEL_LAYERS="lib machine chase config experiments run"
+LAYER_EXCEPTIONS="kernel/experiments/experiment.h:run/findings.h"
+check "kernel/ layers ($KERNEL_LAYERS) include no higher layer" \
+    "$(src 'kernel/*.c' 'kernel/*.h' | xargs -r grep -nE '^#include *"[a-z_0-9]+/' |
+        awk -F: -v layers="$KERNEL_LAYERS" -v except="$LAYER_EXCEPTIONS" '
+            BEGIN { n = split(layers, l, " "); for (i = 1; i <= n; i++) rank[l[i]] = i
+                    split(except, e, " "); for (i in e) allowed[e[i]] = 1 }
+            {
+                split($1, path, "/"); own = path[2]
+                inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*$/, "", inc)
+                split(inc, parts, "/"); dep = parts[1]
+                if ((own in rank) && (dep in rank) && rank[dep] > rank[own] &&
+                    !(($1 ":" inc) in allowed))
+                    print $1 ":" $2 ": " own " includes " inc
+            }')"
 check "nothing in the build, tools or tests asks for root (no s[u]do)" \
     "$(src Makefile 'tools/*' 'tests/*' '.ci/*' | xargs -r grep -lwE 's[u]do')"
 exit $failed

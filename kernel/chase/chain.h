@@ -7,9 +7,9 @@
 
 /*
  * Where a chain's slots lie: slot i is at base + offset_bytes + i * stride_bytes, moved
- * (i * stagger_bytes) mod stride_bytes further when stagger_bytes is set (the tlb
- * experiment puts its one slot per page in a different cache line of each page, so the
- * slots do not all fall into one cache set).
+ * (i * stagger_bytes) mod stride_bytes further when stagger_bytes is set (one slot per
+ * page then lies in a different cache line of each page, so the slots do not all fall into
+ * one cache set).
  */
 struct chain_layout {
     uint8_t *base;
@@ -57,8 +57,7 @@ void **chain_build_random_sum(const struct chain_layout *l, uint64_t seed, uint6
  * across pages). group_slots >= slots gives one random cycle; 1 gives a random cycle of
  * single slots. Returns the first slot of group 0, where a chase starts.
  */
-void **chain_build_random_local(const struct chain_layout *l, uint64_t group_slots,
-                                uint64_t seed);
+void **chain_build_random_local(const struct chain_layout *l, uint64_t group_slots, uint64_t seed);
 
 /* chain_build_random_local, and *sum gets the cycle's link checksum (chain_link_sum). */
 void **chain_build_random_local_sum(const struct chain_layout *l, uint64_t group_slots,
@@ -68,19 +67,19 @@ void **chain_build_random_local_sum(const struct chain_layout *l, uint64_t group
 void **chain_build_linear(const struct chain_layout *l);
 
 /*
- * lat_mem_rd's ring: slot i points to slot i - 1 (one stride backward), slot 0 to the
- * last slot. Returns the last slot, where a chase starts.
+ * lat_mem_rd's backward ring: slot i points to slot i - 1 (one stride backward), slot 0 to
+ * the last slot. Returns the last slot, where a chase starts.
  */
-void **chain_build_ring(const struct chain_layout *l);
+void **chain_build_backward(const struct chain_layout *l);
 
 /*
  * n linear chains (chain_build_linear) in n disjoint equal parts of the size_bytes from
- * base, chain j in the j-th part, at stride_bytes: the independent streams of the fused
- * experiment. Writes the heads to heads[0..n-1]; returns the slots per chain (0 when a
- * part cannot hold one slot).
+ * base, chain j in the j-th part, at stride_bytes: independent constant-stride streams.
+ * Writes the heads to heads[0..n-1]; returns the slots per chain (0 when a part cannot
+ * hold one slot).
  */
-uint64_t chain_build_fused(uint8_t *base, uint64_t size_bytes, uint64_t stride_bytes, unsigned n,
-                           void **heads[]);
+uint64_t chain_build_streams(uint8_t *base, uint64_t size_bytes, uint64_t stride_bytes, unsigned n,
+                             void **heads[]);
 
 /*
  * n disjoint random cycles that together cover every slot of l: cycle j holds the slots
@@ -88,7 +87,7 @@ uint64_t chain_build_fused(uint8_t *base, uint64_t size_bytes, uint64_t stride_b
  * chain_build_random(seed + j). Writes the heads to heads[0..n-1]; returns the slots of
  * the longest cycle.
  */
-uint64_t chain_build_parallel(const struct chain_layout *l, unsigned n, uint64_t seed,
+uint64_t chain_build_disjoint(const struct chain_layout *l, unsigned n, uint64_t seed,
                               void **heads[]);
 
 /* The slot reached from p after `hops` hops. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What each experiment chases at one point: its chains built and described as a chase_point.
+// The chains of one point, built and described as a chase_point, by shape.
 #include "chase/chain_points.h"
 
 #include "lib/kstring.h"
@@ -27,15 +27,15 @@ void point_linear(struct chase_point *pt, const struct chain_layout *l)
     pt->lap_hops = l->slots;
 }
 
-void point_ring(struct chase_point *pt, const struct chain_layout *l)
+void point_backward(struct chase_point *pt, const struct chain_layout *l)
 {
     point_clear(pt);
-    pt->head[0] = chain_build_ring(l);
+    pt->head[0] = chain_build_backward(l);
     pt->streams = 1;
     pt->lap_hops = l->slots;
 }
 
-void point_fused(struct chase_point *pt, void **const heads[], unsigned k, uint64_t slots)
+void point_streams(struct chase_point *pt, void **const heads[], unsigned k, uint64_t slots)
 {
     point_clear(pt);
     for (unsigned j = 0; j < k && j < CHASE_MAX_STREAMS; j++)
@@ -44,8 +44,8 @@ void point_fused(struct chase_point *pt, void **const heads[], unsigned k, uint6
     pt->lap_hops = slots;
 }
 
-uint64_t point_dual(struct chase_point *pt, const struct chain_layout *l, uint64_t lag,
-                    uint64_t seed)
+uint64_t point_trailing(struct chase_point *pt, const struct chain_layout *l, uint64_t lag,
+                        uint64_t seed)
 {
     point_clear(pt);
     void **trail = chain_build_random(l, seed);
@@ -59,8 +59,8 @@ uint64_t point_dual(struct chase_point *pt, const struct chain_layout *l, uint64
     return lag;
 }
 
-void point_scan(struct chase_point *pt, void **huge_head, uint64_t huge_slots,
-                const struct chain_layout *small, uint64_t seed)
+void point_alternating(struct chase_point *pt, void **huge_head, uint64_t huge_slots,
+                       const struct chain_layout *small, uint64_t seed)
 {
     point_clear(pt);
     pt->head[0] = huge_head;
@@ -70,18 +70,11 @@ void point_scan(struct chase_point *pt, void **huge_head, uint64_t huge_slots,
     pt->lap_hops = huge_slots;
 }
 
-void point_parallel(struct chase_point *pt, const struct chain_layout *l, unsigned n, uint64_t seed)
+void point_disjoint(struct chase_point *pt, const struct chain_layout *l, unsigned n, uint64_t seed)
 {
     point_clear(pt);
     if (n > CHASE_MAX_STREAMS)
         n = CHASE_MAX_STREAMS;
-    pt->lap_hops = chain_build_parallel(l, n, seed, pt->head);
+    pt->lap_hops = chain_build_disjoint(l, n, seed, pt->head);
     pt->streams = pt->lap_hops ? n : 0;
-}
-
-uint64_t point_offset_at(uint64_t step, uint64_t max, unsigned k, bool *up)
-{
-    uint64_t n = max / step + 1;
-    *up = k < n;
-    return (*up ? k : 2 * n - 1 - k) * step;
 }

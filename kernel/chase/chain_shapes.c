@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Chain builders with a fixed shape: linear, ring, fused streams and parallel cycles.
+// Chain builders with a fixed shape: linear, backward ring, streams and disjoint cycles.
 #include "chase/chain.h"
 
-/* Parts of the fused experiment's region start on page boundaries when they are large enough. */
-#define FUSED_PART_ALIGN_BYTES 4096
+/* The streams' parts of their region start on page boundaries when they are large enough. */
+#define STREAM_PART_ALIGN_BYTES 4096
 
 void **chain_build_linear(const struct chain_layout *l)
 {
@@ -13,7 +13,7 @@ void **chain_build_linear(const struct chain_layout *l)
     return chain_slot(l, 0);
 }
 
-void **chain_build_ring(const struct chain_layout *l)
+void **chain_build_backward(const struct chain_layout *l)
 {
     for (uint64_t i = l->slots - 1; i > 0; i--)
         *chain_slot(l, i) = chain_slot(l, i - 1);
@@ -21,12 +21,13 @@ void **chain_build_ring(const struct chain_layout *l)
     return chain_slot(l, l->slots - 1);
 }
 
-uint64_t chain_build_fused(uint8_t *base, uint64_t size_bytes, uint64_t stride_bytes, unsigned n,
-                           void **heads[])
+uint64_t chain_build_streams(uint8_t *base, uint64_t size_bytes, uint64_t stride_bytes, unsigned n,
+                             void **heads[])
 {
     uint64_t part = n ? size_bytes / n : 0;
-    part = part >= FUSED_PART_ALIGN_BYTES ? part / FUSED_PART_ALIGN_BYTES * FUSED_PART_ALIGN_BYTES
-                                          : part / sizeof(void *) * sizeof(void *);
+    part = part >= STREAM_PART_ALIGN_BYTES
+               ? part / STREAM_PART_ALIGN_BYTES * STREAM_PART_ALIGN_BYTES
+               : part / sizeof(void *) * sizeof(void *);
     uint64_t slots = stride_bytes ? part / stride_bytes : 0;
     if (!slots)
         return 0;
@@ -37,7 +38,7 @@ uint64_t chain_build_fused(uint8_t *base, uint64_t size_bytes, uint64_t stride_b
     return slots;
 }
 
-uint64_t chain_build_parallel(const struct chain_layout *l, unsigned n, uint64_t seed,
+uint64_t chain_build_disjoint(const struct chain_layout *l, unsigned n, uint64_t seed,
                               void **heads[])
 {
     uint64_t longest = 0;

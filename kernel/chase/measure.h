@@ -16,7 +16,7 @@
 /*
  * What one point chases: `streams` chains chased in lock-step, one load from each in
  * turn (p0 = *p0; p1 = *p1; ...). With serialized set, each load also waits for the
- * one before it across streams (the scan experiment), so nothing overlaps.
+ * one before it across streams (alternating chains), so nothing overlaps.
  */
 struct chase_point {
     void **head[CHASE_MAX_STREAMS];

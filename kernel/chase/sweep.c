@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Size sweeps: geometric steps with a fixed number of points per doubling.
+// Sweeps: sizes in geometric steps with a fixed number of points per doubling; up-down sweeps.
 #include "chase/sweep.h"
 
 #include "lib/kmath.h"
@@ -27,4 +27,11 @@ unsigned sweep_sizes(uint64_t min, uint64_t max, unsigned points_per_octave, uin
             break;
     }
     return n;
+}
+
+uint64_t sweep_up_down_at(uint64_t step, uint64_t max, unsigned k, bool *up)
+{
+    uint64_t n = max / step + 1;
+    *up = k < n;
+    return (*up ? k : 2 * n - 1 - k) * step;
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Configuration: keys from the experiment table, parsed from the config file and load options.
+// Configuration: global keys and keyed sections, parsed from the config file and load options.
 #include "config/config.h"
 
-#include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
@@ -110,8 +109,7 @@ static void parse_setting(struct cfg_entries *entries, const char *s, size_t n, 
         return;
     }
     if (!copy_trimmed(value, sizeof(value), eq + 1, n - (size_t)(eq - s) - 1)) {
-        cfg_error(errs, src, "key '%s': value longer than %zu characters", key,
-                  sizeof(value) - 1);
+        cfg_error(errs, src, "key '%s': value longer than %zu characters", key, sizeof(value) - 1);
         return;
     }
     if (!value[0]) {
@@ -133,8 +131,17 @@ static void parse_setting(struct cfg_entries *entries, const char *s, size_t n, 
     kstrlcpy(e->value, value, sizeof(e->value));
 }
 
-unsigned cfg_read_file(struct cfg_entries *entries, const char *text, size_t len,
-                       const char *source_name, struct cfg_errors *errs)
+int cfg_table_find(const struct cfg_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        if (kstrcmp(t->section(i)->name, name) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+unsigned cfg_read_file(struct cfg_entries *entries, const struct cfg_table *t, const char *text,
+                       size_t len, const char *source_name, struct cfg_errors *errs)
 {
     unsigned before = errs->count;
     struct cfg_source src;
@@ -167,7 +174,7 @@ unsigned cfg_read_file(struct cfg_entries *entries, const char *text, size_t len
                 cfg_error(errs, &src, "malformed section header; expected '[experiment]'");
                 continue;
             }
-            if (!experiment_find(name)) {
+            if (cfg_table_find(t, name) < 0) {
                 cfg_error(errs, &src, "unknown section '[%s]'; sections are experiment names",
                           name);
                 section[0] = 0;
@@ -195,8 +202,7 @@ static bool is_program_word(const char *w, size_t n)
     return false;
 }
 
-unsigned cfg_read_options(struct cfg_entries *entries, const char *cmdline,
-                          struct cfg_errors *errs)
+unsigned cfg_read_options(struct cfg_entries *entries, const char *cmdline, struct cfg_errors *errs)
 {
     unsigned before = errs->count;
     /* Join "key = value" written with blanks around '=' into one word. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Configuration: keys from the experiment table, parsed from the config file and load options.
+// Configuration: global keys and keyed sections, parsed from the config file and load options.
 #ifndef CHASE_CONFIG_H
 #define CHASE_CONFIG_H
 
@@ -15,8 +15,8 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 
 #define EXPERIMENTS_MAX 16
 #define REPS_MAX 1000
-#define PRECISION_MAX_PPM 500000       /* 50% */
-#define POINT_MAX_MS_MAX 3600000ULL    /* an hour */
+#define PRECISION_MAX_PPM 500000    /* 50% */
+#define POINT_MAX_MS_MAX 3600000ULL /* an hour */
 #define WARM_LAPS_MAX 64
 
 enum key_type {
@@ -66,101 +66,102 @@ struct key_desc {
     const char *help;
 };
 
+struct cfg_table;
+
 struct global_params {
-    unsigned experiments[EXPERIMENTS_MAX]; /* indices into the experiment table, run order */
+    const struct cfg_table *table;         /* the sections experiments[] indexes */
+    unsigned experiments[EXPERIMENTS_MAX]; /* indices into table, run order */
     unsigned n_experiments;
-    unsigned profile;  /* enum profile */
-    unsigned on_exit;  /* enum on_exit */
+    unsigned profile; /* enum profile */
+    unsigned on_exit; /* enum on_exit */
     uint64_t seed;
     uint64_t reps;
-    uint64_t precision_ppm;  /* KEY_PERCENT: target half-width of the median's interval */
-    uint64_t point_max_ms;   /* time cap of one point's repetitions */
+    uint64_t precision_ppm;    /* KEY_PERCENT: target half-width of the median's interval */
+    uint64_t point_max_ms;     /* time cap of one point's repetitions */
     struct cfg_auto warm_laps; /* laps of warm-up; auto: measure_plan's own rule */
-    unsigned fault_test; /* enum fault_test (measure.h): tests only */
-    unsigned page;       /* index into page_names: 0 auto, then 4K, 2M, 1G */
+    unsigned fault_test;       /* enum fault_test (measure.h): tests only */
+    unsigned page;             /* index into page_names: 0 auto, then 4K, 2M, 1G */
 };
 
-struct random_params {
-    uint64_t min_bytes;
-    uint64_t max_bytes;
-    uint64_t points_per_octave;
-    uint64_t stride_bytes;
-    uint64_t offset_bytes;
-    uint64_t locality_bytes; /* 0: one random order over all slots */
-    unsigned page;           /* enum page_choice */
+/*
+ * Room for one experiment's parameter struct in struct chase_config. Each experiment defines
+ * its struct in its own file and checks there, at compile time, that it fits (CFG_PARAMS_FIT).
+ */
+#define CFG_PARAMS_BYTES 256
+#define CFG_PARAMS_ALIGN 8
+
+struct cfg_params {
+    _Alignas(CFG_PARAMS_ALIGN) unsigned char bytes[CFG_PARAMS_BYTES];
 };
 
-struct linear_params {
-    uint64_t size_bytes;
-    uint64_t min_stride_bytes;
-    uint64_t max_stride_bytes;
-    uint64_t step_bytes;
-    unsigned page; /* enum page_choice */
-};
+/* Fails the build when type does not fit in struct cfg_params. */
+#define CFG_PARAMS_FIT(type)                                                                       \
+    _Static_assert(sizeof(type) <= CFG_PARAMS_BYTES && _Alignof(type) <= CFG_PARAMS_ALIGN,         \
+                   #type " does not fit in struct cfg_params")
 
-struct fused_params {
-    uint64_t size_bytes;
-    uint64_t min_stride_bytes;
-    uint64_t max_stride_bytes;
-    uint64_t step_bytes;
-    uint64_t max_fuse;
-};
-
-struct dual_params {
-    uint64_t min_bytes;
-    uint64_t max_bytes;
-    uint64_t points_per_octave;
-    uint64_t stride_bytes;
-    struct cfg_auto lag; /* slots */
-};
-
-struct scan_params {
-    uint64_t huge_bytes;
-    uint64_t small_min_bytes;
-    uint64_t small_max_bytes;
-    uint64_t points_per_octave;
-    uint64_t stride_bytes;
-};
-
-struct ring_params {
-    uint64_t min_bytes;
-    uint64_t max_bytes;
-    uint64_t points_per_octave;
-    struct cfg_list strides; /* bytes */
-};
-
-struct offset_params {
-    uint64_t stride_bytes;
-    struct cfg_auto size; /* bytes */
-    uint64_t offset_step_bytes;
-    uint64_t offset_max_bytes;
-};
-
-struct parallel_params {
-    uint64_t size_bytes;
-    uint64_t max_chains;
-    uint64_t stride_bytes;
-};
-
-struct tlb_params {
-    uint64_t min_bytes;
-    uint64_t max_bytes;
-    struct cfg_list pages; /* bytes: 4K, 2M, 1G */
-};
-
-/* The effective configuration of a run. */
+/* The effective configuration of a run: the global keys, then one struct per section. */
 struct chase_config {
     struct global_params global;
-    struct random_params random;
-    struct linear_params linear;
-    struct fused_params fused;
-    struct dual_params dual;
-    struct scan_params scan;
-    struct ring_params ring;
-    struct offset_params offset;
-    struct parallel_params parallel;
-    struct tlb_params tlb;
+    struct cfg_params params[EXPERIMENTS_MAX]; /* indexed like global.table */
 };
+
+/* Cross-checks report through this, naming the key whose setting is wrong. */
+struct cfg_check {
+    const struct cfg_entries *entries;
+    struct cfg_errors *errs;
+    const char *section;
+};
+
+/*
+ * One keyed section of the configuration ("[name]", "name.key = value"): its keys and the
+ * hooks over its parameter struct. The experiments layer hands config a table of these.
+ */
+struct cfg_section {
+    const char *name;
+    const struct key_desc *keys;
+    size_t nkeys;
+    size_t params_size;   /* of its parameter struct, at most CFG_PARAMS_BYTES */
+    const char *size_key; /* the key that sets how much buffer it needs */
+    /* Defaults derived from the machine and the profile. */
+    void (*defaults)(void *params, const struct machine *m, enum profile profile);
+    /* Values left "auto" computed from the machine and the other keys (NULL: none). */
+    void (*resolve)(void *params, const struct machine *m);
+    /* Contradictions between keys (min > max, ...), reported with cfg_check_fail. */
+    void (*check)(const void *params, const struct machine *m, struct cfg_check *c);
+    /* Bytes of chase buffer the plan needs. */
+    uint64_t (*buffer_bytes)(const void *params);
+};
+
+/* The sections a configuration knows, in order (at most EXPERIMENTS_MAX). */
+struct cfg_table {
+    const struct cfg_section *(*section)(size_t i); /* the i-th section, i < n */
+    size_t n;
+};
+
+/* Index of the section called name in t, or -1. */
+int cfg_table_find(const struct cfg_table *t, const char *name);
+
+/* The parameter struct of section i of cfg->global.table. */
+static inline void *cfg_params(struct chase_config *cfg, size_t i)
+{
+    return cfg->params[i].bytes;
+}
+
+static inline const void *cfg_params_const(const struct chase_config *cfg, size_t i)
+{
+    return cfg->params[i].bytes;
+}
+
+/* Report a contradiction for key (without the section prefix), at the source that set it. */
+void cfg_check_fail(struct cfg_check *c, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * The key called name ("reps", "section.key") of a resolved configuration, with the struct
+ * its value lives in in *params. NULL when there is no such key.
+ */
+const struct key_desc *cfg_key(const struct chase_config *cfg, const char *name,
+                               const void **params);
 
 extern const struct key_desc global_keys[];
 extern const size_t global_key_count;
@@ -179,7 +180,7 @@ struct cfg_source {
 };
 
 struct cfg_entry {
-    char key[64];   /* "reps" or "random.min" */
+    char key[64]; /* "reps" or "section.key" */
     char value[192];
     struct cfg_source src;
 };
@@ -205,11 +206,11 @@ void cfg_error(struct cfg_errors *errs, const struct cfg_source *src, const char
 
 /*
  * Read a configuration file's text (len bytes, need not be NUL-terminated) into
- * entries: "key = value", "experiment.key = value", "[experiment]" sections and
- * '#' comments. Syntax errors go to errs. Returns the number of errors added.
+ * entries: "key = value", "experiment.key = value", "[experiment]" sections (the names of
+ * t's sections) and '#' comments. Syntax errors go to errs. Returns the number of errors added.
  */
-unsigned cfg_read_file(struct cfg_entries *entries, const char *text, size_t len,
-                       const char *source_name, struct cfg_errors *errs);
+unsigned cfg_read_file(struct cfg_entries *entries, const struct cfg_table *t, const char *text,
+                       size_t len, const char *source_name, struct cfg_errors *errs);
 
 /*
  * Read load options (a command line: "key=value" words separated by blanks; a
@@ -220,13 +221,14 @@ unsigned cfg_read_options(struct cfg_entries *entries, const char *cmdline,
                           struct cfg_errors *errs);
 
 /*
- * Build the effective configuration: machine-derived defaults for the profile that
- * the entries select, then every entry in order, then the cross-checks of each
- * experiment. Unknown keys, malformed values and contradictions go to errs.
+ * Build the effective configuration of t's sections: machine-derived defaults for the
+ * profile that the entries select, then every entry in order, then the cross-checks of each
+ * selected section. Unknown keys, malformed values and contradictions go to errs.
  * Returns true when there was no error.
  */
-bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
-                 const struct machine *m, struct cfg_errors *errs);
+bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
+                 const struct cfg_entries *entries, const struct machine *m,
+                 struct cfg_errors *errs);
 
 /* Parse a size ("64", "4K", "2M", "1G", "0x1000"); false when malformed or too large. */
 bool cfg_parse_size(const char *s, uint64_t *out);

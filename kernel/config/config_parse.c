@@ -2,11 +2,11 @@
 // Parsing one key's value: numbers, sizes, lists, auto values, choices and experiment lists.
 #include "config/config_parse.h"
 
-#include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
-void cfg_describe_accepted(const struct key_desc *k, char *buf, size_t cap)
+void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, char *buf,
+                           size_t cap)
 {
     char lo[24], hi[24];
     switch (k->type) {
@@ -27,9 +27,8 @@ void cfg_describe_accepted(const struct key_desc *k, char *buf, size_t cap)
     }
     case KEY_EXPERIMENTS: {
         size_t n = (size_t)ksnprintf(buf, cap, "'all' or a comma-separated list of");
-        for (size_t i = 0; i < experiment_count && n < cap; i++)
-            n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "",
-                                   experiment_table[i]->name);
+        for (size_t i = 0; i < t->n && n < cap; i++)
+            n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "", t->section(i)->name);
         break;
     }
     case KEY_SIZE_LIST:
@@ -95,7 +94,7 @@ static bool parse_experiments(struct global_params *g, const char *value)
 {
     unsigned n = 0;
     if (kstrcmp(value, "all") == 0) {
-        for (size_t i = 0; i < experiment_count && i < EXPERIMENTS_MAX; i++)
+        for (size_t i = 0; i < g->table->n && i < EXPERIMENTS_MAX; i++)
             g->experiments[n++] = (unsigned)i;
         g->n_experiments = n;
         return true;
@@ -115,7 +114,7 @@ static bool parse_experiments(struct global_params *g, const char *value)
         kmemcpy(name, p, len);
         name[len] = 0;
         p += len;
-        int idx = experiment_index(name);
+        int idx = cfg_table_find(g->table, name);
         if (idx < 0 || n >= EXPERIMENTS_MAX)
             return false;
         for (unsigned i = 0; i < n; i++) {

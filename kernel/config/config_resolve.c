@@ -3,7 +3,6 @@
 #include "config/config.h"
 
 #include "config/config_parse.h"
-#include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
@@ -14,9 +13,6 @@
 #define DEFAULT_PRECISION_PPM 5000
 #define FULL_POINT_MAX_MS 1000
 #define QUICK_POINT_MAX_MS 25
-
-/* Room for a copy of any experiment's parameter struct (plan-size search). */
-#define PARAMS_COPY_WORDS 64
 
 /* True when needle occurs in haystack. */
 static bool kstr_contains(const char *haystack, const char *needle)
@@ -40,9 +36,10 @@ static const struct key_desc *find_key(const struct key_desc *keys, size_t n, co
 
 /*
  * For "experiment.name" where name is part of one of the experiment's keys (or the other
- * way round), that key: "parallel.chains" -> "parallel.max_chains". NULL when none.
+ * way round), that key: "x.chains" -> "x.max_chains". NULL when none.
  */
-static const char *suggest_within_section(const char *key, char *buf, size_t cap)
+static const char *suggest_within_section(const struct cfg_table *t, const char *key, char *buf,
+                                          size_t cap)
 {
     const char *dot = kstrchr(key, '.');
     char section[32];
@@ -50,7 +47,8 @@ static const char *suggest_within_section(const char *key, char *buf, size_t cap
         return NULL;
     kmemcpy(section, key, (size_t)(dot - key));
     section[dot - key] = 0;
-    const struct experiment *x = experiment_find(section);
+    int idx = cfg_table_find(t, section);
+    const struct cfg_section *x = idx < 0 ? NULL : t->section((size_t)idx);
     for (size_t i = 0; x && i < x->nkeys; i++) {
         const char *name = x->keys[i].name;
         if (kstr_contains(name, dot + 1) || kstr_contains(dot + 1, name)) {
@@ -62,7 +60,7 @@ static const char *suggest_within_section(const char *key, char *buf, size_t cap
 }
 
 /* The nearest known full key name to `key`, or NULL when none is close. */
-static const char *suggest_key(const char *key, char *buf, size_t cap)
+static const char *suggest_key(const struct cfg_table *t, const char *key, char *buf, size_t cap)
 {
     unsigned best = 4;
     const char *found = NULL;
@@ -75,8 +73,8 @@ static const char *suggest_key(const char *key, char *buf, size_t cap)
             found = buf;
         }
     }
-    for (size_t x = 0; x < experiment_count; x++) {
-        const struct experiment *e = experiment_table[x];
+    for (size_t x = 0; x < t->n; x++) {
+        const struct cfg_section *e = t->section(x);
         for (size_t i = 0; i < e->nkeys; i++) {
             ksnprintf(full, sizeof(full), "%s.%s", e->name, e->keys[i].name);
             unsigned d = kstr_distance(key, full);
@@ -87,12 +85,13 @@ static const char *suggest_key(const char *key, char *buf, size_t cap)
             }
         }
     }
-    return found ? found : suggest_within_section(key, buf, cap);
+    return found ? found : suggest_within_section(t, key, buf, cap);
 }
 
 /* Find the key an entry names and the parameter struct it lives in. */
 static const struct key_desc *lookup(struct chase_config *cfg, const char *key, void **params)
 {
+    const struct cfg_table *t = cfg->global.table;
     const char *dot = kstrchr(key, '.');
     if (!dot) {
         *params = &cfg->global;
@@ -104,17 +103,28 @@ static const struct key_desc *lookup(struct chase_config *cfg, const char *key, 
         return NULL;
     kmemcpy(name, key, n);
     name[n] = 0;
-    const struct experiment *x = experiment_find(name);
-    if (!x)
+    int idx = cfg_table_find(t, name);
+    if (idx < 0)
         return NULL;
-    *params = experiment_params(x, cfg);
+    const struct cfg_section *x = t->section((size_t)idx);
+    *params = cfg_params(cfg, (size_t)idx);
     return find_key(x->keys, x->nkeys, dot + 1);
+}
+
+const struct key_desc *cfg_key(const struct chase_config *cfg, const char *name,
+                               const void **params)
+{
+    void *p = NULL;
+    /* lookup only locates the struct; nothing is written through it here */
+    const struct key_desc *k = lookup((struct chase_config *)cfg, name, &p);
+    *params = p;
+    return k;
 }
 
 void cfg_check_fail(struct cfg_check *c, const char *key, const char *fmt, ...)
 {
     char full[96], msg[256];
-    ksnprintf(full, sizeof(full), "%s.%s", c->experiment, key);
+    ksnprintf(full, sizeof(full), "%s.%s", c->section, key);
     struct cfg_source src = {"defaults", 0};
     for (unsigned i = 0; i < c->entries->n; i++) {
         if (kstrcmp(c->entries->e[i].key, full) == 0)
@@ -153,11 +163,13 @@ static unsigned chosen_profile(const struct cfg_entries *entries)
     return p;
 }
 
-static void set_defaults(struct chase_config *cfg, const struct machine *m, unsigned profile)
+static void set_defaults(struct chase_config *cfg, const struct cfg_table *t,
+                         const struct machine *m, unsigned profile)
 {
     kmemset(cfg, 0, sizeof(*cfg));
     struct global_params *g = &cfg->global;
-    for (size_t i = 0; i < experiment_count && i < EXPERIMENTS_MAX; i++)
+    g->table = t;
+    for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++)
         g->experiments[g->n_experiments++] = (unsigned)i;
     g->profile = profile;
     g->on_exit = ON_EXIT_WAIT;
@@ -166,27 +178,25 @@ static void set_defaults(struct chase_config *cfg, const struct machine *m, unsi
     g->precision_ppm = DEFAULT_PRECISION_PPM;
     g->point_max_ms = profile == PROFILE_QUICK ? QUICK_POINT_MAX_MS : FULL_POINT_MAX_MS;
     g->warm_laps.is_auto = true;
-    for (size_t i = 0; i < experiment_count; i++) {
-        const struct experiment *x = experiment_table[i];
-        x->defaults(experiment_params(x, cfg), m, (enum profile)profile);
-    }
+    for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++)
+        t->section(i)->defaults(cfg_params(cfg, i), m, (enum profile)profile);
 }
 
 /* Largest size key value buffer_bytes accepts within limit; 0 when none. Keeps 1 or 1.5 x 2^k. */
-static uint64_t largest_fitting(const struct experiment *x, const struct key_desc *k,
+static uint64_t largest_fitting(const struct cfg_section *x, const struct key_desc *k,
                                 const void *params, uint64_t limit)
 {
-    uint64_t copy[PARAMS_COPY_WORDS];
-    if (x->params_size > sizeof(copy))
+    struct cfg_params copy;
+    if (x->params_size > sizeof(copy.bytes))
         return 0;
-    kmemcpy(copy, params, x->params_size);
-    uint64_t *field = (uint64_t *)((char *)copy + k->offset); /* cfg_auto starts with value */
+    kmemcpy(copy.bytes, params, x->params_size);
+    uint64_t *field = (uint64_t *)(copy.bytes + k->offset); /* cfg_auto starts with value */
     uint64_t best = 0;
     for (uint64_t p = 1ULL << 62; p >= 8 && !best; p >>= 1) {
         uint64_t tries[2] = {p + p / 2, p};
         for (unsigned i = 0; i < 2 && !best; i++) {
             *field = tries[i];
-            if (tries[i] >= k->min && tries[i] <= k->max && x->buffer_bytes(copy) <= limit)
+            if (tries[i] >= k->min && tries[i] <= k->max && x->buffer_bytes(copy.bytes) <= limit)
                 best = tries[i];
         }
     }
@@ -199,8 +209,8 @@ static void check_plan(const struct chase_config *cfg, const struct cfg_entries 
 {
     uint64_t limit = m->buffer_limit_bytes;
     for (unsigned i = 0; limit && i < cfg->global.n_experiments; i++) {
-        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
-        const void *params = experiment_params_const(x, cfg);
+        const struct cfg_section *x = cfg->global.table->section(cfg->global.experiments[i]);
+        const void *params = cfg_params_const(cfg, cfg->global.experiments[i]);
         uint64_t need = x->buffer_bytes(params);
         if (need <= limit)
             continue;
@@ -224,13 +234,14 @@ static void check_plan(const struct chase_config *cfg, const struct cfg_entries 
 }
 
 /* An unknown key without a section that is an experiment's key: say which experiments. */
-static bool suggest_section(const struct cfg_entry *e, struct cfg_errors *errs)
+static bool suggest_section(const struct cfg_table *t, const struct cfg_entry *e,
+                            struct cfg_errors *errs)
 {
     char names[160];
     size_t n = 0;
     names[0] = 0;
-    for (size_t x = 0; x < experiment_count; x++) {
-        const struct experiment *ex = experiment_table[x];
+    for (size_t x = 0; x < t->n; x++) {
+        const struct cfg_section *ex = t->section(x);
         if (kstrchr(e->key, '.') || !find_key(ex->keys, ex->nkeys, e->key) || n >= sizeof(names))
             continue;
         n += (size_t)ksnprintf(names + n, sizeof(names) - n, "%s'%s.%s'", n ? ", " : "", ex->name,
@@ -245,20 +256,20 @@ static bool suggest_section(const struct cfg_entry *e, struct cfg_errors *errs)
     return true;
 }
 
-bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
-                 const struct machine *m, struct cfg_errors *errs)
+/* Apply every entry in order; unknown keys and bad values go to errs. */
+static void apply_entries(struct chase_config *cfg, const struct cfg_entries *entries,
+                          struct cfg_errors *errs)
 {
-    unsigned before = errs->count;
-    set_defaults(cfg, m, chosen_profile(entries));
+    const struct cfg_table *t = cfg->global.table;
     for (unsigned i = 0; i < entries->n; i++) {
         const struct cfg_entry *e = &entries->e[i];
         void *params = NULL;
         const struct key_desc *k = lookup(cfg, e->key, &params);
-        if (!k && suggest_section(e, errs))
+        if (!k && suggest_section(t, e, errs))
             continue;
         if (!k) {
             char buf[96];
-            const char *near = suggest_key(e->key, buf, sizeof(buf));
+            const char *near = suggest_key(t, e->key, buf, sizeof(buf));
             if (near)
                 cfg_error(errs, &e->src, "unknown key '%s' (did you mean '%s'?)", e->key, near);
             else
@@ -268,15 +279,23 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
         enum value_error ve = cfg_apply_value(k, params, e->value);
         if (ve != VALUE_OK) {
             char accepted[256];
-            cfg_describe_accepted(k, accepted, sizeof(accepted));
+            cfg_describe_accepted(t, k, accepted, sizeof(accepted));
             cfg_error(errs, &e->src, "key '%s': bad value '%s'%s; expected %s", e->key, e->value,
                       ve == VALUE_OUT_OF_RANGE ? " (out of range)" : "", accepted);
         }
     }
-    for (size_t i = 0; i < experiment_count; i++) {
-        const struct experiment *x = experiment_table[i];
-        if (x->resolve)
-            x->resolve(experiment_params(x, cfg), m);
+}
+
+bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
+                 const struct cfg_entries *entries, const struct machine *m,
+                 struct cfg_errors *errs)
+{
+    unsigned before = errs->count;
+    set_defaults(cfg, t, m, chosen_profile(entries));
+    apply_entries(cfg, entries, errs);
+    for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++) {
+        if (t->section(i)->resolve)
+            t->section(i)->resolve(cfg_params(cfg, i), m);
     }
     if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
         cfg_error(errs, source_of(entries, "fault_test"),
@@ -287,9 +306,9 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_entries *entries,
                   "key 'page': this CPU has no 1 GiB pages (CPUID 0x80000001 EDX bit 26); "
                   "use 2M or 4K");
     for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
-        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        const struct cfg_section *x = t->section(cfg->global.experiments[i]);
         struct cfg_check c = {entries, errs, x->name};
-        x->check(experiment_params_const(x, cfg), m, &c);
+        x->check(cfg_params_const(cfg, cfg->global.experiments[i]), m, &c);
     }
     if (errs->count == before)
         check_plan(cfg, entries, m, errs);

@@ -2,7 +2,6 @@
 // Key values as people and run.json see them: formatted for help and console, written as JSON.
 #include "config/config.h"
 
-#include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 
@@ -91,7 +90,7 @@ void cfg_value_json(struct json *j, const struct key_desc *k, const void *params
         const struct global_params *g = params;
         json_array_begin(j, k->name);
         for (unsigned i = 0; i < g->n_experiments; i++)
-            json_string(j, NULL, experiment_table[g->experiments[i]]->name);
+            json_string(j, NULL, g->table->section(g->experiments[i])->name);
         json_array_end(j);
         break;
     }

@@ -3,9 +3,10 @@
 #include "experiments/common.h"
 
 #include "arch/x86_64/cpu.h"
-#include "lib/kstring.h"
-#include "platform.h"
 #include "chase/reps.h"
+#include "lib/kstring.h"
+#include "machine/fault.h"
+#include "platform.h"
 
 /* Time per repetition and hops by profile: quick keeps emulated runs short. */
 #define QUICK_TARGET_PER_S 2000 /* 0.5 ms per repetition */
@@ -68,12 +69,22 @@ uint64_t exp_fit_memory(const struct machine *m, uint64_t v)
     return limit && v > limit ? limit : v;
 }
 
+uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile)
+{
+    uint64_t max = EXP_SWEEP_QUICK_MAX_BYTES;
+    if (profile != PROFILE_QUICK) {
+        max = exp_pow2_at_least(4 * exp_llc_bytes(m));
+        max = max < EXP_SWEEP_FULL_MIN_MAX_BYTES ? EXP_SWEEP_FULL_MIN_MAX_BYTES : max;
+    }
+    return exp_fit_memory(m, max);
+}
+
 unsigned exp_stride_count(uint64_t min, uint64_t max, uint64_t step)
 {
     return step && min <= max ? (unsigned)((max - min) / step + 1) : 0;
 }
 
-struct measure_plan exp_plan(const struct run_ctx *ctx, uint64_t chain_bytes,
+struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
                              uint64_t bytes_per_hop, unsigned streams)
 {
     bool quick = ctx->cfg->global.profile == PROFILE_QUICK;
@@ -119,7 +130,7 @@ static double est_ns_per_hop(const struct machine *m, uint64_t bytes)
     return bytes <= exp_llc_bytes(m) ? EST_NS_LLC : EST_NS_MEMORY;
 }
 
-double exp_point_work(const struct run_ctx *ctx, const struct measure_plan *plan,
+double exp_point_work(const struct exp_ctx *ctx, const struct measure_plan *plan,
                       uint64_t chain_bytes, uint64_t slots, uint64_t lap_hops, unsigned streams)
 {
     double hop_ns = est_ns_per_hop(ctx->m, chain_bytes) / (streams ? streams : 1);
@@ -136,7 +147,20 @@ double exp_point_work(const struct run_ctx *ctx, const struct measure_plan *plan
     return ns * (double)ctx->timing->tsc_hz / 1e9;
 }
 
-int exp_measure(struct run_ctx *ctx, const struct chase_point *pt, const struct measure_plan *plan,
+/* Say in ctx->failure, and on the console, why the point labelled label was not measured. */
+static void point_failed(struct exp_ctx *ctx, const struct point_result *r, uint64_t label)
+{
+    char size_text[24], what[160];
+    cfg_format_size(size_text, sizeof(size_text), label);
+    if (r->fault.faulted)
+        fault_describe(what, sizeof(what), &r->fault);
+    else
+        ksnprintf(what, sizeof(what), "out of memory");
+    ksnprintf(ctx->failure, sizeof(ctx->failure), "point %s: %s", size_text, what);
+    con_printf("  point %s FAILED: %s\n", size_text, what);
+}
+
+int exp_measure(struct exp_ctx *ctx, const struct chase_point *pt, const struct measure_plan *plan,
                 uint64_t label, struct point_result *r)
 {
     struct measure_plan p = *plan;
@@ -150,12 +174,12 @@ int exp_measure(struct run_ctx *ctx, const struct chase_point *pt, const struct 
         time_split_measured(&r->time, r->measured_tsc - t0, r->time.warm, r->time.timed);
         return 0;
     }
-    run_point_failed(ctx, r, label);
+    point_failed(ctx, r, label);
     measure_release(r);
     return EXP_RUN_FAILED;
 }
 
-int exp_pages_begin(struct run_ctx *ctx, unsigned page_choice, uint64_t *saved)
+int exp_pages_begin(struct exp_ctx *ctx, unsigned page_choice, uint64_t *saved)
 {
     uint64_t want = cfg_page_bytes(page_choice);
     char why[160] = "";
@@ -170,7 +194,7 @@ int exp_pages_begin(struct run_ctx *ctx, unsigned page_choice, uint64_t *saved)
     return 0;
 }
 
-void exp_pages_end(struct run_ctx *ctx, uint64_t saved)
+void exp_pages_end(struct exp_ctx *ctx, uint64_t saved)
 {
     char why[160] = "";
     if (!saved || saved == ctx->buffer.page_bytes)
@@ -180,7 +204,7 @@ void exp_pages_end(struct run_ctx *ctx, uint64_t saved)
                    (unsigned long long)saved, why);
 }
 
-void exp_header(const struct run_ctx *ctx, const struct experiment *x, const char *fmt, ...)
+void exp_header(const struct exp_ctx *ctx, const struct experiment *x, const char *fmt, ...)
 {
     char plan[256];
     va_list ap;
@@ -191,7 +215,7 @@ void exp_header(const struct run_ctx *ctx, const struct experiment *x, const cha
     con_printf("   why:  %s\n   plan: %s\n\n", x->why, plan);
 }
 
-double exp_ns(const struct run_ctx *ctx, const struct point_result *r)
+double exp_ns(const struct exp_ctx *ctx, const struct point_result *r)
 {
     return timing_ticks_to_ns(ctx->timing, r->tsc.median);
 }
@@ -211,7 +235,7 @@ static void format_precision(char *buf, size_t cap, const struct point_result *r
         ksnprintf(buf, cap, "%s", none);
 }
 
-void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t build_ticks)
+void exp_csv_common(struct exp_ctx *ctx, const struct point_result *r, uint64_t build_ticks)
 {
     const struct timing *t = ctx->timing;
     char precision[24];
@@ -222,8 +246,8 @@ void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t 
     format_precision(precision, sizeof(precision), r, 3, "");
     strbuf_printf(&ctx->csv, "%llu,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,",
                   (unsigned long long)r->hops, r->reps,
-                  (unsigned long long)timing_wall_ns(t, build_ticks), r->tsc.min,
-                  r->tsc.median, r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
+                  (unsigned long long)timing_wall_ns(t, build_ticks), r->tsc.min, r->tsc.median,
+                  r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
                   timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
                   exp_cycles(r), r->core_per_tick);
     strbuf_printf(&ctx->csv, "%u,%s,%s,%llu,%llu,%llu,%llu,%.4f\n", r->outliers, precision,
@@ -234,7 +258,7 @@ void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t 
                   time_split_timed_fraction(&split));
 }
 
-void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_result *r)
+void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_result *r)
 {
     /* smi: SMIs during the repetition; empty where they cannot be counted */
     unsigned smi_outliers = 0;
@@ -260,7 +284,7 @@ void exp_table_head_common(void)
                "+-%", "out");
 }
 
-void exp_table_common(const struct run_ctx *ctx, const struct point_result *r)
+void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r)
 {
     const struct timing *t = ctx->timing;
     char precision[24];

@@ -7,13 +7,12 @@
 #include <stdint.h>
 
 #include "chase/chain_points.h"
+#include "chase/measure.h"
 #include "config/config.h"
-#include "lib/console.h"
 #include "experiments/experiment.h"
+#include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "chase/measure.h"
-#include "run/run.h"
 
 /* Sizes and counts that bound every experiment's plan. */
 #define EXP_POINTS_MAX 256 /* points of one sweep */
@@ -24,6 +23,12 @@
 #define EXP_WARM_LLC_MULTIPLE 2 /* ... only enough hops to replace the LLC this many times */
 #define EXP_SIZE_KEY_MAX (1ULL << 40)
 #define EXP_STRIDE_KEY_MAX (1ULL << 30)
+/* The default size sweeps: from 4 KiB to 4x the LLC (at least 64M), 4 M when quick. */
+#define EXP_SWEEP_MIN_BYTES 4096
+#define EXP_SWEEP_FULL_MIN_MAX_BYTES (64ULL << 20)
+#define EXP_SWEEP_QUICK_MAX_BYTES (4ULL << 20)
+#define EXP_SWEEP_QUICK_PER_OCTAVE 2
+#define EXP_SWEEP_FULL_PER_OCTAVE 4
 
 /*
  * The columns every experiment's CSV ends with: the statistics leave the outliers out;
@@ -51,6 +56,9 @@ uint64_t exp_pow2_at_most(uint64_t v);
 /* v lowered to the largest power of two the buffer limit allows (no limit when 0). */
 uint64_t exp_fit_memory(const struct machine *m, uint64_t v);
 
+/* The largest size of the default size sweeps, bounded by the buffer limit. */
+uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile);
+
 /* How many strides a sweep from min to max in steps of step has (0 when none). */
 unsigned exp_stride_count(uint64_t min, uint64_t max, uint64_t step);
 
@@ -60,32 +68,76 @@ unsigned exp_stride_count(uint64_t min, uint64_t max, uint64_t step);
  * (all streams) far beyond the LLC, only enough hops to replace the LLC's content, each
  * hop touching bytes_per_hop new bytes (min of stride and line) per stream.
  */
-struct measure_plan exp_plan(const struct run_ctx *ctx, uint64_t chain_bytes,
+struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
                              uint64_t bytes_per_hop, unsigned streams);
 
 /* Estimated TSC ticks of a point (for the progress line's time left). */
-double exp_point_work(const struct run_ctx *ctx, const struct measure_plan *plan,
+double exp_point_work(const struct exp_ctx *ctx, const struct measure_plan *plan,
                       uint64_t chain_bytes, uint64_t slots, uint64_t lap_hops, unsigned streams);
 
 /*
  * Measure pt with plan into r, and time it: r->time gets the bookkeeping around the
  * backend's warm-up and timed parts. Returns 0, or EXP_RUN_FAILED with ctx->failure
- * saying which point (label, a size in bytes) and why; r is released on failure.
+ * saying which point (label, a size in bytes) and why (also printed); r is released on
+ * failure.
  */
-int exp_measure(struct run_ctx *ctx, const struct chase_point *pt, const struct measure_plan *plan,
+int exp_measure(struct exp_ctx *ctx, const struct chase_point *pt, const struct measure_plan *plan,
                 uint64_t label, struct point_result *r);
+
+/* One point of a sweep: what the experiment's hooks fill in, and the driver measures. */
+struct exp_point {
+    unsigned index; /* in the sweep, from 0 */
+    /* The plan hook's: how to measure it, what a failure names, what it costs (exp_point_work). */
+    struct measure_plan plan;
+    uint64_t label; /* a size in bytes */
+    uint64_t chain_bytes, slots, lap_hops;
+    unsigned streams;
+    /* The build hook's: the chains to chase. */
+    struct chase_point pt;
+    /* The driver's: the build hook's ticks. */
+    uint64_t build_ticks;
+};
+
+/* What a prepare or build hook returns for a point that cannot be measured here. */
+#define EXP_POINT_SKIPPED 1
+
+/*
+ * A sweep of `points` points; data is the experiment's own (its parameters, sizes, what its
+ * points share), passed to every hook.
+ */
+struct exp_sweep {
+    unsigned points;
+    void *data;
+    /* Fill p's plan, label and work estimate (called for the estimate and again to measure). */
+    void (*plan)(const struct exp_ctx *ctx, void *data, struct exp_point *p);
+    /* Before p is built, untimed (NULL: none): switch what a group of points shares. */
+    int (*prepare)(struct exp_ctx *ctx, void *data, struct exp_point *p);
+    /* Build p's chains into p->pt (timed into p->build_ticks); 0 or EXP_POINT_SKIPPED. */
+    int (*build)(struct exp_ctx *ctx, void *data, struct exp_point *p);
+    /* Write p's row: samples, console line, then the CSV row (exp_csv_common last). */
+    void (*row)(struct exp_ctx *ctx, void *data, const struct exp_point *p,
+                const struct point_result *r);
+};
+
+/*
+ * Run a sweep: estimate the work of every point, then for each point plan, prepare, build
+ * (timed), measure, write its row and release it, with a progress line throughout. A skipped
+ * point is left out. Returns 0, or EXP_RUN_FAILED at the first point that could not be
+ * measured (ctx->failure says which and why).
+ */
+int exp_sweep_run(struct exp_ctx *ctx, const struct exp_sweep *s);
 
 /*
  * Map the buffer with the page size the experiment's page key asks for (PAGE_CHOICE_AUTO keeps
  * what it has: the global page key's choice). *saved receives the size to restore with
  * exp_pages_end. Returns 0, or EXP_RUN_SKIPPED with ctx->failure saying why.
  */
-int exp_pages_begin(struct run_ctx *ctx, unsigned page_choice, uint64_t *saved);
+int exp_pages_begin(struct exp_ctx *ctx, unsigned page_choice, uint64_t *saved);
 /* Map the buffer with the page size it had before exp_pages_begin. */
-void exp_pages_end(struct run_ctx *ctx, uint64_t saved);
+void exp_pages_end(struct exp_ctx *ctx, uint64_t saved);
 
 /* Print the experiment's "why" line and its plan line (printf format). */
-void exp_header(const struct run_ctx *ctx, const struct experiment *x, const char *fmt, ...)
+void exp_header(const struct exp_ctx *ctx, const struct experiment *x, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
@@ -94,12 +146,12 @@ void exp_header(const struct run_ctx *ctx, const struct experiment *x, const cha
  * rows are best written after the point's samples and console line); it is added to the
  * experiment's (ctx->spent).
  */
-void exp_csv_common(struct run_ctx *ctx, const struct point_result *r, uint64_t build_ticks);
+void exp_csv_common(struct exp_ctx *ctx, const struct point_result *r, uint64_t build_ticks);
 /* Append one samples row per repetition: `keys` (the point's own columns), then the common ones. */
-void exp_samples(struct run_ctx *ctx, const char *keys, const struct point_result *r);
+void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_result *r);
 
 /* Median ns and core cycles per access of a point. */
-double exp_ns(const struct run_ctx *ctx, const struct point_result *r);
+double exp_ns(const struct exp_ctx *ctx, const struct point_result *r);
 double exp_cycles(const struct point_result *r);
 
 /*
@@ -107,7 +159,7 @@ double exp_cycles(const struct point_result *r);
  * then the repetitions, the precision reached (+-%) and the outliers left out.
  */
 void exp_table_head_common(void);
-void exp_table_common(const struct run_ctx *ctx, const struct point_result *r);
+void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r);
 
 /* A size as people write it, in a small static-free buffer the caller provides. */
 static inline const char *exp_size(char *buf, size_t cap, uint64_t bytes)

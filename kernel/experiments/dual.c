@@ -5,6 +5,18 @@
 #include "arch/x86_64/cpu.h"
 #include "chase/sweep.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_dual;
+
+struct dual_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    uint64_t stride_bytes;
+    struct cfg_auto lag; /* slots */
+};
+CFG_PARAMS_FIT(struct dual_params);
+
 #define P(field) offsetof(struct dual_params, field)
 #define LAG_MAX_SLOTS (1ULL << 40)
 #define DUAL_LLC_MULTIPLE 2         /* the full sweep goes to twice the LLC */
@@ -26,18 +38,18 @@ static const struct key_desc dual_keys[] = {
 static void dual_defaults(void *params, const struct machine *m, enum profile profile)
 {
     struct dual_params *p = params;
-    struct random_params r;
-    experiment_random.defaults(&r, m, profile);
-    p->min_bytes = r.min_bytes;
-    p->max_bytes = r.max_bytes;
+    uint64_t sweep_max = exp_sweep_max_bytes(m, profile);
+    p->min_bytes = EXP_SWEEP_MIN_BYTES;
+    p->max_bytes = sweep_max;
     if (profile != PROFILE_QUICK) {
         /* Sizes up to twice the LLC show the insertion policy; beyond, only the time grows. */
         uint64_t max = exp_pow2_at_least(DUAL_LLC_MULTIPLE * exp_llc_bytes(m));
         max = max < MIN_MAX_BYTES ? MIN_MAX_BYTES : max;
-        p->max_bytes = max < r.max_bytes ? max : r.max_bytes;
+        p->max_bytes = max < sweep_max ? max : sweep_max;
     }
-    p->points_per_octave = r.points_per_octave;
-    p->stride_bytes = r.stride_bytes;
+    p->points_per_octave =
+        profile == PROFILE_QUICK ? EXP_SWEEP_QUICK_PER_OCTAVE : EXP_SWEEP_FULL_PER_OCTAVE;
+    p->stride_bytes = exp_line_bytes(m);
     p->lag.is_auto = true;
     p->lag.value = 0;
 }
@@ -87,68 +99,58 @@ static uint64_t dual_buffer_bytes(const void *params)
     return p->max_bytes;
 }
 
-static void dual_row(struct run_ctx *ctx, const struct dual_params *p, uint64_t size, uint64_t lag,
-                     uint64_t slots, uint64_t build_ticks, const struct point_result *r)
+/* The sweep's own data: the parameters, the sizes, and the lag the last build used. */
+struct dual_sweep {
+    const struct dual_params *p;
+    uint64_t sizes[EXP_POINTS_MAX];
+    uint64_t lag;
+};
+
+static void dual_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
+    const struct dual_sweep *d = data;
+    uint64_t size = d->sizes[pp->index], line = exp_line_bytes(ctx->m);
+    uint64_t stride = d->p->stride_bytes;
+    /* The leading pointer brings in the new lines; the trailing one finds them again. */
+    pp->plan = exp_plan(ctx, size, stride < line ? stride : line, 1);
+    pp->label = size;
+    pp->chain_bytes = size;
+    pp->slots = pp->lap_hops = size / stride;
+    pp->streams = 2;
+}
+
+static int dual_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    struct dual_sweep *d = data;
+    struct chain_layout l = {ctx->buffer.virt, 0, d->p->stride_bytes, pp->slots, 0};
+    d->lag = point_trailing(&pp->pt, &l, d->p->lag.value, ctx->cfg->global.seed + pp->index);
+    return 0;
+}
+
+static void dual_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                     const struct point_result *r)
+{
+    const struct dual_sweep *d = data;
+    uint64_t size = d->sizes[pp->index];
     char keys[64], sz[24];
-    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)size, (unsigned long long)lag);
-    strbuf_printf(&ctx->csv, "%s,%llu,%llu,", keys, (unsigned long long)p->stride_bytes,
-                  (unsigned long long)slots);
-    exp_csv_common(ctx, r, build_ticks);
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)size,
+              (unsigned long long)d->lag);
+    strbuf_printf(&ctx->csv, "%s,%llu,%llu,", keys, (unsigned long long)d->p->stride_bytes,
+                  (unsigned long long)pp->slots);
+    exp_csv_common(ctx, r, pp->build_ticks);
     exp_samples(ctx, keys, r);
-    con_printf("%10s %10llu %10llu ", exp_size(sz, sizeof(sz), size), (unsigned long long)slots,
-               (unsigned long long)lag);
+    con_printf("%10s %10llu %10llu ", exp_size(sz, sizeof(sz), size), (unsigned long long)pp->slots,
+               (unsigned long long)d->lag);
     exp_table_common(ctx, r);
     curve_add(&ctx->found.dual, size, exp_ns(ctx, r), exp_cycles(r));
 }
 
-static struct measure_plan dual_plan(const struct run_ctx *ctx, const struct dual_params *p,
-                                     uint64_t size)
-{
-    uint64_t line = exp_line_bytes(ctx->m);
-    /* The leading pointer brings in the new lines; the trailing one finds them again. */
-    return exp_plan(ctx, size, p->stride_bytes < line ? p->stride_bytes : line, 1);
-}
-
-static int dual_sweep(struct run_ctx *ctx, const struct dual_params *p, const uint64_t *sizes,
-                      unsigned n)
-{
-    struct con_progress pg;
-    double total = 0;
-    for (unsigned i = 0; i < n; i++) {
-        struct measure_plan plan = dual_plan(ctx, p, sizes[i]);
-        uint64_t slots = sizes[i] / p->stride_bytes;
-        total += exp_point_work(ctx, &plan, sizes[i], slots, slots, 2);
-    }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    for (unsigned i = 0; i < n; i++) {
-        struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, sizes[i] / p->stride_bytes,
-                                 0};
-        struct measure_plan plan = dual_plan(ctx, p, sizes[i]);
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        uint64_t lag = point_dual(&pt, &l, p->lag.value, ctx->cfg->global.seed + i);
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, sizes[i], &r) != 0) {
-            con_progress_end(&pg);
-            return EXP_RUN_FAILED;
-        }
-        dual_row(ctx, p, sizes[i], lag, l.slots, build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(&pg, exp_point_work(ctx, &plan, sizes[i], l.slots, l.slots, 2),
-                          arch_tsc_fenced());
-    }
-    con_progress_end(&pg);
-    return 0;
-}
-
-static int dual_run(struct run_ctx *ctx, const void *params)
+static int dual_run(struct exp_ctx *ctx, const void *params)
 {
     const struct dual_params *p = params;
-    uint64_t sizes[EXP_POINTS_MAX];
+    struct dual_sweep d = {.p = p};
     unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
-                             p->stride_bytes, sizes, EXP_POINTS_MAX);
+                             p->stride_bytes, d.sizes, EXP_POINTS_MAX);
     char a[24], b[24], s[24], lag[96];
     if (p->lag.is_auto)
         ksnprintf(lag, sizeof(lag), "lag auto = %llu slots (twice the %s level below the LLC)",
@@ -169,23 +171,27 @@ static int dual_run(struct run_ctx *ctx, const void *params)
     ctx->found.dual.n = 0;
     ctx->found.dual_ran = true;
     ctx->found.dual_lag_slots = p->lag.value;
-    return dual_sweep(ctx, p, sizes, n);
+    struct exp_sweep sweep = {
+        .points = n, .data = &d, .plan = dual_plan, .build = dual_build, .row = dual_row};
+    return exp_sweep_run(ctx, &sweep);
 }
 
 const struct experiment experiment_dual = {
-    .name = "dual",
+    .cfg =
+        {
+            .name = "dual",
+            .keys = dual_keys,
+            .nkeys = sizeof(dual_keys) / sizeof(dual_keys[0]),
+            .params_size = sizeof(struct dual_params),
+            .size_key = "max",
+            .defaults = dual_defaults,
+            .resolve = dual_resolve,
+            .check = dual_check,
+            .buffer_bytes = dual_buffer_bytes,
+        },
     .describe = "adaptive LLC insertion: two pointers walk the same random cycle, the second "
                 "lag slots behind",
     .why = "each line is touched twice before eviction: an LLC that inserts new lines near "
            "eviction (BIP/DIP) loses the second touch, one that keeps them (LRU) hits",
-    .keys = dual_keys,
-    .nkeys = sizeof(dual_keys) / sizeof(dual_keys[0]),
-    .params_offset = offsetof(struct chase_config, dual),
-    .params_size = sizeof(struct dual_params),
-    .size_key = "max",
-    .defaults = dual_defaults,
-    .resolve = dual_resolve,
-    .check = dual_check,
-    .buffer_bytes = dual_buffer_bytes,
     .run = dual_run,
 };

@@ -6,75 +6,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chase/measure.h"
+#include "chase/time_split.h"
+#include "chase/timing.h"
 #include "config/config.h"
+#include "lib/strbuf.h"
 #include "machine/machine.h"
+#include "platform.h"
+/* Temporary: the summary's findings, until the summary reads the experiments' CSV text. */
+#include "run/findings.h"
 
-struct run_ctx;
+/* Points of the random curve kept for the summary (ctx->curve_*). */
+#define EXP_CURVE_MAX 256
 
-/* Cross-checks report through this, naming the key whose setting is wrong. */
-struct cfg_check {
-    const struct cfg_entries *entries;
-    struct cfg_errors *errs;
-    const char *experiment;
+/* What the experiments of a run share: the machine, clocks, buffer and the files being written. */
+struct exp_ctx {
+    const struct machine *m;
+    const struct chase_config *cfg;
+    const struct timing *timing;
+    measure_fn measure; /* how points are measured (timed, or simulated) */
+    struct plat_buffer buffer;
+    struct strbuf csv;       /* the running experiment's <name>.csv */
+    struct strbuf samples;   /* the running experiment's <name>.samples.csv */
+    char failure[200];       /* why the running experiment failed */
+    struct time_split spent; /* the running experiment's points: where their time went */
+    unsigned fault_test;     /* FAULT_TEST_* for the first point of this experiment */
+    /* Temporary, for the summary until it reads the CSV text: the random sweep's curve, */
+    uint64_t curve_size[EXP_CURVE_MAX];
+    double curve_ns[EXP_CURVE_MAX], curve_cycles[EXP_CURVE_MAX];
+    unsigned curve_n;
+    struct findings found; /* ... and what the other experiments found. */
 };
-
-/* Report a contradiction for key (without the experiment prefix), at the source that set it. */
-void cfg_check_fail(struct cfg_check *c, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* What an experiment's run returns besides 0 (every point measured). */
 #define EXP_RUN_FAILED (-1) /* ctx->failure says why */
 #define EXP_RUN_SKIPPED 1   /* nothing could be measured here; ctx->failure says why */
 
+/*
+ * One row of the table. cfg is what the configuration needs (name, keys, parameter struct
+ * size, defaults, checks, buffer size); the rest is what running and describing it need.
+ */
 struct experiment {
-    const char *name;
+    struct cfg_section cfg;
     const char *describe; /* one line: what it measures */
     const char *why;      /* one line: what the result tells, printed in its header */
-    const struct key_desc *keys;
-    size_t nkeys;
-    size_t params_offset; /* of its parameter struct in struct chase_config */
-    size_t params_size;
-    const char *size_key; /* the key that sets how much buffer it needs */
-    /* Defaults derived from the machine and the profile. */
-    void (*defaults)(void *params, const struct machine *m, enum profile profile);
-    /* Values left "auto" computed from the machine and the other keys (NULL: none). */
-    void (*resolve)(void *params, const struct machine *m);
-    /* Contradictions between keys (min > max, ...). */
-    void (*check)(const void *params, const struct machine *m, struct cfg_check *c);
-    /* Bytes of chase buffer the plan needs. */
-    uint64_t (*buffer_bytes)(const void *params);
     /* Run every point; returns 0, EXP_RUN_FAILED or EXP_RUN_SKIPPED. */
-    int (*run)(struct run_ctx *ctx, const void *params);
+    int (*run)(struct exp_ctx *ctx, const void *params);
 };
 
+/* The experiments in their default run order, and their count. */
 extern const struct experiment *const experiment_table[];
 extern const size_t experiment_count;
-
-/* The experiment called name, or NULL. */
-const struct experiment *experiment_find(const char *name);
-/* Index of the experiment called name in the table, or -1. */
-int experiment_index(const char *name);
-
-static inline void *experiment_params(const struct experiment *x, struct chase_config *cfg)
-{
-    return (char *)cfg + x->params_offset;
-}
-
-static inline const void *experiment_params_const(const struct experiment *x,
-                                                  const struct chase_config *cfg)
-{
-    return (const char *)cfg + x->params_offset;
-}
-
-/* Row of experiment_table for each experiment (defined in its own file). */
-extern const struct experiment experiment_random;
-extern const struct experiment experiment_linear;
-extern const struct experiment experiment_fused;
-extern const struct experiment experiment_dual;
-extern const struct experiment experiment_scan;
-extern const struct experiment experiment_ring;
-extern const struct experiment experiment_offset;
-extern const struct experiment experiment_parallel;
-extern const struct experiment experiment_tlb;
+/* The same table as the configuration's sections (for cfg_read_file and cfg_resolve). */
+extern const struct cfg_table experiment_cfg_table;
 
 #endif

@@ -5,6 +5,18 @@
 #include "arch/x86_64/chase_loop.h"
 #include "arch/x86_64/cpu.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_fused;
+
+struct fused_params {
+    uint64_t size_bytes;
+    uint64_t min_stride_bytes;
+    uint64_t max_stride_bytes;
+    uint64_t step_bytes;
+    uint64_t max_fuse;
+};
+CFG_PARAMS_FIT(struct fused_params);
+
 #define P(field) offsetof(struct fused_params, field)
 #define QUICK_SIZE_BYTES (1ULL << 20)
 #define FULL_MIN_SIZE_BYTES (64ULL << 20)
@@ -82,55 +94,75 @@ static uint64_t fused_buffer_bytes(const void *params)
     return p->size_bytes;
 }
 
-static void fused_row(struct run_ctx *ctx, const struct fused_params *p, unsigned k,
-                      uint64_t stride, uint64_t build_ticks, const struct point_result *r)
+/* The sweep's own data: the parameters, and the streams of the stride being measured. */
+struct fused_sweep {
+    const struct fused_params *p;
+    void **heads[CHASE_MAX_STREAMS];
+    uint64_t slots; /* of each stream */
+};
+
+/* Point i: stride i / max_fuse, chasing the first k = i % max_fuse + 1 streams. */
+static uint64_t fused_stride(const struct fused_params *p, unsigned i, unsigned *k)
 {
+    *k = i % (unsigned)p->max_fuse + 1;
+    return p->min_stride_bytes + i / (unsigned)p->max_fuse * p->step_bytes;
+}
+
+static struct measure_plan fused_measure_plan(const struct exp_ctx *ctx, uint64_t stride,
+                                              unsigned k, uint64_t slots)
+{
+    uint64_t line = exp_line_bytes(ctx->m);
+    return exp_plan(ctx, k * slots * stride, stride < line ? stride : line, k);
+}
+
+static void fused_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct fused_params *p = ((const struct fused_sweep *)data)->p;
+    unsigned k;
+    uint64_t stride = fused_stride(p, pp->index, &k);
+    uint64_t slots = p->size_bytes / p->max_fuse / stride;
+    pp->plan = fused_measure_plan(ctx, stride, k, slots);
+    pp->label = stride;
+    pp->chain_bytes = k * slots * stride;
+    pp->slots = k == 1 ? slots : 0; /* the streams are built once, for k = 1 */
+    pp->lap_hops = slots;
+    pp->streams = k;
+}
+
+/* Build the max_fuse streams of a stride at its first point; chase the first k of them. */
+static int fused_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    struct fused_sweep *d = data;
+    unsigned k;
+    uint64_t stride = fused_stride(d->p, pp->index, &k);
+    if (k == 1)
+        d->slots = chain_build_streams(ctx->buffer.virt, d->p->size_bytes, stride,
+                                       (unsigned)d->p->max_fuse, d->heads);
+    pp->plan = fused_measure_plan(ctx, stride, k, d->slots); /* with the slots built */
+    point_streams(&pp->pt, d->heads, k, d->slots);
+    return 0;
+}
+
+static void fused_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                      const struct point_result *r)
+{
+    const struct fused_params *p = ((const struct fused_sweep *)data)->p;
+    unsigned k;
+    uint64_t stride = fused_stride(p, pp->index, &k);
     char keys[64];
     double ns = exp_ns(ctx, r);
     double gibs = ns > 0 ? BYTES_PER_ACCESS / ns * 1e9 / GIB : 0;
     ksnprintf(keys, sizeof(keys), "%u,%llu", k, (unsigned long long)stride);
     strbuf_printf(&ctx->csv, "%s,%llu,%.4f,%.3f,", keys, (unsigned long long)p->size_bytes, gibs,
                   ns * k);
-    exp_csv_common(ctx, r, build_ticks);
+    /* the streams are built once for all k: the first point carries the build */
+    exp_csv_common(ctx, r, k == 1 ? pp->build_ticks : 0);
     exp_samples(ctx, keys, r);
     con_printf("%8llu %6u %9.3f %11.2f ", (unsigned long long)stride, k, gibs, ns * k);
     exp_table_common(ctx, r);
 }
 
-static struct measure_plan fused_plan(const struct run_ctx *ctx, uint64_t stride, unsigned k,
-                                      uint64_t slots)
-{
-    uint64_t line = exp_line_bytes(ctx->m);
-    return exp_plan(ctx, k * slots * stride, stride < line ? stride : line, k);
-}
-
-/* Build the max_fuse streams of one stride, then chase the first 1, 2, ... of them. */
-static int fused_stride(struct run_ctx *ctx, const struct fused_params *p, uint64_t stride,
-                        struct con_progress *pg)
-{
-    void **heads[CHASE_MAX_STREAMS];
-    unsigned nf = (unsigned)p->max_fuse;
-    uint64_t t0 = arch_tsc_fenced();
-    uint64_t slots = chain_build_fused(ctx->buffer.virt, p->size_bytes, stride, nf, heads);
-    uint64_t build_ticks = arch_tsc_fenced() - t0;
-    for (unsigned k = 1; k <= nf; k++) {
-        struct measure_plan plan = fused_plan(ctx, stride, k, slots);
-        struct chase_point pt;
-        struct point_result r;
-        point_fused(&pt, heads, k, slots);
-        if (exp_measure(ctx, &pt, &plan, stride, &r) != 0)
-            return EXP_RUN_FAILED;
-        /* the streams are built once for all k: the first point carries the build */
-        fused_row(ctx, p, k, stride, k == 1 ? build_ticks : 0, &r);
-        measure_release(&r);
-        con_progress_step(
-            pg, exp_point_work(ctx, &plan, k * slots * stride, k == 1 ? slots : 0, slots, k),
-            arch_tsc_fenced());
-    }
-    return 0;
-}
-
-static int fused_run(struct run_ctx *ctx, const void *params)
+static int fused_run(struct exp_ctx *ctx, const void *params)
 {
     const struct fused_params *p = params;
     unsigned n = exp_stride_count(p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
@@ -148,38 +180,30 @@ static int fused_run(struct run_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "streams,stride_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%8s %6s %9s %11s ", "stride", "fuse", "GiB/s", "ns/chain");
     exp_table_head_common();
-    struct con_progress pg;
-    double total = 0;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t stride = p->min_stride_bytes + i * p->step_bytes;
-        uint64_t slots = p->size_bytes / p->max_fuse / stride;
-        for (unsigned k = 1; k <= p->max_fuse; k++) {
-            struct measure_plan plan = fused_plan(ctx, stride, k, slots);
-            total += exp_point_work(ctx, &plan, k * slots * stride, k == 1 ? slots : 0, slots, k);
-        }
-    }
-    con_progress_begin(&pg, n * (unsigned)p->max_fuse, total, arch_tsc_fenced(),
-                       ctx->timing->wall_tsc_hz);
-    int rc = 0;
-    for (unsigned i = 0; i < n && rc == 0; i++)
-        rc = fused_stride(ctx, p, p->min_stride_bytes + i * p->step_bytes, &pg);
-    con_progress_end(&pg);
-    return rc;
+    struct fused_sweep d = {.p = p};
+    struct exp_sweep sweep = {.points = n * (unsigned)p->max_fuse,
+                              .data = &d,
+                              .plan = fused_plan,
+                              .build = fused_build,
+                              .row = fused_row};
+    return exp_sweep_run(ctx, &sweep);
 }
 
 const struct experiment experiment_fused = {
-    .name = "fused",
+    .cfg =
+        {
+            .name = "fused",
+            .keys = fused_keys,
+            .nkeys = sizeof(fused_keys) / sizeof(fused_keys[0]),
+            .params_size = sizeof(struct fused_params),
+            .size_key = "size",
+            .defaults = fused_defaults,
+            .check = fused_check,
+            .buffer_bytes = fused_buffer_bytes,
+        },
     .describe = "how many interleaved constant-stride streams the prefetchers track: 1..max_fuse "
                 "linear chains in lock-step",
     .why = "GiB/s grows with the streams while the prefetchers follow each of them; where it "
            "stops growing, they track no more",
-    .keys = fused_keys,
-    .nkeys = sizeof(fused_keys) / sizeof(fused_keys[0]),
-    .params_offset = offsetof(struct chase_config, fused),
-    .params_size = sizeof(struct fused_params),
-    .size_key = "size",
-    .defaults = fused_defaults,
-    .check = fused_check,
-    .buffer_bytes = fused_buffer_bytes,
     .run = fused_run,
 };

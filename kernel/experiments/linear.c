@@ -4,6 +4,18 @@
 
 #include "arch/x86_64/cpu.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_linear;
+
+struct linear_params {
+    uint64_t size_bytes;
+    uint64_t min_stride_bytes;
+    uint64_t max_stride_bytes;
+    uint64_t step_bytes;
+    unsigned page; /* enum page_choice */
+};
+CFG_PARAMS_FIT(struct linear_params);
+
 #define P(field) offsetof(struct linear_params, field)
 #define QUICK_SIZE_BYTES (1ULL << 20)
 #define FULL_MIN_SIZE_BYTES (64ULL << 20)
@@ -71,62 +83,53 @@ static uint64_t linear_buffer_bytes(const void *params)
     return p->size_bytes;
 }
 
-static void linear_row(struct run_ctx *ctx, const struct linear_params *p, uint64_t stride,
-                       uint64_t slots, uint64_t build_ticks, const struct point_result *r)
+/* The sweep's own data: the parameters. */
+struct linear_sweep {
+    const struct linear_params *p;
+};
+
+/* Stride of point i. */
+static uint64_t linear_stride(const struct linear_params *p, unsigned i)
 {
-    char keys[64];
-    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)p->size_bytes,
-              (unsigned long long)stride);
-    strbuf_printf(&ctx->csv, "%s,%llu,%llu,", keys, (unsigned long long)slots,
-                  (unsigned long long)ctx->buffer.page_bytes);
-    exp_csv_common(ctx, r, build_ticks);
-    exp_samples(ctx, keys, r);
-    con_printf("%8llu %11llu %8.1f ", (unsigned long long)stride, (unsigned long long)slots,
-               timing_wall_ns(ctx->timing, build_ticks) / 1e6);
-    exp_table_common(ctx, r);
+    return p->min_stride_bytes + i * p->step_bytes;
 }
 
-static struct measure_plan linear_plan(const struct run_ctx *ctx, const struct linear_params *p,
-                                       uint64_t stride)
+static void linear_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
-    uint64_t line = exp_line_bytes(ctx->m);
-    return exp_plan(ctx, p->size_bytes, stride < line ? stride : line, 1);
+    const struct linear_params *p = ((const struct linear_sweep *)data)->p;
+    uint64_t stride = linear_stride(p, pp->index), line = exp_line_bytes(ctx->m);
+    pp->plan = exp_plan(ctx, p->size_bytes, stride < line ? stride : line, 1);
+    pp->label = stride;
+    pp->chain_bytes = p->size_bytes;
+    pp->slots = pp->lap_hops = p->size_bytes / stride;
 }
 
-static int linear_sweep(struct run_ctx *ctx, const struct linear_params *p, unsigned n)
+static int linear_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
-    struct con_progress pg;
-    double total = 0;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t stride = p->min_stride_bytes + i * p->step_bytes;
-        struct measure_plan plan = linear_plan(ctx, p, stride);
-        uint64_t slots = p->size_bytes / stride;
-        total += exp_point_work(ctx, &plan, p->size_bytes, slots, slots, 1);
-    }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t stride = p->min_stride_bytes + i * p->step_bytes;
-        struct chain_layout l = {ctx->buffer.virt, 0, stride, p->size_bytes / stride, 0};
-        struct measure_plan plan = linear_plan(ctx, p, stride);
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        point_linear(&pt, &l);
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, stride, &r) != 0) {
-            con_progress_end(&pg);
-            return EXP_RUN_FAILED;
-        }
-        linear_row(ctx, p, stride, l.slots, build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(&pg, exp_point_work(ctx, &plan, p->size_bytes, l.slots, l.slots, 1),
-                          arch_tsc_fenced());
-    }
-    con_progress_end(&pg);
+    const struct linear_params *p = ((const struct linear_sweep *)data)->p;
+    struct chain_layout l = {ctx->buffer.virt, 0, linear_stride(p, pp->index), pp->slots, 0};
+    point_linear(&pp->pt, &l);
     return 0;
 }
 
-static int linear_run(struct run_ctx *ctx, const void *params)
+static void linear_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                       const struct point_result *r)
+{
+    const struct linear_params *p = ((const struct linear_sweep *)data)->p;
+    uint64_t stride = linear_stride(p, pp->index);
+    char keys[64];
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)p->size_bytes,
+              (unsigned long long)stride);
+    strbuf_printf(&ctx->csv, "%s,%llu,%llu,", keys, (unsigned long long)pp->slots,
+                  (unsigned long long)ctx->buffer.page_bytes);
+    exp_csv_common(ctx, r, pp->build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%8llu %11llu %8.1f ", (unsigned long long)stride, (unsigned long long)pp->slots,
+               timing_wall_ns(ctx->timing, pp->build_ticks) / 1e6);
+    exp_table_common(ctx, r);
+}
+
+static int linear_run(struct exp_ctx *ctx, const void *params)
 {
     const struct linear_params *p = params;
     unsigned n = exp_stride_count(p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
@@ -145,23 +148,28 @@ static int linear_run(struct run_ctx *ctx, const void *params)
         return rc;
     con_printf("%8s %11s %8s ", "stride", "slots", "build ms");
     exp_table_head_common();
-    rc = linear_sweep(ctx, p, n);
+    struct linear_sweep d = {p};
+    struct exp_sweep sweep = {
+        .points = n, .data = &d, .plan = linear_plan, .build = linear_build, .row = linear_row};
+    rc = exp_sweep_run(ctx, &sweep);
     exp_pages_end(ctx, saved);
     return rc;
 }
 
 const struct experiment experiment_linear = {
-    .name = "linear",
+    .cfg =
+        {
+            .name = "linear",
+            .keys = linear_keys,
+            .nkeys = sizeof(linear_keys) / sizeof(linear_keys[0]),
+            .params_size = sizeof(struct linear_params),
+            .size_key = "size",
+            .defaults = linear_defaults,
+            .check = linear_check,
+            .buffer_bytes = linear_buffer_bytes,
+        },
     .describe = "prefetcher effect of a constant forward stride: slot i points to slot i+1",
-    .why = "a latency far below random's at the same size is the prefetchers at work; where it "
-           "rises with the stride, they stop keeping up",
-    .keys = linear_keys,
-    .nkeys = sizeof(linear_keys) / sizeof(linear_keys[0]),
-    .params_offset = offsetof(struct chase_config, linear),
-    .params_size = sizeof(struct linear_params),
-    .size_key = "size",
-    .defaults = linear_defaults,
-    .check = linear_check,
-    .buffer_bytes = linear_buffer_bytes,
+    .why = "a latency far below a random order's at the same size is the prefetchers at work; "
+           "where it rises with the stride, they stop keeping up",
     .run = linear_run,
 };

@@ -3,6 +3,18 @@
 #include "experiments/common.h"
 
 #include "arch/x86_64/cpu.h"
+#include "chase/sweep.h"
+
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_offset;
+
+struct offset_params {
+    uint64_t stride_bytes;
+    struct cfg_auto size; /* bytes */
+    uint64_t offset_step_bytes;
+    uint64_t offset_max_bytes;
+};
+CFG_PARAMS_FIT(struct offset_params);
 
 #define P(field) offsetof(struct offset_params, field)
 #define FULL_OFFSET_LINES 64 /* sets visited by the default sweep, each way */
@@ -94,22 +106,57 @@ static uint64_t offset_buffer_bytes(const void *params)
     return p->offset_max_bytes + p->size.value + p->stride_bytes;
 }
 
-static void offset_row(struct run_ctx *ctx, const struct offset_params *p, const char *dir,
-                       uint64_t offset, uint64_t slots, uint64_t build_ticks,
+/* The sweep's own data: the parameters. */
+struct offset_sweep {
+    const struct offset_params *p;
+};
+
+/* Point i's offset, and which way the sweep goes there. */
+static uint64_t offset_at(const struct offset_params *p, unsigned i, bool *up)
+{
+    return sweep_up_down_at(p->offset_step_bytes, p->offset_max_bytes, i, up);
+}
+
+static void offset_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct offset_params *p = ((const struct offset_sweep *)data)->p;
+    uint64_t line = exp_line_bytes(ctx->m);
+    bool up;
+    pp->slots = pp->lap_hops = p->size.value / p->stride_bytes;
+    pp->chain_bytes = pp->slots * line; /* one set's lines */
+    pp->plan = exp_plan(ctx, pp->chain_bytes, line, 1);
+    pp->label = offset_at(p, pp->index, &up);
+}
+
+static int offset_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct offset_params *p = ((const struct offset_sweep *)data)->p;
+    bool up;
+    struct chain_layout l = {ctx->buffer.virt, offset_at(p, pp->index, &up), p->stride_bytes,
+                             pp->slots, 0};
+    point_random(&pp->pt, &l, 0, ctx->cfg->global.seed); /* same order at every offset */
+    return 0;
+}
+
+static void offset_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
                        const struct point_result *r)
 {
+    const struct offset_params *p = ((const struct offset_sweep *)data)->p;
+    bool up;
+    uint64_t offset = offset_at(p, pp->index, &up);
+    const char *dir = up ? "up" : "down";
     char keys[96];
     ksnprintf(keys, sizeof(keys), "%s,%llu", dir, (unsigned long long)offset);
     strbuf_printf(&ctx->csv, "%s,%llu,%llu,%llu,", keys, (unsigned long long)p->stride_bytes,
-                  (unsigned long long)p->size.value, (unsigned long long)slots);
-    exp_csv_common(ctx, r, build_ticks);
+                  (unsigned long long)p->size.value, (unsigned long long)pp->slots);
+    exp_csv_common(ctx, r, pp->build_ticks);
     exp_samples(ctx, keys, r);
     con_printf("%6s %10llu %8llu ", dir, (unsigned long long)offset,
                (unsigned long long)(offset / p->offset_step_bytes));
     exp_table_common(ctx, r);
 }
 
-static int offset_run(struct run_ctx *ctx, const void *params)
+static int offset_run(struct exp_ctx *ctx, const void *params)
 {
     const struct offset_params *p = params;
     unsigned points = DIRECTIONS * offsets_per_direction(p);
@@ -127,47 +174,31 @@ static int offset_run(struct run_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "direction,offset_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%6s %10s %8s ", "dir", "offset", "step");
     exp_table_head_common();
-    struct measure_plan plan =
-        exp_plan(ctx, slots * exp_line_bytes(ctx->m), exp_line_bytes(ctx->m), 1);
-    struct con_progress pg;
-    double work = exp_point_work(ctx, &plan, slots * exp_line_bytes(ctx->m), slots, slots, 1);
-    con_progress_begin(&pg, points, work * points, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    for (unsigned k = 0; k < points; k++) {
-        bool up;
-        uint64_t offset = point_offset_at(p->offset_step_bytes, p->offset_max_bytes, k, &up);
-        const char *dir = up ? "up" : "down";
-        struct chain_layout l = {ctx->buffer.virt, offset, p->stride_bytes, slots, 0};
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        point_random(&pt, &l, 0, ctx->cfg->global.seed); /* same order at every offset */
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, offset, &r) != 0) {
-            con_progress_end(&pg);
-            return EXP_RUN_FAILED;
-        }
-        offset_row(ctx, p, dir, offset, slots, build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(&pg, work, arch_tsc_fenced());
-    }
-    con_progress_end(&pg);
-    return 0;
+    struct offset_sweep d = {p};
+    struct exp_sweep sweep = {.points = points,
+                              .data = &d,
+                              .plan = offset_plan,
+                              .build = offset_build,
+                              .row = offset_row};
+    return exp_sweep_run(ctx, &sweep);
 }
 
 const struct experiment experiment_offset = {
-    .name = "offset",
+    .cfg =
+        {
+            .name = "offset",
+            .keys = offset_keys,
+            .nkeys = sizeof(offset_keys) / sizeof(offset_keys[0]),
+            .params_size = sizeof(struct offset_params),
+            .size_key = "size",
+            .defaults = offset_defaults,
+            .resolve = offset_resolve,
+            .check = offset_check,
+            .buffer_bytes = offset_buffer_bytes,
+        },
     .describe = "set-dueling hunt: a random chain confined to one cache set, its offset swept up "
                 "then down",
     .why = "where latency at an offset differs from its neighbours, or between the up and down "
            "sweeps, a leader set of the LLC's set dueling may lie",
-    .keys = offset_keys,
-    .nkeys = sizeof(offset_keys) / sizeof(offset_keys[0]),
-    .params_offset = offsetof(struct chase_config, offset),
-    .params_size = sizeof(struct offset_params),
-    .size_key = "size",
-    .defaults = offset_defaults,
-    .resolve = offset_resolve,
-    .check = offset_check,
-    .buffer_bytes = offset_buffer_bytes,
     .run = offset_run,
 };

@@ -5,17 +5,28 @@
 #include "arch/x86_64/chase_loop.h"
 #include "arch/x86_64/cpu.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_parallel;
+
+struct parallel_params {
+    uint64_t size_bytes;
+    uint64_t max_chains;
+    uint64_t stride_bytes;
+};
+CFG_PARAMS_FIT(struct parallel_params);
+
 #define P(field) offsetof(struct parallel_params, field)
 #define QUICK_SIZE_BYTES (2ULL << 20)
 #define FULL_MIN_SIZE_BYTES (64ULL << 20)
 #define QUICK_MAX_CHAINS 4
 #define FULL_MAX_CHAINS 10
-#define BYTES_PER_ACCESS 8.0 /* as fused: the pointer each access loads */
+#define BYTES_PER_ACCESS 8.0 /* the pointer each access loads */
 #define GIB 1073741824.0
 
 static const struct key_desc parallel_keys[] = {
     {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "the region all chains cover together (default: random's largest size)"},
+     "the region all chains cover together (default: 4x the last-level cache, bounded by "
+     "memory)"},
     {"max_chains", KEY_U64, P(max_chains), 1, CHASE_LOCKSTEP_MAX, NULL, "",
      "the most chains chased in lock-step (1 to max_chains)"},
     {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
@@ -59,17 +70,50 @@ static uint64_t parallel_buffer_bytes(const void *params)
     return p->size_bytes;
 }
 
-static void parallel_row(struct run_ctx *ctx, const struct parallel_params *p, unsigned n,
-                         double t1_ns, uint64_t build_ticks, const struct point_result *r)
+/* The sweep's own data: the parameters and the latency of one chain (the first point). */
+struct parallel_sweep {
+    const struct parallel_params *p;
+    double t1_ns;
+};
+
+/* Point i chases i + 1 chains. */
+static void parallel_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
+    const struct parallel_params *p = ((const struct parallel_sweep *)data)->p;
+    unsigned n = pp->index + 1;
+    uint64_t line = exp_line_bytes(ctx->m);
+    pp->plan = exp_plan(ctx, p->size_bytes, p->stride_bytes < line ? p->stride_bytes : line, n);
+    pp->label = p->size_bytes;
+    pp->chain_bytes = p->size_bytes;
+    pp->slots = p->size_bytes / p->stride_bytes;
+    pp->lap_hops = pp->slots / n;
+    pp->streams = n;
+}
+
+static int parallel_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct parallel_params *p = ((const struct parallel_sweep *)data)->p;
+    struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, pp->slots, 0};
+    point_disjoint(&pp->pt, &l, pp->index + 1, ctx->cfg->global.seed);
+    return 0;
+}
+
+static void parallel_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                         const struct point_result *r)
+{
+    struct parallel_sweep *d = data;
+    const struct parallel_params *p = d->p;
+    unsigned n = pp->index + 1;
     char keys[64];
     double ns = exp_ns(ctx, r);
+    if (n == 1)
+        d->t1_ns = ns;
     double gibs = ns > 0 ? BYTES_PER_ACCESS / ns * 1e9 / GIB : 0;
-    double parallelism = ns > 0 ? t1_ns / ns : 0; /* t1 / (tn / n), tn per chain = n x ns */
+    double parallelism = ns > 0 ? d->t1_ns / ns : 0; /* t1 / (tn / n), tn per chain = n x ns */
     ksnprintf(keys, sizeof(keys), "%u,%llu", n, (unsigned long long)p->size_bytes);
     strbuf_printf(&ctx->csv, "%s,%llu,%.4f,%.3f,%.3f,", keys, (unsigned long long)p->stride_bytes,
                   gibs, ns * n, parallelism);
-    exp_csv_common(ctx, r, build_ticks);
+    exp_csv_common(ctx, r, pp->build_ticks);
     exp_samples(ctx, keys, r);
     con_printf("%7u %9.3f %11.2f %11.2f ", n, gibs, ns * n, parallelism);
     exp_table_common(ctx, r);
@@ -79,18 +123,10 @@ static void parallel_row(struct run_ctx *ctx, const struct parallel_params *p, u
     }
 }
 
-static struct measure_plan parallel_plan(const struct run_ctx *ctx, const struct parallel_params *p,
-                                         unsigned n)
-{
-    uint64_t line = exp_line_bytes(ctx->m);
-    return exp_plan(ctx, p->size_bytes, p->stride_bytes < line ? p->stride_bytes : line, n);
-}
-
-static int parallel_run(struct run_ctx *ctx, const void *params)
+static int parallel_run(struct exp_ctx *ctx, const void *params)
 {
     const struct parallel_params *p = params;
     unsigned max = (unsigned)p->max_chains;
-    uint64_t slots = p->size_bytes / p->stride_bytes;
     char sz[24];
     exp_header(ctx, &experiment_parallel,
                "1 to %u random chains covering %s at stride %llu "
@@ -103,49 +139,30 @@ static int parallel_run(struct run_ctx *ctx, const void *params)
     exp_table_head_common();
     ctx->found.parallel_ran = true;
     ctx->found.parallel_best = 0;
-    struct con_progress pg;
-    double total = 0, t1_ns = 0;
-    for (unsigned n = 1; n <= max; n++) {
-        struct measure_plan plan = parallel_plan(ctx, p, n);
-        total += exp_point_work(ctx, &plan, p->size_bytes, slots, slots / n, n);
-    }
-    con_progress_begin(&pg, max, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    for (unsigned n = 1; n <= max; n++) {
-        struct chain_layout l = {ctx->buffer.virt, 0, p->stride_bytes, slots, 0};
-        struct measure_plan plan = parallel_plan(ctx, p, n);
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        point_parallel(&pt, &l, n, ctx->cfg->global.seed);
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, p->size_bytes, &r) != 0) {
-            con_progress_end(&pg);
-            return EXP_RUN_FAILED;
-        }
-        if (n == 1)
-            t1_ns = exp_ns(ctx, &r);
-        parallel_row(ctx, p, n, t1_ns, build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(&pg, exp_point_work(ctx, &plan, p->size_bytes, slots, slots / n, n),
-                          arch_tsc_fenced());
-    }
-    con_progress_end(&pg);
-    return 0;
+    struct parallel_sweep d = {.p = p};
+    struct exp_sweep sweep = {.points = max,
+                              .data = &d,
+                              .plan = parallel_plan,
+                              .build = parallel_build,
+                              .row = parallel_row};
+    return exp_sweep_run(ctx, &sweep);
 }
 
 const struct experiment experiment_parallel = {
-    .name = "parallel",
+    .cfg =
+        {
+            .name = "parallel",
+            .keys = parallel_keys,
+            .nkeys = sizeof(parallel_keys) / sizeof(parallel_keys[0]),
+            .params_size = sizeof(struct parallel_params),
+            .size_key = "size",
+            .defaults = parallel_defaults,
+            .check = parallel_check,
+            .buffer_bytes = parallel_buffer_bytes,
+        },
     .describe = "memory-level parallelism: 1..max_chains independent random chains over one "
                 "region, in lock-step",
     .why = "the chains' misses overlap; effective parallelism t1/(tn/n) rises with the chains "
            "until the core's miss buffers are full",
-    .keys = parallel_keys,
-    .nkeys = sizeof(parallel_keys) / sizeof(parallel_keys[0]),
-    .params_offset = offsetof(struct chase_config, parallel),
-    .params_size = sizeof(struct parallel_params),
-    .size_key = "size",
-    .defaults = parallel_defaults,
-    .check = parallel_check,
-    .buffer_bytes = parallel_buffer_bytes,
     .run = parallel_run,
 };

@@ -5,10 +5,21 @@
 #include "arch/x86_64/cpu.h"
 #include "chase/sweep.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_random;
+
+struct random_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    uint64_t stride_bytes;
+    uint64_t offset_bytes;
+    uint64_t locality_bytes; /* 0: one random order over all slots */
+    unsigned page;           /* enum page_choice */
+};
+CFG_PARAMS_FIT(struct random_params);
+
 #define P(field) offsetof(struct random_params, field)
-#define QUICK_MAX_BYTES (4ULL << 20)
-#define FULL_MIN_MAX_BYTES (64ULL << 20) /* the full sweep goes at least this far */
-#define MIN_BYTES 4096
 
 static const struct key_desc random_keys[] = {
     {"min", KEY_SIZE, P(min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes", "smallest chain size"},
@@ -34,17 +45,10 @@ static void random_defaults(void *params, const struct machine *m, enum profile 
     p->offset_bytes = 0;
     p->locality_bytes = 0;
     p->page = PAGE_CHOICE_AUTO;
-    p->min_bytes = MIN_BYTES;
-    if (profile == PROFILE_QUICK) {
-        p->points_per_octave = 2;
-        p->max_bytes = QUICK_MAX_BYTES;
-    } else {
-        p->points_per_octave = 4;
-        p->max_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
-        if (p->max_bytes < FULL_MIN_MAX_BYTES)
-            p->max_bytes = FULL_MIN_MAX_BYTES;
-    }
-    p->max_bytes = exp_fit_memory(m, p->max_bytes);
+    p->min_bytes = EXP_SWEEP_MIN_BYTES;
+    p->points_per_octave =
+        profile == PROFILE_QUICK ? EXP_SWEEP_QUICK_PER_OCTAVE : EXP_SWEEP_FULL_PER_OCTAVE;
+    p->max_bytes = exp_sweep_max_bytes(m, profile);
 }
 
 static void random_check(const void *params, const struct machine *m, struct cfg_check *c)
@@ -82,77 +86,69 @@ static uint64_t random_buffer_bytes(const void *params)
     return p->offset_bytes + p->max_bytes;
 }
 
+/* The sweep's own data: the parameters and the sizes. */
+struct random_sweep {
+    const struct random_params *p;
+    uint64_t sizes[EXP_POINTS_MAX];
+};
+
+static void random_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct random_sweep *d = data;
+    uint64_t size = d->sizes[pp->index], line = exp_line_bytes(ctx->m);
+    uint64_t stride = d->p->stride_bytes;
+    pp->plan = exp_plan(ctx, size, stride < line ? stride : line, 1);
+    pp->label = size;
+    pp->chain_bytes = size;
+    pp->slots = pp->lap_hops = size / stride;
+}
+
+static int random_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct random_sweep *d = data;
+    const struct random_params *p = d->p;
+    struct chain_layout l = {ctx->buffer.virt, p->offset_bytes, p->stride_bytes, pp->slots, 0};
+    point_random(&pp->pt, &l, p->locality_bytes / p->stride_bytes,
+                 ctx->cfg->global.seed + pp->index);
+    return 0;
+}
+
 /* One point's row: samples and console first, so that the CSV row's output_ns covers them. */
-static void random_row(struct run_ctx *ctx, const struct random_params *p, uint64_t size,
-                       const struct chase_point *pt, uint64_t slots, uint64_t build_ticks,
+static void random_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
                        const struct point_result *r)
 {
+    const struct random_sweep *d = data;
+    const struct random_params *p = d->p;
+    uint64_t size = d->sizes[pp->index];
     char keys[96], sz[24];
     ksnprintf(keys, sizeof(keys), "%llu,%llu,%llu,%llu,%llu", (unsigned long long)size,
               (unsigned long long)p->stride_bytes, (unsigned long long)p->offset_bytes,
               (unsigned long long)p->locality_bytes, (unsigned long long)ctx->buffer.page_bytes);
     exp_samples(ctx, keys, r);
-    con_printf("%10s %9llu %6.1f ", exp_size(sz, sizeof(sz), size), (unsigned long long)slots,
-               timing_wall_ns(ctx->timing, build_ticks) / 1e6);
+    con_printf("%10s %9llu %6.1f ", exp_size(sz, sizeof(sz), size), (unsigned long long)pp->slots,
+               timing_wall_ns(ctx->timing, pp->build_ticks) / 1e6);
     exp_table_common(ctx, r);
-    if (ctx->curve_n < sizeof(ctx->curve_size) / sizeof(ctx->curve_size[0])) {
+    if (ctx->curve_n < EXP_CURVE_MAX) {
         ctx->curve_size[ctx->curve_n] = size;
         ctx->curve_ns[ctx->curve_n] = exp_ns(ctx, r);
         ctx->curve_cycles[ctx->curve_n] = exp_cycles(r);
         ctx->curve_n++;
     }
     /* chain_checksum: the chain's links as slot indices, the same on every platform */
-    strbuf_printf(&ctx->csv, "%s,%llu,0x%016llx,", keys, (unsigned long long)slots,
-                  (unsigned long long)pt->link_sum);
-    exp_csv_common(ctx, r, build_ticks);
+    strbuf_printf(&ctx->csv, "%s,%llu,0x%016llx,", keys, (unsigned long long)pp->slots,
+                  (unsigned long long)pp->pt.link_sum);
+    exp_csv_common(ctx, r, pp->build_ticks);
 }
 
-static struct measure_plan random_plan(const struct run_ctx *ctx, const struct random_params *p,
-                                       uint64_t size)
-{
-    uint64_t line = exp_line_bytes(ctx->m);
-    return exp_plan(ctx, size, p->stride_bytes < line ? p->stride_bytes : line, 1);
-}
-
-static int random_sweep(struct run_ctx *ctx, const struct random_params *p, const uint64_t *sizes,
-                        unsigned n)
-{
-    struct con_progress pg;
-    double total = 0;
-    for (unsigned i = 0; i < n; i++) {
-        struct measure_plan plan = random_plan(ctx, p, sizes[i]);
-        uint64_t slots = sizes[i] / p->stride_bytes;
-        total += exp_point_work(ctx, &plan, sizes[i], slots, slots, 1);
-    }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    for (unsigned i = 0; i < n; i++) {
-        struct chain_layout l = {ctx->buffer.virt, p->offset_bytes, p->stride_bytes,
-                                 sizes[i] / p->stride_bytes, 0};
-        struct measure_plan plan = random_plan(ctx, p, sizes[i]);
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        point_random(&pt, &l, p->locality_bytes / p->stride_bytes, ctx->cfg->global.seed + i);
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, sizes[i], &r) != 0) {
-            con_progress_end(&pg);
-            return EXP_RUN_FAILED;
-        }
-        random_row(ctx, p, sizes[i], &pt, l.slots, build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(&pg, exp_point_work(ctx, &plan, sizes[i], l.slots, l.slots, 1),
-                          arch_tsc_fenced());
-    }
-    con_progress_end(&pg);
-    return 0;
-}
-
-static int random_run(struct run_ctx *ctx, const void *params)
+static int random_run(struct exp_ctx *ctx, const void *params)
 {
     const struct random_params *p = params;
-    uint64_t sizes[EXP_POINTS_MAX], saved;
+    struct random_sweep d = {.p = p};
+    struct exp_sweep sweep = {
+        .data = &d, .plan = random_plan, .build = random_build, .row = random_row};
+    uint64_t saved;
     unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
-                             p->stride_bytes, sizes, EXP_POINTS_MAX);
+                             p->stride_bytes, d.sizes, EXP_POINTS_MAX);
     char a[24], b[24], s[24], o[24], loc[48] = "one random order";
     if (p->locality_bytes)
         ksnprintf(loc, sizeof(loc), "random order inside %s groups",
@@ -175,23 +171,26 @@ static int random_run(struct run_ctx *ctx, const void *params)
     con_printf("%10s %9s %6s ", "size", "slots", "bld ms");
     exp_table_head_common();
     ctx->curve_n = 0;
-    rc = random_sweep(ctx, p, sizes, n);
+    sweep.points = n;
+    rc = exp_sweep_run(ctx, &sweep);
     exp_pages_end(ctx, saved);
     return rc;
 }
 
 const struct experiment experiment_random = {
-    .name = "random",
+    .cfg =
+        {
+            .name = "random",
+            .keys = random_keys,
+            .nkeys = sizeof(random_keys) / sizeof(random_keys[0]),
+            .params_size = sizeof(struct random_params),
+            .size_key = "max",
+            .defaults = random_defaults,
+            .check = random_check,
+            .buffer_bytes = random_buffer_bytes,
+        },
     .describe = "latency per cache level: one random cycle over size/stride slots, sizes swept",
     .why = "a random order defeats the prefetchers, so each load waits for the level that holds "
            "the chain: plateaus are cache levels, steps their sizes",
-    .keys = random_keys,
-    .nkeys = sizeof(random_keys) / sizeof(random_keys[0]),
-    .params_offset = offsetof(struct chase_config, random),
-    .params_size = sizeof(struct random_params),
-    .size_key = "max",
-    .defaults = random_defaults,
-    .check = random_check,
-    .buffer_bytes = random_buffer_bytes,
     .run = random_run,
 };

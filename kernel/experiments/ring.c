@@ -5,6 +5,17 @@
 #include "arch/x86_64/cpu.h"
 #include "chase/sweep.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_ring;
+
+struct ring_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    struct cfg_list strides; /* bytes */
+};
+CFG_PARAMS_FIT(struct ring_params);
+
 #define P(field) offsetof(struct ring_params, field)
 #define QUICK_MAX_BYTES (1ULL << 20)
 #define MIN_BYTES 4096
@@ -12,7 +23,7 @@
 static const struct key_desc ring_keys[] = {
     {"min", KEY_SIZE, P(min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes", "smallest ring size"},
     {"max", KEY_SIZE, P(max_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "largest ring size (default: random's)"},
+     "largest ring size (default: 4x the last-level cache, bounded by memory)"},
     {"strides", KEY_SIZE_LIST, P(strides), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
      "strides, one curve each (comma-separated)"},
     {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",
@@ -25,10 +36,8 @@ static const uint64_t quick_strides[] = {64, 256};
 static void ring_defaults(void *params, const struct machine *m, enum profile profile)
 {
     struct ring_params *p = params;
-    struct random_params r;
-    experiment_random.defaults(&r, m, profile);
     p->min_bytes = MIN_BYTES;
-    p->max_bytes = profile == PROFILE_QUICK ? QUICK_MAX_BYTES : r.max_bytes;
+    p->max_bytes = profile == PROFILE_QUICK ? QUICK_MAX_BYTES : exp_sweep_max_bytes(m, profile);
     p->points_per_octave = profile == PROFILE_QUICK ? 1 : 2;
     const uint64_t *s = profile == PROFILE_QUICK ? quick_strides : full_strides;
     unsigned n = profile == PROFILE_QUICK ? sizeof(quick_strides) / sizeof(quick_strides[0])
@@ -73,53 +82,92 @@ static uint64_t ring_buffer_bytes(const void *params)
     return p->max_bytes;
 }
 
-static void ring_row(struct run_ctx *ctx, uint64_t stride, uint64_t size, uint64_t slots,
-                     uint64_t build_ticks, const struct point_result *r)
-{
-    char keys[64], sz[24];
-    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)stride,
-              (unsigned long long)size);
-    strbuf_printf(&ctx->csv, "%s,%llu,", keys, (unsigned long long)slots);
-    exp_csv_common(ctx, r, build_ticks);
-    exp_samples(ctx, keys, r);
-    /* lat_mem_rd prints the size in MB; so does this table, next to the usual sizes. */
-    con_printf("%10s %12.5f %10llu ", exp_size(sz, sizeof(sz), size), (double)size / 1048576.0,
-               (unsigned long long)slots);
-    exp_table_common(ctx, r);
-}
-
-static struct measure_plan ring_plan(const struct run_ctx *ctx, uint64_t stride, uint64_t size)
-{
-    uint64_t line = exp_line_bytes(ctx->m);
-    return exp_plan(ctx, size, stride < line ? stride : line, 1);
-}
-
-static int ring_stride(struct run_ctx *ctx, const struct ring_params *p, uint64_t stride,
-                       struct con_progress *pg)
-{
+/* The sweep's own data: the parameters and the sizes of the stride being measured. */
+struct ring_sweep {
+    const struct ring_params *p;
+    unsigned stride; /* index into p->strides of sizes[] */
+    unsigned first;  /* the sweep's index of sizes[0] */
+    unsigned n;      /* sizes of that stride */
     uint64_t sizes[EXP_POINTS_MAX];
-    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave, stride,
-                             sizes, EXP_POINTS_MAX);
-    con_printf("stride=%llu\n", (unsigned long long)stride);
-    for (unsigned i = 0; i < n; i++) {
-        struct chain_layout l = {ctx->buffer.virt, 0, stride, sizes[i] / stride, 0};
-        struct measure_plan plan = ring_plan(ctx, stride, sizes[i]);
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        point_ring(&pt, &l);
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, sizes[i], &r) != 0)
-            return EXP_RUN_FAILED;
-        ring_row(ctx, stride, sizes[i], l.slots, build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(pg, exp_point_work(ctx, &plan, sizes[i], l.slots, l.slots, 1),
-                          arch_tsc_fenced());
+};
+
+static unsigned ring_sizes(const struct ring_params *p, uint64_t stride, uint64_t *sizes,
+                           unsigned cap)
+{
+    return sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave, stride, sizes,
+                       cap);
+}
+
+/* Point i is a size of one stride after another: find its stride, and its sizes in d. */
+static void ring_locate(struct ring_sweep *d, unsigned i)
+{
+    if (i >= d->first && i < d->first + d->n)
+        return;
+    d->first = 0;
+    for (d->stride = 0; d->stride < d->p->strides.n; d->stride++) {
+        d->n = ring_sizes(d->p, d->p->strides.v[d->stride], d->sizes, EXP_POINTS_MAX);
+        if (i < d->first + d->n)
+            return;
+        d->first += d->n;
     }
+}
+
+static unsigned ring_points(const struct ring_params *p)
+{
+    unsigned points = 0;
+    for (unsigned s = 0; s < p->strides.n; s++)
+        points += ring_sizes(p, p->strides.v[s], NULL, 0);
+    return points;
+}
+
+static void ring_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    struct ring_sweep *d = data;
+    ring_locate(d, pp->index);
+    uint64_t stride = d->p->strides.v[d->stride], size = d->sizes[pp->index - d->first];
+    uint64_t line = exp_line_bytes(ctx->m);
+    pp->plan = exp_plan(ctx, size, stride < line ? stride : line, 1);
+    pp->label = size;
+    pp->chain_bytes = size;
+    pp->slots = pp->lap_hops = size / stride;
+}
+
+/* Each stride's sizes start with a line naming it. */
+static int ring_prepare(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    (void)ctx;
+    struct ring_sweep *d = data;
+    if (pp->index == d->first)
+        con_printf("stride=%llu\n", (unsigned long long)d->p->strides.v[d->stride]);
     return 0;
 }
 
-static int ring_run(struct run_ctx *ctx, const void *params)
+static int ring_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct ring_sweep *d = data;
+    struct chain_layout l = {ctx->buffer.virt, 0, d->p->strides.v[d->stride], pp->slots, 0};
+    point_backward(&pp->pt, &l);
+    return 0;
+}
+
+static void ring_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                     const struct point_result *r)
+{
+    const struct ring_sweep *d = data;
+    uint64_t stride = d->p->strides.v[d->stride], size = d->sizes[pp->index - d->first];
+    char keys[64], sz[24];
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)stride,
+              (unsigned long long)size);
+    strbuf_printf(&ctx->csv, "%s,%llu,", keys, (unsigned long long)pp->slots);
+    exp_csv_common(ctx, r, pp->build_ticks);
+    exp_samples(ctx, keys, r);
+    /* lat_mem_rd prints the size in MB; so does this table, next to the usual sizes. */
+    con_printf("%10s %12.5f %10llu ", exp_size(sz, sizeof(sz), size), (double)size / 1048576.0,
+               (unsigned long long)pp->slots);
+    exp_table_common(ctx, r);
+}
+
+static int ring_run(struct exp_ctx *ctx, const void *params)
 {
     const struct ring_params *p = params;
     char a[24], b[24], list[96];
@@ -131,39 +179,31 @@ static int ring_run(struct run_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "stride_bytes,size_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%10s %12s %10s ", "size", "size_MB", "slots");
     exp_table_head_common();
-    struct con_progress pg;
-    double total = 0;
-    unsigned points = 0;
-    for (unsigned s = 0; s < p->strides.n; s++) {
-        uint64_t sizes[EXP_POINTS_MAX], stride = p->strides.v[s];
-        unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave, stride,
-                                 sizes, EXP_POINTS_MAX);
-        for (unsigned i = 0; i < n; i++, points++) {
-            struct measure_plan plan = ring_plan(ctx, stride, sizes[i]);
-            total += exp_point_work(ctx, &plan, sizes[i], sizes[i] / stride, sizes[i] / stride, 1);
-        }
-    }
-    con_progress_begin(&pg, points, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    int rc = 0;
-    for (unsigned s = 0; s < p->strides.n && rc == 0; s++)
-        rc = ring_stride(ctx, p, p->strides.v[s], &pg);
-    con_progress_end(&pg);
-    return rc;
+    struct ring_sweep d = {.p = p};
+    struct exp_sweep sweep = {.points = ring_points(p),
+                              .data = &d,
+                              .plan = ring_plan,
+                              .prepare = ring_prepare,
+                              .build = ring_build,
+                              .row = ring_row};
+    return exp_sweep_run(ctx, &sweep);
 }
 
 const struct experiment experiment_ring = {
-    .name = "ring",
+    .cfg =
+        {
+            .name = "ring",
+            .keys = ring_keys,
+            .nkeys = sizeof(ring_keys) / sizeof(ring_keys[0]),
+            .params_size = sizeof(struct ring_params),
+            .size_key = "max",
+            .defaults = ring_defaults,
+            .check = ring_check,
+            .buffer_bytes = ring_buffer_bytes,
+        },
     .describe = "lmbench's lat_mem_rd: a ring of pointers one stride backward, per stride, sizes "
                 "swept",
     .why = "the classic figure, comparable with published lat_mem_rd curves; a backward stride "
            "shows which prefetchers also follow descending addresses",
-    .keys = ring_keys,
-    .nkeys = sizeof(ring_keys) / sizeof(ring_keys[0]),
-    .params_offset = offsetof(struct chase_config, ring),
-    .params_size = sizeof(struct ring_params),
-    .size_key = "max",
-    .defaults = ring_defaults,
-    .check = ring_check,
-    .buffer_bytes = ring_buffer_bytes,
     .run = ring_run,
 };

@@ -5,6 +5,18 @@
 #include "arch/x86_64/cpu.h"
 #include "chase/sweep.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_scan;
+
+struct scan_params {
+    uint64_t huge_bytes;
+    uint64_t small_min_bytes;
+    uint64_t small_max_bytes;
+    uint64_t points_per_octave;
+    uint64_t stride_bytes;
+};
+CFG_PARAMS_FIT(struct scan_params);
+
 #define P(field) offsetof(struct scan_params, field)
 #define QUICK_HUGE_BYTES (8ULL << 20)
 #define QUICK_SMALL_MIN (16ULL << 10)
@@ -92,14 +104,47 @@ static uint64_t scan_buffer_bytes(const void *params)
     return huge_offset(p) + p->huge_bytes;
 }
 
-static void scan_row(struct run_ctx *ctx, const struct scan_params *p, uint64_t small,
-                     uint64_t build_ticks, const struct point_result *r)
+/* The sweep's own data: the parameters, the small sizes and the huge chain. */
+struct scan_sweep {
+    const struct scan_params *p;
+    uint64_t sizes[EXP_POINTS_MAX];
+    void **huge;
+};
+
+static void scan_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
+    const struct scan_sweep *d = data;
+    uint64_t small = d->sizes[pp->index];
+    pp->plan = exp_plan(ctx, d->p->huge_bytes, exp_line_bytes(ctx->m), 1);
+    uint64_t warm = WARM_SMALL_LAPS * (small / d->p->stride_bytes);
+    pp->plan.warm_hops = warm > pp->plan.min_hops ? warm : pp->plan.min_hops;
+    pp->label = small;
+    pp->chain_bytes = d->p->huge_bytes;
+    pp->slots = small / d->p->stride_bytes;
+    pp->lap_hops = 0;
+    pp->streams = 2;
+}
+
+static int scan_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct scan_sweep *d = data;
+    struct chain_layout small = {ctx->buffer.virt, 0, d->p->stride_bytes, pp->slots, 0};
+    point_alternating(&pp->pt, d->huge, d->p->huge_bytes / d->p->stride_bytes, &small,
+                      ctx->cfg->global.seed + pp->index);
+    return 0;
+}
+
+static void scan_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                     const struct point_result *r)
+{
+    const struct scan_sweep *d = data;
+    const struct scan_params *p = d->p;
+    uint64_t small = d->sizes[pp->index];
     char keys[64], sz[24];
     ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)small,
               (unsigned long long)p->huge_bytes);
     strbuf_printf(&ctx->csv, "%s,%llu,", keys, (unsigned long long)p->stride_bytes);
-    exp_csv_common(ctx, r, build_ticks);
+    exp_csv_common(ctx, r, pp->build_ticks);
     exp_samples(ctx, keys, r);
     con_printf("%10s %10llu ", exp_size(sz, sizeof(sz), small),
                (unsigned long long)(small / p->stride_bytes));
@@ -107,54 +152,12 @@ static void scan_row(struct run_ctx *ctx, const struct scan_params *p, uint64_t 
     curve_add(&ctx->found.scan, small, exp_ns(ctx, r), exp_cycles(r));
 }
 
-static struct measure_plan scan_plan(const struct run_ctx *ctx, const struct scan_params *p,
-                                     uint64_t small)
-{
-    struct measure_plan plan = exp_plan(ctx, p->huge_bytes, exp_line_bytes(ctx->m), 1);
-    uint64_t warm = WARM_SMALL_LAPS * (small / p->stride_bytes);
-    plan.warm_hops = warm > plan.min_hops ? warm : plan.min_hops;
-    return plan;
-}
-
-static int scan_sweep(struct run_ctx *ctx, const struct scan_params *p, void **huge,
-                      const uint64_t *sizes, unsigned n)
-{
-    struct con_progress pg;
-    uint64_t huge_slots = p->huge_bytes / p->stride_bytes;
-    double total = 0;
-    for (unsigned i = 0; i < n; i++) {
-        struct measure_plan plan = scan_plan(ctx, p, sizes[i]);
-        total += exp_point_work(ctx, &plan, p->huge_bytes, sizes[i] / p->stride_bytes, 0, 2);
-    }
-    con_progress_begin(&pg, n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    for (unsigned i = 0; i < n; i++) {
-        struct chain_layout small = {ctx->buffer.virt, 0, p->stride_bytes,
-                                     sizes[i] / p->stride_bytes, 0};
-        struct measure_plan plan = scan_plan(ctx, p, sizes[i]);
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        point_scan(&pt, huge, huge_slots, &small, ctx->cfg->global.seed + i);
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, sizes[i], &r) != 0) {
-            con_progress_end(&pg);
-            return EXP_RUN_FAILED;
-        }
-        scan_row(ctx, p, sizes[i], build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(&pg, exp_point_work(ctx, &plan, p->huge_bytes, small.slots, 0, 2),
-                          arch_tsc_fenced());
-    }
-    con_progress_end(&pg);
-    return 0;
-}
-
-static int scan_run(struct run_ctx *ctx, const void *params)
+static int scan_run(struct exp_ctx *ctx, const void *params)
 {
     const struct scan_params *p = params;
-    uint64_t sizes[EXP_POINTS_MAX];
+    struct scan_sweep d = {.p = p};
     unsigned n = sweep_sizes(p->small_min_bytes, p->small_max_bytes, (unsigned)p->points_per_octave,
-                             p->stride_bytes, sizes, EXP_POINTS_MAX);
+                             p->stride_bytes, d.sizes, EXP_POINTS_MAX);
     char a[24], b[24], h[24];
     exp_header(ctx, &experiment_scan,
                "%u small sizes from %s to %s (%llu per octave) against a "
@@ -165,7 +168,7 @@ static int scan_run(struct run_ctx *ctx, const void *params)
     struct chain_layout huge = {ctx->buffer.virt, huge_offset(p), p->stride_bytes,
                                 p->huge_bytes / p->stride_bytes, 0};
     uint64_t t0 = arch_tsc_fenced();
-    void **head = chain_build_random(&huge, ctx->cfg->global.seed + HUGE_SEED_OFFSET);
+    d.huge = chain_build_random(&huge, ctx->cfg->global.seed + HUGE_SEED_OFFSET);
     con_printf("   huge chain: %llu slots built in %.2f s\n\n", (unsigned long long)huge.slots,
                timing_wall_ns(ctx->timing, arch_tsc_fenced() - t0) / 1e9);
     strbuf_puts(&ctx->csv, "small_bytes,huge_bytes,stride_bytes," EXP_CSV_COMMON "\n");
@@ -175,22 +178,26 @@ static int scan_run(struct run_ctx *ctx, const void *params)
     ctx->found.scan.n = 0;
     ctx->found.scan_ran = true;
     ctx->found.scan_huge_bytes = p->huge_bytes;
-    return scan_sweep(ctx, p, head, sizes, n);
+    struct exp_sweep sweep = {
+        .points = n, .data = &d, .plan = scan_plan, .build = scan_build, .row = scan_row};
+    return exp_sweep_run(ctx, &sweep);
 }
 
 const struct experiment experiment_scan = {
-    .name = "scan",
+    .cfg =
+        {
+            .name = "scan",
+            .keys = scan_keys,
+            .nkeys = sizeof(scan_keys) / sizeof(scan_keys[0]),
+            .params_size = sizeof(struct scan_params),
+            .size_key = "huge",
+            .defaults = scan_defaults,
+            .check = scan_check,
+            .buffer_bytes = scan_buffer_bytes,
+        },
     .describe = "scan resistance: loads alternate between a chain over a huge region and one "
                 "over a small region, serialized",
     .why = "an LRU LLC loses the small region once it passes about half the LLC; a "
            "scan-resistant one (RRIP) keeps it close to the full LLC",
-    .keys = scan_keys,
-    .nkeys = sizeof(scan_keys) / sizeof(scan_keys[0]),
-    .params_offset = offsetof(struct chase_config, scan),
-    .params_size = sizeof(struct scan_params),
-    .size_key = "huge",
-    .defaults = scan_defaults,
-    .check = scan_check,
-    .buffer_bytes = scan_buffer_bytes,
     .run = scan_run,
 };

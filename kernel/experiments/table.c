@@ -2,7 +2,10 @@
 // The experiment table: adding an experiment is adding its file and one row here.
 #include "experiments/experiment.h"
 
-#include "lib/kstring.h"
+/* Each experiment's row, defined in its own file. */
+extern const struct experiment experiment_random, experiment_linear, experiment_fused,
+    experiment_dual, experiment_scan, experiment_ring, experiment_offset, experiment_parallel,
+    experiment_tlb;
 
 const struct experiment *const experiment_table[] = {
     &experiment_random, &experiment_linear,   &experiment_fused,
@@ -10,19 +13,14 @@ const struct experiment *const experiment_table[] = {
     &experiment_offset, &experiment_parallel, &experiment_tlb,
 };
 
-const size_t experiment_count = sizeof(experiment_table) / sizeof(experiment_table[0]);
+#define EXPERIMENT_COUNT (sizeof(experiment_table) / sizeof(experiment_table[0]))
+_Static_assert(EXPERIMENT_COUNT <= EXPERIMENTS_MAX, "more experiments than EXPERIMENTS_MAX");
 
-int experiment_index(const char *name)
+const size_t experiment_count = EXPERIMENT_COUNT;
+
+static const struct cfg_section *experiment_section(size_t i)
 {
-    for (size_t i = 0; i < experiment_count; i++) {
-        if (kstrcmp(experiment_table[i]->name, name) == 0)
-            return (int)i;
-    }
-    return -1;
+    return &experiment_table[i]->cfg;
 }
 
-const struct experiment *experiment_find(const char *name)
-{
-    int i = experiment_index(name);
-    return i < 0 ? NULL : experiment_table[i];
-}
+const struct cfg_table experiment_cfg_table = {experiment_section, EXPERIMENT_COUNT};

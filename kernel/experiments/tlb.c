@@ -5,6 +5,16 @@
 #include "arch/x86_64/cpu.h"
 #include "chase/sweep.h"
 
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_tlb;
+
+struct tlb_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    struct cfg_list pages; /* bytes: 4K, 2M, 1G */
+};
+CFG_PARAMS_FIT(struct tlb_params);
+
 #define P(field) offsetof(struct tlb_params, field)
 #define SLOT_PAGE_BYTES 4096ULL /* one slot per 4 KiB page, whatever the mapping */
 #define POINTS_PER_OCTAVE 2
@@ -78,68 +88,78 @@ static void csv_field(char *dst, size_t cap, const char *src)
     dst[i] = 0;
 }
 
-static void tlb_row(struct run_ctx *ctx, struct tlb_finding *f, uint64_t size, uint64_t slots,
-                    uint64_t build_ticks, const struct point_result *r)
+/* The sweep's own data: the sizes, swept once per page size (a group of points each). */
+struct tlb_sweep {
+    const struct tlb_params *p;
+    uint64_t sizes[EXP_POINTS_MAX];
+    unsigned n;            /* sizes per page size */
+    struct tlb_finding *f; /* the page size being measured */
+    bool skipped;          /* ... could not be had */
+};
+
+static void tlb_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
-    char keys[64], sz[24], pg[24], source[96];
-    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)f->page_bytes,
-              (unsigned long long)size);
-    csv_field(source, sizeof(source), ctx->buffer.page_source);
-    strbuf_printf(&ctx->csv, "%s,%llu,%s,", keys, (unsigned long long)slots, source);
-    exp_csv_common(ctx, r, build_ticks);
-    exp_samples(ctx, keys, r);
-    con_printf("%6s %10s %8llu ", exp_size(pg, sizeof(pg), f->page_bytes),
-               exp_size(sz, sizeof(sz), size), (unsigned long long)slots);
-    exp_table_common(ctx, r);
-    curve_add(&f->curve, size, exp_ns(ctx, r), exp_cycles(r));
+    const struct tlb_sweep *d = data;
+    uint64_t line = exp_line_bytes(ctx->m);
+    pp->label = d->sizes[pp->index % d->n];
+    pp->slots = pp->lap_hops = pp->label / SLOT_PAGE_BYTES;
+    pp->chain_bytes = pp->slots * line; /* one line of each page */
+    pp->plan = exp_plan(ctx, pp->chain_bytes, line, 1);
 }
 
-static int tlb_sweep(struct run_ctx *ctx, struct tlb_finding *f, const uint64_t *sizes, unsigned n,
-                     struct con_progress *pg)
+/* Map the buffer with the next page size at its first point; a size the platform refuses is noted.
+ */
+static int tlb_prepare(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
-    for (unsigned i = 0; i < n; i++) {
-        struct chain_layout l = {ctx->buffer.virt, 0, SLOT_PAGE_BYTES, sizes[i] / SLOT_PAGE_BYTES,
-                                 exp_line_bytes(ctx->m)};
-        struct measure_plan plan =
-            exp_plan(ctx, l.slots * exp_line_bytes(ctx->m), exp_line_bytes(ctx->m), 1);
-        struct chase_point pt;
-        struct point_result r;
-        uint64_t t0 = arch_tsc_fenced();
-        point_random(&pt, &l, 0, ctx->cfg->global.seed + i);
-        uint64_t build_ticks = arch_tsc_fenced() - t0;
-        if (exp_measure(ctx, &pt, &plan, sizes[i], &r) != 0)
-            return EXP_RUN_FAILED;
-        tlb_row(ctx, f, sizes[i], l.slots, build_ticks, &r);
-        measure_release(&r);
-        con_progress_step(pg, exp_point_work(ctx, &plan, l.slots * 64, l.slots, l.slots, 1),
-                          arch_tsc_fenced());
+    struct tlb_sweep *d = data;
+    if (pp->index % d->n != 0)
+        return d->skipped ? EXP_POINT_SKIPPED : 0;
+    uint64_t page = d->p->pages.v[pp->index / d->n];
+    char why[160] = "", name[24];
+    d->f = &ctx->found.tlb[ctx->found.ntlb++];
+    d->f->page_bytes = page;
+    exp_size(name, sizeof(name), page);
+    d->skipped = plat_buffer_set_pages(&ctx->buffer, page, why, sizeof(why)) != 0;
+    if (d->skipped) {
+        ksnprintf(d->f->note, sizeof(d->f->note), "%s", why);
+        con_printf("%6s pages: skipped: %s\n", name, why);
+        return EXP_POINT_SKIPPED;
     }
+    d->f->measured = true;
+    ksnprintf(d->f->note, sizeof(d->f->note), "%s", ctx->buffer.page_source);
+    con_printf("%6s pages: %s\n", name, ctx->buffer.page_source);
     return 0;
 }
 
-/* Map the buffer with one page size and sweep; a page size the platform refuses is noted. */
-static int tlb_page(struct run_ctx *ctx, uint64_t page, const uint64_t *sizes, unsigned n,
-                    struct con_progress *pg)
+static int tlb_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
-    struct tlb_finding *f = &ctx->found.tlb[ctx->found.ntlb++];
-    char why[160] = "", name[24];
-    f->page_bytes = page;
-    exp_size(name, sizeof(name), page);
-    if (plat_buffer_set_pages(&ctx->buffer, page, why, sizeof(why)) != 0) {
-        ksnprintf(f->note, sizeof(f->note), "%s", why);
-        con_printf("%6s pages: skipped: %s\n", name, why);
-        for (unsigned i = 0; i < n; i++)
-            con_progress_step(pg, 0, arch_tsc_fenced());
-        return 0;
-    }
-    f->measured = true;
-    ksnprintf(f->note, sizeof(f->note), "%s", ctx->buffer.page_source);
-    con_printf("%6s pages: %s\n", name, ctx->buffer.page_source);
-    return tlb_sweep(ctx, f, sizes, n, pg);
+    const struct tlb_sweep *d = data;
+    struct chain_layout l = {ctx->buffer.virt, 0, SLOT_PAGE_BYTES, pp->slots,
+                             exp_line_bytes(ctx->m)};
+    point_random(&pp->pt, &l, 0, ctx->cfg->global.seed + pp->index % d->n);
+    return 0;
+}
+
+static void tlb_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                    const struct point_result *r)
+{
+    const struct tlb_sweep *d = data;
+    uint64_t size = pp->label;
+    char keys[64], sz[24], pg[24], source[96];
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)d->f->page_bytes,
+              (unsigned long long)size);
+    csv_field(source, sizeof(source), ctx->buffer.page_source);
+    strbuf_printf(&ctx->csv, "%s,%llu,%s,", keys, (unsigned long long)pp->slots, source);
+    exp_csv_common(ctx, r, pp->build_ticks);
+    exp_samples(ctx, keys, r);
+    con_printf("%6s %10s %8llu ", exp_size(pg, sizeof(pg), d->f->page_bytes),
+               exp_size(sz, sizeof(sz), size), (unsigned long long)pp->slots);
+    exp_table_common(ctx, r);
+    curve_add(&d->f->curve, size, exp_ns(ctx, r), exp_cycles(r));
 }
 
 /* Say which page sizes were skipped, as the experiment's note or its reason to be skipped. */
-static int tlb_outcome(struct run_ctx *ctx)
+static int tlb_outcome(struct exp_ctx *ctx)
 {
     unsigned measured = 0;
     size_t len = 0;
@@ -159,12 +179,13 @@ static int tlb_outcome(struct run_ctx *ctx)
     return measured ? 0 : EXP_RUN_SKIPPED;
 }
 
-static int tlb_run(struct run_ctx *ctx, const void *params)
+static int tlb_run(struct exp_ctx *ctx, const void *params)
 {
     const struct tlb_params *p = params;
-    uint64_t sizes[EXP_POINTS_MAX], saved = ctx->buffer.page_bytes;
-    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, POINTS_PER_OCTAVE, SLOT_PAGE_BYTES, sizes,
-                             EXP_POINTS_MAX);
+    struct tlb_sweep d = {.p = p};
+    uint64_t saved = ctx->buffer.page_bytes;
+    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, POINTS_PER_OCTAVE, SLOT_PAGE_BYTES,
+                             d.sizes, EXP_POINTS_MAX);
     char a[24], b[24], list[96];
     cfg_format_value(list, sizeof(list), &tlb_keys[2], p);
     exp_header(ctx, &experiment_tlb,
@@ -177,35 +198,34 @@ static int tlb_run(struct run_ctx *ctx, const void *params)
     con_printf("%6s %10s %8s ", "page", "size", "slots");
     exp_table_head_common();
     ctx->found.ntlb = 0;
-    struct con_progress pg;
-    double total = 0;
-    for (unsigned i = 0; i < n; i++) {
-        struct measure_plan plan = exp_plan(ctx, sizes[i] / 64, 64, 1);
-        uint64_t slots = sizes[i] / SLOT_PAGE_BYTES;
-        total += exp_point_work(ctx, &plan, slots * 64, slots, slots, 1) * p->pages.n;
-    }
-    con_progress_begin(&pg, n * p->pages.n, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
-    int rc = 0;
-    for (unsigned i = 0; i < p->pages.n && rc == 0 && i < FINDINGS_PAGE_SIZES; i++)
-        rc = tlb_page(ctx, p->pages.v[i], sizes, n, &pg);
-    con_progress_end(&pg);
+    unsigned pages = p->pages.n < FINDINGS_PAGE_SIZES ? p->pages.n : FINDINGS_PAGE_SIZES;
+    d.n = n;
+    struct exp_sweep sweep = {.points = n * pages,
+                              .data = &d,
+                              .plan = tlb_plan,
+                              .prepare = tlb_prepare,
+                              .build = tlb_build,
+                              .row = tlb_row};
+    int rc = n ? exp_sweep_run(ctx, &sweep) : 0;
     exp_pages_end(ctx, saved);
     return rc != 0 ? rc : tlb_outcome(ctx);
 }
 
 const struct experiment experiment_tlb = {
-    .name = "tlb",
+    .cfg =
+        {
+            .name = "tlb",
+            .keys = tlb_keys,
+            .nkeys = sizeof(tlb_keys) / sizeof(tlb_keys[0]),
+            .params_size = sizeof(struct tlb_params),
+            .size_key = "max",
+            .defaults = tlb_defaults,
+            .check = tlb_check,
+            .buffer_bytes = tlb_buffer_bytes,
+        },
     .describe = "TLB reach and miss cost: the random sweep with one slot per 4 KiB page, under "
                 "each page size",
     .why = "the same lines under different page sizes: where a curve rises above the one with "
            "larger pages, the TLB misses, and the difference is the page walk",
-    .keys = tlb_keys,
-    .nkeys = sizeof(tlb_keys) / sizeof(tlb_keys[0]),
-    .params_offset = offsetof(struct chase_config, tlb),
-    .params_size = sizeof(struct tlb_params),
-    .size_key = "max",
-    .defaults = tlb_defaults,
-    .check = tlb_check,
-    .buffer_bytes = tlb_buffer_bytes,
     .run = tlb_run,
 };

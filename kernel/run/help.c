@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The help text, generated from the key tables and the experiment table.
 #include "config/config.h"
-#include "lib/console.h"
 #include "experiments/experiment.h"
+#include "lib/console.h"
 #include "lib/fmt.h"
 #include "run/run.h"
 
@@ -19,7 +19,7 @@ void chase_print_help(const struct machine *m)
     struct chase_config cfg;
     struct cfg_errors errs = {{0}, 0};
     static struct cfg_entries empty; /* large: keep it off the firmware's small stack */
-    cfg_resolve(&cfg, &empty, m, &errs);
+    cfg_resolve(&cfg, &experiment_cfg_table, &empty, m, &errs);
     strbuf_release(&errs.text);
     con_printf("\nusage: key=value ... (load options override \\chase\\chase.cfg)\n");
     con_printf("config file: 'key = value', 'experiment.key = value', '[experiment]' sections, "
@@ -31,10 +31,10 @@ void chase_print_help(const struct machine *m)
     for (size_t x = 0; x < experiment_count; x++) {
         const struct experiment *e = experiment_table[x];
         char prefix[40];
-        con_printf("\n%s: %s\n  (%s)\n", e->name, e->describe, e->why);
-        ksnprintf(prefix, sizeof(prefix), "%s.", e->name);
-        for (size_t i = 0; i < e->nkeys; i++)
-            print_key(prefix, &e->keys[i], experiment_params_const(e, &cfg));
+        con_printf("\n%s: %s\n  (%s)\n", e->cfg.name, e->describe, e->why);
+        ksnprintf(prefix, sizeof(prefix), "%s.", e->cfg.name);
+        for (size_t i = 0; i < e->cfg.nkeys; i++)
+            print_key(prefix, &e->cfg.keys[i], cfg_params_const(&cfg, x));
     }
     con_printf("\ndefaults shown for profile=full on this machine; profile=quick makes every "
                "experiment small\n");

@@ -16,10 +16,10 @@ void results_config_json(struct json *j, const struct chase_config *cfg)
     for (size_t i = 0; i < global_key_count; i++)
         cfg_value_json(j, &global_keys[i], &cfg->global);
     for (size_t x = 0; x < experiment_count; x++) {
-        const struct experiment *e = experiment_table[x];
+        const struct cfg_section *e = &experiment_table[x]->cfg;
         json_object_begin(j, e->name);
         for (size_t i = 0; i < e->nkeys; i++)
-            cfg_value_json(j, &e->keys[i], experiment_params_const(e, cfg));
+            cfg_value_json(j, &e->keys[i], cfg_params_const(cfg, x));
         json_object_end(j);
     }
     json_object_end(j);
@@ -122,7 +122,7 @@ static void experiments_json(struct json *j, const struct run_record *r)
             ksnprintf(text, sizeof(text), "%s: %s", status_name(s->status), s->reason);
         else
             ksnprintf(text, sizeof(text), "%s", status_name(s->status));
-        json_string(j, experiment_table[x]->name, text);
+        json_string(j, experiment_table[x]->cfg.name, text);
     }
     json_object_end(j);
 }
@@ -138,7 +138,7 @@ static void experiment_time_json(struct json *j, const struct run_record *r)
         if (!s->wall_ticks)
             continue;
         double wall = (double)s->wall_ticks;
-        json_object_begin(j, experiment_table[x]->name);
+        json_object_begin(j, experiment_table[x]->cfg.name);
         json_double(j, "wall_s", timing_wall_ns(r->timing, s->wall_ticks) / 1e9, 3);
         json_double(j, "timed", sp->timed / wall, 4);
         json_double(j, "build", sp->build / wall, 4);

@@ -10,16 +10,16 @@
 #include "chase/timing.h"
 
 struct run_record {
-    const char *status;              /* "running", "complete", "config_error", "no_memory" */
+    const char *status; /* "running", "complete", "config_error", "no_memory" */
     const struct machine *m;
-    const struct chase_config *cfg;  /* NULL when the configuration did not resolve */
-    const struct timing *timing;     /* NULL before calibration */
-    const struct run_buffer *buffer; /* NULL before allocation */
-    const struct exp_state *exps;    /* indexed like experiment_table */
+    const struct chase_config *cfg;   /* NULL when the configuration did not resolve */
+    const struct timing *timing;      /* NULL before calibration */
+    const struct plat_buffer *buffer; /* NULL before allocation */
+    const struct exp_state *exps;     /* indexed like experiment_table */
     const char *start_time;
     const char *end_time;
-    const char *running;             /* the experiment in progress, or NULL */
-    const char *simulated;           /* the simulated hierarchy, or NULL for a measured run */
+    const char *running;   /* the experiment in progress, or NULL */
+    const char *simulated; /* the simulated hierarchy, or NULL for a measured run */
 };
 
 /* Write run.json for the record into out (replacing its content). */

@@ -4,13 +4,13 @@
 
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fault_test.h"
-#include "run/banner.h"
-#include "lib/console.h"
 #include "experiments/experiment.h"
-#include "machine/fault.h"
+#include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "machine/fault.h"
 #include "platform.h"
+#include "run/banner.h"
 #include "run/results.h"
 #include "run/summary.h"
 
@@ -23,35 +23,45 @@ struct run_state {
     struct exp_state exps[EXPERIMENTS_MAX];
     struct strbuf json;
     struct strbuf csv[EXPERIMENTS_MAX]; /* each experiment's CSV as written, for the summary */
+    unsigned unwritten_files;           /* files that could not be written; the end says so */
 };
 
-/* Files that could not be written this run; the summary says so. */
-static unsigned unwritten_files;
-
-static void save_file(const char *name, const struct strbuf *sb)
+static void save_file(struct run_state *s, const char *name, const struct strbuf *sb)
 {
     if (sb->failed)
         con_printf("warning: %s is incomplete: out of memory while writing it\n", name);
     int rc = plat_file_write(name, strbuf_str(sb), sb->len);
     if (rc == PLAT_WRITE_FAILED) {
-        unwritten_files++;
+        s->unwritten_files++;
         con_printf("warning: could not write %s to %s (the volume may be full or failing); "
                    "its results are on this console\n",
                    name, plat_result_path());
     } else if (rc == PLAT_WRITE_NO_FOLDER) {
-        unwritten_files++;
+        s->unwritten_files++;
     }
 }
 
 static void save_run_json(struct run_state *s)
 {
     results_run_json(&s->json, &s->rec);
-    save_file("run.json", &s->json);
+    save_file(s, "run.json", &s->json);
 }
 
-static void save_console(void)
+static void save_console(struct run_state *s)
 {
-    save_file("console.txt", con_log());
+    save_file(s, "console.txt", con_log());
+}
+
+/* The largest buffer any selected experiment needs. */
+static uint64_t buffer_need(const struct chase_config *cfg)
+{
+    uint64_t need = 0;
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
+        unsigned idx = cfg->global.experiments[i];
+        uint64_t b = experiment_table[idx]->cfg.buffer_bytes(cfg_params_const(cfg, idx));
+        need = b > need ? b : need;
+    }
+    return need;
 }
 
 /* Read the configuration; false (with errs filled) when it has errors. */
@@ -60,17 +70,12 @@ static bool read_config(struct chase_config *cfg, struct cfg_entries *entries,
                         struct cfg_errors *errs)
 {
     if (in->config_text)
-        cfg_read_file(entries, in->config_text, in->config_len, in->config_name, errs);
+        cfg_read_file(entries, &experiment_cfg_table, in->config_text, in->config_len,
+                      in->config_name, errs);
     if (in->options)
         cfg_read_options(entries, in->options, errs);
-    cfg_resolve(cfg, entries, m, errs);
-    uint64_t need = 0;
-    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
-        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
-        uint64_t b = x->buffer_bytes(experiment_params_const(x, cfg));
-        if (b > need)
-            need = b;
-    }
+    cfg_resolve(cfg, &experiment_cfg_table, entries, m, errs);
+    uint64_t need = buffer_need(cfg);
     if (errs->count == 0 && m->buffer_limit_bytes && need > m->buffer_limit_bytes) {
         char a[24], b[24];
         cfg_format_size(a, sizeof(a), need);
@@ -90,9 +95,9 @@ static void report_config_errors(struct run_state *s, const struct cfg_errors *e
                errs->count);
     con_printf("%s", strbuf_str(&errs->text));
     s->rec.status = "config_error";
-    save_file("errors.txt", &errs->text);
+    save_file(s, "errors.txt", &errs->text);
     save_run_json(s);
-    save_console();
+    save_console(s);
 }
 
 static void print_timing(const struct timing *t)
@@ -114,8 +119,7 @@ static void print_timing(const struct timing *t)
     if (t->l1_ticks_16 > 0 && t->l1_ticks_256 > 0)
         con_printf("  loop       L1 chain: %.3f ticks per load with 16 loads per iteration, %.3f "
                    "with 256 (%+.2f%%)\n",
-                   t->l1_ticks_16, t->l1_ticks_256,
-                   (t->l1_ticks_16 / t->l1_ticks_256 - 1) * 100);
+                   t->l1_ticks_16, t->l1_ticks_256, (t->l1_ticks_16 / t->l1_ticks_256 - 1) * 100);
     con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s", t->core_per_tick,
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
     if (t->aperf_mperf > 0)
@@ -124,18 +128,6 @@ static void print_timing(const struct timing *t)
                                           ? "counted around every repetition (MSR_SMI_COUNT)"
                                           : "not counted (not an Intel CPU in ring 0 with "
                                             "MSR_SMI_COUNT)");
-}
-
-void run_point_failed(struct run_ctx *ctx, const struct point_result *r, uint64_t size)
-{
-    char size_text[24], what[160];
-    cfg_format_size(size_text, sizeof(size_text), size);
-    if (r->fault.faulted)
-        fault_describe(what, sizeof(what), &r->fault);
-    else
-        ksnprintf(what, sizeof(what), "out of memory");
-    ksnprintf(ctx->failure, sizeof(ctx->failure), "point %s: %s", size_text, what);
-    con_printf("  point %s FAILED: %s\n", size_text, what);
 }
 
 /* How long an experiment took, and how much of it was timed chasing (the rest by part). */
@@ -182,7 +174,8 @@ void run_panic(const struct fault_info *f)
 {
     struct run_state *s = current_run;
     char what[200], where[80];
-    ksnprintf(where, sizeof(where), "%s%s", s && s->rec.running ? "running " : "between experiments",
+    ksnprintf(where, sizeof(where), "%s%s",
+              s && s->rec.running ? "running " : "between experiments",
               s && s->rec.running ? s->rec.running : "");
     fault_panic_screen(f, where);
     if (!s)
@@ -196,54 +189,55 @@ void run_panic(const struct fault_info *f)
         }
     }
     save_run_json(s);
-    save_console();
+    save_console(s);
 }
 
-static void run_experiment(struct run_state *s, struct run_ctx *ctx, unsigned idx, bool first)
+static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned idx, bool first)
 {
     const struct experiment *x = experiment_table[idx];
+    const char *xname = x->cfg.name;
     struct exp_state *st = &s->exps[idx];
     char name[48];
-    con_printf("\n== %s: %s\n", x->name, x->describe);
+    con_printf("\n== %s: %s\n", xname, x->describe);
     st->status = EXP_RUNNING;
-    s->rec.running = x->name;
+    s->rec.running = xname;
     save_run_json(s);
     strbuf_reset(&ctx->csv);
     strbuf_reset(&ctx->samples);
     ctx->failure[0] = 0;
     unsigned fault_test = ctx->cfg->global.fault_test;
-    ctx->fault_test = first && fault_test != FAULT_TEST_OUTSIDE_WINDOW ? fault_test
-                                                                         : FAULT_TEST_NONE;
+    ctx->fault_test =
+        first && fault_test != FAULT_TEST_OUTSIDE_WINDOW ? fault_test : FAULT_TEST_NONE;
     if (!first && fault_test == FAULT_TEST_OUTSIDE_WINDOW)
         provoke_fault_outside_window(s);
     kmemset(&ctx->spent, 0, sizeof(ctx->spent));
     uint64_t t0 = arch_tsc_fenced();
-    int rc = x->run(ctx, experiment_params_const(x, ctx->cfg));
+    int rc = x->run(ctx, cfg_params_const(ctx->cfg, idx));
     if (rc == 0) {
         st->status = EXP_OK;
         kstrlcpy(st->reason, ctx->failure, sizeof(st->reason)); /* a note, if any */
     } else if (rc == EXP_RUN_SKIPPED) {
         st->status = EXP_SKIPPED;
         kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
-        con_printf("%s skipped: %s\n", x->name, st->reason);
+        con_printf("%s skipped: %s\n", xname, st->reason);
     } else {
         st->status = EXP_FAILED;
         kstrlcpy(st->reason, ctx->failure[0] ? ctx->failure : "unknown", sizeof(st->reason));
-        con_printf("%s FAILED: %s\n", x->name, st->reason);
+        con_printf("%s FAILED: %s\n", xname, st->reason);
     }
-    ksnprintf(name, sizeof(name), "%s.csv", x->name);
-    save_file(name, &ctx->csv);
+    ksnprintf(name, sizeof(name), "%s.csv", xname);
+    save_file(s, name, &ctx->csv);
     strbuf_reset(&s->csv[idx]);
     strbuf_append(&s->csv[idx], strbuf_str(&ctx->csv), ctx->csv.len);
-    ksnprintf(name, sizeof(name), "%s.samples.csv", x->name);
-    save_file(name, &ctx->samples);
+    ksnprintf(name, sizeof(name), "%s.samples.csv", xname);
+    save_file(s, name, &ctx->samples);
     st->wall_ticks = arch_tsc_fenced() - t0;
     st->spent = ctx->spent;
     time_split_close(&st->spent, st->wall_ticks);
-    print_time_split(ctx->timing, x->name, st);
+    print_time_split(ctx->timing, xname, st);
     s->rec.running = NULL;
     save_run_json(s);
-    save_console();
+    save_console(s);
 }
 
 static uint64_t largest_pow2_stride_of(const struct key_desc *k, const void *params)
@@ -274,9 +268,10 @@ static uint64_t plan_alignment(const struct chase_config *cfg)
 {
     uint64_t align = BUFFER_ALIGN_BYTES;
     for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
-        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
+        unsigned idx = cfg->global.experiments[i];
+        const struct cfg_section *x = &experiment_table[idx]->cfg;
         for (size_t k = 0; k < x->nkeys; k++) {
-            uint64_t s = largest_pow2_stride_of(&x->keys[k], experiment_params_const(x, cfg));
+            uint64_t s = largest_pow2_stride_of(&x->keys[k], cfg_params_const(cfg, idx));
             align = s > align ? s : align;
         }
     }
@@ -284,103 +279,126 @@ static uint64_t plan_alignment(const struct chase_config *cfg)
 }
 
 /* The summary reads the experiments' CSV text, as chase-report reads their files. */
-static void print_summary(const struct run_state *s, const struct run_ctx *ctx)
+static void print_summary(const struct run_state *s, const struct exp_ctx *ctx)
 {
-    struct summary_input in = {.m = ctx->m, .where = plat_result_path(),
-                               .page_bytes = ctx->buffer.page_bytes};
+    struct summary_input in = {
+        .m = ctx->m, .where = plat_result_path(), .page_bytes = ctx->buffer.page_bytes};
     for (unsigned i = 0; i < ctx->cfg->global.n_experiments; i++) {
         unsigned idx = ctx->cfg->global.experiments[i];
-        in.names[in.n] = experiment_table[idx]->name;
+        in.names[in.n] = experiment_table[idx]->cfg.name;
         in.csv[in.n++] = &s->csv[idx];
     }
     summary_print(ctx, &in);
 }
 
-static enum run_outcome run_all(struct run_state *s, struct run_ctx *ctx, struct timing *t,
-                                const struct run_inputs *in)
+/* The clocks: calibrated here, or handed in (chase-sim), with durations in real seconds. */
+static void start_timing(struct run_state *s, struct exp_ctx *ctx, struct timing *t,
+                         const struct run_inputs *in)
 {
-    const struct chase_config *cfg = ctx->cfg;
     if (in->timing) {
         *t = *in->timing;
         if (!t->wall_tsc_hz)
             t->wall_tsc_hz = timing_measure_wall_hz(); /* durations stay in real seconds */
-    }
-    else
+    } else {
         timing_init(t, ctx->m);
+    }
     s->rec.timing = t;
     print_timing(t);
-    uint64_t need = 0;
-    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
-        const struct experiment *x = experiment_table[cfg->global.experiments[i]];
-        uint64_t b = x->buffer_bytes(experiment_params_const(x, cfg));
-        need = b > need ? b : need;
-    }
-    char why[160] = "";
-    uint64_t align = plan_alignment(cfg);
-    int rc = plat_buffer_alloc(need, align, &ctx->buffer, why, sizeof(why));
+}
+
+/* No buffer to measure in (the console says why): save what there is. */
+static enum run_outcome no_buffer(struct run_state *s)
+{
+    s->rec.status = "no_memory";
+    save_run_json(s);
+    save_console(s);
+    return RUN_NO_MEMORY;
+}
+
+/* Allocate the chase buffer, aligned for the plan when there is room. Returns 0 or -1. */
+static int alloc_buffer(struct exp_ctx *ctx, char *why, size_t why_cap)
+{
+    uint64_t need = buffer_need(ctx->cfg), align = plan_alignment(ctx->cfg);
+    int rc = plat_buffer_alloc(need, align, &ctx->buffer, why, why_cap);
     if (rc != 0 && align > BUFFER_ALIGN_BYTES) {
         con_printf("  note       no room for a buffer aligned to its largest stride (%llu bytes); "
                    "aligned to 2 MiB instead\n",
                    (unsigned long long)align);
         align = BUFFER_ALIGN_BYTES;
-        rc = plat_buffer_alloc(need, align, &ctx->buffer, why, sizeof(why));
+        rc = plat_buffer_alloc(need, align, &ctx->buffer, why, why_cap);
     }
     ctx->buffer.align_bytes = align;
-    if (rc != 0) {
+    return rc;
+}
+
+/* Print where the buffer lies and how it is mapped. */
+static void print_buffer(const struct exp_ctx *ctx)
+{
+    const struct plat_buffer *b = &ctx->buffer;
+    char size[24], page_text[24];
+    cfg_format_size(size, sizeof(size), b->size_bytes);
+    cfg_format_size(page_text, sizeof(page_text), b->page_bytes);
+    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s)\n", size,
+               (unsigned long long)b->phys, page_text, b->page_source);
+    if (b->table_pages) {
+        char top[24];
+        cfg_format_size(top, sizeof(top), b->identity_top);
+        con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
+                   (unsigned long long)b->table_pages, top,
+                   ctx->m->cpu.has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
+    }
+}
+
+/* Every experiment, the summary, and the files; the buffer is given back. */
+static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
+{
+    const struct chase_config *cfg = ctx->cfg;
+    s->rec.status = "running";
+    for (unsigned i = 0; i < cfg->global.n_experiments; i++)
+        run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
+    print_summary(s, ctx);
+    if (s->unwritten_files)
+        con_printf("note: %u result file%s could not be written to %s; every table is on this "
+                   "console\n",
+                   s->unwritten_files, s->unwritten_files > 1 ? "s" : "", plat_result_path());
+    s->rec.status = "complete";
+    save_run_json(s);
+    save_console(s);
+}
+
+static enum run_outcome run_all(struct run_state *s, struct exp_ctx *ctx, struct timing *t,
+                                const struct run_inputs *in)
+{
+    const struct chase_config *cfg = ctx->cfg;
+    char why[160] = "";
+    start_timing(s, ctx, t, in);
+    if (alloc_buffer(ctx, why, sizeof(why)) != 0) {
         con_printf("\ncould not allocate the chase buffer: %s\n", why);
-        s->rec.status = "no_memory";
-        save_run_json(s);
-        save_console();
-        return RUN_NO_MEMORY;
+        return no_buffer(s);
     }
     s->rec.buffer = &ctx->buffer;
     uint64_t page = cfg_page_bytes(cfg->global.page);
     if (page && plat_buffer_set_pages(&ctx->buffer, page, why, sizeof(why)) != 0) {
         con_printf("\ncould not map the chase buffer with %s pages: %s\n",
                    page_names[cfg->global.page], why);
-        s->rec.status = "no_memory";
-        save_run_json(s);
-        save_console();
+        enum run_outcome outcome = no_buffer(s);
         plat_buffer_free(&ctx->buffer);
         s->rec.buffer = NULL;
-        return RUN_NO_MEMORY;
+        return outcome;
     }
-    char size[24];
-    cfg_format_size(size, sizeof(size), ctx->buffer.size_bytes);
-    char page_text[24];
-    cfg_format_size(page_text, sizeof(page_text), ctx->buffer.page_bytes);
-    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s)\n", size,
-               (unsigned long long)ctx->buffer.phys, page_text, ctx->buffer.page_source);
-    if (ctx->buffer.table_pages) {
-        char top[24];
-        cfg_format_size(top, sizeof(top), ctx->buffer.identity_top);
-        con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
-                   (unsigned long long)ctx->buffer.table_pages, top,
-                   ctx->m->cpu.has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
-    }
-    s->rec.status = "running";
-    for (unsigned i = 0; i < cfg->global.n_experiments; i++)
-        run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
-    print_summary(s, ctx);
-    if (unwritten_files)
-        con_printf("note: %u result file%s could not be written to %s; every table is on this "
-                   "console\n",
-                   unwritten_files, unwritten_files > 1 ? "s" : "", plat_result_path());
-    s->rec.status = "complete";
-    save_run_json(s);
-    save_console();
+    print_buffer(ctx);
+    run_experiments(s, ctx);
     plat_buffer_free(&ctx->buffer);
     s->rec.buffer = NULL;
     return RUN_OK;
 }
 
-enum run_outcome chase_main(struct machine *m, const struct run_inputs *in,
-                            enum on_exit *on_exit)
+enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum on_exit *on_exit)
 {
     struct run_state *s = plat_alloc(sizeof(*s));
     struct cfg_entries *entries = plat_alloc(sizeof(*entries));
     struct chase_config *cfg = plat_alloc(sizeof(*cfg));
-    struct run_ctx *ctx = plat_alloc(sizeof(*ctx));
+    struct exp_ctx *ctx = plat_alloc(sizeof(*ctx));
     struct timing *t = plat_alloc(sizeof(*t));
     struct cfg_errors errs = {{0}, 0};
     enum run_outcome outcome = RUN_NO_MEMORY;

@@ -50,10 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct cfg_errors errs;
     memset(&errs, 0, sizeof(errs));
     struct machine m = machine(data, size);
-    cfg_read_file(entries, (const char *)data, text_len, "\\chase\\chase.cfg", &errs);
+    cfg_read_file(entries, &experiment_cfg_table, (const char *)data, text_len,
+                  "\\chase\\chase.cfg", &errs);
     if (nul)
         cfg_read_options(entries, options, &errs);
-    cfg_resolve(cfg, entries, &m, &errs);
+    cfg_resolve(cfg, &experiment_cfg_table, entries, &m, &errs);
     /* Every error is one line naming where it came from. */
     const char *text = strbuf_str(&errs.text);
     unsigned lines = 0;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Explicit stubs for the chase buffer, for unit tests that link the whole portable kernel.
+// Explicit stubs for the chase buffer (plat_buffer_*), backed by libc, for unit tests.
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run.h"
+#include "platform.h"
 
-int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buffer *b, char *why,
+int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
                       size_t why_cap)
 {
     memset(b, 0, sizeof(*b));
@@ -20,13 +20,13 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buff
     return 0;
 }
 
-void plat_buffer_free(struct run_buffer *b)
+void plat_buffer_free(struct plat_buffer *b)
 {
     free(b->virt);
     b->virt = NULL;
 }
 
-int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
 {
     (void)why;
     (void)why_cap;

@@ -182,7 +182,7 @@ static void test_ring_points_backward(void **state)
     size_t bytes = 50 * 128;
     uint8_t *buf = fresh(bytes);
     struct chain_layout l = {buf, 0, 128, 50, 0};
-    void **head = chain_build_ring(&l);
+    void **head = chain_build_backward(&l);
     assert_ptr_equal(head, chain_slot(&l, 49));
     for (uint64_t i = 1; i < 50; i++)
         assert_ptr_equal(*chain_slot(&l, i), chain_slot(&l, i - 1));
@@ -199,7 +199,7 @@ static void test_fused_independent_streams(void **state)
     size_t bytes = 64 * PAGE;
     uint8_t *buf = fresh(bytes);
     void **heads[CHASE_MAX_STREAMS];
-    uint64_t slots = chain_build_fused(buf, bytes, 72, 5, heads);
+    uint64_t slots = chain_build_streams(buf, bytes, 72, 5, heads);
     uint64_t part = bytes / 5 / PAGE * PAGE;
     assert_int_equal(slots, part / 72);
     for (unsigned j = 0; j < 5; j++) {
@@ -209,13 +209,13 @@ static void test_fused_independent_streams(void **state)
             assert_ptr_equal(*chain_slot(&l, i), chain_slot(&l, (i + 1) % slots));
     }
     struct chase_point pt;
-    point_fused(&pt, heads, 3, slots);
+    point_streams(&pt, heads, 3, slots);
     assert_int_equal(pt.streams, 3);
     assert_false(pt.serialized);
     assert_int_equal(pt.lap_hops, slots);
     for (unsigned j = 0; j < 3; j++)
         assert_ptr_equal(pt.head[j], heads[j]);
-    assert_int_equal(chain_build_fused(buf, 64, 72, 2, heads), 0); /* parts too small */
+    assert_int_equal(chain_build_streams(buf, 64, 72, 2, heads), 0); /* parts too small */
     free(buf);
 }
 
@@ -225,7 +225,7 @@ static void check_dual(uint64_t slots, uint64_t lag, uint64_t want_lag)
     uint8_t *buf = fresh(slots * LINE);
     struct chain_layout l = {buf, 0, LINE, slots, 0};
     struct chase_point pt;
-    assert_int_equal(point_dual(&pt, &l, lag, 3), want_lag);
+    assert_int_equal(point_trailing(&pt, &l, lag, 3), want_lag);
     assert_int_equal(pt.streams, 2);
     assert_true(pt.serialized);
     assert_int_equal(pt.lap_hops, slots);
@@ -268,7 +268,7 @@ static void test_scan_alternates(void **state)
     struct chain_layout huge = {buf, small_bytes, LINE, 512, 0};
     void **huge_head = chain_build_random(&huge, 11);
     struct chase_point pt;
-    point_scan(&pt, huge_head, huge.slots, &small, 12);
+    point_alternating(&pt, huge_head, huge.slots, &small, 12);
     assert_int_equal(pt.streams, 2);
     assert_true(pt.serialized);
     assert_int_equal(pt.lap_hops, 512);
@@ -293,7 +293,7 @@ static void check_parallel(uint64_t slots, unsigned n)
     uint8_t *buf = fresh(slots * LINE);
     struct chain_layout l = {buf, 0, LINE, slots, 0};
     struct chase_point pt;
-    point_parallel(&pt, &l, n, 21);
+    point_disjoint(&pt, &l, n, 21);
     assert_int_equal(pt.streams, n);
     assert_false(pt.serialized);
     assert_int_equal(pt.lap_hops, (slots + n - 1) / n);
@@ -349,17 +349,6 @@ static void test_offset_one_set(void **state)
     free(buf);
 }
 
-static void test_offset_sweeps_up_then_down(void **state)
-{
-    (void)state;
-    static const uint64_t want[] = {0, 64, 128, 192, 192, 128, 64, 0};
-    for (unsigned k = 0; k < 8; k++) {
-        bool up;
-        assert_int_equal(point_offset_at(64, 192, k, &up), want[k]);
-        assert_int_equal(up, k < 4);
-    }
-}
-
 /* One slot in each 4 KiB page, each in another line of its page. */
 static void test_tlb_one_slot_per_page(void **state)
 {
@@ -398,7 +387,6 @@ int main(void)
         cmocka_unit_test(test_scan_alternates),
         cmocka_unit_test(test_parallel_disjoint_cycles),
         cmocka_unit_test(test_offset_one_set),
-        cmocka_unit_test(test_offset_sweeps_up_then_down),
         cmocka_unit_test(test_tlb_one_slot_per_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

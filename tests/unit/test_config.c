@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "cfg_values.h"
 #include "experiments/experiment.h"
 
 static struct machine machine;
@@ -22,8 +23,8 @@ static int setup(void **state)
     (void)state;
     memset(&machine, 0, sizeof(machine));
     machine.cpu.ncaches = 1;
-    machine.cpu.caches[0] = (struct cache_info){.level = 1, .type = CACHE_DATA,
-                                                .size_bytes = 32768, .ways = 8, .line_bytes = 64};
+    machine.cpu.caches[0] = (struct cache_info){
+        .level = 1, .type = CACHE_DATA, .size_bytes = 32768, .ways = 8, .line_bytes = 64};
     machine.memory_total_bytes = 4ull << 30;
     machine.buffer_limit_bytes = 2ull << 30;
     entries = calloc(1, sizeof(*entries));
@@ -42,18 +43,19 @@ static int teardown(void **state)
 static bool resolve_text(const char *file, const char *options)
 {
     if (file)
-        cfg_read_file(entries, file, strlen(file), "\\chase\\chase.cfg", &errs);
+        cfg_read_file(entries, &experiment_cfg_table, file, strlen(file), "\\chase\\chase.cfg",
+                      &errs);
     if (options)
         cfg_read_options(entries, options, &errs);
-    cfg_resolve(&cfg, entries, &machine, &errs);
+    cfg_resolve(&cfg, &experiment_cfg_table, entries, &machine, &errs);
     return errs.count == 0;
 }
 
 /* Resolve and expect no error; on failure, show the errors. */
-#define assert_resolves(file, options)                                                            \
-    do {                                                                                          \
-        if (!resolve_text(file, options))                                                         \
-            fail_msg("unexpected configuration errors:\n%s", strbuf_str(&errs.text));           \
+#define assert_resolves(file, options)                                                             \
+    do {                                                                                           \
+        if (!resolve_text(file, options))                                                          \
+            fail_msg("unexpected configuration errors:\n%s", strbuf_str(&errs.text));              \
     } while (0)
 
 static void assert_error_contains(const char *needle)
@@ -71,9 +73,9 @@ static void test_defaults(void **state)
     assert_int_equal(cfg.global.on_exit, ON_EXIT_WAIT);
     assert_int_equal(cfg.global.reps, 5);
     assert_int_equal(cfg.global.n_experiments, experiment_count);
-    assert_int_equal(cfg.random.stride_bytes, 64);
-    assert_int_equal(cfg.random.points_per_octave, 4);
-    assert_true(cfg.random.max_bytes >= 64ull << 20);
+    assert_int_equal(cfg_u64(&cfg, "random.stride"), 64);
+    assert_int_equal(cfg_u64(&cfg, "random.points_per_octave"), 4);
+    assert_true(cfg_u64(&cfg, "random.max") >= 64ull << 20);
 }
 
 static void test_file_syntax(void **state)
@@ -91,23 +93,23 @@ static void test_file_syntax(void **state)
     assert_resolves(file, NULL);
     assert_int_equal(cfg.global.reps, 7);
     assert_int_equal(cfg.global.seed, 16);
-    assert_int_equal(cfg.random.stride_bytes, 128);
-    assert_int_equal(cfg.random.min_bytes, 8192);
-    assert_int_equal(cfg.random.max_bytes, 2 << 20);
-    assert_int_equal(cfg.random.points_per_octave, 3);
+    assert_int_equal(cfg_u64(&cfg, "random.stride"), 128);
+    assert_int_equal(cfg_u64(&cfg, "random.min"), 8192);
+    assert_int_equal(cfg_u64(&cfg, "random.max"), 2 << 20);
+    assert_int_equal(cfg_u64(&cfg, "random.points_per_octave"), 3);
 }
 
 static void test_options_override_file(void **state)
 {
     (void)state;
     assert_resolves("reps = 7\nprofile = full\n",
-                             "\\EFI\\BOOT\\chase.efi reps=9 profile = quick on_exit=shutdown");
+                    "\\EFI\\BOOT\\chase.efi reps=9 profile = quick on_exit=shutdown");
     assert_int_equal(cfg.global.reps, 9);
     assert_int_equal(cfg.global.profile, PROFILE_QUICK);
     assert_int_equal(cfg.global.on_exit, ON_EXIT_SHUTDOWN);
     /* the quick profile's defaults */
-    assert_int_equal(cfg.random.points_per_octave, 2);
-    assert_int_equal(cfg.random.max_bytes, 4 << 20);
+    assert_int_equal(cfg_u64(&cfg, "random.points_per_octave"), 2);
+    assert_int_equal(cfg_u64(&cfg, "random.max"), 4 << 20);
 }
 
 static void test_help_option(void **state)
@@ -122,7 +124,8 @@ static void test_experiment_list(void **state)
     (void)state;
     assert_resolves("experiments = random\n", NULL);
     assert_int_equal(cfg.global.n_experiments, 1);
-    assert_int_equal(cfg.global.experiments[0], (unsigned)experiment_index("random"));
+    assert_int_equal(cfg.global.experiments[0],
+                     (unsigned)cfg_table_find(&experiment_cfg_table, "random"));
 }
 
 static void test_unknown_key_suggests(void **state)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "cfg_values.h"
 #include "experiments/experiment.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
@@ -64,10 +65,10 @@ static int teardown(void **state)
 static bool resolve(const char *file, const char *options)
 {
     if (file)
-        cfg_read_file(entries, file, strlen(file), CFG_NAME, &errs);
+        cfg_read_file(entries, &experiment_cfg_table, file, strlen(file), CFG_NAME, &errs);
     if (options)
         cfg_read_options(entries, options, &errs);
-    return cfg_resolve(&cfg, entries, &machine, &errs) && errs.count == 0;
+    return cfg_resolve(&cfg, &experiment_cfg_table, entries, &machine, &errs) && errs.count == 0;
 }
 
 static void assert_error(const char *needle)
@@ -84,22 +85,24 @@ static void test_defaults_of_all_experiments_resolve(void **state)
     assert_true(resolve(NULL, NULL));
     assert_int_equal(cfg.global.n_experiments, 9);
     assert_int_equal(experiment_count, 9);
-    assert_true(cfg.random.max_bytes >= 4 * (32ull << 20));
-    assert_int_equal(cfg.ring.strides.n, 7);
-    assert_true(cfg.tlb.pages.n >= 2);
-    assert_true(cfg.dual.lag.is_auto);
-    assert_int_equal(cfg.dual.lag.value, 2 * (1 << 20) / 64); /* twice L2, in slots */
-    assert_true(cfg.offset.size.is_auto);
-    assert_int_equal(cfg.offset.stride_bytes, 32768 * 64); /* LLC sets x line */
-    assert_int_equal(cfg.offset.size.value, (32ull << 20) / 3 * 4 / (32768 * 64) * 32768 * 64);
+    assert_true(cfg_u64(&cfg, "random.max") >= 4 * (32ull << 20));
+    assert_int_equal(cfg_list_value(&cfg, "ring.strides")->n, 7);
+    assert_true(cfg_list_value(&cfg, "tlb.pages")->n >= 2);
+    assert_true(cfg_auto_value(&cfg, "dual.lag")->is_auto);
+    assert_int_equal(cfg_auto_value(&cfg, "dual.lag")->value,
+                     2 * (1 << 20) / 64); /* twice L2, in slots */
+    assert_true(cfg_auto_value(&cfg, "offset.size")->is_auto);
+    assert_int_equal(cfg_u64(&cfg, "offset.stride"), 32768 * 64); /* LLC sets x line */
+    assert_int_equal(cfg_auto_value(&cfg, "offset.size")->value,
+                     (32ull << 20) / 3 * 4 / (32768 * 64) * 32768 * 64);
 }
 
 static void test_quick_profile_resolves(void **state)
 {
     (void)state;
     assert_true(resolve(NULL, "profile=quick"));
-    assert_true(cfg.random.max_bytes <= 4 << 20);
-    assert_true(cfg.scan.huge_bytes <= 8 << 20);
+    assert_true(cfg_u64(&cfg, "random.max") <= 4 << 20);
+    assert_true(cfg_u64(&cfg, "scan.huge") <= 8 << 20);
 }
 
 /* Unknown keys name the source and suggest the nearest known key. */
@@ -262,19 +265,18 @@ static void test_auto_values(void **state)
 {
     (void)state;
     assert_true(resolve("dual.lag = 100\noffset.size = auto\n", "dual.stride=128"));
-    assert_false(cfg.dual.lag.is_auto);
-    assert_int_equal(cfg.dual.lag.value, 100);
-    assert_true(cfg.offset.size.is_auto);
+    assert_false(cfg_auto_value(&cfg, "dual.lag")->is_auto);
+    assert_int_equal(cfg_auto_value(&cfg, "dual.lag")->value, 100);
+    assert_true(cfg_auto_value(&cfg, "offset.size")->is_auto);
     teardown(NULL);
     setup(NULL);
     assert_true(resolve(NULL, "dual.stride=128 dual.lag=auto"));
-    assert_int_equal(cfg.dual.lag.value, 2 * (1 << 20) / 128);
+    assert_int_equal(cfg_auto_value(&cfg, "dual.lag")->value, 2 * (1 << 20) / 128);
     char buf[64];
-    const struct experiment *x = experiment_find("dual");
-    for (size_t i = 0; i < x->nkeys; i++) {
-        if (strcmp(x->keys[i].name, "lag") == 0)
-            cfg_format_value(buf, sizeof(buf), &x->keys[i], &cfg.dual);
-    }
+    const void *params;
+    const struct key_desc *lag = cfg_key(&cfg, "dual.lag", &params);
+    assert_non_null(lag);
+    cfg_format_value(buf, sizeof(buf), lag, params);
     assert_string_equal(buf, "auto (16384)");
 }
 
@@ -287,9 +289,11 @@ static void test_auto_values_in_json(void **state)
     struct json j;
     json_init(&j, &out);
     json_object_begin(&j, NULL);
-    const struct experiment *x = experiment_find("offset");
+    int idx = cfg_table_find(&experiment_cfg_table, "offset");
+    assert_true(idx >= 0);
+    const struct cfg_section *x = experiment_cfg_table.section((size_t)idx);
     for (size_t i = 0; i < x->nkeys; i++)
-        cfg_value_json(&j, &x->keys[i], &cfg.offset);
+        cfg_value_json(&j, &x->keys[i], cfg_params_const(&cfg, (size_t)idx));
     json_object_end(&j);
     assert_non_null(strstr(strbuf_str(&out), "\"size_auto\": true"));
     assert_non_null(strstr(strbuf_str(&out), "\"size\": 44040192"));
@@ -301,11 +305,11 @@ static void test_lists(void **state)
 {
     (void)state;
     assert_true(resolve("ring.strides = 16, 1K ,0x40\n", "tlb.pages=2M,4K"));
-    assert_int_equal(cfg.ring.strides.n, 3);
-    assert_int_equal(cfg.ring.strides.v[1], 1024);
-    assert_int_equal(cfg.ring.strides.v[2], 64);
-    assert_int_equal(cfg.tlb.pages.n, 2);
-    assert_int_equal(cfg.tlb.pages.v[0], 2 << 20);
+    assert_int_equal(cfg_list_value(&cfg, "ring.strides")->n, 3);
+    assert_int_equal(cfg_list_value(&cfg, "ring.strides")->v[1], 1024);
+    assert_int_equal(cfg_list_value(&cfg, "ring.strides")->v[2], 64);
+    assert_int_equal(cfg_list_value(&cfg, "tlb.pages")->n, 2);
+    assert_int_equal(cfg_list_value(&cfg, "tlb.pages")->v[0], 2 << 20);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)

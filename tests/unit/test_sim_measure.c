@@ -17,7 +17,7 @@
 #define BUFFER_BYTES (16ULL << 20)
 #define LINE 64
 
-static struct run_buffer buffer;
+static struct plat_buffer buffer;
 static struct sim_hier hier;
 static struct sim_backend backend;
 

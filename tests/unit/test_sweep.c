@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of size sweeps: points per octave, rounding to the stride, the end point.
+// Unit tests of sweeps: points per octave, rounding to the stride, the end point; up then down.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -58,13 +59,23 @@ static void test_degenerate(void **state)
     assert_int_equal(sweep_sizes(4096, 1u << 30, 1, 64, s, 0), 19);
 }
 
+static void test_up_down_sweep(void **state)
+{
+    (void)state;
+    static const uint64_t want[] = {0, 64, 128, 192, 192, 128, 64, 0};
+    for (unsigned k = 0; k < 8; k++) {
+        bool up;
+        assert_int_equal(sweep_up_down_at(64, 192, k, &up), want[k]);
+        assert_int_equal(up, k < 4);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_per_octave),
-        cmocka_unit_test(test_points_per_octave),
-        cmocka_unit_test(test_max_not_on_the_grid),
-        cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_one_per_octave),      cmocka_unit_test(test_points_per_octave),
+        cmocka_unit_test(test_max_not_on_the_grid), cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_up_down_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

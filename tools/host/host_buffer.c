@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "host.h"
-#include "run/run.h"
+#include "platform.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
@@ -72,7 +72,7 @@ static uint8_t *map_plain(uint64_t size, uint64_t align, int advice)
 }
 
 /* Map size bytes with pages of `page` bytes exactly; 0, or -1 with a reason. */
-static int map_exact(struct run_buffer *b, uint64_t size, uint64_t align, uint64_t page,
+static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint64_t page,
                      char *why, size_t why_cap)
 {
     memset(b, 0, sizeof(*b));
@@ -116,7 +116,7 @@ static int map_exact(struct run_buffer *b, uint64_t size, uint64_t align, uint64
     return 0;
 }
 
-int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buffer *b, char *why,
+int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
                       size_t why_cap)
 {
     static const uint64_t preference[] = {SZ_1G, SZ_2M, SZ_4K};
@@ -129,11 +129,11 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buff
     return -1;
 }
 
-int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
 {
     if (b->page_bytes == page_bytes)
         return 0;
-    struct run_buffer fresh;
+    struct plat_buffer fresh;
     uint64_t align = b->size_bytes >= SZ_2M ? SZ_2M : SZ_4K;
     if (map_exact(&fresh, b->size_bytes, align, page_bytes, why, why_cap) != 0)
         return -1;
@@ -143,7 +143,7 @@ int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, 
     return 0;
 }
 
-void plat_buffer_free(struct run_buffer *b)
+void plat_buffer_free(struct plat_buffer *b)
 {
     if (b->virt)
         munmap(b->virt, b->size_bytes);

@@ -85,7 +85,7 @@ static double median(double *v, unsigned n)
 }
 
 /* BENCH_TRIALS measurements of a random chain of size bytes; their medians in *out. */
-static int bench_random(struct run_buffer *buf, uint64_t size, struct bench_result *out)
+static int bench_random(struct plat_buffer *buf, uint64_t size, struct bench_result *out)
 {
     struct chain_layout l = {.base = buf->virt, .stride_bytes = 64, .slots = size / 64};
     struct chase_point pt = {.streams = 1, .lap_hops = l.slots};
@@ -110,7 +110,7 @@ int sim_bench(const struct sim_spec *spec, const char *name, const struct sim_cl
                                      4ULL << 20,  16ULL << 20,  64ULL << 20};
     struct sim_hier h;
     struct sim_backend backend;
-    struct run_buffer buf;
+    struct plat_buffer buf;
     char why[160], line[1024];
     if (sim_hier_init(&h, spec, cli->page_bytes, cli->seed) != 0 ||
         plat_buffer_alloc(BENCH_BUFFER_BYTES, 2ULL << 20, &buf, why, sizeof(why)) != 0) {

@@ -8,7 +8,7 @@
 
 #define SZ_2M (2ULL << 20)
 
-static struct run_buffer current;
+static struct plat_buffer current;
 static uint64_t default_page_bytes = 1ULL << 30;
 
 static uint64_t round_up(uint64_t v, uint64_t a)
@@ -21,7 +21,7 @@ void sim_buffer_set_default_page(uint64_t page_bytes)
     default_page_bytes = page_bytes;
 }
 
-const struct run_buffer *sim_buffer_current(void)
+const struct plat_buffer *sim_buffer_current(void)
 {
     return &current;
 }
@@ -31,7 +31,7 @@ const struct run_buffer *sim_buffer_current(void)
  * Host pages are only touched where the chain builders write, so a large plan costs
  * only what it uses; huge pages are asked for to keep the host's own TLB misses down.
  */
-int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buffer *b, char *why,
+int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
                       size_t why_cap)
 {
     memset(b, 0, sizeof(*b));
@@ -60,7 +60,7 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct run_buff
 }
 
 /* The model's TLBs follow the new page size at the next point; the memory stays as it is. */
-int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
 {
     if (page_bytes < 4096 || page_bytes > (1ULL << 30) || (page_bytes & (page_bytes - 1))) {
         snprintf(why, why_cap, "%llu-byte pages are not 4K, 2M or 1G",
@@ -74,7 +74,7 @@ int plat_buffer_set_pages(struct run_buffer *b, uint64_t page_bytes, char *why, 
     return 0;
 }
 
-void plat_buffer_free(struct run_buffer *b)
+void plat_buffer_free(struct plat_buffer *b)
 {
     if (b->virt)
         munmap(b->virt, b->size_bytes);

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "run/run.h"
+#include "platform.h"
 
 /* The simulated physical address of the buffer's first byte (1 GiB aligned). */
 #define SIM_PHYS_BASE (4ULL << 30)
@@ -16,6 +16,6 @@
  */
 void sim_buffer_set_default_page(uint64_t page_bytes);
 /* The buffer allocated now (virt NULL when there is none). */
-const struct run_buffer *sim_buffer_current(void);
+const struct plat_buffer *sim_buffer_current(void);
 
 #endif

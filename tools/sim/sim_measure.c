@@ -16,7 +16,7 @@ struct counters {
     uint64_t loads, dram_loads;
 };
 
-void sim_backend_bind(struct sim_backend *b, struct sim_hier *h, const struct run_buffer *buffer)
+void sim_backend_bind(struct sim_backend *b, struct sim_hier *h, const struct plat_buffer *buffer)
 {
     memset(b, 0, sizeof(*b));
     b->h = h;

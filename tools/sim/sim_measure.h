@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "chase/measure.h"
-#include "run/run.h"
+#include "platform.h"
 #include "sim_hier.h"
 #include "sim_stream.h"
 #include "lib/strbuf.h"
@@ -21,9 +21,9 @@
 /* What the backend simulates on: the model, and its own per-point statistics. */
 struct sim_backend {
     struct sim_hier *h;
-    const struct run_buffer *buffer; /* the chase buffer (virt NULL: none yet) */
-    struct strbuf stats;             /* sim_levels.csv: hit rates per point */
-    struct sim_traces traces;        /* the point's laps, recorded once */
+    const struct plat_buffer *buffer; /* the chase buffer (virt NULL: none yet) */
+    struct strbuf stats;              /* sim_levels.csv: hit rates per point */
+    struct sim_traces traces;         /* the point's laps, recorded once */
     unsigned points;
 };
 
@@ -31,7 +31,7 @@ struct sim_backend {
  * Make b the backend that sim_measure uses (measure_fn has no context argument, so
  * one backend at a time is bound); h is the model, buffer where the chains lie.
  */
-void sim_backend_bind(struct sim_backend *b, struct sim_hier *h, const struct run_buffer *buffer);
+void sim_backend_bind(struct sim_backend *b, struct sim_hier *h, const struct plat_buffer *buffer);
 /* Unbind b and release its statistics. */
 void sim_backend_release(struct sim_backend *b);
 

@@ -55,8 +55,8 @@ static int64_t find(const struct sim_traces *t, uint64_t end, uint32_t entry)
     return -1;
 }
 
-int sim_streams_open(struct sim_traces *t, const struct run_buffer *b, const struct chase_point *pt,
-                     struct sim_stream *s)
+int sim_streams_open(struct sim_traces *t, const struct plat_buffer *b,
+                     const struct chase_point *pt, struct sim_stream *s)
 {
     uintptr_t base = (uintptr_t)b->virt;
     uint64_t last = b->size_bytes - sizeof(void *);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "chase/measure.h"
-#include "run/run.h"
+#include "platform.h"
 
 /* Trace entries (one per slot of a lap, 4 bytes each) a backend keeps at most. */
 #define SIM_TRACE_MAX_ENTRIES (1ULL << 25)
@@ -35,8 +35,8 @@ struct sim_traces {
  * head lies on a lap already recorded shares it, as the dual experiment's two pointers
  * do). Returns 0, or -1 when a chain leaves the buffer.
  */
-int sim_streams_open(struct sim_traces *t, const struct run_buffer *b, const struct chase_point *pt,
-                     struct sim_stream *s);
+int sim_streams_open(struct sim_traces *t, const struct plat_buffer *b,
+                     const struct chase_point *pt, struct sim_stream *s);
 /* Release the recorded laps' memory. */
 void sim_traces_free(struct sim_traces *t);
 

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// The experiments' measurement side, stubbed for tests of their configuration: nothing may run.
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "chase/chain.h"
+#include "chase/chain_points.h"
+#include "chase/measure.h"
+#include "chase/reps.h"
+#include "chase/time_split.h"
+#include "machine/fault.h"
+#include "platform.h"
+
+/* A configuration test reached code that builds or measures chains: a bug in the test. */
+static void not_here(const char *what)
+{
+    fprintf(stderr, "stub_exp_run: %s called from a configuration test\n", what);
+    abort();
+}
+
+const char *const reps_stop_names[] = {NULL};
+
+void **chain_build_random(const struct chain_layout *l, uint64_t seed)
+{
+    (void)l, (void)seed;
+    not_here("chain_build_random");
+    return NULL;
+}
+
+uint64_t chain_build_streams(uint8_t *base, uint64_t size_bytes, uint64_t stride_bytes, unsigned n,
+                             void **heads[])
+{
+    (void)base, (void)size_bytes, (void)stride_bytes, (void)n, (void)heads;
+    not_here("chain_build_streams");
+    return 0;
+}
+
+void point_random(struct chase_point *pt, const struct chain_layout *l, uint64_t group_slots,
+                  uint64_t seed)
+{
+    (void)pt, (void)l, (void)group_slots, (void)seed;
+    not_here("point_random");
+}
+
+void point_linear(struct chase_point *pt, const struct chain_layout *l)
+{
+    (void)pt, (void)l;
+    not_here("point_linear");
+}
+
+void point_backward(struct chase_point *pt, const struct chain_layout *l)
+{
+    (void)pt, (void)l;
+    not_here("point_backward");
+}
+
+void point_streams(struct chase_point *pt, void **const heads[], unsigned k, uint64_t slots)
+{
+    (void)pt, (void)heads, (void)k, (void)slots;
+    not_here("point_streams");
+}
+
+uint64_t point_trailing(struct chase_point *pt, const struct chain_layout *l, uint64_t lag,
+                        uint64_t seed)
+{
+    (void)pt, (void)l, (void)lag, (void)seed;
+    not_here("point_trailing");
+    return 0;
+}
+
+void point_alternating(struct chase_point *pt, void **huge_head, uint64_t huge_slots,
+                       const struct chain_layout *small, uint64_t seed)
+{
+    (void)pt, (void)huge_head, (void)huge_slots, (void)small, (void)seed;
+    not_here("point_alternating");
+}
+
+void point_disjoint(struct chase_point *pt, const struct chain_layout *l, unsigned n, uint64_t seed)
+{
+    (void)pt, (void)l, (void)n, (void)seed;
+    not_here("point_disjoint");
+}
+
+void measure_assess_fixed(struct point_result *r)
+{
+    (void)r;
+    not_here("measure_assess_fixed");
+}
+
+void measure_release(struct point_result *r)
+{
+    (void)r;
+    not_here("measure_release");
+}
+
+double time_split_timed_fraction(const struct time_split *s)
+{
+    (void)s;
+    not_here("time_split_timed_fraction");
+    return 0;
+}
+
+void time_split_measured(struct time_split *s, uint64_t span, uint64_t warm, uint64_t timed)
+{
+    (void)s, (void)span, (void)warm, (void)timed;
+    not_here("time_split_measured");
+}
+
+void time_split_add(struct time_split *sum, const struct time_split *s)
+{
+    (void)sum, (void)s;
+    not_here("time_split_add");
+}
+
+void fault_describe(char *buf, size_t cap, const struct fault_info *f)
+{
+    (void)buf, (void)cap, (void)f;
+    not_here("fault_describe");
+}
+
+int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
+{
+    (void)b, (void)page_bytes, (void)why, (void)why_cap;
+    not_here("plat_buffer_set_pages");
+    return -1;
+}
