@@ -10,6 +10,7 @@ MAKEFLAGS += --no-builtin-rules
 CC      := gcc
 CLANG   := clang
 OBJCOPY := objcopy
+LD      ?= ld
 
 WARN    := -Wall -Wextra -Wshadow -Wvla -Wstrict-prototypes -Werror
 COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
@@ -105,7 +106,7 @@ $(BUILD)/efi/%.S.o: %.S
 
 $(BUILD)/chase.so: $(EFI_OBJS) linker/chase-efi.lds
 	@$(if $(Q),echo "  LD       $@")
-	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
+	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
 		$$($(CC) -print-libgcc-file-name)
 
 # An ELF shared object becomes a PE32+ EFI application (subsystem 10).
@@ -120,7 +121,7 @@ PROBE_OBJS := $(BUILD)/efi/efi/probe.c.o
 
 $(BUILD)/probe.so: $(PROBE_OBJS) linker/chase-efi.lds
 	@$(if $(Q),echo "  LD       $@")
-	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
+	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
 
 
 $(BUILD)/chase.img: $(BUILD)/chase.efi tools/mkimage.sh tools/chase.cfg.example
@@ -223,7 +224,7 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,
 # seeds in tests/fuzz/corpus/NAME/, past findings in tests/fuzz/regressions/NAME/.
 
-FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
+FUZZ_CFLAGS := -std=gnu11 $(WARN) -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
 		-DCHASE_VERSION=\"$(VERSION)\" -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=all -MMD -MP
 FUZZ_TARGETS += fuzz_config
