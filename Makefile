@@ -249,7 +249,7 @@ endef
 
 # ---- top-level targets ------------------------------------------------------------------------
 
-.PHONY: all deps run test unit qemu-test check-layers bench clean sign fuzz fuzzers
+.PHONY: all deps run test unit qemu-test check-layers bench clean sign fuzz fuzzers format
 .DEFAULT_GOAL := all
 
 all: $(ALL_TARGETS)
@@ -268,7 +268,12 @@ unit: $(UNIT_BINS)
 check-layers:
 	$(Q)tools/check-layers.sh
 
-SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh tests/host/test_quick.sh \
+# Lay out every C file as .clang-format says (tools/check-format.sh, run by make test, checks).
+format:
+	$(Q)tools/check-format.sh --fix
+
+SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
+	tests/host/test_host_random.sh tests/host/test_quick.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \
