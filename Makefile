@@ -272,7 +272,8 @@ check-layers:
 format:
 	$(Q)tools/check-format.sh --fix
 
-SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh tests/tools/test_checks.sh \
+SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
+	tests/tools/test_checks.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \

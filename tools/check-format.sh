@@ -30,7 +30,8 @@ if [ -z "$cf" ] || ! command -v "$cf" >/dev/null; then
 fi
 version=$("$cf" --version | sed -n 's/.*clang-format version \([0-9][0-9.]*\).*/\1/p')
 [ "${version%%.*}" = "$WANT_MAJOR" ] ||
-    echo "# $cf is version ${version:-unknown}, not $WANT_MAJOR: some differences may be the version's"
+    echo "# $cf is version ${version:-unknown}, not $WANT_MAJOR:" \
+        "some differences may be the version's"
 
 # Tracked C files (and new ones not ignored) that are still there.
 files=()
