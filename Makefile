@@ -10,6 +10,7 @@ MAKEFLAGS += --no-builtin-rules
 CC      := gcc
 CLANG   := clang
 OBJCOPY := objcopy
+LD      ?= ld
 
 WARN    := -Wall -Wextra -Wshadow -Wvla -Wstrict-prototypes -Werror
 COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
@@ -106,7 +107,7 @@ $(BUILD)/efi/%.S.o: %.S
 
 $(BUILD)/chase.so: $(EFI_OBJS) linker/chase-efi.lds
 	@$(if $(Q),echo "  LD       $@")
-	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
+	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
 		$$($(CC) -print-libgcc-file-name)
 
 # An ELF shared object becomes a PE32+ EFI application (subsystem 10).
@@ -121,7 +122,7 @@ PROBE_OBJS := $(BUILD)/efi/efi/probe.c.o
 
 $(BUILD)/probe.so: $(PROBE_OBJS) linker/chase-efi.lds
 	@$(if $(Q),echo "  LD       $@")
-	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
+	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
 
 
 $(BUILD)/chase.img: $(BUILD)/chase.efi tools/mkimage.sh tools/chase.cfg.example
@@ -247,7 +248,7 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,
 # seeds in tests/fuzz/corpus/NAME/, past findings in tests/fuzz/regressions/NAME/.
 
-FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
+FUZZ_CFLAGS := -std=gnu11 $(WARN) -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
 		-DCHASE_VERSION=\"$(VERSION)\" -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=all -MMD -MP
 FUZZ_TARGETS += fuzz_config
@@ -272,7 +273,7 @@ endef
 
 # ---- top-level targets ------------------------------------------------------------------------
 
-.PHONY: all deps run test unit qemu-test check-layers bench clean sign fuzz fuzzers
+.PHONY: all deps run test unit qemu-test check-layers bench clean sign fuzz fuzzers format
 .DEFAULT_GOAL := all
 
 all: $(ALL_TARGETS)
@@ -291,7 +292,13 @@ unit: $(UNIT_BINS)
 check-layers:
 	$(Q)tools/check-layers.sh
 
-SCRIPT_TESTS := tools/check-layers.sh tests/host/test_host_random.sh tests/host/test_quick.sh \
+# Lay out every C file as .clang-format says (tools/check-format.sh, run by make test, checks).
+format:
+	$(Q)tools/check-format.sh --fix
+
+SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
+	tests/tools/test_checks.sh \
+	tests/host/test_host_random.sh tests/host/test_quick.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \

@@ -27,6 +27,7 @@ BOOLEAN efi_files_init(EFI_HANDLE image)
 char *efi_read_file(const CHAR16 *path, UINTN *len)
 {
     EFI_FILE_HANDLE f;
+    *len = 0;
     if (!root || uefi_call_wrapper(root->Open, 5, root, &f, (CHAR16 *)path, EFI_FILE_MODE_READ,
                                    0) != EFI_SUCCESS)
         return NULL;
@@ -47,7 +48,7 @@ char *efi_read_file(const CHAR16 *path, UINTN *len)
         }
     }
     uefi_call_wrapper(f->Close, 1, f);
-    *len = n;
+    *len = buf ? n : 0; /* n < cap always: the zeroed buffer ends in a NUL */
     return buf;
 }
 

@@ -14,7 +14,11 @@
 
 /* Open the volume chase was loaded from; false when it has no file system. */
 BOOLEAN efi_files_init(EFI_HANDLE image);
-/* Read a whole file (path like L"\\chase\\chase.cfg"); NULL when absent. Free with FreePool. */
+/*
+ * Read a whole file (path like L"\\chase\\chase.cfg") into a NUL-terminated buffer from
+ * plat_alloc, its length in *len; NULL (*len 0) when absent or out of memory. Free it with
+ * plat_free, not FreePool: plat_free keeps the pool count efi_memory_held reports.
+ */
 char *efi_read_file(const CHAR16 *path, UINTN *len);
 /* Close the run folder and the volume (before returning to the firmware). */
 void efi_files_close(void);

@@ -15,6 +15,7 @@ packages=(
     libgsl-dev gnuplot-nox      # chase-report: fitting and plots
     fonts-dejavu-core           # a font for gnuplot's pngcairo terminal
     clang libclang-rt-14-dev    # fuzzing (libFuzzer) and sanitizers
+    clang-format                # make format, tools/check-format.sh (version 14 in Debian 12)
     sbsigntool openssl          # signing chase.efi for Secure Boot
 )
 names=()

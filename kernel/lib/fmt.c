@@ -26,9 +26,15 @@ static void out_pad(struct out *o, char c, int n)
         out_char(o, c);
 }
 
+/* The length modifier: 'h' and 'hh' read an int like no modifier. */
+enum arg_size { ARG_INT, ARG_LONG, ARG_LONG_LONG, ARG_SIZE };
+
+/* One conversion: "%-08.3llx" is left, zero, width 8, prec 3, ARG_LONG_LONG, 'x'. */
 struct spec {
     bool left, zero, plus, space;
-    int width, prec;
+    int width, prec; /* prec < 0: none given */
+    enum arg_size size;
+    char conv;
 };
 
 /* Emit a sign/prefix, a digit string and padding as the spec says. */
@@ -160,118 +166,159 @@ static int parse_int(const char **p)
     return v;
 }
 
+/* A width or precision given as '*': the next int argument. */
+static int star_arg(const char **p, va_list *ap)
+{
+    (*p)++;
+    return va_arg(*ap, int);
+}
+
+/* The flags '-', '0', '+' and ' ', in any order; returns the position after them. */
+static const char *parse_flags(const char *p, struct spec *sp)
+{
+    for (;; p++) {
+        if (*p == '-')
+            sp->left = true;
+        else if (*p == '0')
+            sp->zero = true;
+        else if (*p == '+')
+            sp->plus = true;
+        else if (*p == ' ')
+            sp->space = true;
+        else
+            return p;
+    }
+}
+
+/*
+ * Read the conversion after a '%' (flags, width, precision, length, conversion character)
+ * into sp; '*' arguments are taken from ap. Returns the conversion character's position.
+ */
+static const char *parse_spec(const char *p, va_list *ap, struct spec *sp)
+{
+    *sp = (struct spec){.prec = -1, .size = ARG_INT};
+    p = parse_flags(p, sp);
+    if (*p == '*') {
+        sp->width = star_arg(&p, ap);
+        if (sp->width < 0) {
+            sp->left = true;
+            sp->width = -sp->width;
+        }
+    } else {
+        sp->width = parse_int(&p);
+    }
+    if (*p == '.') {
+        p++;
+        sp->prec = *p == '*' ? star_arg(&p, ap) : parse_int(&p);
+    }
+    for (; *p == 'l' || *p == 'h' || *p == 'z'; p++) {
+        if (*p == 'l')
+            sp->size = sp->size == ARG_LONG ? ARG_LONG_LONG : ARG_LONG;
+        else if (*p == 'z')
+            sp->size = ARG_SIZE;
+    }
+    sp->conv = *p;
+    return p;
+}
+
+/* %d and %i: a sign (or '+'/' ' flag) before the magnitude. */
+static void emit_signed(struct out *o, struct spec *sp, va_list *ap)
+{
+    int64_t v = sp->size == ARG_INT         ? va_arg(*ap, int)
+                : sp->size == ARG_LONG      ? va_arg(*ap, long)
+                : sp->size == ARG_LONG_LONG ? va_arg(*ap, long long)
+                                            : (int64_t)va_arg(*ap, size_t);
+    const char *prefix = v < 0 ? "-" : (sp->plus ? "+" : (sp->space ? " " : ""));
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    if (sp->prec >= 0)
+        sp->zero = false;
+    out_uint(o, sp, prefix, mag, 10, false);
+}
+
+/* %u, %x and %X. */
+static void emit_unsigned(struct out *o, struct spec *sp, va_list *ap)
+{
+    uint64_t v = sp->size == ARG_INT         ? va_arg(*ap, unsigned)
+                 : sp->size == ARG_LONG      ? va_arg(*ap, unsigned long)
+                 : sp->size == ARG_LONG_LONG ? va_arg(*ap, unsigned long long)
+                                             : va_arg(*ap, size_t);
+    if (sp->prec >= 0)
+        sp->zero = false;
+    out_uint(o, sp, "", v, sp->conv == 'u' ? 10 : 16, sp->conv == 'X');
+}
+
+/* %s: a NULL pointer prints "(null)". */
+static void emit_string(struct out *o, struct spec *sp, const char *s)
+{
+    if (!s)
+        s = "(null)";
+    /* With a precision the text need not be NUL-terminated: never read past it. */
+    int n = 0;
+    while ((sp->prec < 0 || n < sp->prec) && s[n])
+        n++;
+    sp->zero = false;
+    out_field(o, sp, "", s, n, 0);
+}
+
+/*
+ * Emit one conversion, its argument taken from ap. Returns false when the format ended
+ * inside the spec (a '%' with nothing after it prints nothing).
+ */
+static bool emit_conversion(struct out *o, struct spec *sp, va_list *ap)
+{
+    switch (sp->conv) {
+    case 'd':
+    case 'i':
+        emit_signed(o, sp, ap);
+        break;
+    case 'u':
+    case 'x':
+    case 'X':
+        emit_unsigned(o, sp, ap);
+        break;
+    case 'p':
+        out_uint(o, sp, "0x", (uintptr_t)va_arg(*ap, void *), 16, false);
+        break;
+    case 'c': {
+        char c = (char)va_arg(*ap, int);
+        out_field(o, sp, "", &c, 1, 0);
+        break;
+    }
+    case 's':
+        emit_string(o, sp, va_arg(*ap, const char *));
+        break;
+    case 'f':
+        out_double(o, sp, va_arg(*ap, double));
+        break;
+    case '%':
+        out_char(o, '%');
+        break;
+    case 0:
+        return false;
+    default: /* unknown: printed as it stands, flags and width dropped, no argument taken */
+        out_char(o, '%');
+        out_char(o, sp->conv);
+        break;
+    }
+    return true;
+}
+
 int kvsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
 {
     struct out o = {buf, cap, 0};
+    va_list args; /* a copy, so the helpers can share it through a pointer */
+    va_copy(args, ap);
     for (const char *p = fmt; *p; p++) {
         if (*p != '%') {
             out_char(&o, *p);
             continue;
         }
-        p++;
-        struct spec sp = {false, false, false, false, 0, -1};
-        for (;; p++) {
-            if (*p == '-')
-                sp.left = true;
-            else if (*p == '0')
-                sp.zero = true;
-            else if (*p == '+')
-                sp.plus = true;
-            else if (*p == ' ')
-                sp.space = true;
-            else
-                break;
-        }
-        if (*p == '*') {
-            sp.width = va_arg(ap, int);
-            if (sp.width < 0) {
-                sp.left = true;
-                sp.width = -sp.width;
-            }
-            p++;
-        } else {
-            sp.width = parse_int(&p);
-        }
-        if (*p == '.') {
-            p++;
-            if (*p == '*') {
-                sp.prec = va_arg(ap, int);
-                p++;
-            } else {
-                sp.prec = parse_int(&p);
-            }
-        }
-        int lng = 0; /* 0 int, 1 long, 2 long long, 3 size_t */
-        while (*p == 'l' || *p == 'h' || *p == 'z') {
-            if (*p == 'l')
-                lng = lng == 1 ? 2 : 1;
-            else if (*p == 'z')
-                lng = 3;
-            p++;
-        }
-        switch (*p) {
-        case 'd':
-        case 'i': {
-            int64_t v = lng == 0 ? va_arg(ap, int)
-                        : lng == 1 ? va_arg(ap, long)
-                        : lng == 2 ? va_arg(ap, long long)
-                                   : (int64_t)va_arg(ap, size_t);
-            const char *prefix = v < 0 ? "-" : (sp.plus ? "+" : (sp.space ? " " : ""));
-            uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-            if (sp.prec >= 0)
-                sp.zero = false;
-            out_uint(&o, &sp, prefix, mag, 10, false);
+        struct spec sp;
+        p = parse_spec(p + 1, &args, &sp);
+        if (!emit_conversion(&o, &sp, &args))
             break;
-        }
-        case 'u':
-        case 'x':
-        case 'X': {
-            uint64_t v = lng == 0 ? va_arg(ap, unsigned)
-                         : lng == 1 ? va_arg(ap, unsigned long)
-                         : lng == 2 ? va_arg(ap, unsigned long long)
-                                    : va_arg(ap, size_t);
-            if (sp.prec >= 0)
-                sp.zero = false;
-            out_uint(&o, &sp, "", v, *p == 'u' ? 10 : 16, *p == 'X');
-            break;
-        }
-        case 'p': {
-            uintptr_t v = (uintptr_t)va_arg(ap, void *);
-            out_uint(&o, &sp, "0x", v, 16, false);
-            break;
-        }
-        case 'c': {
-            char c = (char)va_arg(ap, int);
-            out_field(&o, &sp, "", &c, 1, 0);
-            break;
-        }
-        case 's': {
-            const char *s = va_arg(ap, const char *);
-            if (!s)
-                s = "(null)";
-            /* With a precision the text need not be NUL-terminated: never read past it. */
-            int n = 0;
-            while ((sp.prec < 0 || n < sp.prec) && s[n])
-                n++;
-            sp.zero = false;
-            out_field(&o, &sp, "", s, n, 0);
-            break;
-        }
-        case 'f':
-            out_double(&o, &sp, va_arg(ap, double));
-            break;
-        case '%':
-            out_char(&o, '%');
-            break;
-        case 0:
-            p--;
-            break;
-        default:
-            out_char(&o, '%');
-            out_char(&o, *p);
-            break;
-        }
     }
+    va_end(args);
     if (cap)
         buf[o.len < cap ? o.len : cap - 1] = 0;
     return (int)o.len;

@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +14,13 @@
 #include "lib/kmath.h"
 #include "lib/kstring.h"
 
-#define SAME(...)                                                                                 \
-    do {                                                                                          \
-        char ours[256], libc[256];                                                                \
-        int a = ksnprintf(ours, sizeof(ours), __VA_ARGS__);                                       \
-        int b = snprintf(libc, sizeof(libc), __VA_ARGS__);                                        \
-        assert_string_equal(ours, libc);                                                          \
-        assert_int_equal(a, b);                                                                   \
+#define SAME(...)                                                                                  \
+    do {                                                                                           \
+        char ours[256], libc[256];                                                                 \
+        int a = ksnprintf(ours, sizeof(ours), __VA_ARGS__);                                        \
+        int b = snprintf(libc, sizeof(libc), __VA_ARGS__);                                         \
+        assert_string_equal(ours, libc);                                                           \
+        assert_int_equal(a, b);                                                                    \
     } while (0)
 
 static void test_integers(void **state)
@@ -66,6 +67,58 @@ static void test_doubles_random(void **state)
     }
 }
 
+/*
+ * Flags, '*' and length modifiers in the combinations the spec parser must keep apart,
+ * including flags the C library ignores ('0' with '-' or a precision, ' ' with '+').
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat"
+static void test_spec_parsing(void **state)
+{
+    (void)state;
+    SAME("%-+5d|%+05d|% 05d|%-05d|%0-5d|%+ d|% +d", 42, 42, -42, 42, 42, 7, 7);
+    SAME("%*d|%*d|%-*d|%0*d", -6, 1, 6, -1, -4, 2, 5, -3);
+    SAME("%.*d|%.*u|%*.*x|%-*.*s|", -1, 5, 0, 7u, 8, 4, 0xabu, 7, 2, "hello");
+    SAME("%.0d|%.0u|%.0x|%5.0d|%-3.0u|%+.0d", 0, 0u, 0u, 0, 0u, 0);
+    SAME("%08.3d|%-8.3d|%08x|%.5X", -7, -7, 0xbeu, 0xbeu);
+    SAME("%hd %hu %hhu %hhd %hx", (short)-5, (unsigned short)6, (unsigned char)7, (signed char)-8,
+         (unsigned short)0xfff);
+    SAME("%ld %lu %li %lld %lli %zu %zx", -1L, 2UL, -3L, -4LL, 5LL, (size_t)6, (size_t)0x7f);
+    SAME("%5c|%-3c|%c", 'a', 'b', '%');
+    SAME("%20p|%-20p|", (void *)0xdeadbeef, (void *)0x10);
+    SAME("%+f|% f|%+.2f|%08.3f|%-8.1f|%+08.2f|% .0f", 1.25, 1.25, -1.25, -2.5, 2.5, 3.0, 0.5);
+    SAME("%f %f %.1f", INFINITY, -INFINITY, NAN);
+    SAME("%d%%%d|%%%s", 1, 2, "x");
+}
+#pragma GCC diagnostic pop
+
+/* kvsnprintf without the format attribute: formats the compiler would rightly refuse. */
+static int fmt_unchecked(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = kvsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+/* What the kernel's printf does with what the C library leaves undefined. */
+static void test_malformed_specs(void **state)
+{
+    (void)state;
+    char buf[32];
+    /* A '%' at the end, even after flags and width, prints nothing. */
+    assert_int_equal(fmt_unchecked(buf, sizeof(buf), "abc%"), 3);
+    assert_string_equal(buf, "abc");
+    assert_int_equal(fmt_unchecked(buf, sizeof(buf), "abc%-08.3l"), 3);
+    assert_string_equal(buf, "abc");
+    /* An unknown conversion prints as '%' and its letter and takes no argument. */
+    assert_int_equal(fmt_unchecked(buf, sizeof(buf), "%q|%5y|%d", 9), 7);
+    assert_string_equal(buf, "%q|%y|9");
+    assert_int_equal(fmt_unchecked(buf, sizeof(buf), "%s|%5s", (char *)NULL, (char *)NULL), 13);
+    assert_string_equal(buf, "(null)|(null)");
+}
+
 static void test_precision_bounds_the_read(void **state)
 {
     (void)state;
@@ -83,6 +136,11 @@ static void test_truncation(void **state)
     assert_int_equal(n, 8);
     assert_string_equal(buf, "abcd");
     assert_int_equal(ksnprintf(NULL, 0, "%d", 12345), 5);
+    /* Padding and digits past the end are counted, not written. */
+    assert_int_equal(ksnprintf(buf, sizeof(buf), "%8d|%-6.2f", 1, 2.5), 15);
+    assert_string_equal(buf, "    ");
+    assert_int_equal(ksnprintf(buf, 1, "%s%d", "ab", 3), 3);
+    assert_string_equal(buf, "");
 }
 
 static void test_kmath(void **state)
@@ -114,11 +172,16 @@ static void test_kstring(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_integers),    cmocka_unit_test(test_strings_and_chars),
-        cmocka_unit_test(test_doubles),     cmocka_unit_test(test_doubles_random),
+        cmocka_unit_test(test_integers),
+        cmocka_unit_test(test_strings_and_chars),
+        cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_doubles_random),
+        cmocka_unit_test(test_spec_parsing),
+        cmocka_unit_test(test_malformed_specs),
         cmocka_unit_test(test_precision_bounds_the_read),
         cmocka_unit_test(test_truncation),
-        cmocka_unit_test(test_kmath),       cmocka_unit_test(test_kstring),
+        cmocka_unit_test(test_kmath),
+        cmocka_unit_test(test_kstring),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

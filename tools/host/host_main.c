@@ -2,6 +2,7 @@
 // chase-host: the same kernel code as chase.efi, run as a pinned Linux process.
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,84 +77,127 @@ static void describe_machine(struct machine *m)
         snprintf(m->firmware_vendor, sizeof(m->firmware_vendor), "Linux %s", u.release);
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct host_args {
+    const char *out_dir, *config_path;
+    int cpu; /* -1: the CPU chase-host started on */
+    bool want_help;
+    char options[4096]; /* the key=value settings, each followed by a space */
+    size_t options_len;
+};
+
+/* Append one key=value setting to a->options; false when they no longer fit. */
+static bool add_setting(struct host_args *a, const char *setting)
 {
-    const char *out_dir = "runs", *config_path = NULL;
-    int cpu = -1;
-    static char options[4096];
-    size_t olen = 0;
-    int want_help = 0;
+    size_t n = strlen(setting);
+    if (a->options_len + n + 2 > sizeof(a->options))
+        return false;
+    memcpy(a->options + a->options_len, setting, n);
+    a->options_len += n;
+    a->options[a->options_len++] = ' ';
+    a->options[a->options_len] = 0;
+    return true;
+}
+
+static bool takes_value(const char *arg)
+{
+    return !strcmp(arg, "--out") || !strcmp(arg, "--config") || !strcmp(arg, "--cpu");
+}
+
+/* Read the command line into a; returns 0, or the exit status after saying what is wrong. */
+static int parse_args(int argc, char **argv, struct host_args *a)
+{
     for (int i = 1; i < argc; i++) {
-        if ((!strcmp(argv[i], "--out") || !strcmp(argv[i], "--config") ||
-             !strcmp(argv[i], "--cpu")) && i + 1 >= argc) {
-            fprintf(stderr, "chase-host: %s needs a value\n", argv[i]);
+        const char *arg = argv[i];
+        if (takes_value(arg) && i + 1 >= argc) {
+            fprintf(stderr, "chase-host: %s needs a value\n", arg);
             return 2;
         }
-        if (!strcmp(argv[i], "--out")) {
-            out_dir = argv[++i];
-        } else if (!strcmp(argv[i], "--config")) {
-            config_path = argv[++i];
-        } else if (!strcmp(argv[i], "--cpu")) {
+        if (!strcmp(arg, "--out")) {
+            a->out_dir = argv[++i];
+        } else if (!strcmp(arg, "--config")) {
+            a->config_path = argv[++i];
+        } else if (!strcmp(arg, "--cpu")) {
             char *end;
-            cpu = (int)strtol(argv[++i], &end, 10);
-            if (*end || cpu < 0) {
+            a->cpu = (int)strtol(argv[++i], &end, 10);
+            if (*end || a->cpu < 0) {
                 fprintf(stderr, "chase-host: --cpu needs a CPU number, got '%s'\n", argv[i]);
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
-                   !strcmp(argv[i], "help")) {
-            want_help = 1;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "chase-host: unknown option '%s'\n", argv[i]);
+        } else if (!strcmp(arg, "--help") || !strcmp(arg, "-h") || !strcmp(arg, "help")) {
+            a->want_help = true;
+        } else if (arg[0] == '-') {
+            fprintf(stderr, "chase-host: unknown option '%s'\n", arg);
             usage(stderr);
             return 2;
-        } else {
-            size_t n = strlen(argv[i]);
-            if (olen + n + 2 > sizeof(options)) {
-                fprintf(stderr, "chase-host: too many settings\n");
-                return 2;
-            }
-            memcpy(options + olen, argv[i], n);
-            olen += n;
-            options[olen++] = ' ';
-            options[olen] = 0;
+        } else if (!add_setting(a, arg)) {
+            fprintf(stderr, "chase-host: too many settings\n");
+            return 2;
         }
     }
+    return 0;
+}
+
+/* The run's inputs: the configuration file (if any), the settings and the start time. */
+static int gather_inputs(const struct host_args *a, struct run_inputs *in, char **text)
+{
+    if (a->config_path) {
+        *text = read_file(a->config_path, &in->config_len);
+        if (!*text) {
+            fprintf(stderr, "chase-host: cannot read %s: %s\n", a->config_path, strerror(errno));
+            return 2;
+        }
+        in->config_text = *text;
+        in->config_name = a->config_path;
+    }
+    in->options = a->options;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    in->start_time_unix = (uint64_t)now;
+    strftime(in->start_time, sizeof(in->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return 0;
+}
+
+/* Pin to a CPU and make the run folder; returns 0, or the exit status after saying why not. */
+static int prepare_process(const struct host_args *a)
+{
+    int pinned = pin_cpu(a->cpu);
+    if (pinned < 0) {
+        fprintf(stderr, "chase-host: cannot pin to CPU %d: %s\n", a->cpu, strerror(errno));
+        return 2;
+    }
+    if (host_make_run_dir(a->out_dir) != 0) {
+        fprintf(stderr, "chase-host: cannot create a run folder in %s: %s\n", a->out_dir,
+                strerror(errno));
+        return 2;
+    }
+    printf("chase-host: pinned to CPU %d\n", pinned);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static struct host_args args = {.out_dir = "runs", .cpu = -1};
+    int status = parse_args(argc, argv, &args);
+    if (status)
+        return status;
     struct machine m;
     describe_machine(&m);
-    if (want_help) {
+    if (args.want_help) {
         usage(stdout);
         chase_print_help(&m);
         return 0;
     }
     struct run_inputs in = {0};
     char *text = NULL;
-    if (config_path) {
-        text = read_file(config_path, &in.config_len);
-        if (!text) {
-            fprintf(stderr, "chase-host: cannot read %s: %s\n", config_path, strerror(errno));
-            return 2;
-        }
-        in.config_text = text;
-        in.config_name = config_path;
+    status = gather_inputs(&args, &in, &text);
+    if (!status)
+        status = prepare_process(&args);
+    if (status) {
+        free(text);
+        return status;
     }
-    in.options = options;
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    in.start_time_unix = (uint64_t)now;
-    strftime(in.start_time, sizeof(in.start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    int pinned = pin_cpu(cpu);
-    if (pinned < 0) {
-        fprintf(stderr, "chase-host: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
-        return 2;
-    }
-    if (host_make_run_dir(out_dir) != 0) {
-        fprintf(stderr, "chase-host: cannot create a run folder in %s: %s\n", out_dir,
-                strerror(errno));
-        return 2;
-    }
-    printf("chase-host: pinned to CPU %d\n", pinned);
     enum on_exit on_exit;
     enum run_outcome outcome = chase_main(&m, &in, &on_exit);
     free(text);

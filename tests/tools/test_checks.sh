@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The tree's own checks catch what they are for: check-sizes.sh and check-format.sh run on a
+# small git tree made here, once clean and once with each kind of offender.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TEST_TMP=${TEST_TMP:-$ROOT/build/tool-tests}
+tree="$TEST_TMP/checks-tree"
+rm -rf "$tree"
+mkdir -p "$tree/tools" "$tree/kernel/lib" "$tree/efi"
+cp "$ROOT/tools/check-sizes.sh" "$ROOT/tools/check-format.sh" "$tree/tools/"
+cp "$ROOT/.clang-format" "$tree/"
+git -C "$tree" init -q .
+
+check() {
+    local what=$1
+    shift
+    if "$@" >/dev/null 2>&1; then
+        echo "ok - $what"
+    else
+        echo "not ok - $what"
+    fi
+}
+
+# function_of NAME LINES: a C function of LINES lines from its opening to its closing brace.
+function_of() {
+    printf 'int %s(int x)\n{\n' "$1"
+    for ((i = 0; i < $2 - 2; i++)); do
+        printf '    x++;\n'
+    done
+    printf '}\n'
+}
+
+sizes() { "$tree/tools/check-sizes.sh" "$tree" >"$TEST_TMP/sizes.out" 2>&1; }
+sizes_flags() { sizes; grep -q "^#   $1" "$TEST_TMP/sizes.out"; }
+format() { "$tree/tools/check-format.sh" >"$TEST_TMP/format.out" 2>&1; }
+
+# At the limits: a 500-line script, 60-line functions (two in one file, one in a header).
+seq 500 >"$tree/tools/long.sh"
+{ function_of a 60; function_of b 60; } >"$tree/kernel/lib/a.c"
+function_of c 60 >"$tree/efi/c.h"
+function_of d 200 >"$tree/tools/tool.c" # outside kernel/ and efi/: no function limit
+git -C "$tree" add -A
+check "check-sizes: a tree at the limits passes" sizes
+
+seq 501 >"$tree/tools/long.sh"
+check "check-sizes: a 501-line script fails, named with its length" \
+    sizes_flags "tools/long.sh: 501 lines"
+seq 500 >"$tree/tools/long.sh"
+seq 600 >"$tree/kernel/lib/new.h" # not yet added to git: still a source file
+check "check-sizes: a new file is checked before it is added" sizes_flags "kernel/lib/new.h: 600"
+rm "$tree/kernel/lib/new.h"
+mkdir -p "$tree/sub" && seq 501 >"$tree/sub/Makefile"
+check "check-sizes: a Makefile in a folder counts" sizes_flags "sub/Makefile: 501 lines"
+rm -r "$tree/sub"
+{ function_of a 60; function_of b 61; } >"$tree/kernel/lib/a.c"
+check "check-sizes: a 61-line function fails, named with its line and signature" \
+    sizes_flags "kernel/lib/a.c:62: 61 lines: int b(int x)"
+function_of a 60 >"$tree/kernel/lib/a.c"
+function_of c 61 >"$tree/efi/c.h"
+check "check-sizes: efi/ headers count too" sizes_flags "efi/c.h:1: 61 lines"
+function_of c 60 >"$tree/efi/c.h"
+check "check-sizes: passes again once fixed" sizes
+
+if command -v "${CLANG_FORMAT:-clang-format}" >/dev/null; then
+    printf '// SPDX-License-Identifier: MIT\nint f(void)\n{\n    return 1;\n}\n' >"$tree/efi/ok.c"
+    git -C "$tree" rm -rqf --cached . && git -C "$tree" add efi/ok.c tools
+    rm -f "$tree/kernel/lib/a.c" "$tree/efi/c.h" "$tree/tools/tool.c"
+    check "check-format: a formatted tree passes" format
+    printf 'int g(void) { return  2; }\n' >"$tree/kernel/lib/bad.c"
+    check "check-format: an unformatted file fails, by name" \
+        sh -c "! '$tree/tools/check-format.sh' >'$TEST_TMP/format.out' 2>&1 &&
+               grep -q '^#   kernel/lib/bad.c' '$TEST_TMP/format.out' &&
+               ! grep -q '^#   efi/ok.c' '$TEST_TMP/format.out'"
+    "$tree/tools/check-format.sh" --fix >/dev/null 2>&1
+    check "check-format --fix (make format) lays it out, then it passes" format
+else
+    echo "not ok - clang-format is installed (make deps)"
+fi
