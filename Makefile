@@ -148,7 +148,8 @@ $(BUILD)/chase-host: $(HOST_OBJS)
 
 # ---- parts with their own fragment -----------------------------------------------------------
 # Each fragment lists its sources explicitly and appends to:
-#   ALL_TARGETS (built by `make`), UNIT_TESTS (+ NAME_SRCS), SCRIPT_TESTS, BENCH_SCRIPTS.
+#   ALL_TARGETS (built by `make`), UNIT_TESTS (FOLDER/test_NAME, + test_NAME_SRCS),
+#   SCRIPT_TESTS, BENCH_SCRIPTS.
 ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUILD)/probe.efi
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
