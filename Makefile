@@ -150,7 +150,8 @@ $(BUILD)/chase-host: $(HOST_OBJS)
 
 # ---- parts with their own fragment -----------------------------------------------------------
 # Each fragment lists its sources explicitly and appends to:
-#   ALL_TARGETS (built by `make`), UNIT_TESTS (+ NAME_SRCS), SCRIPT_TESTS, BENCH_SCRIPTS.
+#   ALL_TARGETS (built by `make`), UNIT_TESTS (FOLDER/test_NAME, + test_NAME_SRCS),
+#   SCRIPT_TESTS, BENCH_SCRIPTS.
 ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUILD)/probe.efi
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
@@ -159,70 +160,86 @@ FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
+# tests/unit mirrors the tree: tests/unit/FOLDER/test_MODULE.c tests FOLDER's MODULE and builds
+# into build/tests/FOLDER/test_MODULE. UNIT_TESTS lists FOLDER/test_MODULE, a group per folder
+# (report and sim in their fragments); test_MODULE_SRCS lists that test's units under test and
+# stubs (tests/unit/stubs/), so test names are unique across folders.
 
 TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined \
 		-fno-omit-frame-pointer -fno-sanitize-recover=all -Itests/unit
 TEST_LIBS   := -lcmocka -fsanitize=address,undefined
 
-# Each test: its file, the units under test, and explicit stubs.
-UNIT_TESTS += test_acpi test_paging test_memmap test_chain test_stats test_fmt test_config test_json test_cpuinfo test_sweep \
-	test_strbuf test_summary
-
-test_stats_SRCS   := kernel/lib/stats.c tests/unit/stub_platform.c
-test_fmt_SRCS     := kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
-# Tests of code that reaches through the experiment table link the whole portable kernel.
-KERNEL_TEST_SRCS := $(KERNEL_SRCS) $(ARCH_SRCS) tests/unit/stub_platform.c tests/unit/stub_run.c
-# The configuration, and the configuration with the real experiment rows (their measurement
-# side stubbed: it must not run).
+# Units that several tests link: the configuration, and the configuration with the real
+# experiment rows (their measurement side stubbed: it must not run).
 CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
-	tests/unit/stub_platform.c
+	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/random.c kernel/experiments/linear.c kernel/experiments/fused.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
-	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stub_exp_run.c
-test_config_SRCS  := $(EXPERIMENT_ROWS_SRCS)
-test_chain_SRCS   := kernel/chase/chain.c kernel/lib/rng.c kernel/lib/kstring.c
-# The sweep driver with a fake measurement.
-UNIT_TESTS += test_exp_sweep
-test_exp_sweep_SRCS := kernel/experiments/driver.c kernel/experiments/common.c \
-	kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
-	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
-	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) tests/unit/stub_run.c
-test_json_SRCS    := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
-	tests/unit/stub_platform.c
-test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
-test_sweep_SRCS   := kernel/chase/sweep.c kernel/lib/kmath.c
-test_paging_SRCS  := kernel/machine/paging.c kernel/lib/kstring.c
-test_memmap_SRCS  := kernel/machine/memmap.c
-test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
-test_strbuf_SRCS  := kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c tests/unit/stub_platform.c
-test_summary_SRCS := $(KERNEL_TEST_SRCS)
+	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
+# Tests of the summary still link the whole portable kernel.
+KERNEL_TEST_SRCS := $(KERNEL_SRCS) $(ARCH_SRCS) tests/unit/stubs/stub_platform.c \
+	tests/unit/stubs/stub_run.c
 
-# The experiments' chains and configuration errors (issue 4).
-UNIT_TESTS += test_chain_shapes test_chain_lockstep test_config_errors test_exp_summary \
-	test_exp_console
-test_chain_shapes_SRCS  := kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/chase/chain_points.c \
-	kernel/lib/rng.c kernel/lib/kstring.c
-test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
-test_exp_summary_SRCS   := $(KERNEL_TEST_SRCS)
+# lib: formatting, strings, JSON, statistics, the console's progress line.
+UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console
+test_fmt_SRCS     := kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
+test_json_SRCS    := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	tests/unit/stubs/stub_platform.c
+test_stats_SRCS   := kernel/lib/stats.c tests/unit/stubs/stub_platform.c
+test_strbuf_SRCS  := kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	tests/unit/stubs/stub_platform.c
+test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
+
+# machine: ACPI tables, CPUID, the memory map, page tables.
+UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging
+test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
+test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
+test_memmap_SRCS  := kernel/machine/memmap.c
+test_paging_SRCS  := kernel/machine/paging.c kernel/lib/kstring.c
+
+# chase: chains, the chase loops, repetitions and the time split, sweep sizes.
+UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
+	chase/test_measure_reps chase/test_sweep
+test_chain_SRCS          := kernel/chase/chain.c kernel/lib/rng.c kernel/lib/kstring.c
+test_chain_shapes_SRCS   := kernel/chase/chain.c kernel/chase/chain_shapes.c \
+	kernel/chase/chain_points.c kernel/lib/rng.c kernel/lib/kstring.c
 test_chain_lockstep_SRCS := kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/lib/rng.c \
 	kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
-	kernel/lib/stats.c tests/unit/stub_platform.c \
-	kernel/lib/kstring.c $(ARCH_SRCS)
-test_exp_console_SRCS   := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
-	tests/unit/stub_platform.c
+	kernel/lib/stats.c kernel/lib/kstring.c tests/unit/stubs/stub_platform.c $(ARCH_SRCS)
+test_reps_SRCS           := kernel/chase/reps.c kernel/lib/stats.c kernel/chase/time_split.c \
+	kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
+test_measure_reps_SRCS   := kernel/chase/measure.c kernel/chase/reps.c \
+	kernel/chase/time_split.c kernel/chase/timing.c kernel/chase/chain.c kernel/lib/stats.c \
+	kernel/lib/rng.c $(ARCH_SRCS) $(CONFIG_UNIT_SRCS)
+test_sweep_SRCS          := kernel/chase/sweep.c kernel/lib/kmath.c
 
-# Measurement quality (issue 8): the repetition rules and the time split.
-UNIT_TESTS += test_reps test_measure_reps
-test_reps_SRCS := kernel/chase/reps.c kernel/lib/stats.c kernel/chase/time_split.c kernel/lib/kstring.c \
-	tests/unit/stub_platform.c
-test_measure_reps_SRCS := kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c \
-	kernel/chase/timing.c kernel/chase/chain.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
-	$(CONFIG_UNIT_SRCS)
+# config: reading the configuration, every error class.
+UNIT_TESTS += config/test_config config/test_config_errors
+test_config_SRCS        := $(EXPERIMENT_ROWS_SRCS)
+test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
+
+# experiments: the sweep driver, with a fake measurement.
+UNIT_TESTS += experiments/test_driver
+test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c \
+	kernel/chase/measure.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
+	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
+	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
+	tests/unit/stubs/stub_run.c
+
+# run: the summary's plateau finder and its judgements.
+UNIT_TESTS += run/test_summary run/test_summary_judgements
+test_summary_SRCS            := $(KERNEL_TEST_SRCS)
+test_summary_judgements_SRCS := $(KERNEL_TEST_SRCS)
+
+UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
+	$(if $(word 2,$(filter %/$(n),$(UNIT_TESTS))),$(n))))
+$(if $(UNIT_DUPLICATES),$(error unit test names used in two folders: $(UNIT_DUPLICATES)))
 
 $(BUILD)/test/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -235,7 +252,7 @@ $(BUILD)/test/%.S.o: %.S
 	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 define unit_test_rule
-$(BUILD)/tests/$(1): $(patsubst %,$(BUILD)/test/%.o,tests/unit/$(1).c $($(1)_SRCS))
+$(BUILD)/tests/$(1): $(patsubst %,$(BUILD)/test/%.o,tests/unit/$(1).c $($(notdir $(1))_SRCS))
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LINK     $$@")
 	$$(Q)$$(CC) -o $$@ $$^ $$(TEST_LIBS)

@@ -5,7 +5,7 @@
 # the targets (the bounded run of make test), at least 15 s each.
 # Usage: test_fuzz.sh [FUZZER...]  (default: $FUZZ_BINS)
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
 bins=("$@")
 [ ${#bins[@]} -gt 0 ] || read -r -a bins <<<"${FUZZ_BINS:-}"
 [ ${#bins[@]} -gt 0 ] || { echo "not ok - no fuzzers given"; exit 1; }
@@ -14,8 +14,7 @@ seconds=${FUZZ_SECONDS:-$((60 / ${#bins[@]}))}
 
 for bin in "${bins[@]}"; do
     name=$(basename "$bin")
-    work="$ROOT/build/fuzz/work-$name"
-    rm -rf "$work"
+    work=$(fresh_dir "$name")
     mkdir -p "$work/corpus" "$work/artifacts"
     cp "$ROOT/tests/fuzz/corpus/$name/"* "$work/corpus/" 2>/dev/null
     regressions=("$ROOT/tests/fuzz/regressions/$name/"*)

@@ -3,10 +3,10 @@
 # chase-host runs the random experiment as a pinned Linux process and writes the same folder
 # format as chase.efi (timings are not judged: this checks behaviour, files and formats).
 set -u
-. "$(dirname "$0")/../qemu/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/lib_run.sh"
 
-out="$TEST_TMP/host-random"
-rm -rf "$out"
+out=$(fresh_dir host-random)
 "$ROOT/build/chase-host" --out "$out" profile=quick experiments=random >"$TEST_TMP/host-random.log" 2>&1
 rc=$?
 check "chase-host exits 0" test "$rc" = 0

@@ -4,13 +4,11 @@
 # configuration in run.json (header, one row per planned point, positive values), and bad
 # configurations stop it before anything runs. Timings are never judged.
 set -u
-. "$(dirname "$0")/../qemu/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/lib_run.sh"
 
 HOST="$ROOT/build/chase-host"
-out="$TEST_TMP/host-quick"
-rm -rf "$out"
-
-. "$(dirname "$0")/lib_validate.sh"
+out=$(fresh_dir host-quick)
 
 "$HOST" --out "$out" profile=quick >"$TEST_TMP/host-quick.log" 2>&1
 rc=$?

@@ -4,7 +4,6 @@
 # the run folder pulled out of the FAT volume with mtools is complete and valid.
 set -u
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../host/lib_validate.sh"
 
 boot smoke --set profile=quick --set on_exit=shutdown
 check "QEMU powered off by itself (exit status 0)" test "$BOOT_RC" = 0

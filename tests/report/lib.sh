@@ -1,20 +1,10 @@
 # SPDX-License-Identifier: MIT
-# Helpers for chase-report's script tests: TAP-like "ok"/"not ok" lines and JSON peeks.
-REPORT=${CHASE_REPORT:-build/chase-report}
-DATA=tests/report/data
-failures=0
+# Helpers for chase-report's script tests: the program, its sample inputs, PNG and JSON peeks.
+# Builds on tests/lib.sh (check, finish, JSON, CSV and number peeks).
 
-# check WHAT COMMAND...: run COMMAND quietly, print ok or not ok.
-check() {
-    local what=$1
-    shift
-    if "$@" >/dev/null 2>&1; then
-        echo "ok - $what"
-    else
-        echo "not ok - $what"
-        failures=$((failures + 1))
-    fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+REPORT=${CHASE_REPORT:-$ROOT/build/chase-report}
+DATA=$ROOT/tests/report/data
 
 # is_png FILE: exists, non-empty, PNG signature, and at least 100x100 pixels.
 is_png() {
@@ -41,20 +31,4 @@ top_value() {
 level_value() {
     awk -v want="$2" -v key="\"$3\":" '/^  "levels": \[/ { on = 1; next } on && /^  \]/ { on = 0 }
          on && /^    \{/ { i++ } on && i == want && $1 == key { v = $2; sub(/,$/, "", v); print v; exit }' "$1"
-}
-
-# json_valid FILE: a JSON syntax check with python3 when it is there (else trusted).
-json_valid() {
-    if command -v python3 >/dev/null 2>&1; then
-        python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1"
-    fi
-}
-
-# in_range VALUE LO HI
-in_range() {
-    awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "null" && v + 0 >= lo && v + 0 <= hi) }'
-}
-
-finish() {
-    [ "$failures" = 0 ]
 }

@@ -5,8 +5,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/report/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(fresh_dir formats)
 
 # format FILE LEVELS PLOT: JSON with that many levels and a DRAM latency, the plot drawn and
 # the report written.

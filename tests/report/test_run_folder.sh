@@ -6,8 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/report/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(fresh_dir run-folder)
 run=$DATA/run-synth
 out=$tmp/out
 

@@ -6,13 +6,11 @@
 #   sizes:     the detected effective size within a factor 0.5..1.5 of the modelled size
 #   latencies: within 15% of the modelled latency (chase-sim runs at 1 GHz: 1 cycle = 1 ns)
 set -u
-. "$(dirname "$0")/../qemu/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 sim="$ROOT/build/chase-sim"
 report="$ROOT/build/chase-report"
-work="$TEST_TMP/sim-curves"
-rm -rf "$work"
-mkdir -p "$work"
+work=$(fresh_dir sim-curves)
 
 # curve NAME HIERARCHY MAX: simulate the random sweep, add +-4% multiplicative noise
 # (seeded), and analyse the noisy folder.

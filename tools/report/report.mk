@@ -49,28 +49,21 @@ REPORT_CORE_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis/analysis.c tools
 	tools/report/inputs/rtext.c tools/report/inputs/source.c tools/report/analysis/tlb.c \
 	tools/report/analysis/verdict_policy.c tools/report/analysis/verdict_prefetch.c
 
-UNIT_TESTS += test_report_levels
-test_report_levels_SRCS := $(REPORT_LEVELS_SRCS)
-
-UNIT_TESTS += test_report_fit
-test_report_fit_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis/fit.c tools/report/analysis/fit_check.c \
+# report: level detection, the fit, the readers, the inputs, the analysis (tests/unit/report/).
+UNIT_TESTS += report/test_levels report/test_fit report/test_readers report/test_inputs \
+	report/test_analysis
+test_levels_SRCS   := $(REPORT_LEVELS_SRCS)
+test_fit_SRCS      := $(REPORT_LEVELS_SRCS) tools/report/analysis/fit.c \
+	tools/report/analysis/fit_check.c tools/report/inputs/rtext.c
+test_readers_SRCS  := tools/report/inputs/csv.c tools/report/inputs/rjson.c \
 	tools/report/inputs/rtext.c
+test_inputs_SRCS   := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c \
+	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \
+	tools/report/inputs/rjson.c tools/report/inputs/rtext.c tools/report/inputs/source.c
+test_analysis_SRCS := $(REPORT_CORE_SRCS)
 
-UNIT_TESTS += test_report_readers
-test_report_readers_SRCS := tools/report/inputs/csv.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c
-
-UNIT_TESTS += test_report_inputs
-test_report_inputs_SRCS := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c \
-	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c \
-	tools/report/inputs/rtext.c tools/report/inputs/source.c
-
-UNIT_TESTS += test_report_analysis
-test_report_analysis_SRCS := $(REPORT_CORE_SRCS)
-
-REPORT_UNIT_BINS := $(addprefix $(BUILD)/tests/,test_report_levels test_report_fit \
-	test_report_readers test_report_inputs test_report_analysis)
-$(REPORT_UNIT_BINS): TEST_LIBS += $(REPORT_LIBS)
-$(BUILD)/test/tests/unit/test_report_%.c.o: TEST_CFLAGS += -Itools/report
+$(BUILD)/tests/report/%: TEST_LIBS += $(REPORT_LIBS)
+$(BUILD)/test/tests/unit/report/%.c.o: TEST_CFLAGS += -Itools/report
 # gcc's -fsanitize=undefined leaves out double-to-integer overflow, a class the fuzzers found.
 $(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -fsanitize=float-cast-overflow
 

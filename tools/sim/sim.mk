@@ -31,18 +31,20 @@ $(BUILD)/chase-sim: $(SIM_OBJS)
 
 ALL_TARGETS += $(BUILD)/chase-sim
 
-UNIT_TESTS += test_sim_policy test_sim_rows test_sim_spec test_sim_hier test_sim_batch \
-	test_sim_measure
+# sim: policies, their compact rows, descriptions, the hierarchy, batches, measurement
+# (tests/unit/sim/).
+UNIT_TESTS += sim/test_sim_policy sim/test_sim_rows sim/test_sim_spec sim/test_sim_hier \
+	sim/test_sim_batch sim/test_sim_measure
 test_sim_policy_SRCS  := $(SIM_MODEL_SRCS)
 test_sim_rows_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_batch_SRCS   := $(SIM_MODEL_SRCS)
 test_sim_spec_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_hier_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_measure_SRCS := $(SIM_MODEL_SRCS) tools/sim/sim_measure.c tools/sim/sim_stream.c \
-	kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/lib/rng.c kernel/lib/stats.c kernel/lib/strbuf.c \
-	kernel/lib/fmt.c kernel/lib/kstring.c tests/unit/stub_platform.c
+	kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/lib/rng.c kernel/lib/stats.c \
+	kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
 
-$(BUILD)/test/tests/unit/test_sim_%.c.o: TEST_CFLAGS += -Itools/sim
+$(BUILD)/test/tests/unit/sim/%.c.o: TEST_CFLAGS += -Itools/sim
 
 # The x86-64-v3 loop is specialized for the policy kinds and relation of 3-level hierarchies
 # (54 loops): too large for -g's variable tracking. The unit tests' build (ASan, UBSan) keeps

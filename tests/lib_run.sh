@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
-# Checks of a run folder's experiment files against the configuration in its run.json:
-# header, one row per planned point, positive values, every repetition in the samples.
-# Source after tests/qemu/lib.sh; validate_experiments DIR checks every experiment that ran.
+# Checks of a run folder (chase.efi, chase-host and chase-sim write the same): run.json's facts,
+# and each experiment's files against the configuration in run.json (header, one row per
+# planned point, positive values, every repetition in the samples). Source after tests/lib.sh.
 
 COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 core_cycles_median
     outliers precision_pct stop warm_ns timed_ns bookkeeping_ns output_ns timed_fraction"
@@ -11,6 +11,40 @@ cfg() { jq -r ".config.$1" "$dir/run.json"; }
 
 # ran NAME: the experiment is in the run's list.
 ran() { jq -e --arg n "$1" '.config.experiments | index($n) != null' "$dir/run.json" >/dev/null; }
+
+# sweep_points MIN MAX PPO ALIGN: how many sizes the random sweep has (independent of chase).
+sweep_points() {
+    awk -v min="$1" -v max="$2" -v ppo="$3" -v align="$4" 'BEGIN {
+        n = 0; last = 0
+        for (k = 0; ; k++) {
+            exact = min * 2 ^ (k / ppo)
+            s = (exact >= max * (1 - 1e-12)) ? max : int(exact + 0.5)
+            s = int(s / align) * align; if (s < align) s = align
+            if (s != last) { n++; last = s }
+            if (s >= int(max / align) * align || exact >= max) break
+        }
+        print n }'
+}
+
+# validate_run_json DIR: run.json parses and carries the facts a reader needs.
+validate_run_json() {
+    local j=$1/run.json
+    check "run.json parses" jq . "$j"
+    check "run.json has version and CPU identity" json_true "$j" \
+        '(.version|type=="string") and (.cpu.vendor|length>0) and (.cpu.brand|length>0)
+         and (.cpu.family|type=="number") and (.cpu.model|type=="number")
+         and (.cpu.stepping|type=="number")'
+    check "run.json lists the CPUID caches" json_true "$j" \
+        '(.caches|length>0) and all(.caches[]; (.level>0) and (.type|type=="string")
+         and (.size_bytes>0) and (.ways|type=="number") and (.line_bytes>0))'
+    check "run.json has TSC facts" json_true "$j" \
+        '(.tsc.hz>0) and (.tsc.invariant|type=="boolean") and (.tsc.method|length>0)'
+    check "run.json has hypervisor, memory and buffer" json_true "$j" \
+        '(.hypervisor|type=="boolean") and (.memory_total_bytes>0)
+         and (.buffer.phys_addr|type=="number") and (.buffer.size_bytes>0)'
+    check "run.json has the effective configuration" json_true "$j" \
+        '(.config.reps>0) and (.config.random.max>0) and (.config.experiments|length>0)'
+}
 
 # check_csv NAME ROWS COLUMNS...: NAME.csv has the columns, ROWS rows and positive values,
 # NAME.samples.csv one row per repetition.
@@ -33,6 +67,21 @@ check_csv() {
         $c !~ /^(fixed|precision|time|max_reps)$/ { bad = 1 } END { exit bad || !c }' "$file"
 }
 
+# check_random: the random experiment's files in $dir (reps set to the run's).
+check_random() {
+    check_csv random "$(sweep_points "$(cfg random.min)" "$(cfg random.max)" \
+        "$(cfg random.points_per_octave)" "$(cfg random.stride)")" size_bytes stride_bytes \
+        offset_bytes locality_bytes page_bytes slots
+    check "random.csv: build_ns is positive" csv_positive "$dir/random.csv" build_ns
+}
+
+# validate_random DIR: the random experiment's files in a run folder are complete and sane.
+validate_random() {
+    local dir=$1 reps
+    reps=$(cfg reps)
+    check_random
+}
+
 # strides MIN MAX STEP: how many strides a linear sweep has.
 strides() { echo $((($2 - $1) / $3 + 1)); }
 
@@ -42,10 +91,7 @@ validate_experiments() {
     local reps s ring_rows fused_rows tlb_pages
     reps=$(cfg reps)
     if ran random; then
-        check_csv random "$(sweep_points "$(cfg random.min)" "$(cfg random.max)" \
-            "$(cfg random.points_per_octave)" "$(cfg random.stride)")" size_bytes stride_bytes \
-            offset_bytes locality_bytes page_bytes slots
-        check "random.csv: build_ns is positive" csv_positive "$dir/random.csv" build_ns
+        check_random
     fi
     if ran linear; then
         check_csv linear "$(strides "$(cfg linear.min_stride)" "$(cfg linear.max_stride)" \

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "lib/console.h"
-#include "stub_platform.h"
+#include "stubs/stub_platform.h"
 
 #define HZ 1000000000ULL /* ticks per second in these tests */
 
