@@ -16,6 +16,26 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # ---- sources --------------------------------------------------------------------------------
 
+# The run's interpretation (levels, verdicts, the summary), shared with chase-report.
+KERNEL_ANALYSIS_SRCS := \
+	kernel/analysis/curves.c \
+	kernel/analysis/dual.c \
+	kernel/analysis/fused.c \
+	kernel/analysis/interpret.c \
+	kernel/analysis/levels.c \
+	kernel/analysis/levels_prep.c \
+	kernel/analysis/levels_segment.c \
+	kernel/analysis/linear.c \
+	kernel/analysis/offset.c \
+	kernel/analysis/parallel.c \
+	kernel/analysis/random.c \
+	kernel/analysis/ring.c \
+	kernel/analysis/scan.c \
+	kernel/analysis/summary_text.c \
+	kernel/analysis/table.c \
+	kernel/analysis/tlb.c \
+	kernel/analysis/tlb_steps.c
+
 # Portable kernel code: built for the firmware and for the host.
 KERNEL_SRCS := \
 	kernel/machine/acpi.c \
@@ -59,7 +79,9 @@ KERNEL_SRCS := \
 	kernel/run/summary.c \
 	kernel/chase/sweep.c \
 	kernel/chase/time_split.c \
-	kernel/chase/timing.c
+	kernel/chase/timing.c \
+	kernel/lib/csv.c \
+	$(KERNEL_ANALYSIS_SRCS)
 
 # x86-64 code shared by both builds (the timed loops).
 ARCH_SRCS := kernel/arch/x86_64/chase_loop.S

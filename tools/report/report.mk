@@ -3,15 +3,11 @@
 
 REPORT_SRCS := \
 	tools/report/analysis/analysis.c \
-	tools/report/inputs/csv.c \
 	tools/report/analysis/fit.c \
 	tools/report/analysis/fit_check.c \
 	tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_run.c \
 	tools/report/inputs/input_tinymem.c \
-	tools/report/analysis/levels.c \
-	tools/report/analysis/levels_prep.c \
-	tools/report/analysis/levels_segment.c \
 	tools/report/main.c \
 	tools/report/analysis/model.c \
 	tools/report/outputs/plot.c \
@@ -22,13 +18,12 @@ REPORT_SRCS := \
 	tools/report/outputs/report_platform.c \
 	tools/report/inputs/rjson.c \
 	tools/report/inputs/rtext.c \
-	tools/report/inputs/source.c \
-	tools/report/analysis/tlb.c \
-	tools/report/analysis/verdict_policy.c \
-	tools/report/analysis/verdict_prefetch.c
+	tools/report/inputs/source.c
 
-# The kernel's portable JSON writer and what it stands on.
-REPORT_KERNEL_SRCS := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c
+# The kernel's interpretation of a run (kernel/analysis: levels, verdicts, the summary), its
+# CSV reader and JSON writer, and what they stand on.
+REPORT_KERNEL_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/json.c \
+	kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c
 REPORT_LIBS := -lgsl -lgslcblas -lm
 
 REPORT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(REPORT_SRCS) $(REPORT_KERNEL_SRCS))

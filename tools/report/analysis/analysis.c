@@ -1,52 +1,15 @@
 // SPDX-License-Identifier: MIT
-// chase-report's analysis driver: detection, TLB pairing, model fits, CPUID match, verdicts.
+// chase-report's analysis driver: kernel/analysis's interpretation, then model fits and CPUID.
 #include "analysis/analysis.h"
 
+#include <stdlib.h>
+
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Latency assumed for an L1 hit when a curve gives only time above it and none is known:
- * it keeps the analysis in ratios sensible; reported latencies stay relative. */
-#define NOMINAL_L1_NS 1.0
 /* A detected level matches a CPUID cache within this factor of size. */
 #define CPUID_MATCH_FACTOR 2.5
-
-void verdict_line(struct verdict *v, const char *fmt, ...)
-{
-    if (v->nlines >= VERDICT_LINES)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->line[v->nlines++], VERDICT_CHARS, fmt, ap);
-    va_end(ap);
-}
-
-void verdict_item(struct verdict *v, const char *key, double value)
-{
-    if (v->nitems >= VERDICT_ITEMS)
-        return;
-    snprintf(v->item[v->nitems].key, sizeof(v->item[0].key), "%s", key);
-    v->item[v->nitems++].value = value;
-}
-
-double interp_log2(const double *x, const double *y, size_t n, double x0)
-{
-    if (n == 0 || !(x0 >= x[0]) || !(x0 <= x[n - 1]) || !(x[0] > 0))
-        return NAN;
-    size_t lo = 0, hi = n - 1; /* x[lo] <= x0 <= x[hi] */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (x[mid] <= x0)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    double a = log2(x[lo]), b = log2(x[hi]);
-    double t = b > a ? (log2(x0) - a) / (b - a) : 0;
-    return y[lo] + t * (y[hi] - y[lo]);
-}
 
 const struct detection *primary_detection(const struct source_result *r)
 {
@@ -57,16 +20,6 @@ double llc_latency_ns(const struct source_result *r)
 {
     const struct detection *d = primary_detection(r);
     return d && d->nlevels ? d->level[d->nlevels - 1].latency_ns : NAN;
-}
-
-double llc_size_bytes(const struct source_result *r)
-{
-    if (r->llc_bytes > 0)
-        return r->llc_bytes;
-    const struct detection *d = primary_detection(r);
-    if (d && d->nlevels && d->level[d->nlevels - 1].size_known)
-        return d->level[d->nlevels - 1].size_bytes;
-    return 0;
 }
 
 static double cpuid_llc(const struct source *s)
@@ -91,23 +44,56 @@ static void apply_l1(struct source *s, double l1_ns)
     }
 }
 
-static void detect_curves(struct source_result *r)
+/* The L1 data line CPUID reports, 64 when unknown (as the console's summary). */
+static double line_bytes(const struct source *s)
+{
+    for (size_t i = 0; i < s->ncaches; i++)
+        if (s->cache[i].level == 1 && s->cache[i].line_bytes >= 8 && s->cache[i].line_bytes <= 4096)
+            return s->cache[i].line_bytes;
+    return 64;
+}
+
+/* The source's tables and curves through kernel/analysis: the interpretation the console
+ * summary of a chase run gives too. */
+static void interpret(struct source_result *r)
 {
     const struct source *s = r->src;
-    for (size_t i = 0; i < s->ncurves; i++) {
-        const struct curve *c = &s->curve[i];
-        struct curve_result *cr = &r->cr[i];
-        cr->c = c;
-        cr->reference = -1;
-        if (c->role == ROLE_EXTRA)
-            continue;
-        cr->relative = c->relative;
-        cr->ns_offset = c->relative ? NOMINAL_L1_NS : 0;
-        /* The LLC bound is about bytes in cache: a TLB curve touches one line per page. */
-        struct detect_opts o = {c->role == ROLE_TLB ? 0 : r->llc_bytes, cr->ns_offset};
-        levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
-        cr->analysed = true;
+    struct an_curve *c = calloc(SOURCE_MAX_CURVES, sizeof(*c));
+    struct an_result *res = malloc(sizeof(*res));
+    struct an_input in = {.curve = c, .llc_bytes = r->llc_bytes, .line_bytes = line_bytes(s)};
+    if (!c || !res)
+        goto out;
+    for (size_t e = 0; e < EXP_COUNT; e++)
+        in.table[e] = s->table[e];
+    for (size_t i = 0; i < s->ncurves && i < AN_MAX_CURVES; i++, in.ncurves++) {
+        const struct curve *k = &s->curve[i];
+        c[i] = (struct an_curve){.role = k->role, .page_bytes = (double)k->page_bytes,
+                                 .stride_bytes = (double)k->stride_bytes,
+                                 .relative = k->relative, .n = k->n, .size = k->size,
+                                 .ns = k->ns, .cycles = k->cycles};
+        snprintf(c[i].label, sizeof(c[i].label), "%s", k->label);
     }
+    analysis_run(&in, res);
+    for (size_t i = 0; i < in.ncurves; i++) {
+        struct curve_result *cr = &r->cr[i];
+        cr->c = &s->curve[i];
+        cr->analysed = res->cr[i].analysed;
+        cr->relative = s->curve[i].relative;
+        cr->ns_offset = res->cr[i].ns_offset;
+        cr->det = res->cr[i].det;
+        cr->reference = res->cr[i].reference;
+        cr->ntlb = res->cr[i].ntlb;
+        memcpy(cr->tlb, res->cr[i].tlb, sizeof(cr->tlb));
+    }
+    r->primary = res->primary;
+    memcpy(r->verdict, res->verdict, sizeof(r->verdict));
+    struct strbuf sb = {0};
+    analysis_summary(&sb, &in, res);
+    r->summary = strdup(strbuf_str(&sb));
+    strbuf_release(&sb);
+out:
+    free(c);
+    free(res);
 }
 
 /* Fit both forms of the model to an analysed curve; check the fit against the detection
@@ -123,32 +109,6 @@ static void fit_curve(struct curve_result *cr, bool check)
     cr->form = (!a || (b && cr->fit[1].rms < cr->fit[0].rms * 0.98)) ? 1 : 0;
     if (cr->fitted && check)
         fit_check(c->size, c->ns, c->n, &cr->det, &cr->fit[cr->form], cr->ns_offset, &cr->check);
-}
-
-/* The curve that speaks for the source: a random chase with the largest pages, else the
- * lat_mem_rd-like curve with the largest stride up to 512 bytes. */
-static int choose_primary(const struct source_result *r)
-{
-    const struct source *s = r->src;
-    int best = -1;
-    for (size_t i = 0; i < s->ncurves; i++) {
-        const struct curve *c = &s->curve[i];
-        if (c->role == ROLE_LEVELS && c->n > 0 &&
-            (best < 0 || c->page_bytes > s->curve[best].page_bytes))
-            best = (int)i;
-    }
-    if (best >= 0)
-        return best;
-    for (size_t i = 0; i < s->ncurves; i++) {
-        const struct curve *c = &s->curve[i];
-        if (c->role != ROLE_RING || c->n == 0)
-            continue;
-        bool fits = c->stride_bytes <= 512;
-        if (best < 0 || (fits && (s->curve[best].stride_bytes > 512 ||
-                                  c->stride_bytes > s->curve[best].stride_bytes)))
-            best = (int)i;
-    }
-    return best;
 }
 
 /* Match each detected level to the nearest CPUID data/unified cache, in order. */
@@ -187,24 +147,21 @@ void analyse_all(struct source_result *r, struct source *src, size_t n,
     for (size_t i = 0; i < n; i++) {
         memset(&r[i], 0, sizeof(r[i]));
         r[i].src = &src[i];
+        r[i].primary = -1;
         apply_l1(&src[i], o->l1_ns);
         r[i].llc_bytes = cpuid_llc(&src[i]);
-        detect_curves(&r[i]);
-    }
-    tlb_pair_curves(r, n);
-    for (size_t i = 0; i < n; i++) {
-        r[i].primary = choose_primary(&r[i]);
+        interpret(&r[i]);
         for (size_t k = 0; k < src[i].ncurves; k++)
-            if (r[i].cr[k].analysed && r[i].cr[k].c->role != ROLE_TLB)
+            if (r[i].cr[k].analysed && r[i].cr[k].c->role != AN_ROLE_TLB)
                 fit_curve(&r[i].cr[k], (int)k == r[i].primary);
         match_cpuid(&r[i]);
-        verdict_linear(&r[i]);
-        verdict_fused(&r[i]);
-        verdict_dual(&r[i]);
-        verdict_scan(&r[i]);
-        verdict_ring(&r[i]);
-        verdict_offset(&r[i]);
-        verdict_parallel(&r[i]);
-        verdict_tlb(&r[i]);
+    }
+}
+
+void analyse_free(struct source_result *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].summary);
+        r[i].summary = NULL;
     }
 }

@@ -104,11 +104,11 @@ static void levels_json(struct json *j, const struct source_result *r)
 static void verdicts_json(struct json *j, const struct source_result *r)
 {
     json_object_begin(j, "verdicts");
-    for (int e = 0; e < EXP_COUNT; e++) {
+    for (size_t e = 0; exp_name(e); e++) {
         const struct verdict *v = &r->verdict[e];
         if (!v->present)
             continue;
-        json_object_begin(j, exp_name((enum exp_id)e));
+        json_object_begin(j, exp_name(e));
         json_string(j, "verdict", v->headline);
         for (size_t i = 0; i < v->nitems; i++)
             json_double(j, v->item[i].key, v->item[i].value, 4);
@@ -150,6 +150,7 @@ static void source_json(struct json *j, const struct source_result *r)
     json_bool(j, "simulated", s->simulated);
     levels_json(j, r);
     verdicts_json(j, r);
+    json_string(j, "summary", r->summary);
     curves_json(j, r);
     json_object_end(j);
 }
@@ -170,6 +171,7 @@ void report_json_print(FILE *f, const struct source_result *r, size_t n)
         /* The first input with a curve speaks for the document (its levels may be empty). */
         levels_json(&j, &r[first < n ? first : 0]);
         verdicts_json(&j, &r[first < n ? first : 0]);
+        json_string(&j, "summary", r[first < n ? first : 0].summary);
     }
     json_array_begin(&j, "sources");
     for (size_t i = 0; i < n; i++)

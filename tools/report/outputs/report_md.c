@@ -221,11 +221,11 @@ static void plots_section(FILE *f, const struct plot_list *pl)
 
 static void verdicts_section(FILE *f, const struct source_result *r)
 {
-    for (int e = 0; e < EXP_COUNT; e++) {
+    for (size_t e = 0; exp_name(e); e++) {
         const struct verdict *v = &r->verdict[e];
         if (!v->present)
             continue;
-        fprintf(f, "#### %s\n\n%s.\n\n", exp_name((enum exp_id)e), v->headline);
+        fprintf(f, "#### %s\n\n%s.\n\n", exp_name(e), v->headline);
         for (size_t i = 0; i < v->nlines; i++)
             fprintf(f, "%s\n", v->line[i]);
         fprintf(f, "\n");
@@ -237,14 +237,14 @@ static void other_curves(FILE *f, const struct source_result *r)
     const struct source *s = r->src;
     size_t count = 0;
     for (size_t i = 0; i < s->ncurves; i++)
-        count += r->cr[i].analysed && s->curve[i].role == ROLE_LEVELS;
+        count += r->cr[i].analysed && s->curve[i].role == AN_ROLE_LEVELS;
     if (count < 2)
         return;
     fprintf(f, "| curve | levels (effective size @ latency ns) | DRAM ns | TLB steps |\n"
                "|---|---|---|---|\n");
     for (size_t i = 0; i < s->ncurves; i++) {
         const struct curve_result *cr = &r->cr[i];
-        if (!cr->analysed || s->curve[i].role != ROLE_LEVELS)
+        if (!cr->analysed || s->curve[i].role != AN_ROLE_LEVELS)
             continue;
         fprintf(f, "| %s | ", s->curve[i].label);
         for (size_t k = 0; k < cr->det.nlevels; k++) {
@@ -258,10 +258,19 @@ static void other_curves(FILE *f, const struct source_result *r)
     fprintf(f, "\n");
 }
 
+/* The console's summary of the run, word for word (kernel/analysis writes both). */
+static void summary_section(FILE *f, const struct source_result *r)
+{
+    if (!r->summary || !r->summary[0])
+        return;
+    fprintf(f, "#### Summary\n\n```\n%s```\n\n", r->summary);
+}
+
 static void source_section(FILE *f, const struct source_result *r, const struct plot_list *pl)
 {
     fprintf(f, "## %s\n\n", r->src->name);
     report_md_machine(f, r);
+    summary_section(f, r);
     fprintf(f, "#### Cache levels\n\n");
     if (r->primary >= 0) {
         levels_table(f, r);
