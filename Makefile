@@ -211,6 +211,7 @@ test_chain_shapes_SRCS  := kernel/chase/chain.c kernel/chase/chain_shapes.c kern
 	kernel/lib/rng.c kernel/lib/kstring.c
 test_config_errors_SRCS := $(KERNEL_TEST_SRCS)
 test_exp_summary_SRCS   := $(KERNEL_TEST_SRCS)
+$(BUILD)/tests/test_exp_summary: TEST_LIBS += -lm
 test_chain_lockstep_SRCS := $(KERNEL_TEST_SRCS)
 test_exp_console_SRCS   := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stub_platform.c

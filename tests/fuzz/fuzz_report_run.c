@@ -25,7 +25,7 @@ static void load_table(struct source *s, const uint8_t *p, size_t n)
 {
     if (n == 0)
         return;
-    enum exp_id e = (enum exp_id)((uint8_t)(p[0] - '0') % EXP_COUNT);
+    size_t e = (uint8_t)(p[0] - '0') % analysis_experiment_count();
     if (s->table[e])
         return; /* a folder has one file per experiment */
     char err[SOURCE_TEXT];

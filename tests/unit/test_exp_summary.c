@@ -1,97 +1,108 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the summary's judgements: cache levels, dual versus random, scan resistance.
+// Unit tests of what the shared interpretation stands on: the CSV reader, kmath, the table.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
-#include "run/summary.h"
+#include "analysis/interpret.h"
+#include "lib/csv.h"
+#include "lib/kmath.h"
 
-#define KIB 1024ull
-#define MIB (1024ull * 1024)
-
-/* 4 points per octave from 4K: size of point i. */
-static uint64_t size_at(unsigned i)
-{
-    static const double steps[4] = {1.0, 1.189207, 1.414214, 1.681793};
-    return (uint64_t)((double)(4 * KIB << (i / 4)) * steps[i % 4]);
-}
-
-/* L1 to 32K (1 ns), L2 to 1M (4 ns) rising gently at its end, L3 to 8M (20 ns), memory. */
-static double latency(uint64_t size)
-{
-    if (size <= 32 * KIB)
-        return 1.0;
-    if (size <= 768 * KIB)
-        return 4.0;
-    if (size <= 1 * MIB)
-        return 5.1; /* a gentle rise split off by the 25% rule: still L2 */
-    if (size <= 8 * MIB)
-        return 20.0;
-    if (size <= 12 * MIB)
-        return 45.0; /* one point of transition */
-    return 90.0;
-}
-
-static void test_levels_merge_gentle_rises_and_drop_memory(void **state)
+/* Numbers as chase writes them read to the same double as strtod gives. */
+static void test_numbers_match_strtod(void **state)
 {
     (void)state;
-    enum { N = 40 };
-    uint64_t size[N];
-    double ns[N], cyc[N];
-    for (unsigned i = 0; i < N; i++) {
-        size[i] = size_at(i);
-        ns[i] = latency(size[i]);
-        cyc[i] = ns[i] * 3;
+    static const char *const fixed[] = {"0", "1.222", "-3.5", "2097152", "0.9962", "1e-3",
+                                        "+4.25E+2", "123456789012345678901234", "0.000001"};
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+        double v;
+        assert_true(csv_parse_number(fixed[i], strlen(fixed[i]), &v));
+        assert_true(v == strtod(fixed[i], NULL) ||
+                    fabs(v / strtod(fixed[i], NULL) - 1) < 1e-15);
     }
-    struct plateau p[SUMMARY_MAX_LEVELS];
-    unsigned n = summary_levels(size, ns, cyc, N, 8 * MIB, p, SUMMARY_MAX_LEVELS);
-    assert_int_equal(n, 3);
-    assert_true(p[0].last_size <= 32 * KIB);
-    assert_float_equal(p[0].ns, 1.0, 1e-9);
-    assert_true(p[1].last_size <= 1 * MIB && p[1].last_size > 768 * KIB);
-    assert_float_equal(p[1].ns, 4.0, 1e-9);
-    assert_float_equal(p[2].ns, 20.0, 1e-9);
-    assert_float_equal(p[2].cycles, 60.0, 1e-9);
+    srand(7);
+    for (int i = 0; i < 20000; i++) {
+        char buf[40];
+        snprintf(buf, sizeof(buf), "%.*f", rand() % 5, (double)rand() / (rand() % 1000 + 1));
+        double v;
+        assert_true(csv_parse_number(buf, strlen(buf), &v));
+        assert_true(v == strtod(buf, NULL));
+    }
+    static const char *const bad[] = {"", "-", ".", "1.2.3", "nan", "inf", "0x10", "1e", "1e+",
+                                      "12a", "1e400"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        double v;
+        assert_false(csv_parse_number(bad[i], strlen(bad[i]), &v));
+    }
 }
 
-static void test_dual_ratio_beyond_llc(void **state)
+static void test_csv_table(void **state)
 {
     (void)state;
-    uint64_t size[4] = {4 * MIB, 16 * MIB, 32 * MIB, 64 * MIB};
-    double ns[4] = {10, 100, 100, 100};
-    struct curve dual = {{0}, {0}, {0}, 0};
-    curve_add(&dual, 4 * MIB, 10, 30);
-    curve_add(&dual, 16 * MIB, 55, 165);
-    curve_add(&dual, 32 * MIB + 100, 60, 180); /* sizes within 2% are the same point */
-    curve_add(&dual, 64 * MIB, 65, 195);
-    double ratio;
-    assert_int_equal(summary_dual_ratio(&dual, size, ns, 4, 8 * MIB, &ratio), 3);
-    assert_float_equal(ratio, 0.60, 1e-9);
-    assert_int_equal(summary_dual_ratio(&dual, size, ns, 4, 128 * MIB, &ratio), 0);
+    const char text[] = "# comment\r\nsize_bytes, ns_median ,\"note\"\r\n4096,1.5,a\r\n\r\n"
+                        "8192,x,b\n1,2\n16384,3.25,\"c\"";
+    struct csv t;
+    char err[80];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    assert_int_equal(t.ncols, 3);
+    assert_int_equal(t.nrows, 3);
+    assert_int_equal(t.bad_rows, 1);
+    assert_int_equal(csv_col(&t, "ns_median"), 1);
+    assert_int_equal(csv_col(&t, "note"), 2);
+    assert_int_equal(csv_col(&t, "missing"), -1);
+    assert_true(csv_num(&t, 0, 1) == 1.5);
+    assert_true(isnan(csv_num(&t, 1, 1)));
+    assert_true(csv_num(&t, 2, 0) == 16384);
+    assert_string_equal(csv_text(&t, 2, 2), "c");
+    assert_string_equal(csv_text(&t, 9, 2), "");
+    csv_free(&t);
+    assert_int_equal(csv_parse("\n# only\n", 8, &t, err, sizeof(err)), -1);
+    assert_string_equal(err, "no header row");
+    assert_int_equal(csv_parse("a,,b\n", 5, &t, err, sizeof(err)), -1);
+    assert_string_equal(err, "header column 2 has no name");
 }
 
-static void test_scan_loss(void **state)
+static void test_kmath_against_libm(void **state)
 {
     (void)state;
-    struct curve scan = {{0}, {0}, {0}, 0};
-    curve_add(&scan, 1 * MIB, 50, 150);
-    curve_add(&scan, 2 * MIB, 52, 156);
-    curve_add(&scan, 4 * MIB, 70, 210);
-    curve_add(&scan, 8 * MIB, 98, 294);
-    assert_int_equal(summary_scan_loss(&scan), 8 * MIB); /* 1.5 times the first point */
-    scan.n = 2;
-    assert_int_equal(summary_scan_loss(&scan), 0);
+    for (double x = 1e-6; x < 1e15; x *= 1.37) {
+        assert_true(fabs(kln(x) - log(x)) < 1e-12 * fmax(1, fabs(log(x))));
+        assert_true(fabs(ksqrt(x) / sqrt(x) - 1) < 1e-15);
+    }
+    for (double x = -40; x < 40; x += 0.173)
+        assert_true(fabs(kexp(x) / exp(x) - 1) < 1e-12);
+    assert_true(kexp2(2000) == KM_INF && kexp2(-2000) == 0);
+    assert_true(kfmax(KM_NAN, 2) == 2 && kfmin(3, KM_NAN) == 3 && kisnan(ksqrt(-1)));
+}
+
+static void test_table_lists_each_experiment_once(void **state)
+{
+    (void)state;
+    size_t n = analysis_experiment_count();
+    assert_true(n > 0 && n <= AN_EXP_MAX);
+    for (size_t i = 0; i < n; i++) {
+        const struct an_experiment *e = analysis_experiment(i);
+        assert_non_null(e->judge);
+        assert_int_equal(analysis_experiment_index(e->name), (int)i);
+    }
+    assert_null(analysis_experiment(n));
+    assert_int_equal(analysis_experiment_index("nonesuch"), -1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_levels_merge_gentle_rises_and_drop_memory),
-        cmocka_unit_test(test_dual_ratio_beyond_llc),
-        cmocka_unit_test(test_scan_loss),
+        cmocka_unit_test(test_numbers_match_strtod),
+        cmocka_unit_test(test_csv_table),
+        cmocka_unit_test(test_kmath_against_libm),
+        cmocka_unit_test(test_table_lists_each_experiment_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,13 +36,14 @@ ALL_TARGETS += $(BUILD)/chase-report
 
 # ---- tests ----
 # Units under test for the analysis tests: everything but main, plots and report writers.
-REPORT_LEVELS_SRCS := tools/report/analysis/levels.c tools/report/analysis/levels_prep.c \
-	tools/report/analysis/levels_segment.c tools/report/analysis/model.c
-REPORT_CORE_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis/analysis.c tools/report/inputs/csv.c \
-	tools/report/analysis/fit.c tools/report/analysis/fit_check.c tools/report/inputs/input_lmbench.c \
-	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c \
-	tools/report/inputs/rtext.c tools/report/inputs/source.c tools/report/analysis/tlb.c \
-	tools/report/analysis/verdict_policy.c tools/report/analysis/verdict_prefetch.c
+REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tools/report/outputs/report_platform.c \
+	tools/report/analysis/model.c
+REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
+	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \
+	tools/report/inputs/rjson.c tools/report/inputs/rtext.c tools/report/inputs/source.c
+REPORT_CORE_SRCS := $(REPORT_READER_SRCS) tools/report/analysis/analysis.c \
+	tools/report/analysis/fit.c tools/report/analysis/fit_check.c
 
 UNIT_TESTS += test_report_levels
 test_report_levels_SRCS := $(REPORT_LEVELS_SRCS)
@@ -52,12 +53,10 @@ test_report_fit_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis/fit.c tools/
 	tools/report/inputs/rtext.c
 
 UNIT_TESTS += test_report_readers
-test_report_readers_SRCS := tools/report/inputs/csv.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c
+test_report_readers_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/rjson.c tools/report/inputs/rtext.c
 
 UNIT_TESTS += test_report_inputs
-test_report_inputs_SRCS := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c \
-	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c \
-	tools/report/inputs/rtext.c tools/report/inputs/source.c
+test_report_inputs_SRCS := $(REPORT_READER_SRCS)
 
 UNIT_TESTS += test_report_analysis
 test_report_analysis_SRCS := $(REPORT_CORE_SRCS)
@@ -72,8 +71,6 @@ $(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -fsanitize=float-cast-overflow
 SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
-REPORT_READER_SRCS := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c tools/report/inputs/input_run.c \
-	tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c tools/report/inputs/source.c
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text
 fuzz_report_run_SRCS := $(REPORT_READER_SRCS)
 fuzz_report_text_SRCS := $(REPORT_READER_SRCS)

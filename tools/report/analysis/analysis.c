@@ -44,6 +44,20 @@ static void apply_l1(struct source *s, double l1_ns)
     }
 }
 
+static bool same_machine(const struct source *a, const struct source *b)
+{
+    return a == b || (strncmp(a->machine, "unknown", 7) != 0 && strcmp(a->machine, b->machine) == 0);
+}
+
+static struct an_curve as_an_curve(const struct curve *k)
+{
+    struct an_curve c = {.role = k->role, .page_bytes = (double)k->page_bytes,
+                         .stride_bytes = (double)k->stride_bytes, .relative = k->relative,
+                         .n = k->n, .size = k->size, .ns = k->ns, .cycles = k->cycles};
+    snprintf(c.label, sizeof(c.label), "%s", k->label);
+    return c;
+}
+
 /* The L1 data line CPUID reports, 64 when unknown (as the console's summary). */
 static double line_bytes(const struct source *s)
 {
@@ -66,12 +80,7 @@ static void interpret(struct source_result *r)
     for (size_t e = 0; e < EXP_COUNT; e++)
         in.table[e] = s->table[e];
     for (size_t i = 0; i < s->ncurves && i < AN_MAX_CURVES; i++, in.ncurves++) {
-        const struct curve *k = &s->curve[i];
-        c[i] = (struct an_curve){.role = k->role, .page_bytes = (double)k->page_bytes,
-                                 .stride_bytes = (double)k->stride_bytes,
-                                 .relative = k->relative, .n = k->n, .size = k->size,
-                                 .ns = k->ns, .cycles = k->cycles};
-        snprintf(c[i].label, sizeof(c[i].label), "%s", k->label);
+        c[i] = as_an_curve(&s->curve[i]);
     }
     analysis_run(&in, res);
     for (size_t i = 0; i < in.ncurves; i++) {
@@ -141,6 +150,43 @@ static void match_cpuid(struct source_result *r)
     }
 }
 
+/* A report-only extra: a random curve without a larger-page curve in its own source is
+ * compared with the largest-page random curve of another source of the same machine (two
+ * runs, one with small and one with huge pages). The source's summary and verdicts stay as
+ * the run alone gives them, as its console printed them. */
+static void pair_across_sources(struct source_result *r, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        for (size_t k = 0; k < r[j].src->ncurves; k++) {
+            struct curve_result *cr = &r[j].cr[k];
+            const struct curve_result *best = NULL;
+            if (!cr->analysed || cr->reference >= 0 || cr->c->role != AN_ROLE_LEVELS ||
+                cr->c->page_bytes == 0)
+                continue;
+            for (size_t i = 0; i < n; i++)
+                for (size_t q = 0; i != j && same_machine(r[i].src, r[j].src) &&
+                                   q < r[i].src->ncurves; q++) {
+                    const struct curve_result *o = &r[i].cr[q];
+                    if (o->analysed && o->c->role == AN_ROLE_LEVELS && o->c->n >= 2 &&
+                        o->c->page_bytes > cr->c->page_bytes &&
+                        (!best || o->c->page_bytes > best->c->page_bytes))
+                        best = o;
+                }
+            if (!best)
+                continue;
+            struct an_curve_result a = {.analysed = true, .det = cr->det, .reference = -1,
+                                        .ntlb = cr->ntlb};
+            struct an_curve_result b = {.analysed = true, .det = best->det};
+            struct an_curve ca = as_an_curve(cr->c), cb = as_an_curve(best->c);
+            memcpy(a.tlb, cr->tlb, sizeof(a.tlb));
+            analysis_tlb_classify(&ca, &a, &cb, &b);
+            cr->det = a.det;
+            cr->ntlb = a.ntlb;
+            memcpy(cr->tlb, a.tlb, sizeof(cr->tlb));
+            cr->reference_src = best;
+        }
+}
+
 void analyse_all(struct source_result *r, struct source *src, size_t n,
                  const struct analysis_opts *o)
 {
@@ -151,6 +197,9 @@ void analyse_all(struct source_result *r, struct source *src, size_t n,
         apply_l1(&src[i], o->l1_ns);
         r[i].llc_bytes = cpuid_llc(&src[i]);
         interpret(&r[i]);
+    }
+    pair_across_sources(r, n);
+    for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < src[i].ncurves; k++)
             if (r[i].cr[k].analysed && r[i].cr[k].c->role != AN_ROLE_TLB)
                 fit_curve(&r[i].cr[k], (int)k == r[i].primary);

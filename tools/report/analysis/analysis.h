@@ -18,6 +18,7 @@ struct curve_result {
     double ns_offset;        /* added before analysis for relative curves */
     struct detection det;
     int reference;           /* index of the larger-page curve compared with, -1 if none */
+    const struct curve_result *reference_src; /* or the one of another source, NULL if none */
     size_t ntlb;
     struct tlb_step tlb[LEVELS_MAX];
     bool fitted;
