@@ -68,7 +68,8 @@ $(BUILD)/test/tests/unit/test_report_%.c.o: TEST_CFLAGS += -Itools/report
 # gcc's -fsanitize=undefined leaves out double-to-integer overflow, a class the fuzzers found.
 $(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -fsanitize=float-cast-overflow
 
-SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh
+SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh \
+	tests/report/test_summary_agree.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text
