@@ -3,6 +3,7 @@
 #include "analysis/judge.h"
 #include "analysis/table.h"
 #include "lib/kmath.h"
+#include "platform.h"
 
 /* dual/random above the LLC over dual/random inside it: below KEEPS the second touch hits;
  * above MISSES it does not. */
@@ -18,7 +19,8 @@ static void dual_ratios(const struct an_judge *j, struct verdict *v, double llc,
     const struct csv *t = j->t;
     const struct an_curve *rnd = judge_primary(j);
     int cs = csv_col(t, "size_bytes"), cn = csv_col(t, "ns_median");
-    double inside[MAX_ROWS], sum = 0;
+    /* From the heap: the firmware's stack is small. */
+    double *inside = plat_alloc(MAX_ROWS * sizeof(double)), sum = 0;
     size_t k = 0;
     *above = 0;
     verdict_line(v, "| size | dual ns | random ns | dual/random |");
@@ -34,12 +36,13 @@ static void dual_ratios(const struct an_judge *j, struct verdict *v, double llc,
         if (size > llc * 1.5) {
             sum += d / ref;
             (*above)++;
-        } else if (size > llc / 16 && size <= llc / 2 && k < MAX_ROWS) {
+        } else if (size > llc / 16 && size <= llc / 2 && inside && k < MAX_ROWS) {
             inside[k++] = d / ref;
         }
     }
     *out = *above ? sum / (double)*above : KM_NAN;
     *in = k ? judge_median(inside, k) : 1.0;
+    plat_free(inside);
 }
 
 static const char *dual_word(double rel)

@@ -19,13 +19,13 @@
 static void test_numbers_match_strtod(void **state)
 {
     (void)state;
-    static const char *const fixed[] = {"0", "1.222", "-3.5", "2097152", "0.9962", "1e-3",
-                                        "+4.25E+2", "123456789012345678901234", "0.000001"};
+    static const char *const fixed[] = {"0",       "1.222", "-3.5",     "2097152",
+                                        "0.9962",  "1e-3",  "+4.25E+2", "123456789012345678901234",
+                                        "0.000001"};
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         double v;
         assert_true(csv_parse_number(fixed[i], strlen(fixed[i]), &v));
-        assert_true(v == strtod(fixed[i], NULL) ||
-                    fabs(v / strtod(fixed[i], NULL) - 1) < 1e-15);
+        assert_true(v == strtod(fixed[i], NULL) || fabs(v / strtod(fixed[i], NULL) - 1) < 1e-15);
     }
     srand(7);
     for (int i = 0; i < 20000; i++) {
@@ -35,8 +35,8 @@ static void test_numbers_match_strtod(void **state)
         assert_true(csv_parse_number(buf, strlen(buf), &v));
         assert_true(v == strtod(buf, NULL));
     }
-    static const char *const bad[] = {"", "-", ".", "1.2.3", "nan", "inf", "0x10", "1e", "1e+",
-                                      "12a", "1e400"};
+    static const char *const bad[] = {"",     "-",  ".",   "1.2.3", "nan",  "inf",
+                                      "0x10", "1e", "1e+", "12a",   "1e400"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         double v;
         assert_false(csv_parse_number(bad[i], strlen(bad[i]), &v));

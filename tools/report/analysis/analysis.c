@@ -46,14 +46,20 @@ static void apply_l1(struct source *s, double l1_ns)
 
 static bool same_machine(const struct source *a, const struct source *b)
 {
-    return a == b || (strncmp(a->machine, "unknown", 7) != 0 && strcmp(a->machine, b->machine) == 0);
+    return a == b ||
+           (strncmp(a->machine, "unknown", 7) != 0 && strcmp(a->machine, b->machine) == 0);
 }
 
 static struct an_curve as_an_curve(const struct curve *k)
 {
-    struct an_curve c = {.role = k->role, .page_bytes = (double)k->page_bytes,
-                         .stride_bytes = (double)k->stride_bytes, .relative = k->relative,
-                         .n = k->n, .size = k->size, .ns = k->ns, .cycles = k->cycles};
+    struct an_curve c = {.role = k->role,
+                         .page_bytes = (double)k->page_bytes,
+                         .stride_bytes = (double)k->stride_bytes,
+                         .relative = k->relative,
+                         .n = k->n,
+                         .size = k->size,
+                         .ns = k->ns,
+                         .cycles = k->cycles};
     snprintf(c.label, sizeof(c.label), "%s", k->label);
     return c;
 }
@@ -138,8 +144,8 @@ static void match_cpuid(struct source_result *r)
             double dist = fabs(log(s->cache[k].size_bytes / want));
             /* An open last level is at least as big as the largest size it was seen at, and
              * may be much bigger; a sized level must be near the CPUID size. */
-            bool fits = lv->size_known ? dist < log(CPUID_MATCH_FACTOR)
-                                       : s->cache[k].size_bytes >= want;
+            bool fits =
+                lv->size_known ? dist < log(CPUID_MATCH_FACTOR) : s->cache[k].size_bytes >= want;
             if (fits && dist < best) {
                 best = dist;
                 r->cache_match[i] = (int)k;
@@ -164,8 +170,8 @@ static void pair_across_sources(struct source_result *r, size_t n)
                 cr->c->page_bytes == 0)
                 continue;
             for (size_t i = 0; i < n; i++)
-                for (size_t q = 0; i != j && same_machine(r[i].src, r[j].src) &&
-                                   q < r[i].src->ncurves; q++) {
+                for (size_t q = 0;
+                     i != j && same_machine(r[i].src, r[j].src) && q < r[i].src->ncurves; q++) {
                     const struct curve_result *o = &r[i].cr[q];
                     if (o->analysed && o->c->role == AN_ROLE_LEVELS && o->c->n >= 2 &&
                         o->c->page_bytes > cr->c->page_bytes &&
@@ -174,8 +180,8 @@ static void pair_across_sources(struct source_result *r, size_t n)
                 }
             if (!best)
                 continue;
-            struct an_curve_result a = {.analysed = true, .det = cr->det, .reference = -1,
-                                        .ntlb = cr->ntlb};
+            struct an_curve_result a = {
+                .analysed = true, .det = cr->det, .reference = -1, .ntlb = cr->ntlb};
             struct an_curve_result b = {.analysed = true, .det = best->det};
             struct an_curve ca = as_an_curve(cr->c), cb = as_an_curve(best->c);
             memcpy(a.tlb, cr->tlb, sizeof(a.tlb));

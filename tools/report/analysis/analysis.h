@@ -14,10 +14,10 @@
 struct curve_result {
     const struct curve *c;
     bool analysed;
-    bool relative;           /* latencies are time above an L1 hit */
-    double ns_offset;        /* added before analysis for relative curves */
+    bool relative;    /* latencies are time above an L1 hit */
+    double ns_offset; /* added before analysis for relative curves */
     struct detection det;
-    int reference;           /* index of the larger-page curve compared with, -1 if none */
+    int reference; /* index of the larger-page curve compared with, -1 if none */
     const struct curve_result *reference_src; /* or the one of another source, NULL if none */
     size_t ntlb;
     struct tlb_step tlb[LEVELS_MAX];
@@ -30,9 +30,9 @@ struct curve_result {
 struct source_result {
     struct source *src;
     struct curve_result cr[SOURCE_MAX_CURVES];
-    int primary;                /* curve whose levels are the source's levels, -1 if none */
+    int primary;                 /* curve whose levels are the source's levels, -1 if none */
     int cache_match[LEVELS_MAX]; /* CPUID cache index matched to each primary level, or -1 */
-    double llc_bytes;           /* largest data or unified cache CPUID reports, 0 if unknown */
+    double llc_bytes;            /* largest data or unified cache CPUID reports, 0 if unknown */
     struct verdict verdict[EXP_COUNT];
     char *summary; /* analysis_summary()'s text, as the console printed it (malloc) */
 };

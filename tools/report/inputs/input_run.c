@@ -8,7 +8,6 @@
 #include "inputs/rtext.h"
 #include "inputs/source.h"
 
-
 static void read_machine(struct source *s)
 {
     const struct rjson *r = s->run;
@@ -44,8 +43,8 @@ static void read_caches(struct source *s)
         struct cache_info ci = {0};
         double level;
         if (!rjson_number(rjson_get(c, "level"), &level) ||
-            !rjson_number(rjson_get(c, "size_bytes"), &ci.size_bytes) || level < 0 ||
-            level > 9 || !(ci.size_bytes > 0))
+            !rjson_number(rjson_get(c, "size_bytes"), &ci.size_bytes) || level < 0 || level > 9 ||
+            !(ci.size_bytes > 0))
             continue;
         ci.level = (int)level;
         const char *type = rjson_string(rjson_get(c, "type"));
@@ -88,14 +87,17 @@ void run_load_json(struct source *s, const char *text, size_t len)
     if (status && strcmp(status, "complete") != 0) {
         char clean[64];
         rtext_sanitize(clean, sizeof(clean), status);
-        source_warn(s, "run.json says the run is %s: it did not finish, later experiments may "
-                       "be missing", clean);
+        source_warn(s,
+                    "run.json says the run is %s: it did not finish, later experiments may "
+                    "be missing",
+                    clean);
     }
     double v;
     if (rjson_number(rjson_path(s->run, "core_clock.core_hz"), &v) && v > 1e6 && v < 1e11)
         s->core_hz = v;
     if ((rjson_number(rjson_path(s->run, "buffer.page_size_bytes"), &v) ||
-         rjson_number(rjson_get(s->run, "page_size_bytes"), &v)) && v >= 4096 && v <= 1e12)
+         rjson_number(rjson_get(s->run, "page_size_bytes"), &v)) &&
+        v >= 4096 && v <= 1e12)
         s->page_bytes = v;
 }
 
@@ -136,8 +138,7 @@ static void curves_from_table(struct source *s, size_t e)
     analysis_curves_free(c, n);
 }
 
-int run_load_table(struct source *s, size_t e, const char *text, size_t len, char *err,
-                   size_t cap)
+int run_load_table(struct source *s, size_t e, const char *text, size_t len, char *err, size_t cap)
 {
     struct csv *t = calloc(1, sizeof(*t));
     char why[SOURCE_TEXT];
@@ -157,8 +158,8 @@ int run_load_table(struct source *s, size_t e, const char *text, size_t len, cha
     }
     s->table[e] = t;
     if (t->bad_rows)
-        source_warn(s, "%s.csv: %zu rows with the wrong number of fields were skipped",
-                    exp_name(e), t->bad_rows);
+        source_warn(s, "%s.csv: %zu rows with the wrong number of fields were skipped", exp_name(e),
+                    t->bad_rows);
     curves_from_table(s, e);
     return 0;
 }

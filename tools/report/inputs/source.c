@@ -154,8 +154,10 @@ static int load_csv_file(struct source *s, const char *text, size_t len, char *e
             return run_load_table(s, e, text, len, err, cap);
         }
     }
-    snprintf(err, cap, "%s: a CSV file, but not named after a chase experiment "
-                       "(<experiment>.csv); %s", s->path, source_formats_help);
+    snprintf(err, cap,
+             "%s: a CSV file, but not named after a chase experiment "
+             "(<experiment>.csv); %s",
+             s->path, source_formats_help);
     return -1;
 }
 

@@ -112,15 +112,13 @@ int foreign_parse_random_chase(const char *text, size_t len, struct source *s, c
                                size_t cap);
 int foreign_parse_tinymembench(const char *text, size_t len, struct source *s, char *err,
                                size_t cap);
-int foreign_parse_multichase(const char *text, size_t len, struct source *s, char *err,
-                             size_t cap);
+int foreign_parse_multichase(const char *text, size_t len, struct source *s, char *err, size_t cap);
 
 /* The chase result-folder reader (input_run.c): load the folder at s->path. */
 int run_load_folder(struct source *s, char *err, size_t cap);
 /* Read run.json's text into s (machine, caches, status); a bad one is a warning. */
 void run_load_json(struct source *s, const char *text, size_t len);
 /* Read one experiment CSV text into s as experiment e (tables and curves). */
-int run_load_table(struct source *s, size_t e, const char *text, size_t len, char *err,
-                   size_t cap);
+int run_load_table(struct source *s, size_t e, const char *text, size_t len, char *err, size_t cap);
 
 #endif

@@ -172,9 +172,11 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
     for (size_t i = 0; i < c->r->src->ncurves; i++)
         for (size_t k = 0; k < c->r->cr[i].ntlb; k++)
             plot_add_marker(ps, c->r->cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
-    snprintf(finding, cap, "Red lines: the effective sizes of the %zu detected levels (latency "
+    snprintf(finding, cap,
+             "Red lines: the effective sizes of the %zu detected levels (latency "
              "has risen 15%% of the way to the next); blue dashed: CPUID sizes; grey dashed: the "
-             "fitted model.", d ? d->nlevels : 0);
+             "fitted model.",
+             d ? d->nlevels : 0);
 }
 
 /* The curves of the experiment's role (and, for levels, the plotted-only extras). */
@@ -218,8 +220,7 @@ static void series_split(struct plot_spec *ps, const struct csv *t, const struct
 }
 
 /* One series per value of the group column (one series without it), sorted by x. */
-static void series_groups(struct plot_spec *ps, const struct csv *t,
-                          const struct an_experiment *x)
+static void series_groups(struct plot_spec *ps, const struct csv *t, const struct an_experiment *x)
 {
     const struct an_plot *p = &x->plot;
     int gcol = p->group ? csv_col(t, p->group) : -1;

@@ -9,8 +9,11 @@
 #include "lib/strbuf.h"
 
 static const char *const format_names[] = {
-    [FMT_RUN] = "chase run", [FMT_CSV] = "chase csv", [FMT_LMBENCH] = "lmbench lat_mem_rd",
-    [FMT_RANDOM_CHASE] = "random-chase", [FMT_TINYMEMBENCH] = "tinymembench",
+    [FMT_RUN] = "chase run",
+    [FMT_CSV] = "chase csv",
+    [FMT_LMBENCH] = "lmbench lat_mem_rd",
+    [FMT_RANDOM_CHASE] = "random-chase",
+    [FMT_TINYMEMBENCH] = "tinymembench",
     [FMT_MULTICHASE] = "multichase",
 };
 
@@ -29,7 +32,8 @@ static void level_json(struct json *j, const struct curve_result *cr, size_t i, 
     json_double(j, "core_cycles", lv->cycles, 2);
     json_double(j, "plateau_from_bytes", lv->from_bytes, 0);
     json_double(j, "plateau_to_bytes", lv->to_bytes, 0);
-    json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN, 0);
+    json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN,
+                0);
     if (f && i < f->model.m) {
         bool sized = i + 1 < f->model.m;
         json_double(j, "fit_size_bytes", sized ? f->model.size_bytes[i] : NAN, 0);
@@ -65,7 +69,8 @@ static void fit_json(struct json *j, const struct curve_result *cr)
         json_double(j, "sharpness_sigma", f->sharpness_sd, 3);
         json_double(j, "rms_ln", f->rms, 4);
         json_bool(j, "agrees_with_detection", cr->check.agrees);
-        json_u64(j, "preferred_levels", (uint64_t)(cr->check.preferred_levels > 0 ? cr->check.preferred_levels : 0));
+        json_u64(j, "preferred_levels",
+                 (uint64_t)(cr->check.preferred_levels > 0 ? cr->check.preferred_levels : 0));
         json_array_begin(j, "disagreements");
         for (size_t i = 0; i < cr->check.nnotes; i++)
             json_string(j, NULL, cr->check.note[i]);

@@ -100,12 +100,13 @@ static void levels_table(FILE *f, const struct source_result *r)
         snprintf(fl, sizeof(fl), "-");
         if (fit && fit->model.m == d->nlevels + 1)
             fmt_pm(fl, sizeof(fl), fit->model.lat_ns[d->nlevels], fit->lat_sd[d->nlevels]);
-        fprintf(f, "| DRAM | | %s%s | %s | %s%s | | %s |\n", d->dram_lower_bound ? ">= " : "",
-                lat, cyc, isfinite(d->dram_from_bytes) ? "from " : "",
+        fprintf(f, "| DRAM | | %s%s | %s | %s%s | | %s |\n", d->dram_lower_bound ? ">= " : "", lat,
+                cyc, isfinite(d->dram_from_bytes) ? "from " : "",
                 isfinite(d->dram_from_bytes) ? from : "", fl);
     }
-    fprintf(f, "\nThe effective size is where latency has risen %.0f%% of the way to the next "
-               "level; the model size is where the model's hit rate starts to fall.\n\n",
+    fprintf(f,
+            "\nThe effective size is where latency has risen %.0f%% of the way to the next "
+            "level; the model size is where the model's hit rate starts to fall.\n\n",
             100 * LEVELS_STEP_FRACTION);
 }
 
@@ -117,8 +118,10 @@ static void notes_list(FILE *f, const struct source_result *r)
         for (size_t k = 0; k < cr->ntlb; k++) {
             char sz[32];
             rtext_size(sz, sizeof(sz), cr->tlb[k].size_bytes);
-            fprintf(f, "- TLB step in \"%s\" at %s: +%.2f ns per load (absent with larger "
-                       "pages)\n", s->curve[i].label, sz, cr->tlb[k].penalty_ns);
+            fprintf(f,
+                    "- TLB step in \"%s\" at %s: +%.2f ns per load (absent with larger "
+                    "pages)\n",
+                    s->curve[i].label, sz, cr->tlb[k].penalty_ns);
         }
         if (!cr->analysed || (int)i != r->primary)
             continue;
@@ -140,14 +143,17 @@ static void fit_section(FILE *f, const struct source_result *r)
     }
     fprintf(f, "E[L](N) = sum of l_i * share_i(N), share_i = h_i - h_(i-1), h_i = min(1, S_i/N)^p, "
                "fitted by nonlinear least squares (GSL) on ln latency.\n\n");
-    fprintf(f, "| form | sizes S_i | latencies l_i (ns) | sharpness p | rms |\n|---|---|---|---|---|\n");
+    fprintf(
+        f,
+        "| form | sizes S_i | latencies l_i (ns) | sharpness p | rms |\n|---|---|---|---|---|\n");
     for (int form = 0; form < 2; form++) {
         const struct fit_result *ft = &cr->fit[form];
         if (!ft->ok) {
             fprintf(f, "| %s | failed: %s | | | |\n", form ? "exclusive" : "inclusive", ft->why);
             continue;
         }
-        fprintf(f, "| %s%s | ", form ? "exclusive" : "inclusive", form == cr->form ? " (reported)" : "");
+        fprintf(f, "| %s%s | ", form ? "exclusive" : "inclusive",
+                form == cr->form ? " (reported)" : "");
         for (size_t i = 0; i + 1 < ft->model.m; i++) {
             char sz[64];
             fmt_pm_size(sz, sizeof(sz), ft->model.size_bytes[i], ft->size_sd[i]);
@@ -202,8 +208,9 @@ static void cpuid_section(FILE *f, const struct source_result *r)
     }
     for (size_t i = 0; d && i < d->nlevels; i++)
         if (r->cache_match[i] < 0)
-            fprintf(f, "| (none) | | | | | %s step: not a CPUID cache (TLB? shared-cache "
-                       "slice?) | | %.2f | |\n",
+            fprintf(f,
+                    "| (none) | | | | | %s step: not a CPUID cache (TLB? shared-cache "
+                    "slice?) | | %.2f | |\n",
                     d->level[i].size_known ? "a" : "an open", d->level[i].latency_ns);
     fprintf(f, "\n");
 }
