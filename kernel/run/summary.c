@@ -18,7 +18,8 @@ struct summary_work {
     struct an_result result;
 };
 
-/* The largest data or unified cache and the L1 line, as chase-report reads run.json. */
+/* The largest data or unified cache and the first level-1 cache's line, as chase-report reads
+ * them from run.json. */
 static void machine_caches(const struct machine *m, struct an_input *in)
 {
     in->llc_bytes = 0;

@@ -2,10 +2,9 @@
 // chase-report's analysis driver: kernel/analysis's interpretation, then model fits and CPUID.
 #include "analysis/analysis.h"
 
-#include <stdlib.h>
-
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A detected level matches a CPUID cache within this factor of size. */
@@ -64,7 +63,7 @@ static struct an_curve as_an_curve(const struct curve *k)
     return c;
 }
 
-/* The L1 data line CPUID reports, 64 when unknown (as the console's summary). */
+/* The first level-1 cache's line, 64 when unknown (the console's summary reads it alike). */
 static double line_bytes(const struct source *s)
 {
     for (size_t i = 0; i < s->ncaches; i++)
