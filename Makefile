@@ -17,6 +17,26 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # ---- sources --------------------------------------------------------------------------------
 
+# The run's interpretation (levels, verdicts, the summary), shared with chase-report.
+KERNEL_ANALYSIS_SRCS := \
+	kernel/analysis/curves.c \
+	kernel/analysis/dual.c \
+	kernel/analysis/fused.c \
+	kernel/analysis/interpret.c \
+	kernel/analysis/levels.c \
+	kernel/analysis/levels_prep.c \
+	kernel/analysis/levels_segment.c \
+	kernel/analysis/linear.c \
+	kernel/analysis/offset.c \
+	kernel/analysis/parallel.c \
+	kernel/analysis/random.c \
+	kernel/analysis/ring.c \
+	kernel/analysis/scan.c \
+	kernel/analysis/summary_text.c \
+	kernel/analysis/table.c \
+	kernel/analysis/tlb.c \
+	kernel/analysis/tlb_steps.c
+
 # Portable kernel code: built for the firmware and for the host.
 KERNEL_SRCS := \
 	kernel/machine/acpi.c \
@@ -61,7 +81,9 @@ KERNEL_SRCS := \
 	kernel/run/summary.c \
 	kernel/chase/sweep.c \
 	kernel/chase/time_split.c \
-	kernel/chase/timing.c
+	kernel/chase/timing.c \
+	kernel/lib/csv.c \
+	$(KERNEL_ANALYSIS_SRCS)
 
 # x86-64 code shared by both builds (the timed loops).
 ARCH_SRCS := kernel/arch/x86_64/chase_loop.S
@@ -232,10 +254,20 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c \
 	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
 	tests/unit/stubs/stub_run.c
 
-# run: the summary's plateau finder and its judgements.
-UNIT_TESTS += run/test_summary run/test_summary_judgements
-test_summary_SRCS            := $(KERNEL_TEST_SRCS)
-test_summary_judgements_SRCS := $(KERNEL_TEST_SRCS)
+# analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
+ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
+UNIT_TESTS += analysis/test_interpret analysis/test_levels
+test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
+test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
+$(BUILD)/test/tests/unit/analysis/test_levels.c.o: TEST_CFLAGS += -Itools/report
+$(BUILD)/tests/analysis/%: TEST_LIBS += -lm
+
+# run: the end-of-run summary over a run's CSV text.
+UNIT_TESTS += run/test_summary
+test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
+	$(ANALYSIS_UNIT_SRCS)
+$(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
 
 UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
 	$(if $(word 2,$(filter %/$(n),$(UNIT_TESTS))),$(n))))

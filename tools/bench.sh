@@ -65,11 +65,9 @@ awk -v c="$l2c" -v p="$l2p" -v busy="$(cat "$work/l2.busy")" 'BEGIN {
         (c / p - 1 < 0.05 && c / p - 1 > -0.05) ? "met" : "MISSED", busy }'
 echo "    command: chase-host --cpu $cpu experiments=random random.min=256K random.max=256K" \
     "precision=0.2"
-echo "  boundaries chase reports (run 1 summary):" \
-    "L1 up to $(summary_level "$a/console.txt" L1 to)," \
-    "L2 from $(summary_level "$a/console.txt" L2 from) (CPUID L1d $((l1 >> 10))K);"
-echo "    L2 up to $(summary_level "$a/console.txt" L2 to), L3 from" \
-    "$(summary_level "$a/console.txt" L3 from) (CPUID L2 $((l2 >> 10))K)"
+echo "  level sizes chase reports (run 1 summary):" \
+    "L1 $(summary_level "$a/console.txt" L1 size) (CPUID L1d $((l1 >> 10))K);" \
+    "L2 $(summary_level "$a/console.txt" L2 size) (CPUID L2 $((l2 >> 10))K)"
 echo
 
 # 3. Repeatability: the spread of each point's median over the three sweeps.

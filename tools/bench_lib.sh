@@ -49,13 +49,13 @@ plateau() {
               printf "%.2f cycles (%d points)", median(v, n), n }' "$1"
 }
 
-# summary_level CONSOLE LEVEL FIELD: from/to/ns/cycles of a level in the run's summary table.
+# summary_level CONSOLE LEVEL FIELD: size/ns/cycles of a level in the run's summary table.
 summary_level() {
     awk -v level="$2" -v field="$3" '
-        /^levels seen by the random chase/ { on = 1; next }
-        on && $1 == level { i = field == "from" ? 2 : field == "to" ? 3 : field == "ns" ? 4 : 5
+        /^levels of / { on = 1; next }
+        on && $1 == level { i = field == "size" ? 2 : field == "ns" ? 3 : 4
                             print $i; exit }
-        on && NF == 0 { exit }' "$1"
+        on && !/^ / { exit }' "$1"
 }
 
 # sweep_figures DIR LABEL: wall time, points per second, timed fraction, how points stopped,

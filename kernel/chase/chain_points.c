@@ -9,7 +9,7 @@ static void point_clear(struct chase_point *pt)
     kmemset(pt, 0, sizeof(*pt));
 }
 
-void point_random(struct chase_point *pt, const struct chain_layout *l, uint64_t group_slots,
+void point_cycle(struct chase_point *pt, const struct chain_layout *l, uint64_t group_slots,
                   uint64_t seed)
 {
     point_clear(pt);

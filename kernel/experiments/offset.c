@@ -134,7 +134,7 @@ static int offset_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
     bool up;
     struct chain_layout l = {ctx->buffer.virt, offset_at(p, pp->index, &up), p->stride_bytes,
                              pp->slots, 0};
-    point_random(&pp->pt, &l, 0, ctx->cfg->global.seed); /* same order at every offset */
+    point_cycle(&pp->pt, &l, 0, ctx->cfg->global.seed); /* same order at every offset */
     return 0;
 }
 

@@ -136,7 +136,7 @@ static int tlb_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
     const struct tlb_sweep *d = data;
     struct chain_layout l = {ctx->buffer.virt, 0, SLOT_PAGE_BYTES, pp->slots,
                              exp_line_bytes(ctx->m)};
-    point_random(&pp->pt, &l, 0, ctx->cfg->global.seed + pp->index % d->n);
+    point_cycle(&pp->pt, &l, 0, ctx->cfg->global.seed + pp->index % d->n);
     return 0;
 }
 

@@ -8,6 +8,12 @@
 
 double kexp2(double x)
 {
+    if (x != x)
+        return x;
+    if (x > 1024)
+        return KM_INF;
+    if (x < -1075)
+        return 0;
     int ip = (int)x;
     if ((double)ip > x)
         ip--;
@@ -27,6 +33,8 @@ double klog2(double x)
 {
     if (x <= 0)
         return -1e300;
+    if (!kisfinite(x))
+        return x;
     int e = 0;
     while (x >= 2) {
         x /= 2;
@@ -43,4 +51,27 @@ double klog2(double x)
         term *= y2;
     }
     return e + 2 * sum / LN2;
+}
+
+double kln(double x)
+{
+    return x <= 0 ? -1e300 : klog2(x) * LN2;
+}
+
+double kexp(double x)
+{
+    return kexp2(x / LN2);
+}
+
+double ksqrt(double x)
+{
+    if (x != x || x < 0)
+        return KM_NAN;
+    if (x == 0 || !kisfinite(x))
+        return x;
+    /* Start from 2^(e/2), then Newton's iteration doubles the correct bits each step. */
+    double r = kexp2(0.5 * (double)(int)klog2(x));
+    for (int i = 0; i < 8; i++)
+        r = 0.5 * (r + x / r);
+    return r;
 }

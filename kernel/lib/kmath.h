@@ -3,9 +3,59 @@
 #ifndef CHASE_KMATH_H
 #define CHASE_KMATH_H
 
-/* 2 raised to x, for |x| < 60; relative error below 1e-12. */
+#include <stdbool.h>
+
+/* Not-a-number and infinity as constants (compiler built-ins: no libm call). */
+#define KM_NAN __builtin_nan("")
+#define KM_INF __builtin_inf()
+
+/* 2 raised to x; 0 below -1074, infinity above 1024; relative error below 1e-12. */
 double kexp2(double x);
-/* Base-2 logarithm of x > 0; relative error below 1e-12. */
+/* Base-2 logarithm of x > 0; relative error below 1e-12 (-1e300 for x <= 0). */
 double klog2(double x);
+/* Natural logarithm of x > 0 (-1e300 for x <= 0). */
+double kln(double x);
+/* e raised to x. */
+double kexp(double x);
+/* Square root of x >= 0 (NaN below 0), to the last bit or one off. */
+double ksqrt(double x);
+
+/* Whether x is a finite number (neither NaN nor infinite). */
+static inline bool kisfinite(double x)
+{
+    return __builtin_isfinite(x);
+}
+
+/* Whether x is NaN. */
+static inline bool kisnan(double x)
+{
+    return x != x;
+}
+
+/* |x|. */
+static inline double kfabs(double x)
+{
+    return x < 0 ? -x : x;
+}
+
+/* The smaller of a and b; when one is NaN, the other (as C's fmin). */
+static inline double kfmin(double a, double b)
+{
+    if (a != a)
+        return b;
+    if (b != b)
+        return a;
+    return a < b ? a : b;
+}
+
+/* The larger of a and b; when one is NaN, the other (as C's fmax). */
+static inline double kfmax(double a, double b)
+{
+    if (a != a)
+        return b;
+    if (b != b)
+        return a;
+    return a > b ? a : b;
+}
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: chase-report's reader of chase result folders (run.json and experiment CSVs).
+// libFuzzer target: chase-report's reader of chase result folders (run.json and experiment CSVs)
+// and the interpretation of what it read (kernel/analysis).
 // The input is run.json's text, then any number of CSVs, each after a NUL byte and one byte
 // naming its experiment ('0' random, '1' linear ... '8' tlb, modulo the experiment count).
 #include <stddef.h>
@@ -25,7 +26,7 @@ static void load_table(struct source *s, const uint8_t *p, size_t n)
 {
     if (n == 0)
         return;
-    enum exp_id e = (enum exp_id)((uint8_t)(p[0] - '0') % EXP_COUNT);
+    size_t e = (uint8_t)(p[0] - '0') % analysis_experiment_count();
     if (s->table[e])
         return; /* a folder has one file per experiment */
     char err[SOURCE_TEXT];
@@ -34,6 +35,36 @@ static void load_table(struct source *s, const uint8_t *p, size_t n)
     if (run_load_table(s, e, text, n - 1, err, sizeof(err)) != 0 && err[0] == 0)
         abort(); /* every failure says why */
     free(text);
+}
+
+/* The interpretation the console and chase-report share, on whatever the readers kept: it
+ * must not crash, and its summary must be text. */
+static void interpret(const struct source *s)
+{
+    struct an_curve *c = calloc(AN_MAX_CURVES, sizeof(*c));
+    struct an_result *r = malloc(sizeof(*r));
+    struct an_input in = {.curve = c, .line_bytes = 64};
+    if (!c || !r)
+        abort();
+    for (size_t e = 0; e < EXP_COUNT; e++)
+        in.table[e] = s->table[e];
+    for (size_t i = 0; i < s->ncurves && i < AN_MAX_CURVES; i++, in.ncurves++)
+        c[i] = (struct an_curve){.role = s->curve[i].role,
+                                 .page_bytes = (double)s->curve[i].page_bytes,
+                                 .n = s->curve[i].n,
+                                 .size = s->curve[i].size,
+                                 .ns = s->curve[i].ns,
+                                 .cycles = s->curve[i].cycles};
+    if (s->ncaches)
+        in.llc_bytes = s->cache[s->ncaches - 1].size_bytes;
+    analysis_run(&in, r);
+    struct strbuf sb = {0};
+    analysis_summary(&sb, &in, r);
+    if (strlen(strbuf_str(&sb)) != sb.len)
+        abort();
+    strbuf_release(&sb);
+    free(c);
+    free(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -58,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_report_check(s);
     fuzz_report_finish(s);
     fuzz_report_check(s);
+    interpret(s);
     source_free(s);
     free(s);
     return 0;

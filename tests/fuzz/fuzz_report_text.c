@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     run_reader("output.txt", text, size, foreign_parse_multichase);
     /* A CSV named after an experiment (or after none: "notes.csv" is refused). */
     char csv_name[32];
-    const char *exp = exp_name((enum exp_id)(size % (EXP_COUNT + 1)));
+    const char *exp = exp_name(size % (analysis_experiment_count() + 1));
     snprintf(csv_name, sizeof(csv_name), "%s.csv", exp ? exp : "notes");
     run_reader(csv_name, text, size, NULL);
     free(text);

@@ -24,9 +24,10 @@ check "tlb.csv: 4K pages measured on Linux" grep -q '^4096,' "$dir/tlb.csv"
 
 check "console: a header with what and why for each experiment" \
     test "$(grep -c '^   why: ' "$dir/console.txt")" = 9
-check "console: the summary with levels, TLB penalty, verdicts and the folder" sh -c "
-    grep -q '^levels seen' '$dir/console.txt' && grep -q '^TLB penalty' '$dir/console.txt' &&
-    grep -q '^dual vs random' '$dir/console.txt' && grep -q '^scan: ' '$dir/console.txt' &&
+check "console: the summary with levels, DRAM, the TLB and other verdicts and the folder" sh -c "
+    grep -q '^levels of \"random, ' '$dir/console.txt' && grep -q '^      L1 ' '$dir/console.txt' &&
+    grep -q '^DRAM latency: ' '$dir/console.txt' && grep -q '^tlb: ' '$dir/console.txt' &&
+    grep -q '^dual: ' '$dir/console.txt' && grep -q '^scan: ' '$dir/console.txt' &&
     grep -q '^results: $dir' '$dir/console.txt'"
 check "console.txt keeps no progress line" sh -c "! grep -q 'points, about' '$dir/console.txt'"
 

@@ -32,8 +32,9 @@ check "sim_levels.csv: L1 hits everything at 32K, nothing at 38K" \
     sh -c "awk -F, 'NR > 1 && \$4 == 512 && \$9 != \"1.000000\" { exit 1 }
                     NR > 1 && \$4 == 608 && \$9 != \"0.000000\" { exit 1 }' '$RUN_DIR/sim_levels.csv'"
 check "the summary finds three levels and DRAM" \
-    sh -c "grep -E '^ +L3 +[0-9.]*K? +2M +20.00 +40.00' '$RUN_DIR/console.txt' &&
-           grep -q 'DRAM latency' '$RUN_DIR/console.txt'"
+    sh -c "grep -E '^ +L3 +2(\.[0-9]+)?M +20.00 +40.00' '$RUN_DIR/console.txt' &&
+           ! grep -E '^ +L4 ' '$RUN_DIR/console.txt' &&
+           grep -q '^DRAM latency: 100.0 ns, 200 cycles' '$RUN_DIR/console.txt'"
 
 sim random --hierarchy "L1:32K:8w:4c:random,L2:256K:8w:12c:random,DRAM:200c" \
     experiments=random random.min=16K random.max=1M random.points_per_octave=4

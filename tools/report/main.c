@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/analysis.h"
+#include "fit/analysis.h"
 #include "outputs/output.h"
 #include "inputs/rtext.h"
 
@@ -163,6 +163,7 @@ int main(int argc, char **argv)
             report_json_print(stdout, res, n);
         if (o.out || !o.json)
             rc = write_outputs(&o, res, src, n);
+        analyse_free(res, n);
     }
     for (size_t i = 0; i < n + (rc == 2 && n < o.ninputs); i++)
         source_free(&src[i]);

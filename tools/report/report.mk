@@ -2,18 +2,14 @@
 # chase-report: cache levels, the latency model (GSL), gnuplot plots and report.md from runs.
 
 REPORT_SRCS := \
-	tools/report/analysis/analysis.c \
-	tools/report/inputs/csv.c \
-	tools/report/analysis/fit.c \
-	tools/report/analysis/fit_check.c \
+	tools/report/fit/analysis.c \
+	tools/report/fit/fit.c \
+	tools/report/fit/fit_check.c \
 	tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_run.c \
 	tools/report/inputs/input_tinymem.c \
-	tools/report/analysis/levels.c \
-	tools/report/analysis/levels_prep.c \
-	tools/report/analysis/levels_segment.c \
 	tools/report/main.c \
-	tools/report/analysis/model.c \
+	tools/report/fit/model.c \
 	tools/report/outputs/plot.c \
 	tools/report/outputs/plot_exp.c \
 	tools/report/outputs/report_json.c \
@@ -22,13 +18,12 @@ REPORT_SRCS := \
 	tools/report/outputs/report_platform.c \
 	tools/report/inputs/rjson.c \
 	tools/report/inputs/rtext.c \
-	tools/report/inputs/source.c \
-	tools/report/analysis/tlb.c \
-	tools/report/analysis/verdict_policy.c \
-	tools/report/analysis/verdict_prefetch.c
+	tools/report/inputs/source.c
 
-# The kernel's portable JSON writer and what it stands on.
-REPORT_KERNEL_SRCS := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c
+# The kernel's interpretation of a run (kernel/analysis: levels, verdicts, the summary), its
+# CSV reader and JSON writer, and what they stand on.
+REPORT_KERNEL_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/json.c \
+	kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c
 REPORT_LIBS := -lgsl -lgslcblas -lm
 
 REPORT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(REPORT_SRCS) $(REPORT_KERNEL_SRCS))
@@ -41,25 +36,22 @@ ALL_TARGETS += $(BUILD)/chase-report
 
 # ---- tests ----
 # Units under test for the analysis tests: everything but main, plots and report writers.
-REPORT_LEVELS_SRCS := tools/report/analysis/levels.c tools/report/analysis/levels_prep.c \
-	tools/report/analysis/levels_segment.c tools/report/analysis/model.c
-REPORT_CORE_SRCS := $(REPORT_LEVELS_SRCS) tools/report/analysis/analysis.c tools/report/inputs/csv.c \
-	tools/report/analysis/fit.c tools/report/analysis/fit_check.c tools/report/inputs/input_lmbench.c \
-	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c \
-	tools/report/inputs/rtext.c tools/report/inputs/source.c tools/report/analysis/tlb.c \
-	tools/report/analysis/verdict_policy.c tools/report/analysis/verdict_prefetch.c
-
-# report: level detection, the fit, the readers, the inputs, the analysis (tests/unit/report/).
-UNIT_TESTS += report/test_levels report/test_fit report/test_readers report/test_inputs \
-	report/test_analysis
-test_levels_SRCS   := $(REPORT_LEVELS_SRCS)
-test_fit_SRCS      := $(REPORT_LEVELS_SRCS) tools/report/analysis/fit.c \
-	tools/report/analysis/fit_check.c tools/report/inputs/rtext.c
-test_readers_SRCS  := tools/report/inputs/csv.c tools/report/inputs/rjson.c \
-	tools/report/inputs/rtext.c
-test_inputs_SRCS   := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c \
+REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tools/report/outputs/report_platform.c \
+	tools/report/fit/model.c
+REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/rjson.c tools/report/inputs/rtext.c tools/report/inputs/source.c
+REPORT_CORE_SRCS := $(REPORT_READER_SRCS) tools/report/fit/analysis.c \
+	tools/report/fit/fit.c tools/report/fit/fit_check.c
+
+# report: the fit, the readers, the inputs, the analysis (tests/unit/report/).
+UNIT_TESTS += report/test_fit report/test_readers report/test_inputs report/test_analysis
+test_fit_SRCS      := $(REPORT_LEVELS_SRCS) tools/report/fit/fit.c \
+	tools/report/fit/fit_check.c tools/report/inputs/rtext.c
+test_readers_SRCS  := $(REPORT_LEVELS_SRCS) tools/report/inputs/rjson.c \
+	tools/report/inputs/rtext.c
+test_inputs_SRCS   := $(REPORT_READER_SRCS)
 test_analysis_SRCS := $(REPORT_CORE_SRCS)
 
 $(BUILD)/tests/report/%: TEST_LIBS += $(REPORT_LIBS)
@@ -67,11 +59,10 @@ $(BUILD)/test/tests/unit/report/%.c.o: TEST_CFLAGS += -Itools/report
 # gcc's -fsanitize=undefined leaves out double-to-integer overflow, a class the fuzzers found.
 $(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -fsanitize=float-cast-overflow
 
-SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh
+SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh \
+	tests/report/test_summary_agree.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
-REPORT_READER_SRCS := tools/report/inputs/csv.c tools/report/inputs/input_lmbench.c tools/report/inputs/input_run.c \
-	tools/report/inputs/input_tinymem.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c tools/report/inputs/source.c
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text
 fuzz_report_run_SRCS := $(REPORT_READER_SRCS)
 fuzz_report_text_SRCS := $(REPORT_READER_SRCS)

@@ -336,7 +336,7 @@ static void test_offset_one_set(void **state)
     for (uint64_t offset = 0; offset <= 1024; offset += 512) {
         struct chain_layout l = {buf, offset, STRIDE, SLOTS, 0};
         struct chase_point pt;
-        point_random(&pt, &l, 0, 1);
+        point_cycle(&pt, &l, 0, 1);
         assert_one_cycle(&l, pt.head[0]);
         void **p = pt.head[0];
         for (unsigned k = 0; k < SLOTS; k++) {
@@ -358,7 +358,7 @@ static void test_tlb_one_slot_per_page(void **state)
     struct chain_layout l = {buf, 0, PAGE, PAGES, LINE};
     assert_int_equal(chain_span_bytes(&l), PAGES * PAGE);
     struct chase_point pt;
-    point_random(&pt, &l, 0, 4);
+    point_cycle(&pt, &l, 0, 4);
     assert_one_cycle(&l, pt.head[0]);
     uint8_t pages[PAGES] = {0};
     void **p = pt.head[0];

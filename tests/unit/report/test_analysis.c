@@ -12,9 +12,12 @@
 
 #include <cmocka.h>
 
-#include "analysis/analysis.h"
-#include "analysis/model.h"
+#include "fit/analysis.h"
+#include "fit/model.h"
 #include "inputs/rtext.h"
+
+/* An experiment's index in kernel/analysis/table.c. */
+#define EXP(name) ((size_t)analysis_experiment_index(name))
 
 static struct source src[2];
 static struct source_result res[2];
@@ -27,7 +30,7 @@ static void add_random(struct source *s, uint64_t page, bool tlb)
 {
     char label[64];
     snprintf(label, sizeof(label), "random, %llu", (unsigned long long)page);
-    struct curve *c = source_add_curve(s, label, ROLE_LEVELS);
+    struct curve *c = source_add_curve(s, label, AN_ROLE_LEVELS);
     assert_non_null(c);
     c->page_bytes = page;
     for (double x = 12; x <= 30; x += 0.25) {
@@ -53,6 +56,7 @@ static void add_cache(struct source *s, int level, const char *type, double size
 
 static void reset(void)
 {
+    analyse_free(res, 2);
     for (int i = 0; i < 2; i++) {
         source_free(&src[i]);
         memset(&src[i], 0, sizeof(src[i]));
@@ -93,7 +97,7 @@ static void test_tlb_across_runs(void **state)
     add_random(&src[1], 2 << 20, false);
     struct analysis_opts o = {0};
     analyse_all(res, src, 2, &o);
-    assert_ptr_equal(res[0].cr[0].reference_src, &src[1]);
+    assert_ptr_equal(res[0].cr[0].reference_src, &res[1].cr[0]);
     assert_int_equal(res[0].cr[0].ntlb, 2);
     assert_int_equal(res[0].cr[0].det.nlevels, 3);
     /* Different machines never pair. */
@@ -142,6 +146,7 @@ static void test_relative_curve(void **state)
     assert_int_equal(res[0].cr[0].det.nlevels, 3);
     assert_true(fabs(res[0].cr[0].det.level[0].latency_ns) < 0.05);
     o.l1_ns = 1.2;
+    analyse_free(res, 1);
     analyse_all(res, src, 1, &o);
     assert_false(res[0].cr[0].relative);
     assert_true(fabs(res[0].cr[0].det.level[0].latency_ns - 1.2) < 0.05);
@@ -156,7 +161,7 @@ static void test_primary_ring(void **state)
     for (int k = 0; k < 3; k++) {
         char label[32];
         snprintf(label, sizeof(label), "stride %llu", (unsigned long long)strides[k]);
-        struct curve *c = source_add_curve(&src[0], label, ROLE_RING);
+        struct curve *c = source_add_curve(&src[0], label, AN_ROLE_RING);
         c->stride_bytes = strides[k];
         for (double x = 10; x <= 28; x += 0.5)
             curve_push(c, exp2(x), model_latency(&machine, exp2(x)), NAN);
@@ -164,8 +169,8 @@ static void test_primary_ring(void **state)
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
     assert_int_equal(res[0].primary, 1);
-    assert_true(res[0].verdict[EXP_RING].present);
-    assert_int_equal(res[0].verdict[EXP_RING].nlines, 5);
+    assert_true(res[0].verdict[EXP("ring")].present);
+    assert_int_equal(res[0].verdict[EXP("ring")].nlines, 5);
 }
 
 static double item(const struct verdict *v, const char *key)
@@ -178,7 +183,7 @@ static double item(const struct verdict *v, const char *key)
     return NAN;
 }
 
-static void load_table(enum exp_id e, const char *text)
+static void load_table(size_t e, const char *text)
 {
     char err[200];
     assert_int_equal(run_load_table(&src[0], e, text, strlen(text), err, sizeof(err)), 0);
@@ -190,41 +195,41 @@ static void test_verdicts(void **state)
     reset();
     add_random(&src[0], 2 << 20, false);
     add_cache(&src[0], 3, "unified", 12 << 20);
-    load_table(EXP_LINEAR, "size_bytes,stride_bytes,ns_median\n67108864,64,2\n67108864,128,3\n"
+    load_table(EXP("linear"), "size_bytes,stride_bytes,ns_median\n67108864,64,2\n67108864,128,3\n"
                            "67108864,256,60\n67108864,512,90\n");
-    load_table(EXP_FUSED, "streams,stride_bytes,gib_per_s\n1,64,5\n2,64,10\n3,64,15\n4,64,15.2\n"
+    load_table(EXP("fused"), "streams,stride_bytes,gib_per_s\n1,64,5\n2,64,10\n3,64,15\n4,64,15.2\n"
                           "5,64,15.1\n1,128,3\n2,128,6\n3,128,6.1\n");
-    load_table(EXP_DUAL, "size_bytes,lag_slots,ns_median\n1048576,99,4\n67108864,99,40\n"
+    load_table(EXP("dual"), "size_bytes,lag_slots,ns_median\n1048576,99,4\n67108864,99,40\n"
                          "268435456,99,48\n");
-    load_table(EXP_SCAN, "small_bytes,huge_bytes,ns_median\n65536,1,40\n1048576,1,41\n"
+    load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,1,40\n1048576,1,41\n"
                          "4194304,1,60\n16777216,1,95\n");
-    load_table(EXP_PARALLEL, "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,92\n"
+    load_table(EXP("parallel"), "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,92\n"
                              "4,1,100\n8,1,180\n");
-    load_table(EXP_OFFSET, "direction,offset_bytes,ns_median\nup,0,60\nup,64,61\nup,128,90\n"
+    load_table(EXP("offset"), "direction,offset_bytes,ns_median\nup,0,60\nup,64,61\nup,128,90\n"
                            "up,192,60\nup,256,60\ndown,256,60\ndown,192,80\ndown,128,91\n"
                            "down,64,60\ndown,0,61\n");
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
     const struct verdict *v = res[0].verdict;
-    assert_true(item(&v[EXP_LINEAR], "prefetched_max_stride_bytes") == 128);
-    assert_true(item(&v[EXP_FUSED], "streams_tracked") >= 2);
-    assert_true(item(&v[EXP_DUAL], "dual_over_random_above_llc") < 0.6);
-    assert_non_null(strstr(v[EXP_DUAL].headline, "no sign of adaptive insertion"));
-    double at = item(&v[EXP_SCAN], "doubling_bytes");
+    assert_true(item(&v[EXP("linear")], "prefetched_max_stride_bytes") == 128);
+    assert_true(item(&v[EXP("fused")], "streams_tracked") >= 2);
+    assert_true(item(&v[EXP("dual")], "dual_over_random_above_llc") < 0.6);
+    assert_non_null(strstr(v[EXP("dual")].headline, "no sign of adaptive insertion"));
+    double at = item(&v[EXP("scan")], "doubling_bytes");
     assert_true(at > 4194304 && at < 16777216);
-    assert_true(fabs(item(&v[EXP_SCAN], "fraction_of_llc") - at / (12 << 20)) < 1e-9);
-    assert_non_null(strstr(v[EXP_SCAN].headline, "scan-resistant: the huge scan"));
-    assert_true(fabs(item(&v[EXP_PARALLEL], "parallelism") - 4.0) < 1e-9);
-    assert_true(item(&v[EXP_PARALLEL], "chains") == 4); /* 3.6 is within 10% of 4.0 */
-    assert_true(item(&v[EXP_OFFSET], "dedicated_set_candidates") == 1);
-    assert_true(item(&v[EXP_OFFSET], "direction_dependent_offsets") == 1);
-    assert_false(v[EXP_TLB].present);
+    assert_true(fabs(item(&v[EXP("scan")], "fraction_of_llc") - at / (12 << 20)) < 1e-9);
+    assert_non_null(strstr(v[EXP("scan")].headline, "scan-resistant: the huge scan"));
+    assert_true(fabs(item(&v[EXP("parallel")], "parallelism") - 4.0) < 1e-9);
+    assert_true(item(&v[EXP("parallel")], "chains") == 4); /* 3.6 is within 10% of 4.0 */
+    assert_true(item(&v[EXP("offset")], "dedicated_set_candidates") == 1);
+    assert_true(item(&v[EXP("offset")], "direction_dependent_offsets") == 1);
+    assert_false(v[EXP("tlb")].present);
     /* A table without the columns a verdict needs says so instead of guessing. */
     reset();
-    load_table(EXP_PARALLEL, "x,y\n1,2\n");
+    load_table(EXP("parallel"), "x,y\n1,2\n");
     analyse_all(res, src, 1, &o);
-    assert_true(res[0].verdict[EXP_PARALLEL].present);
-    assert_non_null(strstr(res[0].verdict[EXP_PARALLEL].headline, "lacks"));
+    assert_true(res[0].verdict[EXP("parallel")].present);
+    assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "lacks"));
 }
 
 static int teardown(void **state)

@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "analysis/fit.h"
+#include "fit/fit.h"
 #include "analysis/levels.h"
-#include "analysis/model.h"
+#include "fit/model.h"
 
 #define MAX_POINTS 512
 

@@ -16,6 +16,9 @@
 
 #include "inputs/source.h"
 
+/* An experiment's index in kernel/analysis/table.c. */
+#define EXP(name) ((size_t)analysis_experiment_index(name))
+
 #define FUZZ_ROUNDS 300
 
 static char dir[64];
@@ -70,7 +73,7 @@ static void test_lmbench(void **state)
     assert_int_equal(load("lat.out", lmbench, &s, err), 0);
     assert_int_equal(s.format, FMT_LMBENCH);
     assert_int_equal(s.ncurves, 2);
-    assert_int_equal(s.curve[0].role, ROLE_RING);
+    assert_int_equal(s.curve[0].role, AN_ROLE_RING);
     assert_int_equal(s.curve[0].stride_bytes, 64);
     assert_int_equal(s.curve[1].stride_bytes, 256);
     assert_int_equal(s.curve[0].n, 4);
@@ -91,7 +94,7 @@ static void test_random_chase(void **state)
     assert_int_equal(load("rc.out", chase, &s, err), 0);
     assert_int_equal(s.format, FMT_RANDOM_CHASE);
     assert_int_equal(s.ncurves, 1);
-    assert_int_equal(s.curve[0].role, ROLE_LEVELS);
+    assert_int_equal(s.curve[0].role, AN_ROLE_LEVELS);
     assert_int_equal(s.curve[0].n, 3);
     assert_true(s.curve[0].size[2] == 33554432 && s.curve[0].ns[2] == 64.04705);
     source_free(&s);
@@ -105,8 +108,8 @@ static void test_tinymembench(void **state)
     assert_int_equal(load("tiny.txt", tiny, &s, err), 0);
     assert_int_equal(s.format, FMT_TINYMEMBENCH);
     assert_int_equal(s.ncurves, 4);
-    assert_int_equal(s.curve[0].role, ROLE_LEVELS);
-    assert_int_equal(s.curve[1].role, ROLE_EXTRA);
+    assert_int_equal(s.curve[0].role, AN_ROLE_LEVELS);
+    assert_int_equal(s.curve[1].role, AN_ROLE_EXTRA);
     assert_true(s.curve[0].relative && s.curve[1].relative);
     assert_int_equal(s.curve[0].page_bytes, 4096);
     assert_int_equal(s.curve[2].page_bytes, 2 << 20);
@@ -139,7 +142,7 @@ static void test_chase_csv_file(void **state)
     assert_int_equal(load("random.csv", "size_bytes,ns_median\n4096,1.2\n8192,1.3\n", &s, err), 0);
     assert_int_equal(s.format, FMT_CSV);
     assert_int_equal(s.ncurves, 1);
-    assert_non_null(s.table[EXP_RANDOM]);
+    assert_non_null(s.table[EXP("random")]);
     source_free(&s);
     assert_int_equal(load("other.csv", "a,b\n1,2\n", &s, err), -1);
     assert_non_null(strstr(err, "chase experiment"));
@@ -189,7 +192,7 @@ static void test_run_folder(void **state)
     assert_string_equal(s.machine, "X CPU");
     assert_int_equal(s.ncaches, 1);
     assert_true(s.core_hz == 3e9);
-    assert_string_equal(s.status[EXP_TLB], "failed: page fault");
+    assert_string_equal(s.status[EXP("tlb")], "failed: page fault");
     assert_int_equal(s.ncurves, 2); /* one random curve per page size */
     source_free(&s);
     write_file("0007/run.json", "{\"cpu\": ");
@@ -219,7 +222,7 @@ static void test_absurd_sizes(void **state)
     for (size_t i = 0; i < 3; i++) {
         memset(&s, 0, sizeof(s));
         run_load_json(&s, configs[i], strlen(configs[i]));
-        assert_int_equal(run_load_table(&s, EXP_TLB, table, strlen(table), err, sizeof(err)), 0);
+        assert_int_equal(run_load_table(&s, EXP("tlb"), table, strlen(table), err, sizeof(err)), 0);
         assert_int_equal(s.ncurves, 1);
         assert_int_equal(s.curve[0].page_bytes, 4096);
         source_free(&s);

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "inputs/csv.h"
+#include "lib/csv.h"
 #include "inputs/rjson.h"
 #include "inputs/rtext.h"
 

@@ -1,50 +1,100 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the summary's plateau finder on synthetic latency curves.
+// Unit tests of the end-of-run summary: the CSV text of a run through kernel/analysis.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "lib/kmath.h"
 #include "run/summary.h"
 
-static void test_three_plateaus(void **state)
+#define KIB 1024.0
+#define MIB (1024.0 * 1024)
+
+/* L1 to 32K (1 ns), L2 to 1M (4 ns), L3 to 8M (20 ns), then memory (90 ns). */
+static double latency(double size)
 {
-    (void)state;
-    uint64_t size[12];
-    double ns[12], cyc[12];
-    /* 4K..8M one per octave: L1 (1 ns) to 32K, L2 (4 ns) to 1M, then memory (80 ns) */
-    for (int i = 0; i < 12; i++) {
-        size[i] = 4096ull << i;
-        ns[i] = size[i] <= 32768 ? 1.0 + 0.01 * i : size[i] <= (1 << 20) ? 4.0 : 80.0;
-        cyc[i] = ns[i] * 3;
-    }
-    struct plateau p[8];
-    unsigned n = summary_plateaus(size, ns, cyc, 12, p, 8);
-    assert_int_equal(n, 3);
-    assert_int_equal(p[0].last_size, 32768);
-    assert_int_equal(p[1].first_size, 65536);
-    assert_int_equal(p[1].last_size, 1 << 20);
-    assert_float_equal(p[1].ns, 4.0, 1e-9);
-    assert_float_equal(p[2].cycles, 240.0, 1e-9);
+    return size <= 32 * KIB ? 1.0 : size <= 1 * MIB ? 4.0 : size <= 8 * MIB ? 20.0 : 90.0;
 }
 
-static void test_single_spike_is_not_a_level(void **state)
+/* random.csv as chase writes it: 4 points per octave from 4K to 256M, 2M pages. */
+static void random_csv(struct strbuf *sb)
+{
+    strbuf_puts(sb, "size_bytes,page_bytes,ns_median,core_cycles_median\n");
+    for (int i = 0; i <= 4 * 16; i++) {
+        double size = 4096.0 * kexp2(i / 4.0);
+        strbuf_printf(sb, "%.0f,2097152,%.3f,%.3f\n", size, latency(size), 3 * latency(size));
+    }
+}
+
+static struct machine machine_with_llc(void)
+{
+    struct machine m;
+    memset(&m, 0, sizeof(m));
+    m.cpu.ncaches = 2;
+    m.cpu.caches[0] = (struct cache_info){1, CACHE_DATA, 32 * 1024, 8, 64, 64, 1};
+    m.cpu.caches[1] = (struct cache_info){3, CACHE_UNIFIED, 8 * 1024 * 1024, 16, 64, 8192, 8};
+    return m;
+}
+
+static void test_levels_dram_and_verdicts(void **state)
 {
     (void)state;
-    uint64_t size[6] = {1, 2, 3, 4, 5, 6};
-    double ns[6] = {1, 1, 5, 1, 1, 1}, cyc[6] = {1, 1, 5, 1, 1, 1};
-    struct plateau p[8];
-    assert_int_equal(summary_plateaus(size, ns, cyc, 6, p, 8), 1);
-    assert_int_equal(summary_plateaus(size, ns, cyc, 0, p, 8), 0);
+    struct machine m = machine_with_llc();
+    struct strbuf rnd = {0}, scan = {0}, out = {0};
+    random_csv(&rnd);
+    /* The small array doubles its latency at 6M: three quarters of the 8M LLC. */
+    strbuf_puts(&scan, "small_bytes,huge_bytes,ns_median\n1048576,67108864,20\n"
+                       "2097152,67108864,21\n4194304,67108864,25\n8388608,67108864,60\n");
+    struct summary_input in = {.m = &m, .n = 2, .page_bytes = 2 << 20, .where = "/tmp/x"};
+    in.names[0] = "random";
+    in.csv[0] = &rnd;
+    in.names[1] = "scan";
+    in.csv[1] = &scan;
+    summary_write(&out, &in);
+    const char *s = strbuf_str(&out);
+    assert_non_null(strstr(s, "levels of \"random, 2M pages\""));
+    assert_non_null(strstr(s, "      L1 "));
+    assert_non_null(strstr(s, "      L3 "));
+    assert_null(strstr(s, "      L4 "));
+    assert_non_null(strstr(s, "DRAM latency: 90.0 ns, 270 cycles"));
+    assert_non_null(strstr(s, "random: 3 cache levels"));
+    assert_non_null(strstr(s, "scan: latency doubles at a small array of"));
+    assert_non_null(strstr(s, "scan-resistant: the huge scan does not flush it"));
+    assert_non_null(strstr(s, "results: /tmp/x\n"));
+    assert_null(strstr(s, "hypervisor"));
+    strbuf_release(&rnd);
+    strbuf_release(&scan);
+    strbuf_release(&out);
+}
+
+static void test_unreadable_csv_is_named(void **state)
+{
+    (void)state;
+    struct machine m = machine_with_llc();
+    struct strbuf bad = {0}, out = {0};
+    strbuf_puts(&bad, "a,a\n1,2\n");
+    m.cpu.hypervisor = true;
+    struct summary_input in = {.m = &m, .n = 1, .where = "here"};
+    in.names[0] = "dual";
+    in.csv[0] = &bad;
+    summary_write(&out, &in);
+    const char *s = strbuf_str(&out);
+    assert_non_null(strstr(s, "dual.csv: not read (header names column a twice)"));
+    assert_non_null(strstr(s, "levels: no latency curve to find them on"));
+    assert_non_null(strstr(s, "note: measured under a hypervisor"));
+    strbuf_release(&bad);
+    strbuf_release(&out);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_three_plateaus),
-        cmocka_unit_test(test_single_spike_is_not_a_level),
+        cmocka_unit_test(test_levels_dram_and_verdicts),
+        cmocka_unit_test(test_unreadable_csv_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

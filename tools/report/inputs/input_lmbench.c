@@ -66,7 +66,7 @@ int foreign_parse_lmbench(const char *text, size_t len, struct source *s, char *
         if (stride_header(l, n, &stride)) {
             char label[64];
             snprintf(label, sizeof(label), "stride %.0f", stride);
-            c = source_add_curve(s, label, ROLE_RING);
+            c = source_add_curve(s, label, AN_ROLE_RING);
             if (c)
                 c->stride_bytes = (uint64_t)stride;
         } else if (two_numbers(l, n, &a, &b)) {
@@ -113,7 +113,7 @@ int foreign_parse_random_chase(const char *text, size_t len, struct source *s, c
     size_t n, bad = 0;
     bool header = false;
     double a, b;
-    struct curve *c = source_add_curve(s, "random-chase", ROLE_LEVELS);
+    struct curve *c = source_add_curve(s, "random-chase", AN_ROLE_LEVELS);
     if (!c) {
         snprintf(err, cap, "out of memory");
         return -1;

@@ -46,9 +46,9 @@ static void tiny_block(struct source *s, const char *l, size_t n, struct curve *
     }
     char label[64];
     snprintf(label, sizeof(label), "single random read, %s", pages);
-    *single = source_add_curve(s, label, ROLE_LEVELS);
+    *single = source_add_curve(s, label, AN_ROLE_LEVELS);
     snprintf(label, sizeof(label), "dual random read, %s", pages);
-    *dual = source_add_curve(s, label, ROLE_EXTRA);
+    *dual = source_add_curve(s, label, AN_ROLE_EXTRA);
     for (struct curve *c = *single; c; c = c == *single ? *dual : NULL) {
         c->page_bytes = page;
         c->relative = true;
@@ -169,7 +169,7 @@ static struct curve *mc_curve(struct source *s, const struct mc_block *b)
         if (strcmp(s->curve[i].label, label) == 0)
             return &s->curve[i];
     bool simple = strcmp(b->chase, "simple") == 0 && !(b->threads > 1);
-    struct curve *c = source_add_curve(s, label, simple ? ROLE_LEVELS : ROLE_EXTRA);
+    struct curve *c = source_add_curve(s, label, simple ? AN_ROLE_LEVELS : AN_ROLE_EXTRA);
     if (c) {
         c->page_bytes = b->page >= 1 && b->page < SIZE_LIMIT_BYTES ? (uint64_t)b->page : 0;
         c->stride_bytes = b->stride >= 1 && b->stride < SIZE_LIMIT_BYTES ? (uint64_t)b->stride : 0;

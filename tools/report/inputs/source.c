@@ -14,17 +14,14 @@
 
 const char source_formats_help[] =
     "accepted inputs: a chase result folder (run.json and <experiment>.csv files), one chase "
-    "experiment CSV (random.csv ...), or the text output of lmbench lat_mem_rd (\"stride=N "
+    "experiment CSV (<experiment>.csv), or the text output of lmbench lat_mem_rd (\"stride=N "
     "blocks), afborchert random-chase (memsize / time in ns), tinymembench (its \"block size :"
     " single random read / dual random read\" table) or multichase -v";
 
-static const char *const exp_names[EXP_COUNT] = {
-    "random", "linear", "fused", "dual", "scan", "ring", "offset", "parallel", "tlb",
-};
-
-const char *exp_name(enum exp_id e)
+const char *exp_name(size_t e)
 {
-    return (unsigned)e < EXP_COUNT ? exp_names[e] : NULL;
+    const struct an_experiment *x = analysis_experiment(e);
+    return x ? x->name : NULL;
 }
 
 void source_warn(struct source *s, const char *fmt, ...)
@@ -37,7 +34,7 @@ void source_warn(struct source *s, const char *fmt, ...)
     va_end(ap);
 }
 
-struct curve *source_add_curve(struct source *s, const char *label, enum curve_role role)
+struct curve *source_add_curve(struct source *s, const char *label, enum an_role role)
 {
     if (s->ncurves >= SOURCE_MAX_CURVES) {
         source_warn(s, "more than %d curves: %s and later ones are ignored", SOURCE_MAX_CURVES,
@@ -148,17 +145,19 @@ static const char *base_name(const char *path)
 static int load_csv_file(struct source *s, const char *text, size_t len, char *err, size_t cap)
 {
     const char *b = base_name(s->path);
-    for (int e = 0; e < EXP_COUNT; e++) {
-        size_t k = strlen(exp_names[e]);
-        if (strncmp(b, exp_names[e], k) == 0 && strcmp(b + k, ".csv") == 0) {
+    for (size_t e = 0; exp_name(e); e++) {
+        size_t k = strlen(exp_name(e));
+        if (strncmp(b, exp_name(e), k) == 0 && strcmp(b + k, ".csv") == 0) {
             s->format = FMT_CSV;
             rtext_copy(s->name, sizeof(s->name), b, strlen(b));
             snprintf(s->machine, sizeof(s->machine), "unknown machine");
-            return run_load_table(s, (enum exp_id)e, text, len, err, cap);
+            return run_load_table(s, e, text, len, err, cap);
         }
     }
-    snprintf(err, cap, "%s: a CSV file, but not named after a chase experiment (random.csv, "
-                       "tlb.csv ...); %s", s->path, source_formats_help);
+    snprintf(err, cap,
+             "%s: a CSV file, but not named after a chase experiment "
+             "(<experiment>.csv); %s",
+             s->path, source_formats_help);
     return -1;
 }
 

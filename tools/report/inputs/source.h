@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "inputs/csv.h"
+#include "analysis/interpret.h"
+#include "lib/csv.h"
 #include "inputs/rjson.h"
 
 #define SOURCE_MAX_CURVES 32
@@ -17,22 +18,11 @@
 /* Most points one curve keeps; later points are dropped with a warning. */
 #define CURVE_MAX_POINTS 100000
 
-/* The experiments of a chase run, in the order reports list them. */
-enum exp_id {
-    EXP_RANDOM,
-    EXP_LINEAR,
-    EXP_FUSED,
-    EXP_DUAL,
-    EXP_SCAN,
-    EXP_RING,
-    EXP_OFFSET,
-    EXP_PARALLEL,
-    EXP_TLB,
-    EXP_COUNT
-};
+/* Experiments are indexed as in kernel/analysis/table.c; EXP_COUNT bounds the index. */
+#define EXP_COUNT AN_EXP_MAX
 
-/* The experiment's name as chase writes it ("random", "tlb"); NULL when out of range. */
-const char *exp_name(enum exp_id e);
+/* The experiment's name as chase writes it; NULL when out of range. */
+const char *exp_name(size_t e);
 
 enum source_format {
     FMT_RUN,          /* a chase result folder (chase.efi, chase-host, chase-sim) */
@@ -43,17 +33,9 @@ enum source_format {
     FMT_MULTICHASE,   /* multichase -v, one block per run */
 };
 
-/* What a latency-vs-size curve is for. */
-enum curve_role {
-    ROLE_LEVELS, /* a random chase: the source of cache levels */
-    ROLE_RING,   /* lat_mem_rd-like backward stride: levels per stride */
-    ROLE_TLB,    /* one slot per page under one page size */
-    ROLE_EXTRA,  /* plotted only (tinymembench dual reads) */
-};
-
 struct curve {
     char label[64];
-    enum curve_role role;
+    enum an_role role;
     uint64_t page_bytes;   /* 0 when unknown */
     uint64_t stride_bytes; /* 0 when unknown */
     bool relative;         /* latencies are time added to an L1 hit (tinymembench) */
@@ -109,7 +91,7 @@ void source_free(struct source *s);
 void source_warn(struct source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A new empty curve in s with that label and role; NULL when s has SOURCE_MAX_CURVES. */
-struct curve *source_add_curve(struct source *s, const char *label, enum curve_role role);
+struct curve *source_add_curve(struct source *s, const char *label, enum an_role role);
 /* Append a point; false when the curve is full or memory runs out. */
 bool curve_push(struct curve *c, double size, double ns, double cycles);
 /* Sort a curve's points by size. */
@@ -130,15 +112,13 @@ int foreign_parse_random_chase(const char *text, size_t len, struct source *s, c
                                size_t cap);
 int foreign_parse_tinymembench(const char *text, size_t len, struct source *s, char *err,
                                size_t cap);
-int foreign_parse_multichase(const char *text, size_t len, struct source *s, char *err,
-                             size_t cap);
+int foreign_parse_multichase(const char *text, size_t len, struct source *s, char *err, size_t cap);
 
 /* The chase result-folder reader (input_run.c): load the folder at s->path. */
 int run_load_folder(struct source *s, char *err, size_t cap);
 /* Read run.json's text into s (machine, caches, status); a bad one is a warning. */
 void run_load_json(struct source *s, const char *text, size_t len);
 /* Read one experiment CSV text into s as experiment e (tables and curves). */
-int run_load_table(struct source *s, enum exp_id e, const char *text, size_t len, char *err,
-                   size_t cap);
+int run_load_table(struct source *s, size_t e, const char *text, size_t len, char *err, size_t cap);
 
 #endif

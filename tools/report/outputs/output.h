@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/analysis.h"
+#include "fit/analysis.h"
 
 #define PLOTS_PER_SOURCE 16
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The plots chase-report draws for each source: latency, ring, tlb and every other experiment.
+// The plots chase-report draws for each source, as kernel/analysis's plot descriptions say.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/model.h"
+#include "fit/model.h"
 #include "outputs/output.h"
 #include "outputs/plot.h"
 #include "inputs/rtext.h"
@@ -96,62 +96,6 @@ static void add_model(struct plot_spec *ps, const struct source_result *r)
     plot_add_series(ps, t, x, y, MODEL_POINTS, true);
 }
 
-static void plot_latency(struct ctx *c)
-{
-    const struct source *s = c->r->src;
-    struct plot_spec ps;
-    char name[96], title[240], finding[VERDICT_CHARS];
-    bool relative = false;
-    name_for(c, name, sizeof(name), s->format == FMT_RUN || s->format == FMT_CSV ? "random" : "latency");
-    title_for(c, title, sizeof(title), "latency per load against size");
-    plot_init(&ps, name, title, "size (bytes, log2 scale)", "ns per load", true);
-    for (size_t i = 0; i < s->ncurves; i++)
-        if (s->curve[i].role == ROLE_LEVELS || s->curve[i].role == ROLE_EXTRA) {
-            plot_add_series(&ps, s->curve[i].label, s->curve[i].size, s->curve[i].ns, s->curve[i].n, false);
-            relative |= s->curve[i].relative;
-        }
-    if (ps.nseries == 0)
-        return;
-    if (relative) {
-        ps.logy = false;
-        snprintf(ps.ylabel, sizeof(ps.ylabel), "ns added to an L1 hit");
-    }
-    add_model(&ps, c->r);
-    mark_levels(&ps, c->r);
-    mark_cpuid(&ps, s);
-    for (size_t i = 0; i < s->ncurves; i++)
-        for (size_t k = 0; k < c->r->cr[i].ntlb; k++)
-            plot_add_marker(&ps, c->r->cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
-    const struct detection *d = primary_detection(c->r);
-    snprintf(finding, sizeof(finding), "Red lines: the effective sizes of the %zu detected "
-             "levels (latency has risen 15%% of the way to the next); blue dashed: CPUID sizes; "
-             "grey dashed: the fitted model.", d ? d->nlevels : 0);
-    finish(c, &ps, "Latency of a random pointer chase against the size of its buffer: each "
-                    "plateau is a cache level, the last one DRAM.", finding);
-}
-
-/* One plot of all curves with a role (ring strides, tlb page sizes). */
-static void plot_role(struct ctx *c, enum curve_role role, const char *stem, const char *what,
-                      const char *caption, const char *finding)
-{
-    const struct source *s = c->r->src;
-    struct plot_spec ps;
-    char name[96], title[240];
-    name_for(c, name, sizeof(name), stem);
-    title_for(c, title, sizeof(title), what);
-    plot_init(&ps, name, title, "size (bytes, log2 scale)", "ns per load", true);
-    for (size_t i = 0; i < s->ncurves; i++)
-        if (s->curve[i].role == role)
-            plot_add_series(&ps, s->curve[i].label, s->curve[i].size, s->curve[i].ns, s->curve[i].n, false);
-    if (ps.nseries == 0)
-        return;
-    if (role == ROLE_RING) {
-        mark_levels(&ps, c->r);
-        mark_cpuid(&ps, s);
-    }
-    finish(c, &ps, caption, finding);
-}
-
 struct xy {
     double x, y;
 };
@@ -204,120 +148,151 @@ static size_t groups_of(const struct csv *t, int col, double *g, size_t max)
     return k;
 }
 
-struct table_plot {
-    enum exp_id exp;
-    const char *x, *y, *group; /* one curve per value of group (NULL: one curve) */
-    const char *xlabel, *ylabel;
-    bool x_size, logy;
-    const char *what, *caption;
-};
-
-static const struct table_plot table_plots[] = {
-    {EXP_LINEAR, "stride_bytes", "ns_median", "size_bytes", "stride (bytes, log2 scale)",
-     "ns per load", true, true, "linear chase: latency against constant stride",
-     "Latency of a chase that steps a constant stride forward, one curve per buffer size: "
-     "where it stays low, the prefetchers follow the stride."},
-    {EXP_FUSED, "stride_bytes", "gib_per_s", "streams", "stride (bytes, log2 scale)",
-     "aggregate GiB/s", true, false, "fused linear chases: bandwidth against stride",
-     "Bandwidth of 1..n interleaved constant-stride chains, one curve per count: bandwidth grows "
-     "with the count while the prefetchers track every stream."},
-    {EXP_SCAN, "small_bytes", "ns_median", NULL, "small array (bytes, log2 scale)",
-     "ns per load", true, true, "scan resistance: alternating small and huge chains",
-     "Average latency when loads alternate between a small array and a huge scan: the small "
-     "array keeps its hits only while the cache resists the scan."},
-    {EXP_OFFSET, "offset_bytes", "ns_median", NULL, "offset (bytes)", "ns per load", false,
-     false, "set-dueling hunt: offset swept up and down",
-     "Latency of a one-set chain as its offset moves through the sets, up then down: sets that "
-     "stand out both ways may be dedicated to one policy."},
-    {EXP_PARALLEL, "chains", "parallelism", "size_bytes", "independent chains",
-     "effective parallelism", false, false, "memory-level parallelism",
-     "Effective parallelism t1/(tn/n) of n independent chains chased together, one curve per "
-     "buffer size: where it flattens, the memory system has no more misses in flight."},
-};
-
-static void plot_table(struct ctx *c, const struct table_plot *tp)
+/* The file stem of an experiment's plot: foreign tools' curves keep their own names. */
+static const char *stem_for(const struct ctx *c, const struct an_experiment *x)
 {
-    const struct csv *t = c->r->src->table[tp->exp];
-    if (!t)
-        return;
-    struct plot_spec ps;
-    char name[96], title[240], label[64], sz[32];
-    name_for(c, name, sizeof(name), exp_name(tp->exp));
-    title_for(c, title, sizeof(title), tp->what);
-    plot_init(&ps, name, title, tp->xlabel, tp->ylabel, tp->x_size);
-    ps.logy = tp->logy;
-    int gcol = tp->group ? csv_col(t, tp->group) : -1;
+    enum source_format f = c->r->src->format;
+    if (x->curves.role == AN_ROLE_LEVELS && f != FMT_RUN && f != FMT_CSV)
+        return "latency";
+    if (x->curves.role == AN_ROLE_RING && f == FMT_LMBENCH)
+        return "lat_mem_rd";
+    return x->plot.stem;
+}
+
+/* The levels curves' extras: tinymembench's relative axis, the model, TLB steps. */
+static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, char *finding,
+                          size_t cap)
+{
+    const struct detection *d = primary_detection(c->r);
+    if (relative) {
+        ps->logy = false;
+        snprintf(ps->ylabel, sizeof(ps->ylabel), "ns added to an L1 hit");
+    }
+    add_model(ps, c->r);
+    for (size_t i = 0; i < c->r->src->ncurves; i++)
+        for (size_t k = 0; k < c->r->cr[i].ntlb; k++)
+            plot_add_marker(ps, c->r->cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
+    snprintf(finding, cap,
+             "Red lines: the effective sizes of the %zu detected levels (latency "
+             "has risen 15%% of the way to the next); blue dashed: CPUID sizes; grey dashed: the "
+             "fitted model.",
+             d ? d->nlevels : 0);
+}
+
+/* The curves of the experiment's role (and, for levels, the plotted-only extras). */
+static bool series_from_curves(struct ctx *c, struct plot_spec *ps, enum an_role role)
+{
+    const struct source *s = c->r->src;
+    bool relative = false;
+    for (size_t i = 0; i < s->ncurves; i++) {
+        const struct curve *k = &s->curve[i];
+        if (k->role == role || (role == AN_ROLE_LEVELS && k->role == AN_ROLE_EXTRA)) {
+            plot_add_series(ps, k->label, k->size, k->ns, k->n, false);
+            relative |= k->relative;
+        }
+    }
+    return relative;
+}
+
+/* Rows of t with text value want in column split, in table order. */
+static void series_split(struct plot_spec *ps, const struct csv *t, const struct an_plot *p)
+{
+    int cs = csv_col(t, p->split), cx = csv_col(t, p->x), cy = csv_col(t, p->y);
+    const char *seen[MAX_GROUPS];
+    size_t ns = 0;
+    for (size_t r = 0; cs >= 0 && r < t->nrows; r++) {
+        const char *want = csv_text(t, r, cs);
+        bool old = false;
+        for (size_t i = 0; i < ns && !old; i++)
+            old = strcmp(seen[i], want) == 0;
+        if (old || ns >= MAX_GROUPS)
+            continue;
+        seen[ns++] = want;
+        double *x = plot_alloc(ps, t->nrows), *y = plot_alloc(ps, t->nrows);
+        size_t n = 0;
+        for (size_t i = r; x && y && i < t->nrows; i++)
+            if (strcmp(csv_text(t, i, cs), want) == 0) {
+                x[n] = csv_num(t, i, cx);
+                y[n++] = csv_num(t, i, cy);
+            }
+        plot_add_series(ps, want, x, y, n, false);
+    }
+}
+
+/* One series per value of the group column (one series without it), sorted by x. */
+static void series_groups(struct plot_spec *ps, const struct csv *t, const struct an_experiment *x)
+{
+    const struct an_plot *p = &x->plot;
+    int gcol = p->group ? csv_col(t, p->group) : -1;
     double g[MAX_GROUPS];
     size_t ng = groups_of(t, gcol, g, MAX_GROUPS);
     for (size_t i = 0; i < (ng ? ng : 1); i++) {
-        double *x, *y;
-        size_t n = table_xy(&ps, t, tp->x, tp->y, ng ? gcol : -1, ng ? g[i] : 0, &x, &y);
+        double *xs, *ys;
+        char label[64], sz[32];
+        size_t n = table_xy(ps, t, p->x, p->y, ng ? gcol : -1, ng ? g[i] : 0, &xs, &ys);
         rtext_size(sz, sizeof(sz), ng ? g[i] : NAN);
-        if (!ng)
-            snprintf(label, sizeof(label), "%s", exp_name(tp->exp));
-        else if (strcmp(tp->group, "streams") == 0)
+        if (!ng || p->label == AN_LABEL_NAME)
+            snprintf(label, sizeof(label), "%s", x->name);
+        else if (p->label == AN_LABEL_STREAMS)
             snprintf(label, sizeof(label), "%.0f stream%s", g[i], g[i] == 1 ? "" : "s");
+        else if (p->label == AN_LABEL_STRIDE)
+            snprintf(label, sizeof(label), "stride %.0f", g[i]);
+        else if (p->label == AN_LABEL_PAGES)
+            snprintf(label, sizeof(label), "%s pages", sz);
         else
             snprintf(label, sizeof(label), "buffer %s", sz);
-        plot_add_series(&ps, label, x, y, n, false);
+        plot_add_series(ps, label, xs, ys, n, false);
     }
-    if (tp->exp == EXP_OFFSET) {
-        ps.nseries = 0;
-        int cd = csv_col(t, "direction");
-        for (int dir = 0; dir < 2 && cd >= 0; dir++) {
-            const char *want = dir ? "down" : "up";
-            double *x = plot_alloc(&ps, t->nrows), *y = plot_alloc(&ps, t->nrows);
-            size_t n = 0;
-            for (size_t i = 0; x && y && i < t->nrows; i++)
-                if (strcmp(csv_text(t, i, cd), want) == 0) {
-                    x[n] = csv_num(t, i, csv_col(t, tp->x));
-                    y[n++] = csv_num(t, i, csv_col(t, tp->y));
-                }
-            plot_add_series(&ps, want, x, y, n, false);
-        }
-    }
-    if (tp->exp == EXP_SCAN && c->r->llc_bytes > 0)
-        plot_add_marker(&ps, c->r->llc_bytes, MARK_CPUID, "CPUID last cache");
-    finish(c, &ps, tp->caption, c->r->verdict[tp->exp].headline);
 }
 
-static void plot_dual(struct ctx *c)
+static void add_markers(struct ctx *c, struct plot_spec *ps, const struct an_plot *p)
 {
-    const struct csv *t = c->r->src->table[EXP_DUAL];
-    if (!t)
-        return;
-    struct plot_spec ps;
-    char name[96], title[240];
-    name_for(c, name, sizeof(name), "dual");
-    title_for(c, title, sizeof(title), "dual pointers on one cycle against random");
-    plot_init(&ps, name, title, "size (bytes, log2 scale)", "ns per load", true);
-    double *x, *y;
-    size_t n = table_xy(&ps, t, "size_bytes", "ns_median", -1, 0, &x, &y);
-    plot_add_series(&ps, "dual", x, y, n, false);
-    if (c->r->primary >= 0) {
+    if (p->over_random && c->r->primary >= 0) {
         const struct curve *rc = c->r->cr[c->r->primary].c;
-        plot_add_series(&ps, "random", rc->size, rc->ns, rc->n, false);
+        plot_add_series(ps, rc->label, rc->size, rc->ns, rc->n, false);
     }
-    mark_cpuid(&ps, c->r->src);
-    finish(c, &ps, "Two pointers walk the same random cycle, the second lagging: below random "
-                   "above the last cache when the second touch still hits there.",
-           c->r->verdict[EXP_DUAL].headline);
+    if (p->mark_levels)
+        mark_levels(ps, c->r);
+    if (p->mark_cpuid)
+        mark_cpuid(ps, c->r->src);
+    if (p->mark_llc && c->r->llc_bytes > 0)
+        plot_add_marker(ps, c->r->llc_bytes, MARK_CPUID, "CPUID last cache");
+}
+
+/* The plot of experiment e as its description in kernel/analysis says. */
+static void plot_experiment(struct ctx *c, size_t e)
+{
+    const struct an_experiment *x = analysis_experiment(e);
+    const struct an_plot *p = &x->plot;
+    const struct csv *t = c->r->src->table[e];
+    char name[96], title[240], finding[VERDICT_CHARS];
+    struct plot_spec ps;
+    if (!p->stem || (!p->from_curves && !t))
+        return;
+    name_for(c, name, sizeof(name), stem_for(c, x));
+    title_for(c, title, sizeof(title), p->what);
+    plot_init(&ps, name, title, p->xlabel, p->ylabel, p->x_size);
+    ps.logy = p->logy;
+    snprintf(finding, sizeof(finding), "%s", c->r->verdict[e].headline);
+    bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role);
+    if (!p->from_curves && p->split)
+        series_split(&ps, t, p);
+    else if (!p->from_curves)
+        series_groups(&ps, t, x);
+    if (ps.nseries == 0) {
+        plot_free(&ps);
+        return;
+    }
+    if (x->curves.role == AN_ROLE_LEVELS)
+        levels_extras(c, &ps, relative, finding, sizeof(finding));
+    add_markers(c, &ps, p);
+    finish(c, &ps, p->caption, finding);
 }
 
 static void plots_one(struct ctx *c)
 {
-    plot_latency(c);
-    plot_role(c, ROLE_RING, c->r->src->format == FMT_LMBENCH ? "lat_mem_rd" : "ring",
-              "backward-stride ring, one curve per stride",
-              "Latency of a ring of pointers one stride apart, one curve per stride (lmbench "
-              "lat_mem_rd's figure).", c->r->verdict[EXP_RING].headline);
-    plot_role(c, ROLE_TLB, "tlb", "one load per page, per page size",
-              "Latency with one slot per page under each page size: where a small page size "
-              "pulls away from a larger one, its TLB no longer covers the buffer.",
-              c->r->verdict[EXP_TLB].headline);
-    plot_dual(c);
-    for (size_t i = 0; i < sizeof(table_plots) / sizeof(table_plots[0]); i++)
-        plot_table(c, &table_plots[i]);
+    for (size_t e = 0; e < analysis_experiment_count(); e++)
+        plot_experiment(c, e);
 }
 
 /* All sources' primary curves on one plot: runs, foreign data, measured against simulated. */

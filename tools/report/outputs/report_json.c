@@ -9,8 +9,11 @@
 #include "lib/strbuf.h"
 
 static const char *const format_names[] = {
-    [FMT_RUN] = "chase run", [FMT_CSV] = "chase csv", [FMT_LMBENCH] = "lmbench lat_mem_rd",
-    [FMT_RANDOM_CHASE] = "random-chase", [FMT_TINYMEMBENCH] = "tinymembench",
+    [FMT_RUN] = "chase run",
+    [FMT_CSV] = "chase csv",
+    [FMT_LMBENCH] = "lmbench lat_mem_rd",
+    [FMT_RANDOM_CHASE] = "random-chase",
+    [FMT_TINYMEMBENCH] = "tinymembench",
     [FMT_MULTICHASE] = "multichase",
 };
 
@@ -29,7 +32,8 @@ static void level_json(struct json *j, const struct curve_result *cr, size_t i, 
     json_double(j, "core_cycles", lv->cycles, 2);
     json_double(j, "plateau_from_bytes", lv->from_bytes, 0);
     json_double(j, "plateau_to_bytes", lv->to_bytes, 0);
-    json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN, 0);
+    json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN,
+                0);
     if (f && i < f->model.m) {
         bool sized = i + 1 < f->model.m;
         json_double(j, "fit_size_bytes", sized ? f->model.size_bytes[i] : NAN, 0);
@@ -65,7 +69,8 @@ static void fit_json(struct json *j, const struct curve_result *cr)
         json_double(j, "sharpness_sigma", f->sharpness_sd, 3);
         json_double(j, "rms_ln", f->rms, 4);
         json_bool(j, "agrees_with_detection", cr->check.agrees);
-        json_u64(j, "preferred_levels", (uint64_t)(cr->check.preferred_levels > 0 ? cr->check.preferred_levels : 0));
+        json_u64(j, "preferred_levels",
+                 (uint64_t)(cr->check.preferred_levels > 0 ? cr->check.preferred_levels : 0));
         json_array_begin(j, "disagreements");
         for (size_t i = 0; i < cr->check.nnotes; i++)
             json_string(j, NULL, cr->check.note[i]);
@@ -104,11 +109,11 @@ static void levels_json(struct json *j, const struct source_result *r)
 static void verdicts_json(struct json *j, const struct source_result *r)
 {
     json_object_begin(j, "verdicts");
-    for (int e = 0; e < EXP_COUNT; e++) {
+    for (size_t e = 0; exp_name(e); e++) {
         const struct verdict *v = &r->verdict[e];
         if (!v->present)
             continue;
-        json_object_begin(j, exp_name((enum exp_id)e));
+        json_object_begin(j, exp_name(e));
         json_string(j, "verdict", v->headline);
         for (size_t i = 0; i < v->nitems; i++)
             json_double(j, v->item[i].key, v->item[i].value, 4);
@@ -150,6 +155,7 @@ static void source_json(struct json *j, const struct source_result *r)
     json_bool(j, "simulated", s->simulated);
     levels_json(j, r);
     verdicts_json(j, r);
+    json_string(j, "summary", r->summary);
     curves_json(j, r);
     json_object_end(j);
 }
@@ -170,6 +176,7 @@ void report_json_print(FILE *f, const struct source_result *r, size_t n)
         /* The first input with a curve speaks for the document (its levels may be empty). */
         levels_json(&j, &r[first < n ? first : 0]);
         verdicts_json(&j, &r[first < n ? first : 0]);
+        json_string(&j, "summary", r[first < n ? first : 0].summary);
     }
     json_array_begin(&j, "sources");
     for (size_t i = 0; i < n; i++)

@@ -100,12 +100,13 @@ static void levels_table(FILE *f, const struct source_result *r)
         snprintf(fl, sizeof(fl), "-");
         if (fit && fit->model.m == d->nlevels + 1)
             fmt_pm(fl, sizeof(fl), fit->model.lat_ns[d->nlevels], fit->lat_sd[d->nlevels]);
-        fprintf(f, "| DRAM | | %s%s | %s | %s%s | | %s |\n", d->dram_lower_bound ? ">= " : "",
-                lat, cyc, isfinite(d->dram_from_bytes) ? "from " : "",
+        fprintf(f, "| DRAM | | %s%s | %s | %s%s | | %s |\n", d->dram_lower_bound ? ">= " : "", lat,
+                cyc, isfinite(d->dram_from_bytes) ? "from " : "",
                 isfinite(d->dram_from_bytes) ? from : "", fl);
     }
-    fprintf(f, "\nThe effective size is where latency has risen %.0f%% of the way to the next "
-               "level; the model size is where the model's hit rate starts to fall.\n\n",
+    fprintf(f,
+            "\nThe effective size is where latency has risen %.0f%% of the way to the next "
+            "level; the model size is where the model's hit rate starts to fall.\n\n",
             100 * LEVELS_STEP_FRACTION);
 }
 
@@ -117,8 +118,10 @@ static void notes_list(FILE *f, const struct source_result *r)
         for (size_t k = 0; k < cr->ntlb; k++) {
             char sz[32];
             rtext_size(sz, sizeof(sz), cr->tlb[k].size_bytes);
-            fprintf(f, "- TLB step in \"%s\" at %s: +%.2f ns per load (absent with larger "
-                       "pages)\n", s->curve[i].label, sz, cr->tlb[k].penalty_ns);
+            fprintf(f,
+                    "- TLB step in \"%s\" at %s: +%.2f ns per load (absent with larger "
+                    "pages)\n",
+                    s->curve[i].label, sz, cr->tlb[k].penalty_ns);
         }
         if (!cr->analysed || (int)i != r->primary)
             continue;
@@ -140,14 +143,17 @@ static void fit_section(FILE *f, const struct source_result *r)
     }
     fprintf(f, "E[L](N) = sum of l_i * share_i(N), share_i = h_i - h_(i-1), h_i = min(1, S_i/N)^p, "
                "fitted by nonlinear least squares (GSL) on ln latency.\n\n");
-    fprintf(f, "| form | sizes S_i | latencies l_i (ns) | sharpness p | rms |\n|---|---|---|---|---|\n");
+    fprintf(
+        f,
+        "| form | sizes S_i | latencies l_i (ns) | sharpness p | rms |\n|---|---|---|---|---|\n");
     for (int form = 0; form < 2; form++) {
         const struct fit_result *ft = &cr->fit[form];
         if (!ft->ok) {
             fprintf(f, "| %s | failed: %s | | | |\n", form ? "exclusive" : "inclusive", ft->why);
             continue;
         }
-        fprintf(f, "| %s%s | ", form ? "exclusive" : "inclusive", form == cr->form ? " (reported)" : "");
+        fprintf(f, "| %s%s | ", form ? "exclusive" : "inclusive",
+                form == cr->form ? " (reported)" : "");
         for (size_t i = 0; i + 1 < ft->model.m; i++) {
             char sz[64];
             fmt_pm_size(sz, sizeof(sz), ft->model.size_bytes[i], ft->size_sd[i]);
@@ -202,8 +208,9 @@ static void cpuid_section(FILE *f, const struct source_result *r)
     }
     for (size_t i = 0; d && i < d->nlevels; i++)
         if (r->cache_match[i] < 0)
-            fprintf(f, "| (none) | | | | | %s step: not a CPUID cache (TLB? shared-cache "
-                       "slice?) | | %.2f | |\n",
+            fprintf(f,
+                    "| (none) | | | | | %s step: not a CPUID cache (TLB? shared-cache "
+                    "slice?) | | %.2f | |\n",
                     d->level[i].size_known ? "a" : "an open", d->level[i].latency_ns);
     fprintf(f, "\n");
 }
@@ -221,11 +228,11 @@ static void plots_section(FILE *f, const struct plot_list *pl)
 
 static void verdicts_section(FILE *f, const struct source_result *r)
 {
-    for (int e = 0; e < EXP_COUNT; e++) {
+    for (size_t e = 0; exp_name(e); e++) {
         const struct verdict *v = &r->verdict[e];
         if (!v->present)
             continue;
-        fprintf(f, "#### %s\n\n%s.\n\n", exp_name((enum exp_id)e), v->headline);
+        fprintf(f, "#### %s\n\n%s.\n\n", exp_name(e), v->headline);
         for (size_t i = 0; i < v->nlines; i++)
             fprintf(f, "%s\n", v->line[i]);
         fprintf(f, "\n");
@@ -237,14 +244,14 @@ static void other_curves(FILE *f, const struct source_result *r)
     const struct source *s = r->src;
     size_t count = 0;
     for (size_t i = 0; i < s->ncurves; i++)
-        count += r->cr[i].analysed && s->curve[i].role == ROLE_LEVELS;
+        count += r->cr[i].analysed && s->curve[i].role == AN_ROLE_LEVELS;
     if (count < 2)
         return;
     fprintf(f, "| curve | levels (effective size @ latency ns) | DRAM ns | TLB steps |\n"
                "|---|---|---|---|\n");
     for (size_t i = 0; i < s->ncurves; i++) {
         const struct curve_result *cr = &r->cr[i];
-        if (!cr->analysed || s->curve[i].role != ROLE_LEVELS)
+        if (!cr->analysed || s->curve[i].role != AN_ROLE_LEVELS)
             continue;
         fprintf(f, "| %s | ", s->curve[i].label);
         for (size_t k = 0; k < cr->det.nlevels; k++) {
@@ -258,10 +265,19 @@ static void other_curves(FILE *f, const struct source_result *r)
     fprintf(f, "\n");
 }
 
+/* The console's summary of the run, word for word (kernel/analysis writes both). */
+static void summary_section(FILE *f, const struct source_result *r)
+{
+    if (!r->summary || !r->summary[0])
+        return;
+    fprintf(f, "#### Summary\n\n```\n%s```\n\n", r->summary);
+}
+
 static void source_section(FILE *f, const struct source_result *r, const struct plot_list *pl)
 {
     fprintf(f, "## %s\n\n", r->src->name);
     report_md_machine(f, r);
+    summary_section(f, r);
     fprintf(f, "#### Cache levels\n\n");
     if (r->primary >= 0) {
         levels_table(f, r);

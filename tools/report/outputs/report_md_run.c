@@ -136,13 +136,13 @@ void report_md_config(FILE *f, const struct source_result *r)
         fprintf(f, "```\n\n");
     }
     bool any = false;
-    for (int e = 0; e < EXP_COUNT; e++) {
+    for (size_t e = 0; exp_name(e); e++) {
         if (!s->status[e][0])
             continue;
         if (!any)
             fprintf(f, "| experiment | status |\n|---|---|\n");
         any = true;
-        fprintf(f, "| %s | %s |\n", exp_name((enum exp_id)e), s->status[e]);
+        fprintf(f, "| %s | %s |\n", exp_name(e), s->status[e]);
     }
     if (any)
         fprintf(f, "\n");

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/fit.h"
+#include "fit/fit.h"
 #include "inputs/rtext.h"
 
 /* A size or latency disagrees when this far apart and beyond this many uncertainties. */

@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "analysis/levels.h"
-#include "analysis/model.h"
+#include "fit/model.h"
 
 #define MAX_POINTS 4096
 #define SEEDS 12

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Least-squares fit of the latency model to a curve with GSL's trust-region solver.
-#include "analysis/fit.h"
+#include "fit/fit.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>

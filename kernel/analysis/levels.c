@@ -5,14 +5,14 @@
 // Pieces that are nearly flat are plateaus; the rest are steps. Neighbouring plateaus that
 // are not a significant, local, steep enough step apart are merged, so noise, drifts and soft
 // transitions add no levels.
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "analysis/levels_int.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
+#include "lib/kstring.h"
+#include "platform.h"
 
 /* A plateau rises by less than this per octave (in ln latency: about 9% per octave). */
 #define FLAT_SLOPE_PER_OCTAVE 0.12
@@ -64,9 +64,9 @@ static bool is_shoulder(const struct lpoints *p, const struct piece *pc, const d
     if (p->x[pc[i].b] - p->x[pc[i].a] < SHOULDER_MIN_OCTAVES)
         return false;
     /* Steepness on each side: the neighbouring piece, or the jump onto and off this one. */
-    double in = fmax(pc[i - 1].flat ? 0 : slope[i - 1], gap_slope(p, pc[i].a - 1));
-    double out = fmax(slope[i + 1], gap_slope(p, pc[i].b));
-    double s = fmax(fmax(slope[i], 0.01) * SHOULDER_STEEPER, FLAT_SLOPE_PER_OCTAVE);
+    double in = kfmax(pc[i - 1].flat ? 0 : slope[i - 1], gap_slope(p, pc[i].a - 1));
+    double out = kfmax(slope[i + 1], gap_slope(p, pc[i].b));
+    double s = kfmax(kfmax(slope[i], 0.01) * SHOULDER_STEEPER, FLAT_SLOPE_PER_OCTAVE);
     return in >= s && out >= s;
 }
 
@@ -75,7 +75,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
                                    struct plateau *pl)
 {
     size_t m = 0;
-    double *slope = malloc(npc * sizeof(double));
+    double *slope = plat_alloc(npc * sizeof(double));
     if (!slope)
         return 0;
     for (size_t i = 0; i < npc; i++) {
@@ -91,7 +91,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
         if (pc[i].flat)
             pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0};
     }
-    free(slope);
+    plat_free(slope);
     for (size_t i = 0; i < m; i++)
         pl[i].level = median_range(p->z, pl[i].a, pl[i].b);
     return m;
@@ -102,7 +102,8 @@ static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, siz
 {
     pl[k].b = pl[k + 1].b;
     pl[k].level = median_range(p->z, pl[k].a, pl[k].b);
-    memmove(&pl[k + 1], &pl[k + 2], (*m - k - 2) * sizeof(*pl));
+    for (size_t i = k + 1; i + 1 < *m; i++)
+        pl[i] = pl[i + 1];
     (*m)--;
 }
 
@@ -131,10 +132,10 @@ static bool step_between(const struct lpoints *p, const struct plateau *u, const
     double local = plateau_start(p, v) - plateau_end(p, u);
     if (v->level - u->level < min_step || local < LOCAL_STEP_SHARE * min_step)
         return false;
-    double steepest = -INFINITY, biggest = 0;
+    double steepest = -KM_INF, biggest = 0;
     for (size_t i = u->b; i < v->a; i++) {
-        steepest = fmax(steepest, gap_slope(p, i));
-        biggest = fmax(biggest, p->z[i + 1] - p->z[i]);
+        steepest = kfmax(steepest, gap_slope(p, i));
+        biggest = kfmax(biggest, p->z[i + 1] - p->z[i]);
     }
     return steepest >= MIN_STEP_SLOPE || biggest >= MOST_OF_THE_RISE * local;
 }
@@ -145,7 +146,7 @@ static void merge_small_steps(const struct lpoints *p, struct plateau *pl, size_
 {
     for (;;) {
         size_t k = SIZE_MAX;
-        double smallest = INFINITY;
+        double smallest = KM_INF;
         for (size_t i = 0; i + 1 < *m; i++) {
             double rise = pl[i + 1].level - pl[i].level;
             if (step_between(p, &pl[i], &pl[i + 1], min_step))
@@ -159,7 +160,7 @@ static void merge_small_steps(const struct lpoints *p, struct plateau *pl, size_
             return;
         if (smallest < -min_step)
             levels_note(d, "latency falls by %.0f%% near %.0f bytes: not a cache level",
-                        100 * (1 - exp(smallest)), exp2(p->x[pl[k + 1].a]));
+                        100 * (1 - kexp(smallest)), kexp2(p->x[pl[k + 1].a]));
         merge_at(p, pl, m, k);
     }
 }
@@ -170,7 +171,7 @@ void levels_note(struct detection *d, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->note[d->nnotes++], LEVELS_NOTE_CHARS, fmt, ap);
+    kvsnprintf(d->note[d->nnotes++], LEVELS_NOTE_CHARS, fmt, ap);
     va_end(ap);
 }
 
@@ -181,14 +182,14 @@ static double step_position(const struct lpoints *p, const struct plateau *u,
     size_t ka = u->b + 1 > u->a + 3 ? u->b - 2 : u->a;
     size_t kb = v->a + 2 < v->b ? v->a + 2 : v->b;
     double base = median_range(p->z, ka, u->b), top = median_range(p->z, v->a, kb);
-    base = fmax(base, fmin(p->z[u->b], top));
+    base = kfmax(base, kfmin(p->z[u->b], top));
     double thr = base + LEVELS_STEP_FRACTION * (top - base);
     for (size_t i = u->b + 1; i <= v->a; i++) {
         if (p->z[i] < thr)
             continue;
         double dz = p->z[i] - p->z[i - 1];
         double t = dz > 1e-12 ? (thr - p->z[i - 1]) / dz : 0;
-        return p->x[i - 1] + fmin(fmax(t, 0), 1) * (p->x[i] - p->x[i - 1]);
+        return p->x[i - 1] + kfmin(kfmax(t, 0), 1) * (p->x[i] - p->x[i - 1]);
     }
     return p->x[u->b];
 }
@@ -198,9 +199,9 @@ static double median_cycles(const struct lpoints *p, size_t a, size_t b)
     double v[LEVELS_MAX_POINTS];
     size_t n = 0;
     for (size_t i = a; i <= b; i++)
-        if (isfinite(p->cyc[i]))
+        if (kisfinite(p->cyc[i]))
             v[n++] = p->cyc[i];
-    return n ? lpoints_median(v, n) : NAN;
+    return n ? lpoints_median(v, n) : KM_NAN;
 }
 
 static void set_level(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
@@ -208,13 +209,13 @@ static void set_level(const struct lpoints *p, const struct plateau *u, const st
 {
     lv->first = u->a;
     lv->last = u->b;
-    lv->from_bytes = exp2(p->x[u->a]);
-    lv->to_bytes = exp2(p->x[u->b]);
+    lv->from_bytes = kexp2(p->x[u->a]);
+    lv->to_bytes = kexp2(p->x[u->b]);
     lv->latency_ns = median_range(p->ns, u->a, u->b) - offset;
     lv->cycles = median_cycles(p, u->a, u->b);
     lv->size_known = v != NULL;
-    lv->size_bytes = v ? exp2(step_position(p, u, v)) : NAN;
-    lv->step_end_bytes = v ? exp2(p->x[v->a]) : NAN;
+    lv->size_bytes = v ? kexp2(step_position(p, u, v)) : KM_NAN;
+    lv->step_end_bytes = v ? kexp2(p->x[v->a]) : KM_NAN;
 }
 
 /* The last plateau is an open cache level: the curve never left it. */
@@ -226,8 +227,8 @@ static void open_level(const struct lpoints *p, const struct plateau *u, double 
 }
 
 /* The curve ends still rising after its last plateau u. */
-static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc,
-                       double offset, struct detection *d)
+static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc, double offset,
+                       struct detection *d)
 {
     struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
     if (d->nlevels >= LEVELS_MAX)
@@ -236,8 +237,10 @@ static void rising_end(const struct lpoints *p, const struct plateau *u, bool in
     if (in_llc) {
         /* The rise leads into a cache CPUID reports beyond the sizes tried. */
         open_level(p, &end, offset, d);
-        levels_note(d, "the curve ends rising inside the last cache (CPUID): its latency is "
-                       "at least %.1f ns, no DRAM plateau", p->ns[p->n - 1] - offset);
+        levels_note(d,
+                    "the curve ends rising inside the last cache (CPUID): its latency is "
+                    "at least %.1f ns, no DRAM plateau",
+                    p->ns[p->n - 1] - offset);
         return;
     }
     d->dram_ns = p->ns[p->n - 1] - offset;
@@ -260,11 +263,11 @@ static void build_levels(const struct lpoints *p, const struct plateau *pl, size
     for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
         set_level(p, &pl[i], &pl[i + 1], o->ns_offset, &d->level[d->nlevels++]);
     const struct plateau *last = &pl[m - 1];
-    double largest = exp2(p->x[p->n - 1]);
+    double largest = kexp2(p->x[p->n - 1]);
     bool in_llc = o->llc_bytes > 0 && largest < 0.9 * o->llc_bytes;
     /* The curve stayed in the last cache if its last plateau starts inside it and the sizes
      * did not go far beyond it (far beyond without a step, the cache is out of reach). */
-    bool open = o->llc_bytes > 0 && exp2(p->x[last->a]) < 0.9 * o->llc_bytes &&
+    bool open = o->llc_bytes > 0 && kexp2(p->x[last->a]) < 0.9 * o->llc_bytes &&
                 largest < LLC_REACH_FACTOR * o->llc_bytes;
     if (last->b + 1 < p->n && p->z[p->n - 1] - plateau_end(p, last) >= min_step) {
         rising_end(p, last, in_llc, o->ns_offset, d);
@@ -274,18 +277,18 @@ static void build_levels(const struct lpoints *p, const struct plateau *pl, size
     } else {
         d->dram_ns = median_range(p->ns, last->a, last->b) - o->ns_offset;
         d->dram_cycles = median_cycles(p, last->a, last->b);
-        d->dram_from_bytes = exp2(p->x[last->a]);
+        d->dram_from_bytes = kexp2(p->x[last->a]);
     }
 }
 
 void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
                    const struct detect_opts *o, struct detection *d)
 {
-    memset(d, 0, sizeof(*d));
-    d->dram_ns = d->dram_cycles = d->dram_from_bytes = NAN;
-    struct lpoints *p = malloc(sizeof(*p));
-    struct piece *pc = malloc(LEVELS_MAX_POINTS * sizeof(*pc));
-    struct plateau *pl = malloc(LEVELS_MAX_POINTS * sizeof(*pl));
+    kmemset(d, 0, sizeof(*d));
+    d->dram_ns = d->dram_cycles = d->dram_from_bytes = KM_NAN;
+    struct lpoints *p = plat_alloc(sizeof(*p));
+    struct piece *pc = plat_alloc(LEVELS_MAX_POINTS * sizeof(*pc));
+    struct plateau *pl = plat_alloc(LEVELS_MAX_POINTS * sizeof(*pl));
     if (!p || !pc || !pl) {
         levels_note(d, "out of memory");
         goto out;
@@ -304,12 +307,12 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         d->noise = refined;
         npc = lpoints_segment(p, d->noise, pc);
     }
-    double min_step = fmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
+    double min_step = kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
     size_t m = plateaus_from_pieces(p, pc, npc, pl);
     merge_small_steps(p, pl, &m, min_step, d);
     build_levels(p, pl, m, min_step, o, d);
 out:
-    free(p);
-    free(pc);
-    free(pl);
+    plat_free(p);
+    plat_free(pc);
+    plat_free(pl);
 }

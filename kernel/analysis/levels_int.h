@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Internals shared by the level detector's files: the cleaned, sorted points it works on.
-#ifndef REPORT_LEVELS_INT_H
-#define REPORT_LEVELS_INT_H
+#ifndef CHASE_LEVELS_INT_H
+#define CHASE_LEVELS_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// A comma-separated table read by column name, tolerant of missing columns and bad rows.
-#ifndef REPORT_CSV_H
-#define REPORT_CSV_H
+// A comma-separated table read by column name: the one reader of chase's experiment CSVs.
+#ifndef CHASE_CSV_H
+#define CHASE_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define CSV_MAX_COLS 256
@@ -21,12 +22,13 @@ struct csv {
 };
 
 /*
- * Parse the len bytes at text: a header row naming the columns, then one row per line
- * (blank lines and lines starting with '#' are skipped). Returns 0, or -1 with err (capacity
- * cap) saying why: no header, a header with an empty or repeated name, too many rows.
+ * Parse the len bytes at text: a header row naming the columns, then one row per line (LF,
+ * CRLF or CR; blank lines and lines starting with '#' are skipped). Memory comes from
+ * plat_alloc. Returns 0, or -1 with err (capacity cap) saying why: no header, a header with an
+ * empty or repeated name, too many rows, out of memory.
  */
 int csv_parse(const char *text, size_t len, struct csv *t, char *err, size_t cap);
-/* Release what csv_parse allocated. */
+/* Release what csv_parse allocated (t is zeroed). */
 void csv_free(struct csv *t);
 /* Index of the column named name, or -1 when there is none. */
 int csv_col(const struct csv *t, const char *name);
@@ -34,5 +36,11 @@ int csv_col(const struct csv *t, const char *name);
 double csv_num(const struct csv *t, size_t row, int col);
 /* The text in row at column index col; "" when col < 0 or row is out of range. */
 const char *csv_text(const struct csv *t, size_t row, int col);
+/*
+ * Read [s, s + n) as a decimal number (digits, one '.', a sign, an exponent; surrounding
+ * white space allowed; no "nan", "inf" or hex). Returns false when it is not one or is not
+ * finite; *out is the nearest double for up to 19 significant digits and exponents within 22.
+ */
+bool csv_parse_number(const char *s, size_t n, double *out);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The latency model E[L](N) = sum over levels of l_i * share_i(N), inclusive or exclusive.
-#include "analysis/model.h"
+#include "fit/model.h"
 
 #include <math.h>
 

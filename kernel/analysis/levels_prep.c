@@ -1,38 +1,44 @@
 // SPDX-License-Identifier: MIT
 // The level detector's preparation: clean, sort and bin the curve, smooth it, estimate noise.
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "analysis/levels_int.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
+#include "lib/kstring.h"
+#include "lib/stats.h"
+#include "platform.h"
 
 struct raw_point {
     double x, ns, cyc;
 };
 
-static int cmp_raw(const void *a, const void *b)
+/* Sort points by size: a Shell sort (no recursion, no allocation), gaps as in stats_sort. */
+static void sort_raw(struct raw_point *v, size_t n)
 {
-    double u = ((const struct raw_point *)a)->x, v = ((const struct raw_point *)b)->x;
-    return (u > v) - (u < v);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double u = *(const double *)a, v = *(const double *)b;
-    return (u > v) - (u < v);
+    static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
+    for (size_t g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
+        size_t gap = gaps[g];
+        for (size_t i = gap; i < n; i++) {
+            struct raw_point x = v[i];
+            size_t j = i;
+            for (; j >= gap && v[j - gap].x > x.x; j -= gap)
+                v[j] = v[j - gap];
+            v[j] = x;
+        }
+    }
 }
 
 double lpoints_median(const double *v, size_t n)
 {
     double small[64];
-    double *tmp = n <= 64 ? small : malloc(n * sizeof(double));
+    double *tmp = n <= 64 ? small : plat_alloc(n * sizeof(double));
     if (!tmp)
         return v[n / 2];
-    memcpy(tmp, v, n * sizeof(double));
-    qsort(tmp, n, sizeof(double), cmp_double);
+    kmemcpy(tmp, v, n * sizeof(double));
+    stats_sort(tmp, n);
     double m = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
     if (tmp != small)
-        free(tmp);
+        plat_free(tmp);
     return m;
 }
 
@@ -45,12 +51,12 @@ static void put_group(struct lpoints *p, size_t k, const struct raw_point *raw, 
         xs += raw[i].x;
         if (n < 64)
             ns[n++] = raw[i].ns;
-        if (nc < 64 && isfinite(raw[i].cyc))
+        if (nc < 64 && kisfinite(raw[i].cyc))
             cyc[nc++] = raw[i].cyc;
     }
     p->x[k] = xs / (double)(b - a);
     p->ns[k] = lpoints_median(ns, n);
-    p->cyc[k] = nc ? lpoints_median(cyc, nc) : NAN;
+    p->cyc[k] = nc ? lpoints_median(cyc, nc) : KM_NAN;
 }
 
 /* Group sorted points whose x differ by less than width (0: equal sizes only). */
@@ -69,35 +75,35 @@ static size_t group(struct lpoints *p, const struct raw_point *raw, size_t m, do
 
 static double median3(double a, double b, double c)
 {
-    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+    return kfmax(kfmin(a, b), kfmin(kfmax(a, b), c));
 }
 
 void lpoints_build(struct lpoints *p, const double *size, const double *ns, const double *cycles,
                    size_t n, double offset)
 {
     p->n = 0;
-    struct raw_point *raw = malloc((n ? n : 1) * sizeof(*raw));
+    struct raw_point *raw = plat_alloc((n ? n : 1) * sizeof(*raw));
     if (!raw)
         return;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         double v = ns[i] + offset;
-        if (!isfinite(size[i]) || size[i] < 1 || size[i] > 1e19 || !isfinite(v) || v <= 0)
+        if (!kisfinite(size[i]) || size[i] < 1 || size[i] > 1e19 || !kisfinite(v) || v <= 0)
             continue;
-        double c = cycles && isfinite(cycles[i]) && cycles[i] > 0 ? cycles[i] : NAN;
-        raw[m++] = (struct raw_point){log2(size[i]), v, c};
+        double c = cycles && kisfinite(cycles[i]) && cycles[i] > 0 ? cycles[i] : KM_NAN;
+        raw[m++] = (struct raw_point){klog2(size[i]), v, c};
     }
-    qsort(raw, m, sizeof(*raw), cmp_raw);
+    sort_raw(raw, m);
     size_t k = group(p, raw, m, 1e-9);
     if (k >= LEVELS_MAX_POINTS && m > 0) {
         /* Too many points for the O(n^2) segmentation: medians of narrow log2 bins instead. */
         double width = (raw[m - 1].x - raw[0].x) / (LEVELS_MAX_POINTS / 2);
         k = group(p, raw, m, width);
     }
-    free(raw);
+    plat_free(raw);
     p->n = k;
     for (size_t i = 0; i < k; i++)
-        p->y[i] = log(p->ns[i]);
+        p->y[i] = kln(p->ns[i]);
     for (size_t i = 0; i < k; i++) {
         if (k < 3) {
             p->z[i] = p->y[i];
@@ -121,13 +127,13 @@ double lpoints_noise(const struct lpoints *p)
     for (size_t i = 1; i + 1 < p->n; i++) {
         double t = (p->x[i] - p->x[i - 1]) / (p->x[i + 1] - p->x[i - 1]);
         double mid = p->y[i - 1] + t * (p->y[i + 1] - p->y[i - 1]);
-        d[m++] = fabs(p->y[i] - mid);
+        d[m++] = kfabs(p->y[i] - mid);
     }
     if (m == 0)
         return 0.05;
     /* The 30th percentile, not the median: with few points per octave the steps and ramps
      * bend a large share of them. |N(0,1)| has its 30th percentile at 0.385. */
-    qsort(d, m, sizeof(double), cmp_double);
-    double sigma = d[(m * 3) / 10] / 0.385 / sqrt(1.5);
-    return fmin(fmax(sigma, 0.01), 0.25);
+    stats_sort(d, m);
+    double sigma = d[(m * 3) / 10] / 0.385 / ksqrt(1.5);
+    return kfmin(kfmax(sigma, 0.01), 0.25);
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "analysis/levels.h"
-#include "analysis/model.h"
+#include "fit/model.h"
 
 #define FIT_NOTES 6
 #define FIT_NOTE_CHARS 200

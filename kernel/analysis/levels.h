@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Cache level detection from a latency-vs-size curve: plateaus, the steps between them, DRAM.
-#ifndef REPORT_LEVELS_H
-#define REPORT_LEVELS_H
+#ifndef CHASE_LEVELS_H
+#define CHASE_LEVELS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,14 +16,14 @@
 #define LEVELS_STEP_FRACTION 0.15
 
 struct level {
-    double size_bytes;      /* effective size: the curve has risen LEVELS_STEP_FRACTION of the step */
-    bool size_known;        /* false for a last cache level whose end the curve never reached */
-    double latency_ns;      /* median latency over the level's plateau */
-    double cycles;          /* median core cycles over the plateau, NaN when unknown */
-    double from_bytes;      /* first and last size of the plateau */
+    double size_bytes; /* effective size: the curve has risen LEVELS_STEP_FRACTION of the step */
+    bool size_known;   /* false for a last cache level whose end the curve never reached */
+    double latency_ns; /* median latency over the level's plateau */
+    double cycles;     /* median core cycles over the plateau, NaN when unknown */
+    double from_bytes; /* first and last size of the plateau */
     double to_bytes;
-    double step_end_bytes;  /* where the next plateau begins */
-    size_t first, last;     /* plateau's point indices (into the analysed points) */
+    double step_end_bytes; /* where the next plateau begins */
+    size_t first, last;    /* plateau's point indices (into the analysed points) */
 };
 
 struct detection {

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// The dual experiment's report side: is a line's second touch a hit (insertion policy)?
+#include "analysis/judge.h"
+#include "analysis/interpret.h"
+#include "lib/kmath.h"
+#include "platform.h"
+
+/* dual/random above the LLC over dual/random inside it: below KEEPS the second touch hits;
+ * above MISSES it does not. */
+#define DUAL_KEEPS 0.8
+#define DUAL_MISSES 0.92
+#define MAX_ROWS 4096
+
+/* dual/random per size into the verdict's table; the mean ratio above the LLC (*out, with
+ * *above points) and the median ratio inside it, beyond the smaller caches (*in). */
+static void dual_ratios(const struct an_judge *j, struct verdict *v, double llc, double *out,
+                        size_t *above, double *in)
+{
+    const struct csv *t = j->t;
+    const struct an_curve *rnd = judge_primary(j);
+    int cs = csv_col(t, "size_bytes"), cn = csv_col(t, "ns_median");
+    /* From the heap: the firmware's stack is small. */
+    double *inside = plat_alloc(MAX_ROWS * sizeof(double)), sum = 0;
+    size_t k = 0;
+    *above = 0;
+    verdict_line(v, "| size | dual ns | random ns | dual/random |");
+    verdict_line(v, "|---|---|---|---|");
+    for (size_t i = 0; i < t->nrows; i++) {
+        double size = csv_num(t, i, cs), d = csv_num(t, i, cn);
+        double ref = analysis_interp_log2(rnd->size, rnd->ns, rnd->n, size);
+        if (!kisfinite(d) || !kisfinite(ref) || ref <= 0)
+            continue;
+        char sz[32];
+        analysis_size(sz, sizeof(sz), size);
+        verdict_line(v, "| %s | %.2f | %.2f | %.2f |", sz, d, ref, d / ref);
+        if (size > llc * 1.5) {
+            sum += d / ref;
+            (*above)++;
+        } else if (size > llc / 16 && size <= llc / 2 && inside && k < MAX_ROWS) {
+            inside[k++] = d / ref;
+        }
+    }
+    *out = *above ? sum / (double)*above : KM_NAN;
+    *in = k ? judge_median(inside, k) : 1.0;
+    plat_free(inside);
+}
+
+static const char *dual_word(double rel)
+{
+    return rel < DUAL_KEEPS    ? "the second touch hits, lines are inserted where they survive "
+                                 "(no sign of adaptive insertion)"
+           : rel > DUAL_MISSES ? "the second touch misses too, lines are inserted with low "
+                                 "priority (adaptive insertion such as BIP/DIP) or the lag is "
+                                 "too long"
+                               : "partly kept (sets dueling between insertion policies?)";
+}
+
+static void judge_dual(const struct an_judge *j, struct verdict *v)
+{
+    const struct csv *t = j->t;
+    if (!t)
+        return;
+    v->present = true;
+    int cs = csv_col(t, "size_bytes"), cn = csv_col(t, "ns_median");
+    const struct an_curve *rnd = judge_primary(j);
+    if (cs < 0 || cn < 0 || !rnd || rnd->role != AN_ROLE_LEVELS) {
+        verdict_headline(v, "%s",
+                         cs < 0 || cn < 0 ? "dual.csv lacks size_bytes or ns_median"
+                                          : "no random chase of the same run to compare with");
+        return;
+    }
+    double llc = analysis_llc_bytes(j->in, j->r), out, in;
+    size_t above;
+    dual_ratios(j, v, llc > 0 ? llc : KM_INF, &out, &above, &in);
+    if (above == 0) {
+        verdict_headline(v, "no size is well above the last cache%s: no verdict on insertion",
+                         llc > 0 ? "" : " (its size is unknown)");
+        return;
+    }
+    /* Two pointers overlap their loads, so dual is cheaper than random even where both hit:
+     * the verdict compares the ratio above the last cache with the ratio inside it. */
+    verdict_item(v, "dual_over_random_above_llc", out);
+    verdict_item(v, "dual_over_random_inside_llc", in);
+    verdict_headline(v, "above the last cache dual costs %.0f%% of random, inside it %.0f%%: %s",
+                     100 * out, 100 * in, dual_word(out / in));
+}
+
+const struct an_experiment analysis_dual = {
+    .name = "dual",
+    .plot = {.stem = "dual",
+             .x = "size_bytes",
+             .y = "ns_median",
+             .label = AN_LABEL_NAME,
+             .xlabel = "size (bytes, log2 scale)",
+             .ylabel = "ns per load",
+             .x_size = true,
+             .logy = true,
+             .over_random = true,
+             .mark_cpuid = true,
+             .what = "dual pointers on one cycle against random",
+             .caption = "Two pointers walk the same random cycle, the second lagging: below "
+                        "random above the last cache when the second touch still hits there."},
+    .judge = judge_dual,
+};

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// The analysis driver: detection on every curve, TLB pairing, the primary curve, verdicts.
+#include "analysis/interpret.h"
+
+#include <stdarg.h>
+
+#include "analysis/judge.h"
+#include "analysis/levels_int.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
+#include "lib/kstring.h"
+
+/* Latency assumed for an L1 hit when a curve gives only time above it and none is known:
+ * it keeps the analysis in ratios sensible; reported latencies stay relative. */
+#define NOMINAL_L1_NS 1.0
+/* A stride of a lat_mem_rd-like curve that still shows the levels (one load per line). */
+#define RING_PRIMARY_STRIDE 512
+
+void verdict_line(struct verdict *v, const char *fmt, ...)
+{
+    if (v->nlines >= VERDICT_LINES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(v->line[v->nlines++], VERDICT_CHARS, fmt, ap);
+    va_end(ap);
+}
+
+void verdict_item(struct verdict *v, const char *key, double value)
+{
+    if (v->nitems >= VERDICT_ITEMS)
+        return;
+    kstrlcpy(v->item[v->nitems].key, key, sizeof(v->item[0].key));
+    v->item[v->nitems++].value = value;
+}
+
+void verdict_headline(struct verdict *v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(v->headline, sizeof(v->headline), fmt, ap);
+    va_end(ap);
+}
+
+void judge_append(char *dst, size_t cap, const char *fmt, ...)
+{
+    size_t o = kstrlen(dst);
+    if (o + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(dst + o, cap - o, fmt, ap);
+    va_end(ap);
+}
+
+void judge_sig2(char *dst, size_t cap, double v)
+{
+    double a = kfabs(v), p = 10;
+    int decimals = 1;
+    if (!kisfinite(v)) {
+        ksnprintf(dst, cap, "-");
+        return;
+    }
+    if (a == 0 || a >= 9.95)
+        decimals = 0;
+    for (; decimals && a * p < 9.95 && decimals < 20; decimals++)
+        p *= 10;
+    ksnprintf(dst, cap, "%.*f", decimals, v);
+    size_t k = kstrlen(dst);
+    while (decimals && k > 0 && dst[k - 1] == '0')
+        dst[--k] = 0;
+    if (k > 0 && dst[k - 1] == '.')
+        dst[--k] = 0;
+}
+
+void analysis_size(char *dst, size_t cap, double bytes)
+{
+    static const char unit[] = "KMGTPE";
+    if (!kisfinite(bytes) || bytes < 0) {
+        ksnprintf(dst, cap, "?");
+        return;
+    }
+    if (bytes < 1024) {
+        ksnprintf(dst, cap, "%.0f", bytes);
+        return;
+    }
+    int u = -1;
+    while (bytes >= 1024 && u < 5) {
+        bytes /= 1024;
+        u++;
+    }
+    /* Three significant digits without trailing zeros: 1.25M, 1.5M, 48K, 996K. */
+    char num[32];
+    ksnprintf(num, sizeof(num), "%.*f", bytes >= 99.95 ? 0 : bytes >= 9.995 ? 1 : 2, bytes);
+    size_t k = kstrlen(num);
+    while (kstrchr(num, '.') && k > 0 && num[k - 1] == '0')
+        num[--k] = 0;
+    if (k > 0 && num[k - 1] == '.')
+        num[--k] = 0;
+    ksnprintf(dst, cap, "%s%c", num, unit[u]);
+}
+
+double analysis_interp_log2(const double *x, const double *y, size_t n, double x0)
+{
+    if (n == 0 || !(x0 >= x[0]) || !(x0 <= x[n - 1]) || !(x[0] > 0))
+        return KM_NAN;
+    size_t lo = 0, hi = n - 1; /* x[lo] <= x0 <= x[hi] */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x[mid] <= x0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double a = klog2(x[lo]), b = klog2(x[hi]);
+    double t = b > a ? (klog2(x0) - a) / (b - a) : 0;
+    return y[lo] + t * (y[hi] - y[lo]);
+}
+
+double analysis_llc_bytes(const struct an_input *in, const struct an_result *r)
+{
+    if (in->llc_bytes > 0)
+        return in->llc_bytes;
+    const struct detection *d = r->primary >= 0 ? &r->cr[r->primary].det : NULL;
+    if (d && d->nlevels && d->level[d->nlevels - 1].size_known)
+        return d->level[d->nlevels - 1].size_bytes;
+    return 0;
+}
+
+static void detect_curves(const struct an_input *in, struct an_result *r)
+{
+    for (size_t i = 0; i < in->ncurves && i < AN_MAX_CURVES; i++) {
+        const struct an_curve *c = &in->curve[i];
+        struct an_curve_result *cr = &r->cr[i];
+        cr->reference = -1;
+        if (c->role == AN_ROLE_EXTRA || c->role == AN_ROLE_NONE)
+            continue;
+        cr->ns_offset = c->relative ? NOMINAL_L1_NS : 0;
+        /* The LLC bound is about bytes in cache: a TLB curve touches one line per page. */
+        struct detect_opts o = {c->role == AN_ROLE_TLB ? 0 : in->llc_bytes, cr->ns_offset};
+        levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
+        cr->analysed = true;
+    }
+}
+
+/* Each random curve against the random curve with the largest page size above its own. */
+static void pair_curves(const struct an_input *in, struct an_result *r)
+{
+    size_t n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
+    for (size_t i = 0; i < n; i++) {
+        const struct an_curve *c = &in->curve[i];
+        if (!r->cr[i].analysed || c->role != AN_ROLE_LEVELS || c->page_bytes <= 0)
+            continue;
+        int best = -1;
+        for (size_t k = 0; k < n; k++) {
+            const struct an_curve *q = &in->curve[k];
+            if (!r->cr[k].analysed || q->role != AN_ROLE_LEVELS || q->n < 2 ||
+                q->page_bytes <= c->page_bytes)
+                continue;
+            if (best < 0 || q->page_bytes > in->curve[best].page_bytes)
+                best = (int)k;
+        }
+        if (best < 0)
+            continue;
+        r->cr[i].reference = best;
+        analysis_tlb_classify(c, &r->cr[i], &in->curve[best], &r->cr[best]);
+    }
+}
+
+/* The curve that speaks for the run: a random chase with the largest pages, else the
+ * lat_mem_rd-like curve with the largest stride up to RING_PRIMARY_STRIDE bytes. */
+static int choose_primary(const struct an_input *in)
+{
+    size_t n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
+    int best = -1;
+    for (size_t i = 0; i < n; i++) {
+        const struct an_curve *c = &in->curve[i];
+        if (c->role == AN_ROLE_LEVELS && c->n > 0 &&
+            (best < 0 || c->page_bytes > in->curve[best].page_bytes))
+            best = (int)i;
+    }
+    if (best >= 0)
+        return best;
+    for (size_t i = 0; i < n; i++) {
+        const struct an_curve *c = &in->curve[i];
+        if (c->role != AN_ROLE_RING || c->n == 0)
+            continue;
+        bool fits = c->stride_bytes <= RING_PRIMARY_STRIDE;
+        const struct an_curve *b = best >= 0 ? &in->curve[best] : NULL;
+        if (!b ||
+            (fits && (b->stride_bytes > RING_PRIMARY_STRIDE || c->stride_bytes > b->stride_bytes)))
+            best = (int)i;
+    }
+    return best;
+}
+
+void analysis_run(const struct an_input *in, struct an_result *r)
+{
+    kmemset(r, 0, sizeof(*r));
+    detect_curves(in, r);
+    pair_curves(in, r);
+    r->primary = choose_primary(in);
+    for (size_t e = 0; e < analysis_experiment_count() && e < AN_EXP_MAX; e++) {
+        const struct an_experiment *x = analysis_experiment(e);
+        struct an_judge j = {in, r, in->table[e], x->name};
+        if (x->judge)
+            x->judge(&j, &r->verdict[e]);
+    }
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// The parallel experiment's report side: memory-level parallelism by chain count; its plot.
+#include "analysis/judge.h"
+#include "analysis/interpret.h"
+#include "lib/kmath.h"
+#include "lib/kstring.h"
+
+/* Parallelism is reached with the fewest chains that give this share of the best. */
+#define NEAR_TOP 0.9
+
+/* Effective parallelism by chain count for one buffer size (any size when size is NaN):
+ * the parallelism column, else n * t1 / tn with tn the time per step of every chain. */
+static size_t parallel_series(const struct csv *t, double size, double *ks, double *ps)
+{
+    int cc = csv_col(t, "chains"), cs = csv_col(t, "size_bytes"), cp = csv_col(t, "parallelism");
+    int cn = csv_col(t, "ns_per_access_per_chain");
+    double t1 = KM_NAN;
+    size_t k = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (csv_num(t, i, cc) == 1 && (kisnan(size) || csv_num(t, i, cs) == size))
+            t1 = csv_num(t, i, cn);
+    for (size_t i = 0; i < t->nrows && k < JUDGE_MAX_VALUES; i++) {
+        if (!kisnan(size) && csv_num(t, i, cs) != size)
+            continue;
+        double n = csv_num(t, i, cc), p = csv_num(t, i, cp), tn = csv_num(t, i, cn);
+        if (!kisfinite(p) && tn > 0)
+            p = n * t1 / tn;
+        if (kisfinite(n) && kisfinite(p)) {
+            ks[k] = n;
+            ps[k++] = p;
+        }
+    }
+    return k;
+}
+
+/* One table row for a buffer size; its best parallelism and the chains reaching 90% of it. */
+static double parallel_row(struct verdict *v, const struct csv *t, double size, double *top_k)
+{
+    double ks[JUDGE_MAX_VALUES], ps[JUDGE_MAX_VALUES], top = 0;
+    size_t k = parallel_series(t, size, ks, ps);
+    char row[VERDICT_CHARS] = "", sz[32];
+    for (size_t i = 0; i < k; i++) {
+        top = kfmax(top, ps[i]);
+        judge_append(row, sizeof(row), "%s%.0f: %.1f", i ? ", " : "", ks[i], ps[i]);
+    }
+    *top_k = 0;
+    for (size_t i = 0; i < k && *top_k == 0; i++)
+        if (ps[i] >= NEAR_TOP * top)
+            *top_k = ks[i];
+    analysis_size(sz, sizeof(sz), size);
+    verdict_line(v, "| %s | %s |", sz, row);
+    return top;
+}
+
+static void judge_parallel(const struct an_judge *j, struct verdict *v)
+{
+    const struct csv *t = j->t;
+    if (!t)
+        return;
+    v->present = true;
+    int cc = csv_col(t, "chains"), cs = csv_col(t, "size_bytes"), cp = csv_col(t, "parallelism");
+    if (cc < 0 || (cp < 0 && csv_col(t, "ns_per_access_per_chain") < 0)) {
+        verdict_headline(v, "parallel.csv lacks chains, or both parallelism and "
+                            "ns_per_access_per_chain");
+        return;
+    }
+    double sizes[JUDGE_MAX_VALUES], best = 0, best_chains = 0, best_size = 0;
+    size_t ns = judge_values(t, cs, sizes, JUDGE_MAX_VALUES);
+    verdict_line(v, "| buffer | effective parallelism by chains |");
+    verdict_line(v, "|---|---|");
+    for (size_t s = 0; s < (ns ? ns : 1); s++) {
+        double top_k, top = parallel_row(v, t, ns ? sizes[s] : KM_NAN, &top_k);
+        if (top > best) {
+            best = top;
+            best_chains = top_k;
+            best_size = ns ? sizes[s] : KM_NAN;
+        }
+    }
+    char sz[32];
+    analysis_size(sz, sizeof(sz), best_size);
+    verdict_item(v, "parallelism", best);
+    verdict_item(v, "chains", best_chains);
+    verdict_headline(v,
+                     "memory-level parallelism reaches %.1f (within 10%% of it with %.0f "
+                     "chains, buffer %s)",
+                     best, best_chains, sz);
+}
+
+const struct an_experiment analysis_parallel = {
+    .name = "parallel",
+    .plot = {.stem = "parallel",
+             .x = "chains",
+             .y = "parallelism",
+             .group = "size_bytes",
+             .label = AN_LABEL_BUFFER,
+             .xlabel = "independent chains",
+             .ylabel = "effective parallelism",
+             .what = "memory-level parallelism",
+             .caption = "Effective parallelism t1/(tn/n) of n independent chains chased "
+                        "together, one curve per buffer size: where it flattens, the memory "
+                        "system has no more misses in flight."},
+    .judge = judge_parallel,
+};

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// The random experiment's report side: its curves are the run's cache levels; its plot.
+#include "analysis/judge.h"
+#include "analysis/interpret.h"
+#include "lib/kmath.h"
+
+/* The levels of the primary curve in one line: "3 cache levels (32K, 1M, 8M), DRAM 85.3 ns". */
+static void judge_random(const struct an_judge *j, struct verdict *v)
+{
+    const struct an_curve *c = judge_primary(j);
+    if (!j->t || !c || c->role != AN_ROLE_LEVELS)
+        return;
+    const struct detection *d = &j->r->cr[j->r->primary].det;
+    char sizes[VERDICT_CHARS] = "";
+    v->present = true;
+    for (size_t i = 0; i < d->nlevels; i++) {
+        char sz[32];
+        analysis_size(sz, sizeof(sz), d->level[i].size_bytes);
+        judge_append(sizes, sizeof(sizes), "%s%s", i ? ", " : "",
+                     d->level[i].size_known ? sz : "open");
+        verdict_item(v, "level_ns", d->level[i].latency_ns);
+    }
+    verdict_item(v, "dram_ns", d->dram_ns);
+    if (!kisfinite(d->dram_ns))
+        verdict_headline(v, "%zu cache level%s (%s) in \"%s\"; DRAM not reached", d->nlevels,
+                         d->nlevels == 1 ? "" : "s", sizes, c->label);
+    else
+        verdict_headline(v, "%zu cache level%s (%s) in \"%s\"; DRAM %s%.1f ns", d->nlevels,
+                         d->nlevels == 1 ? "" : "s", sizes, c->label,
+                         d->dram_lower_bound ? "at least " : "", d->dram_ns);
+}
+
+const struct an_experiment analysis_random = {
+    .name = "random",
+    .curves = {AN_ROLE_LEVELS, "page_bytes", "size_bytes"},
+    .plot = {.stem = "random",
+             .from_curves = true,
+             .xlabel = "size (bytes, log2 scale)",
+             .ylabel = "ns per load",
+             .x_size = true,
+             .logy = true,
+             .mark_levels = true,
+             .mark_cpuid = true,
+             .what = "latency per load against size",
+             .caption = "Latency of a random pointer chase against the size of its buffer: each "
+                        "plateau is a cache level, the last one DRAM."},
+    .judge = judge_random,
+};

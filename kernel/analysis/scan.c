@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// The scan experiment's report side: does a huge scan flush a small, hot array (resistance)?
+#include "analysis/judge.h"
+#include "analysis/interpret.h"
+#include "lib/kmath.h"
+#include "platform.h"
+
+/* scan: the small array's share of the LLC where its latency doubles. */
+#define SCAN_RESISTANT 0.5
+#define SCAN_WEAK 0.25
+
+/* Where the latency of the sorted curve (x, y) first reaches twice its start; NaN: never. */
+static double doubling_at(const double *x, const double *y, size_t n)
+{
+    double base = kfmin(y[0], y[1]);
+    for (size_t i = 1; i < n; i++)
+        if (y[i] >= 2 * base) {
+            double f = (2 * base - y[i - 1]) / (y[i] - y[i - 1]);
+            return kexp2(klog2(x[i - 1]) + f * (klog2(x[i]) - klog2(x[i - 1])));
+        }
+    return KM_NAN;
+}
+
+static const char *scan_word(double llc, double frac)
+{
+    return !(llc > 0)               ? "the last cache's size is unknown"
+           : frac >= SCAN_RESISTANT ? "scan-resistant: the huge scan does not flush it"
+           : frac >= SCAN_WEAK      ? "partly scan-resistant"
+                                    : "not scan-resistant: the scan evicts it (LRU-like)";
+}
+
+/* The finite rows of the table as a curve sorted by small_bytes; returns the points. */
+static size_t scan_curve(const struct csv *t, double *x, double *y)
+{
+    int cs = csv_col(t, "small_bytes"), cn = csv_col(t, "ns_median");
+    size_t n = 0;
+    for (size_t i = 0; cs >= 0 && cn >= 0 && i < t->nrows; i++) {
+        double a = csv_num(t, i, cs), b = csv_num(t, i, cn);
+        if (!kisfinite(a) || !kisfinite(b))
+            continue;
+        size_t k = n++;
+        for (; k > 0 && x[k - 1] > a; k--) {
+            x[k] = x[k - 1];
+            y[k] = y[k - 1];
+        }
+        x[k] = a;
+        y[k] = b;
+    }
+    return n;
+}
+
+static void judge_scan(const struct an_judge *j, struct verdict *v)
+{
+    const struct csv *t = j->t;
+    if (!t)
+        return;
+    v->present = true;
+    double *x = plat_alloc((t->nrows + 1) * sizeof(double));
+    double *y = plat_alloc((t->nrows + 1) * sizeof(double));
+    size_t n = x && y ? scan_curve(t, x, y) : 0;
+    if (n < 2) {
+        verdict_headline(v, "scan.csv has too few usable rows");
+        goto out;
+    }
+    double at = doubling_at(x, y, n), llc = analysis_llc_bytes(j->in, j->r);
+    char sz[32], lim[32], share[32];
+    analysis_size(sz, sizeof(sz), at);
+    analysis_size(lim, sizeof(lim), x[n - 1]);
+    double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
+    judge_sig2(share, sizeof(share), frac);
+    verdict_item(v, "doubling_bytes", at);
+    verdict_item(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN);
+    if (kisfinite(at))
+        verdict_headline(v, "latency doubles at a small array of %s (%s of the last cache): %s", sz,
+                         share, scan_word(llc, frac));
+    else
+        verdict_headline(v,
+                         "latency never doubles up to %s (at least %s of the last cache): "
+                         "%s",
+                         lim, share, scan_word(llc, frac));
+out:
+    plat_free(x);
+    plat_free(y);
+}
+
+const struct an_experiment analysis_scan = {
+    .name = "scan",
+    .plot = {.stem = "scan",
+             .x = "small_bytes",
+             .y = "ns_median",
+             .label = AN_LABEL_NAME,
+             .xlabel = "small array (bytes, log2 scale)",
+             .ylabel = "ns per load",
+             .x_size = true,
+             .logy = true,
+             .mark_llc = true,
+             .what = "scan resistance: alternating small and huge chains",
+             .caption = "Average latency when loads alternate between a small array and a huge "
+                        "scan: the small array keeps its hits only while the cache resists the "
+                        "scan."},
+    .judge = judge_scan,
+};

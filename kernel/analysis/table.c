@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// The analysis table: every experiment's report side, in the order reports list them.
+#include "analysis/interpret.h"
+
+#include "lib/kstring.h"
+
+/* Each defined in its own kernel/analysis/<name>.c. */
+extern const struct an_experiment analysis_random, analysis_linear, analysis_fused, analysis_dual,
+    analysis_scan, analysis_ring, analysis_offset, analysis_parallel, analysis_tlb;
+
+static const struct an_experiment *const experiments[] = {
+    &analysis_random, &analysis_linear, &analysis_fused,    &analysis_dual, &analysis_scan,
+    &analysis_ring,   &analysis_offset, &analysis_parallel, &analysis_tlb,
+};
+
+#define COUNT (sizeof(experiments) / sizeof(experiments[0]))
+_Static_assert(COUNT <= AN_EXP_MAX, "AN_EXP_MAX holds every experiment");
+
+const struct an_experiment *analysis_experiment(size_t index)
+{
+    return index < COUNT ? experiments[index] : NULL;
+}
+
+size_t analysis_experiment_count(void)
+{
+    return COUNT;
+}
+
+int analysis_experiment_index(const char *name)
+{
+    for (size_t i = 0; i < COUNT; i++)
+        if (kstrcmp(experiments[i]->name, name) == 0)
+            return (int)i;
+    return -1;
+}
