@@ -142,7 +142,6 @@ static void dual_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
     con_printf("%10s %10llu %10llu ", exp_size(sz, sizeof(sz), size), (unsigned long long)pp->slots,
                (unsigned long long)d->lag);
     exp_table_common(ctx, r);
-    curve_add(&ctx->found.dual, size, exp_ns(ctx, r), exp_cycles(r));
 }
 
 static int dual_run(struct exp_ctx *ctx, const void *params)
@@ -168,9 +167,6 @@ static int dual_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "size_bytes,lag_slots," EXP_SAMPLES_COMMON "\n");
     con_printf("%10s %10s %10s ", "size", "slots", "lag");
     exp_table_head_common();
-    ctx->found.dual.n = 0;
-    ctx->found.dual_ran = true;
-    ctx->found.dual_lag_slots = p->lag.value;
     struct exp_sweep sweep = {
         .points = n, .data = &d, .plan = dual_plan, .build = dual_build, .row = dual_row};
     return exp_sweep_run(ctx, &sweep);

@@ -13,11 +13,6 @@
 #include "lib/strbuf.h"
 #include "machine/machine.h"
 #include "platform.h"
-/* Temporary: the summary's findings, until the summary reads the experiments' CSV text. */
-#include "run/findings.h"
-
-/* Points of the random curve kept for the summary (ctx->curve_*). */
-#define EXP_CURVE_MAX 256
 
 /* What the experiments of a run share: the machine, clocks, buffer and the files being written. */
 struct exp_ctx {
@@ -31,11 +26,6 @@ struct exp_ctx {
     char failure[200];       /* why the running experiment failed */
     struct time_split spent; /* the running experiment's points: where their time went */
     unsigned fault_test;     /* FAULT_TEST_* for the first point of this experiment */
-    /* Temporary, for the summary until it reads the CSV text: the random sweep's curve, */
-    uint64_t curve_size[EXP_CURVE_MAX];
-    double curve_ns[EXP_CURVE_MAX], curve_cycles[EXP_CURVE_MAX];
-    unsigned curve_n;
-    struct findings found; /* ... and what the other experiments found. */
 };
 
 /* What an experiment's run returns besides 0 (every point measured). */

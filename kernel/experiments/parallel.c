@@ -117,10 +117,6 @@ static void parallel_row(struct exp_ctx *ctx, void *data, const struct exp_point
     exp_samples(ctx, keys, r);
     con_printf("%7u %9.3f %11.2f %11.2f ", n, gibs, ns * n, parallelism);
     exp_table_common(ctx, r);
-    if (parallelism > ctx->found.parallel_best) {
-        ctx->found.parallel_best = parallelism;
-        ctx->found.parallel_best_chains = n;
-    }
 }
 
 static int parallel_run(struct exp_ctx *ctx, const void *params)
@@ -137,8 +133,6 @@ static int parallel_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "chains,size_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%7s %9s %11s %11s ", "chains", "GiB/s", "ns/chain", "parallel");
     exp_table_head_common();
-    ctx->found.parallel_ran = true;
-    ctx->found.parallel_best = 0;
     struct parallel_sweep d = {.p = p};
     struct exp_sweep sweep = {.points = max,
                               .data = &d,

@@ -128,12 +128,6 @@ static void random_row(struct exp_ctx *ctx, void *data, const struct exp_point *
     con_printf("%10s %9llu %6.1f ", exp_size(sz, sizeof(sz), size), (unsigned long long)pp->slots,
                timing_wall_ns(ctx->timing, pp->build_ticks) / 1e6);
     exp_table_common(ctx, r);
-    if (ctx->curve_n < EXP_CURVE_MAX) {
-        ctx->curve_size[ctx->curve_n] = size;
-        ctx->curve_ns[ctx->curve_n] = exp_ns(ctx, r);
-        ctx->curve_cycles[ctx->curve_n] = exp_cycles(r);
-        ctx->curve_n++;
-    }
     /* chain_checksum: the chain's links as slot indices, the same on every platform */
     strbuf_printf(&ctx->csv, "%s,%llu,0x%016llx,", keys, (unsigned long long)pp->slots,
                   (unsigned long long)pp->pt.link_sum);
@@ -170,7 +164,6 @@ static int random_run(struct exp_ctx *ctx, const void *params)
         return rc;
     con_printf("%10s %9s %6s ", "size", "slots", "bld ms");
     exp_table_head_common();
-    ctx->curve_n = 0;
     sweep.points = n;
     rc = exp_sweep_run(ctx, &sweep);
     exp_pages_end(ctx, saved);

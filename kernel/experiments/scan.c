@@ -149,7 +149,6 @@ static void scan_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
     con_printf("%10s %10llu ", exp_size(sz, sizeof(sz), small),
                (unsigned long long)(small / p->stride_bytes));
     exp_table_common(ctx, r);
-    curve_add(&ctx->found.scan, small, exp_ns(ctx, r), exp_cycles(r));
 }
 
 static int scan_run(struct exp_ctx *ctx, const void *params)
@@ -175,9 +174,6 @@ static int scan_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "small_bytes,huge_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%10s %10s ", "small", "slots");
     exp_table_head_common();
-    ctx->found.scan.n = 0;
-    ctx->found.scan_ran = true;
-    ctx->found.scan_huge_bytes = p->huge_bytes;
     struct exp_sweep sweep = {
         .points = n, .data = &d, .plan = scan_plan, .build = scan_build, .row = scan_row};
     return exp_sweep_run(ctx, &sweep);

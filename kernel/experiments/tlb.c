@@ -89,12 +89,23 @@ static void csv_field(char *dst, size_t cap, const char *src)
 }
 
 /* The sweep's own data: the sizes, swept once per page size (a group of points each). */
+#define PAGE_SIZES_MAX 3 /* 4K, 2M, 1G */
+
+/* One page size of the sweep: whether the platform gave it, and how (or why not). */
+struct tlb_page {
+    uint64_t page_bytes;
+    bool measured;
+    char note[120];
+};
+
 struct tlb_sweep {
     const struct tlb_params *p;
     uint64_t sizes[EXP_POINTS_MAX];
-    unsigned n;            /* sizes per page size */
-    struct tlb_finding *f; /* the page size being measured */
-    bool skipped;          /* ... could not be had */
+    unsigned n; /* sizes per page size */
+    struct tlb_page page[PAGE_SIZES_MAX];
+    unsigned npages;     /* page sizes begun so far */
+    struct tlb_page *f;  /* the page size being measured */
+    bool skipped;        /* ... could not be had */
 };
 
 static void tlb_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
@@ -116,7 +127,7 @@ static int tlb_prepare(struct exp_ctx *ctx, void *data, struct exp_point *pp)
         return d->skipped ? EXP_POINT_SKIPPED : 0;
     uint64_t page = d->p->pages.v[pp->index / d->n];
     char why[160] = "", name[24];
-    d->f = &ctx->found.tlb[ctx->found.ntlb++];
+    d->f = &d->page[d->npages++];
     d->f->page_bytes = page;
     exp_size(name, sizeof(name), page);
     d->skipped = plat_buffer_set_pages(&ctx->buffer, page, why, sizeof(why)) != 0;
@@ -155,17 +166,16 @@ static void tlb_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
     con_printf("%6s %10s %8llu ", exp_size(pg, sizeof(pg), d->f->page_bytes),
                exp_size(sz, sizeof(sz), size), (unsigned long long)pp->slots);
     exp_table_common(ctx, r);
-    curve_add(&d->f->curve, size, exp_ns(ctx, r), exp_cycles(r));
 }
 
 /* Say which page sizes were skipped, as the experiment's note or its reason to be skipped. */
-static int tlb_outcome(struct exp_ctx *ctx)
+static int tlb_outcome(struct exp_ctx *ctx, const struct tlb_sweep *d)
 {
     unsigned measured = 0;
     size_t len = 0;
     ctx->failure[0] = 0;
-    for (unsigned i = 0; i < ctx->found.ntlb; i++) {
-        const struct tlb_finding *f = &ctx->found.tlb[i];
+    for (unsigned i = 0; i < d->npages; i++) {
+        const struct tlb_page *f = &d->page[i];
         char name[24];
         if (f->measured) {
             measured++;
@@ -197,8 +207,7 @@ static int tlb_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "page_bytes,size_bytes," EXP_SAMPLES_COMMON "\n");
     con_printf("%6s %10s %8s ", "page", "size", "slots");
     exp_table_head_common();
-    ctx->found.ntlb = 0;
-    unsigned pages = p->pages.n < FINDINGS_PAGE_SIZES ? p->pages.n : FINDINGS_PAGE_SIZES;
+    unsigned pages = p->pages.n < PAGE_SIZES_MAX ? p->pages.n : PAGE_SIZES_MAX;
     d.n = n;
     struct exp_sweep sweep = {.points = n * pages,
                               .data = &d,
@@ -208,7 +217,7 @@ static int tlb_run(struct exp_ctx *ctx, const void *params)
                               .row = tlb_row};
     int rc = n ? exp_sweep_run(ctx, &sweep) : 0;
     exp_pages_end(ctx, saved);
-    return rc != 0 ? rc : tlb_outcome(ctx);
+    return rc != 0 ? rc : tlb_outcome(ctx, &d);
 }
 
 const struct experiment experiment_tlb = {

@@ -288,7 +288,7 @@ static void print_summary(const struct run_state *s, const struct exp_ctx *ctx)
         in.names[in.n] = experiment_table[idx]->cfg.name;
         in.csv[in.n++] = &s->csv[idx];
     }
-    summary_print(ctx, &in);
+    summary_print(&in);
 }
 
 /* The clocks: calibrated here, or handed in (chase-sim), with durations in real seconds. */

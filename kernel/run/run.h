@@ -35,11 +35,6 @@ struct run_inputs {
     const char *simulated;       /* NULL, or the simulated hierarchy (chase-sim) for run.json */
 };
 
-/*
- * The run's context is the experiments' (struct exp_ctx, experiments/experiment.h). The summary
- * (summary.c) still names it run_ctx; this alias goes with ctx->found and ctx->curve_*.
- */
-#define run_ctx exp_ctx
 
 enum run_outcome {
     RUN_OK,           /* every experiment ran (some may have failed) */

@@ -84,9 +84,8 @@ void summary_write(struct strbuf *sb, const struct summary_input *si)
     strbuf_printf(sb, "results: %s\n", si->where);
 }
 
-void summary_print(const struct run_ctx *ctx, const struct summary_input *in)
+void summary_print(const struct summary_input *in)
 {
-    (void)ctx;
     struct strbuf sb = {0};
     summary_write(&sb, in);
     con_printf("\n== summary\n%s", strbuf_str(&sb));

@@ -26,6 +26,6 @@ struct summary_input {
 void summary_write(struct strbuf *sb, const struct summary_input *in);
 
 /* Print the summary of the run and where its files are (ctx is not used). */
-void summary_print(const struct run_ctx *ctx, const struct summary_input *in);
+void summary_print(const struct summary_input *in);
 
 #endif
