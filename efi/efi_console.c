@@ -67,6 +67,6 @@ void efi_time_iso(char *buf, size_t cap)
     buf[0] = 0;
     if (uefi_call_wrapper(RT->GetTime, 2, &t, NULL) != EFI_SUCCESS)
         return;
-    ksnprintf(buf, cap, "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day, t.Hour,
-              t.Minute, t.Second);
+    ksnprintf(buf, cap, "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day, t.Hour, t.Minute,
+              t.Second);
 }

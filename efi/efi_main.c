@@ -135,7 +135,7 @@ static enum on_exit exit_action = ON_EXIT_WAIT;
  * firmware its IDT back.
  */
 static __attribute__((noinline)) enum run_outcome run_guarded(struct machine *m,
-                                                               const struct run_inputs *in)
+                                                              const struct run_inputs *in)
 {
     if (arch_setjmp(&panic_resume) != 0) {
         run_panic(&panic_fault);

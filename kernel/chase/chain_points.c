@@ -10,7 +10,7 @@ static void point_clear(struct chase_point *pt)
 }
 
 void point_cycle(struct chase_point *pt, const struct chain_layout *l, uint64_t group_slots,
-                  uint64_t seed)
+                 uint64_t seed)
 {
     point_clear(pt);
     pt->head[0] = group_slots ? chain_build_random_local_sum(l, group_slots, seed, &pt->link_sum)

@@ -13,7 +13,7 @@
  * for locality (chain_build_random_local). pt->link_sum gets its chain_link_sum.
  */
 void point_cycle(struct chase_point *pt, const struct chain_layout *l, uint64_t group_slots,
-                  uint64_t seed);
+                 uint64_t seed);
 
 /* Slot i to slot i + 1 at l's stride, wrapping. */
 void point_linear(struct chase_point *pt, const struct chain_layout *l);

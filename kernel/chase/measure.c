@@ -30,7 +30,7 @@ struct chase_job {
     uint64_t iters;
     uint64_t ticks;
     unsigned fault_test;
-    bool smi;            /* read MSR_SMI_COUNT around the chase (outside the timed region) */
+    bool smi; /* read MSR_SMI_COUNT around the chase (outside the timed region) */
     uint64_t smi_delta;
 };
 
@@ -163,8 +163,8 @@ static void keep_verdict(struct point_result *r, const struct reps_verdict *v, e
 
 /* Repetitions until the rule says stop; sorted (room for cap) keeps them in order. */
 static int repeat(struct chase_job *job, const struct chase_point *pt,
-                  const struct measure_plan *plan, const struct timing *t,
-                  struct point_result *r, double *sorted, unsigned cap)
+                  const struct measure_plan *plan, const struct timing *t, struct point_result *r,
+                  double *sorted, unsigned cap)
 {
     struct reps_rule rule = {plan->reps ? plan->reps : 1, cap, plan->precision, plan->max_ticks};
     struct reps_verdict v = {0};

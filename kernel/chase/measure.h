@@ -27,21 +27,21 @@ struct chase_point {
 };
 
 struct measure_plan {
-    unsigned reps;          /* timed repetitions: exactly these when precision is 0, else the
-                               fewest */
-    uint64_t min_hops;      /* at least this many hops per stream per repetition */
-    uint64_t target_ticks;  /* and long enough to last about this many TSC ticks */
-    uint64_t max_hops;      /* but never more hops than this */
-    uint64_t core_iters;    /* add-chain iterations for the per-point core clock */
-    unsigned fault_test;    /* FAULT_TEST_*: provoke an exception in the first window (tests) */
-    uint64_t warm_hops;     /* hops per stream before timing; 0: one lap (lap_hops) */
-    bool partial_laps;      /* repetitions may end inside a lap: the warm-up reached the
-                               steady state, so any stretch of the chase is typical */
-    double precision;       /* repeat until the 95% confidence interval of the median is at
-                               most this fraction of it either side (reps.h); 0: reps only */
-    uint64_t max_ticks;     /* ... or until the repetitions have taken this many TSC ticks */
-    unsigned max_reps;      /* ... or this many repetitions (0: reps) */
-    bool warm_laps_set;     /* the warm-up is warm_laps whole laps instead (0: none) */
+    unsigned reps;         /* timed repetitions: exactly these when precision is 0, else the
+                              fewest */
+    uint64_t min_hops;     /* at least this many hops per stream per repetition */
+    uint64_t target_ticks; /* and long enough to last about this many TSC ticks */
+    uint64_t max_hops;     /* but never more hops than this */
+    uint64_t core_iters;   /* add-chain iterations for the per-point core clock */
+    unsigned fault_test;   /* FAULT_TEST_*: provoke an exception in the first window (tests) */
+    uint64_t warm_hops;    /* hops per stream before timing; 0: one lap (lap_hops) */
+    bool partial_laps;     /* repetitions may end inside a lap: the warm-up reached the
+                              steady state, so any stretch of the chase is typical */
+    double precision;      /* repeat until the 95% confidence interval of the median is at
+                              most this fraction of it either side (reps.h); 0: reps only */
+    uint64_t max_ticks;    /* ... or until the repetitions have taken this many TSC ticks */
+    unsigned max_reps;     /* ... or this many repetitions (0: reps) */
+    bool warm_laps_set;    /* the warm-up is warm_laps whole laps instead (0: none) */
     unsigned warm_laps;
 };
 
@@ -54,7 +54,7 @@ enum fault_test {
 };
 
 struct point_result {
-    uint64_t hops;            /* hops per stream per repetition */
+    uint64_t hops; /* hops per stream per repetition */
     unsigned streams;
     unsigned reps;            /* repetitions taken */
     uint64_t *ticks;          /* [reps] raw ticks per repetition, overhead included */
@@ -68,13 +68,13 @@ struct point_result {
     unsigned smi_reps;        /* repetitions during which an SMI happened */
     /* How the repetitions went (reps.h); measure_assess fills these where a backend did not. */
     bool assessed;
-    unsigned outliers;        /* repetitions above outlier_above, left out of tsc */
-    double outlier_above;     /* the outlier threshold in TSC ticks per access */
-    bool ci_valid;            /* enough kept repetitions for the median's 95% interval */
-    double precision;         /* its half-width over the median (0 unless ci_valid) */
-    unsigned stop;            /* enum reps_stop: why the repetitions ended */
-    struct time_split time;   /* warm and timed from the backend; the rest from exp_measure */
-    uint64_t measured_tsc;    /* when exp_measure returned: output is timed from here */
+    unsigned outliers;      /* repetitions above outlier_above, left out of tsc */
+    double outlier_above;   /* the outlier threshold in TSC ticks per access */
+    bool ci_valid;          /* enough kept repetitions for the median's 95% interval */
+    double precision;       /* its half-width over the median (0 unless ci_valid) */
+    unsigned stop;          /* enum reps_stop: why the repetitions ended */
+    struct time_split time; /* warm and timed from the backend; the rest from exp_measure */
+    uint64_t measured_tsc;  /* when exp_measure returned: output is timed from here */
 };
 
 /*

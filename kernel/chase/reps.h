@@ -52,13 +52,13 @@ struct reps_rule {
 
 /* What n repetitions say, outliers set aside. */
 struct reps_verdict {
-    unsigned n;                /* repetitions */
-    unsigned kept;             /* repetitions that are not outliers (at least half) */
-    double threshold;          /* repetitions above this value are outliers */
+    unsigned n;                      /* repetitions */
+    unsigned kept;                   /* repetitions that are not outliers (at least half) */
+    double threshold;                /* repetitions above this value are outliers */
     struct stats_summary kept_stats; /* min, median, p90, max of the kept ones */
-    bool ci_valid;             /* the kept ones are enough for a 95% interval */
-    double ci_lo, ci_hi;       /* the median's confidence interval, when ci_valid */
-    double precision;          /* (ci_hi - ci_lo) / 2 / median; 0 unless ci_valid */
+    bool ci_valid;                   /* the kept ones are enough for a 95% interval */
+    double ci_lo, ci_hi;             /* the median's confidence interval, when ci_valid */
+    double precision;                /* (ci_hi - ci_lo) / 2 / median; 0 unless ci_valid */
 };
 
 /* Insert v into the ascending sorted[0..n) (room for n + 1 values). */

@@ -143,7 +143,7 @@ static double aperf_mperf_ratio(void)
     return (double)(a1 - a0) / (double)(m1 - m0);
 }
 
-#define LOOP_CHECK_SLOTS 256    /* 16 KiB at 64 B: in every L1 */
+#define LOOP_CHECK_SLOTS 256 /* 16 KiB at 64 B: in every L1 */
 #define LOOP_CHECK_STRIDE 64
 #define LOOP_CHECK_LAPS 64
 #define LOOP_CHECK_TRIES 5
@@ -183,7 +183,9 @@ static void loop_overhead_check(struct timing *t)
     uint8_t *buf = plat_alloc(LOOP_CHECK_SLOTS * LOOP_CHECK_STRIDE);
     if (!buf)
         return;
-    struct chain_layout l = {.base = buf, .offset_bytes = 0, .stride_bytes = LOOP_CHECK_STRIDE,
+    struct chain_layout l = {.base = buf,
+                             .offset_bytes = 0,
+                             .stride_bytes = LOOP_CHECK_STRIDE,
                              .slots = LOOP_CHECK_SLOTS};
     void **head = chain_build_random(&l, 1);
     t->l1_ticks_16 = l1_ticks_per_load(chase_timed_rdtsc, CHASE_UNROLL, head);

@@ -21,32 +21,32 @@ typedef uint64_t (*chase_timed_fn)(void **start, uint64_t iters, void ***end);
 /* The TSC frequency as one reference clock sees it. */
 struct tsc_source {
     const char *name;
-    uint64_t hz;                          /* median of the calibrations */
+    uint64_t hz; /* median of the calibrations */
     uint64_t calib_hz[TSC_CALIBRATIONS];
     unsigned ncalib;
-    double spread;                        /* (max - min) / median */
+    double spread; /* (max - min) / median */
 };
 
 struct timing {
-    uint64_t tsc_hz;                        /* the frequency used for ns */
-    uint64_t wall_tsc_hz;                   /* the real TSC rate, for wall time (differs from
-                                               tsc_hz only under chase-sim's simulated clock) */
-    const char *tsc_method;                 /* the source it came from */
-    double calib_spread;                    /* that source's spread */
+    uint64_t tsc_hz;        /* the frequency used for ns */
+    uint64_t wall_tsc_hz;   /* the real TSC rate, for wall time (differs from
+                               tsc_hz only under chase-sim's simulated clock) */
+    const char *tsc_method; /* the source it came from */
+    double calib_spread;    /* that source's spread */
     struct tsc_source sources[TSC_MAX_SOURCES];
     unsigned nsources;
-    uint64_t cpuid_hz;                      /* from CPUID 0x15/0x16, 0 when not given */
+    uint64_t cpuid_hz; /* from CPUID 0x15/0x16, 0 when not given */
     const char *cpuid_leaf;
-    double disagreement;                    /* largest relative difference between sources */
+    double disagreement; /* largest relative difference between sources */
     bool invariant;
-    bool rdtscp;                            /* the end of a timed region uses rdtscp */
-    double overhead_ticks;                  /* median cost of an empty timed region */
-    double core_per_tick;                   /* core cycles per TSC tick, run-wide estimate */
+    bool rdtscp;           /* the end of a timed region uses rdtscp */
+    double overhead_ticks; /* median cost of an empty timed region */
+    double core_per_tick;  /* core cycles per TSC tick, run-wide estimate */
     const char *core_method;
-    double aperf_mperf;                     /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
-    bool smi_counting;                      /* MSR_SMI_COUNT read around each repetition */
-    double l1_ticks_16;                     /* ticks per load, L1 chain, 16 loads per iteration */
-    double l1_ticks_256;                    /* the same chain, 256 loads per iteration */
+    double aperf_mperf;  /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
+    bool smi_counting;   /* MSR_SMI_COUNT read around each repetition */
+    double l1_ticks_16;  /* ticks per load, L1 chain, 16 loads per iteration */
+    double l1_ticks_256; /* the same chain, 256 loads per iteration */
     chase_timed_fn chase;
 };
 

@@ -109,7 +109,7 @@ static int random_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
     const struct random_params *p = d->p;
     struct chain_layout l = {ctx->buffer.virt, p->offset_bytes, p->stride_bytes, pp->slots, 0};
     point_cycle(&pp->pt, &l, p->locality_bytes / p->stride_bytes,
-                 ctx->cfg->global.seed + pp->index);
+                ctx->cfg->global.seed + pp->index);
     return 0;
 }
 

@@ -103,9 +103,9 @@ struct tlb_sweep {
     uint64_t sizes[EXP_POINTS_MAX];
     unsigned n; /* sizes per page size */
     struct tlb_page page[PAGE_SIZES_MAX];
-    unsigned npages;     /* page sizes begun so far */
-    struct tlb_page *f;  /* the page size being measured */
-    bool skipped;        /* ... could not be had */
+    unsigned npages;    /* page sizes begun so far */
+    struct tlb_page *f; /* the page size being measured */
+    bool skipped;       /* ... could not be had */
 };
 
 static void tlb_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)

@@ -8,10 +8,10 @@
 #include <stddef.h>
 
 struct strbuf {
-    char *data;   /* NUL-terminated when non-NULL */
+    char *data; /* NUL-terminated when non-NULL */
     size_t len;
     size_t cap;
-    bool failed;  /* an allocation failed: the content is truncated */
+    bool failed; /* an allocation failed: the content is truncated */
 };
 
 /* Empty a buffer without releasing its memory. */

@@ -14,13 +14,13 @@
 #define HPET_CONFIG_ENABLE (1ULL << 0)
 
 struct acpi_timers {
-    bool pm_timer;         /* an ACPI PM timer was found */
-    bool pm_timer_io;      /* in I/O space (else memory) */
+    bool pm_timer;    /* an ACPI PM timer was found */
+    bool pm_timer_io; /* in I/O space (else memory) */
     uint64_t pm_timer_addr;
-    bool pm_timer_32bit;   /* FADT TMR_VAL_EXT: 32-bit counter, else 24-bit */
-    bool hpet;             /* an HPET table was found */
-    uint64_t hpet_base;    /* physical address of its registers */
-    char oem[7];           /* the RSDP's OEM id, for run.json */
+    bool pm_timer_32bit; /* FADT TMR_VAL_EXT: 32-bit counter, else 24-bit */
+    bool hpet;           /* an HPET table was found */
+    uint64_t hpet_base;  /* physical address of its registers */
+    char oem[7];         /* the RSDP's OEM id, for run.json */
 };
 
 /*

@@ -112,9 +112,8 @@ static void read_identity(struct cpu_info *ci, cpuid_fn fn)
     fn(1, 0, r);
     unsigned base_family = bits(r[0], 8, 11), base_model = bits(r[0], 4, 7);
     ci->family = base_family == 0xf ? base_family + bits(r[0], 20, 27) : base_family;
-    ci->model = (base_family == 0x6 || base_family == 0xf)
-                    ? (bits(r[0], 16, 19) << 4) | base_model
-                    : base_model;
+    ci->model = (base_family == 0x6 || base_family == 0xf) ? (bits(r[0], 16, 19) << 4) | base_model
+                                                           : base_model;
     ci->stepping = bits(r[0], 0, 3);
     ci->hypervisor = (r[2] & CPUID1_ECX_HYPERVISOR) != 0;
     if (ci->hypervisor) {

@@ -15,10 +15,10 @@ struct cache_info {
     unsigned level;
     enum cache_type type;
     uint64_t size_bytes;
-    unsigned ways;       /* 0 = fully associative */
+    unsigned ways; /* 0 = fully associative */
     unsigned line_bytes;
     unsigned sets;
-    unsigned shared_by;  /* logical processors sharing it; 0 if not reported */
+    unsigned shared_by; /* logical processors sharing it; 0 if not reported */
 };
 
 #define CPU_MAX_CACHES 8
@@ -30,13 +30,13 @@ struct cpu_info {
     uint32_t max_leaf, max_ext_leaf;
     struct cache_info caches[CPU_MAX_CACHES];
     unsigned ncaches;
-    const char *cache_source;  /* "cpuid 4", "cpuid 0x8000001d", "cpuid 0x80000005/6", "none" */
+    const char *cache_source; /* "cpuid 4", "cpuid 0x8000001d", "cpuid 0x80000005/6", "none" */
     bool invariant_tsc;
     bool has_rdtscp;
     bool has_1g_pages;
     bool hypervisor;
     char hypervisor_vendor[13];
-    uint64_t cpuid_tsc_hz;     /* from leaf 0x15 (or 0x16 base MHz); 0 when not given */
+    uint64_t cpuid_tsc_hz;      /* from leaf 0x15 (or 0x16 base MHz); 0 when not given */
     const char *cpuid_tsc_leaf; /* "0x15", "0x16" or NULL */
 };
 

@@ -10,12 +10,12 @@
 
 struct machine {
     struct cpu_info cpu;
-    uint64_t memory_total_bytes;  /* usable (conventional) memory */
-    uint64_t buffer_limit_bytes;  /* the largest chase buffer the platform can provide */
-    char platform[16];            /* "uefi" or "linux" */
+    uint64_t memory_total_bytes; /* usable (conventional) memory */
+    uint64_t buffer_limit_bytes; /* the largest chase buffer the platform can provide */
+    char platform[16];           /* "uefi" or "linux" */
     char firmware_vendor[96];    /* firmware vendor, or the Linux kernel release */
     uint32_t firmware_revision;
-    bool ring0;                   /* chase runs in ring 0 (chase.efi): it may rdmsr in windows */
+    bool ring0; /* chase runs in ring 0 (chase.efi): it may rdmsr in windows */
 };
 
 #endif

@@ -19,11 +19,11 @@
 #define PTE_PRESENT PAGING_BIT(0)
 #define PTE_WRITABLE PAGING_BIT(1)
 #define PTE_USER PAGING_BIT(2)
-#define PTE_PWT PAGING_BIT(3)    /* write-through */
-#define PTE_PCD PAGING_BIT(4)    /* cache disable */
+#define PTE_PWT PAGING_BIT(3) /* write-through */
+#define PTE_PCD PAGING_BIT(4) /* cache disable */
 #define PTE_ACCESSED PAGING_BIT(5)
 #define PTE_DIRTY PAGING_BIT(6)
-#define PTE_HUGE PAGING_BIT(7)   /* PS: a 2 MiB or 1 GiB page, not a table */
+#define PTE_HUGE PAGING_BIT(7) /* PS: a 2 MiB or 1 GiB page, not a table */
 #define PTE_GLOBAL PAGING_BIT(8)
 #define PTE_NX PAGING_BIT(63)
 #define PTE_ADDR_MASK 0x000ffffffffff000ULL
@@ -34,7 +34,7 @@
 /* Tables under construction in a pool of 4 KiB pages (the pool's first page is the PML4). */
 struct paging {
     uint64_t *pml4;
-    uint8_t *pool;     /* 4 KiB aligned */
+    uint8_t *pool; /* 4 KiB aligned */
     size_t pool_pages;
     size_t used_pages;
 };
@@ -45,7 +45,7 @@ struct paging_plan {
     uint64_t default_page; /* PAGE_1G or PAGE_2M */
     uint64_t buffer_base;  /* the chase buffer (4 KiB aligned) */
     uint64_t buffer_bytes;
-    uint64_t buffer_page;  /* PAGE_4K, PAGE_2M or PAGE_1G (not above default_page) */
+    uint64_t buffer_page; /* PAGE_4K, PAGE_2M or PAGE_1G (not above default_page) */
 };
 
 /* Table pages (4 KiB each) that paging_build needs for plan; 0 when the plan is invalid. */

@@ -35,7 +35,6 @@ struct run_inputs {
     const char *simulated;       /* NULL, or the simulated hierarchy (chase-sim) for run.json */
 };
 
-
 enum run_outcome {
     RUN_OK,           /* every experiment ran (some may have failed) */
     RUN_HELP,         /* help was asked for and shown */

@@ -72,8 +72,8 @@ static uint8_t *map_plain(uint64_t size, uint64_t align, int advice)
 }
 
 /* Map size bytes with pages of `page` bytes exactly; 0, or -1 with a reason. */
-static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint64_t page,
-                     char *why, size_t why_cap)
+static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint64_t page, char *why,
+                     size_t why_cap)
 {
     memset(b, 0, sizeof(*b));
     if (page == SZ_1G || page == SZ_2M) {
@@ -86,8 +86,9 @@ static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint6
         }
     }
     if (page == SZ_1G) {
-        snprintf(why, why_cap, "no 1 GiB huge pages are reserved (see "
-                               "/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages)");
+        snprintf(why, why_cap,
+                 "no 1 GiB huge pages are reserved (see "
+                 "/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages)");
         return -1;
     }
     uint64_t sz = round_up(size, SZ_2M);
@@ -108,8 +109,9 @@ static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint6
     } else {
         munmap(b->virt, sz);
         b->virt = NULL;
-        snprintf(why, why_cap, "no 2 MiB pages: hugetlbfs has none reserved and transparent "
-                               "huge pages covered %llu of %llu bytes",
+        snprintf(why, why_cap,
+                 "no 2 MiB pages: hugetlbfs has none reserved and transparent "
+                 "huge pages covered %llu of %llu bytes",
                  (unsigned long long)thp, (unsigned long long)sz);
         return -1;
     }

@@ -93,22 +93,22 @@ struct sim_cache {
     uint8_t rrpv_fill; /* RRIP family: the A insertion's RRPV (NRU 0, SRRIP "long") */
     /* 0xff for each way (of the first 16), else 0: the lanes of a row's state that count */
     uint8_t lanes[16] __attribute__((aligned(16)));
-    uint64_t way_mask;      /* bit w set for every way w */
-    uint8_t *rows;          /* [sets] rows */
-    size_t row_bytes;       /* bytes from one set's row to the next */
-    unsigned state_at;      /* where the policy's state starts in a row */
-    bool eps_pow2;          /* eps is a power of two: r % eps is r & (eps - 1) */
-    bool ways_pow2;         /* ways is a power of two: r % ways is r & (ways - 1) */
-    void *block;            /* the rows and roles, in one allocation */
-    size_t block_bytes;     /* its size */
-    bool block_mapped;      /* mapped (munmap) rather than allocated (free) */
-    uint8_t *role;          /* [sets] enum sim_duel_role */
+    uint64_t way_mask;  /* bit w set for every way w */
+    uint8_t *rows;      /* [sets] rows */
+    size_t row_bytes;   /* bytes from one set's row to the next */
+    unsigned state_at;  /* where the policy's state starts in a row */
+    bool eps_pow2;      /* eps is a power of two: r % eps is r & (eps - 1) */
+    bool ways_pow2;     /* ways is a power of two: r % ways is r & (ways - 1) */
+    void *block;        /* the rows and roles, in one allocation */
+    size_t block_bytes; /* its size */
+    bool block_mapped;  /* mapped (munmap) rather than allocated (free) */
+    uint8_t *role;      /* [sets] enum sim_duel_role */
     /*
      * XOR and Intel hashes: bit b of a line's slice is the parity of the line address (not
      * the byte address) under slice_mask[b], b < slice_bits
      */
     uint64_t slice_mask[6];
-    unsigned tree_depth;    /* tree-PLRU: log2(ways) */
+    unsigned tree_depth; /* tree-PLRU: log2(ways) */
     unsigned rrpv_max;
     uint32_t psel, psel_max; /* set dueling selector: above half, followers use B */
     uint64_t rng;

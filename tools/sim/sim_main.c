@@ -78,7 +78,6 @@ static int make_dirs(const char *dir)
     return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-
 /* Run chase_main on the model; the per-point hit rates go to sim_levels.csv. */
 static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, const char *name)
 {

@@ -29,8 +29,8 @@ struct idt_gate {
 struct window_env {
     struct idt_gate idt[IDT_EXCEPTION_VECTORS] __attribute__((aligned(16)));
     struct descriptor_ptr idtr;
-    uint64_t cr3;            /* chase's PML4 (physical); 0 keeps the firmware's tables */
-    struct arch_jmp resume;  /* where a fault inside the window continues */
+    uint64_t cr3;           /* chase's PML4 (physical); 0 keeps the firmware's tables */
+    struct arch_jmp resume; /* where a fault inside the window continues */
     struct fault_info fault;
 };
 

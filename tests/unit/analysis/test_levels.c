@@ -63,8 +63,8 @@ static void expect_within(const char *what, size_t level, double got, double wan
 {
     double r = got / want;
     if (!(r >= lo && r <= hi)) {
-        print_error("%s of level %zu: got %.4g, want %.4g (ratio %.3f outside %.2f..%.2f)\n",
-                    what, level + 1, got, want, r, lo, hi);
+        print_error("%s of level %zu: got %.4g, want %.4g (ratio %.3f outside %.2f..%.2f)\n", what,
+                    level + 1, got, want, r, lo, hi);
         fail();
     }
 }
@@ -87,7 +87,8 @@ static void check_recovery(const struct lat_model *m, double lo, double hi, doub
         for (size_t i = 0; i < d.nlevels; i++) {
             assert_true(d.level[i].size_known);
             expect_within("size", i, d.level[i].size_bytes, m->size_bytes[i], tol[0], tol[1]);
-            expect_within("latency", i, d.level[i].latency_ns, m->lat_ns[i], 1 - tol[2], 1 + tol[2]);
+            expect_within("latency", i, d.level[i].latency_ns, m->lat_ns[i], 1 - tol[2],
+                          1 + tol[2]);
         }
         expect_within("DRAM latency", d.nlevels, d.dram_ns, m->lat_ns[m->m - 1], 1 - tol[3],
                       1 + tol[3]);
@@ -124,7 +125,8 @@ static void test_two_level_machine(void **state)
 static void test_four_levels(void **state)
 {
     (void)state;
-    struct lat_model m = {5, {1.0, 3, 10, 30, 100}, {32 << 10, 512 << 10, 4 << 20, 64 << 20}, 3, false};
+    struct lat_model m = {
+        5, {1.0, 3, 10, 30, 100}, {32 << 10, 512 << 10, 4 << 20, 64 << 20}, 3, false};
     check_recovery(&m, 10, 31, 4, 0.02, sharp_tol);
 }
 
@@ -263,8 +265,8 @@ static void test_set_associative_lru(void **state)
     detect_plain(&c, &d, 0);
     assert_int_equal(d.nlevels, 3);
     for (int i = 0; i < 3; i++)
-        expect_within("effective size", (size_t)i, d.level[i].size_bytes,
-                      sets[i] * ways[i] * 64, 0.55, 1.05);
+        expect_within("effective size", (size_t)i, d.level[i].size_bytes, sets[i] * ways[i] * 64,
+                      0.55, 1.05);
 }
 
 static void test_degenerate_inputs(void **state)

@@ -231,7 +231,7 @@ static void test_keys(void **state)
     assert_int_equal(cfg.global.precision_ppm, 0);
     assert_true(resolve("precision=0.0001%", &cfg, err, sizeof(err)));
     assert_int_equal(cfg.global.precision_ppm, 1);
-    static const char *const bad[] = {"precision=abc", "precision=.5", "precision=0.5%%",
+    static const char *const bad[] = {"precision=abc",     "precision=.5", "precision=0.5%%",
                                       "precision=0.00001", "precision=-1", "precision=1e-3"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         assert_false(resolve(bad[i], &cfg, err, sizeof(err)));
@@ -253,9 +253,12 @@ static void test_keys(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_precision_reached), cmocka_unit_test(test_time_cap),
-        cmocka_unit_test(test_capacity),          cmocka_unit_test(test_fixed),
-        cmocka_unit_test(test_warm_laps),         cmocka_unit_test(test_assess_fixed),
+        cmocka_unit_test(test_precision_reached),
+        cmocka_unit_test(test_time_cap),
+        cmocka_unit_test(test_capacity),
+        cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_warm_laps),
+        cmocka_unit_test(test_assess_fixed),
         cmocka_unit_test(test_keys),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

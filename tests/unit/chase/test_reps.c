@@ -30,8 +30,8 @@ static long double binomial_cdf(size_t n, size_t k)
 static void test_ci_ranks_known(void **state)
 {
     (void)state;
-    static const size_t known[][3] = {{6, 0, 5},   {7, 0, 6},    {8, 0, 7},     {9, 1, 7},
-                                      {10, 1, 8},  {11, 1, 9},   {20, 5, 14},   {30, 9, 20},
+    static const size_t known[][3] = {{6, 0, 5},    {7, 0, 6},     {8, 0, 7},       {9, 1, 7},
+                                      {10, 1, 8},   {11, 1, 9},    {20, 5, 14},     {30, 9, 20},
                                       {50, 17, 32}, {100, 39, 60}, {1000, 468, 531}};
     size_t lo, hi;
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
@@ -239,11 +239,16 @@ static void test_time_split(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ci_ranks_known),    cmocka_unit_test(test_ci_ranks_are_the_narrowest),
-        cmocka_unit_test(test_mad),               cmocka_unit_test(test_insert_sorted),
-        cmocka_unit_test(test_outlier_rule),      cmocka_unit_test(test_outlier_floor),
-        cmocka_unit_test(test_assess_precision),  cmocka_unit_test(test_stopping_rule),
-        cmocka_unit_test(test_stopping_on_streams), cmocka_unit_test(test_time_split),
+        cmocka_unit_test(test_ci_ranks_known),
+        cmocka_unit_test(test_ci_ranks_are_the_narrowest),
+        cmocka_unit_test(test_mad),
+        cmocka_unit_test(test_insert_sorted),
+        cmocka_unit_test(test_outlier_rule),
+        cmocka_unit_test(test_outlier_floor),
+        cmocka_unit_test(test_assess_precision),
+        cmocka_unit_test(test_stopping_rule),
+        cmocka_unit_test(test_stopping_on_streams),
+        cmocka_unit_test(test_time_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

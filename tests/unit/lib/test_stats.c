@@ -78,10 +78,8 @@ static void test_single_and_empty(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sort_matches_qsort),
-        cmocka_unit_test(test_odd_count),
-        cmocka_unit_test(test_even_count_median_averages),
-        cmocka_unit_test(test_p90_interpolates),
+        cmocka_unit_test(test_sort_matches_qsort),         cmocka_unit_test(test_odd_count),
+        cmocka_unit_test(test_even_count_median_averages), cmocka_unit_test(test_p90_interpolates),
         cmocka_unit_test(test_single_and_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,7 +138,7 @@ static void test_sample_follows_wraparound(void **state)
     struct fake f = {{fake_read, 3579545, 24, 0}, (1u << 24) - 1000, 7, 0};
     uint64_t ticks, ns;
     assert_true(refclock_sample(&f.c, 10000000, &ticks, &ns));
-    assert_true(f.value > (1u << 24)); /* it wrapped during the sample */
+    assert_true(f.value > (1u << 24));                   /* it wrapped during the sample */
     assert_true(ns >= 10000000 && ns < 10000000 + 3000); /* whole counts, one step past */
     assert_true(ticks > 0);
 }

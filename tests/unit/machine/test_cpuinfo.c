@@ -28,8 +28,11 @@ static void fake_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
     }
 }
 
-#define LEAF4(type, level, shared, line, ways, sets)                                              \
-    {(type) | ((level) << 5) | (((shared)-1) << 14), ((line)-1) | (((ways)-1) << 22), (sets)-1, 0}
+#define LEAF4(type, level, shared, line, ways, sets)                                               \
+    {                                                                                              \
+        (type) | ((level) << 5) | (((shared)-1) << 14), ((line)-1) | (((ways)-1) << 22), (sets)-1, \
+            0                                                                                      \
+    }
 
 /* brand "Intel(R) Xeon(R) Test CPU" padded with spaces on both sides, as CPUs do */
 static const struct cpuid_row intel[] = {

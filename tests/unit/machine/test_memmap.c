@@ -18,8 +18,8 @@ static void test_sort_merge_and_drop_empty(void **state)
     struct mem_region r[32] = {
         {2 * MiB, 2 * MiB, MEM_USABLE},
         {0, 1 * MiB, MEM_USABLE},
-        {1 * MiB, 1 * MiB, MEM_USABLE},  /* adjacent: merges with both */
-        {8 * MiB, 0, MEM_RESERVED},      /* zero length: dropped */
+        {1 * MiB, 1 * MiB, MEM_USABLE}, /* adjacent: merges with both */
+        {8 * MiB, 0, MEM_RESERVED},     /* zero length: dropped */
         {6 * MiB, 1 * MiB, MEM_FIRMWARE},
         {5 * MiB, 1 * MiB, MEM_FIRMWARE}, /* out of order, adjacent */
     };

@@ -49,9 +49,24 @@ static void build_and_walk(struct paging_plan p)
     assert_int_equal(paging_build(&pm, pool, need, &p), 0);
     assert_int_equal(pm.used_pages, need);
     uint64_t end = p.buffer_base + p.buffer_bytes;
-    uint64_t edges[] = {0, 4095, 4096, PAGE_2M - 1, PAGE_2M, p.buffer_base - 1, p.buffer_base,
-                        p.buffer_base + 4096, end - 8, end - 1, end, end + 4095, end + PAGE_2M,
-                        p.top - 1, p.top, p.top + PAGE_1G, 1ULL << 32, (1ULL << 32) - 1};
+    uint64_t edges[] = {0,
+                        4095,
+                        4096,
+                        PAGE_2M - 1,
+                        PAGE_2M,
+                        p.buffer_base - 1,
+                        p.buffer_base,
+                        p.buffer_base + 4096,
+                        end - 8,
+                        end - 1,
+                        end,
+                        end + 4095,
+                        end + PAGE_2M,
+                        p.top - 1,
+                        p.top,
+                        p.top + PAGE_1G,
+                        1ULL << 32,
+                        (1ULL << 32) - 1};
     for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
         check_address(&pm, &p, edges[i]);
     uint64_t x = 99;
@@ -81,7 +96,8 @@ static void test_4k_buffer_under_1g(void **state)
 {
     (void)state;
     /* a buffer across the 4 GiB line, not 2 MiB aligned at its end */
-    build_and_walk((struct paging_plan){6ULL << 30, PAGE_1G, 0xffe00000, (4 << 20) + 4096, PAGE_4K});
+    build_and_walk(
+        (struct paging_plan){6ULL << 30, PAGE_1G, 0xffe00000, (4 << 20) + 4096, PAGE_4K});
 }
 
 static void test_4k_buffer_under_2m(void **state)
@@ -107,9 +123,9 @@ static void test_invalid_plans(void **state)
 {
     (void)state;
     struct paging_plan bad[] = {
-        {4ULL << 30, PAGE_4K, 0, 4096, PAGE_4K},          /* 4K default */
-        {4ULL << 30, PAGE_2M, 0x1000000, 4096, PAGE_1G},  /* buffer page above default */
-        {4ULL << 30, PAGE_2M, 0x1000010, 4096, PAGE_4K},  /* misaligned buffer */
+        {4ULL << 30, PAGE_4K, 0, 4096, PAGE_4K},             /* 4K default */
+        {4ULL << 30, PAGE_2M, 0x1000000, 4096, PAGE_1G},     /* buffer page above default */
+        {4ULL << 30, PAGE_2M, 0x1000010, 4096, PAGE_4K},     /* misaligned buffer */
         {1ULL << 30, PAGE_2M, 0x3ff00000, 2 << 20, PAGE_2M}, /* buffer past the top */
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -22,8 +22,8 @@
 static struct source src[2];
 static struct source_result res[2];
 
-static const struct lat_model machine = {4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20},
-                                         3, false};
+static const struct lat_model machine = {
+    4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
 
 /* A random-chase curve of the model over 4K..1G with TLB costs for 4K pages when asked. */
 static void add_random(struct source *s, uint64_t page, bool tlb)
@@ -196,18 +196,18 @@ static void test_verdicts(void **state)
     add_random(&src[0], 2 << 20, false);
     add_cache(&src[0], 3, "unified", 12 << 20);
     load_table(EXP("linear"), "size_bytes,stride_bytes,ns_median\n67108864,64,2\n67108864,128,3\n"
-                           "67108864,256,60\n67108864,512,90\n");
+                              "67108864,256,60\n67108864,512,90\n");
     load_table(EXP("fused"), "streams,stride_bytes,gib_per_s\n1,64,5\n2,64,10\n3,64,15\n4,64,15.2\n"
-                          "5,64,15.1\n1,128,3\n2,128,6\n3,128,6.1\n");
+                             "5,64,15.1\n1,128,3\n2,128,6\n3,128,6.1\n");
     load_table(EXP("dual"), "size_bytes,lag_slots,ns_median\n1048576,99,4\n67108864,99,40\n"
-                         "268435456,99,48\n");
+                            "268435456,99,48\n");
     load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,1,40\n1048576,1,41\n"
-                         "4194304,1,60\n16777216,1,95\n");
+                            "4194304,1,60\n16777216,1,95\n");
     load_table(EXP("parallel"), "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,92\n"
-                             "4,1,100\n8,1,180\n");
+                                "4,1,100\n8,1,180\n");
     load_table(EXP("offset"), "direction,offset_bytes,ns_median\nup,0,60\nup,64,61\nup,128,90\n"
-                           "up,192,60\nup,256,60\ndown,256,60\ndown,192,80\ndown,128,91\n"
-                           "down,64,60\ndown,0,61\n");
+                              "up,192,60\nup,256,60\ndown,256,60\ndown,192,80\ndown,128,91\n"
+                              "down,64,60\ndown,0,61\n");
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
     const struct verdict *v = res[0].verdict;

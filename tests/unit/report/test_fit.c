@@ -78,7 +78,8 @@ static void test_fit_recovers(void **state)
 {
     (void)state;
     static double size[MAX_POINTS], ns[MAX_POINTS];
-    struct lat_model truth = {4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
+    struct lat_model truth = {
+        4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
     for (uint64_t seed = 1; seed <= 6; seed++) {
         size_t n = make_curve(&truth, 0.02, seed, size, ns);
         struct detection d;
@@ -102,7 +103,8 @@ static void test_fit_random_replacement(void **state)
 {
     (void)state;
     static double size[MAX_POINTS], ns[MAX_POINTS];
-    struct lat_model truth = {4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 1, false};
+    struct lat_model truth = {
+        4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 1, false};
     size_t n = make_curve(&truth, 0.01, 3, size, ns);
     struct detection d;
     struct detect_opts o = {0, 0};
@@ -130,9 +132,11 @@ static void test_fit_exclusive(void **state)
     assert_true(fit_model(size, ns, n, &d, true, 0, &ex));
     assert_true(fit_model(size, ns, n, &d, false, 0, &in));
     for (size_t i = 0; i < 3; i++)
-        expect_close("exclusive size", ex.model.size_bytes[i], truth.size_bytes[i], ex.size_sd[i], 0.05);
+        expect_close("exclusive size", ex.model.size_bytes[i], truth.size_bytes[i], ex.size_sd[i],
+                     0.05);
     /* The inclusive reading of the same curve: what levels 1..i hold together. */
-    expect_close("inclusive L2", in.model.size_bytes[1], (32 << 10) + (512 << 10), in.size_sd[1], 0.05);
+    expect_close("inclusive L2", in.model.size_bytes[1], (32 << 10) + (512 << 10), in.size_sd[1],
+                 0.05);
 }
 
 /* tinymembench-like curves (time above L1) are fitted with an offset and reported without it. */
@@ -160,7 +164,8 @@ static void test_check_finds_missing_level(void **state)
 {
     (void)state;
     static double size[MAX_POINTS], ns[MAX_POINTS];
-    struct lat_model truth = {4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
+    struct lat_model truth = {
+        4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
     size_t n = make_curve(&truth, 0.02, 5, size, ns);
     struct detection d;
     struct detect_opts o = {0, 0};

@@ -25,8 +25,9 @@ static char dir[64];
 
 static const char lmbench[] = "\"stride=64\n0.00049 1.176\n0.00098 1.177\n0.00195 1.175\n"
                               "1.50000 5.512\n\n\"stride=256\n0.00049 1.180\n64.00000 95.1\n";
-static const char chase[] = "   memsize  time in ns\n      1024     1.36904\n      1536     1.35973\n"
-                            "  33554432    64.04705\n";
+static const char chase[] =
+    "   memsize  time in ns\n      1024     1.36904\n      1536     1.35973\n"
+    "  33554432    64.04705\n";
 static const char tiny[] =
     "== Note 1: All the numbers are representing extra time, which needs to  ==\n\n"
     "block size : single random read / dual random read, [MADV_NOHUGEPAGE]\n"
@@ -178,12 +179,13 @@ static void test_run_folder(void **state)
     assert_int_equal(source_load(sub, &s, err, sizeof(err)), -1); /* empty folder */
     assert_non_null(strstr(err, "run.json"));
     source_free(&s);
-    write_file("0007/run.json", "{\"cpu\": {\"brand\": \"  X CPU  \"}, \"caches\": "
+    write_file("0007/run.json",
+               "{\"cpu\": {\"brand\": \"  X CPU  \"}, \"caches\": "
                "[{\"level\": 2, \"size_bytes\": 1048576, \"type\": \"unified\"}, {\"level\": "
                "\"bad\"}], \"core_clock\": {\"core_hz\": 3e9}, \"experiments\": {\"random\": "
                "\"ok\", \"tlb\": \"failed: page fault\"}}");
     write_file("0007/random.csv", "size_bytes,ns_median,page_bytes\n4096,1,4096\n8192,1.1,4096\n"
-               "4096,1,2097152\n");
+                                  "4096,1,2097152\n");
     write_file("0007/tlb.csv", "garbage");
     snprintf(path, sizeof(path), "%s/", sub); /* a trailing slash is fine */
     memset(&s, 0, sizeof(s));

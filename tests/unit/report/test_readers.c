@@ -25,14 +25,13 @@ static const char run_json[] =
     " \"tsc\": {\"hz\": 2600000119, \"invariant\": true, \"spread\": -0.5E-3},\n"
     " \"end_time\": null, \"emoji\": \"\\ud83d\\ude00\", \"empty\": {}, \"list\": []}";
 
-static const char random_csv[] =
-    "size_bytes,stride_bytes,ns_median,core_cycles_median\n"
-    "4096,64,1.374,4.936\r\n"
-    "\n"
-    "# a comment\n"
-    "8192,64,1.375,\n"
-    "bad,row\n"
-    "16384, 64 ,\"1.38\",nan\n";
+static const char random_csv[] = "size_bytes,stride_bytes,ns_median,core_cycles_median\n"
+                                 "4096,64,1.374,4.936\r\n"
+                                 "\n"
+                                 "# a comment\n"
+                                 "8192,64,1.375,\n"
+                                 "bad,row\n"
+                                 "16384, 64 ,\"1.38\",nan\n";
 
 static void test_json_good(void **state)
 {
@@ -105,7 +104,8 @@ static void test_csv_by_name(void **state)
     assert_int_equal(t.ncols, 4);
     assert_int_equal(t.nrows, 3);
     assert_int_equal(t.bad_rows, 1);
-    int s = csv_col(&t, "size_bytes"), n = csv_col(&t, "ns_median"), c = csv_col(&t, "core_cycles_median");
+    int s = csv_col(&t, "size_bytes"), n = csv_col(&t, "ns_median"),
+        c = csv_col(&t, "core_cycles_median");
     assert_int_equal(csv_col(&t, "missing"), -1);
     assert_true(csv_num(&t, 0, s) == 4096);
     assert_true(csv_num(&t, 2, n) == 1.38);
@@ -237,8 +237,8 @@ static void test_fuzz_readers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_good),   cmocka_unit_test(test_json_bad),
-        cmocka_unit_test(test_csv_by_name), cmocka_unit_test(test_csv_bad),
+        cmocka_unit_test(test_json_good),    cmocka_unit_test(test_json_bad),
+        cmocka_unit_test(test_csv_by_name),  cmocka_unit_test(test_csv_bad),
         cmocka_unit_test(test_text_numbers), cmocka_unit_test(test_lines),
         cmocka_unit_test(test_fuzz_readers),
     };

@@ -36,7 +36,7 @@ uint64_t chain_build_streams(uint8_t *base, uint64_t size_bytes, uint64_t stride
 }
 
 void point_cycle(struct chase_point *pt, const struct chain_layout *l, uint64_t group_slots,
-                  uint64_t seed)
+                 uint64_t seed)
 {
     (void)pt, (void)l, (void)group_slots, (void)seed;
     not_here("point_cycle");

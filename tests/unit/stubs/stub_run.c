@@ -9,7 +9,8 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buf
                       size_t why_cap)
 {
     memset(b, 0, sizeof(*b));
-    b->virt = aligned_alloc(align_bytes, (size_bytes + align_bytes - 1) / align_bytes * align_bytes);
+    b->virt =
+        aligned_alloc(align_bytes, (size_bytes + align_bytes - 1) / align_bytes * align_bytes);
     if (!b->virt) {
         strncpy(why, "aligned_alloc failed", why_cap);
         return -1;

@@ -117,7 +117,8 @@ static void uncertainties(gsl_multifit_nlinear_workspace *w, const struct fit_da
     for (size_t i = 0; i < fd->m; i++)
         r->lat_sd[i] = r->model.lat_ns[i] * sqrt(gsl_matrix_get(cov, i, i) * s2);
     for (size_t i = 0; i + 1 < fd->m; i++)
-        r->size_sd[i] = r->model.size_bytes[i] * M_LN2 * sqrt(gsl_matrix_get(cov, fd->m + i, fd->m + i) * s2);
+        r->size_sd[i] =
+            r->model.size_bytes[i] * M_LN2 * sqrt(gsl_matrix_get(cov, fd->m + i, fd->m + i) * s2);
     double p = r->model.sharpness, u = (p - SHARP_MIN) / SHARP_SPAN;
     r->sharpness_sd = SHARP_SPAN * u * (1 - u) * sqrt(gsl_matrix_get(cov, P - 1, P - 1) * s2);
     gsl_matrix_free(cov);
@@ -126,8 +127,8 @@ static void uncertainties(gsl_multifit_nlinear_workspace *w, const struct fit_da
 static bool sizes_in_order(const struct lat_model *md)
 {
     for (size_t i = 0; i + 1 < md->m; i++)
-        if (!isfinite(md->size_bytes[i]) || (!md->exclusive && i > 0 &&
-                                              md->size_bytes[i] <= md->size_bytes[i - 1]))
+        if (!isfinite(md->size_bytes[i]) ||
+            (!md->exclusive && i > 0 && md->size_bytes[i] <= md->size_bytes[i - 1]))
             return false;
     return true;
 }
@@ -136,11 +137,11 @@ static bool run_solver(struct fit_data *fd, const struct lat_model *start, doubl
                        struct fit_result *r)
 {
     size_t P = 2 * fd->m;
-    gsl_multifit_nlinear_fdf fdf = {.f = residuals, .df = NULL, .fvv = NULL, .n = fd->n, .p = P,
-                                    .params = fd};
+    gsl_multifit_nlinear_fdf fdf = {
+        .f = residuals, .df = NULL, .fvv = NULL, .n = fd->n, .p = P, .params = fd};
     gsl_multifit_nlinear_parameters prm = gsl_multifit_nlinear_default_parameters();
-    gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust,
-                                                                   &prm, fd->n, P);
+    gsl_multifit_nlinear_workspace *w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, fd->n, P);
     gsl_vector *x0 = gsl_vector_alloc(P);
     bool ok = false;
     if (!w || !x0) {
@@ -150,8 +151,8 @@ static bool run_solver(struct fit_data *fd, const struct lat_model *start, doubl
     pack_start(start, x0);
     int info = 0;
     gsl_multifit_nlinear_init(x0, &fdf, w);
-    int status = gsl_multifit_nlinear_driver(FIT_MAX_ITER, 1e-10, 1e-10, 1e-12, NULL, NULL,
-                                             &info, w);
+    int status =
+        gsl_multifit_nlinear_driver(FIT_MAX_ITER, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
     if (status != GSL_SUCCESS && status != GSL_EMAXITER) {
         snprintf(r->why, sizeof(r->why), "the solver stopped: %s", gsl_strerror(status));
         goto out;
@@ -164,7 +165,8 @@ static bool run_solver(struct fit_data *fd, const struct lat_model *start, doubl
         r->model.lat_ns[i] -= offset;
     r->n = fd->n;
     r->rms = sqrt(chisq / (double)fd->n);
-    r->bic = (double)fd->n * log(fmax(chisq, 1e-300) / (double)fd->n) + (double)P * log((double)fd->n);
+    r->bic =
+        (double)fd->n * log(fmax(chisq, 1e-300) / (double)fd->n) + (double)P * log((double)fd->n);
     ok = sizes_in_order(&r->model);
     if (!ok)
         snprintf(r->why, sizeof(r->why), "the fitted sizes are out of order");
@@ -214,8 +216,8 @@ bool fit_model(const double *size, const double *ns, size_t n, const struct dete
         const struct level *lv = &d->level[i];
         s.lat_ns[s.m] = fmax(lv->latency_ns + ns_offset, 1e-3);
         if (lv->size_known) {
-            s.size_bytes[s.m] = exclusive ? fmax(lv->size_bytes - below, lv->size_bytes / 4)
-                                          : lv->size_bytes;
+            s.size_bytes[s.m] =
+                exclusive ? fmax(lv->size_bytes - below, lv->size_bytes / 4) : lv->size_bytes;
             below = lv->size_bytes;
         }
         s.m++;

@@ -14,14 +14,14 @@
 
 struct fit_result {
     bool ok;
-    char why[FIT_NOTE_CHARS];         /* why the fit failed, when !ok */
-    struct lat_model model;           /* fitted parameters */
-    double lat_sd[LEVELS_MAX + 1];    /* standard uncertainty of each latency, ns */
-    double size_sd[LEVELS_MAX];       /* standard uncertainty of each size, bytes */
+    char why[FIT_NOTE_CHARS];      /* why the fit failed, when !ok */
+    struct lat_model model;        /* fitted parameters */
+    double lat_sd[LEVELS_MAX + 1]; /* standard uncertainty of each latency, ns */
+    double size_sd[LEVELS_MAX];    /* standard uncertainty of each size, bytes */
     double sharpness_sd;
-    double rms;                       /* root mean square of the ln residuals (0.05 ~ 5%) */
-    double bic;                       /* Bayesian information criterion, for comparing fits */
-    size_t n;                         /* points fitted */
+    double rms; /* root mean square of the ln residuals (0.05 ~ 5%) */
+    double bic; /* Bayesian information criterion, for comparing fits */
+    size_t n;   /* points fitted */
 };
 
 /*

@@ -184,6 +184,8 @@ void fit_check(const double *size, const double *ns, size_t n, const struct dete
         note(c, "the model fits better with %d levels than with the %d detected", levels - 1,
              levels);
     else if (delta > 0)
-        note(c, "the model fits better with %d levels than with the %d detected (a step too "
-                "small or too soft to count as a level?)", levels + 1, levels);
+        note(c,
+             "the model fits better with %d levels than with the %d detected (a step too "
+             "small or too soft to count as a level?)",
+             levels + 1, levels);
 }

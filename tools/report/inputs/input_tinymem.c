@@ -209,8 +209,7 @@ static void mc_setting(struct mc_block *b, const char *l, size_t n)
     }
 }
 
-int foreign_parse_multichase(const char *text, size_t len, struct source *s, char *err,
-                             size_t cap)
+int foreign_parse_multichase(const char *text, size_t len, struct source *s, char *err, size_t cap)
 {
     struct rline_iter it;
     const char *l;
@@ -230,8 +229,7 @@ int foreign_parse_multichase(const char *text, size_t len, struct source *s, cha
         b = (struct mc_block){NAN, NAN, NAN, 1, "simple", false}; /* one result per block */
     }
     if (points == 0) {
-        snprintf(err, cap, "%s: multichase -v output without a result after total_memory",
-                 s->path);
+        snprintf(err, cap, "%s: multichase -v output without a result after total_memory", s->path);
         return -1;
     }
     return 0;

@@ -36,8 +36,7 @@ static void fail(struct parser *ps, const char *what)
 
 static void skip_ws(struct parser *ps)
 {
-    while (ps->p < ps->end &&
-           (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
         ps->p++;
 }
 
@@ -191,8 +190,8 @@ static struct rjson *parse_number(struct parser *ps)
     if (ps->p < ps->end && *ps->p == '-')
         ps->p++;
     size_t digits = 0;
-    while (ps->p < ps->end && ((*ps->p >= '0' && *ps->p <= '9') || *ps->p == '.' ||
-                               *ps->p == 'e' || *ps->p == 'E' || *ps->p == '+' || *ps->p == '-')) {
+    while (ps->p < ps->end && ((*ps->p >= '0' && *ps->p <= '9') || *ps->p == '.' || *ps->p == 'e' ||
+                               *ps->p == 'E' || *ps->p == '+' || *ps->p == '-')) {
         digits += (*ps->p >= '0' && *ps->p <= '9');
         ps->p++;
     }

@@ -164,14 +164,20 @@ static void markers(FILE *f, const struct plot_spec *ps, const double *range)
         const struct plot_marker *m = &ps->marker[i];
         if (ps->x_size && range[1] > range[0] && (m->x < range[0] || m->x > range[1] * 1.03))
             continue;
-        fprintf(f, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb '%s' dt %s lw 1.2 "
-                   "back\n", m->x, m->x, marker_color[m->kind], marker_dash[m->kind]);
+        fprintf(f,
+                "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb '%s' dt %s lw 1.2 "
+                "back\n",
+                m->x, m->x, marker_color[m->kind], marker_dash[m->kind]);
         if (m->kind == MARK_CPUID)
-            fprintf(f, "set label '%s' at %.9g, graph 0.02 rotate by 90 left front tc rgb '%s' "
-                       "offset -0.6,0 font ',8'\n", m->label, m->x, marker_color[m->kind]);
+            fprintf(f,
+                    "set label '%s' at %.9g, graph 0.02 rotate by 90 left front tc rgb '%s' "
+                    "offset -0.6,0 font ',8'\n",
+                    m->label, m->x, marker_color[m->kind]);
         else
-            fprintf(f, "set label '%s' at %.9g, graph 0.98 rotate by 90 right front tc rgb '%s' "
-                       "offset -0.6,0 font ',8'\n", m->label, m->x, marker_color[m->kind]);
+            fprintf(f,
+                    "set label '%s' at %.9g, graph 0.98 rotate by 90 right front tc rgb '%s' "
+                    "offset -0.6,0 font ',8'\n",
+                    m->label, m->x, marker_color[m->kind]);
     }
 }
 
@@ -180,8 +186,10 @@ static int write_script(const char *path, const struct plot_spec *ps, const doub
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fprintf(f, "# chase-report: %s\nset terminal pngcairo size 1100,650 noenhanced font "
-               "'Sans,10'\nset output '%s.png'\n", ps->title, ps->name);
+    fprintf(f,
+            "# chase-report: %s\nset terminal pngcairo size 1100,650 noenhanced font "
+            "'Sans,10'\nset output '%s.png'\n",
+            ps->title, ps->name);
     fprintf(f, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\n", ps->title, ps->xlabel,
             ps->ylabel);
     fprintf(f, "set grid xtics ytics lc rgb '#e0e0e0'\nset key outside right top\n"

@@ -34,8 +34,8 @@ struct plot_spec {
     char title[240];
     char xlabel[96];
     char ylabel[96];
-    bool x_size;   /* x is a size in bytes: log2 axis with K/M/G tics */
-    bool logy;     /* log y axis (when every value is positive) */
+    bool x_size; /* x is a size in bytes: log2 axis with K/M/G tics */
+    bool logy;   /* log y axis (when every value is positive) */
     size_t nseries;
     struct plot_series series[PLOT_MAX_SERIES];
     size_t nmarkers;

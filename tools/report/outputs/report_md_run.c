@@ -131,7 +131,8 @@ void report_md_config(FILE *f, const struct source_result *r)
     if (!cfg || cfg->type != RJSON_OBJECT) {
         fprintf(f, "Not recorded in this input.\n\n");
     } else {
-        fprintf(f, "The effective configuration (defaults included), in chase.cfg syntax:\n\n```\n");
+        fprintf(f,
+                "The effective configuration (defaults included), in chase.cfg syntax:\n\n```\n");
         config_lines(f, cfg, "", 0);
         fprintf(f, "```\n\n");
     }
