@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bounded text helpers for chase-report's readers: whole files, lines, numbers, safe strings.
 #include "inputs/rtext.h"
+#include "analysis/interpret.h"
 
 #include <errno.h>
 #include <math.h>
@@ -235,27 +236,5 @@ void rtext_tag(char *dst, size_t cap, const char *src)
 
 void rtext_size(char *dst, size_t cap, double bytes)
 {
-    static const char unit[] = "KMGTPE";
-    if (!isfinite(bytes) || bytes < 0) {
-        snprintf(dst, cap, "?");
-        return;
-    }
-    if (bytes < 1024) {
-        snprintf(dst, cap, "%.0f", bytes);
-        return;
-    }
-    int u = -1;
-    while (bytes >= 1024 && u < 5) {
-        bytes /= 1024;
-        u++;
-    }
-    /* Three significant digits without trailing zeros: 1.25M, 1.5M, 48K, 996K. */
-    char num[32];
-    snprintf(num, sizeof(num), "%.*f", bytes >= 99.95 ? 0 : bytes >= 9.995 ? 1 : 2, bytes);
-    size_t k = strlen(num);
-    while (strchr(num, '.') && k > 0 && num[k - 1] == '0')
-        num[--k] = 0;
-    if (k > 0 && num[k - 1] == '.')
-        num[--k] = 0;
-    snprintf(dst, cap, "%s%c", num, unit[u]);
+    analysis_size(dst, cap, bytes); /* the console's sizes, the same digits */
 }
