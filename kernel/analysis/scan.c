@@ -8,6 +8,8 @@
 /* scan: the small array's share of the LLC where its latency doubles. */
 #define SCAN_RESISTANT 0.5
 #define SCAN_WEAK 0.25
+/* A scan flushes nothing unless the huge region is well beyond the last cache. */
+#define SCAN_HUGE_OVER_LLC 2
 
 /* Where the latency of the sorted curve (x, y) first reaches twice its start; NaN: never. */
 static double doubling_at(const double *x, const double *y, size_t n)
@@ -49,6 +51,13 @@ static size_t scan_curve(const struct csv *t, double *x, double *y)
     return n;
 }
 
+/* The huge region's size from the table (the same on every row); NaN when absent. */
+static double scan_huge_bytes(const struct csv *t)
+{
+    int c = csv_col(t, "huge_bytes");
+    return c >= 0 && t->nrows ? csv_num(t, 0, c) : KM_NAN;
+}
+
 static void judge_scan(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
@@ -70,14 +79,28 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
     judge_sig2(share, sizeof(share), frac);
     verdict_item(v, "doubling_bytes", at);
     verdict_item(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN);
-    if (kisfinite(at))
+    double huge = scan_huge_bytes(t);
+    if (llc > 0 && kisfinite(huge) && huge < SCAN_HUGE_OVER_LLC * llc) {
+        char h[32], l[32];
+        analysis_size(h, sizeof(h), huge);
+        analysis_size(l, sizeof(l), llc);
+        verdict_headline(v,
+                         "no verdict: the huge region (%s) is not well beyond the last cache "
+                         "(%s), so the scan flushes nothing",
+                         h, l);
+    } else if (kisfinite(at)) {
         verdict_headline(v, "latency doubles at a small array of %s (%s of the last cache): %s", sz,
                          share, scan_word(llc, frac));
-    else
+    } else if (llc > 0 && frac < SCAN_RESISTANT) {
+        /* A lower bound: the array may still be lost beyond the sizes tried. */
         verdict_headline(v,
-                         "latency never doubles up to %s (at least %s of the last cache): "
-                         "%s",
+                         "no verdict: latency never doubles up to %s, but that is only %s of the "
+                         "last cache",
+                         lim, share);
+    } else {
+        verdict_headline(v, "latency never doubles up to %s (at least %s of the last cache): %s",
                          lim, share, scan_word(llc, frac));
+    }
 out:
     plat_free(x);
     plat_free(y);

@@ -189,6 +189,38 @@ static void load_table(size_t e, const char *text)
     assert_int_equal(run_load_table(&src[0], e, text, strlen(text), err, sizeof(err)), 0);
 }
 
+/* The scan verdict of one table against a 12M last cache. */
+static const char *scan_headline(const char *table)
+{
+    reset();
+    add_random(&src[0], 2 << 20, false);
+    add_cache(&src[0], 3, "unified", 12 << 20);
+    load_table(EXP("scan"), table);
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    return res[0].verdict[EXP("scan")].headline;
+}
+
+/* What a scan sweep cannot tell is not a verdict: a huge region within the LLC, or a small
+ * array that never lost its hits but was never large either. */
+static void test_scan_without_verdict(void **state)
+{
+    (void)state;
+    /* 8M is not well beyond 12M: the "scan" flushes nothing, whatever the curve does. */
+    assert_non_null(strstr(scan_headline("small_bytes,huge_bytes,ns_median\n65536,8388608,40\n"
+                                         "1048576,8388608,41\n4194304,8388608,95\n"),
+                           "no verdict: the huge region (8M)"));
+    /* Never doubles up to 2M of 12M: a lower bound, neither resistant nor not. */
+    const char *h = scan_headline("small_bytes,huge_bytes,ns_median\n65536,67108864,40\n"
+                                  "1048576,67108864,41\n2097152,67108864,45\n");
+    assert_non_null(strstr(h, "no verdict: latency never doubles up to 2M"));
+    assert_null(strstr(h, "scan-resistant"));
+    /* Never doubles up to 8M of 12M: resistant as far as measured. */
+    assert_non_null(strstr(scan_headline("small_bytes,huge_bytes,ns_median\n65536,67108864,40\n"
+                                         "8388608,67108864,45\n"),
+                           "scan-resistant: the huge scan does not flush it"));
+}
+
 static void test_verdicts(void **state)
 {
     (void)state;
@@ -201,8 +233,8 @@ static void test_verdicts(void **state)
                              "5,64,15.1\n1,128,3\n2,128,6\n3,128,6.1\n");
     load_table(EXP("dual"), "size_bytes,lag_slots,ns_median\n1048576,99,4\n67108864,99,40\n"
                             "268435456,99,48\n");
-    load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,1,40\n1048576,1,41\n"
-                            "4194304,1,60\n16777216,1,95\n");
+    load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,67108864,40\n"
+                            "1048576,67108864,41\n4194304,67108864,60\n16777216,67108864,95\n");
     load_table(EXP("parallel"), "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,92\n"
                                 "4,1,100\n8,1,180\n");
     load_table(EXP("offset"), "direction,offset_bytes,ns_median\nup,0,60\nup,64,61\nup,128,90\n"
@@ -249,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_relative_curve),
         cmocka_unit_test(test_primary_ring),
         cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_scan_without_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
