@@ -70,6 +70,7 @@ KERNEL_SRCS := \
 	kernel/lib/kstring.c \
 	kernel/chase/measure.c \
 	kernel/machine/memmap.c \
+	kernel/machine/memtype.c \
 	kernel/machine/paging.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
@@ -219,11 +220,13 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
 
 # machine: ACPI tables, CPUID, the memory map, page tables.
-UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging
+UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
+	machine/test_memtype
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
-test_memmap_SRCS  := kernel/machine/memmap.c
-test_paging_SRCS  := kernel/machine/paging.c kernel/lib/kstring.c
+test_memmap_SRCS  := kernel/machine/memmap.c kernel/machine/memtype.c
+test_paging_SRCS  := kernel/machine/paging.c kernel/machine/memtype.c kernel/lib/kstring.c
+test_memtype_SRCS := kernel/machine/memtype.c kernel/machine/paging.c kernel/lib/kstring.c
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
