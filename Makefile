@@ -69,12 +69,15 @@ KERNEL_SRCS := \
 	kernel/lib/kmath.c \
 	kernel/lib/kstring.c \
 	kernel/chase/measure.c \
+	kernel/machine/cpufacts.c \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/paging.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
+	kernel/run/prefetch.c \
 	kernel/run/results.c \
+	kernel/run/results_machine.c \
 	kernel/lib/rng.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
@@ -96,6 +99,7 @@ EFI_SRCS := \
 	efi/efi_console.c \
 	efi/efi_files.c \
 	efi/efi_main.c \
+	efi/efi_machine.c \
 	efi/efi_mem.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
