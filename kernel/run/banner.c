@@ -43,10 +43,12 @@ static void facts_print(const struct cpu_facts *f)
     if (f->threads_per_core)
         con_printf("  smt        %u thread%s per core (%s)\n", f->threads_per_core,
                    f->threads_per_core > 1 ? "s" : "", f->smt_source);
-    con_printf("  boost      %s%s\n", f->boost_supported ? "supported" : "not reported",
-               f->boost_disabled < 0   ? ""
-               : f->boost_disabled ? ", disabled"
-                                   : ", enabled");
+    if (!f->boost_supported)
+        con_printf("  boost      not reported by CPUID\n");
+    else
+        con_printf("  boost      supported%s\n", f->boost_disabled < 0 ? ", state not readable"
+                                                  : f->boost_disabled ? ", disabled"
+                                                                      : ", enabled");
 }
 
 void banner_print(const struct machine *m)

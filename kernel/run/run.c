@@ -378,7 +378,7 @@ static enum run_outcome run_all(struct run_state *s, struct exp_ctx *ctx, struct
                                 const struct run_inputs *in)
 {
     const struct chase_config *cfg = ctx->cfg;
-    char why[160] = "";
+    char why[256] = "";
     start_timing(s, ctx, t, in);
     if (alloc_buffer(ctx, why, sizeof(why)) != 0) {
         con_printf("\ncould not allocate the chase buffer: %s\n", why);
