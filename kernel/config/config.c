@@ -56,9 +56,11 @@ const size_t global_key_count = sizeof(global_keys) / sizeof(global_keys[0]);
 
 const struct key_desc section_common_keys[] = {
     {"prefetch", KEY_CHOICE, offsetof(struct section_common, prefetch), 0, 0,
-     section_prefetch_names, "", "this experiment's prefetchers: global (the prefetch key), as-is, off"},
+     section_prefetch_names, "",
+     "this experiment's prefetchers: global (the prefetch key), as-is, off"},
 };
-const size_t section_common_key_count = sizeof(section_common_keys) / sizeof(section_common_keys[0]);
+const size_t section_common_key_count =
+    sizeof(section_common_keys) / sizeof(section_common_keys[0]);
 
 void cfg_error(struct cfg_errors *errs, const struct cfg_source *src, const char *fmt, ...)
 {

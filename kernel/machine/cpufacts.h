@@ -39,18 +39,17 @@ struct cpu_facts {
     unsigned threads_per_core; /* 0: not reported */
     const char *smt_source;    /* "cpuid 0xb", "cpuid 0x8000001e", "none" */
     /* Boost: from CPUID and, where readable, MSRs */
-    bool boost_supported;  /* Intel Turbo (leaf 6 EAX bit 1), AMD CPB (0x80000007 EDX bit 9) */
-    int boost_disabled;    /* 1 disabled, 0 enabled, -1 not readable */
-    int base_ratio;        /* Intel PLATFORM_INFO 15:8 (x 100 MHz); -1 unknown */
-    int current_ratio;     /* Intel PERF_STATUS 15:8; -1 unknown */
-    int current_pstate;    /* AMD PStateStat 2:0; -1 unknown */
+    bool boost_supported; /* Intel Turbo (leaf 6 EAX bit 1), AMD CPB (0x80000007 EDX bit 9) */
+    int boost_disabled;   /* 1 disabled, 0 enabled, -1 not readable */
+    int base_ratio;       /* Intel PLATFORM_INFO 15:8 (x 100 MHz); -1 unknown */
+    int current_ratio;    /* Intel PERF_STATUS 15:8; -1 unknown */
+    int current_pstate;   /* AMD PStateStat 2:0; -1 unknown */
 };
 
 /* The prefetch control the vendor documents for this CPU (msr 0 when none is). */
 void cpufacts_prefetch_ctl(const struct cpu_info *ci, struct prefetch_ctl *p);
 
 /* Fill f from CPUID (fn) and the MSRs rdmsr can read. */
-void cpufacts_read(struct cpu_facts *f, const struct cpu_info *ci, cpuid_fn fn,
-                   msr_read_fn rdmsr);
+void cpufacts_read(struct cpu_facts *f, const struct cpu_info *ci, cpuid_fn fn, msr_read_fn rdmsr);
 
 #endif

@@ -17,7 +17,7 @@ struct machine {
     char platform[16];           /* "uefi" or "linux" */
     char firmware_vendor[96];    /* firmware vendor, or the Linux kernel release */
     uint32_t firmware_revision;
-    bool ring0; /* chase runs in ring 0 (chase.efi): it may rdmsr in windows */
+    bool ring0;                  /* chase runs in ring 0 (chase.efi): it may rdmsr in windows */
     struct memtype_regs memtype; /* MTRRs, PAT, CR0 as read (memtype.read false: not read) */
     struct cpu_facts facts;      /* prefetch control, SMT, boost */
     unsigned memtype_test;       /* the memtype_test key (tests only), set before placing */

@@ -140,8 +140,7 @@ bool memmap_place_wb(const struct mem_region *r, unsigned n, uint64_t size, uint
         if (r[i].type != MEM_USABLE || r[i].size < size)
             continue;
         /* From the top of the region down: the first write-back place is its highest. */
-        for (uint64_t at = (end_of(&r[i]) - size) / align * align; at >= r[i].base;
-             at -= align) {
+        for (uint64_t at = (end_of(&r[i]) - size) / align * align; at >= r[i].base; at -= align) {
             if (found && at <= *addr)
                 break;
             if (place_is_wb(types, at, size, page_bytes)) {

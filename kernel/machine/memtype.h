@@ -16,10 +16,10 @@ enum memtype {
     MT_WT = 4,
     MT_WP = 5,
     MT_WB = 6,
-    MT_UC_MINUS = 7,   /* PAT only: UC that a WC MTRR can override */
-    MT_MIXED = 0x100,  /* a range or page spans more than one type */
-    MT_UNDEFINED,      /* overlapping MTRRs whose combination the manuals leave undefined */
-    MT_UNKNOWN         /* the registers could not be read */
+    MT_UC_MINUS = 7,  /* PAT only: UC that a WC MTRR can override */
+    MT_MIXED = 0x100, /* a range or page spans more than one type */
+    MT_UNDEFINED,     /* overlapping MTRRs whose combination the manuals leave undefined */
+    MT_UNKNOWN        /* the registers could not be read */
 };
 
 /* MSRs (SDM vol. 4 table 2-2; APM vol. 2 7.7, 7.9). */
@@ -50,7 +50,7 @@ enum memtype {
 #define CR0_NW MEMTYPE_BIT(29)
 #define CR0_CD MEMTYPE_BIT(30)
 #define PAT_RESET_VALUE 0x0007040600070406ULL /* WB, WT, UC-, UC, WB, WT, UC-, UC */
-#define PHYS_BITS_DEFAULT 36                 /* SDM: when CPUID 0x80000008 is absent */
+#define PHYS_BITS_DEFAULT 36                  /* SDM: when CPUID 0x80000008 is absent */
 
 struct mtrr_var {
     uint64_t base; /* IA32_MTRR_PHYSBASEn: address bits and type in bits 7:0 */
@@ -59,8 +59,8 @@ struct mtrr_var {
 
 /* Everything the effective type of a physical page depends on, as read from the CPU. */
 struct memtype_regs {
-    bool read;     /* the registers were read (ring 0); otherwise every type is MT_UNKNOWN */
-    bool amd;      /* SYSCFG and TOM2 apply */
+    bool read; /* the registers were read (ring 0); otherwise every type is MT_UNKNOWN */
+    bool amd;  /* SYSCFG and TOM2 apply */
     unsigned phys_bits;
     uint64_t mtrr_cap, mtrr_def_type;
     uint64_t fixed[MTRR_FIXED_MSRS]; /* 64K_00000, 16K_80000, 16K_A0000, 4K_C0000..4K_F8000 */

@@ -51,7 +51,7 @@ struct paging_plan {
     uint64_t default_page; /* PAGE_1G or PAGE_2M */
     uint64_t buffer_base;  /* the chase buffer (4 KiB aligned) */
     uint64_t buffer_bytes;
-    uint64_t buffer_page; /* PAGE_4K, PAGE_2M or PAGE_1G (not above default_page) */
+    uint64_t buffer_page;             /* PAGE_4K, PAGE_2M or PAGE_1G (not above default_page) */
     const struct memtype_regs *types; /* NULL: memory types not known, no split */
 };
 

@@ -22,7 +22,8 @@ static void memtypes_print(const struct memtype_regs *t)
                "caches %s\n",
                (t->mtrr_def_type & MTRR_DEF_E) ? "on" : "OFF (all UC)",
                memtype_name((unsigned)(t->mtrr_def_type & MTRR_DEF_TYPE_MASK)), t->nvar,
-               (t->mtrr_def_type & MTRR_DEF_FE) ? "on" : "off", memtype_name(memtype_pat_entry(t, 0)),
+               (t->mtrr_def_type & MTRR_DEF_FE) ? "on" : "off",
+               memtype_name(memtype_pat_entry(t, 0)),
                (t->cr0 & CR0_CD) ? "DISABLED (CR0.CD set)" : "on (CR0.CD clear)");
 }
 
@@ -47,8 +48,8 @@ static void facts_print(const struct cpu_facts *f)
         con_printf("  boost      not reported by CPUID\n");
     else
         con_printf("  boost      supported%s\n", f->boost_disabled < 0 ? ", state not readable"
-                                                  : f->boost_disabled ? ", disabled"
-                                                                      : ", enabled");
+                                                 : f->boost_disabled   ? ", disabled"
+                                                                       : ", enabled");
 }
 
 void banner_print(const struct machine *m)

@@ -40,8 +40,7 @@ static bool turn_off(struct prefetch_run *p, const struct prefetch_ctl *ctl)
     return true;
 }
 
-const char *prefetch_apply(struct prefetch_run *p, const struct machine *m,
-                           enum prefetch_mode mode)
+const char *prefetch_apply(struct prefetch_run *p, const struct machine *m, enum prefetch_mode mode)
 {
     if (mode != PREFETCH_OFF) {
         prefetch_restore(p);

@@ -20,8 +20,8 @@ struct run_record {
     const struct exp_state *exps;     /* indexed like experiment_table */
     const char *start_time;
     const char *end_time;
-    const char *running;   /* the experiment in progress, or NULL */
-    const char *simulated; /* the simulated hierarchy, or NULL for a measured run */
+    const char *running;                 /* the experiment in progress, or NULL */
+    const char *simulated;               /* the simulated hierarchy, or NULL for a measured run */
     const struct prefetch_run *prefetch; /* what the prefetch key did, or NULL */
 };
 

@@ -31,14 +31,14 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 static void *map_huge(uint64_t size, uint64_t align, uint64_t page, int flag)
 {
     uint64_t al = align > page ? align : page;
-    uint8_t *raw = mmap(NULL, size + al, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                        -1, 0);
+    uint8_t *raw =
+        mmap(NULL, size + al, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (raw == MAP_FAILED)
         return NULL;
     uint8_t *at = (uint8_t *)round_up((uintptr_t)raw, al);
-    void *p = mmap(at, size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE | MAP_FIXED | flag, -1,
-                   0);
+    void *p =
+        mmap(at, size, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE | MAP_FIXED | flag, -1, 0);
     if (at > raw)
         munmap(raw, (size_t)(at - raw));
     if (at + size < raw + size + al)
@@ -157,8 +157,8 @@ static void measure_contiguity(struct plat_buffer *b)
     off_t first = (off_t)((uintptr_t)b->virt / SZ_4K * sizeof(uint64_t));
     for (uint64_t done = 0; done < pages;) {
         uint64_t n = pages - done < PAGEMAP_CHUNK ? pages - done : PAGEMAP_CHUNK;
-        ssize_t got = pread(fd, entries, n * sizeof(uint64_t),
-                            first + (off_t)(done * sizeof(uint64_t)));
+        ssize_t got =
+            pread(fd, entries, n * sizeof(uint64_t), first + (off_t)(done * sizeof(uint64_t)));
         if (got != (ssize_t)(n * sizeof(uint64_t)))
             goto out;
         for (uint64_t i = 0; i < n; i++) {

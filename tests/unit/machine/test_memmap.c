@@ -88,9 +88,8 @@ static void test_across_4g_and_placement(void **state)
 /* A variable MTRR for [base, base + size) of type t, 39 physical address bits. */
 static struct mtrr_var var39(uint64_t base, uint64_t size, unsigned t)
 {
-    struct mtrr_var v = {base | t,
-                         (~(size - 1) & 0x7fffffffffULL & MTRR_PHYS_ADDR_MASK) |
-                             MTRR_PHYSMASK_VALID};
+    struct mtrr_var v = {base | t, (~(size - 1) & 0x7fffffffffULL & MTRR_PHYS_ADDR_MASK) |
+                                       MTRR_PHYSMASK_VALID};
     return v;
 }
 

@@ -177,16 +177,16 @@ static void test_combine_table(void **state)
     (void)state;
     /* SDM vol. 3A table 12-7, row by row (MTRR type, PAT entry -> effective). */
     static const unsigned rows[][3] = {
-        {MT_UC, MT_UC, MT_UC},       {MT_UC, MT_UC_MINUS, MT_UC}, {MT_UC, MT_WC, MT_WC},
-        {MT_UC, MT_WT, MT_UC},       {MT_UC, MT_WB, MT_UC},       {MT_UC, MT_WP, MT_UC},
-        {MT_WC, MT_UC, MT_UC},       {MT_WC, MT_UC_MINUS, MT_WC}, {MT_WC, MT_WC, MT_WC},
-        {MT_WC, MT_WT, MT_UC},       {MT_WC, MT_WB, MT_WC},       {MT_WC, MT_WP, MT_UC},
-        {MT_WT, MT_UC, MT_UC},       {MT_WT, MT_UC_MINUS, MT_UC}, {MT_WT, MT_WC, MT_WC},
-        {MT_WT, MT_WT, MT_WT},       {MT_WT, MT_WB, MT_WT},       {MT_WT, MT_WP, MT_WP},
-        {MT_WB, MT_UC, MT_UC},       {MT_WB, MT_UC_MINUS, MT_UC}, {MT_WB, MT_WC, MT_WC},
-        {MT_WB, MT_WT, MT_WT},       {MT_WB, MT_WB, MT_WB},       {MT_WB, MT_WP, MT_WP},
-        {MT_WP, MT_UC, MT_UC},       {MT_WP, MT_UC_MINUS, MT_WC}, {MT_WP, MT_WC, MT_WC},
-        {MT_WP, MT_WT, MT_WT},       {MT_WP, MT_WB, MT_WP},       {MT_WP, MT_WP, MT_WP},
+        {MT_UC, MT_UC, MT_UC}, {MT_UC, MT_UC_MINUS, MT_UC}, {MT_UC, MT_WC, MT_WC},
+        {MT_UC, MT_WT, MT_UC}, {MT_UC, MT_WB, MT_UC},       {MT_UC, MT_WP, MT_UC},
+        {MT_WC, MT_UC, MT_UC}, {MT_WC, MT_UC_MINUS, MT_WC}, {MT_WC, MT_WC, MT_WC},
+        {MT_WC, MT_WT, MT_UC}, {MT_WC, MT_WB, MT_WC},       {MT_WC, MT_WP, MT_UC},
+        {MT_WT, MT_UC, MT_UC}, {MT_WT, MT_UC_MINUS, MT_UC}, {MT_WT, MT_WC, MT_WC},
+        {MT_WT, MT_WT, MT_WT}, {MT_WT, MT_WB, MT_WT},       {MT_WT, MT_WP, MT_WP},
+        {MT_WB, MT_UC, MT_UC}, {MT_WB, MT_UC_MINUS, MT_UC}, {MT_WB, MT_WC, MT_WC},
+        {MT_WB, MT_WT, MT_WT}, {MT_WB, MT_WB, MT_WB},       {MT_WB, MT_WP, MT_WP},
+        {MT_WP, MT_UC, MT_UC}, {MT_WP, MT_UC_MINUS, MT_WC}, {MT_WP, MT_WC, MT_WC},
+        {MT_WP, MT_WT, MT_WT}, {MT_WP, MT_WB, MT_WP},       {MT_WP, MT_WP, MT_WP},
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         assert_int_equal(memtype_combine(rows[i][0], rows[i][1]), rows[i][2]);

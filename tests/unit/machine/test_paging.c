@@ -116,7 +116,8 @@ static void test_beyond_512g(void **state)
 {
     (void)state;
     /* two PML4 entries */
-    build_and_walk((struct paging_plan){600ULL << 30, PAGE_1G, 0x8000000000, 2 << 20, PAGE_4K, NULL});
+    build_and_walk(
+        (struct paging_plan){600ULL << 30, PAGE_1G, 0x8000000000, 2 << 20, PAGE_4K, NULL});
 }
 
 static void test_invalid_plans(void **state)
