@@ -225,12 +225,13 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
-	machine/test_memtype
+	machine/test_memtype machine/test_cpufacts
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
 test_memmap_SRCS  := kernel/machine/memmap.c kernel/machine/memtype.c
 test_paging_SRCS  := kernel/machine/paging.c kernel/machine/memtype.c kernel/lib/kstring.c
 test_memtype_SRCS := kernel/machine/memtype.c kernel/machine/paging.c kernel/lib/kstring.c
+test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/lib/kstring.c
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
@@ -271,7 +272,8 @@ $(BUILD)/test/tests/unit/analysis/test_levels.c.o: TEST_CFLAGS += -Itools/report
 $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 
 # run: the end-of-run summary over a run's CSV text.
-UNIT_TESTS += run/test_summary
+UNIT_TESTS += run/test_summary run/test_prefetch
+test_prefetch_SRCS := kernel/run/prefetch.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
