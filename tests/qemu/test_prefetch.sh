@@ -24,6 +24,9 @@ check "Intel: the console says what happened to the prefetchers" \
     grep -Eq 'prefetch   (off for this experiment|cannot be turned off: MSR 0x1a4)' "$RUN_DIR/console.txt"
 check "Intel: both experiments ran" json_true "$j" \
     '.status == "complete" and .experiments.random == "ok" and .experiments.linear == "ok"'
+"$ROOT/build/chase-report" --out "$WORK/report" "$RUN_DIR" >/dev/null 2>&1
+check "Intel: report.md says the state each curve was measured in" grep -Eq \
+    '^\| prefetchers \| random as-is, linear (off|as-is) \|$' "$WORK/report/report.md"
 
 boot prefetch-amd64 --cpu qemu64 "${quick[@]}" --set experiments=random --set prefetch=off
 j=$RUN_DIR/run.json
