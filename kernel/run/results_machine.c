@@ -125,6 +125,8 @@ static void smt_boost_json(struct json *j, const struct cpu_facts *f)
 
 void results_machine_json(struct json *j, const struct run_record *r)
 {
+    if (r->simulated)
+        return; /* chase-sim: a modelled cache, no registers */
     memory_types_json(j, &r->m->memtype);
     if (!r->m->facts.read)
         return; /* chase-sim: no CPU to describe */
