@@ -175,7 +175,7 @@ static bool place_buffer(const struct mem_region *r, unsigned n, uint64_t size, 
     if (!placed)
         ksnprintf(why, why_cap,
                   "no free memory region holds %llu bytes aligned to %llu in write-back memory "
-                  "(MTRR default type %s%s); memory_types in run.json says which ranges are",
+                  "(MTRR default type %s%s); run.json's memory_types lists the MTRRs",
                   (unsigned long long)size, (unsigned long long)align,
                   memtype_name((unsigned)(t->mtrr_def_type & MTRR_DEF_TYPE_MASK)),
                   t->test_uc_bytes ? ", and the memtype_test key made some of it UC" : "");
