@@ -69,11 +69,15 @@ KERNEL_SRCS := \
 	kernel/lib/kmath.c \
 	kernel/lib/kstring.c \
 	kernel/chase/measure.c \
+	kernel/machine/cpufacts.c \
 	kernel/machine/memmap.c \
+	kernel/machine/memtype.c \
 	kernel/machine/paging.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
+	kernel/run/prefetch.c \
 	kernel/run/results.c \
+	kernel/run/results_machine.c \
 	kernel/lib/rng.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
@@ -95,6 +99,7 @@ EFI_SRCS := \
 	efi/efi_console.c \
 	efi/efi_files.c \
 	efi/efi_main.c \
+	efi/efi_machine.c \
 	efi/efi_mem.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
@@ -215,11 +220,14 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
 
 # machine: ACPI tables, CPUID, the memory map, page tables.
-UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging
+UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
+	machine/test_memtype machine/test_cpufacts
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
-test_memmap_SRCS  := kernel/machine/memmap.c
-test_paging_SRCS  := kernel/machine/paging.c kernel/lib/kstring.c
+test_memmap_SRCS  := kernel/machine/memmap.c kernel/machine/memtype.c
+test_paging_SRCS  := kernel/machine/paging.c kernel/machine/memtype.c kernel/lib/kstring.c
+test_memtype_SRCS := kernel/machine/memtype.c kernel/machine/paging.c kernel/lib/kstring.c
+test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/lib/kstring.c
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
@@ -260,7 +268,8 @@ $(BUILD)/test/tests/unit/analysis/test_levels.c.o: TEST_CFLAGS += -Itools/report
 $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 
 # run: the end-of-run summary over a run's CSV text.
-UNIT_TESTS += run/test_summary
+UNIT_TESTS += run/test_summary run/test_prefetch
+test_prefetch_SRCS := kernel/run/prefetch.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
@@ -344,12 +353,13 @@ format:
 SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
 	tools/check-experiments.sh \
 	tests/tools/test_checks.sh tests/tools/test_check_experiments.sh \
-	tests/host/test_host_random.sh tests/host/test_quick.sh \
+	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
-	tests/qemu/test_agree.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
+	tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)

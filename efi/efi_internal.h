@@ -33,8 +33,12 @@ void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages);
 /* Pool allocations and pages chase holds right now. */
 void efi_memory_held(unsigned long *pools, uint64_t *pages);
 
-/* Fill the memory facts of m from the memory map. */
+/* Fill the memory facts of m from the memory map; placement uses m's memory types from now. */
 void efi_describe_memory(struct machine *m);
+/* Read the MTRRs, PAT, CR0 and the prefetch, SMT and boost facts into m (windows set up). */
+void efi_describe_registers(struct machine *m);
+/* The memory types efi_describe_memory was given (NULL before). */
+const struct memtype_regs *efi_memtypes(void);
 
 /* Copy a CHAR16 string into ASCII (non-ASCII becomes '?'); always NUL-terminated. */
 void efi_to_ascii(char *dst, size_t cap, const CHAR16 *src, size_t max_chars);

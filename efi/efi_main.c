@@ -22,6 +22,7 @@ static void describe_machine(struct machine *m)
 {
     kmemset(m, 0, sizeof(*m));
     cpuinfo_read(&m->cpu, efi_cpuid);
+    efi_describe_registers(m);
     efi_describe_memory(m);
     kstrlcpy(m->platform, "uefi", sizeof(m->platform));
     efi_to_ascii(m->firmware_vendor, sizeof(m->firmware_vendor), ST->FirmwareVendor, 95);

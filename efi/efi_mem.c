@@ -6,12 +6,15 @@
 #include "platform.h"
 
 #define EFI_PAGE_BYTES 4096ULL
+#define PAGE_1G_BYTES (1ULL << 30)
 /* Left to the firmware for its own pools (file writes, console) while chase runs. */
 #define FIRMWARE_RESERVE_BYTES (16ULL << 20)
 
 /* What chase holds from the firmware right now: every piece must be back when it returns. */
 static unsigned long pools_held;
 static uint64_t pages_held;
+/* The machine described at start: its memory types decide where the buffer may go. */
+static struct machine *machine_seen;
 
 void *plat_alloc(size_t n)
 {
@@ -107,9 +110,15 @@ struct mem_region *efi_memory_regions(unsigned *count)
     return r;
 }
 
+const struct memtype_regs *efi_memtypes(void)
+{
+    return machine_seen ? &machine_seen->memtype : NULL;
+}
+
 void efi_describe_memory(struct machine *m)
 {
     unsigned n;
+    machine_seen = m;
     struct mem_region *r = efi_memory_regions(&n);
     if (!r)
         return;
@@ -117,6 +126,60 @@ void efi_describe_memory(struct machine *m)
     uint64_t largest = memmap_largest_usable(r, n, 2ULL << 20);
     m->buffer_limit_bytes = largest > FIRMWARE_RESERVE_BYTES ? largest - FIRMWARE_RESERVE_BYTES : 0;
     plat_free(r);
+}
+
+/* Where the memtype_test key says the memory is UC (tests only). */
+static void memtype_test_range(struct memtype_regs *t, uint64_t addr, uint64_t size)
+{
+    if (machine_seen->memtype_test == MEMTYPE_TEST_UC_ALL) {
+        t->test_uc_base = 0;
+        t->test_uc_bytes = UINT64_MAX;
+    } else if (machine_seen->memtype_test == MEMTYPE_TEST_UC_FIRST && !t->test_uc_bytes) {
+        t->test_uc_base = addr;
+        t->test_uc_bytes = size;
+    }
+}
+
+/* The highest place that is write-back, with 1 GiB pages over it wholly WB if possible. */
+static bool place_wb(const struct mem_region *r, unsigned n, uint64_t size, uint64_t align,
+                     uint64_t *addr, struct plat_buffer *b)
+{
+    const struct memtype_regs *t = &machine_seen->memtype;
+    if (memmap_place_wb(r, n, size, align, t, PAGE_1G_BYTES, addr)) {
+        b->placement = t->read ? "write-back, 1 GiB pages over it write-back"
+                               : "highest free (memory types not read)";
+        return true;
+    }
+    b->placement = "write-back; the 1 GiB pages around it are not, so smaller pages there";
+    return memmap_place_wb(r, n, size, align, t, 0, addr);
+}
+
+/* Choose the buffer's place; false with the reason in why. */
+static bool place_buffer(const struct mem_region *r, unsigned n, uint64_t size, uint64_t align,
+                         uint64_t *addr, struct plat_buffer *b, char *why, size_t why_cap)
+{
+    struct memtype_regs *t = &machine_seen->memtype;
+    if (!memmap_place(r, n, size, align, addr)) {
+        ksnprintf(why, why_cap, "no free memory region holds %llu bytes aligned to %llu",
+                  (unsigned long long)size, (unsigned long long)align);
+        return false;
+    }
+    if (t->read && machine_seen->memtype_test == MEMTYPE_TEST_UC_ALL)
+        memtype_test_range(t, 0, 0);
+    bool placed = place_wb(r, n, size, align, addr, b);
+    if (placed && t->read && machine_seen->memtype_test == MEMTYPE_TEST_UC_FIRST &&
+        !t->test_uc_bytes) {
+        memtype_test_range(t, *addr, size); /* pretend that place is UC: chase must move */
+        placed = place_wb(r, n, size, align, addr, b);
+    }
+    if (!placed)
+        ksnprintf(why, why_cap,
+                  "no free memory region holds %llu bytes aligned to %llu in write-back memory "
+                  "(MTRR default type %s%s); run.json's memory_types lists the MTRRs",
+                  (unsigned long long)size, (unsigned long long)align,
+                  memtype_name((unsigned)(t->mtrr_def_type & MTRR_DEF_TYPE_MASK)),
+                  t->test_uc_bytes ? ", and the memtype_test key made some of it UC" : "");
+    return placed;
 }
 
 int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
@@ -131,13 +194,10 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buf
         return -1;
     }
     uint64_t addr = 0;
-    bool placed = memmap_place(r, n, size, align_bytes, &addr);
+    bool placed = place_buffer(r, n, size, align_bytes, &addr, b, why, why_cap);
     plat_free(r);
-    if (!placed) {
-        ksnprintf(why, why_cap, "no free memory region holds %llu bytes aligned to %llu",
-                  (unsigned long long)size, (unsigned long long)align_bytes);
+    if (!placed)
         return -1;
-    }
     EFI_PHYSICAL_ADDRESS pa = addr;
     EFI_STATUS st = efi_pages_alloc(AllocateAddress, size / EFI_PAGE_BYTES, &pa);
     if (st != EFI_SUCCESS) {

@@ -3,6 +3,7 @@
 // the memory map, and the page size over the chase buffer.
 #include "efi_internal.h"
 #include "lib/fmt.h"
+#include "machine/memtype.h"
 #include "machine/paging.h"
 #include "platform.h"
 
@@ -42,8 +43,50 @@ static void free_tables(void)
     table_pool_pages = 0;
 }
 
+/*
+ * The effective type of the pages that map [base, base + bytes) through the tables: their
+ * common type, MT_MIXED when they differ, MT_UNKNOWN when the registers were not read.
+ */
+static unsigned mapped_type(const struct memtype_regs *t, uint64_t base, uint64_t bytes)
+{
+    unsigned type = MT_UNKNOWN;
+    uint64_t page = PAGE_4K, flags = 0;
+    for (uint64_t a = base / PAGE_4K * PAGE_4K; a < base + bytes; a = a / page * page + page) {
+        if (paging_translate(&tables, a, &page, &flags) != a)
+            return MT_UNDEFINED; /* not identity-mapped: cannot happen with chase's plan */
+        unsigned pt = memtype_page(t, a / page * page, page, flags);
+        if (a > base / PAGE_4K * PAGE_4K && pt != type)
+            return MT_MIXED;
+        type = pt;
+    }
+    return type;
+}
+
+/* Refuse a buffer, page tables or stack that are not write-back; record the buffer's type. */
+static int check_types(struct plat_buffer *b, char *why, size_t why_cap)
+{
+    const struct memtype_regs *t = efi_memtypes();
+    if (!t || !t->read) {
+        b->mem_type = "unknown";
+        return 0;
+    }
+    uint64_t stack_probe = (uint64_t)(uintptr_t)&t;
+    unsigned buf = mapped_type(t, b->phys, b->size_bytes);
+    unsigned tab = mapped_type(t, table_pool, table_pool_pages * EFI_PAGE_BYTES);
+    unsigned stack = mapped_type(t, stack_probe, sizeof(stack_probe));
+    b->mem_type = memtype_name(buf);
+    if (buf == MT_WB && tab == MT_WB && stack == MT_WB)
+        return 0;
+    ksnprintf(why, why_cap,
+              "memory types are not all write-back: the buffer %s, the page tables %s, the "
+              "stack %s (chase measures only in write-back memory)",
+              memtype_name(buf), memtype_name(tab), memtype_name(stack));
+    return -1;
+}
+
 /* Build tables mapping all memory, the buffer with buffer_page pages; load them for windows. */
-static int build_tables(struct plat_buffer *b, uint64_t buffer_page, char *why, size_t why_cap)
+static int build_tables(struct plat_buffer *b, uint64_t buffer_page, bool exact, char *why,
+                        size_t why_cap)
 {
     struct paging_plan plan = {
         .top = identity_top(),
@@ -51,6 +94,7 @@ static int build_tables(struct plat_buffer *b, uint64_t buffer_page, char *why, 
         .buffer_base = b->phys,
         .buffer_bytes = b->size_bytes,
         .buffer_page = buffer_page,
+        .types = efi_memtypes() && efi_memtypes()->read ? efi_memtypes() : NULL,
     };
     size_t pages = paging_pages_needed(&plan);
     if (!pages) {
@@ -82,12 +126,24 @@ static int build_tables(struct plat_buffer *b, uint64_t buffer_page, char *why, 
     b->identity_top = (plan.top + PAGE_1G - 1) / PAGE_1G * PAGE_1G;
     b->page_source = buffer_page == plan.default_page ? "own page tables, largest page"
                                                       : "own page tables, page key";
+    if (exact && page != buffer_page) {
+        free_tables();
+        ksnprintf(why, why_cap,
+                  "a %llu-byte page over the buffer would span two memory types (SDM vol. 3A "
+                  "12.11.9); it got %llu-byte pages",
+                  (unsigned long long)buffer_page, (unsigned long long)page);
+        return -1;
+    }
+    if (check_types(b, why, why_cap) != 0) {
+        free_tables();
+        return -1;
+    }
     return 0;
 }
 
 int efi_paging_map_buffer(struct plat_buffer *b, char *why, size_t why_cap)
 {
-    return build_tables(b, cpu_has_1g ? PAGE_1G : PAGE_2M, why, why_cap);
+    return build_tables(b, cpu_has_1g ? PAGE_1G : PAGE_2M, false, why, why_cap);
 }
 
 int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why, size_t why_cap)
@@ -101,7 +157,7 @@ int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why,
                   (unsigned long long)page_bytes);
         return -1;
     }
-    return build_tables(b, page_bytes, why, why_cap);
+    return build_tables(b, page_bytes, true, why, why_cap);
 }
 
 void efi_paging_release(void)

@@ -47,6 +47,12 @@ unsigned plat_tsc_references(const struct tsc_reference **refs);
  */
 bool plat_read_msr(uint32_t msr, uint64_t *value);
 
+/*
+ * Write an MSR: true when the write did not fault, false when it did or the platform cannot
+ * write MSRs (chase-host never does). Callers read it back to see whether it held.
+ */
+bool plat_write_msr(uint32_t msr, uint64_t value);
+
 /* A CPU exception that interrupted a measurement window. */
 struct fault_info {
     bool faulted;
@@ -75,6 +81,11 @@ struct plat_buffer {
     uint64_t table_pages;    /* 4 KiB pages of chase's own page tables (0: none built) */
     uint64_t identity_top;   /* chase's tables identity-map [0, identity_top) */
     uint64_t align_bytes;    /* the buffer's physical alignment */
+    const char *mem_type;    /* effective memory type of every page over it ("WB"); NULL: unknown */
+    const char *placement;   /* how the place was chosen (memory types), NULL: not said */
+    bool contiguity_known;   /* host, from /proc/self/pagemap: the two fields below hold */
+    double contiguous_share; /* of 4 KiB pages, those physically right after the one before */
+    uint64_t contiguous_runs; /* physically contiguous runs the buffer is made of */
 };
 
 /*

@@ -10,6 +10,9 @@ const char *const on_exit_names[] = {"wait", "return", "shutdown", "reboot", NUL
 const char *const fault_test_names[] = {"none", "page_fault", "general_protection",
                                         "outside_window", NULL};
 const char *const page_names[] = {"auto", "4K", "2M", "1G", NULL};
+const char *const prefetch_names[] = {"as-is", "off", NULL};
+static const char *const section_prefetch_names[] = {"global", "as-is", "off", NULL};
+static const char *const memtype_test_names[] = {"none", "uc_first", "uc_all", NULL};
 
 uint64_t cfg_page_bytes(unsigned index)
 {
@@ -42,8 +45,22 @@ const struct key_desc global_keys[] = {
      "page size over the chase buffer; auto: the largest the CPU has (1G, else 2M)"},
     {"fault_test", KEY_CHOICE, GKEY(fault_test), 0, 0, fault_test_names, "",
      "tests only: make the first point fault, to show the recovery (firmware only)"},
+    {"prefetch", KEY_CHOICE, GKEY(prefetch), 0, 0, prefetch_names, "",
+     "hardware prefetchers while measuring: as-is, or off through their documented MSRs, "
+     "restored after each experiment (firmware only); EXPERIMENT.prefetch overrides it"},
+    {"memtype_test", KEY_CHOICE, GKEY(memtype_test), 0, 0, memtype_test_names, "",
+     "tests only: treat the buffer's first place (uc_first) or all memory (uc_all) as UC, to "
+     "show chase moves the buffer or refuses (firmware only)"},
 };
 const size_t global_key_count = sizeof(global_keys) / sizeof(global_keys[0]);
+
+const struct key_desc section_common_keys[] = {
+    {"prefetch", KEY_CHOICE, offsetof(struct section_common, prefetch), 0, 0,
+     section_prefetch_names, "",
+     "this experiment's prefetchers: global (the prefetch key), as-is, off"},
+};
+const size_t section_common_key_count =
+    sizeof(section_common_keys) / sizeof(section_common_keys[0]);
 
 void cfg_error(struct cfg_errors *errs, const struct cfg_source *src, const char *fmt, ...)
 {

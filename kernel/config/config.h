@@ -81,6 +81,16 @@ struct global_params {
     struct cfg_auto warm_laps; /* laps of warm-up; auto: measure_plan's own rule */
     unsigned fault_test;       /* enum fault_test (measure.h): tests only */
     unsigned page;             /* index into page_names: 0 auto, then 4K, 2M, 1G */
+    unsigned prefetch;         /* enum prefetch_mode: the hardware prefetchers while measuring */
+    unsigned memtype_test;     /* enum memtype_test (machine.h): tests only */
+};
+
+/* The hardware prefetchers while an experiment measures (prefetch_names). */
+enum prefetch_mode { PREFETCH_AS_IS, PREFETCH_OFF };
+
+/* Keys every section has besides its own ("<experiment>.prefetch"): overrides of global keys. */
+struct section_common {
+    unsigned prefetch; /* index into section_prefetch_names: 0 "global", then as-is, off */
 };
 
 /*
@@ -102,8 +112,16 @@ struct cfg_params {
 /* The effective configuration of a run: the global keys, then one struct per section. */
 struct chase_config {
     struct global_params global;
-    struct cfg_params params[EXPERIMENTS_MAX]; /* indexed like global.table */
+    struct cfg_params params[EXPERIMENTS_MAX];     /* indexed like global.table */
+    struct section_common common[EXPERIMENTS_MAX]; /* indexed like global.table */
 };
+
+/* The prefetch mode section i measures with: its own key, else the global one. */
+static inline enum prefetch_mode cfg_prefetch(const struct chase_config *cfg, size_t i)
+{
+    unsigned own = cfg->common[i].prefetch;
+    return own ? (enum prefetch_mode)(own - 1) : (enum prefetch_mode)cfg->global.prefetch;
+}
 
 /* Cross-checks report through this, naming the key whose setting is wrong. */
 struct cfg_check {
@@ -169,6 +187,9 @@ extern const char *const profile_names[];
 extern const char *const on_exit_names[];
 extern const char *const fault_test_names[];
 extern const char *const page_names[];
+extern const char *const prefetch_names[];
+extern const struct key_desc section_common_keys[];
+extern const size_t section_common_key_count;
 
 /* Bytes of the page size named by page_names[index]; 0 for "auto". */
 uint64_t cfg_page_bytes(unsigned index);

@@ -108,7 +108,11 @@ static const struct key_desc *lookup(struct chase_config *cfg, const char *key, 
         return NULL;
     const struct cfg_section *x = t->section((size_t)idx);
     *params = cfg_params(cfg, (size_t)idx);
-    return find_key(x->keys, x->nkeys, dot + 1);
+    const struct key_desc *k = find_key(x->keys, x->nkeys, dot + 1);
+    if (k || idx >= EXPERIMENTS_MAX)
+        return k;
+    *params = &cfg->common[idx]; /* a key every section has */
+    return find_key(section_common_keys, section_common_key_count, dot + 1);
 }
 
 const struct key_desc *cfg_key(const struct chase_config *cfg, const char *name,
@@ -286,6 +290,29 @@ static void apply_entries(struct chase_config *cfg, const struct cfg_entries *en
     }
 }
 
+/* Keys only chase.efi can honour: prefetch=off (MSR writes) and memtype_test. */
+static void check_firmware_only(const struct chase_config *cfg, const struct cfg_table *t,
+                                const struct cfg_entries *entries, const struct machine *m,
+                                struct cfg_errors *errs)
+{
+    if (kstrcmp(m->platform, "uefi") == 0)
+        return;
+    static const char no_prefetch[] =
+        "key '%s': chase-host cannot turn the hardware prefetchers off (a user process "
+        "writes no MSR); accepted here: as-is, or run chase.efi";
+    if (cfg->global.prefetch == PREFETCH_OFF)
+        cfg_error(errs, source_of(entries, "prefetch"), no_prefetch, "prefetch");
+    for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++) {
+        char key[48];
+        ksnprintf(key, sizeof(key), "%s.prefetch", t->section(i)->name);
+        if (cfg->common[i].prefetch == 1 + PREFETCH_OFF)
+            cfg_error(errs, source_of(entries, key), no_prefetch, key);
+    }
+    if (cfg->global.memtype_test)
+        cfg_error(errs, source_of(entries, "memtype_test"),
+                  "key 'memtype_test': only chase.efi places its buffer by memory type");
+}
+
 bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
                  const struct cfg_entries *entries, const struct machine *m,
                  struct cfg_errors *errs)
@@ -300,6 +327,7 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
     if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
         cfg_error(errs, source_of(entries, "fault_test"),
                   "key 'fault_test': only chase.efi can recover from a fault");
+    check_firmware_only(cfg, t, entries, m, errs);
     if (cfg_page_bytes(cfg->global.page) == (1ULL << 30) && !m->cpu.has_1g_pages &&
         kstrcmp(m->platform, "uefi") == 0)
         cfg_error(errs, source_of(entries, "page"),

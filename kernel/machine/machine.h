@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "machine/cpufacts.h"
 #include "machine/cpuinfo.h"
+#include "machine/memtype.h"
 
 struct machine {
     struct cpu_info cpu;
@@ -15,7 +17,17 @@ struct machine {
     char platform[16];           /* "uefi" or "linux" */
     char firmware_vendor[96];    /* firmware vendor, or the Linux kernel release */
     uint32_t firmware_revision;
-    bool ring0; /* chase runs in ring 0 (chase.efi): it may rdmsr in windows */
+    bool ring0;                  /* chase runs in ring 0 (chase.efi): it may rdmsr in windows */
+    struct memtype_regs memtype; /* MTRRs, PAT, CR0 as read (memtype.read false: not read) */
+    struct cpu_facts facts;      /* prefetch control, SMT, boost */
+    unsigned memtype_test;       /* the memtype_test key (tests only), set before placing */
+};
+
+/* What the memtype_test key makes chase pretend, to show placement moves or refuses. */
+enum memtype_test {
+    MEMTYPE_TEST_NONE,
+    MEMTYPE_TEST_UC_FIRST, /* the first place chosen for the buffer is UC: move it */
+    MEMTYPE_TEST_UC_ALL    /* all memory is UC: refuse */
 };
 
 #endif

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "machine/memtype.h"
+
 static uint64_t end_of(const struct mem_region *r)
 {
     uint64_t e = r->base + r->size;
@@ -110,6 +112,44 @@ bool memmap_place(const struct mem_region *r, unsigned n, uint64_t size, uint64_
         if (!found || top > *addr) {
             *addr = top;
             found = true;
+        }
+    }
+    return found;
+}
+
+/* Is the buffer at addr write-back, and so is every page_bytes page over it? */
+static bool place_is_wb(const struct memtype_regs *types, uint64_t addr, uint64_t size,
+                        uint64_t page_bytes)
+{
+    if (memtype_range(types, addr, size, 0) != MT_WB)
+        return false;
+    if (!page_bytes)
+        return true;
+    uint64_t first = addr / page_bytes * page_bytes;
+    uint64_t last = align_up(addr + size, page_bytes);
+    return memtype_range(types, first, last - first, 0) == MT_WB;
+}
+
+bool memmap_place_wb(const struct mem_region *r, unsigned n, uint64_t size, uint64_t align,
+                     const struct memtype_regs *types, uint64_t page_bytes, uint64_t *addr)
+{
+    if (!types || !types->read)
+        return memmap_place(r, n, size, align, addr);
+    bool found = false;
+    for (unsigned i = 0; i < n; i++) {
+        if (r[i].type != MEM_USABLE || r[i].size < size)
+            continue;
+        /* From the top of the region down: the first write-back place is its highest. */
+        for (uint64_t at = (end_of(&r[i]) - size) / align * align; at >= r[i].base; at -= align) {
+            if (found && at <= *addr)
+                break;
+            if (place_is_wb(types, at, size, page_bytes)) {
+                *addr = at;
+                found = true;
+                break;
+            }
+            if (at < align)
+                break;
         }
     }
     return found;

@@ -41,6 +41,18 @@ uint64_t memmap_largest_usable(const struct mem_region *r, unsigned n, uint64_t 
 bool memmap_place(const struct mem_region *r, unsigned n, uint64_t size, uint64_t align,
                   uint64_t *addr);
 
+struct memtype_regs;
+
+/*
+ * Like memmap_place, but only where [addr, addr + size) is write-back through PAT entry 0
+ * (how chase's tables map it) and, when page_bytes is not 0, where every page_bytes page
+ * that covers the buffer lies wholly in write-back memory too (a large page over two
+ * memory types is undefined, SDM vol. 3A 12.11.9). With types NULL or not read, this is
+ * memmap_place. Returns false when no such place exists.
+ */
+bool memmap_place_wb(const struct mem_region *r, unsigned n, uint64_t size, uint64_t align,
+                     const struct memtype_regs *types, uint64_t page_bytes, uint64_t *addr);
+
 /* Name of a region type ("usable", ...). */
 const char *memmap_type_name(enum mem_type t);
 

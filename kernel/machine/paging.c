@@ -4,6 +4,7 @@
 #include "machine/paging.h"
 
 #include "lib/kstring.h"
+#include "machine/memtype.h"
 
 #define ENTRIES 512
 
@@ -36,6 +37,8 @@ static uint64_t block_page(const struct paging_plan *p, uint64_t base, uint64_t 
     uint64_t page = p->default_page;
     if (touches_buffer(p, base, size) && p->buffer_page < page)
         page = p->buffer_page;
+    if (page >= size && p->types && memtype_mtrr_range(p->types, base, size) == MT_MIXED)
+        page = size == PAGE_1G ? PAGE_2M : PAGE_4K; /* one block, two memory types: split */
     return page;
 }
 

@@ -39,13 +39,20 @@ struct paging {
     size_t used_pages;
 };
 
-/* What to map: [0, top) identity, default_page pages, buffer pages of buffer_page size. */
+struct memtype_regs;
+
+/*
+ * What to map: [0, top) identity, default_page pages, buffer pages of buffer_page size.
+ * With types, a page that would span two MTRR memory types is split into smaller pages
+ * (a large page over two types is undefined, SDM vol. 3A 12.11.9).
+ */
 struct paging_plan {
     uint64_t top;          /* end of the identity map; rounded up to a 1 GiB multiple */
     uint64_t default_page; /* PAGE_1G or PAGE_2M */
     uint64_t buffer_base;  /* the chase buffer (4 KiB aligned) */
     uint64_t buffer_bytes;
-    uint64_t buffer_page; /* PAGE_4K, PAGE_2M or PAGE_1G (not above default_page) */
+    uint64_t buffer_page;             /* PAGE_4K, PAGE_2M or PAGE_1G (not above default_page) */
+    const struct memtype_regs *types; /* NULL: memory types not known, no split */
 };
 
 /* Table pages (4 KiB each) that paging_build needs for plan; 0 when the plan is invalid. */

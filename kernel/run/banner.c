@@ -10,6 +10,48 @@
 #define CHASE_VERSION "unknown"
 #endif
 
+/* The memory types the buffer's placement rests on. */
+static void memtypes_print(const struct memtype_regs *t)
+{
+    if (!t->read) {
+        con_printf("  memtypes   not read (MTRRs and PAT need ring 0): the buffer's type is "
+                   "unknown\n");
+        return;
+    }
+    con_printf("  memtypes   MTRRs %s, default %s, %u variable, fixed %s; PAT entry 0 %s; "
+               "caches %s\n",
+               (t->mtrr_def_type & MTRR_DEF_E) ? "on" : "OFF (all UC)",
+               memtype_name((unsigned)(t->mtrr_def_type & MTRR_DEF_TYPE_MASK)), t->nvar,
+               (t->mtrr_def_type & MTRR_DEF_FE) ? "on" : "off",
+               memtype_name(memtype_pat_entry(t, 0)),
+               (t->cr0 & CR0_CD) ? "DISABLED (CR0.CD set)" : "on (CR0.CD clear)");
+}
+
+/* Prefetch control, SMT and boost: what changes latency besides the caches. */
+static void facts_print(const struct cpu_facts *f)
+{
+    if (!f->read)
+        return;
+    if (f->prefetch.msr && f->prefetch_read)
+        con_printf("  prefetch   control MSR 0x%x = 0x%llx (%s)\n", f->prefetch.msr,
+                   (unsigned long long)f->prefetch_value,
+                   (f->prefetch_value & f->prefetch.disable_bits) ? "some prefetchers off"
+                                                                  : "prefetchers on");
+    else if (f->prefetch.msr)
+        con_printf("  prefetch   control MSR 0x%x not readable here\n", f->prefetch.msr);
+    else
+        con_printf("  prefetch   %s\n", f->prefetch.doc);
+    if (f->threads_per_core)
+        con_printf("  smt        %u thread%s per core (%s)\n", f->threads_per_core,
+                   f->threads_per_core > 1 ? "s" : "", f->smt_source);
+    if (!f->boost_supported)
+        con_printf("  boost      not reported by CPUID\n");
+    else
+        con_printf("  boost      supported%s\n", f->boost_disabled < 0 ? ", state not readable"
+                                                 : f->boost_disabled   ? ", disabled"
+                                                                       : ", enabled");
+}
+
 void banner_print(const struct machine *m)
 {
     const struct cpu_info *c = &m->cpu;
@@ -49,4 +91,6 @@ void banner_print(const struct machine *m)
         con_printf("; the chase buffer can be at most %s, and default sizes stop there", size);
     }
     con_printf("\n");
+    memtypes_print(&m->memtype);
+    facts_print(&m->facts);
 }

@@ -20,6 +20,8 @@ void results_config_json(struct json *j, const struct chase_config *cfg)
         json_object_begin(j, e->name);
         for (size_t i = 0; i < e->nkeys; i++)
             cfg_value_json(j, &e->keys[i], cfg_params_const(cfg, x));
+        for (size_t i = 0; x < EXPERIMENTS_MAX && i < section_common_key_count; i++)
+            cfg_value_json(j, &section_common_keys[i], &cfg->common[x]);
         json_object_end(j);
     }
     json_object_end(j);
@@ -198,9 +200,16 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         json_u64(&j, "align_bytes", r->buffer->align_bytes);
         json_u64(&j, "table_pages", r->buffer->table_pages);
         json_u64(&j, "identity_map_bytes", r->buffer->identity_top);
+        json_string(&j, "mem_type", r->buffer->mem_type);
+        json_string(&j, "placement", r->buffer->placement);
+        if (r->buffer->contiguity_known) {
+            json_double(&j, "contiguous_share", r->buffer->contiguous_share, 4);
+            json_u64(&j, "contiguous_runs", r->buffer->contiguous_runs);
+        }
         json_object_end(&j);
         json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
     }
+    results_machine_json(&j, r);
     if (r->cfg)
         results_config_json(&j, r->cfg);
     warnings_json(&j, r);

@@ -9,6 +9,8 @@
 #include "lib/strbuf.h"
 #include "chase/timing.h"
 
+struct prefetch_run;
+
 struct run_record {
     const char *status; /* "running", "complete", "config_error", "no_memory" */
     const struct machine *m;
@@ -18,15 +20,19 @@ struct run_record {
     const struct exp_state *exps;     /* indexed like experiment_table */
     const char *start_time;
     const char *end_time;
-    const char *running;   /* the experiment in progress, or NULL */
-    const char *simulated; /* the simulated hierarchy, or NULL for a measured run */
+    const char *running;                 /* the experiment in progress, or NULL */
+    const char *simulated;               /* the simulated hierarchy, or NULL for a measured run */
+    const struct prefetch_run *prefetch; /* what the prefetch key did, or NULL */
 };
 
 /* Write run.json for the record into out (replacing its content). */
 void results_run_json(struct strbuf *out, const struct run_record *r);
 
-/* Write the effective configuration as a JSON object member "config". */
 struct json;
+/* Write the machine's memory types, prefetch, SMT and boost facts as run.json members. */
+void results_machine_json(struct json *j, const struct run_record *r);
+
+/* Write the effective configuration as a JSON object member "config". */
 void results_config_json(struct json *j, const struct chase_config *cfg);
 
 #endif

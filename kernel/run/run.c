@@ -11,6 +11,7 @@
 #include "machine/fault.h"
 #include "platform.h"
 #include "run/banner.h"
+#include "run/prefetch.h"
 #include "run/results.h"
 #include "run/summary.h"
 
@@ -24,6 +25,7 @@ struct run_state {
     struct strbuf json;
     struct strbuf csv[EXPERIMENTS_MAX]; /* each experiment's CSV as written, for the summary */
     unsigned unwritten_files;           /* files that could not be written; the end says so */
+    struct prefetch_run prefetch;       /* what the prefetch key changed, to restore */
 };
 
 static void save_file(struct run_state *s, const char *name, const struct strbuf *sb)
@@ -180,6 +182,7 @@ void run_panic(const struct fault_info *f)
     fault_panic_screen(f, where);
     if (!s)
         return;
+    prefetch_restore(&s->prefetch);
     fault_describe(what, sizeof(what), f);
     s->rec.status = "panic";
     for (unsigned i = 0; i < EXPERIMENTS_MAX; i++) {
@@ -212,7 +215,9 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
         provoke_fault_outside_window(s);
     kmemset(&ctx->spent, 0, sizeof(ctx->spent));
     uint64_t t0 = arch_tsc_fenced();
+    st->prefetch = prefetch_apply(&s->prefetch, ctx->m, cfg_prefetch(ctx->cfg, idx));
     int rc = x->run(ctx, cfg_params_const(ctx->cfg, idx));
+    prefetch_restore(&s->prefetch);
     if (rc == 0) {
         st->status = EXP_OK;
         kstrlcpy(st->reason, ctx->failure, sizeof(st->reason)); /* a note, if any */
@@ -338,8 +343,11 @@ static void print_buffer(const struct exp_ctx *ctx)
     char size[24], page_text[24];
     cfg_format_size(size, sizeof(size), b->size_bytes);
     cfg_format_size(page_text, sizeof(page_text), b->page_bytes);
-    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s)\n", size,
-               (unsigned long long)b->phys, page_text, b->page_source);
+    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s), memory type %s\n", size,
+               (unsigned long long)b->phys, page_text, b->page_source,
+               b->mem_type ? b->mem_type : "unknown");
+    if (b->placement)
+        con_printf("  placement  %s\n", b->placement);
     if (b->table_pages) {
         char top[24];
         cfg_format_size(top, sizeof(top), b->identity_top);
@@ -370,7 +378,7 @@ static enum run_outcome run_all(struct run_state *s, struct exp_ctx *ctx, struct
                                 const struct run_inputs *in)
 {
     const struct chase_config *cfg = ctx->cfg;
-    char why[160] = "";
+    char why[256] = "";
     start_timing(s, ctx, t, in);
     if (alloc_buffer(ctx, why, sizeof(why)) != 0) {
         con_printf("\ncould not allocate the chase buffer: %s\n", why);
@@ -415,6 +423,8 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     s->rec.status = "starting";
     bool ok = read_config(cfg, entries, m, in, &errs);
     s->rec.cfg = cfg;
+    s->rec.prefetch = &s->prefetch;
+    m->memtype_test = cfg->global.memtype_test;
     *on_exit = (enum on_exit)cfg->global.on_exit;
     if (entries->want_help) {
         chase_print_help(m);

@@ -20,6 +20,7 @@ struct exp_state {
     char reason[160];
     uint64_t wall_ticks;     /* from its start to its files written */
     struct time_split spent; /* where that time went (other: outside its points) */
+    const char *prefetch;    /* the prefetchers' state it measured in ("as-is", "off") */
 };
 
 /* The inputs a platform hands to chase_main. */

@@ -26,7 +26,9 @@ check "6G: the random experiment ran on it" json_true "$j" '.experiments.random=
 validate_random "$RUN_DIR"
 
 # ---- CPU models: max has 1 GiB pages and RDTSCP; qemu64 has neither
-boot cpumax --cpu max "${quick[@]}" --set experiments=random
+# 2 GiB: a 1 GiB page wholly write-back exists (with 256 MiB, every 1 GiB page also covers
+# the first MiB's fixed-range types, and chase maps the buffer with 2 MiB pages there)
+boot cpumax --cpu max --mem 2G "${quick[@]}" --set experiments=random
 j=$RUN_DIR/run.json
 check "cpu max: 1 GiB pages used by default" json_true "$j" \
     '.cpu.page_1g and .buffer.page_size_bytes==1073741824 and .page_size_bytes==1073741824'

@@ -24,11 +24,30 @@ static uint64_t round_up(uint64_t v, uint64_t a)
     return (v + a - 1) / a * a;
 }
 
-static void *map_huge(uint64_t size, int flag)
+/*
+ * Huge pages at a virtual address aligned to align (the kernel aligns only to the page):
+ * reserve size + align of address space, map the pages at the aligned spot inside it.
+ */
+static void *map_huge(uint64_t size, uint64_t align, uint64_t page, int flag)
 {
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE | flag, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    uint64_t al = align > page ? align : page;
+    uint8_t *raw =
+        mmap(NULL, size + al, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    uint8_t *at = (uint8_t *)round_up((uintptr_t)raw, al);
+    void *p =
+        mmap(at, size, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE | MAP_FIXED | flag, -1, 0);
+    if (at > raw)
+        munmap(raw, (size_t)(at - raw));
+    if (at + size < raw + size + al)
+        munmap(at + size, (size_t)(raw + size + al - (at + size)));
+    if (p == MAP_FAILED) {
+        munmap(at, size);
+        return NULL;
+    }
+    return p;
 }
 
 /* Bytes of the mapping at p backed by transparent huge pages (from /proc/self/smaps). */
@@ -78,7 +97,7 @@ static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint6
     memset(b, 0, sizeof(*b));
     if (page == SZ_1G || page == SZ_2M) {
         uint64_t sz = round_up(size, page);
-        if ((b->virt = map_huge(sz, page == SZ_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB))) {
+        if ((b->virt = map_huge(sz, align, page, page == SZ_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB))) {
             b->size_bytes = sz;
             b->page_bytes = page;
             b->page_source = page == SZ_1G ? "hugetlbfs 1G" : "hugetlbfs 2M";
@@ -118,6 +137,50 @@ static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint6
     return 0;
 }
 
+#define PAGEMAP_PFN_MASK ((1ULL << 55) - 1)
+#define PAGEMAP_PRESENT (1ULL << 63)
+#define PAGEMAP_CHUNK 4096
+
+/*
+ * How physically contiguous the buffer is, from /proc/self/pagemap: the runs of 4 KiB pages
+ * whose frames follow one another. Not known when the PFNs are hidden (no CAP_SYS_ADMIN).
+ */
+static void measure_contiguity(struct plat_buffer *b)
+{
+    static uint64_t entries[PAGEMAP_CHUNK];
+    uint64_t pages = b->size_bytes / SZ_4K, follows = 0, runs = 0, prev = 0;
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    b->contiguity_known = false;
+    b->placement = "by Linux; /proc/self/pagemap gives no frame numbers here (needs CAP_SYS_ADMIN)";
+    if (fd < 0)
+        return;
+    off_t first = (off_t)((uintptr_t)b->virt / SZ_4K * sizeof(uint64_t));
+    for (uint64_t done = 0; done < pages;) {
+        uint64_t n = pages - done < PAGEMAP_CHUNK ? pages - done : PAGEMAP_CHUNK;
+        ssize_t got =
+            pread(fd, entries, n * sizeof(uint64_t), first + (off_t)(done * sizeof(uint64_t)));
+        if (got != (ssize_t)(n * sizeof(uint64_t)))
+            goto out;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t pfn = entries[i] & PAGEMAP_PFN_MASK;
+            if (!(entries[i] & PAGEMAP_PRESENT) || !pfn)
+                goto out;
+            if (done + i > 0 && pfn == prev + 1)
+                follows++;
+            else
+                runs++;
+            prev = pfn;
+        }
+        done += n;
+    }
+    b->contiguity_known = true;
+    b->contiguous_runs = runs;
+    b->contiguous_share = pages > 1 ? (double)follows / (double)(pages - 1) : 1.0;
+    b->placement = "by Linux; physical layout read from /proc/self/pagemap";
+out:
+    close(fd);
+}
+
 int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buffer *b, char *why,
                       size_t why_cap)
 {
@@ -125,6 +188,7 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buf
     for (size_t i = 0; i < sizeof(preference) / sizeof(preference[0]); i++) {
         if (map_exact(b, size_bytes, align_bytes, preference[i], why, why_cap) == 0) {
             b->phys = host_phys_addr(b->virt);
+            measure_contiguity(b);
             return 0;
         }
     }
@@ -136,11 +200,13 @@ int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why,
     if (b->page_bytes == page_bytes)
         return 0;
     struct plat_buffer fresh;
-    uint64_t align = b->size_bytes >= SZ_2M ? SZ_2M : SZ_4K;
+    uint64_t align = b->align_bytes ? b->align_bytes : b->size_bytes >= SZ_2M ? SZ_2M : SZ_4K;
     if (map_exact(&fresh, b->size_bytes, align, page_bytes, why, why_cap) != 0)
         return -1;
     plat_buffer_free(b);
     fresh.phys = host_phys_addr(fresh.virt);
+    fresh.align_bytes = b->align_bytes;
+    measure_contiguity(&fresh);
     *b = fresh;
     return 0;
 }

@@ -68,7 +68,8 @@ static void describe_machine(struct machine *m)
     struct utsname u;
     uint64_t total, available;
     memset(m, 0, sizeof(*m));
-    cpuinfo_read(&m->cpu, host_cpuid);
+    cpuinfo_read(&m->cpu, host_cpuid); /* after pinning: a hybrid CPU's cores differ */
+    cpufacts_read(&m->facts, &m->cpu, host_cpuid, plat_read_msr);
     host_memory(&total, &available);
     m->memory_total_bytes = total;
     m->buffer_limit_bytes = available / 2;
@@ -183,8 +184,8 @@ int main(int argc, char **argv)
     if (status)
         return status;
     struct machine m;
-    describe_machine(&m);
     if (args.want_help) {
+        describe_machine(&m);
         usage(stdout);
         chase_print_help(&m);
         return 0;
@@ -198,6 +199,7 @@ int main(int argc, char **argv)
         free(text);
         return status;
     }
+    describe_machine(&m); /* CPUID on the CPU the run is pinned to */
     enum on_exit on_exit;
     enum run_outcome outcome = chase_main(&m, &in, &on_exit);
     free(text);

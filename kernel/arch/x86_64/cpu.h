@@ -42,6 +42,13 @@ static inline void arch_irq_restore(uint64_t flags)
 
 #define CR4_PGE BIT(7) /* global pages */
 
+static inline uint64_t arch_read_cr0(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr0, %0" : "=r"(v));
+    return v;
+}
+
 static inline uint64_t arch_read_cr2(void)
 {
     uint64_t v;
@@ -115,6 +122,13 @@ static inline uint64_t arch_rdmsr(uint32_t msr)
     uint32_t lo, hi;
     __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
     return ((uint64_t)hi << 32) | lo;
+}
+
+/* Write an MSR; raises #GP when it does not exist or refuses the value (in a window only). */
+static inline void arch_wrmsr(uint32_t msr, uint64_t value)
+{
+    __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+                     : "memory");
 }
 
 static inline void arch_pause(void)

@@ -201,6 +201,37 @@ static void test_size_parser(void **state)
     assert_string_equal(buf, "100");
 }
 
+static void test_prefetch_global_and_per_experiment(void **state)
+{
+    (void)state;
+    size_t linear = (size_t)cfg_table_find(&experiment_cfg_table, "linear");
+    size_t random = (size_t)cfg_table_find(&experiment_cfg_table, "random");
+    size_t fused = (size_t)cfg_table_find(&experiment_cfg_table, "fused");
+    strcpy(machine.platform, "uefi");
+    assert_resolves(NULL, NULL);
+    assert_int_equal(cfg_prefetch(&cfg, linear), PREFETCH_AS_IS);
+    assert_resolves("prefetch = off\n[random]\nprefetch = as-is\n", "fused.prefetch=global");
+    assert_int_equal(cfg.global.prefetch, PREFETCH_OFF);
+    assert_int_equal(cfg_prefetch(&cfg, linear), PREFETCH_OFF);
+    assert_int_equal(cfg_prefetch(&cfg, random), PREFETCH_AS_IS);
+    assert_int_equal(cfg_prefetch(&cfg, fused), PREFETCH_OFF);
+    assert_false(resolve_text(NULL, "linear.prefetch=on"));
+    assert_error_contains(
+        "key 'linear.prefetch': bad value 'on'; expected one of global, as-is, off");
+}
+
+static void test_prefetch_refused_on_linux(void **state)
+{
+    (void)state;
+    strcpy(machine.platform, "linux");
+    assert_resolves(NULL, "prefetch=as-is linear.prefetch=as-is");
+    assert_false(resolve_text(NULL, "linear.prefetch=off"));
+    assert_error_contains("key 'linear.prefetch': chase-host cannot turn the hardware prefetchers "
+                          "off");
+    assert_false(resolve_text(NULL, "memtype_test=uc_first"));
+    assert_error_contains("key 'memtype_test': only chase.efi");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -217,6 +248,8 @@ int main(void)
         T(test_out_of_range_and_contradictions),
         T(test_unknown_section),
         T(test_size_parser),
+        T(test_prefetch_global_and_per_experiment),
+        T(test_prefetch_refused_on_linux),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

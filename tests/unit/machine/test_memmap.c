@@ -4,10 +4,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "machine/memmap.h"
+#include "machine/memtype.h"
 
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
@@ -83,12 +85,93 @@ static void test_across_4g_and_placement(void **state)
     assert_false(memmap_place(r, n, 5 * GiB, 2 * MiB, &at));
 }
 
+/* A variable MTRR for [base, base + size) of type t, 39 physical address bits. */
+static struct mtrr_var var39(uint64_t base, uint64_t size, unsigned t)
+{
+    struct mtrr_var v = {base | t, (~(size - 1) & 0x7fffffffffULL & MTRR_PHYS_ADDR_MASK) |
+                                       MTRR_PHYSMASK_VALID};
+    return v;
+}
+
+/*
+ * An Intel machine whose write-back MTRRs end at 17.5 GiB while RAM (the usable region
+ * 4 GiB .. 18.375 GiB of the firmware map) goes on: default UC, WB 0..16 GiB, 16..17 GiB
+ * and 17..17.5 GiB (firmware splitting an unaligned top into power-of-two MTRRs).
+ */
+static void machine_with_tail(struct memtype_regs *t, struct mem_region *r)
+{
+    memset(t, 0, sizeof(*t));
+    t->read = true;
+    t->phys_bits = 39;
+    t->mtrr_cap = 10 | MTRRCAP_FIX;
+    t->mtrr_def_type = MTRR_DEF_E | MT_UC;
+    t->nvar = 3;
+    t->var[0] = var39(0, 16 * GiB, MT_WB);
+    t->var[1] = var39(16 * GiB, 1 * GiB, MT_WB);
+    t->var[2] = var39(17 * GiB, 512 * MiB, MT_WB);
+    t->pat = PAT_RESET_VALUE;
+    r[0] = (struct mem_region){1 * MiB, 2 * GiB, MEM_USABLE};
+    r[1] = (struct mem_region){4 * GiB, 14 * GiB + 384 * MiB, MEM_USABLE};
+}
+
+static void test_place_in_write_back_only(void **state)
+{
+    (void)state;
+    struct memtype_regs t;
+    struct mem_region r[2];
+    machine_with_tail(&t, r);
+    uint64_t addr = 0;
+    /* Without types: the very top, in the UC tail. */
+    assert_true(memmap_place(r, 2, 256 * MiB, 2 * MiB, &addr));
+    assert_int_equal(addr, 18 * GiB + 128 * MiB);
+    /* Write-back, 2 MiB pages (never wider than the buffer): just under the tail. */
+    assert_true(memmap_place_wb(r, 2, 256 * MiB, 2 * MiB, &t, 2 * MiB, &addr));
+    assert_int_equal(addr, 17 * GiB + 256 * MiB);
+    assert_int_equal(memtype_range(&t, addr, 256 * MiB, 0), MT_WB);
+    /* 1 GiB pages: the page over 17.25 GiB also holds the UC tail, so one page lower. */
+    assert_true(memmap_place_wb(r, 2, 256 * MiB, 2 * MiB, &t, 1 * GiB, &addr));
+    assert_int_equal(addr, 16 * GiB + 768 * MiB);
+    /* Types not read: as memmap_place. */
+    t.read = false;
+    assert_true(memmap_place_wb(r, 2, 256 * MiB, 2 * MiB, &t, 1 * GiB, &addr));
+    assert_int_equal(addr, 18 * GiB + 128 * MiB);
+}
+
+static void test_place_moves_or_refuses(void **state)
+{
+    (void)state;
+    struct memtype_regs t;
+    struct mem_region r[2];
+    machine_with_tail(&t, r);
+    uint64_t addr = 0, first = 0;
+    assert_true(memmap_place_wb(r, 2, 1 * GiB, 2 * MiB, &t, 2 * MiB, &first));
+    assert_int_equal(first, 16 * GiB + 512 * MiB);
+    /* Where it would go is made UC (the memtype_test key does this): it moves below. */
+    t.test_uc_base = first;
+    t.test_uc_bytes = 1 * GiB;
+    assert_true(memmap_place_wb(r, 2, 1 * GiB, 2 * MiB, &t, 2 * MiB, &addr));
+    assert_true(addr + 1 * GiB <= first);
+    assert_int_equal(memtype_range(&t, addr, 1 * GiB, 0), MT_WB);
+    /* A buffer larger than any write-back span: refused, not placed in UC memory. */
+    assert_false(memmap_place_wb(r, 2, 14 * GiB, 2 * MiB, &t, 2 * MiB, &addr));
+    /* All memory UC (MTRRs disabled): refused. */
+    t.mtrr_def_type &= ~MTRR_DEF_E;
+    assert_false(memmap_place_wb(r, 2, 2 * MiB, 2 * MiB, &t, 2 * MiB, &addr));
+    /* CR0.CD set: nothing is write-back either. */
+    t.mtrr_def_type |= MTRR_DEF_E;
+    t.test_uc_bytes = 0;
+    t.cr0 = CR0_CD;
+    assert_false(memmap_place_wb(r, 2, 2 * MiB, 2 * MiB, &t, 2 * MiB, &addr));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_merge_and_drop_empty),
         cmocka_unit_test(test_overlaps_restrictive_wins),
         cmocka_unit_test(test_across_4g_and_placement),
+        cmocka_unit_test(test_place_in_write_back_only),
+        cmocka_unit_test(test_place_moves_or_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

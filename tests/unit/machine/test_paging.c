@@ -83,13 +83,13 @@ static void build_and_walk(struct paging_plan p)
 static void test_1g_default(void **state)
 {
     (void)state;
-    build_and_walk((struct paging_plan){8ULL << 30, PAGE_1G, 0x1c0000000, 64 << 20, PAGE_1G});
+    build_and_walk((struct paging_plan){8ULL << 30, PAGE_1G, 0x1c0000000, 64 << 20, PAGE_1G, NULL});
 }
 
 static void test_2m_default(void **state)
 {
     (void)state;
-    build_and_walk((struct paging_plan){6ULL << 30, PAGE_2M, 0x140200000, 96 << 20, PAGE_2M});
+    build_and_walk((struct paging_plan){6ULL << 30, PAGE_2M, 0x140200000, 96 << 20, PAGE_2M, NULL});
 }
 
 static void test_4k_buffer_under_1g(void **state)
@@ -97,36 +97,37 @@ static void test_4k_buffer_under_1g(void **state)
     (void)state;
     /* a buffer across the 4 GiB line, not 2 MiB aligned at its end */
     build_and_walk(
-        (struct paging_plan){6ULL << 30, PAGE_1G, 0xffe00000, (4 << 20) + 4096, PAGE_4K});
+        (struct paging_plan){6ULL << 30, PAGE_1G, 0xffe00000, (4 << 20) + 4096, PAGE_4K, NULL});
 }
 
 static void test_4k_buffer_under_2m(void **state)
 {
     (void)state;
-    build_and_walk((struct paging_plan){256ULL << 20, PAGE_2M, 0xa000000, 8 << 20, PAGE_4K});
+    build_and_walk((struct paging_plan){256ULL << 20, PAGE_2M, 0xa000000, 8 << 20, PAGE_4K, NULL});
 }
 
 static void test_2m_buffer_under_1g(void **state)
 {
     (void)state;
-    build_and_walk((struct paging_plan){4ULL << 30, PAGE_1G, 0x40000000, 32 << 20, PAGE_2M});
+    build_and_walk((struct paging_plan){4ULL << 30, PAGE_1G, 0x40000000, 32 << 20, PAGE_2M, NULL});
 }
 
 static void test_beyond_512g(void **state)
 {
     (void)state;
     /* two PML4 entries */
-    build_and_walk((struct paging_plan){600ULL << 30, PAGE_1G, 0x8000000000, 2 << 20, PAGE_4K});
+    build_and_walk(
+        (struct paging_plan){600ULL << 30, PAGE_1G, 0x8000000000, 2 << 20, PAGE_4K, NULL});
 }
 
 static void test_invalid_plans(void **state)
 {
     (void)state;
     struct paging_plan bad[] = {
-        {4ULL << 30, PAGE_4K, 0, 4096, PAGE_4K},             /* 4K default */
-        {4ULL << 30, PAGE_2M, 0x1000000, 4096, PAGE_1G},     /* buffer page above default */
-        {4ULL << 30, PAGE_2M, 0x1000010, 4096, PAGE_4K},     /* misaligned buffer */
-        {1ULL << 30, PAGE_2M, 0x3ff00000, 2 << 20, PAGE_2M}, /* buffer past the top */
+        {4ULL << 30, PAGE_4K, 0, 4096, PAGE_4K, NULL},             /* 4K default */
+        {4ULL << 30, PAGE_2M, 0x1000000, 4096, PAGE_1G, NULL},     /* buffer page above default */
+        {4ULL << 30, PAGE_2M, 0x1000010, 4096, PAGE_4K, NULL},     /* misaligned buffer */
+        {1ULL << 30, PAGE_2M, 0x3ff00000, 2 << 20, PAGE_2M, NULL}, /* buffer past the top */
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         struct paging pm;

@@ -71,6 +71,13 @@ bool plat_read_msr(uint32_t msr, uint64_t *value)
     return false;
 }
 
+bool plat_write_msr(uint32_t msr, uint64_t value)
+{
+    (void)msr;
+    (void)value;
+    return false;
+}
+
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
     fault->faulted = false;

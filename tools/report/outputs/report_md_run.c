@@ -39,6 +39,26 @@ static void row_tsc(FILE *f, const struct rjson *run)
     fprintf(f, " |\n");
 }
 
+/* The state of the hardware prefetchers each experiment measured in (run.json's prefetch). */
+static void row_prefetch(FILE *f, const struct rjson *run)
+{
+    const struct rjson *per = rjson_path(run, "prefetch.experiments");
+    if (!per || per->type != RJSON_OBJECT || !per->child)
+        return;
+    char text[SOURCE_TEXT] = "", clean[SOURCE_TEXT];
+    size_t n = 0;
+    for (const struct rjson *c = per->child; c; c = c->next) {
+        const char *state = rjson_string(c);
+        n += (size_t)snprintf(text + n, n < sizeof(text) ? sizeof(text) - n : 0, "%s%s %s",
+                              n ? ", " : "", c->key ? c->key : "?", state ? state : "?");
+        if (n >= sizeof(text))
+            break;
+    }
+    rtext_sanitize(clean, sizeof(clean), text);
+    fprintf(f, "| prefetchers | %s |\n", clean);
+    row_json_text(f, run, "prefetch note", "prefetch.note");
+}
+
 void report_md_machine(FILE *f, const struct source_result *r)
 {
     const struct source *s = r->src;
@@ -71,6 +91,8 @@ void report_md_machine(FILE *f, const struct source_result *r)
         fprintf(f, "| buffer pages | %s |\n", pg);
     }
     row_json_text(f, run, "buffer page source", "buffer.page_source");
+    row_json_text(f, run, "buffer memory type", "buffer.mem_type");
+    row_prefetch(f, run);
     row_json_text(f, run, "cache source", "cache_source");
     row_json_text(f, run, "started", "start_time");
     row_json_text(f, run, "ended", "end_time");

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// Registers that decide how memory behaves, read on the firmware: MTRRs, PAT and CR0 (each
+// MSR inside a window, a #GP meaning "not here"), the prefetch, SMT and boost facts, MSR writes.
+#include "arch/x86_64/cpu.h"
+#include "efi_internal.h"
+#include "lib/kstring.h"
+#include "platform.h"
+
+#define CPUID_EXT_ADDRESS_SIZES 0x80000008u
+#define CPUID_LEAF1_EDX_MTRR BIT(12)
+
+struct msr_write_job {
+    uint32_t msr;
+    uint64_t value;
+};
+
+static void write_msr_in_window(void *arg)
+{
+    struct msr_write_job *j = arg;
+    arch_wrmsr(j->msr, j->value);
+}
+
+bool plat_write_msr(uint32_t msr, uint64_t value)
+{
+    struct msr_write_job job = {msr, value};
+    struct fault_info fault;
+    return plat_window_run(write_msr_in_window, &job, &fault) == 0;
+}
+
+static unsigned phys_address_bits(const struct cpu_info *ci)
+{
+    uint32_t r[4];
+    if (ci->max_ext_leaf < CPUID_EXT_ADDRESS_SIZES)
+        return PHYS_BITS_DEFAULT;
+    arch_cpuid(CPUID_EXT_ADDRESS_SIZES, 0, r);
+    return (r[0] & 0xff) ? (r[0] & 0xff) : PHYS_BITS_DEFAULT;
+}
+
+/* The variable and fixed MTRRs MTRRcap says exist; false when one of them faults. */
+static bool read_mtrrs(struct memtype_regs *r)
+{
+    unsigned vcnt = (unsigned)(r->mtrr_cap & MTRRCAP_VCNT_MASK);
+    r->nvar = vcnt < MTRR_VAR_MAX ? vcnt : MTRR_VAR_MAX;
+    for (unsigned i = 0; i < r->nvar; i++) {
+        if (!plat_read_msr(MSR_MTRR_PHYSBASE0 + 2 * i, &r->var[i].base) ||
+            !plat_read_msr(MSR_MTRR_PHYSBASE0 + 2 * i + 1, &r->var[i].mask))
+            return false;
+    }
+    for (unsigned i = 0; (r->mtrr_cap & MTRRCAP_FIX) && i < MTRR_FIXED_MSRS; i++) {
+        if (!plat_read_msr(memtype_fixed_msr(i), &r->fixed[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Read what the effective memory type of a page depends on; r->read says whether it could. */
+static void read_memtypes(struct memtype_regs *r, const struct cpu_info *ci)
+{
+    uint32_t leaf1[4] = {0};
+    kmemset(r, 0, sizeof(*r));
+    r->phys_bits = phys_address_bits(ci);
+    r->cr0 = arch_read_cr0();
+    if (ci->max_leaf >= 1)
+        arch_cpuid(1, 0, leaf1);
+    if (!(leaf1[3] & CPUID_LEAF1_EDX_MTRR))
+        return; /* no MTRRs: the types stay unknown, and chase says so */
+    if (!plat_read_msr(MSR_MTRRCAP, &r->mtrr_cap) ||
+        !plat_read_msr(MSR_MTRR_DEF_TYPE, &r->mtrr_def_type) || !read_mtrrs(r))
+        return;
+    if (!plat_read_msr(MSR_PAT, &r->pat))
+        r->pat = PAT_RESET_VALUE; /* no PAT: PCD and PWT clear select write-back */
+    if (kstrcmp(ci->vendor, "AuthenticAMD") == 0 && plat_read_msr(MSR_AMD_SYSCFG, &r->amd_syscfg)) {
+        r->amd = true;
+        if (!plat_read_msr(MSR_AMD_TOM2, &r->amd_tom2))
+            r->amd_tom2 = 0;
+    }
+    r->read = true;
+}
+
+static void efi_cpuid_fn(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+{
+    arch_cpuid(leaf, subleaf, out);
+}
+
+void efi_describe_registers(struct machine *m)
+{
+    read_memtypes(&m->memtype, &m->cpu);
+    cpufacts_read(&m->facts, &m->cpu, efi_cpuid_fn, plat_read_msr);
+}

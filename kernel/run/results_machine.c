@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// run.json's machine facts that change latency: memory types (MTRRs, PAT, CR0), the
+// hardware prefetchers and what the prefetch key did, SMT and the boost state.
+#include "experiments/experiment.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "run/prefetch.h"
+#include "run/results.h"
+
+static void json_hex(struct json *j, const char *key, uint64_t v)
+{
+    char text[24];
+    ksnprintf(text, sizeof(text), "0x%llx", (unsigned long long)v);
+    json_string(j, key, text);
+}
+
+static void variable_mtrrs_json(struct json *j, const struct memtype_regs *t)
+{
+    json_array_begin(j, "variable");
+    for (unsigned i = 0; i < t->nvar; i++) {
+        json_object_begin(j, NULL);
+        json_hex(j, "base", t->var[i].base);
+        json_hex(j, "mask", t->var[i].mask);
+        json_bool(j, "valid", (t->var[i].mask & MTRR_PHYSMASK_VALID) != 0);
+        json_string(j, "type", memtype_name((unsigned)(t->var[i].base & 0xff)));
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+static void memory_types_json(struct json *j, const struct memtype_regs *t)
+{
+    json_object_begin(j, "memory_types");
+    json_bool(j, "read", t->read);
+    if (!t->read) {
+        json_string(j, "why", "MTRRs and PAT are read only in ring 0 (chase.efi)");
+        json_object_end(j);
+        return;
+    }
+    json_u64(j, "phys_address_bits", t->phys_bits);
+    json_hex(j, "mtrr_cap", t->mtrr_cap);
+    json_hex(j, "mtrr_def_type", t->mtrr_def_type);
+    json_bool(j, "mtrrs_enabled", (t->mtrr_def_type & MTRR_DEF_E) != 0);
+    json_bool(j, "fixed_enabled", (t->mtrr_def_type & MTRR_DEF_FE) != 0);
+    json_string(j, "default_type", memtype_name((unsigned)(t->mtrr_def_type & MTRR_DEF_TYPE_MASK)));
+    json_array_begin(j, "fixed");
+    for (unsigned i = 0; (t->mtrr_cap & MTRRCAP_FIX) && i < MTRR_FIXED_MSRS; i++)
+        json_hex(j, NULL, t->fixed[i]);
+    json_array_end(j);
+    variable_mtrrs_json(j, t);
+    json_hex(j, "pat", t->pat);
+    json_array_begin(j, "pat_entries");
+    for (unsigned i = 0; i < 8; i++)
+        json_string(j, NULL, memtype_name(memtype_pat_entry(t, i)));
+    json_array_end(j);
+    json_hex(j, "cr0", t->cr0);
+    json_bool(j, "cache_disabled", (t->cr0 & CR0_CD) != 0);
+    json_bool(j, "not_write_through", (t->cr0 & CR0_NW) != 0);
+    if (t->amd) {
+        json_hex(j, "amd_syscfg", t->amd_syscfg);
+        json_hex(j, "amd_tom2", t->amd_tom2);
+    }
+    if (t->test_uc_bytes) {
+        json_object_begin(j, "test_uc");
+        json_hex(j, "base", t->test_uc_base);
+        json_hex(j, "bytes", t->test_uc_bytes);
+        json_object_end(j);
+    }
+    json_object_end(j);
+}
+
+static void prefetch_json(struct json *j, const struct run_record *r)
+{
+    const struct cpu_facts *f = &r->m->facts;
+    json_object_begin(j, "prefetch");
+    if (f->prefetch.msr)
+        json_hex(j, "control_msr", f->prefetch.msr);
+    else
+        json_string(j, "control_msr", NULL);
+    json_hex(j, "disable_bits", f->prefetch.disable_bits);
+    json_string(j, "prefetchers", f->prefetch.names);
+    json_string(j, "documented", f->prefetch.doc);
+    if (f->prefetch_read)
+        json_hex(j, "value_at_start", f->prefetch.msr ? f->prefetch_value : 0);
+    else
+        json_string(j, "value_at_start", NULL);
+    if (r->cfg)
+        json_string(j, "requested", prefetch_names[r->cfg->global.prefetch]);
+    json_string(j, "note", r->prefetch && r->prefetch->note[0] ? r->prefetch->note : NULL);
+    json_object_begin(j, "experiments");
+    for (unsigned i = 0; r->cfg && i < r->cfg->global.n_experiments; i++) {
+        unsigned x = r->cfg->global.experiments[i];
+        if (r->exps[x].prefetch)
+            json_string(j, experiment_table[x]->cfg.name, r->exps[x].prefetch);
+    }
+    json_object_end(j);
+    json_object_end(j);
+}
+
+static void smt_boost_json(struct json *j, const struct cpu_facts *f)
+{
+    json_object_begin(j, "smt");
+    json_bool(j, "cpuid_htt", f->htt);
+    json_u64(j, "threads_per_core", f->threads_per_core);
+    json_string(j, "source", f->smt_source);
+    if (f->threads_per_core)
+        json_bool(j, "core_has_sibling_thread", f->threads_per_core > 1);
+    else
+        json_string(j, "core_has_sibling_thread", NULL);
+    json_object_end(j);
+    json_object_begin(j, "boost");
+    json_bool(j, "supported", f->boost_supported);
+    if (f->boost_disabled >= 0)
+        json_bool(j, "disabled", f->boost_disabled != 0);
+    else
+        json_string(j, "disabled", NULL);
+    if (f->base_ratio >= 0)
+        json_u64(j, "base_ratio", (uint64_t)f->base_ratio);
+    if (f->current_ratio >= 0)
+        json_u64(j, "current_ratio", (uint64_t)f->current_ratio);
+    if (f->current_pstate >= 0)
+        json_u64(j, "current_pstate", (uint64_t)f->current_pstate);
+    json_object_end(j);
+}
+
+void results_machine_json(struct json *j, const struct run_record *r)
+{
+    if (r->simulated)
+        return; /* chase-sim: a modelled cache, no registers */
+    memory_types_json(j, &r->m->memtype);
+    if (!r->m->facts.read)
+        return; /* chase-sim: no CPU to describe */
+    prefetch_json(j, r);
+    smt_boost_json(j, &r->m->facts);
+}
