@@ -227,7 +227,7 @@ test_paging_SRCS  := kernel/machine/paging.c kernel/lib/kstring.c
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
-	chase/test_measure_reps chase/test_sweep
+	chase/test_measure_reps chase/test_measure_windows chase/test_sweep
 test_chain_SRCS          := kernel/chase/chain.c kernel/lib/rng.c kernel/lib/kstring.c
 test_chain_shapes_SRCS   := kernel/chase/chain.c kernel/chase/chain_shapes.c \
 	kernel/chase/chain_points.c kernel/lib/rng.c kernel/lib/kstring.c
@@ -239,6 +239,7 @@ test_reps_SRCS           := kernel/chase/reps.c kernel/lib/stats.c kernel/chase/
 test_measure_reps_SRCS   := kernel/chase/measure.c kernel/chase/reps.c \
 	kernel/chase/time_split.c kernel/chase/timing.c kernel/chase/chain.c kernel/lib/stats.c \
 	kernel/lib/rng.c $(ARCH_SRCS) $(CONFIG_UNIT_SRCS)
+test_measure_windows_SRCS := $(test_measure_reps_SRCS) kernel/chase/chain_shapes.c
 test_sweep_SRCS          := kernel/chase/sweep.c kernel/lib/kmath.c
 
 # config: reading the configuration, every error class.

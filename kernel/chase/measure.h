@@ -43,6 +43,8 @@ struct measure_plan {
     unsigned max_reps;     /* ... or this many repetitions (0: reps) */
     bool warm_laps_set;    /* the warm-up is warm_laps whole laps instead (0: none) */
     unsigned warm_laps;
+    uint64_t window_max_ticks; /* a window (untimed walk + repetition) lasts at most about
+                                  this long at the warm-up's pace; 0: no cap */
 };
 
 /* What fault_test provokes inside a window, to show that chase recovers. */
@@ -66,6 +68,10 @@ struct point_result {
     struct fault_info fault;  /* the exception that stopped the point, if one did */
     uint64_t *smi;            /* [reps] SMIs during each repetition; NULL when not counted */
     unsigned smi_reps;        /* repetitions during which an SMI happened */
+    uint64_t prewalk_hops;    /* untimed hops per stream before each repetition, same window */
+    unsigned dropped;         /* repetitions lost to an NMI or machine check, taken again */
+    unsigned dropped_vector;  /* the exception that cost the last of them */
+    void **end[CHASE_MAX_STREAMS]; /* where each stream's chase stopped */
     /* How the repetitions went (reps.h); measure_assess fills these where a backend did not. */
     bool assessed;
     unsigned outliers;      /* repetitions above outlier_above, left out of tsc */
@@ -109,6 +115,14 @@ static inline bool measure_is_outlier(const struct point_result *r, unsigned i)
     return r->assessed && r->outliers && r->tsc_per_access[i] > r->outlier_above;
 }
 
+/*
+ * Untimed hops per stream that each repetition's window walks before its first timestamp:
+ * as many as the repetition times (rep_hops), at most a lap, so that it starts with the
+ * TLBs and paging-structure caches the chase itself leaves (entering a window on the
+ * firmware empties them); 0 when the plan asks for no warm-up (warm_laps = 0).
+ */
+uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops, const struct measure_plan *plan);
+
 /* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
 /* Free the arrays of a point_result. */
@@ -117,7 +131,8 @@ void measure_release(struct point_result *r);
  * Hops per stream per repetition: at least plan->min_hops and long enough to last
  * plan->target_ticks at the pace of the warm-up (warm_ticks over warm_hops), a whole
  * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
- * and whole laps are asked for). A multiple of CHASE_UNROLL.
+ * and whole laps are asked for), and short enough that the walk before it and itself fit
+ * in plan->window_max_ticks at that pace (partial laps only). A multiple of CHASE_UNROLL.
  */
 uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
                               const struct measure_plan *plan);

@@ -100,6 +100,7 @@ struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
         /* the cap is wall time: the real TSC rate, also under a simulated clock */
         .max_ticks = g->point_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S,
         .max_reps = EXP_REPS_CAPACITY,
+        .window_max_ticks = g->window_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S,
     };
     if (!g->warm_laps.is_auto) {
         plan.warm_laps_set = true;
