@@ -171,22 +171,27 @@ static void test_interruption_dropped(void **state)
     unsigned before = windows_before_warmup(&pt, &p);
     stub_windows = 0;
     stub_window_skip = before;
-    stub_window_interruptions = 3; /* the warm-up twice and the first repetition once */
+    stub_window_interruptions = 3; /* the warm-up three times: it is taken again */
     stub_window_interruption_vector = 2;
     assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
     assert_int_equal(r.reps, 5);
     assert_int_equal(r.dropped, 3);
     assert_int_equal(r.dropped_vector, 2);
     assert_int_equal(stub_windows, before + 1 + 5 + 3);
-    uint64_t hops = 3 * r.warm_hops + 6 * (r.prewalk_hops + r.hops); /* 2 + 1 again */
+    uint64_t hops = 4 * r.warm_hops + 5 * (r.prewalk_hops + r.hops);
     assert_int_equal(slot_of(r.end[0]), hops % SLOTS); /* dropped windows still walked */
     measure_release(&r);
-    stub_window_skip = before + 1;
+    stub_windows = 0;
+    stub_window_skip = before + 1 + 2; /* the third repetition's window */
     stub_window_interruptions = 1;
     stub_window_interruption_vector = 18;
     assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.reps, 5);
     assert_int_equal(r.dropped, 1);
     assert_int_equal(r.dropped_vector, 18);
+    assert_int_equal(stub_windows, before + 1 + 5 + 1);
+    hops = r.warm_hops + 6 * (r.prewalk_hops + r.hops);
+    assert_int_equal(slot_of(r.end[0]), hops % SLOTS);
     measure_release(&r);
 }
 
