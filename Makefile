@@ -71,6 +71,7 @@ KERNEL_SRCS := \
 	kernel/chase/measure.c \
 	kernel/machine/memmap.c \
 	kernel/machine/paging.c \
+	kernel/machine/window_rules.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
 	kernel/run/results.c \
@@ -220,6 +221,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging
+UNIT_TESTS += machine/test_window_rules
+test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
 test_memmap_SRCS  := kernel/machine/memmap.c
