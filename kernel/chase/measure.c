@@ -237,7 +237,10 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
 {
     struct chase_job job;
     kmemset(r, 0, sizeof(*r));
-    if (job_init(&job, pt, t, plan->fault_test) != 0)
+    /* NMI and machine-check tests hit the first repetition, whose window is then dropped. */
+    bool hits_rep = plan->fault_test == FAULT_TEST_NMI ||
+                    plan->fault_test == FAULT_TEST_MACHINE_CHECK;
+    if (job_init(&job, pt, t, hits_rep ? FAULT_TEST_NONE : plan->fault_test) != 0)
         return -1;
     unsigned cap = plan_capacity(plan);
     if (measure_alloc(r, cap, pt->streams) != 0)
@@ -251,6 +254,8 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     /* The warm-up brings the chains into the state every later stretch of the chase sees. */
     if (warm_up(&job, pt, plan, r) != 0)
         goto out;
+    if (hits_rep)
+        job.fault_test = plan->fault_test;
     job.smi = t->smi_counting;
     if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
         goto out;

@@ -52,7 +52,9 @@ enum fault_test {
     FAULT_TEST_NONE,
     FAULT_TEST_PAGE_FAULT,
     FAULT_TEST_GENERAL_PROTECTION,
-    FAULT_TEST_OUTSIDE_WINDOW /* a page fault in chase's own code between windows: the panic */
+    FAULT_TEST_OUTSIDE_WINDOW, /* a page fault in chase's own code between windows: the panic */
+    FAULT_TEST_NMI,            /* an NMI in the first repetition's window: it is dropped */
+    FAULT_TEST_MACHINE_CHECK   /* the machine-check handler there: dropped too */
 };
 
 struct point_result {

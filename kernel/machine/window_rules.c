@@ -2,11 +2,41 @@
 // The CPU facts measurement windows rest on: whether LFENCE serializes, and the paging mode.
 #include "machine/window_rules.h"
 
+#include "arch/x86_64/cpu.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
 #define AMD_FAMILY_K8 0x0f  /* LFENCE always serializing, no DE_CFG bit */
 #define AMD_FAMILY_11H 0x11 /* the same */
+
+#define CPUID_VENDOR_LEAF 0
+#define CPUID_FAMILY_LEAF 1
+#define CPUID_EXT_MAX_LEAF 0x80000000u
+#define FAMILY_BASE(eax) (((eax) >> 8) & 0xf)
+#define FAMILY_EXT(eax) (((eax) >> 20) & 0xff)
+#define FAMILY_BASE_EXTENDED 0xf /* the base family that adds the extended family */
+
+void lfence_cpuid_read(struct lfence_cpuid *c, char vendor[13])
+{
+    uint32_t r[4];
+    arch_cpuid(CPUID_VENDOR_LEAF, 0, r);
+    kmemcpy(vendor, &r[1], 4);
+    kmemcpy(vendor + 4, &r[3], 4);
+    kmemcpy(vendor + 8, &r[2], 4);
+    vendor[12] = 0;
+    c->vendor = vendor;
+    arch_cpuid(CPUID_FAMILY_LEAF, 0, r);
+    c->family = FAMILY_BASE(r[0]);
+    if (c->family == FAMILY_BASE_EXTENDED)
+        c->family += FAMILY_EXT(r[0]);
+    arch_cpuid(CPUID_EXT_MAX_LEAF, 0, r);
+    c->max_ext_leaf = r[0];
+    c->ext21_eax = 0;
+    if (c->max_ext_leaf >= CPUID_AMD_EXT_FEATURES2) {
+        arch_cpuid(CPUID_AMD_EXT_FEATURES2, 0, r);
+        c->ext21_eax = r[0];
+    }
+}
 
 enum lfence_rule lfence_rule_of(const struct lfence_cpuid *c)
 {
@@ -40,8 +70,12 @@ const char *lfence_action_text(enum lfence_action a)
     case LFENCE_SET_FOR_RUN:
         return "DE_CFG[1] (LFENCE serializing) found clear: set for the run, restored at exit";
     case LFENCE_UNREADABLE:
-        return "DE_CFG could not be read: LFENCE may not serialize; timed regions end with "
-               "rdtscp where the CPU has it";
+        return "DE_CFG could not be read: LFENCE may not serialize; timed chases end with "
+               "rdtscp where the CPU has it, their starts and the add chain may be early";
+    case LFENCE_SET_FAILED:
+        return "DE_CFG[1] (LFENCE serializing) found clear and could not be set: timed chases "
+               "end with rdtscp where the CPU has it, their starts and the add chain may be "
+               "early";
     }
     return "unknown";
 }

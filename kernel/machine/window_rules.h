@@ -42,8 +42,12 @@ enum lfence_action {
     LFENCE_NOTHING_TO_DO, /* serializing by itself, or unknown vendor */
     LFENCE_ALREADY_SET,   /* DE_CFG[1] found set (by the firmware or the OS) */
     LFENCE_SET_FOR_RUN,   /* DE_CFG[1] found clear: set it for the run, restore after */
-    LFENCE_UNREADABLE     /* DE_CFG could not be read: rdtscp ends the timed regions */
+    LFENCE_UNREADABLE,    /* DE_CFG could not be read: rdtscp ends the timed regions */
+    LFENCE_SET_FAILED     /* found clear, and setting it faulted or did not stick */
 };
+
+/* Read the CPUID values lfence_rule_of needs into c; vendor (13 bytes) holds its string. */
+void lfence_cpuid_read(struct lfence_cpuid *c, char vendor[13]);
 
 /* The action for rule when DE_CFG read gave value (readable false: it faulted or no MSRs). */
 enum lfence_action lfence_action_of(enum lfence_rule rule, bool readable, uint64_t value);

@@ -91,3 +91,11 @@ int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
     }
     return 0;
 }
+
+void plat_window_report(struct window_report *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->windows = stub_windows;
+    r->lfence = "stub";
+    r->paging = "stub";
+}
