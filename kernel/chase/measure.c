@@ -238,8 +238,8 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     struct chase_job job;
     kmemset(r, 0, sizeof(*r));
     /* NMI and machine-check tests hit the first repetition, whose window is then dropped. */
-    bool hits_rep = plan->fault_test == FAULT_TEST_NMI ||
-                    plan->fault_test == FAULT_TEST_MACHINE_CHECK;
+    bool hits_rep =
+        plan->fault_test == FAULT_TEST_NMI || plan->fault_test == FAULT_TEST_MACHINE_CHECK;
     if (job_init(&job, pt, t, hits_rep ? FAULT_TEST_NONE : plan->fault_test) != 0)
         return -1;
     unsigned cap = plan_capacity(plan);

@@ -70,10 +70,6 @@ struct point_result {
     struct fault_info fault;  /* the exception that stopped the point, if one did */
     uint64_t *smi;            /* [reps] SMIs during each repetition; NULL when not counted */
     unsigned smi_reps;        /* repetitions during which an SMI happened */
-    uint64_t prewalk_hops;    /* untimed hops per stream before each repetition, same window */
-    unsigned dropped;         /* repetitions lost to an NMI or machine check, taken again */
-    unsigned dropped_vector;  /* the exception that cost the last of them */
-    void **end[CHASE_MAX_STREAMS]; /* where each stream's chase stopped */
     /* How the repetitions went (reps.h); measure_assess fills these where a backend did not. */
     bool assessed;
     unsigned outliers;      /* repetitions above outlier_above, left out of tsc */
@@ -83,6 +79,11 @@ struct point_result {
     unsigned stop;          /* enum reps_stop: why the repetitions ended */
     struct time_split time; /* warm and timed from the backend; the rest from exp_measure */
     uint64_t measured_tsc;  /* when exp_measure returned: output is timed from here */
+    /* What the windows did (measure_chase): the untimed walk, and windows dropped. */
+    uint64_t prewalk_hops;         /* untimed hops per stream before each repetition's timestamp */
+    unsigned dropped;              /* windows lost to an NMI or machine check, taken again */
+    unsigned dropped_vector;       /* the exception that cost the last of them */
+    void **end[CHASE_MAX_STREAMS]; /* where each stream's chase stopped */
 };
 
 /*
@@ -123,7 +124,8 @@ static inline bool measure_is_outlier(const struct point_result *r, unsigned i)
  * TLBs and paging-structure caches the chase itself leaves (entering a window on the
  * firmware empties them); 0 when the plan asks for no warm-up (warm_laps = 0).
  */
-uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops, const struct measure_plan *plan);
+uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops,
+                              const struct measure_plan *plan);
 
 /* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);

@@ -7,9 +7,8 @@
 
 const char *const profile_names[] = {"full", "quick", NULL};
 const char *const on_exit_names[] = {"wait", "return", "shutdown", "reboot", NULL};
-const char *const fault_test_names[] = {"none",           "page_fault", "general_protection",
-                                        "outside_window", "nmi",        "machine_check",
-                                        NULL};
+const char *const fault_test_names[] = {
+    "none", "page_fault", "general_protection", "outside_window", "nmi", "machine_check", NULL};
 const char *const page_names[] = {"auto", "4K", "2M", "1G", NULL};
 
 uint64_t cfg_page_bytes(unsigned index)

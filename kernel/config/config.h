@@ -17,7 +17,7 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 #define REPS_MAX 1000
 #define PRECISION_MAX_PPM 500000    /* 50% */
 #define POINT_MAX_MS_MAX 3600000ULL /* an hour */
-#define WINDOW_MAX_MS_MAX 1000ULL    /* interrupts off longer than this starves the firmware */
+#define WINDOW_MAX_MS_MAX 1000ULL   /* interrupts off longer than this starves the firmware */
 #define WARM_LAPS_MAX 64
 
 enum key_type {

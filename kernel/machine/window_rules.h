@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MSR_AMD_DE_CFG 0xc0011029u            /* AMD decode configuration */
-#define DE_CFG_LFENCE_SERIALIZE (1ULL << 1)   /* LFENCE is dispatch-serializing when set */
-#define CPUID_AMD_EXT_FEATURES2 0x80000021u   /* AMD extended feature identifiers 2 */
-#define EXT21_EAX_LFENCE_ALWAYS (1u << 2)     /* LfenceAlwaysSerializing */
-#define CR4_LA57_BIT (1ULL << 12)             /* 57-bit linear addresses: 5-level paging */
+#define MSR_AMD_DE_CFG 0xc0011029u          /* AMD decode configuration */
+#define DE_CFG_LFENCE_SERIALIZE (1ULL << 1) /* LFENCE is dispatch-serializing when set */
+#define CPUID_AMD_EXT_FEATURES2 0x80000021u /* AMD extended feature identifiers 2 */
+#define EXT21_EAX_LFENCE_ALWAYS (1u << 2)   /* LfenceAlwaysSerializing */
+#define CR4_LA57_BIT (1ULL << 12)           /* 57-bit linear addresses: 5-level paging */
 
 /* What a CPU's LFENCE is, from its CPUID. */
 enum lfence_rule {

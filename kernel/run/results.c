@@ -106,8 +106,9 @@ static void windows_json(struct json *j, const struct run_record *r)
     json_u64(j, "longest_ticks", w.longest_ticks);
     json_double(j, "longest_ms", timing_wall_ns(r->timing, w.longest_ticks) / 1e6, 3);
     json_u64(j, "max_ms", r->cfg ? r->cfg->global.window_max_ms : 0);
-    json_string(j, "untimed_walk", "each repetition's window first walks the chain untimed "
-                                   "for as many hops as it times (at most a lap)");
+    json_string(j, "untimed_walk",
+                "each repetition's window first walks the chain untimed "
+                "for as many hops as it times (at most a lap)");
     json_u64(j, "nmis", w.nmis);
     json_u64(j, "nmi_windows_dropped", w.nmi_windows);
     json_u64(j, "machine_checks", w.machine_checks);

@@ -37,7 +37,8 @@ static void test_lfence_rule(void **state)
         {"AMD Bulldozer 15h", {"AuthenticAMD", 0x15, 0x8000001e, 0}, LFENCE_NEEDS_DE_CFG},
         {"AMD Zen 1 17h", {"AuthenticAMD", 0x17, 0x8000001f, 0}, LFENCE_NEEDS_DE_CFG},
         {"AMD Zen 2 17h", {"AuthenticAMD", 0x17, 0x80000020, 0}, LFENCE_NEEDS_DE_CFG},
-        {"AMD Zen 3 19h client", {"AuthenticAMD", 0x19, 0x80000021, EXT21_OTHER_BITS},
+        {"AMD Zen 3 19h client",
+         {"AuthenticAMD", 0x19, 0x80000021, EXT21_OTHER_BITS},
          LFENCE_NEEDS_DE_CFG},
         {"AMD Zen 3 19h Milan",
          {"AuthenticAMD", 0x19, 0x80000021, EXT21_OTHER_BITS | EXT21_EAX_LFENCE_ALWAYS},
@@ -46,7 +47,8 @@ static void test_lfence_rule(void **state)
          {"AuthenticAMD", 0x19, 0x80000028, EXT21_OTHER_BITS | EXT21_EAX_LFENCE_ALWAYS},
          LFENCE_SERIALIZING},
         /* A value in EAX for a leaf the CPU does not have is not to be trusted. */
-        {"AMD Zen 2, stale leaf", {"AuthenticAMD", 0x17, 0x80000020, EXT21_EAX_LFENCE_ALWAYS},
+        {"AMD Zen 2, stale leaf",
+         {"AuthenticAMD", 0x17, 0x80000020, EXT21_EAX_LFENCE_ALWAYS},
          LFENCE_NEEDS_DE_CFG},
         {"Hygon Dhyana 18h", {"HygonGenuine", 0x18, 0x8000001f, 0}, LFENCE_NEEDS_DE_CFG},
         {"VIA", {"CentaurHauls", 6, 0x80000008, 0}, LFENCE_UNKNOWN},
@@ -63,8 +65,7 @@ static void test_lfence_action(void **state)
 {
     (void)state;
     uint64_t zen2_default = 0x0; /* firmware that never set the bit */
-    assert_int_equal(lfence_action_of(LFENCE_NEEDS_DE_CFG, true, zen2_default),
-                     LFENCE_SET_FOR_RUN);
+    assert_int_equal(lfence_action_of(LFENCE_NEEDS_DE_CFG, true, zen2_default), LFENCE_SET_FOR_RUN);
     assert_int_equal(lfence_action_of(LFENCE_NEEDS_DE_CFG, true, DE_CFG_LFENCE_SERIALIZE | 0x200),
                      LFENCE_ALREADY_SET);
     assert_int_equal(lfence_action_of(LFENCE_NEEDS_DE_CFG, true, 0x200), LFENCE_SET_FOR_RUN);
