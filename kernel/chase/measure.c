@@ -10,6 +10,8 @@
 #include "platform.h"
 #include "chase/reps.h"
 
+/* Hops of the first warm-up window, before its pace is known: 1 ms even at 250 ns a hop. */
+#define WARM_FIRST_WINDOW_HOPS 4096
 /* Windows a point may lose to NMIs and machine checks before it fails (a storm, not a blip). */
 #define MEASURE_MAX_DROPPED 16
 
@@ -158,7 +160,26 @@ static unsigned plan_capacity(const struct measure_plan *plan)
     return plan->max_reps > reps ? plan->max_reps : reps;
 }
 
-/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap. */
+/*
+ * Hops of the warm-up's next window (of left): all of them without a window cap; else as many
+ * as fill half of plan->window_max_ticks at the pace so far (done hops in ticks), and
+ * WARM_FIRST_WINDOW_HOPS before there is a pace.
+ */
+static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done, uint64_t ticks,
+                                 uint64_t left)
+{
+    if (!plan->window_max_ticks)
+        return left;
+    uint64_t n = WARM_FIRST_WINDOW_HOPS;
+    if (done && ticks) {
+        double fit = (double)plan->window_max_ticks / 2 * (double)done / (double)ticks;
+        n = fit < CHASE_UNROLL ? CHASE_UNROLL : (uint64_t)fit / CHASE_UNROLL * CHASE_UNROLL;
+    }
+    return n < left ? n : left;
+}
+
+/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap; in windows
+   of at most about plan->window_max_ticks each. */
 static int warm_up(struct chase_job *job, const struct chase_point *pt,
                    const struct measure_plan *plan, struct point_result *r)
 {
@@ -169,9 +190,14 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     if (!r->warm_hops)
         return 0;
     uint64_t t0 = arch_tsc_fenced();
-    job->iters = r->warm_hops / CHASE_UNROLL;
-    int rc = job_window(job, r);
-    r->warm_ticks = job->ticks;
+    int rc = 0;
+    for (uint64_t done = 0; done < r->warm_hops && rc == 0;) {
+        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, r->warm_hops - done);
+        job->iters = n / CHASE_UNROLL;
+        rc = job_window(job, r);
+        r->warm_ticks += job->ticks;
+        done += n;
+    }
     r->time.warm = arch_tsc_fenced() - t0;
     return rc;
 }

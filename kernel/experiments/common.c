@@ -274,8 +274,8 @@ void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_resul
         strbuf_puts(&ctx->samples, "\n");
     }
     if (r->dropped)
-        con_printf("  note: %u window%s of this point %s lost to %s and taken again\n",
-                   r->dropped, r->dropped > 1 ? "s" : "", r->dropped > 1 ? "were" : "was",
+        con_printf("  note: %u window%s of this point %s lost to %s and taken again\n", r->dropped,
+                   r->dropped > 1 ? "s" : "", r->dropped > 1 ? "were" : "was",
                    r->dropped_vector == FAULT_VECTOR_NMI ? "an NMI" : "a machine check");
     if (r->smi_reps)
         con_printf("  note: %u of %u repetitions of this point saw an SMI (see the smi column); "

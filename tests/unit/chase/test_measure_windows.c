@@ -161,6 +161,32 @@ static unsigned windows_before_warmup(const struct chase_point *pt, const struct
     return w;
 }
 
+/* With a window cap the warm-up runs in several windows; every hop of it is still walked. */
+static void test_warmup_split(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(2, 256);
+    p.warm_hops = 3 * 4096 + 160; /* more than the first window's 4096 hops */
+    struct point_result r;
+    unsigned before = windows_before_warmup(&pt, &p);
+    stub_windows = 0;
+    p.window_max_ticks = 1; /* tiny: every window after the first holds one iteration */
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.warm_hops, 3 * 4096 + 160);
+    unsigned warm_windows = stub_windows - before - r.reps;
+    assert_int_equal(warm_windows, 1 + (3 * 4096 + 160 - 4096) / CHASE_UNROLL);
+    assert_int_equal(r.hops, CHASE_UNROLL); /* the repetitions are capped as well */
+    uint64_t hops = r.warm_hops + r.reps * (r.prewalk_hops + r.hops);
+    assert_int_equal(slot_of(r.end[0]), hops % SLOTS);
+    measure_release(&r);
+    p.window_max_ticks = 0; /* no cap: one window */
+    stub_windows = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(stub_windows - before - r.reps, 1);
+    measure_release(&r);
+}
+
 /* An NMI or machine check costs the window it hit, counted; the point goes on. */
 static void test_interruption_dropped(void **state)
 {
@@ -268,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_prewalk_hops_counted),
         cmocka_unit_test(test_no_prewalk_without_warmup),
         cmocka_unit_test(test_window_cap),
+        cmocka_unit_test(test_warmup_split),
         cmocka_unit_test(test_interruption_dropped),
         cmocka_unit_test(test_interruption_storm_fails),
         cmocka_unit_test(test_window_key),
