@@ -215,7 +215,8 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     json_u64(&j, "memory_total_bytes", r->m->memory_total_bytes);
     if (r->timing) {
         timing_json(&j, r->timing);
-        windows_json(&j, r);
+        if (!r->simulated)
+            windows_json(&j, r);
     }
     if (r->buffer) {
         json_object_begin(&j, "buffer");

@@ -134,6 +134,8 @@ static void print_timing(const struct timing *t)
 static void print_windows(const struct exp_ctx *ctx, bool end)
 {
     struct window_report w;
+    if (ctx->measure != measure_chase)
+        return; /* a model measures (chase-sim): no window holds its points */
     plat_window_report(&w);
     if (!end) {
         con_printf("  lfence     %s\n  paging     %s\n", w.lfence, w.paging);
