@@ -73,6 +73,7 @@ KERNEL_SRCS := \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/paging.c \
+	kernel/machine/window_rules.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
 	kernel/run/prefetch.c \
@@ -222,6 +223,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
+UNIT_TESTS += machine/test_window_rules
+test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
 test_memmap_SRCS  := kernel/machine/memmap.c kernel/machine/memtype.c
@@ -231,7 +235,7 @@ test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/lib/kstring.c
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
-	chase/test_measure_reps chase/test_sweep
+	chase/test_measure_reps chase/test_measure_windows chase/test_sweep
 test_chain_SRCS          := kernel/chase/chain.c kernel/lib/rng.c kernel/lib/kstring.c
 test_chain_shapes_SRCS   := kernel/chase/chain.c kernel/chase/chain_shapes.c \
 	kernel/chase/chain_points.c kernel/lib/rng.c kernel/lib/kstring.c
@@ -243,6 +247,7 @@ test_reps_SRCS           := kernel/chase/reps.c kernel/lib/stats.c kernel/chase/
 test_measure_reps_SRCS   := kernel/chase/measure.c kernel/chase/reps.c \
 	kernel/chase/time_split.c kernel/chase/timing.c kernel/chase/chain.c kernel/lib/stats.c \
 	kernel/lib/rng.c $(ARCH_SRCS) $(CONFIG_UNIT_SRCS)
+test_measure_windows_SRCS := $(test_measure_reps_SRCS) kernel/chase/chain_shapes.c
 test_sweep_SRCS          := kernel/chase/sweep.c kernel/lib/kmath.c
 
 # config: reading the configuration, every error class.

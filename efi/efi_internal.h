@@ -56,6 +56,14 @@ struct arch_jmp;
 void efi_idt_install(struct arch_jmp *panic_resume, struct fault_info *panic_fault);
 /* Put the firmware's own IDT back (before returning to it). */
 void efi_idt_restore(void);
+/*
+ * Check what windows rest on, before the first timed one: false with a message in why when
+ * chase cannot run here (5-level paging); else make LFENCE serializing where the CPU needs
+ * DE_CFG[1] for it (restored by efi_window_restore).
+ */
+bool efi_window_check(char *why, size_t why_cap);
+/* Put back what efi_window_check changed (DE_CFG), before returning to the firmware. */
+void efi_window_restore(void);
 /* Use the page tables rooted at cr3 (physical) inside windows; 0 keeps the firmware's. */
 void efi_window_set_cr3(uint64_t cr3);
 

@@ -157,6 +157,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     firmware_state_read(&entry);
     uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
     efi_window_init();
+    char why[320];
+    if (!efi_window_check(why, sizeof(why))) {
+        plat_console_write("chase: cannot run on this machine: ");
+        plat_console_write(why);
+        plat_console_write("\n");
+        finish(ON_EXIT_WAIT, RUN_CONFIG_ERROR);
+        return EFI_UNSUPPORTED;
+    }
     efi_timers_init();
 
     struct machine m;
@@ -179,6 +187,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     efi_time_iso(in.start_time, sizeof(in.start_time));
 
     enum run_outcome outcome = run_guarded(&m, &in);
+    efi_window_restore();
     plat_free(options);
     plat_free(cfg_text);
     con_log_reset();

@@ -3,10 +3,15 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/window.h"
 #include "efi_internal.h"
+#include "machine/window_rules.h"
 #include "platform.h"
 
 /* The window state: chase's IDT and page tables. Hardware state, set up once at start. */
 static struct window_env window;
+
+/* What was found and set up for the windows, and the DE_CFG value to put back. */
+static struct window_report found;
+static bool de_cfg_changed;
 
 /* The firmware's IDT with chase's exception handlers, loaded between windows. */
 static struct idt_gate overlay[256] __attribute__((aligned(16)));
@@ -43,4 +48,54 @@ void efi_window_set_cr3(uint64_t cr3)
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
     return arch_window_run(&window, fn, arg, fault);
+}
+
+/* Make LFENCE dispatch-serializing where the CPU needs DE_CFG[1] for it; say what was done. */
+static void lfence_setup(void)
+{
+    char vendor[13];
+    struct lfence_cpuid c;
+    lfence_cpuid_read(&c, vendor);
+    enum lfence_rule rule = lfence_rule_of(&c);
+    uint64_t value = 0, now = 0;
+    found.de_cfg_read = rule == LFENCE_NEEDS_DE_CFG && plat_read_msr(MSR_AMD_DE_CFG, &value);
+    found.de_cfg = value;
+    enum lfence_action action = lfence_action_of(rule, found.de_cfg_read, value);
+    if (action == LFENCE_SET_FOR_RUN) {
+        if (arch_window_wrmsr(&window, MSR_AMD_DE_CFG, value | DE_CFG_LFENCE_SERIALIZE) == 0 &&
+            plat_read_msr(MSR_AMD_DE_CFG, &now) && (now & DE_CFG_LFENCE_SERIALIZE))
+            de_cfg_changed = true;
+        else
+            action = LFENCE_SET_FAILED;
+    }
+    found.lfence = lfence_action_text(action);
+}
+
+bool efi_window_check(char *why, size_t why_cap)
+{
+    if (!paging_mode_supported(arch_read_cr4(), why, why_cap)) {
+        found.paging = "5-level (CR4.LA57 set): refused";
+        return false;
+    }
+    found.paging = "4-level (CR4.LA57 clear): chase's own 4-level tables can be loaded";
+    lfence_setup();
+    return true;
+}
+
+void efi_window_restore(void)
+{
+    if (de_cfg_changed && arch_window_wrmsr(&window, MSR_AMD_DE_CFG, found.de_cfg) == 0)
+        de_cfg_changed = false;
+}
+
+void plat_window_report(struct window_report *r)
+{
+    struct window_stats s;
+    arch_window_stats(&s);
+    *r = found;
+    r->windows = s.windows;
+    r->longest_ticks = s.longest_ticks;
+    r->nmis = s.nmis;
+    r->nmi_windows = s.nmi_windows;
+    r->machine_checks = s.machine_checks;
 }

@@ -71,6 +71,22 @@ struct fault_info {
  */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
+/* What the measurement windows saw and what was set up for them (run.json "windows"). */
+struct window_report {
+    uint64_t windows;        /* windows run so far */
+    uint64_t longest_ticks;  /* the longest (interrupts off on the firmware), TSC ticks */
+    uint64_t nmis;           /* NMIs taken (in windows or between them); 0 on Linux */
+    uint64_t nmi_windows;    /* windows an NMI came into: their results were dropped */
+    uint64_t machine_checks; /* machine checks inside windows */
+    const char *lfence;      /* LFENCE serialization: what was found and done (AMD DE_CFG) */
+    bool de_cfg_read;        /* DE_CFG could be read; de_cfg is its value as found */
+    uint64_t de_cfg;
+    const char *paging; /* the paging mode windows run under, and why that is safe */
+};
+
+/* Fill r with what the measurement windows saw so far. */
+void plat_window_report(struct window_report *r);
+
 /* The chase buffer the platform provides. */
 struct plat_buffer {
     uint8_t *virt;

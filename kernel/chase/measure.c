@@ -6,8 +6,14 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fault_test.h"
 #include "lib/kstring.h"
+#include "machine/fault.h"
 #include "platform.h"
 #include "chase/reps.h"
+
+/* Hops of the first warm-up window, before its pace is known: 1 ms even at 250 ns a hop. */
+#define WARM_FIRST_WINDOW_HOPS 4096
+/* Windows a point may lose to NMIs and machine checks before it fails (a storm, not a blip). */
+#define MEASURE_MAX_DROPPED 16
 
 /* The lock-step loops by number of chains; index 0 and 1 are unused. */
 /* clang-format off */
@@ -28,11 +34,20 @@ struct chase_job {
     uint64_t use_rdtscp;
     void **p[CHASE_MAX_STREAMS];
     uint64_t iters;
+    uint64_t prewalk_iters; /* untimed, in the same window, before the first timestamp */
     uint64_t ticks;
     unsigned fault_test;
     bool smi; /* read MSR_SMI_COUNT around the chase (outside the timed region) */
     uint64_t smi_delta;
 };
+
+/* Chase the job's streams for iters iterations from where they are; TSC ticks taken. */
+static uint64_t job_chase(struct chase_job *j, uint64_t iters)
+{
+    if (j->lockstep)
+        return j->lockstep(j->p, iters, j->use_rdtscp);
+    return j->chase(j->p[0], iters, &j->p[0]);
+}
 
 static void chase_job_run(void *arg)
 {
@@ -43,10 +58,11 @@ static void chase_job_run(void *arg)
         j->fault_test = FAULT_TEST_NONE; /* the first window only, warm-up or not */
         arch_fault_test(fault);
     }
-    if (j->lockstep)
-        j->ticks = j->lockstep(j->p, j->iters, j->use_rdtscp);
-    else
-        j->ticks = j->chase(j->p[0], j->iters, &j->p[0]);
+    /* Entering the window emptied the TLBs on the firmware: refill them untimed, with the
+       same loop, and time from where that walk ended. */
+    if (j->prewalk_iters)
+        job_chase(j, j->prewalk_iters);
+    j->ticks = job_chase(j, j->iters);
     if (j->smi)
         j->smi_delta = arch_rdmsr(MSR_SMI_COUNT) - smi0;
 }
@@ -71,7 +87,37 @@ uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t wa
     }
     if (hops > plan->max_hops && (plan->partial_laps || lap <= plan->max_hops))
         hops = plan->max_hops;
+    /* The window holds the untimed walk (at most as long) and the repetition. */
+    if (plan->window_max_ticks && plan->partial_laps && warm_ticks && warm_hops) {
+        double ticks_per_hop = (double)warm_ticks / (double)warm_hops;
+        double cap = (double)plan->window_max_ticks / (2 * ticks_per_hop);
+        if ((double)hops > cap)
+            hops = cap < CHASE_UNROLL ? CHASE_UNROLL : (uint64_t)cap / CHASE_UNROLL * CHASE_UNROLL;
+    }
     return round_up_unroll(hops ? hops : 1);
+}
+
+uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops, const struct measure_plan *plan)
+{
+    if (plan->warm_laps_set && plan->warm_laps == 0)
+        return 0; /* asked for the way from cold: nothing may warm the chain */
+    uint64_t lap = round_up_unroll(lap_hops);
+    return lap < rep_hops ? lap : rep_hops;
+}
+
+/*
+ * Run the job in a window; an NMI or machine check during it costs that window (counted in
+ * r->dropped, which gives up past MEASURE_MAX_DROPPED), any other exception fails the point.
+ */
+static int job_window(struct chase_job *job, struct point_result *r)
+{
+    while (plat_window_run(chase_job_run, job, &r->fault) != 0) {
+        if (!fault_is_interruption(&r->fault) || r->dropped >= MEASURE_MAX_DROPPED)
+            return -1;
+        r->dropped++;
+        r->dropped_vector = r->fault.vector;
+    }
+    return 0;
 }
 
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
@@ -114,7 +160,26 @@ static unsigned plan_capacity(const struct measure_plan *plan)
     return plan->max_reps > reps ? plan->max_reps : reps;
 }
 
-/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap. */
+/*
+ * Hops of the warm-up's next window (of left): all of them without a window cap; else as many
+ * as fill half of plan->window_max_ticks at the pace so far (done hops in ticks), and
+ * WARM_FIRST_WINDOW_HOPS before there is a pace.
+ */
+static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done, uint64_t ticks,
+                                 uint64_t left)
+{
+    if (!plan->window_max_ticks)
+        return left;
+    uint64_t n = WARM_FIRST_WINDOW_HOPS;
+    if (done && ticks) {
+        double fit = (double)plan->window_max_ticks / 2 * (double)done / (double)ticks;
+        n = fit < CHASE_UNROLL ? CHASE_UNROLL : (uint64_t)fit / CHASE_UNROLL * CHASE_UNROLL;
+    }
+    return n < left ? n : left;
+}
+
+/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap; in windows
+   of at most about plan->window_max_ticks each. */
 static int warm_up(struct chase_job *job, const struct chase_point *pt,
                    const struct measure_plan *plan, struct point_result *r)
 {
@@ -125,9 +190,14 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     if (!r->warm_hops)
         return 0;
     uint64_t t0 = arch_tsc_fenced();
-    job->iters = r->warm_hops / CHASE_UNROLL;
-    int rc = plat_window_run(chase_job_run, job, &r->fault);
-    r->warm_ticks = job->ticks;
+    int rc = 0;
+    for (uint64_t done = 0; done < r->warm_hops && rc == 0;) {
+        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, r->warm_hops - done);
+        job->iters = n / CHASE_UNROLL;
+        rc = job_window(job, r);
+        r->warm_ticks += job->ticks;
+        done += n;
+    }
     r->time.warm = arch_tsc_fenced() - t0;
     return rc;
 }
@@ -136,7 +206,7 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
 static int repetition(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
                       struct point_result *r, unsigned i)
 {
-    if (plat_window_run(chase_job_run, job, &r->fault) != 0)
+    if (job_window(job, r) != 0)
         return -1;
     r->ticks[i] = job->ticks;
     r->time.timed += job->ticks;
@@ -193,7 +263,10 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
 {
     struct chase_job job;
     kmemset(r, 0, sizeof(*r));
-    if (job_init(&job, pt, t, plan->fault_test) != 0)
+    /* NMI and machine-check tests hit the first repetition, whose window is then dropped. */
+    bool hits_rep =
+        plan->fault_test == FAULT_TEST_NMI || plan->fault_test == FAULT_TEST_MACHINE_CHECK;
+    if (job_init(&job, pt, t, hits_rep ? FAULT_TEST_NONE : plan->fault_test) != 0)
         return -1;
     unsigned cap = plan_capacity(plan);
     if (measure_alloc(r, cap, pt->streams) != 0)
@@ -207,12 +280,18 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     /* The warm-up brings the chains into the state every later stretch of the chase sees. */
     if (warm_up(&job, pt, plan, r) != 0)
         goto out;
+    if (hits_rep)
+        job.fault_test = plan->fault_test;
     job.smi = t->smi_counting;
     if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
         goto out;
     r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_hops, r->warm_ticks, plan);
     job.iters = r->hops / CHASE_UNROLL;
+    r->prewalk_hops = measure_prewalk_hops(pt->lap_hops, r->hops, plan);
+    job.prewalk_iters = r->prewalk_hops / CHASE_UNROLL;
     rc = repeat(&job, pt, plan, t, r, sorted, cap);
+    for (unsigned i = 0; i < pt->streams; i++)
+        r->end[i] = job.p[i];
 out:
     plat_free(sorted);
     return rc;

@@ -43,6 +43,8 @@ struct measure_plan {
     unsigned max_reps;     /* ... or this many repetitions (0: reps) */
     bool warm_laps_set;    /* the warm-up is warm_laps whole laps instead (0: none) */
     unsigned warm_laps;
+    uint64_t window_max_ticks; /* a window (untimed walk + repetition) lasts at most about
+                                  this long at the warm-up's pace; 0: no cap */
 };
 
 /* What fault_test provokes inside a window, to show that chase recovers. */
@@ -50,7 +52,9 @@ enum fault_test {
     FAULT_TEST_NONE,
     FAULT_TEST_PAGE_FAULT,
     FAULT_TEST_GENERAL_PROTECTION,
-    FAULT_TEST_OUTSIDE_WINDOW /* a page fault in chase's own code between windows: the panic */
+    FAULT_TEST_OUTSIDE_WINDOW, /* a page fault in chase's own code between windows: the panic */
+    FAULT_TEST_NMI,            /* an NMI in the first repetition's window: it is dropped */
+    FAULT_TEST_MACHINE_CHECK   /* the machine-check handler there: dropped too */
 };
 
 struct point_result {
@@ -75,6 +79,11 @@ struct point_result {
     unsigned stop;          /* enum reps_stop: why the repetitions ended */
     struct time_split time; /* warm and timed from the backend; the rest from exp_measure */
     uint64_t measured_tsc;  /* when exp_measure returned: output is timed from here */
+    /* What the windows did (measure_chase): the untimed walk, and windows dropped. */
+    uint64_t prewalk_hops;         /* untimed hops per stream before each repetition's timestamp */
+    unsigned dropped;              /* windows lost to an NMI or machine check, taken again */
+    unsigned dropped_vector;       /* the exception that cost the last of them */
+    void **end[CHASE_MAX_STREAMS]; /* where each stream's chase stopped */
 };
 
 /*
@@ -109,6 +118,15 @@ static inline bool measure_is_outlier(const struct point_result *r, unsigned i)
     return r->assessed && r->outliers && r->tsc_per_access[i] > r->outlier_above;
 }
 
+/*
+ * Untimed hops per stream that each repetition's window walks before its first timestamp:
+ * as many as the repetition times (rep_hops), at most a lap, so that it starts with the
+ * TLBs and paging-structure caches the chase itself leaves (entering a window on the
+ * firmware empties them); 0 when the plan asks for no warm-up (warm_laps = 0).
+ */
+uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops,
+                              const struct measure_plan *plan);
+
 /* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
 /* Free the arrays of a point_result. */
@@ -117,7 +135,8 @@ void measure_release(struct point_result *r);
  * Hops per stream per repetition: at least plan->min_hops and long enough to last
  * plan->target_ticks at the pace of the warm-up (warm_ticks over warm_hops), a whole
  * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
- * and whole laps are asked for). A multiple of CHASE_UNROLL.
+ * and whole laps are asked for), and short enough that the walk before it and itself fit
+ * in plan->window_max_ticks at that pace (partial laps only). A multiple of CHASE_UNROLL.
  */
 uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
                               const struct measure_plan *plan);

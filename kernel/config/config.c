@@ -7,8 +7,8 @@
 
 const char *const profile_names[] = {"full", "quick", NULL};
 const char *const on_exit_names[] = {"wait", "return", "shutdown", "reboot", NULL};
-const char *const fault_test_names[] = {"none", "page_fault", "general_protection",
-                                        "outside_window", NULL};
+const char *const fault_test_names[] = {
+    "none", "page_fault", "general_protection", "outside_window", "nmi", "machine_check", NULL};
 const char *const page_names[] = {"auto", "4K", "2M", "1G", NULL};
 const char *const prefetch_names[] = {"as-is", "off", NULL};
 static const char *const section_prefetch_names[] = {"global", "as-is", "off", NULL};
@@ -37,6 +37,9 @@ const struct key_desc global_keys[] = {
      "either side (outliers left out); 0: exactly reps repetitions"},
     {"point_max_ms", KEY_U64, GKEY(point_max_ms), 1, POINT_MAX_MS_MAX, NULL, "ms",
      "time cap of one point's repetitions: past it, the precision reached is reported"},
+    {"window_max_ms", KEY_U64, GKEY(window_max_ms), 1, WINDOW_MAX_MS_MAX, NULL, "ms",
+     "longest a repetition's window (interrupts off, the untimed walk and the timed chase) "
+     "may last; longer repetitions are shortened"},
     {"warm_laps", KEY_U64_AUTO, GKEY(warm_laps), 0, WARM_LAPS_MAX, NULL, "laps",
      "chase each chain this often before timing it; auto: once, or for chains far beyond "
      "the last-level cache enough to replace it twice; 0: no warm-up, each repetition "

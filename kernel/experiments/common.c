@@ -100,6 +100,7 @@ struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
         /* the cap is wall time: the real TSC rate, also under a simulated clock */
         .max_ticks = g->point_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S,
         .max_reps = EXP_REPS_CAPACITY,
+        .window_max_ticks = g->window_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S,
     };
     if (!g->warm_laps.is_auto) {
         plan.warm_laps_set = true;
@@ -272,6 +273,10 @@ void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_resul
             strbuf_printf(&ctx->samples, "%llu", (unsigned long long)r->smi[i]);
         strbuf_puts(&ctx->samples, "\n");
     }
+    if (r->dropped)
+        con_printf("  note: %u window%s of this point %s lost to %s and taken again\n", r->dropped,
+                   r->dropped > 1 ? "s" : "", r->dropped > 1 ? "were" : "was",
+                   r->dropped_vector == FAULT_VECTOR_NMI ? "an NMI" : "a machine check");
     if (r->smi_reps)
         con_printf("  note: %u of %u repetitions of this point saw an SMI (see the smi column); "
                    "%u of them were outliers\n",

@@ -3,9 +3,22 @@
 #ifndef CHASE_FAULT_H
 #define CHASE_FAULT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "platform.h"
+
+#define FAULT_VECTOR_NMI 2            /* non-maskable interrupt: cli does not stop it */
+#define FAULT_VECTOR_MACHINE_CHECK 18 /* #MC: the hardware reports an error */
+
+/*
+ * Whether f is no fault of chase's code but an NMI or machine check that arrived inside
+ * the window: the window's timing is lost, the point may go on.
+ */
+static inline bool fault_is_interruption(const struct fault_info *f)
+{
+    return f->faulted && (f->vector == FAULT_VECTOR_NMI || f->vector == FAULT_VECTOR_MACHINE_CHECK);
+}
 
 /* Mnemonic of exception vector v ("#PF"), or "#??" beyond 31. */
 const char *fault_mnemonic(unsigned v);

@@ -5,6 +5,7 @@
 #include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "platform.h"
 
 #ifndef CHASE_VERSION
 #define CHASE_VERSION "unknown"
@@ -93,6 +94,31 @@ static void timing_json(struct json *j, const struct timing *t)
     json_string(j, "method", t->core_method);
     json_double(j, "aperf_mperf_core_per_tsc", t->aperf_mperf, 4);
     json_string(j, "core_cycles", "ticks times core_per_tsc measured next to each point");
+    json_object_end(j);
+}
+
+/* What the measurement windows saw: how many, the longest, NMIs, LFENCE and paging. */
+static void windows_json(struct json *j, const struct run_record *r)
+{
+    struct window_report w;
+    plat_window_report(&w);
+    json_object_begin(j, "windows");
+    json_bool(j, "interrupts_off", r->m->ring0);
+    json_u64(j, "count", w.windows);
+    json_u64(j, "longest_ticks", w.longest_ticks);
+    json_double(j, "longest_ms", timing_wall_ns(r->timing, w.longest_ticks) / 1e6, 3);
+    json_u64(j, "max_ms", r->cfg ? r->cfg->global.window_max_ms : 0);
+    json_string(j, "untimed_walk",
+                "each repetition's window first walks the chain untimed "
+                "for as many hops as it times (at most a lap)");
+    json_u64(j, "nmis", w.nmis);
+    json_u64(j, "nmi_windows_dropped", w.nmi_windows);
+    json_u64(j, "machine_checks", w.machine_checks);
+    json_string(j, "lfence", w.lfence);
+    json_bool(j, "de_cfg_read", w.de_cfg_read);
+    if (w.de_cfg_read)
+        json_u64(j, "de_cfg_found", w.de_cfg);
+    json_string(j, "paging", w.paging);
     json_object_end(j);
 }
 
@@ -189,8 +215,11 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     json_bool(&j, "hypervisor", r->m->cpu.hypervisor);
     json_string(&j, "hypervisor_vendor", r->m->cpu.hypervisor ? r->m->cpu.hypervisor_vendor : NULL);
     json_u64(&j, "memory_total_bytes", r->m->memory_total_bytes);
-    if (r->timing)
+    if (r->timing) {
         timing_json(&j, r->timing);
+        if (!r->simulated)
+            windows_json(&j, r);
+    }
     if (r->buffer) {
         json_object_begin(&j, "buffer");
         json_u64(&j, "phys_addr", r->buffer->phys);

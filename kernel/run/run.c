@@ -132,6 +132,24 @@ static void print_timing(const struct timing *t)
                                             "MSR_SMI_COUNT)");
 }
 
+/* What the windows rest on (at the start), or what they saw (at the end). */
+static void print_windows(const struct exp_ctx *ctx, bool end)
+{
+    struct window_report w;
+    if (ctx->measure != measure_chase)
+        return; /* a model measures (chase-sim): no window holds its points */
+    plat_window_report(&w);
+    if (!end) {
+        con_printf("  lfence     %s\n  paging     %s\n", w.lfence, w.paging);
+        return;
+    }
+    con_printf("\nwindows: %llu, the longest %.3f ms (window_max_ms = %llu caps a repetition's); "
+               "NMIs %llu (%llu windows dropped), machine checks %llu\n",
+               (unsigned long long)w.windows, timing_wall_ns(ctx->timing, w.longest_ticks) / 1e6,
+               (unsigned long long)ctx->cfg->global.window_max_ms, (unsigned long long)w.nmis,
+               (unsigned long long)w.nmi_windows, (unsigned long long)w.machine_checks);
+}
+
 /* How long an experiment took, and how much of it was timed chasing (the rest by part). */
 static void print_time_split(const struct timing *t, const char *name, const struct exp_state *st)
 {
@@ -309,6 +327,7 @@ static void start_timing(struct run_state *s, struct exp_ctx *ctx, struct timing
     }
     s->rec.timing = t;
     print_timing(t);
+    print_windows(ctx, false);
 }
 
 /* No buffer to measure in (the console says why): save what there is. */
@@ -364,6 +383,7 @@ static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
     s->rec.status = "running";
     for (unsigned i = 0; i < cfg->global.n_experiments; i++)
         run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
+    print_windows(ctx, true);
     print_summary(s, ctx);
     if (s->unwritten_files)
         con_printf("note: %u result file%s could not be written to %s; every table is on this "

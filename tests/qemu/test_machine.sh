@@ -68,6 +68,40 @@ check "the chase loop's own cost per load is measured (16 vs 256 loads per itera
 check "the buffer is aligned to at least 2 MiB and to what run.json says" json_true "$j" \
     '.buffer.align_bytes >= 2097152 and .buffer.phys_addr % .buffer.align_bytes == 0'
 
+# ---- windows: the longest recorded against window_max_ms; LFENCE and paging findings
+j=$WORK/../cpumax/out/0001/run.json
+check "windows: count, the longest (ms, under interrupts off) and the cap in run.json" json_true \
+    "$j" '.windows.interrupts_off and .windows.count > 0 and .windows.longest_ms > 0 and
+          .windows.max_ms == 10 and .config.window_max_ms == 10'
+check "windows: 4-level paging found (CR4.LA57 clear), LFENCE finding recorded" json_true "$j" \
+    '(.windows.paging | startswith("4-level (CR4.LA57 clear)")) and (.windows.lfence|length) > 0'
+check "windows: the console prints the longest window and the findings" sh -c \
+    "grep -q '^windows: [0-9]*, the longest [0-9.]* ms' '$WORK/../cpumax/out/0001/console.txt' &&
+     grep -q '^  paging     4-level' '$WORK/../cpumax/out/0001/console.txt'"
+# An AMD family 17h (Zen) CPU needs DE_CFG[1]: chase reads it, tries to set it, says what came of
+# it (TCG keeps no DE_CFG: the bit does not stick), and the run goes on.
+boot epyc --cpu EPYC "${quick[@]}" --set experiments=random
+check "cpu EPYC (family 17h): the DE_CFG finding is recorded and the run completes" json_true \
+    "$RUN_DIR/run.json" '.status=="complete" and (.windows.lfence | contains("DE_CFG")) and
+                         .experiments.random=="ok"'
+check "cpu EPYC: the console says what was found about LFENCE" \
+    grep -q '^  lfence     DE_CFG' "$RUN_DIR/console.txt"
+
+# ---- NMI and machine check in a window: that repetition is dropped, counted, the point goes on
+for kind in nmi machine_check; do
+    boot "fault-$kind" "${quick[@]}" --set experiments=random --set fault_test=$kind
+    j=$RUN_DIR/run.json
+    case $kind in
+    nmi) what='an NMI' count='.windows.nmis >= 1 and .windows.nmi_windows_dropped >= 1' ;;
+    *) what='a machine check' count='.windows.machine_checks >= 1' ;;
+    esac
+    check "$kind: the run completes and the point is ok" json_true "$j" \
+        ".status==\"complete\" and .experiments.random==\"ok\" and $count"
+    check "$kind: the console notes the dropped window of that point" \
+        grep -q "note: 1 window of this point was lost to $what and taken again" \
+        "$RUN_DIR/console.txt"
+done
+
 # ---- TSC: calibrated against the ACPI PM timer, every source recorded
 j=$WORK/../cpumax/out/0001/run.json
 check "TSC calibrated against the ACPI PM timer, 5 times, spread recorded" json_true "$j" \

@@ -13,6 +13,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "host.h"
+#include "machine/window_rules.h"
 #include "platform.h"
 
 #define CALIBRATION_NS 20000000ULL /* 20 ms per calibration */
@@ -134,12 +135,46 @@ bool plat_write_msr(uint32_t msr, uint64_t value)
     return false;
 }
 
+/* The windows run so far and the longest (with interrupts on: Linux may come in). */
+static uint64_t windows, longest_ticks;
+
 /* User space cannot turn interrupts off or own page tables: the job simply runs. */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
     fault->faulted = false;
+    uint64_t t0 = arch_tsc_fenced();
     fn(arg);
+    uint64_t ticks = arch_tsc_fenced() - t0;
+    windows++;
+    longest_ticks = ticks > longest_ticks ? ticks : longest_ticks;
     return 0;
+}
+
+/* What LFENCE is here: Linux sets DE_CFG[1] on AMD at boot; chase-host writes no MSR. */
+static const char *host_lfence(struct window_report *r)
+{
+    char vendor[13];
+    struct lfence_cpuid c;
+    lfence_cpuid_read(&c, vendor);
+    enum lfence_rule rule = lfence_rule_of(&c);
+    r->de_cfg_read = rule == LFENCE_NEEDS_DE_CFG && plat_read_msr(MSR_AMD_DE_CFG, &r->de_cfg);
+    enum lfence_action a = lfence_action_of(rule, r->de_cfg_read, r->de_cfg);
+    if (a == LFENCE_UNREADABLE)
+        return "DE_CFG not readable without the msr driver; Linux sets DE_CFG[1] (LFENCE "
+               "serializing) on AMD at boot";
+    if (a == LFENCE_SET_FOR_RUN)
+        return "DE_CFG[1] (LFENCE serializing) found clear; chase-host writes no MSR: LFENCE "
+               "may not serialize";
+    return lfence_action_text(a);
+}
+
+void plat_window_report(struct window_report *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->windows = windows;
+    r->longest_ticks = longest_ticks;
+    r->lfence = host_lfence(r);
+    r->paging = "Linux's (chase-host loads no page tables)";
 }
 
 void host_memory(uint64_t *total, uint64_t *available)

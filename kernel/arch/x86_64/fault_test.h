@@ -15,7 +15,8 @@
 /*
  * kind 1: load from an unmapped address (#PF). kind 2: read a missing MSR (#GP); QEMU's
  * TCG returns 0 for unknown MSRs instead, so a non-canonical load follows, which #GPs
- * everywhere.
+ * everywhere. kind 4: "int $2" runs the NMI handler as an NMI would; kind 5: "int $18" the
+ * machine-check handler (kind 3 is a page fault outside a window, provoked elsewhere).
  */
 static inline void arch_fault_test(unsigned kind)
 {
@@ -27,6 +28,10 @@ static inline void arch_fault_test(unsigned kind)
         __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(FAULT_TEST_MISSING_MSR) : "memory");
         uint64_t v;
         __asm__ volatile("movq (%1), %0" : "=r"(v) : "r"(FAULT_TEST_NONCANONICAL_ADDR) : "memory");
+    } else if (kind == 4) {
+        __asm__ volatile("int $2" ::: "memory");
+    } else if (kind == 5) {
+        __asm__ volatile("int $18" ::: "memory");
     }
 }
 

@@ -6,8 +6,21 @@
 
 #define GATE_INTERRUPT_PRESENT 0x8e /* present, DPL 0, 64-bit interrupt gate */
 #define ISR_STUB_BYTES 16
+#define VECTOR_NMI 2
+#define VECTOR_MACHINE_CHECK 18
+#define MSR_MCG_STATUS 0x17a /* machine-check global status: RIPV, EIPV, MCIP */
 
-extern char isr_stubs[]; /* window.S: one 16-byte stub per vector */
+extern char isr_stubs[];                 /* window.S: one 16-byte stub per vector */
+extern volatile uint64_t arch_nmi_count; /* window.S: NMIs taken */
+
+/* What the windows did: hardware facts of this run, read for run.json. */
+static struct window_stats stats;
+
+static inline void wrmsr(uint32_t msr, uint64_t value)
+{
+    __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+                     : "memory");
+}
 
 /* The window in progress; an exception returns through it. Hardware state, not config. */
 static struct window_env *volatile active;
@@ -86,6 +99,11 @@ void arch_exception(const uint64_t *frame)
     f->faulted = true;
     f->vector = (unsigned)frame[0];
     f->error_code = frame[1];
+    if (f->vector == VECTOR_MACHINE_CHECK) {
+        /* #MC implies CR4.MCE and the MCA MSRs: keep the status, end the machine check */
+        f->error_code = arch_rdmsr(MSR_MCG_STATUS);
+        wrmsr(MSR_MCG_STATUS, 0);
+    }
     f->rip = frame[2];
     f->cr2 = arch_read_cr2();
     f->cr3 = arch_read_cr3();
@@ -94,10 +112,32 @@ void arch_exception(const uint64_t *frame)
     arch_longjmp(resume, 1);
 }
 
+/* Count the window that ran from t0 with nmi0 NMIs before it; an NMI during it costs it. */
+static int window_account(struct window_env *env, int rc, uint64_t t0, uint64_t nmi0)
+{
+    uint64_t ticks = arch_tsc_fenced() - t0;
+    stats.windows++;
+    stats.longest_ticks = ticks > stats.longest_ticks ? ticks : stats.longest_ticks;
+    if (rc != 0 && env->fault.vector == VECTOR_MACHINE_CHECK)
+        stats.machine_checks++;
+    if (arch_nmi_count != nmi0) {
+        stats.nmi_windows++;
+        if (rc == 0) {
+            kmemset(&env->fault, 0, sizeof(env->fault));
+            env->fault.faulted = true;
+            env->fault.vector = VECTOR_NMI;
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
 int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
                     struct fault_info *fault)
 {
     volatile uint64_t flags = arch_irq_save();
+    volatile uint64_t t0 = arch_tsc_fenced();
+    volatile uint64_t nmi0 = arch_nmi_count;
     volatile uint64_t firmware_cr3 = arch_read_cr3();
     volatile uint64_t cr4 = arch_read_cr4();
     struct descriptor_ptr firmware_idt;
@@ -120,7 +160,33 @@ int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
         arch_write_cr3(firmware_cr3);
         flush_global(cr4);
     }
+    rc = window_account(env, rc, t0, nmi0);
     arch_irq_restore(flags);
     *fault = env->fault;
     return rc;
+}
+
+void arch_window_stats(struct window_stats *out)
+{
+    *out = stats;
+    out->nmis = arch_nmi_count;
+}
+
+struct wrmsr_job {
+    uint32_t msr;
+    uint64_t value;
+};
+
+static void wrmsr_job_run(void *arg)
+{
+    struct wrmsr_job *j = arg;
+    wrmsr(j->msr, j->value);
+}
+
+int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value)
+{
+    struct wrmsr_job job = {msr, value};
+    struct fault_info fault;
+    int rc = arch_window_run(env, wrmsr_job_run, &job, &fault);
+    return rc != 0 && fault.vector != VECTOR_NMI ? -1 : 0; /* an NMI did not stop the write */
 }

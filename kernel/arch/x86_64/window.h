@@ -34,13 +34,33 @@ struct window_env {
     struct fault_info fault;
 };
 
+/* What the windows did so far: how many, the longest, what interrupted them. */
+struct window_stats {
+    uint64_t windows;
+    uint64_t longest_ticks;  /* interrupts off, TSC ticks, from cli to the flags restored */
+    uint64_t nmis;           /* NMIs taken, inside windows or between them */
+    uint64_t nmi_windows;    /* windows an NMI came into (their results dropped) */
+    uint64_t machine_checks; /* machine checks inside windows */
+};
+
+/* Copy what the windows did so far into out. */
+void arch_window_stats(struct window_stats *out);
+
+/*
+ * Write an MSR inside a window (interrupts off, a #GP caught). Returns 0, or -1 when the
+ * write faulted (the MSR does not exist, or the value is refused).
+ */
+int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value);
+
 /* Fill env's IDT: every exception vector goes to chase's handler. cr3 starts at 0. */
 void arch_window_init(struct window_env *env);
 
 /*
  * Run fn(arg) with interrupts off and env's CR3 and IDT loaded; restore the
  * firmware's IDT, CR3 and RFLAGS afterwards. Returns 0, or -1 when a CPU exception
- * stopped fn (fault says which).
+ * stopped fn (fault says which), or when an NMI came during it (fn ran to its end, but
+ * its timing is lost: fault says vector 2). A machine check's MCG_STATUS is in the
+ * fault's error code, and MCG_STATUS.MCIP is cleared so that another one is survivable.
  */
 int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
                     struct fault_info *fault);

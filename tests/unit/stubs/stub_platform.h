@@ -11,6 +11,15 @@ extern char stub_console[STUB_CONSOLE_BYTES];
 extern size_t stub_console_len;
 extern unsigned stub_files_written;
 
+/* Windows plat_window_run ran. */
+extern unsigned stub_windows;
+/*
+ * After stub_window_skip more windows, the next stub_window_interruptions windows run fn,
+ * then report stub_window_interruption_vector (NMI: 2). */
+extern unsigned stub_window_skip;
+extern unsigned stub_window_interruptions;
+extern unsigned stub_window_interruption_vector;
+
 /* Forget what the console stub captured. */
 void stub_console_reset(void);
 

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of what measure_chase does inside each window: the untimed walk before the first
+// timestamp (its hops counted through where the chain ends), the window_max_ms cap on a
+// repetition, and repetitions dropped for an NMI or machine check.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch/x86_64/chase_loop.h"
+#include "chase/chain.h"
+#include "chase/measure.h"
+#include "config/config.h"
+#include "stubs/stub_platform.h"
+
+#define LINE 64
+#define SLOTS 1009 /* prime: the end position tells the hop count modulo it */
+
+static uint8_t *buf;
+static struct timing t;
+
+static int setup(void **state)
+{
+    (void)state;
+    buf = aligned_alloc(4096, (SLOTS * LINE + 4095) / 4096 * 4096);
+    assert_non_null(buf);
+    memset(&t, 0, sizeof(t));
+    t.tsc_hz = 1000000000ULL;
+    t.rdtscp = true;
+    t.chase = chase_timed_rdtscp;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(buf);
+    return 0;
+}
+
+/* A linear ring over SLOTS lines: slot k points to slot k+1, the last to the first. */
+static struct chase_point ring_point(unsigned streams)
+{
+    struct chase_point pt;
+    memset(&pt, 0, sizeof(pt));
+    struct chain_layout l = {buf, 0, LINE, SLOTS, 0};
+    void **head = chain_build_linear(&l);
+    for (unsigned i = 0; i < streams; i++)
+        pt.head[i] = head; /* lock-step streams on one ring each advance alike */
+    pt.streams = streams;
+    pt.lap_hops = SLOTS;
+    return pt;
+}
+
+static uint64_t slot_of(void **p)
+{
+    return (uint64_t)((uint8_t *)p - buf) / LINE;
+}
+
+static struct measure_plan fixed_plan(unsigned reps, uint64_t min_hops)
+{
+    struct measure_plan p = {.reps = reps,
+                             .min_hops = min_hops,
+                             .max_hops = 1 << 20,
+                             .core_iters = 4,
+                             .partial_laps = true,
+                             .max_reps = reps};
+    return p;
+}
+
+/*
+ * Every hop the chain took is counted by where it stopped: the warm-up, then per repetition
+ * the untimed walk and the timed hops, in one window each. The host and the firmware run this
+ * same code (only plat_window_run differs), so both start every repetition equally warm.
+ */
+static void check_hops(unsigned streams, uint64_t min_hops, uint64_t want_prewalk)
+{
+    struct chase_point pt = ring_point(streams);
+    struct measure_plan p = fixed_plan(4, min_hops);
+    struct point_result r;
+    stub_windows = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.reps, 4);
+    assert_int_equal(r.prewalk_hops, want_prewalk);
+    uint64_t hops = r.warm_hops + r.reps * (r.prewalk_hops + r.hops);
+    for (unsigned i = 0; i < streams; i++)
+        assert_int_equal(slot_of(r.end[i]), hops % SLOTS);
+    /* Without the untimed walk the chain would stop elsewhere: the check can fail. */
+    assert_true(r.reps * r.prewalk_hops % SLOTS != 0);
+    measure_release(&r);
+}
+
+/* Repetitions longer than a lap walk one lap first (rounded to the unroll); shorter ones as
+   many hops as they time. One chain and lock-step chains alike. */
+static void test_prewalk_hops_counted(void **state)
+{
+    (void)state;
+    uint64_t lap = (SLOTS + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
+    check_hops(1, 4096, lap);
+    check_hops(1, 256, 256);
+    check_hops(3, 4096, lap);
+    check_hops(3, 512, 512);
+}
+
+/* warm_laps = 0 asks for the way from cold: nothing walks before the timestamps. */
+static void test_no_prewalk_without_warmup(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(3, 1);
+    p.warm_laps_set = true;
+    p.warm_laps = 0;
+    p.partial_laps = false;
+    struct point_result r;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.prewalk_hops, 0);
+    assert_int_equal(r.warm_hops, 0);
+    assert_int_equal(slot_of(r.end[0]), (3 * r.hops) % SLOTS);
+    measure_release(&r);
+    assert_int_equal(measure_prewalk_hops(5000, 8192, &p), 0);
+    p.warm_laps = 1;
+    assert_int_equal(measure_prewalk_hops(5000, 8192, &p), 5008);
+    assert_int_equal(measure_prewalk_hops(50000, 8192, &p), 8192);
+}
+
+/* The window cap: at the warm-up's pace, walk and repetition fit in window_max_ticks. */
+static void test_window_cap(void **state)
+{
+    (void)state;
+    struct measure_plan p = fixed_plan(1, 4096);
+    p.target_ticks = 10000000; /* 10 ms */
+    p.window_max_ticks = 1000000;
+    /* 10 ticks per hop: 1e6 ticks hold 2 x 50000 hops (walk and repetition). */
+    assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 50000);
+    p.window_max_ticks = 1000100; /* 50005 hops: down to a multiple of the unroll */
+    assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 50000);
+    p.window_max_ticks = 0;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 1000000);
+    /* The cap wins over min_hops, down to one iteration of the loop. */
+    p.window_max_ticks = 100;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), CHASE_UNROLL);
+    /* Whole laps are not split: the cap does not shorten them. */
+    p.partial_laps = false;
+    p.window_max_ticks = 1000000;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 1 << 20);
+}
+
+/* Windows measure_chase opens before the warm-up's (the core clock's), counted undisturbed. */
+static unsigned windows_before_warmup(const struct chase_point *pt, const struct measure_plan *p)
+{
+    struct point_result r;
+    stub_windows = 0;
+    assert_int_equal(measure_chase(pt, p, &t, &r), 0);
+    unsigned w = stub_windows - 1 - r.reps; /* the warm-up, then one per repetition */
+    measure_release(&r);
+    return w;
+}
+
+/* With a window cap the warm-up runs in several windows; every hop of it is still walked. */
+static void test_warmup_split(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(2, 256);
+    p.warm_hops = 3 * 4096 + 160; /* more than the first window's 4096 hops */
+    struct point_result r;
+    unsigned before = windows_before_warmup(&pt, &p);
+    stub_windows = 0;
+    p.window_max_ticks = 1; /* tiny: every window after the first holds one iteration */
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.warm_hops, 3 * 4096 + 160);
+    unsigned warm_windows = stub_windows - before - r.reps;
+    assert_int_equal(warm_windows, 1 + (3 * 4096 + 160 - 4096) / CHASE_UNROLL);
+    assert_int_equal(r.hops, CHASE_UNROLL); /* the repetitions are capped as well */
+    uint64_t hops = r.warm_hops + r.reps * (r.prewalk_hops + r.hops);
+    assert_int_equal(slot_of(r.end[0]), hops % SLOTS);
+    measure_release(&r);
+    p.window_max_ticks = 0; /* no cap: one window */
+    stub_windows = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(stub_windows - before - r.reps, 1);
+    measure_release(&r);
+}
+
+/* An NMI or machine check costs the window it hit, counted; the point goes on. */
+static void test_interruption_dropped(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(5, 256);
+    struct point_result r;
+    unsigned before = windows_before_warmup(&pt, &p);
+    stub_windows = 0;
+    stub_window_skip = before;
+    stub_window_interruptions = 3; /* the warm-up three times: it is taken again */
+    stub_window_interruption_vector = 2;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.reps, 5);
+    assert_int_equal(r.dropped, 3);
+    assert_int_equal(r.dropped_vector, 2);
+    assert_int_equal(stub_windows, before + 1 + 5 + 3);
+    uint64_t hops = 4 * r.warm_hops + 5 * (r.prewalk_hops + r.hops);
+    assert_int_equal(slot_of(r.end[0]), hops % SLOTS); /* dropped windows still walked */
+    measure_release(&r);
+    stub_windows = 0;
+    stub_window_skip = before + 1 + 2; /* the third repetition's window */
+    stub_window_interruptions = 1;
+    stub_window_interruption_vector = 18;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.reps, 5);
+    assert_int_equal(r.dropped, 1);
+    assert_int_equal(r.dropped_vector, 18);
+    assert_int_equal(stub_windows, before + 1 + 5 + 1);
+    hops = r.warm_hops + 6 * (r.prewalk_hops + r.hops);
+    assert_int_equal(slot_of(r.end[0]), hops % SLOTS);
+    measure_release(&r);
+}
+
+/* A storm of them, or any other exception, fails the point and says which. */
+static void test_interruption_storm_fails(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(5, 256);
+    struct point_result r;
+    unsigned before = windows_before_warmup(&pt, &p);
+    stub_window_skip = before;
+    stub_window_interruptions = 1000;
+    stub_window_interruption_vector = 2;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), -1);
+    assert_true(r.fault.faulted);
+    assert_int_equal(r.fault.vector, 2);
+    assert_true(r.dropped > 0 && r.dropped < 1000);
+    measure_release(&r);
+    stub_window_skip = before;
+    stub_window_interruptions = 1;
+    stub_window_interruption_vector = 14; /* a page fault is chase's own: no retry */
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), -1);
+    assert_int_equal(r.dropped, 0);
+    assert_int_equal(r.fault.vector, 14);
+    measure_release(&r);
+    stub_window_interruptions = 0;
+}
+
+/* window_max_ms: a global key, default 10 ms, 1 ms to 1 s, with a clear error outside. */
+static const struct cfg_section *no_section(size_t i)
+{
+    (void)i;
+    return NULL;
+}
+
+static const struct cfg_table no_experiments = {no_section, 0};
+
+static bool resolve(const char *options, struct chase_config *cfg, char *err, size_t cap)
+{
+    static struct cfg_entries entries;
+    struct cfg_errors errs = {{0}, 0};
+    struct machine m;
+    memset(&m, 0, sizeof(m));
+    memset(&entries, 0, sizeof(entries));
+    m.memory_total_bytes = 4ull << 30;
+    cfg_read_options(&entries, options, &errs);
+    cfg_resolve(cfg, &no_experiments, &entries, &m, &errs);
+    snprintf(err, cap, "%s", strbuf_str(&errs.text));
+    strbuf_release(&errs.text);
+    return errs.count == 0;
+}
+
+static void test_window_key(void **state)
+{
+    (void)state;
+    static struct chase_config cfg;
+    char err[512];
+    assert_true(resolve("", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.window_max_ms, 10);
+    assert_true(resolve("window_max_ms=50", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.window_max_ms, 50);
+    assert_false(resolve("window_max_ms=0", &cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "window_max_ms"));
+    assert_false(resolve("window_max_ms=5000", &cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "(out of range)"));
+    assert_false(resolve("window_max_ms=fast", &cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "window_max_ms"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prewalk_hops_counted),
+        cmocka_unit_test(test_no_prewalk_without_warmup),
+        cmocka_unit_test(test_window_cap),
+        cmocka_unit_test(test_warmup_split),
+        cmocka_unit_test(test_interruption_dropped),
+        cmocka_unit_test(test_interruption_storm_fails),
+        cmocka_unit_test(test_window_key),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
