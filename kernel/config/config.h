@@ -18,6 +18,7 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 #define PRECISION_MAX_PPM 500000    /* 50% */
 #define POINT_MAX_MS_MAX 3600000ULL /* an hour */
 #define WARM_LAPS_MAX 64
+#define PASSES_MAX 16
 
 enum key_type {
     KEY_U64,         /* plain integer (decimal or 0x hex) */
@@ -78,6 +79,7 @@ struct global_params {
     uint64_t reps;
     uint64_t precision_ppm;    /* KEY_PERCENT: target half-width of the median's interval */
     uint64_t point_max_ms;     /* time cap of one point's repetitions */
+    uint64_t passes;           /* interleaved passes over a sweep's points (1: one pass) */
     struct cfg_auto warm_laps; /* laps of warm-up; auto: measure_plan's own rule */
     unsigned fault_test;       /* enum fault_test (measure.h): tests only */
     unsigned page;             /* index into page_names: 0 auto, then 4K, 2M, 1G */

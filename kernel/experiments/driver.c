@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The sweep driver: every experiment's loop over its points, with the progress line.
+// The sweep driver: every experiment's loop over its points, in one pass or interleaved passes.
 #include "arch/x86_64/cpu.h"
 #include "experiments/common.h"
+#include "chase/reps.h"
+#include "lib/kmath.h"
 
 /* Point i with its plan filled in; returns its estimated work (TSC ticks). */
 static double plan_point(const struct exp_ctx *ctx, const struct exp_sweep *s, unsigned i,
@@ -14,19 +16,27 @@ static double plan_point(const struct exp_ctx *ctx, const struct exp_sweep *s, u
     return exp_point_work(ctx, &p->plan, p->chain_bytes, p->slots, p->lap_hops, p->streams);
 }
 
+/* Plan, prepare and build point i into p (build timed); 0, or EXP_POINT_SKIPPED. */
+static int prepare_point(struct exp_ctx *ctx, const struct exp_sweep *s, unsigned i,
+                         struct exp_point *p, double *work)
+{
+    *work = plan_point(ctx, s, i, p);
+    int skipped = s->prepare ? s->prepare(ctx, s->data, p) : 0;
+    uint64_t t0 = arch_tsc_fenced();
+    if (!skipped)
+        skipped = s->build(ctx, s->data, p);
+    p->build_ticks = arch_tsc_fenced() - t0;
+    return skipped;
+}
+
 /* Plan, prepare, build, measure and write point i; 0, or EXP_RUN_FAILED. */
 static int sweep_point(struct exp_ctx *ctx, const struct exp_sweep *s, unsigned i,
                        struct con_progress *pg)
 {
     struct exp_point p;
     struct point_result r;
-    double work = plan_point(ctx, s, i, &p);
-    int skipped = s->prepare ? s->prepare(ctx, s->data, &p) : 0;
-    uint64_t t0 = arch_tsc_fenced();
-    if (!skipped)
-        skipped = s->build(ctx, s->data, &p);
-    p.build_ticks = arch_tsc_fenced() - t0;
-    if (skipped) {
+    double work;
+    if (prepare_point(ctx, s, i, &p, &work)) {
         con_progress_step(pg, 0, arch_tsc_fenced());
         return 0;
     }
@@ -38,6 +48,117 @@ static int sweep_point(struct exp_ctx *ctx, const struct exp_sweep *s, unsigned 
     return 0;
 }
 
+/* Reverse the low `bits` bits of v. */
+static unsigned reverse_bits(unsigned v, unsigned bits)
+{
+    unsigned r = 0;
+    for (unsigned b = 0; b < bits; b++)
+        r |= ((v >> b) & 1u) << (bits - 1 - b);
+    return r;
+}
+
+void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
+{
+    unsigned bits = 0, k = 0;
+    while ((1u << bits) < n)
+        bits++;
+    unsigned shift = passes ? (unsigned)((uint64_t)n * pass / passes) : 0;
+    for (unsigned v = 0; v < (1u << bits) && k < n; v++) {
+        unsigned i = reverse_bits(v, bits);
+        if (i < n)
+            order[k++] = (i + shift) % n;
+    }
+}
+
+struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
+                                   uint64_t hops)
+{
+    struct measure_plan p = *plan;
+    if (passes > 1) {
+        p.precision = plan->precision * ksqrt((double)passes);
+        p.max_ticks = plan->max_ticks / passes;
+    }
+    if (hops)
+        p.min_hops = p.max_hops = hops;
+    return p;
+}
+
+/* What an interleaved sweep keeps of each point between passes. */
+struct pass_point {
+    struct exp_point p;
+    struct point_result r;
+    double work;
+    bool skipped, done;
+};
+
+/* Point i's slice of this pass, merged into what it has; 0, or EXP_RUN_FAILED. */
+static int pass_slice(struct exp_ctx *ctx, const struct exp_sweep *s, struct pass_point *pp,
+                      unsigned i, unsigned passes)
+{
+    uint64_t build_before = pp->p.build_ticks;
+    if (prepare_point(ctx, s, i, &pp->p, &pp->work)) {
+        pp->skipped = true;
+        return 0;
+    }
+    pp->p.build_ticks += build_before;
+    struct measure_plan slice = exp_slice_plan(&pp->p.plan, passes, pp->r.hops);
+    struct point_result r;
+    if (exp_measure(ctx, &pp->p.pt, &slice, pp->p.label, &r) != 0)
+        return EXP_RUN_FAILED;
+    if (measure_merge(&pp->r, &r) != 0 || measure_reassess(&pp->r, pp->p.plan.precision) != 0)
+        return EXP_RUN_FAILED;
+    pp->r.passes++;
+    /* Two passes at least, so that no point rests on one moment of the machine. */
+    pp->done = pp->r.passes >= 2 && pp->r.stop == REPS_STOP_PRECISION;
+    return 0;
+}
+
+/* Every pass over the points not done; then each point's row, in the sweep's order. */
+static int run_passes(struct exp_ctx *ctx, const struct exp_sweep *s, struct pass_point *pts,
+                      unsigned *order, unsigned passes, struct con_progress *pg)
+{
+    int rc = 0;
+    for (unsigned pass = 0; pass < passes && rc == 0; pass++) {
+        exp_pass_order(s->points, pass, passes, order);
+        for (unsigned k = 0; k < s->points && rc == 0; k++) {
+            struct pass_point *pp = &pts[order[k]];
+            if (pp->skipped || pp->done)
+                continue;
+            rc = pass_slice(ctx, s, pp, order[k], passes);
+            con_progress_step(pg, pp->work / passes, arch_tsc_fenced());
+        }
+    }
+    for (unsigned i = 0; i < s->points && rc == 0; i++) {
+        if (pts[i].skipped)
+            continue;
+        if (measure_finish(&pts[i].r) != 0)
+            return EXP_RUN_FAILED;
+        pts[i].r.measured_tsc = arch_tsc_fenced();
+        s->row(ctx, s->data, &pts[i].p, &pts[i].r);
+    }
+    return rc;
+}
+
+/* An interleaved sweep: its points' results stay until the last pass. */
+static int sweep_interleaved(struct exp_ctx *ctx, const struct exp_sweep *s, unsigned passes,
+                             struct con_progress *pg)
+{
+    struct pass_point *pts = plat_alloc(s->points * sizeof(*pts));
+    unsigned *order = plat_alloc(s->points * sizeof(*order));
+    int rc = EXP_RUN_FAILED;
+    if (pts && order) {
+        kmemset(pts, 0, s->points * sizeof(*pts));
+        rc = run_passes(ctx, s, pts, order, passes, pg);
+    }
+    if (rc != 0 && !pts)
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "out of memory for %u points", s->points);
+    for (unsigned i = 0; pts && i < s->points; i++)
+        measure_release(&pts[i].r);
+    plat_free(pts);
+    plat_free(order);
+    return rc;
+}
+
 int exp_sweep_run(struct exp_ctx *ctx, const struct exp_sweep *s)
 {
     struct con_progress pg;
@@ -45,10 +166,18 @@ int exp_sweep_run(struct exp_ctx *ctx, const struct exp_sweep *s)
     double total = 0;
     for (unsigned i = 0; i < s->points; i++)
         total += plan_point(ctx, s, i, &p);
-    con_progress_begin(&pg, s->points, total, arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
+    const struct global_params *g = &ctx->cfg->global;
+    unsigned passes = (unsigned)g->passes;
+    /* One pass: without a precision there is nothing to share out but a fixed count. */
+    bool interleaved = s->interleave && passes > 1 && s->points > 1 && g->precision_ppm > 0;
+    con_progress_begin(&pg, interleaved ? s->points * passes : s->points, total,
+                       arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
     int rc = 0;
-    for (unsigned i = 0; i < s->points && rc == 0; i++)
-        rc = sweep_point(ctx, s, i, &pg);
+    if (interleaved)
+        rc = sweep_interleaved(ctx, s, passes, &pg);
+    else
+        for (unsigned i = 0; i < s->points && rc == 0; i++)
+            rc = sweep_point(ctx, s, i, &pg);
     con_progress_end(&pg);
     return rc;
 }
