@@ -140,7 +140,9 @@ int exp_sweep_run(struct exp_ctx *ctx, const struct exp_sweep *s);
 
 /*
  * The order in which pass `pass` (of `passes`) visits n points: order[0..n) a permutation of
- * 0..n-1, neighbours in size far apart in time (bit-reversed), each pass starting elsewhere.
+ * 0..n-1 that steps about 0.618 n points at a time (so any stretch of the pass covers sizes
+ * spread evenly over the sweep, and neighbours in size are never visited one after the
+ * other when n >= 5), each pass starting elsewhere.
  */
 void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order);
 

@@ -48,25 +48,42 @@ static int sweep_point(struct exp_ctx *ctx, const struct exp_sweep *s, unsigned 
     return 0;
 }
 
-/* Reverse the low `bits` bits of v. */
-static unsigned reverse_bits(unsigned v, unsigned bits)
+static unsigned gcd(unsigned a, unsigned b)
 {
-    unsigned r = 0;
-    for (unsigned b = 0; b < bits; b++)
-        r |= ((v >> b) & 1u) << (bits - 1 - b);
-    return r;
+    while (b) {
+        unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/*
+ * The stride of the golden-ratio order of n points: coprime to n (so every point is visited)
+ * and neither 1 nor n - 1 (so neighbours in size are never visited one after the other); 0
+ * when n has none (n < 5, or 6).
+ */
+static unsigned golden_stride(unsigned n)
+{
+    unsigned g0 = (unsigned)(0.618034 * n + 0.5);
+    for (unsigned d = 0; d < n; d++) {
+        unsigned c[2] = {g0 + d, g0 - d};
+        for (unsigned k = 0; k < 2; k++) {
+            if (c[k] >= 2 && c[k] + 2 <= n && gcd(c[k], n) == 1)
+                return c[k];
+        }
+    }
+    return 0;
 }
 
 void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
 {
-    unsigned bits = 0, k = 0;
-    while ((1u << bits) < n)
-        bits++;
-    unsigned shift = passes ? (unsigned)((uint64_t)n * pass / passes) : 0;
-    for (unsigned v = 0; v < (1u << bits) && k < n; v++) {
-        unsigned i = reverse_bits(v, bits);
-        if (i < n)
-            order[k++] = (i + shift) % n;
+    unsigned g = golden_stride(n), shift = passes ? (unsigned)((uint64_t)n * pass / passes) : 0;
+    for (unsigned k = 0; k < n; k++) {
+        /* Without a golden stride: the even points, then the odd ones. */
+        unsigned i = g ? (unsigned)((uint64_t)k * g % n) : k < (n + 1) / 2 ? 2 * k
+                                                                          : 2 * (k - (n + 1) / 2) + 1;
+        order[k] = (i + shift) % n;
     }
 }
 
