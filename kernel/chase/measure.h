@@ -71,11 +71,11 @@ struct point_result {
     unsigned smi_reps;        /* repetitions during which an SMI happened */
     /* How the repetitions went (reps.h); measure_assess fills these where a backend did not. */
     bool assessed;
-    unsigned outliers;      /* repetitions above outlier_above, left out of tsc */
-    double outlier_above;   /* the outlier threshold in TSC ticks per access */
-    bool ci_valid;          /* enough kept repetitions for the median's 95% interval */
-    double precision;       /* its half-width over the median (0 unless ci_valid) */
-    unsigned stop;          /* enum reps_stop: why the repetitions ended */
+    unsigned outliers;    /* repetitions above outlier_above, left out of tsc */
+    double outlier_above; /* the outlier threshold in TSC ticks per access */
+    bool ci_valid;        /* enough kept repetitions for the median's 95% interval */
+    double precision;     /* its half-width over the median (0 unless ci_valid) */
+    unsigned stop;        /* enum reps_stop: why the repetitions ended */
     /* From measure_finish: per-repetition core cycles, the headlines, the disturbance. */
     struct stats_summary cycles; /* core cycles per access, outliers left out */
     double headline_tsc;         /* REPS_HEADLINE_QUANTILE of tsc_per_access (reps.h) */
@@ -83,8 +83,8 @@ struct point_result {
     double clock_disagree;       /* (p90 - p10) / median of core_per_rep; 0 without them */
     unsigned disturbed;          /* REPS_DISTURB_* bits (reps.h) */
     unsigned passes;             /* interleaved passes that measured it (0: one) */
-    struct time_split time; /* warm and timed from the backend; the rest from exp_measure */
-    uint64_t measured_tsc;  /* when exp_measure returned: output is timed from here */
+    struct time_split time;      /* warm and timed from the backend; the rest from exp_measure */
+    uint64_t measured_tsc;       /* when exp_measure returned: output is timed from here */
 };
 
 /*

@@ -114,9 +114,8 @@ int measure_merge(struct point_result *into, struct point_result *slice)
     double *clock = into->core_per_rep || slice->core_per_rep
                         ? joined(into->core_per_rep, a, slice->core_per_rep, b, sizeof(double))
                         : NULL;
-    uint64_t *smi = into->smi || slice->smi
-                        ? joined(into->smi, a, slice->smi, b, sizeof(uint64_t))
-                        : NULL;
+    uint64_t *smi =
+        into->smi || slice->smi ? joined(into->smi, a, slice->smi, b, sizeof(uint64_t)) : NULL;
     bool ok = ticks && per && (clock || !(into->core_per_rep || slice->core_per_rep)) &&
               (smi || !(into->smi || slice->smi));
     /* A slice without its own clocks keeps the point's one estimate for its repetitions. */

@@ -5,7 +5,8 @@
 #include "lib/kmath.h"
 #include "lib/kstring.h"
 
-const char *const reps_stop_names[] = {"", "fixed", "precision", "time", "max_reps", "passes", NULL};
+const char *const reps_stop_names[] = {"",         "fixed",  "precision", "time",
+                                       "max_reps", "passes", NULL};
 
 void reps_insert_sorted(double *sorted, unsigned n, double v)
 {

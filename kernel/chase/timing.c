@@ -136,8 +136,8 @@ double timing_core_ratio(uint64_t iters, double overhead_ticks)
         if (plat_window_run(add_chain, &job, &fault) == 0 && job.ticks && job.ticks < best)
             best = job.ticks;
     }
-    double ratio = best == UINT64_MAX ? 0 : timing_adds_ratio(iters * CHASE_UNROLL, best,
-                                                                overhead_ticks);
+    double ratio =
+        best == UINT64_MAX ? 0 : timing_adds_ratio(iters * CHASE_UNROLL, best, overhead_ticks);
     return ratio > 0 ? ratio : 1.0;
 }
 

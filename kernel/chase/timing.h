@@ -41,16 +41,16 @@ struct timing {
     const char *cpuid_leaf;
     double disagreement; /* largest relative difference between sources */
     bool invariant;
-    bool rdtscp;           /* the end of a timed region uses rdtscp */
-    double overhead_ticks; /* median cost of an empty timed region */
+    bool rdtscp;                /* the end of a timed region uses rdtscp */
+    double overhead_ticks;      /* median cost of an empty timed region */
     double adds_overhead_ticks; /* ... of the add chain's (lfence; rdtsc; lfence at both ends) */
-    double core_per_tick;  /* core cycles per TSC tick, run-wide estimate */
+    double core_per_tick;       /* core cycles per TSC tick, run-wide estimate */
     const char *core_method;
-    double aperf_mperf;  /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
+    double aperf_mperf;   /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
     bool aperf_in_window; /* ring 0 and APERF/MPERF readable: read around each repetition */
-    bool smi_counting;   /* MSR_SMI_COUNT read around each repetition */
-    double l1_ticks_16;  /* ticks per load, L1 chain, 16 loads per iteration */
-    double l1_ticks_256; /* the same chain, 256 loads per iteration */
+    bool smi_counting;    /* MSR_SMI_COUNT read around each repetition */
+    double l1_ticks_16;   /* ticks per load, L1 chain, 16 loads per iteration */
+    double l1_ticks_256;  /* the same chain, 256 loads per iteration */
     chase_timed_fn chase;
 };
 

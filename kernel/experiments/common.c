@@ -257,8 +257,8 @@ void exp_csv_common(struct exp_ctx *ctx, const struct point_result *r, uint64_t 
                   r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
                   timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
                   timing_ticks_to_ns(t, r->headline_tsc), r->headline_cycles);
-    strbuf_printf(&ctx->csv, "%.3f,%.3f,%.3f,%.4f,%s,%.3f,%s,%u,", r->cycles.min,
-                  r->cycles.median, r->cycles.p90, r->core_per_tick, r->clock ? r->clock : "",
+    strbuf_printf(&ctx->csv, "%.3f,%.3f,%.3f,%.4f,%s,%.3f,%s,%u,", r->cycles.min, r->cycles.median,
+                  r->cycles.p90, r->core_per_tick, r->clock ? r->clock : "",
                   r->clock_disagree * 100, disturbed, r->passes ? r->passes : 1);
     strbuf_printf(&ctx->csv, "%u,%s,%s,%llu,%llu,%llu,%llu,%.4f\n", r->outliers, precision,
                   reps_stop_names[r->stop], (unsigned long long)timing_wall_ns(t, split.warm),

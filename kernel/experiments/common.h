@@ -34,8 +34,8 @@
  * The columns every experiment's CSV ends with: the statistics leave the outliers out;
  * ns and core_cycles are the headline robust to bursts (reps.h: REPS_HEADLINE_QUANTILE of
  * all repetitions), core cycles are per repetition at that repetition's own clock (clock:
- * adds or aperf; clock_disagree_pct how far its repetitions' clocks lie apart, p10 to p90), disturbed
- * what the repetitions show (tail, modes, drift; empty when clean), passes how many
+ * adds or aperf; clock_disagree_pct how far its repetitions' clocks lie apart, p10 to p90),
+ * disturbed what the repetitions show (tail, modes, drift; empty when clean), passes how many
  * interleaved passes measured the point; precision_pct is the half-width of the median's
  * 95% interval in percent of it (empty when the repetitions are too few for one), stop why
  * the repetitions ended (reps.h); the *_ns columns split the point's wall time,
@@ -152,8 +152,7 @@ void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
  * all slices together reach plan->precision (sqrt(passes) wider), and, after the first
  * slice, the hops per repetition the first one took (hops, 0 for the first).
  */
-struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
-                                   uint64_t hops);
+struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes, uint64_t hops);
 
 /*
  * Map the buffer with the page size the experiment's page key asks for (PAGE_CHOICE_AUTO keeps

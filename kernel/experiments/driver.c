@@ -81,14 +81,14 @@ void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
     unsigned g = golden_stride(n), shift = passes ? (unsigned)((uint64_t)n * pass / passes) : 0;
     for (unsigned k = 0; k < n; k++) {
         /* Without a golden stride: the even points, then the odd ones. */
-        unsigned i = g ? (unsigned)((uint64_t)k * g % n) : k < (n + 1) / 2 ? 2 * k
-                                                                          : 2 * (k - (n + 1) / 2) + 1;
+        unsigned i = g                 ? (unsigned)((uint64_t)k * g % n)
+                     : k < (n + 1) / 2 ? 2 * k
+                                       : 2 * (k - (n + 1) / 2) + 1;
         order[k] = (i + shift) % n;
     }
 }
 
-struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
-                                   uint64_t hops)
+struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes, uint64_t hops)
 {
     struct measure_plan p = *plan;
     if (passes > 1) {
@@ -187,8 +187,8 @@ int exp_sweep_run(struct exp_ctx *ctx, const struct exp_sweep *s)
     unsigned passes = (unsigned)g->passes;
     /* One pass: without a precision there is nothing to share out but a fixed count. */
     bool interleaved = s->interleave && passes > 1 && s->points > 1 && g->precision_ppm > 0;
-    con_progress_begin(&pg, interleaved ? s->points * passes : s->points, total,
-                       arch_tsc_fenced(), ctx->timing->wall_tsc_hz);
+    con_progress_begin(&pg, interleaved ? s->points * passes : s->points, total, arch_tsc_fenced(),
+                       ctx->timing->wall_tsc_hz);
     int rc = 0;
     if (interleaved)
         rc = sweep_interleaved(ctx, s, passes, &pg);

@@ -18,12 +18,12 @@
 struct trace {
     char log[LOG_MAX][8];
     unsigned n;
-    unsigned skip;     /* prepare skips this point */
-    unsigned fail;     /* the measurement fails at this point */
-    unsigned measured; /* points the fake measurement saw */
+    unsigned skip;      /* prepare skips this point */
+    unsigned fail;      /* the measurement fails at this point */
+    unsigned measured;  /* points the fake measurement saw */
     unsigned want_reps; /* what each row must see (3: one pass) */
     unsigned want_passes;
-    bool noisy;        /* the fake repetitions never reach a precision */
+    bool noisy; /* the fake repetitions never reach a precision */
 };
 
 static struct trace *current;
@@ -160,8 +160,8 @@ static void test_pass_order(void **state)
 static void test_slice_plan(void **state)
 {
     (void)state;
-    struct measure_plan plan = {.reps = 5, .precision = 0.005, .max_ticks = 900, .min_hops = 64,
-                                .max_hops = 1 << 20};
+    struct measure_plan plan = {
+        .reps = 5, .precision = 0.005, .max_ticks = 900, .min_hops = 64, .max_hops = 1 << 20};
     struct measure_plan s = exp_slice_plan(&plan, 4, 0);
     assert_int_equal(s.reps, 5);
     assert_true(s.precision > 0.00999 && s.precision < 0.01001);
@@ -191,8 +191,13 @@ static void run_interleaved(struct trace *t)
     ctx.timing = &timing;
     ctx.measure = fake_measure;
     current = t;
-    struct exp_sweep s = {.points = POINTS, .data = t, .interleave = true, .plan = plan,
-                          .prepare = prepare, .build = build, .row = row};
+    struct exp_sweep s = {.points = POINTS,
+                          .data = t,
+                          .interleave = true,
+                          .plan = plan,
+                          .prepare = prepare,
+                          .build = build,
+                          .row = row};
     assert_int_equal(exp_sweep_run(&ctx, &s), 0);
     cfg.global.passes = 0;
     cfg.global.precision_ppm = 0;
@@ -206,8 +211,7 @@ static void test_interleaved_passes(void **state)
     assert_int_equal(quiet.measured, 2 * POINTS);
     static const char *const rows[] = {"r0", "r1", "r2", "r3", "r4"};
     assert_log_tail(&quiet, rows, POINTS);
-    struct trace noisy = {.skip = 99, .fail = 99, .want_reps = 9, .want_passes = 3,
-                          .noisy = true};
+    struct trace noisy = {.skip = 99, .fail = 99, .want_reps = 9, .want_passes = 3, .noisy = true};
     run_interleaved(&noisy);
     assert_int_equal(noisy.measured, 3 * POINTS);
 }
@@ -230,7 +234,6 @@ static void run_sweep(struct trace *t, int expect)
     if (expect == EXP_RUN_FAILED)
         assert_string_equal(ctx.failure, "point 16K: out of memory");
 }
-
 
 /* Every point planned for the estimate first, then plan, prepare, build, row point by point. */
 static void test_hook_order_and_skip(void **state)
@@ -259,10 +262,8 @@ static void test_failing_point_stops(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hook_order_and_skip),
-        cmocka_unit_test(test_failing_point_stops),
-        cmocka_unit_test(test_pass_order),
-        cmocka_unit_test(test_slice_plan),
+        cmocka_unit_test(test_hook_order_and_skip), cmocka_unit_test(test_failing_point_stops),
+        cmocka_unit_test(test_pass_order),          cmocka_unit_test(test_slice_plan),
         cmocka_unit_test(test_interleaved_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
