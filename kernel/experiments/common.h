@@ -150,9 +150,14 @@ void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
  * The plan of one pass's slice of a point measured in `passes` passes: the same fewest
  * repetitions, the time cap shared out, the precision the slice alone must reach so that
  * all slices together reach plan->precision (sqrt(passes) wider), and, after the first
- * slice, the hops per repetition the first one took (hops, 0 for the first).
+ * slice (so_far: the slices merged so far, NULL or empty before the first), the hops per
+ * repetition the first one took and a warm-up of at most EXP_PASS_WARM_SHARE of the slice's
+ * time cap: a chain whose lap takes longer only needs its latest stretch in the caches,
+ * which a warm-up of that many hops puts there for caches of up to (hops x line) bytes.
  */
-struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes, uint64_t hops);
+#define EXP_PASS_WARM_SHARE 0.25
+struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
+                                   const struct point_result *so_far);
 
 /*
  * Map the buffer with the page size the experiment's page key asks for (PAGE_CHOICE_AUTO keeps

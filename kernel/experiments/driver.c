@@ -88,15 +88,26 @@ void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
     }
 }
 
-struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes, uint64_t hops)
+struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
+                                   const struct point_result *so_far)
 {
     struct measure_plan p = *plan;
     if (passes > 1) {
         p.precision = plan->precision * ksqrt((double)passes);
         p.max_ticks = plan->max_ticks / passes;
     }
-    if (hops)
-        p.min_hops = p.max_hops = hops;
+    if (!so_far || !so_far->hops)
+        return p;
+    p.min_hops = p.max_hops = so_far->hops;
+    /* A later pass's warm-up: as the first's, but at most a share of the slice's time at the
+       pace the warm-ups went (whole laps when asked for by warm_laps). */
+    if (!plan->warm_laps_set && so_far->warm_hops && so_far->warm_ticks && p.max_ticks) {
+        double per_hop = (double)so_far->warm_ticks / (double)so_far->warm_hops;
+        double fit = (double)p.max_ticks * EXP_PASS_WARM_SHARE / per_hop;
+        uint64_t first = so_far->warm_hops / (so_far->passes ? so_far->passes : 1);
+        p.warm_hops = fit < (double)first ? (uint64_t)fit : first;
+        p.warm_hops = p.warm_hops ? p.warm_hops : 1;
+    }
     return p;
 }
 
@@ -118,7 +129,7 @@ static int pass_slice(struct exp_ctx *ctx, const struct exp_sweep *s, struct pas
         return 0;
     }
     pp->p.build_ticks += build_before;
-    struct measure_plan slice = exp_slice_plan(&pp->p.plan, passes, pp->r.hops);
+    struct measure_plan slice = exp_slice_plan(&pp->p.plan, passes, &pp->r);
     struct point_result r;
     if (exp_measure(ctx, &pp->p.pt, &slice, pp->p.label, &r) != 0)
         return EXP_RUN_FAILED;

@@ -162,15 +162,24 @@ static void test_slice_plan(void **state)
     (void)state;
     struct measure_plan plan = {
         .reps = 5, .precision = 0.005, .max_ticks = 900, .min_hops = 64, .max_hops = 1 << 20};
-    struct measure_plan s = exp_slice_plan(&plan, 4, 0);
+    struct measure_plan s = exp_slice_plan(&plan, 4, NULL);
     assert_int_equal(s.reps, 5);
     assert_true(s.precision > 0.00999 && s.precision < 0.01001);
     assert_int_equal(s.max_ticks, 225);
     assert_int_equal(s.min_hops, 64);
-    s = exp_slice_plan(&plan, 4, 4096);
+    /* After a first slice of 4096 hops a repetition whose warm-up took 1000 hops in 400
+       ticks: the same hops, and a warm-up of at most a quarter of 225 ticks (140 hops). */
+    struct point_result first = {.hops = 4096, .warm_hops = 1000, .warm_ticks = 400, .passes = 1};
+    s = exp_slice_plan(&plan, 4, &first);
     assert_int_equal(s.min_hops, 4096);
     assert_int_equal(s.max_hops, 4096);
-    s = exp_slice_plan(&plan, 1, 0);
+    assert_int_equal(s.warm_hops, 140);
+    first.warm_ticks = 10; /* a fast warm-up: as long as the first one */
+    assert_int_equal(exp_slice_plan(&plan, 4, &first).warm_hops, 1000);
+    plan.warm_laps_set = true; /* whole laps asked for: left as they are */
+    assert_int_equal(exp_slice_plan(&plan, 4, &first).warm_hops, 0);
+    plan.warm_laps_set = false;
+    s = exp_slice_plan(&plan, 1, NULL);
     assert_true(s.precision == plan.precision && s.max_ticks == plan.max_ticks);
 }
 
