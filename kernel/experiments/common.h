@@ -156,6 +156,12 @@ void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
  * which a warm-up of that many hops puts there for caches of up to (hops x line) bytes.
  */
 #define EXP_PASS_WARM_SHARE 0.25
+/*
+ * A point whose next visit (a build and that warm-up) would cost more than this share of a
+ * slice takes all its slices in its first visit, one after the other (its passes column
+ * says 1): interleaving it would cost more time outside timed chasing than it saves.
+ */
+#define EXP_PASS_COST_SHARE 0.3
 struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
                                    const struct point_result *so_far);
 

@@ -119,7 +119,36 @@ struct pass_point {
     bool skipped, done;
 };
 
-/* Point i's slice of this pass, merged into what it has; 0, or EXP_RUN_FAILED. */
+/* Measure pt with plan and merge it into pp's repetitions; 0, or EXP_RUN_FAILED. */
+static int slice_into(struct exp_ctx *ctx, struct pass_point *pp, const struct measure_plan *plan)
+{
+    struct point_result r;
+    if (exp_measure(ctx, &pp->p.pt, plan, pp->p.label, &r) != 0)
+        return EXP_RUN_FAILED;
+    if (measure_merge(&pp->r, &r) != 0 || measure_reassess(&pp->r, pp->p.plan.precision) != 0)
+        return EXP_RUN_FAILED;
+    return 0;
+}
+
+/*
+ * Whether coming back to a point would cost more than EXP_PASS_COST_SHARE of a slice: the
+ * build this visit took and the warm-up a later pass would take, at this warm-up's pace.
+ */
+static bool costly_to_revisit(const struct pass_point *pp, uint64_t build_ticks, unsigned passes)
+{
+    struct measure_plan next = exp_slice_plan(&pp->p.plan, passes, &pp->r);
+    const struct point_result *r = &pp->r;
+    double warm = r->warm_hops ? (double)r->warm_ticks / (double)r->warm_hops : 0;
+    warm *= next.warm_laps_set ? (double)next.warm_laps * (double)pp->p.pt.lap_hops
+                               : (double)next.warm_hops;
+    return next.max_ticks &&
+           (double)build_ticks + warm > EXP_PASS_COST_SHARE * (double)next.max_ticks;
+}
+
+/*
+ * Point i's slice of this pass, merged into what it has; 0, or EXP_RUN_FAILED. A point too
+ * costly to come back to takes the other passes' share of its time right away, still warm.
+ */
 static int pass_slice(struct exp_ctx *ctx, const struct exp_sweep *s, struct pass_point *pp,
                       unsigned i, unsigned passes)
 {
@@ -128,14 +157,22 @@ static int pass_slice(struct exp_ctx *ctx, const struct exp_sweep *s, struct pas
         pp->skipped = true;
         return 0;
     }
+    uint64_t build = pp->p.build_ticks;
     pp->p.build_ticks += build_before;
     struct measure_plan slice = exp_slice_plan(&pp->p.plan, passes, &pp->r);
-    struct point_result r;
-    if (exp_measure(ctx, &pp->p.pt, &slice, pp->p.label, &r) != 0)
-        return EXP_RUN_FAILED;
-    if (measure_merge(&pp->r, &r) != 0 || measure_reassess(&pp->r, pp->p.plan.precision) != 0)
+    if (slice_into(ctx, pp, &slice) != 0)
         return EXP_RUN_FAILED;
     pp->r.passes++;
+    if (pp->r.passes == 1 && pp->r.stop != REPS_STOP_PRECISION &&
+        costly_to_revisit(pp, build, passes)) {
+        struct measure_plan rest = exp_slice_plan(&pp->p.plan, passes, &pp->r);
+        rest.max_ticks = pp->p.plan.max_ticks - slice.max_ticks;
+        rest.precision = pp->p.plan.precision * ksqrt((double)passes / (double)(passes - 1));
+        rest.warm_laps_set = false;
+        rest.warm_hops = 1; /* warm from the slice just taken */
+        pp->done = true;
+        return slice_into(ctx, pp, &rest);
+    }
     /* Two passes at least, so that no point rests on one moment of the machine. */
     pp->done = pp->r.passes >= 2 && pp->r.stop == REPS_STOP_PRECISION;
     return 0;

@@ -23,7 +23,8 @@ struct trace {
     unsigned measured;  /* points the fake measurement saw */
     unsigned want_reps; /* what each row must see (3: one pass) */
     unsigned want_passes;
-    bool noisy; /* the fake repetitions never reach a precision */
+    bool noisy;         /* the fake repetitions never reach a precision */
+    uint64_t max_ticks; /* the points' time cap (0: none) */
 };
 
 static struct trace *current;
@@ -62,6 +63,7 @@ static void plan(const struct exp_ctx *ctx, void *data, struct exp_point *p)
     p->slots = p->lap_hops = p->label / 64;
     p->plan.reps = 3;
     p->plan.precision = 0.005;
+    p->plan.max_ticks = ((struct trace *)data)->max_ticks;
 }
 
 static int prepare(struct exp_ctx *ctx, void *data, struct exp_point *p)
@@ -223,6 +225,12 @@ static void test_interleaved_passes(void **state)
     struct trace noisy = {.skip = 99, .fail = 99, .want_reps = 9, .want_passes = 3, .noisy = true};
     run_interleaved(&noisy);
     assert_int_equal(noisy.measured, 3 * POINTS);
+    /* A time cap so short that a build costs more than 30% of a slice: each point takes all
+       its slices in one visit (two measurements: the first slice, then the rest). */
+    struct trace costly = {
+        .skip = 99, .fail = 99, .want_reps = 6, .want_passes = 1, .noisy = true, .max_ticks = 3};
+    run_interleaved(&costly);
+    assert_int_equal(costly.measured, 2 * POINTS);
 }
 
 static void run_sweep(struct trace *t, int expect)
