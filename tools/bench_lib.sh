@@ -255,20 +255,27 @@ value_at() { awk -v s="$2" -v k="$3" '$1 == s { print $k; exit }' "$1"; }
 side_by_side() {
     local s i j f v=() w=() col
     for i in 1 2 3; do chase_points "${sweep[i]}" >"$work/chase$i.txt"; done
-    echo "side by side, 3 rounds (a chase-host sweep, then each peer, in turn), ns per load:"
-    printf "  %-6s %-34s %-34s" size "chase-host ns (headline)" "chase-host ns_median"
-    for j in "${!peers[@]}"; do printf " %-34s" "$(basename "${peers[j]}")"; done
+    for i in 1 2 3; do [ -z "${onepass[i]:-}" ] || chase_points "${onepass[i]}" >"$work/one$i.txt"; done
+    echo "side by side, 3 rounds (a chase-host sweep, then each peer, in turn), per load:"
+    printf "  %-6s %-30s %-30s %-30s" size "chase-host ns (headline)" "chase-host ns_median" \
+        "chase-host core_cycles"
+    [ -z "${onepass[1]:-}" ] || printf " %-30s" "passes=1: ns (headline)"
+    for j in "${!peers[@]}"; do printf " %-30s" "$(basename "${peers[j]}") ns"; done
     echo
     for s in $KEY_SIZES; do
         [ -n "$(value_at "$work/chase1.txt" "$s" 2)" ] || continue
         printf "  %-6s" "$((s >> 10))K"
-        for col in 2 3; do
+        for col in 2 3 4; do
             for i in 1 2 3; do v[i]=$(value_at "$work/chase$i.txt" "$s" "$col"); done
-            printf " %-34s" "$(spread_line x "${v[1]}" "${v[2]}" "${v[3]}")"
+            printf " %-30s" "$(spread_line x "${v[1]}" "${v[2]}" "${v[3]}")"
         done
+        if [ -n "${onepass[1]:-}" ]; then
+            for i in 1 2 3; do v[i]=$(value_at "$work/one$i.txt" "$s" 2); done
+            printf " %-30s" "$(spread_line x "${v[1]}" "${v[2]}" "${v[3]}")"
+        fi
         for j in "${!peers[@]}"; do
             for i in 1 2 3; do w[i]=$(value_at "$work/peer$j-$i.txt" "$s" 2); done
-            printf " %-34s" "$(spread_line x "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")"
+            printf " %-30s" "$(spread_line x "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")"
         done
         echo
     done
@@ -277,6 +284,9 @@ side_by_side() {
     echo "  chase-host points marked disturbed (disturbed column) over the 3 sweeps: $flagged"
     printf "  seconds per point: chase-host %s" "$(for i in 1 2 3; do
         jq -r '.experiment_time.random.wall_s' "${sweep[i]}/run.json"; done |
+        awk -v n="$(($(wc -l <"$work/chase1.txt")))" '{ t += $1 } END { printf "%.2f", t / 3 / n }')"
+    [ -z "${onepass[1]:-}" ] || printf ", passes=1 %s" "$(for i in 1 2 3; do
+        jq -r '.experiment_time.random.wall_s' "${onepass[i]}/run.json"; done |
         awk -v n="$(($(wc -l <"$work/chase1.txt")))" '{ t += $1 } END { printf "%.2f", t / 3 / n }')"
     for j in "${!peers[@]}"; do
         printf ", %s %s" "$(basename "${peers[j]}")" "$(cat "$work"/peer"$j"-[123].time |
