@@ -302,7 +302,10 @@ void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r)
     const struct timing *t = ctx->timing;
     char precision[24];
     format_precision(precision, sizeof(precision), r, 2, "-");
-    con_printf("%8.2f %8.2f %8.2f %7.1f %5u %5s %3u\n", timing_ticks_to_ns(t, r->tsc.min),
+    char disturbed[24];
+    reps_disturbance_text(r->disturbed, disturbed, sizeof(disturbed));
+    con_printf("%8.2f %8.2f %8.2f %7.1f %5u %5s %3u%s%s\n", timing_ticks_to_ns(t, r->tsc.min),
                timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
-               exp_cycles(r), r->reps, precision, r->outliers);
+               exp_cycles(r), r->reps, precision, r->outliers, r->disturbed ? " " : "",
+               disturbed);
 }

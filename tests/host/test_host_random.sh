@@ -31,10 +31,11 @@ passes=$(fresh_dir host-passes)
 check "chase-host passes=3 exits 0" test "$?" = 0
 dir="$passes/0001"
 validate_random "$dir"
-check "passes=3: rows in size order, each point in 2 or 3 passes" awk -F, '
+# (a point whose rebuild and warm-up cost over 30% of a slice takes one visit: passes 1)
+check "passes=3: rows in size order, points up to 64K in 2 or 3 passes, others 1 to 3" awk -F, '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $1 <= last || $c["passes"] < 2 || $c["passes"] > 3 { bad = 1 } { last = $1 }
-    END { exit bad || NR < 3 }' "$dir/random.csv"
+    $1 <= last || $c["passes"] < ($1 <= 65536 ? 2 : 1) || $c["passes"] > 3 { bad = 1 }
+    { last = $1 } END { exit bad || NR < 3 }' "$dir/random.csv"
 check "passes=3 chased the same chains as one pass (chain_checksum)" test \
     "$(cut -d, -f7 "$dir/random.csv")" = "$(cut -d, -f7 "$out/0001/random.csv")"
 check "every point has the headline, per-repetition cycles and a clock per repetition" awk -F, '
