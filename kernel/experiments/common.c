@@ -306,6 +306,5 @@ void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r)
     reps_disturbance_text(r->disturbed, disturbed, sizeof(disturbed));
     con_printf("%8.2f %8.2f %8.2f %7.1f %5u %5s %3u%s%s\n", timing_ticks_to_ns(t, r->tsc.min),
                timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
-               exp_cycles(r), r->reps, precision, r->outliers, r->disturbed ? " " : "",
-               disturbed);
+               exp_cycles(r), r->reps, precision, r->outliers, r->disturbed ? " " : "", disturbed);
 }
