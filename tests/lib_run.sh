@@ -3,9 +3,11 @@
 # and each experiment's files against the configuration in run.json (header, one row per
 # planned point, positive values, every repetition in the samples). Source after tests/lib.sh.
 
-COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 core_cycles_median
-    outliers precision_pct stop warm_ns timed_ns bookkeeping_ns output_ns timed_fraction"
-SAMPLES="rep hops tsc_total tsc_per_access ns_per_access outlier smi"
+COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 ns core_cycles
+    core_cycles_min core_cycles_median core_cycles_p90 core_per_tsc clock clock_disagree_pct
+    disturbed passes outliers precision_pct stop warm_ns timed_ns bookkeeping_ns output_ns
+    timed_fraction"
+SAMPLES="rep hops tsc_total tsc_per_access ns_per_access outlier core_per_tsc smi"
 
 cfg() { jq -r ".config.$1" "$dir/run.json"; }
 
@@ -62,9 +64,10 @@ check_csv() {
     check "$name.samples.csv names its columns" csv_has_columns "$dir/$name.samples.csv" $SAMPLES
     check "$name: the outlier flags add up to the outliers column" \
         test "$(csv_sum "$dir/$name.samples.csv" outlier)" = "$(csv_sum "$file" outliers)"
-    check "$name.csv: each stop is fixed, precision, time or max_reps" awk -F, '
+    check "$name.csv: each stop is fixed, precision, time, max_reps or passes" awk -F, '
         NR == 1 { for (i = 1; i <= NF; i++) if ($i == "stop") c = i; next }
-        $c !~ /^(fixed|precision|time|max_reps)$/ { bad = 1 } END { exit bad || !c }' "$file"
+        $c !~ /^(fixed|precision|time|max_reps|passes)$/ { bad = 1 } END { exit bad || !c }' \
+        "$file"
 }
 
 # check_random: the random experiment's files in $dir (reps set to the run's).

@@ -4,7 +4,9 @@
 # measurements on this machine, each figure with the command behind it (issue 8).
 #   tools/bench.sh [path/to/chase-host]
 #   BENCH_CPU=N pins the runs (default: the last CPU); BENCH_FULL=1 adds a full default run
-#   of all nine experiments (several more minutes).
+#   of all nine experiments (several more minutes); PEERS="/path/to/multichase ..." adds peers
+#   (lat_mem_rd is added when on the PATH), run after each of the three sweeps at 16K, 256K,
+#   2M and 256M; BENCH_ONEPASS=1 adds a passes=1 sweep to each round.
 # A benchmark, not a test: it prints figures against their targets and judges nothing else.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,11 +27,37 @@ echo "   $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, runs pinned to CPU $cp
 echo "   (a shared machine: figures are medians and ratios within one run)"
 echo
 
-# 1. The random sweep, three times: wall time, points per second, timed fraction.
+# The peers: lat_mem_rd when on the PATH, and every binary PEERS names (multichase,
+# lat_mem_rd); each runs at KEY_SIZES right after each chase-host sweep (interleaved).
+KEY_SIZES="16384 262144 2097152 268435456"
+peers=()
+if command -v lat_mem_rd >/dev/null; then
+    peers+=("$(command -v lat_mem_rd)")
+else
+    echo "lat_mem_rd: not on the PATH (Debian 12 has no lmbench package; build lmbench and put"
+    echo "  its bin folder on the PATH to compare): not compared"
+fi
+for p in ${PEERS:-}; do
+    if [ ! -x "$p" ] || [ -z "$(peer_kind "$p")" ]; then
+        echo "bench: PEERS: $p is not an executable multichase or lat_mem_rd: left out" >&2
+        continue
+    fi
+    peers+=("$p")
+done
+[ ${#peers[@]} -gt 0 ] || echo "no peers (PEERS=/path/to/multichase ... names some): chase-host alone"
+echo
+
+# 1. The random sweep, three rounds, each followed by every peer: wall time, points per
+# second, timed fraction, and the side-by-side spreads.
 for i in 1 2 3; do
     sweep[i]=$(run "sweep$i" $SWEEP)
+    [ "${BENCH_ONEPASS:-0}" = 0 ] || onepass[i]=$(run "onepass$i" $SWEEP passes=1)
+    for j in "${!peers[@]}"; do
+        peer_round "$i" "$j" "${peers[j]}" $KEY_SIZES
+    done
 done
 a=${sweep[1]}
+side_by_side
 l1=$(jq '[.caches[] | select(.level == 1 and .type != "instruction")][0].size_bytes' \
     "$a/run.json")
 l2=$(jq '[.caches[] | select(.level == 2)][0].size_bytes // 0' "$a/run.json")
@@ -65,21 +93,31 @@ awk -v c="$l2c" -v p="$l2p" -v busy="$(cat "$work/l2.busy")" 'BEGIN {
         (c / p - 1 < 0.05 && c / p - 1 > -0.05) ? "met" : "MISSED", busy }'
 echo "    command: chase-host --cpu $cpu experiments=random random.min=256K random.max=256K" \
     "precision=0.2"
+l2q=$(csv_value "$l2run/random.csv" core_cycles)
+for i in 1 2 3; do
+    awk -v c1="$(value_at "$work/chase$i.txt" 16384 4)" -v doc="$L1_DOC_CYCLES" \
+        -v c2="$(value_at "$work/chase$i.txt" 262144 4)" -v q="$l2q" -v i="$i" 'BEGIN {
+        printf "  sweep %d: 16K %.3f cycles (%+.1f%% from %d), 256K %.2f cycles (%+.1f%% from " \
+            "the 256K run'"'"'s %.2f)\n", i, c1, 100 * (c1 / doc - 1), doc, c2,
+            100 * (c2 / q - 1), q }'
+done
+echo "    (core_cycles: the headline of the sweep's point, each repetition at its own clock)"
 echo "  level sizes chase reports (run 1 summary):" \
     "L1 $(summary_level "$a/console.txt" L1 size) (CPUID L1d $((l1 >> 10))K);" \
     "L2 $(summary_level "$a/console.txt" L2 size) (CPUID L2 $((l2 >> 10))K)"
 echo
 
 # 3. Repeatability: the spread of each point's median over the three sweeps.
-echo "spread of per-point medians over the 3 sweeps, (max - min) / median, median over points:"
+echo "spread of per-point headlines (ns, core_cycles) over the 3 sweeps, (max - min) / median,"
+echo "median over points:"
 spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
-    core_cycles_median 0 $((l1 / 2)) "L1 (up to L1/2), cycles" 1
+    core_cycles 0 $((l1 / 2)) "L1 (up to L1/2), cycles" 1
 spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
-    core_cycles_median $((2 * l1)) $((l2 / 2)) "L2 (2 x L1 to L2/2), cycles" 1
+    core_cycles $((2 * l1)) $((l2 / 2)) "L2 (2 x L1 to L2/2), cycles" 1
 spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
-    ns_median $((32 << 20)) $((1 << 40)) "DRAM (32M and up), ns" 3
+    ns $((32 << 20)) $((1 << 40)) "DRAM (32M and up), ns" 5
 spread "${sweep[1]}/random.csv" "${sweep[2]}/random.csv" "${sweep[3]}/random.csv" \
-    ns_median 0 $((l1 / 2)) "L1 in ns (core clock included)" 1
+    ns 0 $((l1 / 2)) "L1 in ns (core clock included)" 3
 echo "  command: the three sweeps above"
 echo
 

@@ -61,7 +61,8 @@ static void sort_points(double *x, double *y, double *z, size_t n)
 static bool fill_curve(struct an_curve *c, const struct csv *t, int cg, double g, int cs,
                        double default_page)
 {
-    int cn = csv_col(t, "ns_median"), cc = csv_col(t, "core_cycles_median");
+    int cn = csv_col(t, csv_col(t, "ns") >= 0 ? "ns" : "ns_median"),
+        cc = csv_col(t, csv_col(t, "core_cycles") >= 0 ? "core_cycles" : "core_cycles_median");
     int cp = csv_col(t, "page_bytes"), cst = csv_col(t, "stride_bytes");
     double *x = plat_alloc((t->nrows + 1) * sizeof(double));
     double *y = plat_alloc((t->nrows + 1) * sizeof(double));

@@ -27,6 +27,9 @@ static const chase_lockstep_fn serial_fns[CHASE_LOCKSTEP_MAX + 1] = {
     chase_serial_10, chase_serial_11, chase_serial_12, chase_serial_13, chase_serial_14};
 /* clang-format on */
 
+/* Add-chain iterations of the point's one clock estimate when none is taken per repetition. */
+#define CHASE_CLOCK_FALLBACK_ITERS 4096
+
 /* One timed chase, run inside a measurement window. */
 struct chase_job {
     chase_timed_fn chase;       /* one chain */
@@ -39,6 +42,12 @@ struct chase_job {
     unsigned fault_test;
     bool smi; /* read MSR_SMI_COUNT around the chase (outside the timed region) */
     uint64_t smi_delta;
+    /* The clock next to each repetition, outside its timed region: an add chain of
+       clock_iters iterations before and after it, or APERF/MPERF (ring 0) around it. */
+    uint64_t clock_iters;
+    bool aperf;
+    uint64_t adds_before, adds_after;
+    double msr_ratio;
 };
 
 /* Chase the job's streams for iters iterations from where they are; TSC ticks taken. */
@@ -49,9 +58,21 @@ static uint64_t job_chase(struct chase_job *j, uint64_t iters)
     return j->chase(j->p[0], iters, &j->p[0]);
 }
 
+/* Read APERF and MPERF into a[0], m[0] (a start) or a[1], m[1] (an end). */
+static void read_aperf_mperf(uint64_t *a, uint64_t *m)
+{
+    *a = arch_rdmsr(MSR_APERF);
+    *m = arch_rdmsr(MSR_MPERF);
+}
+
 static void chase_job_run(void *arg)
 {
     struct chase_job *j = arg;
+    uint64_t a[2] = {0, 0}, m[2] = {0, 0};
+    if (j->clock_iters)
+        j->adds_before = add_chain_timed(j->clock_iters);
+    if (j->aperf)
+        read_aperf_mperf(&a[0], &m[0]);
     uint64_t smi0 = j->smi ? arch_rdmsr(MSR_SMI_COUNT) : 0;
     if (j->fault_test) {
         unsigned fault = j->fault_test;
@@ -65,6 +86,12 @@ static void chase_job_run(void *arg)
     j->ticks = job_chase(j, j->iters);
     if (j->smi)
         j->smi_delta = arch_rdmsr(MSR_SMI_COUNT) - smi0;
+    if (j->aperf) {
+        read_aperf_mperf(&a[1], &m[1]);
+        j->msr_ratio = timing_msr_ratio(a[0], a[1], m[0], m[1]);
+    }
+    if (j->clock_iters)
+        j->adds_after = add_chain_timed(j->clock_iters);
 }
 
 static uint64_t round_up_unroll(uint64_t n)
@@ -127,10 +154,12 @@ int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
     r->streams = streams;
     r->ticks = plat_alloc(reps * sizeof(uint64_t));
     r->tsc_per_access = plat_alloc(reps * sizeof(double));
-    if (!r->ticks || !r->tsc_per_access) {
+    r->core_per_rep = plat_alloc(reps * sizeof(double));
+    if (!r->ticks || !r->tsc_per_access || !r->core_per_rep) {
         measure_release(r);
         return -1;
     }
+    kmemset(r->core_per_rep, 0, reps * sizeof(double));
     return 0;
 }
 
@@ -202,6 +231,22 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     return rc;
 }
 
+/* Repetition i's core clock, from the estimates its window took. */
+static void rep_clock(const struct chase_job *job, const struct timing *t, struct point_result *r,
+                      unsigned i)
+{
+    double ratio = 0;
+    if (job->aperf) {
+        ratio = job->msr_ratio;
+    } else if (job->clock_iters) {
+        uint64_t adds = job->clock_iters * CHASE_UNROLL;
+        double before = timing_adds_ratio(adds, job->adds_before, t->adds_overhead_ticks);
+        double after = timing_adds_ratio(adds, job->adds_after, t->adds_overhead_ticks);
+        ratio = timing_pair_ratio(before, after);
+    }
+    r->core_per_rep[i] = ratio;
+}
+
 /* Run repetition i and record it. */
 static int repetition(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
                       struct point_result *r, unsigned i)
@@ -214,6 +259,7 @@ static int repetition(struct chase_job *job, const struct chase_point *pt, const
         r->smi[i] = job->smi_delta;
         r->smi_reps += job->smi_delta != 0;
     }
+    rep_clock(job, t, r, i);
     double net = (double)r->ticks[i] - t->overhead_ticks;
     r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
     return 0;
@@ -275,7 +321,6 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     if (!sorted)
         return -1;
     int rc = -1;
-    r->core_per_tick = timing_core_ratio(plan->core_iters);
 
     /* The warm-up brings the chains into the state every later stretch of the chase sees. */
     if (warm_up(&job, pt, plan, r) != 0)
@@ -289,9 +334,14 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     job.iters = r->hops / CHASE_UNROLL;
     r->prewalk_hops = measure_prewalk_hops(pt->lap_hops, r->hops, plan);
     job.prewalk_iters = r->prewalk_hops / CHASE_UNROLL;
+    job.aperf = t->aperf_in_window;
+    job.clock_iters = job.aperf ? 0 : plan->core_iters;
+    r->clock = job.aperf ? "aperf" : job.clock_iters ? "adds" : NULL;
     rc = repeat(&job, pt, plan, t, r, sorted, cap);
     for (unsigned i = 0; i < pt->streams; i++)
         r->end[i] = job.p[i];
+    if (rc == 0 && !r->clock)
+        r->core_per_tick = timing_core_ratio(CHASE_CLOCK_FALLBACK_ITERS, t->adds_overhead_ticks);
 out:
     plat_free(sorted);
     return rc;
@@ -319,6 +369,8 @@ void measure_release(struct point_result *r)
 {
     plat_free(r->smi);
     r->smi = NULL;
+    plat_free(r->core_per_rep);
+    r->core_per_rep = NULL;
     plat_free(r->ticks);
     plat_free(r->tsc_per_access);
     r->ticks = NULL;

@@ -64,7 +64,10 @@ struct point_result {
     uint64_t *ticks;          /* [reps] raw ticks per repetition, overhead included */
     double *tsc_per_access;   /* [reps] (ticks - overhead) / (hops * streams): per load */
     struct stats_summary tsc; /* over tsc_per_access, outliers left out */
-    double core_per_tick;     /* measured next to this point */
+    double core_per_tick;     /* the median of core_per_rep (else one estimate next to it) */
+    double *core_per_rep;     /* [reps] core cycles per tick next to each repetition, 0 for
+                                 none; NULL: core_per_tick for all of them */
+    const char *clock;        /* how core_per_rep was taken: "adds", "aperf" (NULL: none) */
     uint64_t warm_hops;       /* hops per stream of the warm-up */
     uint64_t warm_ticks;      /* the warm-up's ticks */
     struct fault_info fault;  /* the exception that stopped the point, if one did */
@@ -84,6 +87,13 @@ struct point_result {
     unsigned dropped;              /* windows lost to an NMI or machine check, taken again */
     unsigned dropped_vector;       /* the exception that cost the last of them */
     void **end[CHASE_MAX_STREAMS]; /* where each stream's chase stopped */
+    /* From measure_finish: per-repetition core cycles, the headlines, the disturbance. */
+    struct stats_summary cycles; /* core cycles per access, outliers left out */
+    double headline_tsc;         /* REPS_HEADLINE_QUANTILE of tsc_per_access (reps.h) */
+    double headline_cycles;      /* ... of the core cycles per access */
+    double clock_disagree;       /* (p90 - p10) / median of core_per_rep; 0 without them */
+    unsigned disturbed;          /* REPS_DISTURB_* bits (reps.h) */
+    unsigned passes;             /* interleaved passes that measured it (0: one) */
 };
 
 /*
@@ -111,6 +121,27 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
  * r->assessed): the precision its median has, with nothing left out as an outlier.
  */
 void measure_assess_fixed(struct point_result *r);
+
+/*
+ * Fill r's per-repetition core cycles (each repetition at its own clock estimate), their
+ * summary, the burst-robust headlines, the clock estimates' disagreement and the
+ * disturbance bits, from r's repetitions and verdict. -1 when out of memory.
+ */
+int measure_finish(struct point_result *r);
+
+/*
+ * Append the repetitions of `slice` (another pass over the same point, with the same hops per
+ * repetition) to `into`, add up their time, and release slice's arrays. An empty `into` takes
+ * slice as it is. -1 when out of memory (both are then released).
+ */
+int measure_merge(struct point_result *into, struct point_result *slice);
+
+/*
+ * Judge the merged repetitions of r again: outliers, summary, the median's precision; stop
+ * says why the point ends: REPS_STOP_PRECISION when `precision` (a fraction) is reached,
+ * else what the last slice said (time or max_reps).
+ */
+int measure_reassess(struct point_result *r, double precision);
 
 /* Whether repetition i of an assessed point is an outlier (left out of r->tsc). */
 static inline bool measure_is_outlier(const struct point_result *r, unsigned i)

@@ -36,10 +36,11 @@ enum reps_stop {
     REPS_STOP_FIXED,     /* precision 0: the fixed count was reached */
     REPS_STOP_PRECISION, /* the median is known to the precision asked for */
     REPS_STOP_TIME,      /* the point's time cap was reached first */
-    REPS_STOP_CAPACITY   /* the most repetitions a point may have */
+    REPS_STOP_CAPACITY,  /* the most repetitions a point may have */
+    REPS_STOP_PASSES     /* interleaved passes: every slice was done, the whole not precise */
 };
 
-/* "", "fixed", "precision", "time", "max_reps": the stop column of the CSVs. */
+/* "", "fixed", "precision", "time", "max_reps", "passes": the stop column of the CSVs. */
 extern const char *const reps_stop_names[];
 
 /* When a point's repetitions stop. */
@@ -83,5 +84,40 @@ void reps_assess(const double *sorted, unsigned n, struct reps_verdict *v);
  */
 enum reps_stop reps_should_stop(const struct reps_rule *rule, const struct reps_verdict *v,
                                 uint64_t elapsed_ticks);
+
+/*
+ * The headline of a point, robust to bursts: the REPS_HEADLINE_QUANTILE quantile of all its
+ * repetitions. It stays among the quiet repetitions as long as fewer than 3/4 of them are
+ * disturbed (a burst only ever makes a repetition slower), and for undisturbed normal noise
+ * it lies 0.67 standard deviations below the median.
+ */
+#define REPS_HEADLINE_QUANTILE 0.25
+
+/* What reps_disturbance found in a point's repetitions (bits of its result). */
+#define REPS_DISTURB_TAIL (1u << 0)  /* more than REPS_TAIL_SHARE of them are outliers */
+#define REPS_DISTURB_MODES (1u << 1) /* two clusters with a gap between them */
+#define REPS_DISTURB_DRIFT (1u << 2) /* the first third and the last third differ */
+/* The fewest repetitions the detector judges (fewer: never disturbed). */
+#define REPS_DISTURB_MIN 10
+#define REPS_TAIL_SHARE 0.05
+/* Modes: the widest gap between neighbours, each side holding REPS_MODE_SIDE of them at
+   least, wider than REPS_MODE_GAP_SIGMAS of either side's own deviation and than
+   REPS_MODE_GAP_FLOOR of the median. */
+#define REPS_MODE_SIDE 0.10
+#define REPS_MODE_GAP_SIGMAS 4.0
+#define REPS_MODE_GAP_FLOOR 0.005
+/* Drift: the thirds' medians differ by more than REPS_DRIFT_SIGMAS standard errors of that
+   difference and by more than REPS_DRIFT_FLOOR of the median. */
+#define REPS_DRIFT_SIGMAS 4.0
+#define REPS_DRIFT_FLOOR 0.01
+
+/*
+ * Judge n repetitions given in the order they were taken: a long tail, several modes, a
+ * drift (REPS_DISTURB_* bits; 0 when clean or n < REPS_DISTURB_MIN). scratch has room for n.
+ */
+unsigned reps_disturbance(const double *in_order, unsigned n, double *scratch);
+
+/* The disturbance bits as the CSV's disturbed column writes them ("tail+modes", "" if none). */
+void reps_disturbance_text(unsigned bits, char *buf, unsigned cap);
 
 #endif

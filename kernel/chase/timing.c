@@ -10,8 +10,6 @@
 #include "lib/stats.h"
 
 #define OVERHEAD_SAMPLES 101
-#define MSR_MPERF 0xe7
-#define MSR_APERF 0xe8
 #define CORE_RATIO_TRIES 3
 
 static bool calibrate_source(const struct tsc_reference *ref, struct tsc_source *src)
@@ -92,10 +90,11 @@ static void add_chain(void *arg)
     j->ticks = add_chain_timed(j->iters);
 }
 
-static void measure_overhead(struct timing *t)
+/* Median ticks of an empty timed region, closed with rdtscp or with rdtsc. */
+static double measure_overhead(bool rdtscp)
 {
     double v[OVERHEAD_SAMPLES];
-    struct timer_job job = {t->rdtscp, 0, 0};
+    struct timer_job job = {rdtscp, 0, 0};
     struct fault_info fault;
     unsigned n = 0;
     for (unsigned i = 0; i < OVERHEAD_SAMPLES; i++) {
@@ -104,10 +103,31 @@ static void measure_overhead(struct timing *t)
     }
     struct stats_summary s;
     stats_summarize(v, n, &s);
-    t->overhead_ticks = s.median;
+    return s.median;
 }
 
-double timing_core_ratio(uint64_t iters)
+double timing_adds_ratio(uint64_t adds, uint64_t ticks, double overhead_ticks)
+{
+    double net = (double)ticks - overhead_ticks;
+    return ticks && net > 0 ? (double)adds / net : 0;
+}
+
+double timing_pair_ratio(double before, double after)
+{
+    if (before <= 0 || after <= 0)
+        return before > after ? before : after;
+    double hi = before > after ? before : after, lo = before > after ? after : before;
+    return (hi - lo) / hi > TIMING_CLOCK_PAIR_TOLERANCE ? hi : (hi + lo) / 2;
+}
+
+double timing_msr_ratio(uint64_t aperf0, uint64_t aperf1, uint64_t mperf0, uint64_t mperf1)
+{
+    if (aperf1 <= aperf0 || mperf1 <= mperf0)
+        return 0;
+    return (double)(aperf1 - aperf0) / (double)(mperf1 - mperf0);
+}
+
+double timing_core_ratio(uint64_t iters, double overhead_ticks)
 {
     uint64_t best = UINT64_MAX;
     struct timer_job job = {false, iters, 0};
@@ -116,9 +136,9 @@ double timing_core_ratio(uint64_t iters)
         if (plat_window_run(add_chain, &job, &fault) == 0 && job.ticks && job.ticks < best)
             best = job.ticks;
     }
-    if (best == UINT64_MAX)
-        return 1.0;
-    return (double)(iters * CHASE_UNROLL) / (double)best;
+    double ratio =
+        best == UINT64_MAX ? 0 : timing_adds_ratio(iters * CHASE_UNROLL, best, overhead_ticks);
+    return ratio > 0 ? ratio : 1.0;
 }
 
 uint64_t timing_measure_wall_hz(void)
@@ -136,11 +156,11 @@ static double aperf_mperf_ratio(void)
     uint64_t a0, m0, a1, m1;
     if (!plat_read_msr(MSR_APERF, &a0) || !plat_read_msr(MSR_MPERF, &m0))
         return 0;
-    timing_core_ratio(1 << 14);
-    if (!plat_read_msr(MSR_APERF, &a1) || !plat_read_msr(MSR_MPERF, &m1) || m1 <= m0 || a1 <= a0)
+    timing_core_ratio(1 << 14, 0);
+    if (!plat_read_msr(MSR_APERF, &a1) || !plat_read_msr(MSR_MPERF, &m1))
         return 0;
     /* MPERF counts at the TSC rate (invariant TSC), APERF at the core clock. */
-    return (double)(a1 - a0) / (double)(m1 - m0);
+    return timing_msr_ratio(a0, a1, m0, m1);
 }
 
 #define LOOP_CHECK_SLOTS 256 /* 16 KiB at 64 B: in every L1 */
@@ -211,10 +231,12 @@ void timing_init(struct timing *t, const struct machine *m)
     t->rdtscp = ci->has_rdtscp;
     t->chase = t->rdtscp ? chase_timed_rdtscp : chase_timed_rdtsc;
     calibrate_tsc(t);
-    measure_overhead(t);
-    t->core_per_tick = timing_core_ratio(1 << 16);
+    t->overhead_ticks = measure_overhead(t->rdtscp);
+    t->adds_overhead_ticks = measure_overhead(false);
+    t->core_per_tick = timing_core_ratio(1 << 16, t->adds_overhead_ticks);
     t->core_method = "dependent add chain";
     t->aperf_mperf = aperf_mperf_ratio();
+    t->aperf_in_window = m->ring0 && t->aperf_mperf > 0;
     t->smi_counting = smi_countable(m);
     loop_overhead_check(t);
 }

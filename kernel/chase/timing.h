@@ -15,6 +15,8 @@ typedef uint64_t (*chase_timed_fn)(void **start, uint64_t iters, void ***end);
 
 #define TSC_MAX_SOURCES 4
 #define MSR_SMI_COUNT 0x34 /* Intel: SMIs since reset */
+#define MSR_MPERF 0xe7     /* counts at the TSC rate while the core runs (C0) */
+#define MSR_APERF 0xe8     /* counts at the core clock while it runs */
 /* Sources that disagree by more than this fraction draw a warning. */
 #define TSC_DISAGREEMENT_WARN 0.01
 
@@ -39,14 +41,16 @@ struct timing {
     const char *cpuid_leaf;
     double disagreement; /* largest relative difference between sources */
     bool invariant;
-    bool rdtscp;           /* the end of a timed region uses rdtscp */
-    double overhead_ticks; /* median cost of an empty timed region */
-    double core_per_tick;  /* core cycles per TSC tick, run-wide estimate */
+    bool rdtscp;                /* the end of a timed region uses rdtscp */
+    double overhead_ticks;      /* median cost of an empty timed region */
+    double adds_overhead_ticks; /* ... of the add chain's (lfence; rdtsc; lfence at both ends) */
+    double core_per_tick;       /* core cycles per TSC tick, run-wide estimate */
     const char *core_method;
-    double aperf_mperf;  /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
-    bool smi_counting;   /* MSR_SMI_COUNT read around each repetition */
-    double l1_ticks_16;  /* ticks per load, L1 chain, 16 loads per iteration */
-    double l1_ticks_256; /* the same chain, 256 loads per iteration */
+    double aperf_mperf;   /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
+    bool aperf_in_window; /* ring 0 and APERF/MPERF readable: read around each repetition */
+    bool smi_counting;    /* MSR_SMI_COUNT read around each repetition */
+    double l1_ticks_16;   /* ticks per load, L1 chain, 16 loads per iteration */
+    double l1_ticks_256;  /* the same chain, 256 loads per iteration */
     chase_timed_fn chase;
 };
 
@@ -58,10 +62,25 @@ struct machine;
 void timing_init(struct timing *t, const struct machine *m);
 
 /*
- * Core cycles per TSC tick from a chain of dependent one-cycle adds
- * (adds = iters * 16, best of three): taken next to each point because clocks drift.
+ * Core cycles per TSC tick from a chain of dependent one-cycle adds (adds = iters * 16,
+ * best of three), overhead_ticks (an empty timed region's) subtracted from its ticks.
  */
-double timing_core_ratio(uint64_t iters);
+double timing_core_ratio(uint64_t iters, double overhead_ticks);
+
+/* Core cycles per tick of `adds` dependent adds that took ticks, overhead subtracted; 0 if none. */
+double timing_adds_ratio(uint64_t adds, uint64_t ticks, double overhead_ticks);
+
+/*
+ * Two estimates of one repetition's clock (before and after it): their mean when they agree
+ * within TIMING_CLOCK_PAIR_TOLERANCE, else the higher one (an interrupt lengthens an add
+ * chain and lowers its estimate; nothing shortens one). One alone when the other is 0.
+ */
+#define TIMING_CLOCK_PAIR_TOLERANCE 0.02
+double timing_pair_ratio(double before, double after);
+
+/* Core cycles per tick from APERF and MPERF read at both ends (MPERF at the TSC rate); 0 if
+   a counter did not advance. */
+double timing_msr_ratio(uint64_t aperf0, uint64_t aperf1, uint64_t mperf0, uint64_t mperf1);
 
 /* The real TSC frequency, measured against the platform's first reference clock. */
 uint64_t timing_measure_wall_hz(void);

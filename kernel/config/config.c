@@ -40,6 +40,11 @@ const struct key_desc global_keys[] = {
     {"window_max_ms", KEY_U64, GKEY(window_max_ms), 1, WINDOW_MAX_MS_MAX, NULL, "ms",
      "longest a repetition's window (interrupts off, the untimed walk and the timed chase) "
      "may last; longer repetitions are shortened"},
+    {"passes", KEY_U64, GKEY(passes), 1, PASSES_MAX, NULL, "",
+     "measure a size sweep in this many passes over all its sizes, in an order not monotonic "
+     "in size, each taking a slice of every point's repetitions (a burst of contention or a "
+     "clock change spreads over the curve instead of drawing a step); 1: one pass, each "
+     "point's repetitions back to back"},
     {"warm_laps", KEY_U64_AUTO, GKEY(warm_laps), 0, WARM_LAPS_MAX, NULL, "laps",
      "chase each chain this often before timing it; auto: once, or for chains far beyond "
      "the last-level cache enough to replace it twice; 0: no warm-up, each repetition "

@@ -19,6 +19,7 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 #define POINT_MAX_MS_MAX 3600000ULL /* an hour */
 #define WINDOW_MAX_MS_MAX 1000ULL   /* interrupts off longer than this starves the firmware */
 #define WARM_LAPS_MAX 64
+#define PASSES_MAX 16
 
 enum key_type {
     KEY_U64,         /* plain integer (decimal or 0x hex) */
@@ -80,6 +81,7 @@ struct global_params {
     uint64_t precision_ppm;    /* KEY_PERCENT: target half-width of the median's interval */
     uint64_t point_max_ms;     /* time cap of one point's repetitions */
     uint64_t window_max_ms;    /* cap of one repetition's window (interrupts off) */
+    uint64_t passes;           /* interleaved passes over a sweep's points (1: one pass) */
     struct cfg_auto warm_laps; /* laps of warm-up; auto: measure_plan's own rule */
     unsigned fault_test;       /* enum fault_test (measure.h): tests only */
     unsigned page;             /* index into page_names: 0 auto, then 4K, 2M, 1G */

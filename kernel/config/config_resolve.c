@@ -14,6 +14,8 @@
 #define FULL_POINT_MAX_MS 1000
 #define QUICK_POINT_MAX_MS 25
 #define DEFAULT_WINDOW_MAX_MS 10 /* repetitions last about 1 ms: the cap is a safety bound */
+#define FULL_PASSES 3
+#define QUICK_PASSES 1 /* emulators: each pass rebuilds and warms every chain again */
 
 /* True when needle occurs in haystack. */
 static bool kstr_contains(const char *haystack, const char *needle)
@@ -183,6 +185,7 @@ static void set_defaults(struct chase_config *cfg, const struct cfg_table *t,
     g->precision_ppm = DEFAULT_PRECISION_PPM;
     g->point_max_ms = profile == PROFILE_QUICK ? QUICK_POINT_MAX_MS : FULL_POINT_MAX_MS;
     g->window_max_ms = DEFAULT_WINDOW_MAX_MS;
+    g->passes = profile == PROFILE_QUICK ? QUICK_PASSES : FULL_PASSES;
     g->warm_laps.is_auto = true;
     for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++)
         t->section(i)->defaults(cfg_params(cfg, i), m, (enum profile)profile);

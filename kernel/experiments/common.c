@@ -171,6 +171,11 @@ int exp_measure(struct exp_ctx *ctx, const struct chase_point *pt, const struct 
     if (ctx->measure(pt, &p, ctx->timing, r) == 0) {
         if (!r->assessed)
             measure_assess_fixed(r);
+        if (measure_finish(r) != 0) {
+            point_failed(ctx, r, label);
+            measure_release(r);
+            return EXP_RUN_FAILED;
+        }
         r->measured_tsc = arch_tsc_fenced();
         time_split_measured(&r->time, r->measured_tsc - t0, r->time.warm, r->time.timed);
         return 0;
@@ -223,7 +228,7 @@ double exp_ns(const struct exp_ctx *ctx, const struct point_result *r)
 
 double exp_cycles(const struct point_result *r)
 {
-    return r->tsc.median * r->core_per_tick;
+    return r->cycles.median > 0 ? r->cycles.median : r->tsc.median * r->core_per_tick;
 }
 
 /* The precision reached, in percent, for CSV and console (`none` when there is none). */
@@ -245,12 +250,17 @@ void exp_csv_common(struct exp_ctx *ctx, const struct point_result *r, uint64_t 
     split.output = r->measured_tsc ? arch_tsc_fenced() - r->measured_tsc : 0;
     time_split_add(&ctx->spent, &split);
     format_precision(precision, sizeof(precision), r, 3, "");
-    strbuf_printf(&ctx->csv, "%llu,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,",
+    char disturbed[24];
+    reps_disturbance_text(r->disturbed, disturbed, sizeof(disturbed));
+    strbuf_printf(&ctx->csv, "%llu,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,",
                   (unsigned long long)r->hops, r->reps,
                   (unsigned long long)timing_wall_ns(t, build_ticks), r->tsc.min, r->tsc.median,
                   r->tsc.p90, timing_ticks_to_ns(t, r->tsc.min),
                   timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
-                  exp_cycles(r), r->core_per_tick);
+                  timing_ticks_to_ns(t, r->headline_tsc), r->headline_cycles);
+    strbuf_printf(&ctx->csv, "%.3f,%.3f,%.3f,%.4f,%s,%.3f,%s,%u,", r->cycles.min, r->cycles.median,
+                  r->cycles.p90, r->core_per_tick, r->clock ? r->clock : "",
+                  r->clock_disagree * 100, disturbed, r->passes ? r->passes : 1);
     strbuf_printf(&ctx->csv, "%u,%s,%s,%llu,%llu,%llu,%llu,%.4f\n", r->outliers, precision,
                   reps_stop_names[r->stop], (unsigned long long)timing_wall_ns(t, split.warm),
                   (unsigned long long)timing_wall_ns(t, split.timed),
@@ -269,6 +279,9 @@ void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_resul
                       (unsigned long long)r->hops, (unsigned long long)r->ticks[i],
                       r->tsc_per_access[i], timing_ticks_to_ns(ctx->timing, r->tsc_per_access[i]),
                       measure_is_outlier(r, i) ? 1 : 0);
+        if (r->core_per_rep && r->core_per_rep[i] > 0)
+            strbuf_printf(&ctx->samples, "%.5f", r->core_per_rep[i]);
+        strbuf_puts(&ctx->samples, ",");
         if (r->smi)
             strbuf_printf(&ctx->samples, "%llu", (unsigned long long)r->smi[i]);
         strbuf_puts(&ctx->samples, "\n");
@@ -294,7 +307,9 @@ void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r)
     const struct timing *t = ctx->timing;
     char precision[24];
     format_precision(precision, sizeof(precision), r, 2, "-");
-    con_printf("%8.2f %8.2f %8.2f %7.1f %5u %5s %3u\n", timing_ticks_to_ns(t, r->tsc.min),
+    char disturbed[24];
+    reps_disturbance_text(r->disturbed, disturbed, sizeof(disturbed));
+    con_printf("%8.2f %8.2f %8.2f %7.1f %5u %5s %3u%s%s\n", timing_ticks_to_ns(t, r->tsc.min),
                timing_ticks_to_ns(t, r->tsc.median), timing_ticks_to_ns(t, r->tsc.p90),
-               exp_cycles(r), r->reps, precision, r->outliers);
+               exp_cycles(r), r->reps, precision, r->outliers, r->disturbed ? " " : "", disturbed);
 }

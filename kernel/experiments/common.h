@@ -32,19 +32,27 @@
 
 /*
  * The columns every experiment's CSV ends with: the statistics leave the outliers out;
- * precision_pct is the half-width of the median's 95% interval in percent of it (empty
- * when the repetitions are too few for one), stop why the repetitions ended (reps.h);
- * the *_ns columns split the point's wall time, timed_fraction is the timed part's share.
+ * ns and core_cycles are the headline robust to bursts (reps.h: REPS_HEADLINE_QUANTILE of
+ * all repetitions), core cycles are per repetition at that repetition's own clock (clock:
+ * adds or aperf; clock_disagree_pct how far its repetitions' clocks lie apart, p10 to p90),
+ * disturbed what the repetitions show (tail, modes, drift; empty when clean), passes how many
+ * interleaved passes measured the point; precision_pct is the half-width of the median's
+ * 95% interval in percent of it (empty when the repetitions are too few for one), stop why
+ * the repetitions ended (reps.h); the *_ns columns split the point's wall time,
+ * timed_fraction is the timed part's share.
  */
 #define EXP_CSV_COMMON                                                                             \
-    "hops,reps,build_ns,tsc_min,tsc_median,tsc_p90,ns_min,ns_median,ns_p90,"                       \
-    "core_cycles_median,core_per_tsc,outliers,precision_pct,stop,warm_ns,timed_ns,"                \
-    "bookkeeping_ns,output_ns,timed_fraction"
+    "hops,reps,build_ns,tsc_min,tsc_median,tsc_p90,ns_min,ns_median,ns_p90,ns,core_cycles,"        \
+    "core_cycles_min,core_cycles_median,core_cycles_p90,core_per_tsc,clock,clock_disagree_pct,"    \
+    "disturbed,passes,outliers,precision_pct,stop,warm_ns,timed_ns,bookkeeping_ns,output_ns,"      \
+    "timed_fraction"
 /*
- * The columns every samples CSV ends with: outlier is 1 for a repetition left out; smi is
- * last and empty where SMIs cannot be counted.
+ * The columns every samples CSV ends with: outlier is 1 for a repetition left out;
+ * core_per_tsc the repetition's own clock estimate (empty without one); smi is last and
+ * empty where SMIs cannot be counted.
  */
-#define EXP_SAMPLES_COMMON "rep,hops,tsc_total,tsc_per_access,ns_per_access,outlier,smi"
+#define EXP_SAMPLES_COMMON                                                                         \
+    "rep,hops,tsc_total,tsc_per_access,ns_per_access,outlier,core_per_tsc,smi"
 
 /* The last-level cache, the level below it, and the line size (CPUID, or fallbacks). */
 uint64_t exp_llc_bytes(const struct machine *m);
@@ -108,6 +116,9 @@ struct exp_point {
 struct exp_sweep {
     unsigned points;
     void *data;
+    /* Its points may be measured in any order, each rebuilt from scratch whenever it is
+       measured: the driver then measures them in the passes the passes key asks for. */
+    bool interleave;
     /* Fill p's plan, label and work estimate (called for the estimate and again to measure). */
     void (*plan)(const struct exp_ctx *ctx, void *data, struct exp_point *p);
     /* Before p is built, untimed (NULL: none): switch what a group of points shares. */
@@ -126,6 +137,33 @@ struct exp_sweep {
  * measured (ctx->failure says which and why).
  */
 int exp_sweep_run(struct exp_ctx *ctx, const struct exp_sweep *s);
+
+/*
+ * The order in which pass `pass` (of `passes`) visits n points: order[0..n) a permutation of
+ * 0..n-1 that steps about 0.618 n points at a time (so any stretch of the pass covers sizes
+ * spread evenly over the sweep, and neighbours in size are never visited one after the
+ * other when n >= 5), each pass starting elsewhere.
+ */
+void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order);
+
+/*
+ * The plan of one pass's slice of a point measured in `passes` passes: the same fewest
+ * repetitions, the time cap shared out, the precision the slice alone must reach so that
+ * all slices together reach plan->precision (sqrt(passes) wider), and, after the first
+ * slice (so_far: the slices merged so far, NULL or empty before the first), the hops per
+ * repetition the first one took and a warm-up of at most EXP_PASS_WARM_SHARE of the slice's
+ * time cap: a chain whose lap takes longer only needs its latest stretch in the caches,
+ * which a warm-up of that many hops puts there for caches of up to (hops x line) bytes.
+ */
+#define EXP_PASS_WARM_SHARE 0.25
+/*
+ * A point whose next visit (a build and that warm-up) would cost more than this share of a
+ * slice takes all its slices in its first visit, one after the other (its passes column
+ * says 1): interleaving it would cost more time outside timed chasing than it saves.
+ */
+#define EXP_PASS_COST_SHARE 0.3
+struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
+                                   const struct point_result *so_far);
 
 /*
  * Map the buffer with the page size the experiment's page key asks for (PAGE_CHOICE_AUTO keeps

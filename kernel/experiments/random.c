@@ -138,8 +138,11 @@ static int random_run(struct exp_ctx *ctx, const void *params)
 {
     const struct random_params *p = params;
     struct random_sweep d = {.p = p};
-    struct exp_sweep sweep = {
-        .data = &d, .plan = random_plan, .build = random_build, .row = random_row};
+    struct exp_sweep sweep = {.data = &d,
+                              .interleave = true,
+                              .plan = random_plan,
+                              .build = random_build,
+                              .row = random_row};
     uint64_t saved;
     unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
                              p->stride_bytes, d.sizes, EXP_POINTS_MAX);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of measure_chase's repetitions: adaptive precision, time and count caps, fixed
 // counts, warm-up laps, outlier flags and the point's time split (on a real L1 chain); the
-// keys that ask for them.
+// keys that ask for them; the clock arithmetic and passes merged into one point.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -218,8 +218,14 @@ static void test_keys(void **state)
     assert_int_equal(cfg.global.precision_ppm, 5000); /* 0.5% */
     assert_int_equal(cfg.global.point_max_ms, 1000);
     assert_true(cfg.global.warm_laps.is_auto);
+    assert_int_equal(cfg.global.passes, 3);
     assert_true(resolve("profile=quick", &cfg, err, sizeof(err)));
     assert_int_equal(cfg.global.point_max_ms, 25);
+    assert_int_equal(cfg.global.passes, 1);
+    assert_true(resolve("passes=1", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.passes, 1);
+    assert_false(resolve("passes=0", &cfg, err, sizeof(err)));
+    assert_false(resolve("passes=17", &cfg, err, sizeof(err)));
     assert_true(resolve("precision=0.25% point_max_ms=300 warm_laps=0", &cfg, err, sizeof(err)));
     assert_int_equal(cfg.global.precision_ppm, 2500);
     assert_int_equal(cfg.global.point_max_ms, 300);
@@ -250,6 +256,77 @@ static void test_keys(void **state)
     assert_string_equal(text, "12.34%");
 }
 
+/* The clock arithmetic: adds over net ticks, the pair rule, APERF over MPERF. */
+static void test_clock_arithmetic(void **state)
+{
+    (void)state;
+    /* 16000 adds in 10030 ticks of which 30 are the timer's own: 1.6 cycles a tick. */
+    assert_float_equal(timing_adds_ratio(16000, 10030, 30), 1.6, 1e-12);
+    assert_float_equal(timing_adds_ratio(16000, 30, 30), 0, 0);
+    assert_float_equal(timing_adds_ratio(16000, 0, 0), 0, 0);
+    /* Within 2%: the mean; beyond: the higher (the lower one was lengthened). */
+    assert_float_equal(timing_pair_ratio(1.60, 1.62), 1.61, 1e-12);
+    assert_float_equal(timing_pair_ratio(1.60, 1.20), 1.60, 0);
+    assert_float_equal(timing_pair_ratio(1.20, 1.60), 1.60, 0);
+    assert_float_equal(timing_pair_ratio(0, 1.5), 1.5, 0);
+    assert_float_equal(timing_pair_ratio(0, 0), 0, 0);
+    assert_float_equal(timing_msr_ratio(100, 260, 1000, 1100), 1.6, 1e-12);
+    assert_float_equal(timing_msr_ratio(100, 100, 1000, 1100), 0, 0);
+    assert_float_equal(timing_msr_ratio(100, 260, 1000, 1000), 0, 0);
+}
+
+/* A slice of n repetitions at ticks-per-access v, each with clock c (c 0: no clocks). */
+static void make_slice(struct point_result *r, unsigned n, double v, double c)
+{
+    assert_int_equal(measure_alloc(r, n, 1), 0);
+    r->hops = 1000;
+    for (unsigned i = 0; i < n; i++) {
+        r->tsc_per_access[i] = v;
+        r->ticks[i] = (uint64_t)(v * 1000);
+        r->time.timed += r->ticks[i];
+    }
+    if (c > 0) {
+        for (unsigned i = 0; i < n; i++)
+            r->core_per_rep[i] = c;
+        r->clock = "adds";
+    } else {
+        plat_free(r->core_per_rep);
+        r->core_per_rep = NULL;
+        r->core_per_tick = 0.5;
+    }
+    r->stop = REPS_STOP_PRECISION;
+}
+
+/* Two passes at two clocks: each repetition's cycles at its own clock are the same 5 cycles,
+   the ticks differ; the merged point has both slices' repetitions and time. */
+static void test_merge_and_cycles(void **state)
+{
+    (void)state;
+    struct point_result all = {0}, slice;
+    make_slice(&slice, 4, 10.0, 0.5);
+    assert_int_equal(measure_merge(&all, &slice), 0);
+    make_slice(&slice, 4, 12.5, 0.4);
+    assert_int_equal(measure_merge(&all, &slice), 0);
+    assert_int_equal(all.reps, 8);
+    assert_int_equal(all.time.timed, 4 * 10000 + 4 * 12500);
+    assert_int_equal(measure_reassess(&all, 0.005), 0);
+    assert_int_equal(measure_finish(&all), 0);
+    assert_float_equal(all.cycles.min, 5.0, 1e-9);
+    assert_float_equal(all.cycles.median, 5.0, 1e-9);
+    assert_float_equal(all.headline_cycles, 5.0, 1e-9);
+    assert_float_equal(all.core_per_tick, 0.45, 1e-9);
+    /* p10 and p90 of four 0.4 and four 0.5: 0.4 and 0.5, over the median 0.45. */
+    assert_float_equal(all.clock_disagree, 0.1 / 0.45, 1e-9);
+    assert_float_equal(all.headline_tsc, 10.0, 1e-9);
+    assert_true(all.tsc.median > 10 && all.tsc.median < 12.5);
+    assert_int_equal(all.stop, REPS_STOP_PASSES); /* each slice precise, the whole not */
+    /* A slice without clocks (a model) keeps the point's one estimate for its repetitions. */
+    make_slice(&slice, 2, 10.0, 0);
+    assert_int_equal(measure_merge(&all, &slice), 0);
+    assert_float_equal(all.core_per_rep[9], 0.5, 0);
+    measure_release(&all);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_warm_laps),
         cmocka_unit_test(test_assess_fixed),
         cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_clock_arithmetic),
+        cmocka_unit_test(test_merge_and_cycles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the repetition rules: the median's interval, the outlier rule, the stopping
-// rule, and the time split of points and experiments, on known inputs.
+// rule, the time split of points and experiments, on known inputs; the disturbed-point
+// detector and the headline on synthetic repetitions (clean, bursts, modes, drift).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,6 +237,106 @@ static void test_time_split(void **state)
     assert_int_equal(sum.other, 300);
 }
 
+/* A repeatable pseudo-normal deviate: the sum of 12 uniforms less 6 (mean 0, sd 1). */
+static double normal(uint64_t *state)
+{
+    double sum = 0;
+    for (int i = 0; i < 12; i++) {
+        *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+        sum += (double)(*state >> 11) / 9007199254740992.0;
+    }
+    return sum - 6;
+}
+
+#define SYNTH_MAX 400
+
+/* n repetitions around 100 with sd sigma, in the order taken. */
+static void clean_reps(double *v, unsigned n, double sigma, uint64_t seed)
+{
+    for (unsigned i = 0; i < n; i++)
+        v[i] = 100 + sigma * normal(&seed);
+}
+
+/* Clean noise is never called disturbed: 200 seeds each at 15, 50 and 400 repetitions. */
+static void test_disturbance_clean(void **state)
+{
+    (void)state;
+    static const unsigned counts[] = {15, 50, SYNTH_MAX};
+    double v[SYNTH_MAX], scratch[SYNTH_MAX];
+    for (unsigned c = 0; c < 3; c++) {
+        unsigned flagged = 0;
+        for (uint64_t seed = 1; seed <= 200; seed++) {
+            clean_reps(v, counts[c], 0.2, seed);
+            flagged += reps_disturbance(v, counts[c], scratch) != 0;
+        }
+        assert_int_equal(flagged, 0);
+    }
+    clean_reps(v, REPS_DISTURB_MIN - 1, 0.2, 1);
+    v[0] = 500; /* too few to judge, whatever they hold */
+    assert_int_equal(reps_disturbance(v, REPS_DISTURB_MIN - 1, scratch), 0);
+}
+
+/* Bursts: 15% of the repetitions, spread over the point, 20% slower: a tail. */
+static void test_disturbance_bursts(void **state)
+{
+    (void)state;
+    double v[200], scratch[200];
+    clean_reps(v, 200, 0.2, 7);
+    for (unsigned i = 3; i < 200; i += 7)
+        v[i] *= 1.2;
+    assert_true(reps_disturbance(v, 200, scratch) & REPS_DISTURB_TAIL);
+    assert_false(reps_disturbance(v, 200, scratch) & REPS_DISTURB_DRIFT);
+}
+
+/* Two modes 4% apart, alternating in time: modes, and no drift. */
+static void test_disturbance_modes(void **state)
+{
+    (void)state;
+    double v[200], scratch[200];
+    clean_reps(v, 200, 0.2, 11);
+    for (unsigned i = 0; i < 200; i += 2)
+        v[i] += 4;
+    unsigned bits = reps_disturbance(v, 200, scratch);
+    assert_true(bits & REPS_DISTURB_MODES);
+    assert_false(bits & REPS_DISTURB_DRIFT);
+}
+
+/* A clock or a neighbour that changes during the point: a ramp of 5% over it is a drift. */
+static void test_disturbance_drift(void **state)
+{
+    (void)state;
+    double v[120], scratch[120];
+    clean_reps(v, 120, 0.2, 13);
+    for (unsigned i = 0; i < 120; i++)
+        v[i] += 5.0 * i / 119;
+    unsigned bits = reps_disturbance(v, 120, scratch);
+    assert_true(bits & REPS_DISTURB_DRIFT);
+    assert_false(bits & REPS_DISTURB_TAIL);
+    char text[24];
+    reps_disturbance_text(REPS_DISTURB_TAIL | REPS_DISTURB_DRIFT, text, sizeof(text));
+    assert_string_equal(text, "tail+drift");
+    reps_disturbance_text(0, text, sizeof(text));
+    assert_string_equal(text, "");
+}
+
+/* The headline quantile stays among the quiet repetitions with 60% of them in bursts, where
+   the median does not. */
+static void test_headline_robust(void **state)
+{
+    (void)state;
+    double v[100];
+    clean_reps(v, 100, 0.2, 17);
+    for (unsigned i = 0; i < 100; i += 5) {
+        v[i] *= 1.5;
+        v[i + 1] *= 1.5;
+        v[i + 2] *= 1.5;
+    }
+    stats_sort(v, 100);
+    double headline = stats_quantile_sorted(v, 100, REPS_HEADLINE_QUANTILE);
+    assert_true(headline > 99 && headline < 100.5);
+    assert_true(stats_quantile_sorted(v, 100, 0.5) > 100.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +350,11 @@ int main(void)
         cmocka_unit_test(test_stopping_rule),
         cmocka_unit_test(test_stopping_on_streams),
         cmocka_unit_test(test_time_split),
+        cmocka_unit_test(test_disturbance_clean),
+        cmocka_unit_test(test_disturbance_bursts),
+        cmocka_unit_test(test_disturbance_modes),
+        cmocka_unit_test(test_disturbance_drift),
+        cmocka_unit_test(test_headline_robust),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

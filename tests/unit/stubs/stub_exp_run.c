@@ -20,6 +20,12 @@ static void not_here(const char *what)
 
 const char *const reps_stop_names[] = {NULL};
 
+void reps_disturbance_text(unsigned bits, char *buf, unsigned cap)
+{
+    (void)bits, (void)buf, (void)cap;
+    not_here("reps_disturbance_text");
+}
+
 void **chain_build_random(const struct chain_layout *l, uint64_t seed)
 {
     (void)l, (void)seed;
@@ -91,6 +97,27 @@ void measure_release(struct point_result *r)
 {
     (void)r;
     not_here("measure_release");
+}
+
+int measure_finish(struct point_result *r)
+{
+    (void)r;
+    not_here("measure_finish");
+    return -1;
+}
+
+int measure_merge(struct point_result *into, struct point_result *slice)
+{
+    (void)into, (void)slice;
+    not_here("measure_merge");
+    return -1;
+}
+
+int measure_reassess(struct point_result *r, double precision)
+{
+    (void)r, (void)precision;
+    not_here("measure_reassess");
+    return -1;
 }
 
 double time_split_timed_fraction(const struct time_split *s)
