@@ -139,6 +139,9 @@ int sim_cli_parse(struct sim_cli *cli, int argc, char **argv)
     cli->ghz = 1.0;
     cli->page_bytes = 1ULL << 30;
     cli->seed = 1;
+    /* The model is deterministic: interleaved passes would only repeat the same loads.
+       A passes=N given on the command line comes later and wins. */
+    add_option(cli, "passes=1");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (takes_value(a)) {
