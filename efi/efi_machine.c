@@ -9,24 +9,6 @@
 #define CPUID_EXT_ADDRESS_SIZES 0x80000008u
 #define CPUID_LEAF1_EDX_MTRR BIT(12)
 
-struct msr_write_job {
-    uint32_t msr;
-    uint64_t value;
-};
-
-static void write_msr_in_window(void *arg)
-{
-    struct msr_write_job *j = arg;
-    arch_wrmsr(j->msr, j->value);
-}
-
-bool plat_write_msr(uint32_t msr, uint64_t value)
-{
-    struct msr_write_job job = {msr, value};
-    struct fault_info fault;
-    return plat_window_run(write_msr_in_window, &job, &fault) == 0;
-}
-
 static unsigned phys_address_bits(const struct cpu_info *ci)
 {
     uint32_t r[4];

@@ -22,6 +22,11 @@ void efi_window_init(void)
     arch_window_init(&window);
 }
 
+bool plat_write_msr(uint32_t msr, uint64_t value)
+{
+    return arch_window_wrmsr(&window, msr, value) == 0; /* #GP: not writable here */
+}
+
 void efi_idt_install(struct arch_jmp *panic_resume, struct fault_info *panic_fault)
 {
     arch_sidt(&firmware_idt);

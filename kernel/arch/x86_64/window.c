@@ -16,12 +16,6 @@ extern volatile uint64_t arch_nmi_count; /* window.S: NMIs taken */
 /* What the windows did: hardware facts of this run, read for run.json. */
 static struct window_stats stats;
 
-static inline void wrmsr(uint32_t msr, uint64_t value)
-{
-    __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
-                     : "memory");
-}
-
 /* The window in progress; an exception returns through it. Hardware state, not config. */
 static struct window_env *volatile active;
 /* Where an exception outside any window goes (the panic path), when armed. */
@@ -102,7 +96,7 @@ void arch_exception(const uint64_t *frame)
     if (f->vector == VECTOR_MACHINE_CHECK) {
         /* #MC implies CR4.MCE and the MCA MSRs: keep the status, end the machine check */
         f->error_code = arch_rdmsr(MSR_MCG_STATUS);
-        wrmsr(MSR_MCG_STATUS, 0);
+        arch_wrmsr(MSR_MCG_STATUS, 0);
     }
     f->rip = frame[2];
     f->cr2 = arch_read_cr2();
@@ -180,7 +174,7 @@ struct wrmsr_job {
 static void wrmsr_job_run(void *arg)
 {
     struct wrmsr_job *j = arg;
-    wrmsr(j->msr, j->value);
+    arch_wrmsr(j->msr, j->value);
 }
 
 int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value)
