@@ -23,6 +23,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/dual.c \
 	kernel/analysis/fused.c \
 	kernel/analysis/interpret.c \
+	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \

@@ -78,6 +78,7 @@ struct an_input {
     const struct an_curve *curve;
     double llc_bytes;  /* largest data or unified cache CPUID reports, 0 when unknown */
     double line_bytes; /* the L1 data line, 64 when unknown */
+    bool hypervisor;   /* under a hypervisor: guest huge pages may be split by the host */
 };
 
 struct an_result {
@@ -153,6 +154,12 @@ void analysis_run(const struct an_input *in, struct an_result *r);
  */
 void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
                            const struct an_curve *ref, const struct an_curve_result *rr);
+
+/*
+ * Mark the primary curve's levels: kind (cache, or uncertain where a step could be a TLB's
+ * reach, confidence halved) and a note when the last cache is well below CPUID's (shared).
+ */
+void analysis_level_kinds(const struct an_input *in, struct an_result *r);
 
 /*
  * The summary of a run as plain text lines: the levels (size, ns, cycles), DRAM, and each
