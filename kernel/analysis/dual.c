@@ -79,6 +79,9 @@ static void judge_dual(const struct an_judge *j, struct verdict *v)
     }
     /* Two pointers overlap their loads, so dual is cheaper than random even where both hit:
      * the verdict compares the ratio above the last cache with the ratio inside it. */
+    double rel = out / in;
+    v->data.fields |= VD_ADAPTIVE;
+    v->data.adaptive_insertion = rel < DUAL_KEEPS ? 0 : rel > DUAL_MISSES ? 1 : KM_NAN;
     verdict_item(v, "dual_over_random_above_llc", out);
     verdict_item(v, "dual_over_random_inside_llc", in);
     verdict_headline(v, "above the last cache dual costs %.0f%% of random, inside it %.0f%%: %s",

@@ -52,6 +52,8 @@ static void offset_rows(struct verdict *v, const struct sweep *u, const struct s
             verdict_line(v, "|---|---|---|---|");
         }
         *dedicated += both;
+        if (both && v->data.nleaders < VERDICT_LIST)
+            v->data.leader_offsets_bytes[v->data.nleaders++] = u->off[i];
         *hysteresis += differ && !both;
         verdict_line(v, "| %.0f | %.2f | %.2f | %s |", u->off[i], un, dn,
                      both ? "stands out both ways: dedicated set?" : "up and down differ");
@@ -81,6 +83,7 @@ static void judge_offset(const struct an_judge *j, struct verdict *v)
     double tol =
         kfmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * MAD_TO_SIGMA * judge_median(dev, u.n));
     size_t dedicated = 0, hysteresis = 0;
+    v->data.fields |= VD_LEADERS;
     offset_rows(v, &u, &d, med, tol, &dedicated, &hysteresis);
     verdict_item(v, "dedicated_set_candidates", (double)dedicated);
     verdict_item(v, "direction_dependent_offsets", (double)hysteresis);

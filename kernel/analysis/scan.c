@@ -68,6 +68,9 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
     analysis_size(lim, sizeof(lim), x[n - 1]);
     double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
     judge_sig2(share, sizeof(share), frac);
+    v->data.fields |= VD_SCAN;
+    if (llc > 0)
+        v->data.scan_resistant = frac >= SCAN_RESISTANT ? 1 : frac < SCAN_WEAK ? 0 : KM_NAN;
     verdict_item(v, "doubling_bytes", at);
     verdict_item(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN);
     if (kisfinite(at))

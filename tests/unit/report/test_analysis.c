@@ -212,7 +212,7 @@ static void test_verdicts(void **state)
     analyse_all(res, src, 1, &o);
     const struct verdict *v = res[0].verdict;
     assert_true(item(&v[EXP("linear")], "prefetched_max_stride_bytes") == 128);
-    assert_true(item(&v[EXP("fused")], "streams_tracked") >= 2);
+    assert_true(item(&v[EXP("fused")], "streams_median") >= 2);
     assert_true(item(&v[EXP("dual")], "dual_over_random_above_llc") < 0.6);
     assert_non_null(strstr(v[EXP("dual")].headline, "no sign of adaptive insertion"));
     double at = item(&v[EXP("scan")], "doubling_bytes");

@@ -108,6 +108,46 @@ static void levels_json(struct json *j, const struct source_result *r)
     json_array_end(j);
 }
 
+/* A tri-state verdict: true, false or null. */
+static void tri_json(struct json *j, const char *key, double v)
+{
+    if (isnan(v))
+        json_double(j, key, NAN, 0);
+    else
+        json_bool(j, key, v != 0);
+}
+
+/* The typed verdicts an experiment gives (docs/report.md, "Verdicts as data"). */
+static void verdict_data_json(struct json *j, const struct verdict_data *d)
+{
+    if (d->fields & VD_ADAPTIVE)
+        tri_json(j, "adaptive_insertion", d->adaptive_insertion);
+    if (d->fields & VD_SCAN)
+        tri_json(j, "scan_resistant", d->scan_resistant);
+    if (d->fields & VD_STREAMS)
+        json_double(j, "streams_tracked",
+                    isnan(d->streams_tracked) ? NAN : round(d->streams_tracked), 0);
+    if (d->fields & VD_MLP)
+        json_double(j, "mlp", d->mlp, 2);
+    if (d->fields & VD_LEADERS) {
+        json_array_begin(j, "leader_offsets_bytes");
+        for (size_t i = 0; i < d->nleaders; i++)
+            json_double(j, NULL, d->leader_offsets_bytes[i], 0);
+        json_array_end(j);
+    }
+    if (d->fields & VD_STEPS) {
+        json_array_begin(j, "steps");
+        for (size_t i = 0; i < d->nsteps; i++) {
+            json_object_begin(j, NULL);
+            json_double(j, "reach_bytes", d->step[i].reach_bytes, 0);
+            json_double(j, "page_bytes", d->step[i].page_bytes, 0);
+            json_double(j, "penalty_ns", d->step[i].penalty_ns, 3);
+            json_object_end(j);
+        }
+        json_array_end(j);
+    }
+}
+
 static void verdicts_json(struct json *j, const struct source_result *r)
 {
     json_object_begin(j, "verdicts");
@@ -119,6 +159,7 @@ static void verdicts_json(struct json *j, const struct source_result *r)
         json_string(j, "verdict", v->headline);
         for (size_t i = 0; i < v->nitems; i++)
             json_double(j, v->item[i].key, v->item[i].value, 4);
+        verdict_data_json(j, &v->data);
         json_object_end(j);
     }
     json_object_end(j);
