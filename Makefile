@@ -368,8 +368,9 @@ fuzz: deps fuzzers
 	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tests/fuzz/test_fuzz.sh $(FUZZ_BINS)
 
 # make eval: chase-report's level detection scored on the generated corpus (docs/report.md).
-eval: $(BUILD)/chase-report
+eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out
+	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all
 	$(Q)tools/bench.sh $(BUILD)/chase-host

@@ -202,7 +202,7 @@ static void test_verdicts(void **state)
     load_table(EXP("dual"), "size_bytes,lag_slots,ns_median\n1048576,99,4\n67108864,99,40\n"
                             "268435456,99,48\n");
     load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,1,40\n1048576,1,41\n"
-                            "4194304,1,60\n16777216,1,95\n");
+                            "8388608,1,45\n16777216,1,95\n");
     load_table(EXP("parallel"), "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,92\n"
                                 "4,1,100\n8,1,180\n");
     load_table(EXP("offset"), "direction,offset_bytes,ns_median\nup,0,60\nup,64,61\nup,128,90\n"
@@ -215,7 +215,7 @@ static void test_verdicts(void **state)
     assert_true(item(&v[EXP("fused")], "streams_median") >= 2);
     assert_true(item(&v[EXP("dual")], "dual_over_random_above_llc") < 0.6);
     assert_non_null(strstr(v[EXP("dual")].headline, "no sign of adaptive insertion"));
-    double at = item(&v[EXP("scan")], "doubling_bytes");
+    double at = item(&v[EXP("scan")], "leaves_llc_bytes");
     assert_true(at > 4194304 && at < 16777216);
     assert_true(fabs(item(&v[EXP("scan")], "fraction_of_llc") - at / (12 << 20)) < 1e-9);
     assert_non_null(strstr(v[EXP("scan")].headline, "scan-resistant: the huge scan"));
