@@ -73,15 +73,29 @@ for sh in $shapes; do
             "$(verdict "scan-$p" "$(scan_h $p $sh)" .verdicts.scan.scan_resistant $(scan_args $sh))"
     done
 done
-if [ -n "$all" ]; then offset_pols="lru srrip dip drrip"; else offset_pols="lru dip"; fi
-for p in $offset_pols; do
-    want=none
-    case $p in dip | drrip) want=some ;; esac
-    got=$(verdict "offset-$p" "$(offset_h $p)" \
-        'if (.verdicts.offset.leader_offsets_bytes | length) > 0 then "some" else "none" end' \
-        experiments=offset)
-    row "offset.leader_offsets_bytes" "2M:16w $p" "$want" "${got//\"/}"
-done
+# offset: the candidates named against the layout chase-sim placed (run.json's leader_sets).
+offset_q='.verdicts.offset as $o | ($o.simulator_leader_sets[0].candidates // [] | map(.role)) as $r
+    | if ($o.leader_offsets_bytes | length) == 0 then "none"
+      elif ($r | length) > 0 and all($r[]; . != "follower") then "leaders only"
+      else "followers named" end'
+offset_row() {
+    local want=$1 name=$2 hier=$3 got
+    got=$(verdict "offset-$name" "$hier" "$offset_q" experiments=offset)
+    row "offset.leader_offsets_bytes" "$name" "$want" "${got//\"/}"
+}
+l12="L1:32K:8w:4c:lru,L2:256K:8w:12c:lru"
+offset_row none "2M:16w lru" "$l12,L3:2M:16w:40c:lru,DRAM:200c"
+offset_row "leaders only" "2M:16w dip" "$l12,L3:2M:16w:40c:dip,DRAM:200c"
+offset_row "leaders only" "ivybridge (6M 12w drrip, 4 slices)" ivybridge
+if [ -n "$all" ]; then
+    offset_row none "2M:16w srrip" "$l12,L3:2M:16w:40c:srrip,DRAM:200c"
+    offset_row "leaders only" "2M:16w drrip" "$l12,L3:2M:16w:40c:drrip,DRAM:200c"
+    offset_row "leaders only" "4M:16w drrip, 2 slices, 8 leaders" \
+        "$l12,L3:4M:16w:40c:drrip:slices=2:leaders=8,DRAM:200c"
+    offset_row "leaders only" "3M:12w dip, 2 slices, 64 leaders" \
+        "$l12,L3:3M:12w:40c:dip:slices=2:leaders=64,DRAM:200c"
+    offset_row none "epyc-zen4 (32M lru, 8 slices)" epyc-zen4
+fi
 for m in 2 6; do
     # shellcheck disable=SC2086
     got=$(verdict "mlp-$m" "$(mlp_h $m)" .verdicts.parallel.mlp $mlp_args)

@@ -148,6 +148,48 @@ static void verdict_data_json(struct json *j, const struct verdict_data *d)
     }
 }
 
+/* Whether set is in the JSON list of numbers l. */
+static bool in_list(const struct rjson *l, double set)
+{
+    for (const struct rjson *c = l ? l->child : NULL; c; c = c->next)
+        if (c->type == RJSON_NUMBER && c->number == set)
+            return true;
+    return false;
+}
+
+/* A simulated run: each leader-set candidate offset named against the layout chase-sim
+ * placed (run.json's leader_sets): its set within a slice and whether it leads a or b. */
+static void leader_truth_json(struct json *j, const struct source *s, const struct verdict_data *d)
+{
+    const struct rjson *ls = s->run ? rjson_get(s->run, "leader_sets") : NULL;
+    if (!ls || ls->type != RJSON_ARRAY)
+        return;
+    json_array_begin(j, "simulator_leader_sets");
+    for (const struct rjson *lv = ls->child; lv; lv = lv->next) {
+        double per = 0, line = 0;
+        if (!rjson_number(rjson_get(lv, "sets_per_slice"), &per) ||
+            !rjson_number(rjson_get(lv, "line_bytes"), &line) || per < 1 || line < 1)
+            continue;
+        const struct rjson *a = rjson_get(lv, "a"), *b = rjson_get(lv, "b");
+        json_object_begin(j, NULL);
+        json_string(j, "level", rjson_string(rjson_get(lv, "level")));
+        json_u64(j, "leaders_a", rjson_count(a));
+        json_u64(j, "leaders_b", rjson_count(b));
+        json_array_begin(j, "candidates");
+        for (size_t i = 0; i < d->nleaders; i++) {
+            double set = fmod(floor(d->leader_offsets_bytes[i] / line), per);
+            json_object_begin(j, NULL);
+            json_double(j, "offset_bytes", d->leader_offsets_bytes[i], 0);
+            json_double(j, "set", set, 0);
+            json_string(j, "role", in_list(a, set) ? "a" : in_list(b, set) ? "b" : "follower");
+            json_object_end(j);
+        }
+        json_array_end(j);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
 static void verdicts_json(struct json *j, const struct source_result *r)
 {
     json_object_begin(j, "verdicts");
@@ -160,6 +202,8 @@ static void verdicts_json(struct json *j, const struct source_result *r)
         for (size_t i = 0; i < v->nitems; i++)
             json_double(j, v->item[i].key, v->item[i].value, 4);
         verdict_data_json(j, &v->data);
+        if (v->data.fields & VD_LEADERS)
+            leader_truth_json(j, r->src, &v->data);
         json_object_end(j);
     }
     json_object_end(j);
