@@ -13,7 +13,7 @@
 #define LEVELS_MAX_POINTS 1024
 
 /* Where a step sits between two plateaus, as a fraction of the rise from one to the next. */
-#define LEVELS_STEP_FRACTION 0.15
+#define LEVELS_STEP_FRACTION 0.3
 
 /* What a level is: a cache, a TLB reach (a step the page walk adds), or a step that could be
  * either (it sits where a TLB reach would be and nothing in the run tells them apart). */

@@ -18,9 +18,9 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
 {
     const struct detection *d = &cr->det;
     strbuf_printf(sb,
-                  "levels of \"%s\" (size: where latency has risen 15%% of the way to the "
+                  "levels of \"%s\" (size: where latency has risen %.0f%% of the way to the "
                   "next level):\n",
-                  c->label);
+                  c->label, 100 * LEVELS_STEP_FRACTION);
     strbuf_printf(sb, "%8s %12s %10s %10s %6s  %s\n", "level", "size", "ns", "cycles", "conf",
                   "kind");
     for (size_t i = 0; i < d->nlevels; i++) {
