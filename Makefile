@@ -23,6 +23,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/dual.c \
 	kernel/analysis/fused.c \
 	kernel/analysis/interpret.c \
+	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
@@ -335,7 +336,7 @@ endef
 
 # ---- top-level targets ------------------------------------------------------------------------
 
-.PHONY: all deps run test unit qemu-test check-layers bench clean sign fuzz fuzzers format
+.PHONY: all deps run test unit qemu-test check-layers bench eval clean sign fuzz fuzzers format
 .DEFAULT_GOAL := all
 
 all: $(ALL_TARGETS)
@@ -380,6 +381,11 @@ fuzzers: $(FUZZ_BINS)
 # make fuzz: a long run of every fuzzer (FUZZ_SECONDS each, default 10 minutes).
 fuzz: deps fuzzers
 	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tests/fuzz/test_fuzz.sh $(FUZZ_BINS)
+
+# make eval: chase-report's level detection scored on the generated corpus (docs/report.md).
+eval: $(BUILD)/chase-report $(BUILD)/chase-sim
+	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out
+	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all
 	$(Q)tools/bench.sh $(BUILD)/chase-host

@@ -14,6 +14,7 @@ ALLOWED=(
     "kernel/chase/chain_points.c:linear"  # the linear chain shape (chain_build_linear)
     "kernel/chase/chain_points.h:linear"  # the same
     "tools/sim/sim_hier.c:tlb"            # the simulator's TLB model (tlb_params)
+    "kernel/analysis/level_kind.c:tlb"    # the level kind "tlb" (a TLB reach step)
 )
 allowed() {
     local a

@@ -200,9 +200,13 @@ void analysis_run(const struct an_input *in, struct an_result *r)
     detect_curves(in, r);
     pair_curves(in, r);
     r->primary = choose_primary(in);
+    analysis_level_kinds(in, r);
     for (size_t e = 0; e < analysis_experiment_count() && e < AN_EXP_MAX; e++) {
         const struct an_experiment *x = analysis_experiment(e);
         struct an_judge j = {in, r, in->table[e], x->name};
+        struct verdict_data *vd = &r->verdict[e].data;
+        vd->adaptive_insertion = vd->scan_resistant = KM_NAN;
+        vd->streams_tracked = vd->mlp = KM_NAN;
         if (x->judge)
             x->judge(&j, &r->verdict[e]);
     }

@@ -61,8 +61,39 @@ struct vitem {
     double value;
 };
 
+#define VERDICT_LIST 32
+
+/* A TLB's reach and cost under one page size (the tlb experiment). */
+struct verdict_tlb_step {
+    double reach_bytes, page_bytes, penalty_ns;
+};
+
+/* The verdicts as data (chase-report --json "verdicts", docs/report.md); each experiment fills
+ * its own fields, NaN (or an empty list) where it has no verdict. */
+enum verdict_field {
+    VD_ADAPTIVE = 1u << 0,
+    VD_SCAN = 1u << 1,
+    VD_LEADERS = 1u << 2,
+    VD_STREAMS = 1u << 3,
+    VD_MLP = 1u << 4,
+    VD_STEPS = 1u << 5,
+};
+
+struct verdict_data {
+    unsigned fields; /* which of the fields below the experiment gives (enum verdict_field) */
+    double adaptive_insertion; /* dual: 1 (BIP/DIP-like), 0 (keeps lines), NaN */
+    double scan_resistant;     /* scan: 1, 0, NaN */
+    size_t nleaders;           /* offset: offsets standing out both ways */
+    double leader_offsets_bytes[VERDICT_LIST];
+    double streams_tracked; /* fused */
+    double mlp;             /* parallel: the best effective parallelism */
+    size_t nsteps;          /* tlb: one per page size that pays a penalty */
+    struct verdict_tlb_step step[LEVELS_MAX];
+};
+
 /* What one experiment shows, in words and numbers. */
 struct verdict {
+    struct verdict_data data;
     bool present;
     char headline[VERDICT_CHARS];
     size_t nlines;
@@ -78,6 +109,7 @@ struct an_input {
     const struct an_curve *curve;
     double llc_bytes;  /* largest data or unified cache CPUID reports, 0 when unknown */
     double line_bytes; /* the L1 data line, 64 when unknown */
+    bool hypervisor;   /* under a hypervisor: guest huge pages may be split by the host */
 };
 
 struct an_result {
@@ -153,6 +185,12 @@ void analysis_run(const struct an_input *in, struct an_result *r);
  */
 void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
                            const struct an_curve *ref, const struct an_curve_result *rr);
+
+/*
+ * Mark the primary curve's levels: kind (cache, or uncertain where a step could be a TLB's
+ * reach, confidence halved) and a note when the last cache is well below CPUID's (shared).
+ */
+void analysis_level_kinds(const struct an_input *in, struct an_result *r);
 
 /*
  * The summary of a run as plain text lines: the levels (size, ns, cycles), DRAM, and each

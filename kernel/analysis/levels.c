@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "analysis/interpret.h"
 #include "analysis/levels_int.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
@@ -38,6 +39,14 @@
 #define LOCAL_STEP_SHARE 0.75
 /* Sizes up to this multiple of CPUID's last cache can still be inside it (sharing, slices). */
 #define LLC_REACH_FACTOR 2.0
+/* A plateau whose latency is within this factor of the memory plateau after it is memory seen
+ * through noise or contention, never a cache: caches are at least about 1.5x faster. */
+#define MEMORY_FACTOR 1.3
+/* Confidence: a step of exactly the significant size scores 1 - e^-CONF_BASE, each further
+ * significant step's worth adds CONF_RATE to the exponent; a plateau this wide is fully seen. */
+#define CONF_BASE 0.5
+#define CONF_RATE 2.0
+#define CONF_FULL_OCTAVES 1.5
 
 struct plateau {
     size_t a, b;
@@ -204,9 +213,27 @@ static double median_cycles(const struct lpoints *p, size_t a, size_t b)
     return n ? lpoints_median(v, n) : KM_NAN;
 }
 
-static void set_level(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
-                      double offset, struct level *lv)
+/* How sure level u is: the step to v against the significant step, and u's width. */
+static double confidence(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
+                         double min_step)
 {
+    double c_step = 0.5;
+    if (v) {
+        double margin = kfmax(v->level - u->level, 0) / min_step;
+        c_step = 1 - kexp(-CONF_BASE - CONF_RATE * kfmax(margin - 1, 0));
+        if (margin < 1)
+            c_step *= margin;
+    }
+    double octaves = p->x[u->b] - p->x[u->a];
+    double c_width = kfmin(1, 0.4 + 0.6 * octaves / CONF_FULL_OCTAVES);
+    return c_step * c_width;
+}
+
+static void set_level(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
+                      double offset, double min_step, struct level *lv)
+{
+    lv->confidence = confidence(p, u, v, min_step);
+    lv->kind = LEVEL_CACHE;
     lv->first = u->a;
     lv->last = u->b;
     lv->from_bytes = kexp2(p->x[u->a]);
@@ -220,23 +247,23 @@ static void set_level(const struct lpoints *p, const struct plateau *u, const st
 
 /* The last plateau is an open cache level: the curve never left it. */
 static void open_level(const struct lpoints *p, const struct plateau *u, double offset,
-                       struct detection *d)
+                       double min_step, struct detection *d)
 {
     if (d->nlevels < LEVELS_MAX)
-        set_level(p, u, NULL, offset, &d->level[d->nlevels++]);
+        set_level(p, u, NULL, offset, min_step, &d->level[d->nlevels++]);
 }
 
 /* The curve ends still rising after its last plateau u. */
 static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc, double offset,
-                       struct detection *d)
+                       double min_step, struct detection *d)
 {
     struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
     if (d->nlevels >= LEVELS_MAX)
         return;
-    set_level(p, u, &end, offset, &d->level[d->nlevels++]);
+    set_level(p, u, &end, offset, min_step, &d->level[d->nlevels++]);
     if (in_llc) {
         /* The rise leads into a cache CPUID reports beyond the sizes tried. */
-        open_level(p, &end, offset, d);
+        open_level(p, &end, offset, min_step, d);
         levels_note(d,
                     "the curve ends rising inside the last cache (CPUID): its latency is "
                     "at least %.1f ns, no DRAM plateau",
@@ -248,9 +275,25 @@ static void rising_end(const struct lpoints *p, const struct plateau *u, bool in
     levels_note(d, "the curve ends still rising: DRAM latency is at least %.1f ns", d->dram_ns);
 }
 
+/* Merge into the memory plateau (the last, pl[m - 1]) every plateau before it whose latency is
+ * within MEMORY_FACTOR of it: memory with noise or contention, not a cache. */
+static void absorb_into_memory(const struct lpoints *p, struct plateau *pl, size_t *m,
+                               struct detection *d)
+{
+    while (*m >= 2 && pl[*m - 1].level - pl[*m - 2].level < kln(MEMORY_FACTOR)) {
+        char from[32];
+        analysis_size(from, sizeof(from), kexp2(p->x[pl[*m - 2].a]));
+        levels_note(d,
+                    "the plateau from %s at %.1f ns is within %.0f%% of memory's latency: "
+                    "memory with noise, not a cache",
+                    from, kexp(pl[*m - 2].level), 100 * (MEMORY_FACTOR - 1));
+        merge_at(p, pl, m, *m - 2);
+    }
+}
+
 /* Turn the final plateaus into levels and DRAM. */
-static void build_levels(const struct lpoints *p, const struct plateau *pl, size_t m,
-                         double min_step, const struct detect_opts *o, struct detection *d)
+static void build_levels(const struct lpoints *p, struct plateau *pl, size_t m, double min_step,
+                         const struct detect_opts *o, struct detection *d)
 {
     if (m == 0) {
         levels_note(d, "no plateau found: the curve rises throughout");
@@ -260,19 +303,22 @@ static void build_levels(const struct lpoints *p, const struct plateau *pl, size
     }
     if (pl[0].a > 0 && pl[0].level - p->z[0] >= min_step)
         levels_note(d, "the curve starts inside a step: its smallest size is above a level");
-    for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
-        set_level(p, &pl[i], &pl[i + 1], o->ns_offset, &d->level[d->nlevels++]);
-    const struct plateau *last = &pl[m - 1];
     double largest = kexp2(p->x[p->n - 1]);
     bool in_llc = o->llc_bytes > 0 && largest < 0.9 * o->llc_bytes;
     /* The curve stayed in the last cache if its last plateau starts inside it and the sizes
      * did not go far beyond it (far beyond without a step, the cache is out of reach). */
-    bool open = o->llc_bytes > 0 && kexp2(p->x[last->a]) < 0.9 * o->llc_bytes &&
+    bool open = o->llc_bytes > 0 && kexp2(p->x[pl[m - 1].a]) < 0.9 * o->llc_bytes &&
                 largest < LLC_REACH_FACTOR * o->llc_bytes;
-    if (last->b + 1 < p->n && p->z[p->n - 1] - plateau_end(p, last) >= min_step) {
-        rising_end(p, last, in_llc, o->ns_offset, d);
+    bool rising = pl[m - 1].b + 1 < p->n && p->z[p->n - 1] - plateau_end(p, &pl[m - 1]) >= min_step;
+    if (!rising && !open)
+        absorb_into_memory(p, pl, &m, d);
+    for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
+        set_level(p, &pl[i], &pl[i + 1], o->ns_offset, min_step, &d->level[d->nlevels++]);
+    const struct plateau *last = &pl[m - 1];
+    if (rising) {
+        rising_end(p, last, in_llc, o->ns_offset, min_step, d);
     } else if (open) {
-        open_level(p, last, o->ns_offset, d);
+        open_level(p, last, o->ns_offset, min_step, d);
         levels_note(d, "the largest size is inside the last cache (CPUID): no DRAM plateau");
     } else {
         d->dram_ns = median_range(p->ns, last->a, last->b) - o->ns_offset;

@@ -13,7 +13,11 @@
 #define LEVELS_MAX_POINTS 1024
 
 /* Where a step sits between two plateaus, as a fraction of the rise from one to the next. */
-#define LEVELS_STEP_FRACTION 0.15
+#define LEVELS_STEP_FRACTION 0.3
+
+/* What a level is: a cache, a TLB reach (a step the page walk adds), or a step that could be
+ * either (it sits where a TLB reach would be and nothing in the run tells them apart). */
+enum level_kind { LEVEL_CACHE, LEVEL_TLB, LEVEL_UNCERTAIN };
 
 struct level {
     double size_bytes; /* effective size: the curve has risen LEVELS_STEP_FRACTION of the step */
@@ -24,6 +28,8 @@ struct level {
     double to_bytes;
     double step_end_bytes; /* where the next plateau begins */
     size_t first, last;    /* plateau's point indices (into the analysed points) */
+    double confidence;     /* 0..1: how clearly the step stands out and the plateau is seen */
+    enum level_kind kind;
 };
 
 struct detection {
@@ -54,6 +60,9 @@ struct detect_opts {
  */
 void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
                    const struct detect_opts *o, struct detection *d);
+
+/* The kind's name in reports and JSON: cache, tlb or uncertain. */
+const char *level_kind_name(enum level_kind k);
 
 /* Add a note (printf-like) to d, dropped when d already holds LEVELS_NOTES. */
 void levels_note(struct detection *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -104,17 +104,15 @@ void lpoints_build(struct lpoints *p, const double *size, const double *ns, cons
     p->n = k;
     for (size_t i = 0; i < k; i++)
         p->y[i] = kln(p->ns[i]);
-    for (size_t i = 0; i < k; i++) {
-        if (k < 3) {
-            p->z[i] = p->y[i];
-        } else if (i == 0 || i + 1 == k) {
-            /* Tukey's end rule: the end point, its neighbour, and the line through the next
-             * two continued to the end, so one wild end point cannot fake a step. */
-            size_t a = i == 0 ? 1 : k - 2, b = i == 0 ? 2 : k - 3;
-            p->z[i] = median3(p->y[i], p->y[a], 2 * p->y[a] - p->y[b]);
-        } else {
-            p->z[i] = median3(p->y[i - 1], p->y[i], p->y[i + 1]);
-        }
+    for (size_t i = 0; i < k; i++)
+        p->z[i] =
+            k < 3 || i == 0 || i + 1 == k ? p->y[i] : median3(p->y[i - 1], p->y[i], p->y[i + 1]);
+    if (k >= 4) {
+        /* Tukey's end rule on the smoothed neighbours: the end point, its neighbour, and the
+         * line through the next two continued to the end, so one wild point at or next to
+         * an end cannot fake a step. */
+        p->z[0] = median3(p->y[0], p->z[1], 2 * p->z[1] - p->z[2]);
+        p->z[k - 1] = median3(p->y[k - 1], p->z[k - 2], 2 * p->z[k - 2] - p->z[k - 3]);
     }
 }
 

@@ -37,13 +37,44 @@ static double down_at(const struct sweep *d, double o)
     return KM_NAN;
 }
 
+/* In sweep w, whether the point at offset o differs from the point measured after it; -1:
+ * none after it in w (the end of a sweep: the turning point's successor is the down sweep's,
+ * judged there once). */
+static int changes_after(const struct sweep *w, double o, double tol)
+{
+    for (size_t i = 0; i + 1 < w->n; i++)
+        if (w->off[i] == o)
+            return kfabs(w->ns[i + 1] - w->ns[i]) > tol;
+    return -1;
+}
+
+/*
+ * Whether the offset o looks like a leader set. Followers take the policy the selector holds,
+ * which only a leader's misses move: after a leader of policy A (whose own latency is A's)
+ * the followers turn to B's latency, and the other way round. So a leader differs from the
+ * point measured after it, in both sweeps. A follower differs only when a leader comes next,
+ * a different neighbour in the two directions. An end of the sweeps, with one successor,
+ * must also stand out from the median both ways. Without set dueling nothing changes along
+ * the sweep and no offset is a candidate.
+ */
+static bool leader_like(const struct sweep *u, const struct sweep *d, double o, double un,
+                        double med, double tol)
+{
+    int cu = changes_after(u, o, tol), cd = changes_after(d, o, tol);
+    double dn = down_at(d, o);
+    bool out = kfabs(un - med) > tol && kfabs(dn - med) > tol && (un - med) * (dn - med) > 0;
+    if (cu >= 0 && cd >= 0)
+        return cu > 0 && cd > 0;
+    return (cu > 0 || cd > 0) && out;
+}
+
 /* The offsets standing out into v's table; counts both kinds. */
 static void offset_rows(struct verdict *v, const struct sweep *u, const struct sweep *d, double med,
                         double tol, size_t *dedicated, size_t *hysteresis)
 {
     for (size_t i = 0; i < u->n; i++) {
         double dn = down_at(d, u->off[i]), un = u->ns[i];
-        bool both = kfabs(un - med) > tol && kfabs(dn - med) > tol && (un - med) * (dn - med) > 0;
+        bool both = leader_like(u, d, u->off[i], un, med, tol);
         bool differ = kfabs(un - dn) > tol;
         if (!both && !differ)
             continue;
@@ -52,9 +83,12 @@ static void offset_rows(struct verdict *v, const struct sweep *u, const struct s
             verdict_line(v, "|---|---|---|---|");
         }
         *dedicated += both;
+        if (both && v->data.nleaders < VERDICT_LIST)
+            v->data.leader_offsets_bytes[v->data.nleaders++] = u->off[i];
         *hysteresis += differ && !both;
         verdict_line(v, "| %.0f | %.2f | %.2f | %s |", u->off[i], un, dn,
-                     both ? "stands out both ways: dedicated set?" : "up and down differ");
+                     both ? "the sweep changes after it both ways: leader set?"
+                          : "up and down differ");
     }
 }
 
@@ -81,6 +115,7 @@ static void judge_offset(const struct an_judge *j, struct verdict *v)
     double tol =
         kfmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * MAD_TO_SIGMA * judge_median(dev, u.n));
     size_t dedicated = 0, hysteresis = 0;
+    v->data.fields |= VD_LEADERS;
     offset_rows(v, &u, &d, med, tol, &dedicated, &hysteresis);
     verdict_item(v, "dedicated_set_candidates", (double)dedicated);
     verdict_item(v, "direction_dependent_offsets", (double)hysteresis);

@@ -79,6 +79,8 @@ static void judge_parallel(const struct an_judge *j, struct verdict *v)
     char sz[32];
     analysis_size(sz, sizeof(sz), best_size);
     verdict_item(v, "parallelism", best);
+    v->data.fields |= VD_MLP;
+    v->data.mlp = best;
     verdict_item(v, "chains", best_chains);
     verdict_headline(v,
                      "memory-level parallelism reaches %.1f (within 10%% of it with %.0f "

@@ -5,19 +5,30 @@
 #include "lib/kmath.h"
 #include "platform.h"
 
-/* scan: the small array's share of the LLC where its latency doubles. */
-#define SCAN_RESISTANT 0.5
-#define SCAN_WEAK 0.25
+/* scan: the small array's share of the LLC where it leaves the LLC (half way up). */
+/* LRU keeps a small array while it and the scan lines between two of its loads fit: up to
+ * half the LLC. Scan-resistant policies (RRIP) keep it to near the whole LLC. */
+#define SCAN_RESISTANT 0.7
+#define SCAN_WEAK 0.6
+
 /* A scan flushes nothing unless the huge region is well beyond the last cache. */
 #define SCAN_HUGE_OVER_LLC 2
 
-/* Where the latency of the sorted curve (x, y) first reaches twice its start; NaN: never. */
-static double doubling_at(const double *x, const double *y, size_t n)
+/* The curve must rise by this share of its start to show the small array leaving the LLC. */
+#define SCAN_MIN_RISE 0.25
+
+/* Where the sorted curve (x, y) first rises half way from its start (the small array in the
+ * LLC, each load half scan, half small array) to its end (both from memory); NaN when it
+ * does not rise by SCAN_MIN_RISE: the small array never leaves. */
+static double leaves_at(const double *x, const double *y, size_t n)
 {
-    double base = kfmin(y[0], y[1]);
+    double base = kfmin(y[0], y[1]), top = kfmax(y[n - 1], y[n - 2]);
+    if (top < (1 + SCAN_MIN_RISE) * base)
+        return KM_NAN;
+    double half = 0.5 * (base + top);
     for (size_t i = 1; i < n; i++)
-        if (y[i] >= 2 * base) {
-            double f = (2 * base - y[i - 1]) / (y[i] - y[i - 1]);
+        if (y[i] >= half) {
+            double f = (half - y[i - 1]) / (y[i] - y[i - 1]);
             return kexp2(klog2(x[i - 1]) + f * (klog2(x[i]) - klog2(x[i - 1])));
         }
     return KM_NAN;
@@ -58,6 +69,33 @@ static double scan_huge_bytes(const struct csv *t)
     return c >= 0 && t->nrows ? csv_num(t, 0, c) : KM_NAN;
 }
 
+/* What the sweep cannot tell: a scan within the LLC, or an array never lost but never large
+ * enough to tell. Writes the headline and returns true when there is no verdict. */
+static bool scan_undecided(struct verdict *v, const struct csv *t, double llc, double at,
+                           double frac, const char *lim, const char *share)
+{
+    double huge = scan_huge_bytes(t);
+    if (llc > 0 && kisfinite(huge) && huge < SCAN_HUGE_OVER_LLC * llc) {
+        char h[32], l[32];
+        analysis_size(h, sizeof(h), huge);
+        analysis_size(l, sizeof(l), llc);
+        verdict_headline(v,
+                         "no verdict: the huge region (%s) is not well beyond the last cache "
+                         "(%s), so the scan flushes nothing",
+                         h, l);
+        return true;
+    }
+    if (llc > 0 && !kisfinite(at) && frac < SCAN_RESISTANT) {
+        /* A lower bound: the array may still be lost beyond the sizes tried. */
+        verdict_headline(v,
+                         "no verdict: the small array stays in the last cache up to %s, but that "
+                         "is only %s of it",
+                         lim, share);
+        return true;
+    }
+    return false;
+}
+
 static void judge_scan(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
@@ -71,36 +109,30 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
         verdict_headline(v, "scan.csv has too few usable rows");
         goto out;
     }
-    double at = doubling_at(x, y, n), llc = analysis_llc_bytes(j->in, j->r);
+    double at = leaves_at(x, y, n), llc = analysis_llc_bytes(j->in, j->r);
     char sz[32], lim[32], share[32];
     analysis_size(sz, sizeof(sz), at);
     analysis_size(lim, sizeof(lim), x[n - 1]);
     double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
     judge_sig2(share, sizeof(share), frac);
-    verdict_item(v, "doubling_bytes", at);
+    v->data.fields |= VD_SCAN;
+    v->data.scan_resistant = KM_NAN;
+    verdict_item(v, "leaves_llc_bytes", at);
     verdict_item(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN);
-    double huge = scan_huge_bytes(t);
-    if (llc > 0 && kisfinite(huge) && huge < SCAN_HUGE_OVER_LLC * llc) {
-        char h[32], l[32];
-        analysis_size(h, sizeof(h), huge);
-        analysis_size(l, sizeof(l), llc);
+    if (scan_undecided(v, t, llc, at, frac, lim, share))
+        goto out;
+    if (llc > 0)
+        v->data.scan_resistant = frac >= SCAN_RESISTANT ? 1 : frac < SCAN_WEAK ? 0 : KM_NAN;
+    if (kisfinite(at))
         verdict_headline(v,
-                         "no verdict: the huge region (%s) is not well beyond the last cache "
-                         "(%s), so the scan flushes nothing",
-                         h, l);
-    } else if (kisfinite(at)) {
-        verdict_headline(v, "latency doubles at a small array of %s (%s of the last cache): %s", sz,
-                         share, scan_word(llc, frac));
-    } else if (llc > 0 && frac < SCAN_RESISTANT) {
-        /* A lower bound: the array may still be lost beyond the sizes tried. */
+                         "the small array leaves the last cache at %s (%s of it; latency half way "
+                         "to the scan's): %s",
+                         sz, share, scan_word(llc, frac));
+    else
         verdict_headline(v,
-                         "no verdict: latency never doubles up to %s, but that is only %s of the "
-                         "last cache",
-                         lim, share);
-    } else {
-        verdict_headline(v, "latency never doubles up to %s (at least %s of the last cache): %s",
+                         "the small array stays in the last cache up to %s (at least %s of it): "
+                         "%s",
                          lim, share, scan_word(llc, frac));
-    }
 out:
     plat_free(x);
     plat_free(y);

@@ -18,10 +18,11 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
 {
     const struct detection *d = &cr->det;
     strbuf_printf(sb,
-                  "levels of \"%s\" (size: where latency has risen 15%% of the way to the "
+                  "levels of \"%s\" (size: where latency has risen %.0f%% of the way to the "
                   "next level):\n",
-                  c->label);
-    strbuf_printf(sb, "%8s %12s %10s %10s\n", "level", "size", "ns", "cycles");
+                  c->label, 100 * LEVELS_STEP_FRACTION);
+    strbuf_printf(sb, "%8s %12s %10s %10s %6s  %s\n", "level", "size", "ns", "cycles", "conf",
+                  "kind");
     for (size_t i = 0; i < d->nlevels; i++) {
         const struct level *lv = &d->level[i];
         char name[8], sz[32], ns[32], cyc[32];
@@ -32,10 +33,13 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
             ksnprintf(sz, sizeof(sz), "open");
         number(ns, sizeof(ns), lv->latency_ns, 2);
         number(cyc, sizeof(cyc), lv->cycles, 2);
-        strbuf_printf(sb, "%8s %12s %10s %10s\n", name, sz, ns, cyc);
+        strbuf_printf(sb, "%8s %12s %10s %10s %6.2f  %s\n", name, sz, ns, cyc, lv->confidence,
+                      level_kind_name(lv->kind));
     }
     if (!d->nlevels)
         strbuf_printf(sb, "%8s\n", "(none)");
+    for (size_t i = 0; i < d->nnotes; i++)
+        strbuf_printf(sb, "  - %s\n", d->note[i]);
 }
 
 static void summary_dram(struct strbuf *sb, const struct detection *d)

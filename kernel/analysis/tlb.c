@@ -65,6 +65,9 @@ static void tlb_row(struct verdict *v, const struct an_curve *c, const struct an
         verdict_item(v, key, penalty);
         ksnprintf(key, sizeof(key), "reach_bytes_%s", pg);
         verdict_item(v, key, reach);
+        if (v->data.nsteps < LEVELS_MAX)
+            v->data.step[v->data.nsteps++] =
+                (struct verdict_tlb_step){reach, c->page_bytes, penalty};
         if (!v->headline[0])
             verdict_headline(v,
                              "%s pages: TLB misses from %s on, adding %.1f ns per load at the "
@@ -90,6 +93,7 @@ static void judge_tlb(const struct an_judge *j, struct verdict *v)
     if (ref < 0)
         return;
     v->present = true;
+    v->data.fields |= VD_STEPS;
     char rp[32];
     analysis_size(rp, sizeof(rp), in->curve[ref].page_bytes);
     verdict_line(v, "| page size | steps in the curve | TLB penalty vs %s pages | from size |", rp);

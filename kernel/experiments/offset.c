@@ -17,25 +17,27 @@ struct offset_params {
 CFG_PARAMS_FIT(struct offset_params);
 
 #define P(field) offsetof(struct offset_params, field)
-#define FULL_OFFSET_LINES 64 /* sets visited by the default sweep, each way */
 #define QUICK_OFFSET_LINES 8
 #define QUICK_STRIDE_BYTES (64ULL << 10)
 #define QUICK_SIZE_BYTES (1ULL << 20)
 #define DEFAULT_WAYS 16 /* when CPUID gives no LLC geometry */
 #define MIN_SLOTS 2
-#define AUTO_SIZE_NUM 4 /* auto size: 4/3 of the LLC */
-#define AUTO_SIZE_DEN 3
+/* Auto size: this many times ways x slices slots, so every set of every slice the slots land
+ * in holds several times its ways and no policy can keep them all. */
+#define OVERFLOW_FACTOR 4
 #define DIRECTIONS 2
 
 static const struct key_desc offset_keys[] = {
     {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
      "a large power of two, so all slots fall into one cache set (default: LLC sets x line)"},
     {"size", KEY_SIZE_AUTO, P(size), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "bytes the chain spans (auto: 4/3 of the LLC)"},
+     "bytes the chain spans (auto: 4 x ways x slices slots, bounded by memory)"},
     {"offset_step", KEY_SIZE, P(offset_step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "offset increment (default: one line, the next set)"},
+     "offset increment (default: one line, the next set; coarser when a slice has more sets "
+     "than one sweep has points)"},
     {"offset_max", KEY_SIZE, P(offset_max_bytes), 0, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "largest offset; the sweep goes up to it, then back down"},
+     "largest offset; the sweep goes up to it, then back down (default: a whole slice's "
+     "sets)"},
 };
 
 static uint64_t llc_set_stride(const struct machine *m)
@@ -44,6 +46,31 @@ static uint64_t llc_set_stride(const struct machine *m)
     uint64_t line = exp_line_bytes(m);
     uint64_t sets = llc && llc->sets ? llc->sets : exp_llc_bytes(m) / (DEFAULT_WAYS * line);
     return exp_pow2_at_least(sets ? sets : 1) * line;
+}
+
+/* Slices of the LLC, at most: one per logical processor sharing it (CPUID), else 1. */
+static uint64_t llc_slices(const struct machine *m)
+{
+    const struct cache_info *llc = cpuinfo_llc(&m->cpu);
+    return llc && llc->shared_by > 1 ? llc->shared_by : 1;
+}
+
+static unsigned llc_ways(const struct machine *m)
+{
+    const struct cache_info *llc = cpuinfo_llc(&m->cpu);
+    return llc && llc->ways ? llc->ways : DEFAULT_WAYS;
+}
+
+/* The offset sweep over one slice's sets: step and largest offset within EXP_POINTS_MAX. */
+static void slice_sweep(struct offset_params *p, const struct machine *m, uint64_t line)
+{
+    uint64_t sets = p->stride_bytes / line, per_slice = sets / llc_slices(m);
+    uint64_t most = EXP_POINTS_MAX / DIRECTIONS - 1; /* offsets after 0 each way */
+    per_slice = per_slice ? per_slice : 1;
+    p->offset_step_bytes = line * ((per_slice - 1 + most - 1) / most);
+    if (p->offset_step_bytes < line)
+        p->offset_step_bytes = line;
+    p->offset_max_bytes = (per_slice - 1) / (p->offset_step_bytes / line) * p->offset_step_bytes;
 }
 
 static void offset_defaults(void *params, const struct machine *m, enum profile profile)
@@ -60,7 +87,7 @@ static void offset_defaults(void *params, const struct machine *m, enum profile 
         p->offset_max_bytes = QUICK_OFFSET_LINES * line;
     } else {
         p->stride_bytes = llc_set_stride(m);
-        p->offset_max_bytes = FULL_OFFSET_LINES * line;
+        slice_sweep(p, m, line);
     }
 }
 
@@ -69,7 +96,11 @@ static void offset_resolve(void *params, const struct machine *m)
     struct offset_params *p = params;
     if (!p->size.is_auto || !p->stride_bytes)
         return;
-    uint64_t size = exp_llc_bytes(m) / AUTO_SIZE_DEN * AUTO_SIZE_NUM;
+    uint64_t slots = OVERFLOW_FACTOR * llc_ways(m) * llc_slices(m);
+    uint64_t size = slots * p->stride_bytes, limit = m->buffer_limit_bytes;
+    uint64_t around = p->stride_bytes + p->offset_max_bytes;
+    if (limit && size + around > limit) /* bounded by memory: as many slots as fit */
+        size = limit > around ? (limit - around) / p->stride_bytes * p->stride_bytes : 0;
     size = size / p->stride_bytes * p->stride_bytes;
     p->size.value = size < MIN_SLOTS * p->stride_bytes ? MIN_SLOTS * p->stride_bytes : size;
 }

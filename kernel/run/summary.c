@@ -33,6 +33,7 @@ static void machine_caches(const struct machine *m, struct an_input *in)
     }
     if (!in->line_bytes)
         in->line_bytes = DEFAULT_LINE_BYTES;
+    in->hypervisor = m->cpu.hypervisor;
 }
 
 /* Parse each experiment's CSV text into w's tables and curves. */

@@ -50,7 +50,7 @@ check "dual at 4x the LLC: DIP behaves like LRU ($dip_dual vs $lru_dual cycles)"
 # Offset: 21 lines in one set of a 16-way 2M DIP LLC (2048 sets, 32 leader sets per policy
 # in constituencies of 64: an LRU leader at set 0, a BIP leader at set 63).
 sim offset --hierarchy "L1:32K:8w:4c:lru,L2:256K:8w:12c:lru,L3:2M:16w:40c:dip,DRAM:200c" \
-    experiments=offset
+    experiments=offset offset.size=2752512 offset.offset_step=64 offset.offset_max=4096
 at() {
     awk -F, -v d="$1" -v o="$2" 'NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
         $(idx["direction"]) == d && $(idx["offset_bytes"]) == o {

@@ -60,7 +60,7 @@ $(BUILD)/test/tests/unit/report/%.c.o: TEST_CFLAGS += -Itools/report
 $(BUILD)/test/tools/report/%.c.o: TEST_CFLAGS += -fsanitize=float-cast-overflow
 
 SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh \
-	tests/report/test_summary_agree.sh
+	tests/report/test_summary_agree.sh tests/report/test_verdicts_sim.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text

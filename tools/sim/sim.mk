@@ -17,6 +17,7 @@ SIM_SRCS := $(SIM_MODEL_SRCS) \
 	tools/sim/sim_bench.c \
 	tools/sim/sim_buffer.c \
 	tools/sim/sim_cli.c \
+	tools/sim/sim_leaders.c \
 	tools/sim/sim_main.c \
 	tools/sim/sim_measure.c \
 	tools/sim/sim_stream.c

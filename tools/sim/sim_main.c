@@ -13,6 +13,7 @@
 #include "run/run.h"
 #include "sim_buffer.h"
 #include "sim_cli.h"
+#include "sim_leaders.h"
 #include "sim_measure.h"
 #include "sim_spec.h"
 
@@ -129,6 +130,10 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
     if (backend.points &&
         plat_file_write("sim_levels.csv", strbuf_str(&backend.stats), backend.stats.len) != 0)
         fprintf(stderr, "chase-sim: could not write sim_levels.csv\n");
+    char run_json[4096];
+    snprintf(run_json, sizeof(run_json), "%s/run.json", plat_result_path());
+    if (sim_leaders_write(&h, run_json) != 0)
+        fprintf(stderr, "chase-sim: could not add the leader sets to %s\n", run_json);
     sim_backend_release(&backend);
     sim_hier_free(&h);
     con_log_reset();

@@ -72,7 +72,7 @@ void sim_spec_caches(const struct sim_spec *spec, struct cpu_info *ci)
         c->ways = l->ways;
         c->line_bytes = l->line_bytes;
         c->sets = (unsigned)(l->size_bytes / ((uint64_t)l->ways * l->line_bytes));
-        c->shared_by = 1;
+        c->shared_by = l->slices > 1 ? l->slices : 1; /* one core per slice */
     }
     ci->cache_source = "simulated";
 }

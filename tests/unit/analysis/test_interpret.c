@@ -96,6 +96,48 @@ static void test_table_lists_each_experiment_once(void **state)
     assert_int_equal(analysis_experiment_index("nonesuch"), -1);
 }
 
+/* A curve with caches at 32K and 4M and a 1.3x step at 256K (64 entries x 4K). */
+static void kind_curve(double *size, double *ns, size_t *n)
+{
+    *n = 0;
+    for (double x = 12; x <= 28 + 1e-9; x += 0.25) {
+        double b = exp2(x), v = b <= 32768 ? 1.2 : b <= 280000 ? 5.0 : b <= 4.2e6 ? 6.5 : 110;
+        size[*n] = b;
+        ns[(*n)++] = v * (1 + 0.003 * sin(7 * x));
+    }
+}
+
+/* Steps where a TLB's reach would be are uncertain under a hypervisor or with 4K pages, caches
+ * with native huge pages; big steps are caches wherever they are; a last cache far below
+ * CPUID's is noted as shared. */
+static void test_level_kinds(void **state)
+{
+    (void)state;
+    static double size[128], ns[128];
+    size_t n;
+    kind_curve(size, ns, &n);
+    struct an_curve c = {.label = "random", .role = AN_ROLE_LEVELS, .n = n, .size = size, .ns = ns};
+    static struct an_result r;
+    const double pages[3] = {4096, 2097152, 2097152};
+    const bool hyper[3] = {false, true, false};
+    for (int k = 0; k < 3; k++) {
+        c.page_bytes = pages[k];
+        struct an_input in = {
+            .curve = &c, .ncurves = 1, .llc_bytes = 64 << 20, .hypervisor = hyper[k]};
+        analysis_run(&in, &r);
+        const struct detection *d = &r.cr[0].det;
+        assert_int_equal(d->nlevels, 3);
+        assert_int_equal(d->level[0].kind, LEVEL_CACHE);
+        assert_int_equal(d->level[1].kind, k == 2 ? LEVEL_CACHE : LEVEL_UNCERTAIN);
+        assert_true(d->level[1].confidence < d->level[0].confidence);
+        assert_int_equal(d->level[2].kind, LEVEL_CACHE);
+        bool shared = false;
+        for (size_t i = 0; i < d->nnotes; i++)
+            shared = shared || strstr(d->note[i], "shared") != NULL;
+        assert_true(shared);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -103,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_csv_table),
         cmocka_unit_test(test_kmath_against_libm),
         cmocka_unit_test(test_table_lists_each_experiment_once),
+        cmocka_unit_test(test_level_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

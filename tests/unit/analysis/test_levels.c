@@ -201,6 +201,81 @@ static void test_outliers(void **state)
     }
 }
 
+/* Memory seen with contention: a plateau within 30% of DRAM's latency before it, and a single
+ * wild dip inside DRAM (the issue's "L4 19.5M at 131.6 ns"), are DRAM, not cache levels. */
+static void test_memory_noise_is_no_level(void **state)
+{
+    (void)state;
+    static struct curve_buf c;
+    struct detection d;
+    struct lat_model m = {4, {1.2, 4.5, 40, 150}, {32 << 10, 400 << 10, 4 << 20}, 3, false};
+    for (double ppo = 1; ppo <= 4; ppo *= 2)
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+            make_curve(&c, &m, 12, 29, ppo, 0.02, seed);
+            for (size_t i = 0; i < c.n; i++) {
+                if (c.size[i] >= (12 << 20) && c.size[i] < (24 << 20))
+                    c.ns[i] *= 0.87; /* memory a little faster while the host is quiet */
+                if (fabs(log2(c.size[i] / (14 << 20))) < 0.5 / ppo)
+                    c.ns[i] = 47; /* one wild point */
+            }
+            detect_plain(&c, &d, 0);
+            assert_int_equal(d.nlevels, 3);
+            assert_true(d.dram_ns > 120 && d.dram_ns < 170);
+            for (size_t i = 0; i < d.nlevels; i++)
+                assert_true(d.level[i].latency_ns < 150 / 1.3);
+        }
+}
+
+/* One wild point anywhere (a spike or a dip of 2.5x) neither adds nor splits a level. */
+static void test_single_wild_point_anywhere(void **state)
+{
+    (void)state;
+    static struct curve_buf c;
+    struct detection d;
+    struct lat_model m = {4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
+    make_curve(&c, &m, 12, 30, 4, 0.02, 5);
+    for (size_t k = 0; k < c.n; k++)
+        for (int dir = 0; dir < 2; dir++) {
+            double keep = c.ns[k];
+            c.ns[k] *= dir ? 2.5 : 0.4;
+            detect_plain(&c, &d, 0);
+            c.ns[k] = keep;
+            if (d.nlevels != 3)
+                print_error("wild point %zu (%s): %zu levels\n", k, dir ? "up" : "down", d.nlevels);
+            assert_int_equal(d.nlevels, 3);
+        }
+}
+
+/* Every level has a confidence in (0, 1]; a large, wide step is surer than a faint, narrow one. */
+static void test_confidence(void **state)
+{
+    (void)state;
+    static struct curve_buf c;
+    struct detection d;
+    struct lat_model clear = {3, {1.2, 6.0, 100}, {32 << 10, 1 << 20}, 4, false};
+    make_curve(&c, &clear, 12, 28, 4, 0.01, 3);
+    detect_plain(&c, &d, 0);
+    assert_int_equal(d.nlevels, 2);
+    for (size_t i = 0; i < d.nlevels; i++) {
+        assert_true(d.level[i].confidence > 0.9 && d.level[i].confidence <= 1);
+        assert_int_equal(d.level[i].kind, LEVEL_CACHE);
+    }
+    /* A faint step (1.25x) with 3% noise and a plateau of one octave. */
+    struct lat_model faint = {4, {1.2, 6.0, 7.5, 100}, {32 << 10, 512 << 10, 1 << 20}, 4, false};
+    double faint_conf = 0;
+    size_t seen = 0;
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        make_curve(&c, &faint, 12, 28, 4, 0.03, seed);
+        detect_plain(&c, &d, 0);
+        if (d.nlevels == 3) {
+            faint_conf += d.level[1].confidence;
+            seen++;
+        }
+    }
+    if (seen)
+        assert_true(faint_conf / (double)seen < 0.8);
+}
+
 /* A curve that stops inside the last cache (CPUID says how big it is) has no DRAM. */
 static void test_curve_inside_llc(void **state)
 {
@@ -311,6 +386,9 @@ int main(void)
         cmocka_unit_test(test_never_invents),
         cmocka_unit_test(test_soft_tail_is_no_level),
         cmocka_unit_test(test_outliers),
+        cmocka_unit_test(test_memory_noise_is_no_level),
+        cmocka_unit_test(test_single_wild_point_anywhere),
+        cmocka_unit_test(test_confidence),
         cmocka_unit_test(test_curve_inside_llc),
         cmocka_unit_test(test_curve_ends_rising),
         cmocka_unit_test(test_set_associative_lru),

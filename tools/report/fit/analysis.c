@@ -79,7 +79,10 @@ static void interpret(struct source_result *r)
     const struct source *s = r->src;
     struct an_curve *c = calloc(SOURCE_MAX_CURVES, sizeof(*c));
     struct an_result *res = malloc(sizeof(*res));
-    struct an_input in = {.curve = c, .llc_bytes = r->llc_bytes, .line_bytes = line_bytes(s)};
+    struct an_input in = {.curve = c,
+                          .llc_bytes = r->llc_bytes,
+                          .line_bytes = line_bytes(s),
+                          .hypervisor = s->hypervisor};
     if (!c || !res)
         goto out;
     for (size_t e = 0; e < EXP_COUNT; e++)

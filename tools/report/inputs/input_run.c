@@ -99,6 +99,8 @@ void run_load_json(struct source *s, const char *text, size_t len)
          rjson_number(rjson_get(s->run, "page_size_bytes"), &v)) &&
         v >= 4096 && v <= 1e12)
         s->page_bytes = v;
+    s->hypervisor = rjson_true(rjson_get(s->run, "hypervisor")) ||
+                    rjson_true(rjson_path(s->run, "cpu.hypervisor"));
 }
 
 static void read_run_json(struct source *s, const char *path)

@@ -68,6 +68,7 @@ struct source {
     struct cache_info cache[SOURCE_MAX_CACHES];
     double core_hz;    /* 0 when unknown */
     double page_bytes; /* buffer page size of the run, 0 when unknown */
+    bool hypervisor;   /* run.json says the CPU runs under a hypervisor */
     size_t nwarnings;
     char warning[SOURCE_MAX_WARNINGS][SOURCE_TEXT];
 };

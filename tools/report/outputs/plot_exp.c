@@ -174,9 +174,9 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
             plot_add_marker(ps, c->r->cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
     snprintf(finding, cap,
              "Red lines: the effective sizes of the %zu detected levels (latency "
-             "has risen 15%% of the way to the next); blue dashed: CPUID sizes; grey dashed: the "
+             "has risen %.0f%% of the way to the next); blue dashed: CPUID sizes; grey dashed: the "
              "fitted model.",
-             d ? d->nlevels : 0);
+             d ? d->nlevels : 0, 100 * LEVELS_STEP_FRACTION);
 }
 
 /* The curves of the experiment's role (and, for levels, the plotted-only extras). */

@@ -32,6 +32,8 @@ static void level_json(struct json *j, const struct curve_result *cr, size_t i, 
     json_double(j, "core_cycles", lv->cycles, 2);
     json_double(j, "plateau_from_bytes", lv->from_bytes, 0);
     json_double(j, "plateau_to_bytes", lv->to_bytes, 0);
+    json_string(j, "kind", level_kind_name(lv->kind));
+    json_double(j, "confidence", lv->confidence, 2);
     json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN,
                 0);
     if (f && i < f->model.m) {
@@ -106,6 +108,88 @@ static void levels_json(struct json *j, const struct source_result *r)
     json_array_end(j);
 }
 
+/* A tri-state verdict: true, false or null. */
+static void tri_json(struct json *j, const char *key, double v)
+{
+    if (isnan(v))
+        json_double(j, key, NAN, 0);
+    else
+        json_bool(j, key, v != 0);
+}
+
+/* The typed verdicts an experiment gives (docs/report.md, "Verdicts as data"). */
+static void verdict_data_json(struct json *j, const struct verdict_data *d)
+{
+    if (d->fields & VD_ADAPTIVE)
+        tri_json(j, "adaptive_insertion", d->adaptive_insertion);
+    if (d->fields & VD_SCAN)
+        tri_json(j, "scan_resistant", d->scan_resistant);
+    if (d->fields & VD_STREAMS)
+        json_double(j, "streams_tracked",
+                    isnan(d->streams_tracked) ? NAN : round(d->streams_tracked), 0);
+    if (d->fields & VD_MLP)
+        json_double(j, "mlp", d->mlp, 2);
+    if (d->fields & VD_LEADERS) {
+        json_array_begin(j, "leader_offsets_bytes");
+        for (size_t i = 0; i < d->nleaders; i++)
+            json_double(j, NULL, d->leader_offsets_bytes[i], 0);
+        json_array_end(j);
+    }
+    if (d->fields & VD_STEPS) {
+        json_array_begin(j, "steps");
+        for (size_t i = 0; i < d->nsteps; i++) {
+            json_object_begin(j, NULL);
+            json_double(j, "reach_bytes", d->step[i].reach_bytes, 0);
+            json_double(j, "page_bytes", d->step[i].page_bytes, 0);
+            json_double(j, "penalty_ns", d->step[i].penalty_ns, 3);
+            json_object_end(j);
+        }
+        json_array_end(j);
+    }
+}
+
+/* Whether set is in the JSON list of numbers l. */
+static bool in_list(const struct rjson *l, double set)
+{
+    for (const struct rjson *c = l ? l->child : NULL; c; c = c->next)
+        if (c->type == RJSON_NUMBER && c->number == set)
+            return true;
+    return false;
+}
+
+/* A simulated run: each leader-set candidate offset named against the layout chase-sim
+ * placed (run.json's leader_sets): its set within a slice and whether it leads a or b. */
+static void leader_truth_json(struct json *j, const struct source *s, const struct verdict_data *d)
+{
+    const struct rjson *ls = s->run ? rjson_get(s->run, "leader_sets") : NULL;
+    if (!ls || ls->type != RJSON_ARRAY)
+        return;
+    json_array_begin(j, "simulator_leader_sets");
+    for (const struct rjson *lv = ls->child; lv; lv = lv->next) {
+        double per = 0, line = 0;
+        if (!rjson_number(rjson_get(lv, "sets_per_slice"), &per) ||
+            !rjson_number(rjson_get(lv, "line_bytes"), &line) || per < 1 || line < 1)
+            continue;
+        const struct rjson *a = rjson_get(lv, "a"), *b = rjson_get(lv, "b");
+        json_object_begin(j, NULL);
+        json_string(j, "level", rjson_string(rjson_get(lv, "level")));
+        json_u64(j, "leaders_a", rjson_count(a));
+        json_u64(j, "leaders_b", rjson_count(b));
+        json_array_begin(j, "candidates");
+        for (size_t i = 0; i < d->nleaders; i++) {
+            double set = fmod(floor(d->leader_offsets_bytes[i] / line), per);
+            json_object_begin(j, NULL);
+            json_double(j, "offset_bytes", d->leader_offsets_bytes[i], 0);
+            json_double(j, "set", set, 0);
+            json_string(j, "role", in_list(a, set) ? "a" : in_list(b, set) ? "b" : "follower");
+            json_object_end(j);
+        }
+        json_array_end(j);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
 static void verdicts_json(struct json *j, const struct source_result *r)
 {
     json_object_begin(j, "verdicts");
@@ -117,6 +201,9 @@ static void verdicts_json(struct json *j, const struct source_result *r)
         json_string(j, "verdict", v->headline);
         for (size_t i = 0; i < v->nitems; i++)
             json_double(j, v->item[i].key, v->item[i].value, 4);
+        verdict_data_json(j, &v->data);
+        if (v->data.fields & VD_LEADERS)
+            leader_truth_json(j, r->src, &v->data);
         json_object_end(j);
     }
     json_object_end(j);

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// What each level of the run's main curve is: a cache, or a step that may be a TLB reach.
+//
+// A random chase pays a page walk once its buffer outgrows a TLB's reach (entries x page
+// size). Such a step looks like a cache level. A step is left a cache when it is too large
+// for a page walk, or when the curve's page size cannot reach that far; otherwise, when it
+// sits where a common TLB's reach would be, it is marked uncertain and its confidence halved.
+#include "analysis/interpret.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
+
+/* A step sits at a reach when its size is within this factor of entries x page size. */
+#define REACH_FACTOR 1.3
+/* A step that multiplies latency by more than this is more than a page walk (which costs at
+ * most a few cache hits): a cache or memory level. */
+#define TLB_STEP_MAX_RATIO 2.0
+/* Last caches found below this share of CPUID's size are shared with other cores or guests. */
+#define SHARED_SHARE 0.5
+
+/* Entry counts of common data TLB levels (L1 DTLB, second-level TLB) for one page size. */
+static const double reach_entries_4k[] = {64, 96, 1536, 2048, 3072};
+static const double reach_entries_2m[] = {32, 1024, 1536, 2048};
+
+const char *level_kind_name(enum level_kind k)
+{
+    return k == LEVEL_TLB ? "tlb" : k == LEVEL_UNCERTAIN ? "uncertain" : "cache";
+}
+
+/* The TLB reach (bytes) near size under page bytes per entry, or 0. */
+static double near_reach(double size, double page, const double *entries, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double reach = entries[i] * page;
+        if (size >= reach / REACH_FACTOR && size <= reach * REACH_FACTOR)
+            return reach;
+    }
+    return 0;
+}
+
+/* The reach of a TLB that a step at size could be, given the curve's page size and whether a
+ * host may split its pages; 0 when none could be there. */
+static double candidate_reach(double size, double page, bool hypervisor)
+{
+    double r = 0;
+    /* 4K entries: the page is 4K or unknown, or a host may back huge guest pages with 4K. */
+    if (page <= 4096 || hypervisor)
+        r = near_reach(size, 4096, reach_entries_4k, sizeof(reach_entries_4k) / sizeof(double));
+    if (!r && page >= 2 * 1048576.0 && page < 1073741824.0)
+        r = near_reach(size, 2 * 1048576.0, reach_entries_2m,
+                       sizeof(reach_entries_2m) / sizeof(double));
+    return r;
+}
+
+static void mark_level(const struct an_input *in, const struct an_curve *c, struct detection *d,
+                       size_t i)
+{
+    struct level *lv = &d->level[i];
+    if (!lv->size_known)
+        return;
+    double next = i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns;
+    double ratio = next / lv->latency_ns;
+    if (!(lv->latency_ns > 0) || !kisfinite(ratio) || ratio > TLB_STEP_MAX_RATIO)
+        return;
+    double reach = candidate_reach(lv->size_bytes, c->page_bytes, in->hypervisor);
+    if (reach <= 0)
+        return;
+    char sz[32], rs[32];
+    analysis_size(sz, sizeof(sz), lv->size_bytes);
+    analysis_size(rs, sizeof(rs), reach);
+    lv->kind = LEVEL_UNCERTAIN;
+    lv->confidence *= 0.5;
+    levels_note(d,
+                "the step at %s (x%.2f) sits where a TLB's reach would be (%s)%s: cache or "
+                "TLB, uncertain",
+                sz, ratio, rs,
+                in->hypervisor && c->page_bytes > 4096
+                    ? " under a hypervisor, which may back huge guest pages with 4K pages"
+                    : "");
+}
+
+/* Mark the primary curve's levels (kind, confidence) and note a shared last cache. */
+void analysis_level_kinds(const struct an_input *in, struct an_result *r)
+{
+    if (r->primary < 0)
+        return;
+    const struct an_curve *c = &in->curve[r->primary];
+    struct detection *d = &r->cr[r->primary].det;
+    for (size_t i = 0; i < d->nlevels; i++)
+        mark_level(in, c, d, i);
+    if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
+        return;
+    const struct level *last = &d->level[d->nlevels - 1];
+    if (last->size_known && last->kind == LEVEL_CACHE &&
+        last->size_bytes < SHARED_SHARE * in->llc_bytes) {
+        char sz[32], llc[32];
+        analysis_size(sz, sizeof(sz), last->size_bytes);
+        analysis_size(llc, sizeof(llc), in->llc_bytes);
+        levels_note(d,
+                    "the last cache holds %s for this chase of the %s CPUID reports: it is "
+                    "shared (other cores or guests use the rest)",
+                    sz, llc);
+    }
+}

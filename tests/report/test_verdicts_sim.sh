@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Verdicts where the answer is known: chase-sim hierarchies whose policies differ, read back
+# through chase-report --json's "verdicts". The expected answers come from the policies'
+# definitions (LRU keeps a line's second touch and is flushed by a scan at half the LLC; BIP
+# and BRRIP insert at low priority; RRIP and BIP keep a small hot array against a scan;
+# DIP/DRRIP have leader sets, LRU/SRRIP none; DRAM's mlp=N is N misses in flight).
+# VERDICTS=all (make eval) runs every hierarchy and prints the table docs/report.md keeps;
+# the default (make test) runs a subset with both answers of each verdict.
+set -u
+. "$(dirname "$0")/lib.sh"
+SIM=$ROOT/build/chase-sim
+all=${VERDICTS:-}
+
+# verdict NAME HIERARCHY JQ ARGS...: run chase-sim, print the verdict field JQ picks.
+verdict() {
+    local name=$1 hier=$2 q=$3 dir
+    shift 3
+    dir=$(fresh_dir "verdict-$name")
+    "$SIM" --hierarchy "$hier" --out "$dir" "$@" >"$dir.log" 2>&1 || { echo "sim-failed"; return; }
+    "$REPORT" --json "$dir/0001" 2>/dev/null | jq -c "$q" 2>/dev/null || echo "report-failed"
+}
+
+# row EXPERIMENT HIERARCHY EXPECTED GOT: a check, and a table row for make eval.
+row() {
+    check "$1 on $2: expected $3, got $4" test "$3" = "$4"
+    [ -n "$all" ] && echo "| $1 | $2 | $3 | $4 |"
+    return 0
+}
+
+# LLC shapes: 1M 16-way (and with VERDICTS=all, 2M 8-way with 2 slices as well).
+shapes="1M:16w"
+[ -n "$all" ] && shapes="1M:16w 2M:8w:slices=2"
+dual_h() { echo "L1:16K:4w:4c:lru,L2:128K:8w:12c:lru,LLC:${2%%:*}:$(echo "$2" | cut -d: -f2):40c:$1$(echo "$2" | cut -sd: -f3 | sed 's/^./:&/'),DRAM:200c"; }
+dual_args="experiments=random,dual random.min=16K random.max=4M dual.min=16K dual.max=4M
+    random.points_per_octave=2 dual.points_per_octave=2"
+scan_h() { echo "L1:16K:4w:4c:lru,LLC:${2%%:*}:$(echo "$2" | cut -d: -f2):40c:$1$(echo "$2" | cut -sd: -f3 | sed 's/^./:&/'),DRAM:200c"; }
+# scan: the small array from 1/8 to twice the LLC against a scan of 16 times it.
+scan_args() {
+    local mb=${1%%M*}
+    echo "experiments=scan scan.huge=$((16 * mb))M scan.small_min=$((128 * mb))K scan.small_max=$((2 * mb))M"
+}
+offset_h() { echo "L1:32K:8w:4c:lru,L2:256K:8w:12c:lru,L3:2M:16w:40c:$1,DRAM:200c"; }
+mlp_h() { echo "L1:32K:8w:4c:lru,L2:256K:8w:12c:lru,L3:2M:16w:40c:lru,DRAM:200c:mlp=$1"; }
+mlp_args="experiments=random,parallel random.min=1M random.max=8M parallel.size=8M
+    parallel.max_chains=10"
+
+[ -n "$all" ] && { echo "| experiment | hierarchy (LLC policy) | expected | got |"; echo "|---|---|---|---|"; }
+if [ -n "$all" ]; then dual_pols="lru srrip bip brrip"; else dual_pols="lru bip"; fi
+for sh in $shapes; do
+    for p in $dual_pols; do
+        want=false
+        case $p in bip | brrip) want=true ;; esac
+        # shellcheck disable=SC2086
+        row "dual.adaptive_insertion" "$sh $p" "$want" \
+            "$(verdict "dual-$p" "$(dual_h $p $sh)" .verdicts.dual.adaptive_insertion $dual_args)"
+    done
+done
+if [ -n "$all" ]; then
+    for p in dip drrip; do
+        # shellcheck disable=SC2086
+        got=$(verdict "dual-$p" "$(dual_h $p 1M:16w)" .verdicts.dual.adaptive_insertion $dual_args)
+        echo "| dual.adaptive_insertion | 1M:16w $p | follows the duel (not checked) | $got |"
+    done
+fi
+if [ -n "$all" ]; then scan_pols="lru bip dip srrip brrip drrip"; else scan_pols="lru brrip"; fi
+for sh in $shapes; do
+    for p in $scan_pols; do
+        want=true
+        [ "$p" = lru ] && want=false
+        # shellcheck disable=SC2086
+        row "scan.scan_resistant" "$sh $p" "$want" \
+            "$(verdict "scan-$p" "$(scan_h $p $sh)" .verdicts.scan.scan_resistant $(scan_args $sh))"
+    done
+done
+# offset: the candidates named against the layout chase-sim placed (run.json's leader_sets).
+offset_q='.verdicts.offset as $o | ($o.simulator_leader_sets[0].candidates // [] | map(.role)) as $r
+    | if ($o.leader_offsets_bytes | length) == 0 then "none"
+      elif ($r | length) > 0 and all($r[]; . != "follower") then "leaders only"
+      else "followers named" end'
+offset_row() {
+    local want=$1 name=$2 hier=$3 got
+    got=$(verdict "offset-$name" "$hier" "$offset_q" experiments=offset)
+    row "offset.leader_offsets_bytes" "$name" "$want" "${got//\"/}"
+}
+l12="L1:32K:8w:4c:lru,L2:256K:8w:12c:lru"
+offset_row none "2M:16w lru" "$l12,L3:2M:16w:40c:lru,DRAM:200c"
+offset_row "leaders only" "2M:16w dip" "$l12,L3:2M:16w:40c:dip,DRAM:200c"
+offset_row "leaders only" "ivybridge (6M 12w drrip, 4 slices)" ivybridge
+if [ -n "$all" ]; then
+    offset_row none "2M:16w srrip" "$l12,L3:2M:16w:40c:srrip,DRAM:200c"
+    offset_row "leaders only" "2M:16w drrip" "$l12,L3:2M:16w:40c:drrip,DRAM:200c"
+    offset_row "leaders only" "4M:16w drrip, 2 slices, 8 leaders" \
+        "$l12,L3:4M:16w:40c:drrip:slices=2:leaders=8,DRAM:200c"
+    offset_row "leaders only" "3M:12w dip, 2 slices, 64 leaders" \
+        "$l12,L3:3M:12w:40c:dip:slices=2:leaders=64,DRAM:200c"
+    offset_row none "epyc-zen4 (32M lru, 8 slices)" epyc-zen4
+fi
+for m in 2 6; do
+    # shellcheck disable=SC2086
+    got=$(verdict "mlp-$m" "$(mlp_h $m)" .verdicts.parallel.mlp $mlp_args)
+    row "parallel.mlp (within 10%)" "DRAM mlp=$m" "$m" \
+        "$(awk -v g="$got" -v m="$m" 'BEGIN { print (g + 0 > 0.9 * m && g + 0 < 1.1 * m) ? m : g }')"
+done
+finish
