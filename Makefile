@@ -61,6 +61,9 @@ KERNEL_SRCS := \
 	kernel/experiments/ring.c \
 	kernel/experiments/scan.c \
 	kernel/experiments/tlb.c \
+	kernel/experiments/cores.c \
+	kernel/experiments/c2c.c \
+	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
 	kernel/lib/fmt.c \
@@ -96,6 +99,7 @@ EFI_SRCS := \
 	efi/efi_files.c \
 	efi/efi_main.c \
 	efi/efi_mem.c \
+	efi/efi_mp.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
 	efi/efi_timers.c
@@ -103,6 +107,7 @@ EFI_SRCS := \
 HOST_SRCS := \
 	tools/host/host_buffer.c \
 	tools/host/host_main.c \
+	tools/host/host_mp.c \
 	tools/host/host_platform.c
 
 # ---- the firmware application -----------------------------------------------------------------
@@ -201,6 +206,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/random.c kernel/experiments/linear.c kernel/experiments/fused.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
+	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # Tests of the summary still link the whole portable kernel.

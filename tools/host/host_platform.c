@@ -129,6 +129,9 @@ bool plat_read_msr(uint32_t msr, uint64_t *value)
 /* User space cannot turn interrupts off or own page tables: the job simply runs. */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
+    int elsewhere = host_mp_window_run(fn, arg, fault);
+    if (elsewhere != 1)
+        return elsewhere;
     fault->faulted = false;
     fn(arg);
     return 0;
