@@ -19,6 +19,8 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := \
+	kernel/analysis/c2c.c \
+	kernel/analysis/cores.c \
 	kernel/analysis/curves.c \
 	kernel/analysis/dual.c \
 	kernel/analysis/fused.c \
@@ -27,6 +29,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
+	kernel/analysis/loaded.c \
 	kernel/analysis/offset.c \
 	kernel/analysis/parallel.c \
 	kernel/analysis/random.c \
