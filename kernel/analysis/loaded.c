@@ -7,8 +7,8 @@
 static void judge_loaded(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
-    if (!t)
-        return;
+    if (!t || t->nrows == 0)
+        return; /* skipped: run.json says why */
     v->present = true;
     int cb = csv_col(t, "bandwidth_gb_per_s"), cn = csv_col(t, "ns_median");
     int cg = csv_col(t, "generators");

@@ -19,11 +19,14 @@ struct c2c_params {
     uint64_t cpus;   /* 0: all */
     uint64_t rounds; /* round trips per timed repetition */
     uint64_t reps;
-    uint64_t lines; /* lines the other processor modifies before they are read */
+    uint64_t lines;     /* lines the other processor modifies before they are read */
+    unsigned hang_test; /* 1: the first answering processor other than chase's never returns */
 };
 CFG_PARAMS_FIT(struct c2c_params);
 
 #define P(field) offsetof(struct c2c_params, field)
+
+static const char *const c2c_hang_names[] = {"none", "answer", NULL};
 
 static const struct key_desc c2c_keys[] = {
     {"cpus", KEY_U64, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
@@ -32,6 +35,9 @@ static const struct key_desc c2c_keys[] = {
     {"reps", KEY_U64, P(reps), 3, C2C_REPS_MAX, NULL, "", "timed repetitions per pair"},
     {"lines", KEY_U64, P(lines), 8, 4096, NULL, "",
      "lines the other processor modifies before they are read (keep them in its L1)"},
+    {"hang_test", KEY_CHOICE, P(hang_test), 0, 0, c2c_hang_names, "",
+     "test of the timeout path: 'answer' makes the first answering processor (not chase's) "
+     "spin forever, to be reported and left out"},
 };
 
 static void c2c_defaults(void *params, const struct machine *m, enum profile profile)
@@ -42,6 +48,7 @@ static void c2c_defaults(void *params, const struct machine *m, enum profile pro
     p->rounds = profile == PROFILE_QUICK ? 200 : 5000;
     p->reps = profile == PROFILE_QUICK ? 5 : 15;
     p->lines = 256;
+    p->hang_test = 0;
 }
 
 static void c2c_check(const void *params, const struct machine *m, struct cfg_check *c)
@@ -71,6 +78,7 @@ struct c2c_pair {
     uint64_t read_ticks[C2C_REPS_MAX];
     void *sink;
     bool failed;
+    bool hang; /* the answering side spins forever (hang_test) */
 };
 
 /* The timing side (its own TSC only): round trips, then reads of lines the other modified. */
@@ -105,10 +113,20 @@ lost:
     __atomic_store_n(pr->flag, ~0ULL, __ATOMIC_RELEASE);
 }
 
+/* The answering side of hang_test: never returns, so its processor's timeout must end it. */
+static void c2c_hang(volatile uint64_t *ready)
+{
+    __atomic_store_n(ready, 1, __ATOMIC_RELEASE);
+    for (;;)
+        arch_pause();
+}
+
 /* The answering side: each odd value is answered with the next even one. */
 static void c2c_answer(void *arg)
 {
     struct c2c_pair *pr = arg;
+    if (pr->hang)
+        c2c_hang(pr->ready);
     uint64_t v = 0, deadline = arch_tsc_fenced() + pr->wait_ticks;
     __atomic_store_n(pr->ready, 1, __ATOMIC_RELEASE);
     for (uint64_t i = 0; i < pr->rounds * pr->reps; i++) {
@@ -176,6 +194,9 @@ static bool c2c_pair_run(struct exp_ctx *ctx, struct c2c_pair *pr, const struct 
     *pr->flag = 0;
     *pr->ready = 0;
     int rc = mp_run_together(two, 2, jobs, MP_TIMEOUT_US, done);
+    if (rc == PLAT_CPU_TIMEOUT)
+        con_printf("processor %u did not come back within %llu s: reported and left out\n",
+                   done[0] ? b->p.id : a->p.id, (unsigned long long)(MP_TIMEOUT_US / 1000000));
     res->ok = rc == 0 && !pr->failed;
     if (!res->ok)
         return false;
@@ -284,6 +305,7 @@ static int c2c_run(struct exp_ctx *ctx, const void *params)
                            "modified_read_ns_median,modified_read_ns_min\n");
     strbuf_puts(&ctx->samples, "cpu_a,cpu_b,rep,rounds,bounce_tsc_total,modified_read_tsc_total\n");
     unsigned n = mp_cpus(ctx, (unsigned)p->cpus, cpus, PLAT_CPUS_MAX), lost = 0;
+    bool hung = false;
     if (!n)
         return EXP_RUN_SKIPPED;
     mp_print_cpus(cpus, n);
@@ -296,6 +318,8 @@ static int c2c_run(struct exp_ctx *ctx, const void *params)
             m[i * n + j] = -1;
             if (i == j || cpus[i].p.lost || cpus[j].p.lost)
                 continue;
+            pr.hang = p->hang_test && !hung && !cpus[j].p.bsp;
+            hung |= pr.hang;
             if (c2c_pair_run(ctx, &pr, &cpus[i], &cpus[j], &r))
                 m[i * n + j] = r.one_way_median;
             else {
@@ -307,7 +331,10 @@ static int c2c_run(struct exp_ctx *ctx, const void *params)
     c2c_print_matrix(cpus, n, m);
     c2c_print_groups(cpus, n, m);
     if (lost)
-        ksnprintf(ctx->failure, sizeof(ctx->failure), "%u pairs did not come back", lost);
+        ksnprintf(
+            ctx->failure, sizeof(ctx->failure),
+            "%u pairs left out: a processor did not come back in time (run.json: processors, lost)",
+            lost);
     return 0;
 }
 

@@ -96,10 +96,12 @@ unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsign
                   "needs real processors: this measurement backend models one processor's caches");
         return 0;
     }
-    unsigned total = plat_cpus(all, PLAT_CPUS_MAX, why, sizeof(why)), n = 0;
+    unsigned total = plat_cpus(all, PLAT_CPUS_MAX, why, sizeof(why)), n = 0, lost = 0;
     for (unsigned i = 0; i < total && n < cap && (!want || n < want); i++) {
-        if (all[i].lost)
+        if (all[i].lost) {
+            lost++;
             continue;
+        }
         kmemset(&cpus[n], 0, sizeof(cpus[n]));
         cpus[n].p = all[i];
         struct fault_info f;
@@ -112,8 +114,13 @@ unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsign
                        rc == PLAT_CPU_TIMEOUT ? " in time" : "");
     }
     if (n < 2) {
-        ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s",
-                  total ? "fewer than two answered" : why);
+        if (total)
+            ksnprintf(ctx->failure, sizeof(ctx->failure),
+                      "needs two processors or more: %u of %u answered (%u lost earlier: they "
+                      "did not come back within their timeout)",
+                      n, total, lost);
+        else
+            ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s", why);
         return 0;
     }
     return n;

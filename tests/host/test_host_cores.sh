@@ -55,6 +55,21 @@ check "the summary names the c2c groups and the loaded latency at the highest ba
     sh -c "grep -q 'c2c: core-to-core one-way latency by group: ' '$TEST_TMP/host-cores.log' &&
            grep -q 'at the highest bandwidth' '$TEST_TMP/host-cores.log'"
 
+# The timeout path: an answering processor that never returns is reported and left out, and
+# the run goes on to the end (the experiments after it have too few processors left).
+"$ROOT/build/chase-host" --out "$out" profile=quick experiments=c2c,cores c2c.hang_test=answer \
+    cores.max=64K >"$TEST_TMP/host-hang.log" 2>&1
+rc=$?
+dir="$out/0002"
+check "with a hung processor chase-host still exits 0 and writes its summary" \
+    sh -c "test $rc = 0 && grep -q '^results: ' '$TEST_TMP/host-hang.log'"
+check "the console reports the processor that did not come back" \
+    grep -q "did not come back within 10 s: reported and left out" "$TEST_TMP/host-hang.log"
+check "run.json marks it lost, c2c says pairs were left out, cores says why it skipped" \
+    json_true "$dir/run.json" '([.processors[] | select(.lost)] | length) == 1 and
+        (.experiments.c2c | test("pairs left out")) and
+        (.experiments.cores | test("lost earlier"))'
+
 sim_out=$(fresh_dir sim-cores)
 "$ROOT/build/chase-sim" --hierarchy "L1:32K:8w:4c:lru,DRAM:200c" --out "$sim_out" \
     profile=quick experiments=cores,c2c,loaded >"$TEST_TMP/sim-cores.log" 2>&1

@@ -112,6 +112,11 @@ static void probe(void)
         p->thread = thread_index(c);
         p->node = cpu_node(c);
         p->bsp = c == here;
+        if (p->bsp) { /* the caller is pinned here: its CPUID is this processor's */
+            uint32_t r[4];
+            arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
+            p->apic_id = (r[1] >> CPUID_INITIAL_APIC_SHIFT) & CPUID_INITIAL_APIC_MASK;
+        }
     }
     if (mp.n < 2)
         snprintf(mp.why, sizeof(mp.why), "Linux shows %u online CPU%s in " SYSFS_CPU, mp.n,
