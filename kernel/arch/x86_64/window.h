@@ -32,7 +32,11 @@ struct window_env {
     uint64_t cr3;           /* chase's PML4 (physical); 0 keeps the firmware's tables */
     struct arch_jmp resume; /* where a fault inside the window continues */
     struct fault_info fault;
+    uint64_t magic; /* WINDOW_ENV_MAGIC: a fault finds its window from the IDT loaded */
 };
+
+/* Marks a window_env, so that a processor's loaded IDT tells which window it is in. */
+#define WINDOW_ENV_MAGIC 0x776e646f77656e76ULL
 
 /* Fill env's IDT: every exception vector goes to chase's handler. cr3 starts at 0. */
 void arch_window_init(struct window_env *env);
