@@ -358,12 +358,12 @@ format:
 
 SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
 	tests/tools/test_checks.sh \
-	tests/host/test_host_random.sh tests/host/test_quick.sh \
+	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_cores.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
-	tests/qemu/test_agree.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_agree.sh tests/qemu/test_cores.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)
