@@ -62,5 +62,16 @@ static void judge_c2c(const struct an_judge *j, struct verdict *v)
 
 const struct an_experiment analysis_c2c = {
     .name = "c2c",
+    .plot = {.stem = "c2c",
+             .x = "cpu_a",
+             .y = "cpu_b",
+             .z = "ns_median",
+             .xlabel = "answering processor",
+             .ylabel = "timing processor",
+             .zlabel = "one-way ns (median)",
+             .what = "core-to-core latency",
+             .caption = "One-way latency of handing a cache line between two processors (half a "
+                        "round trip timed on the timing processor), every ordered pair: blocks "
+                        "of one colour are processors that share a core, cache or package."},
     .judge = judge_c2c,
 };

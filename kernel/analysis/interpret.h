@@ -104,6 +104,8 @@ struct an_plot {
     bool mark_llc;       /* mark only the last cache CPUID reports */
     const char *what;    /* the title */
     const char *caption; /* what the plot shows */
+    const char *z;       /* a heatmap of z over (x, y) pairs instead of curves, or NULL */
+    const char *zlabel;
 };
 
 /* Which curves a table holds: one per value of group, x against ns_median. */
