@@ -237,6 +237,8 @@ static void series_groups(struct plot_spec *ps, const struct csv *t, const struc
             snprintf(label, sizeof(label), "%.0f stream%s", g[i], g[i] == 1 ? "" : "s");
         else if (p->label == AN_LABEL_STRIDE)
             snprintf(label, sizeof(label), "stride %.0f", g[i]);
+        else if (p->label == AN_LABEL_GROUP_VALUE)
+            snprintf(label, sizeof(label), "%s %.0f", p->group, g[i]);
         else if (p->label == AN_LABEL_PAGES)
             snprintf(label, sizeof(label), "%s pages", sz);
         else
