@@ -19,6 +19,8 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := \
+	kernel/analysis/c2c.c \
+	kernel/analysis/cores.c \
 	kernel/analysis/curves.c \
 	kernel/analysis/dual.c \
 	kernel/analysis/fused.c \
@@ -28,6 +30,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
+	kernel/analysis/loaded.c \
 	kernel/analysis/offset.c \
 	kernel/analysis/parallel.c \
 	kernel/analysis/random.c \
@@ -62,6 +65,10 @@ KERNEL_SRCS := \
 	kernel/experiments/ring.c \
 	kernel/experiments/scan.c \
 	kernel/experiments/tlb.c \
+	kernel/experiments/cores.c \
+	kernel/experiments/c2c.c \
+	kernel/experiments/loaded.c \
+	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
 	kernel/lib/fmt.c \
@@ -104,6 +111,7 @@ EFI_SRCS := \
 	efi/efi_main.c \
 	efi/efi_machine.c \
 	efi/efi_mem.c \
+	efi/efi_mp.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
 	efi/efi_timers.c
@@ -111,6 +119,7 @@ EFI_SRCS := \
 HOST_SRCS := \
 	tools/host/host_buffer.c \
 	tools/host/host_main.c \
+	tools/host/host_mp.c \
 	tools/host/host_platform.c
 
 # ---- the firmware application -----------------------------------------------------------------
@@ -209,6 +218,8 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/random.c kernel/experiments/linear.c kernel/experiments/fused.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
+	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
+	kernel/experiments/loaded.c kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
@@ -363,12 +374,13 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tools/check-experiments.sh \
 	tests/tools/test_checks.sh tests/tools/test_check_experiments.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \
+	tests/host/test_host_cores.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
-	tests/fuzz/test_fuzz.sh
+	tests/qemu/test_cores.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)

@@ -66,6 +66,13 @@ bool efi_window_check(char *why, size_t why_cap);
 void efi_window_restore(void);
 /* Use the page tables rooted at cr3 (physical) inside windows; 0 keeps the firmware's. */
 void efi_window_set_cr3(uint64_t cr3);
+/* The page tables windows use (0: the firmware's), for the APs' windows. */
+uint64_t efi_window_cr3(void);
+/*
+ * Run a window on the processor plat_window_cpu chose (efi_mp.c): 1 when that is the BSP
+ * (run it here), else plat_window_run's result.
+ */
+int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
 /* Find the ACPI PM timer and HPET for TSC calibration (after efi_window_init). */
 void efi_timers_init(void);

@@ -50,8 +50,16 @@ void efi_window_set_cr3(uint64_t cr3)
     window.cr3 = cr3;
 }
 
+uint64_t efi_window_cr3(void)
+{
+    return window.cr3;
+}
+
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
+    int elsewhere = efi_mp_window_run(fn, arg, fault);
+    if (elsewhere != 1)
+        return elsewhere;
     return arch_window_run(&window, fn, arg, fault);
 }
 

@@ -118,4 +118,56 @@ int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why,
 /* Give the chase buffer back. */
 void plat_buffer_free(struct plat_buffer *b);
 
+/* ---- Other processors (cores, c2c, loaded, numa) ---------------------------------------- */
+
+#define PLAT_CPUS_MAX 64      /* processors the experiments use at most */
+#define PLAT_CPU_TIMEOUT (-2) /* a processor did not come back in time; it is left out */
+
+/* Where a processor is: the platform's number and its place in the machine. */
+struct plat_cpu {
+    unsigned id;                    /* what plat_cpu_run and plat_cpus_start take */
+    uint32_t apic_id;               /* initial (x2)APIC ID; 0 when unknown */
+    unsigned package, core, thread; /* location: package, core in it, thread in the core */
+    unsigned node;                  /* memory node (0 with one node) */
+    bool bsp;                       /* the processor chase_main runs on */
+    bool lost;                      /* did not come back within a timeout: left out */
+};
+
+/*
+ * The processors, the one running chase_main included, sorted by id (at most cap).
+ * Returns how many; 0 with the reason in why when other processors cannot be used here
+ * (no MP services in the firmware, one processor only, a simulated machine).
+ */
+unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap);
+
+/*
+ * Run fn(arg) on processor id, in a measurement window there (interrupts off, chase's page
+ * tables and IDT of its own on the bare machine), waiting at most timeout_us. fn calls no
+ * platform function. Returns 0, -1 when id cannot run it (unknown, lost, the caller's own),
+ * or PLAT_CPU_TIMEOUT (the processor is marked lost).
+ */
+int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us);
+
+/*
+ * Start fn(args[i]) on processor ids[i], i < n, all at once and without waiting, each in a
+ * window of its own; the caller's own processor is not among them. Returns 0, or -1 when
+ * one cannot be started (then none is). plat_cpus_wait must follow.
+ */
+int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args);
+
+/*
+ * Wait at most timeout_us for the processors plat_cpus_start started; done[i] says which came
+ * back. Returns 0 when all did, else PLAT_CPU_TIMEOUT (those that did not are marked lost).
+ */
+int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us);
+
+/*
+ * From now on, run measurement windows (plat_window_run) on processor id instead of the
+ * caller's (id == the caller's, or PLAT_WINDOW_HERE: on the caller's again). A window on
+ * another processor that does not return within timeout_us fails with fault->faulted unset
+ * and the processor marked lost. Returns 0, or -1 when id cannot run windows.
+ */
+#define PLAT_WINDOW_HERE (~0u)
+int plat_window_cpu(unsigned id, uint64_t timeout_us);
+
 #endif

@@ -119,7 +119,14 @@ struct an_result {
 };
 
 /* How the plot of one experiment is drawn from its CSV (tools/report draws it). */
-enum an_label { AN_LABEL_NAME, AN_LABEL_BUFFER, AN_LABEL_STREAMS, AN_LABEL_STRIDE, AN_LABEL_PAGES };
+enum an_label {
+    AN_LABEL_NAME,
+    AN_LABEL_BUFFER,
+    AN_LABEL_STREAMS,
+    AN_LABEL_STRIDE,
+    AN_LABEL_PAGES,
+    AN_LABEL_GROUP_VALUE /* "<group column> <value>", e.g. "cpu 3" */
+};
 
 struct an_plot {
     const char *stem;    /* file name stem; NULL: no plot */
@@ -136,6 +143,8 @@ struct an_plot {
     bool mark_llc;       /* mark only the last cache CPUID reports */
     const char *what;    /* the title */
     const char *caption; /* what the plot shows */
+    const char *z;       /* a heatmap of z over (x, y) pairs instead of curves, or NULL */
+    const char *zlabel;
 };
 
 /* Which curves a table holds: one per value of group, x against ns_median. */

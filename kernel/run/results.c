@@ -196,6 +196,29 @@ static void warnings_json(struct json *j, const struct run_record *r)
     json_array_end(j);
 }
 
+/* The processors and where they are; lost ones did not come back within a timeout. */
+static void processors_json(struct json *j)
+{
+    static struct plat_cpu cpus[PLAT_CPUS_MAX];
+    char why[160] = "";
+    unsigned n = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
+    json_array_begin(j, "processors");
+    for (unsigned i = 0; i < n; i++) {
+        json_object_begin(j, NULL);
+        json_u64(j, "id", cpus[i].id);
+        json_u64(j, "package", cpus[i].package);
+        json_u64(j, "core", cpus[i].core);
+        json_u64(j, "thread", cpus[i].thread);
+        json_u64(j, "node", cpus[i].node);
+        json_u64(j, "apic_id", cpus[i].apic_id);
+        json_bool(j, "runs_chase", cpus[i].bsp);
+        json_bool(j, "lost", cpus[i].lost);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_string(j, "processors_note", n ? NULL : why);
+}
+
 void results_run_json(struct strbuf *out, const struct run_record *r)
 {
     struct json j;
@@ -244,6 +267,8 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     if (r->cfg)
         results_config_json(&j, r->cfg);
     warnings_json(&j, r);
+    if (!r->simulated)
+        processors_json(&j);
     json_string(&j, "start_time", r->start_time);
     json_string(&j, "end_time", r->end_time);
     json_string(&j, "running", r->running);

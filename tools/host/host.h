@@ -14,4 +14,11 @@ uint64_t host_phys_addr(const void *virt);
 /* Usable memory in bytes (MemTotal), and what could be had now (MemAvailable). */
 void host_memory(uint64_t *total, uint64_t *available);
 
+struct fault_info;
+/*
+ * Run a measurement window on the processor plat_window_cpu chose: returns 1 when that is the
+ * caller's own (run it here), else plat_window_run's result.
+ */
+int host_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
+
 #endif

@@ -141,6 +141,9 @@ static uint64_t windows, longest_ticks;
 /* User space cannot turn interrupts off or own page tables: the job simply runs. */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
+    int elsewhere = host_mp_window_run(fn, arg, fault);
+    if (elsewhere != 1)
+        return elsewhere;
     fault->faulted = false;
     uint64_t t0 = arch_tsc_fenced();
     fn(arg);

@@ -12,6 +12,7 @@ REPORT_SRCS := \
 	tools/report/fit/model.c \
 	tools/report/outputs/plot.c \
 	tools/report/outputs/plot_exp.c \
+	tools/report/outputs/plot_heatmap.c \
 	tools/report/outputs/report_json.c \
 	tools/report/outputs/report_md.c \
 	tools/report/outputs/report_md_run.c \

@@ -45,6 +45,7 @@ void arch_window_init(struct window_env *env)
         set_gate(&env->idt[v], v, cs);
     env->idtr.limit = sizeof(env->idt) - 1;
     env->idtr.base = (uint64_t)(uintptr_t)env->idt;
+    env->magic = WINDOW_ENV_MAGIC;
 }
 
 void arch_idt_overlay(struct idt_gate *table, const struct descriptor_ptr *firmware,
@@ -81,9 +82,21 @@ static void flush_global(uint64_t cr4)
 
 /* Called by window.S with the exception frame: vector, error code, RIP, CS, RFLAGS, ... */
 void arch_exception(const uint64_t *frame);
+/*
+ * The window this processor is in: its loaded IDT is a window_env's (the IDT is the first
+ * member), so each processor finds its own, the APs' windows included; NULL outside windows.
+ */
+static struct window_env *window_here(void)
+{
+    struct descriptor_ptr idt;
+    arch_sidt(&idt);
+    struct window_env *env = (struct window_env *)(uintptr_t)idt.base;
+    return env->magic == WINDOW_ENV_MAGIC ? env : NULL;
+}
+
 void arch_exception(const uint64_t *frame)
 {
-    struct window_env *env = active;
+    struct window_env *env = window_here();
     struct fault_info *f = env ? &env->fault : panic_fault;
     struct arch_jmp *resume = env ? &env->resume : panic_resume;
     if (!f || !resume) {

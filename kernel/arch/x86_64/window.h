@@ -32,6 +32,7 @@ struct window_env {
     uint64_t cr3;           /* chase's PML4 (physical); 0 keeps the firmware's tables */
     struct arch_jmp resume; /* where a fault inside the window continues */
     struct fault_info fault;
+    uint64_t magic; /* WINDOW_ENV_MAGIC: a fault finds its window from the IDT loaded */
 };
 
 /* What the windows did so far: how many, the longest, what interrupted them. */
@@ -51,6 +52,9 @@ void arch_window_stats(struct window_stats *out);
  * write faulted (the MSR does not exist, or the value is refused).
  */
 int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value);
+
+/* Marks a window_env, so that a processor's loaded IDT tells which window it is in. */
+#define WINDOW_ENV_MAGIC 0x776e646f77656e76ULL
 
 /* Fill env's IDT: every exception vector goes to chase's handler. cr3 starts at 0. */
 void arch_window_init(struct window_env *env);

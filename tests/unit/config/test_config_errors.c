@@ -83,8 +83,11 @@ static void test_defaults_of_all_experiments_resolve(void **state)
 {
     (void)state;
     assert_true(resolve(NULL, NULL));
-    assert_int_equal(cfg.global.n_experiments, 9);
-    assert_int_equal(experiment_count, 9);
+    assert_int_equal(cfg.global.n_experiments, 12);
+    assert_int_equal(experiment_count, 12);
+    assert_int_equal(cfg_u64(&cfg, "cores.cpus"), 0); /* every processor */
+    assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 5);
+    assert_int_equal(cfg_u64(&cfg, "loaded.size"), cfg_u64(&cfg, "random.max"));
     assert_true(cfg_u64(&cfg, "random.max") >= 4 * (32ull << 20));
     assert_int_equal(cfg_list_value(&cfg, "ring.strides")->n, 7);
     assert_true(cfg_list_value(&cfg, "tlb.pages")->n >= 2);
@@ -103,6 +106,25 @@ static void test_quick_profile_resolves(void **state)
     assert_true(resolve(NULL, "profile=quick"));
     assert_true(cfg_u64(&cfg, "random.max") <= 4 << 20);
     assert_true(cfg_u64(&cfg, "scan.huge") <= 8 << 20);
+}
+
+/* The processor experiments' contradictions: one processor, sizes off the line. */
+static void test_processor_experiment_errors(void **state)
+{
+    (void)state;
+    assert_false(resolve(NULL, "cores.cpus=1 c2c.cpus=1 loaded.size=100000"));
+    assert_error("cores.cpus");
+    assert_error("1 processor is no comparison; expected 0 (all) or 2 to 64");
+    assert_error("1 processor makes no pair; expected 0 (all) or 2 to 64");
+    assert_error("100000 is not a multiple of the line (64)");
+}
+
+/* ... and what they accept. */
+static void test_processor_experiment_values(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, "cores.cpus=2 c2c.cpus=0 loaded.size=64M loaded.delays=8,0"));
+    assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 2);
 }
 
 /* Unknown keys name the source and suggest the nearest known key. */
@@ -322,6 +344,8 @@ int main(void)
         T(test_defaults_of_all_experiments_resolve),
         T(test_quick_profile_resolves),
         T(test_unknown_keys),
+        T(test_processor_experiment_errors),
+        T(test_processor_experiment_values),
         T(test_malformed_values),
         T(test_out_of_range),
         T(test_too_many_list_items),

@@ -151,3 +151,18 @@ int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why,
     not_here("plat_buffer_set_pages");
     return -1;
 }
+
+int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
+                  const struct timing *t, struct point_result *r)
+{
+    (void)pt, (void)plan, (void)t, (void)r;
+    not_here("measure_chase");
+    return -1;
+}
+
+void **chain_walk(void **p, uint64_t hops)
+{
+    (void)p, (void)hops;
+    not_here("chain_walk");
+    return NULL;
+}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Explicit platform stubs for unit tests: memory from libc, console and files captured.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,4 +106,36 @@ void plat_window_report(struct window_report *r)
     r->windows = stub_windows;
     r->lfence = "stub";
     r->paging = "stub";
+}
+
+/* Unit tests run on no other processor: the multi-processor experiments are skipped. */
+unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap)
+{
+    (void)cpus, (void)cap;
+    snprintf(why, why_cap, "unit tests use one processor");
+    return 0;
+}
+
+int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
+{
+    (void)id, (void)fn, (void)arg, (void)timeout_us;
+    return -1;
+}
+
+int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args)
+{
+    (void)ids, (void)n, (void)fn, (void)args;
+    return -1;
+}
+
+int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
+{
+    (void)done, (void)n, (void)timeout_us;
+    return -1;
+}
+
+int plat_window_cpu(unsigned id, uint64_t timeout_us)
+{
+    (void)timeout_us;
+    return id == PLAT_WINDOW_HERE ? 0 : -1;
 }

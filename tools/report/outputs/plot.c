@@ -220,7 +220,7 @@ static int write_script(const char *path, const struct plot_spec *ps, const doub
 }
 
 /* Run gnuplot on the script inside outdir, its messages appended to outdir/gnuplot.log. */
-static int run_gnuplot(const char *outdir, const char *script)
+int plot_run_gnuplot(const char *outdir, const char *script)
 {
     const char *prog = getenv("CHASE_GNUPLOT");
     if (!prog || !*prog)
@@ -271,7 +271,7 @@ int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_
     snprintf(rel, sizeof(rel), "gnuplot/%s.gp", ps->name);
     snprintf(png, sizeof(png), "%s/%s.png", outdir, ps->name);
     unlink(png);
-    int rc = run_gnuplot(outdir, rel);
+    int rc = plot_run_gnuplot(outdir, rel);
     struct stat st;
     if (rc == 127) {
         snprintf(err, cap, "gnuplot was not found (Debian package gnuplot-nox)");

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/csv.h"
+
 #define PLOT_MAX_SERIES 24
 #define PLOT_MAX_MARKERS 24
 #define PLOT_MAX_OWNED 32
@@ -63,5 +65,17 @@ void plot_free(struct plot_spec *ps);
  * (capacity cap) saying why (no points, gnuplot missing or failing: see outdir/gnuplot.log).
  */
 int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_t cap);
+
+/* Run gnuplot (or $CHASE_GNUPLOT) on script, a path inside outdir; its exit status (127: none). */
+int plot_run_gnuplot(const char *outdir, const char *script);
+
+/* A heatmap: one cell per (x, y) value pair of a table, coloured and labelled by column z. */
+struct plot_heatmap {
+    const char *name, *title, *xlabel, *ylabel, *zlabel;
+    const char *x, *y, *z; /* columns */
+};
+/* Draw outdir/NAME.png from table t; 0, or -1 with err saying why (as plot_render). */
+int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const struct csv *t,
+                        char *err, size_t cap);
 
 #endif

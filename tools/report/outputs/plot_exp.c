@@ -237,6 +237,8 @@ static void series_groups(struct plot_spec *ps, const struct csv *t, const struc
             snprintf(label, sizeof(label), "%.0f stream%s", g[i], g[i] == 1 ? "" : "s");
         else if (p->label == AN_LABEL_STRIDE)
             snprintf(label, sizeof(label), "stride %.0f", g[i]);
+        else if (p->label == AN_LABEL_GROUP_VALUE)
+            snprintf(label, sizeof(label), "%s %.0f", p->group, g[i]);
         else if (p->label == AN_LABEL_PAGES)
             snprintf(label, sizeof(label), "%s pages", sz);
         else
@@ -259,6 +261,20 @@ static void add_markers(struct ctx *c, struct plot_spec *ps, const struct an_plo
         plot_add_marker(ps, c->r->llc_bytes, MARK_CPUID, "CPUID last cache");
 }
 
+/* Experiment e's heatmap (its plot has a z column), recorded like the other plots. */
+static void heatmap(struct ctx *c, size_t e, const char *name, const char *title)
+{
+    const struct an_plot *p = &analysis_experiment(e)->plot;
+    struct plot_heatmap h = {name, title, p->xlabel, p->ylabel, p->zlabel, p->x, p->y, p->z};
+    if (c->pl->n >= PLOTS_PER_SOURCE || !c->r->src->table[e]->nrows)
+        return;
+    struct plot_made *m = &c->pl->p[c->pl->n++];
+    snprintf(m->file, sizeof(m->file), "%s.png", name);
+    snprintf(m->caption[0], sizeof(m->caption[0]), "%s", p->caption);
+    snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->verdict[e].headline);
+    m->ok = plot_heatmap_render(c->outdir, &h, c->r->src->table[e], m->err, sizeof(m->err)) == 0;
+}
+
 /* The plot of experiment e as its description in kernel/analysis says. */
 static void plot_experiment(struct ctx *c, size_t e)
 {
@@ -271,6 +287,10 @@ static void plot_experiment(struct ctx *c, size_t e)
         return;
     name_for(c, name, sizeof(name), stem_for(c, x));
     title_for(c, title, sizeof(title), p->what);
+    if (p->z) {
+        heatmap(c, e, name, title);
+        return;
+    }
     plot_init(&ps, name, title, p->xlabel, p->ylabel, p->x_size);
     ps.logy = p->logy;
     snprintf(finding, sizeof(finding), "%s", c->r->verdict[e].headline);

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// The loaded experiment's report side: latency against the bandwidth the others use.
+#include "analysis/interpret.h"
+#include "analysis/judge.h"
+#include "lib/kmath.h"
+
+static void judge_loaded(const struct an_judge *j, struct verdict *v)
+{
+    const struct csv *t = j->t;
+    if (!t || t->nrows == 0)
+        return; /* skipped: run.json says why */
+    v->present = true;
+    int cb = csv_col(t, "bandwidth_gb_per_s"), cn = csv_col(t, "ns_median");
+    int cg = csv_col(t, "generators");
+    if (cb < 0 || cn < 0 || cg < 0) {
+        verdict_headline(v, "loaded.csv lacks bandwidth_gb_per_s, generators or ns_median");
+        return;
+    }
+    double idle = KM_NAN, top_bw = -1, top_ns = KM_NAN;
+    verdict_line(v, "| generators | GB/s | chase ns (median) |");
+    verdict_line(v, "|---|---|---|");
+    for (size_t i = 0; i < t->nrows; i++) {
+        double b = csv_num(t, i, cb), ns = csv_num(t, i, cn), g = csv_num(t, i, cg);
+        verdict_line(v, "| %.0f | %.2f | %.1f |", g, b, ns);
+        if (g == 0 && kisnan(idle))
+            idle = ns;
+        else if (kisfinite(b) && b > top_bw) {
+            top_bw = b;
+            top_ns = ns;
+        }
+    }
+    verdict_item(v, "idle_ns", idle);
+    verdict_item(v, "top_gb_per_s", top_bw);
+    verdict_item(v, "top_ns", top_ns);
+    if (top_bw < 0 || kisnan(idle))
+        verdict_headline(v, "loaded latency: idle %.1f ns; no loaded point", idle);
+    else
+        verdict_headline(v,
+                         "loaded latency: %.1f ns idle, %.1f ns at the highest bandwidth "
+                         "(%.2f GB/s from the others), %+.0f%%",
+                         idle, top_ns, top_bw, (top_ns / idle - 1) * 100);
+}
+
+const struct an_experiment analysis_loaded = {
+    .name = "loaded",
+    .plot = {.stem = "loaded",
+             .x = "bandwidth_gb_per_s",
+             .y = "ns_median",
+             .label = AN_LABEL_NAME,
+             .xlabel = "bandwidth the other processors read, GB/s",
+             .ylabel = "chase latency, ns",
+             .what = "loaded latency",
+             .caption = "The random chase's latency far beyond the LLC on one processor against "
+                        "the bandwidth the others read at stepped injection delays (the first "
+                        "point is idle): MLC's loaded-latency curve."},
+    .judge = judge_loaded,
+};

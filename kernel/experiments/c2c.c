@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+// The c2c experiment: core-to-core latency, one cache line bounced between two processors.
+#include "experiments/common.h"
+
+#include "arch/x86_64/cpu.h"
+#include "chase/chain.h"
+#include "experiments/mp.h"
+#include "lib/stats.h"
+
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_c2c;
+
+#define C2C_REPS_MAX 64
+#define C2C_MATRIX_PRINT_MAX 16     /* larger matrices are summarized by group */
+#define C2C_WAIT_S 2                /* a partner that does not answer within this is gone */
+#define C2C_AREA_BYTES (1ULL << 20) /* the flag line and the modified lines, in the buffer */
+
+struct c2c_params {
+    uint64_t cpus;   /* 0: all */
+    uint64_t rounds; /* round trips per timed repetition */
+    uint64_t reps;
+    uint64_t lines;     /* lines the other processor modifies before they are read */
+    unsigned hang_test; /* 1: the first answering processor other than chase's never returns */
+};
+CFG_PARAMS_FIT(struct c2c_params);
+
+#define P(field) offsetof(struct c2c_params, field)
+
+static const char *const c2c_hang_names[] = {"none", "answer", NULL};
+
+static const struct key_desc c2c_keys[] = {
+    {"cpus", KEY_U64, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
+     "processors to pair, the first ones by number (0: all)"},
+    {"rounds", KEY_U64, P(rounds), 16, 1000000, NULL, "", "round trips per timed repetition"},
+    {"reps", KEY_U64, P(reps), 3, C2C_REPS_MAX, NULL, "", "timed repetitions per pair"},
+    {"lines", KEY_U64, P(lines), 8, 4096, NULL, "",
+     "lines the other processor modifies before they are read (keep them in its L1)"},
+    {"hang_test", KEY_CHOICE, P(hang_test), 0, 0, c2c_hang_names, "",
+     "test of the timeout path: 'answer' makes the first answering processor (not chase's) "
+     "spin forever, to be reported and left out"},
+};
+
+static void c2c_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct c2c_params *p = params;
+    (void)m;
+    p->cpus = 0;
+    p->rounds = profile == PROFILE_QUICK ? 200 : 5000;
+    p->reps = profile == PROFILE_QUICK ? 5 : 15;
+    p->lines = 256;
+    p->hang_test = 0;
+}
+
+static void c2c_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct c2c_params *p = params;
+    (void)m; /* lines (at most 4096) x a line (at most 128 bytes) fit C2C_AREA_BYTES */
+    if (p->cpus == 1)
+        cfg_check_fail(c, "cpus", "1 processor makes no pair; expected 0 (all) or 2 to %d",
+                       PLAT_CPUS_MAX);
+}
+
+static uint64_t c2c_buffer_bytes(const void *params)
+{
+    (void)params;
+    return C2C_AREA_BYTES;
+}
+
+/* What both sides of one pair share; the `flag` line is the one bounced. */
+struct c2c_pair {
+    volatile uint64_t *flag;  /* its own cache line */
+    volatile uint64_t *ready; /* the answering side has started (another line) */
+    void **chain;             /* lines the answering side modifies, read by the timer */
+    struct chain_layout layout;
+    uint64_t rounds, reps, hops;
+    uint64_t wait_ticks;
+    uint64_t bounce_ticks[C2C_REPS_MAX]; /* per repetition, on the timing side's TSC */
+    uint64_t read_ticks[C2C_REPS_MAX];
+    void *sink;
+    bool failed;
+    bool hang; /* the answering side spins forever (hang_test) */
+};
+
+/* The timing side (its own TSC only): round trips, then reads of lines the other modified. */
+static void c2c_timer(void *arg)
+{
+    struct c2c_pair *pr = arg;
+    uint64_t v = 0;
+    if (!mp_wait_for(pr->ready, 1, arch_tsc_fenced() + pr->wait_ticks))
+        goto lost;
+    for (uint64_t r = 0; r < pr->reps; r++) {
+        uint64_t t0 = arch_tsc_fenced();
+        for (uint64_t i = 0; i < pr->rounds; i++) {
+            __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
+            if (!mp_wait_for(pr->flag, ++v, t0 + pr->wait_ticks))
+                goto lost;
+        }
+        pr->bounce_ticks[r] = arch_tsc_fenced() - t0;
+    }
+    for (uint64_t r = 0; r < pr->reps; r++) {
+        __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE); /* "modify the lines" */
+        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->wait_ticks))
+            goto lost;
+        uint64_t t0 = arch_tsc_fenced();
+        void **p = chain_walk(pr->chain, pr->hops);
+        pr->read_ticks[r] = arch_tsc_fenced() - t0;
+        pr->sink = p;
+    }
+    __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE); /* "done" */
+    return;
+lost:
+    pr->failed = true;
+    __atomic_store_n(pr->flag, ~0ULL, __ATOMIC_RELEASE);
+}
+
+/* The answering side of hang_test: never returns, so its processor's timeout must end it. */
+static void c2c_hang(volatile uint64_t *ready)
+{
+    __atomic_store_n(ready, 1, __ATOMIC_RELEASE);
+    for (;;)
+        arch_pause();
+}
+
+/* The answering side: each odd value is answered with the next even one. */
+static void c2c_answer(void *arg)
+{
+    struct c2c_pair *pr = arg;
+    if (pr->hang)
+        c2c_hang(pr->ready);
+    uint64_t v = 0, deadline = arch_tsc_fenced() + pr->wait_ticks;
+    __atomic_store_n(pr->ready, 1, __ATOMIC_RELEASE);
+    for (uint64_t i = 0; i < pr->rounds * pr->reps; i++) {
+        if (!mp_wait_for(pr->flag, ++v, deadline) || pr->failed)
+            return;
+        __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
+        deadline = arch_tsc_fenced() + pr->wait_ticks;
+    }
+    for (uint64_t r = 0; r < pr->reps; r++) {
+        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->wait_ticks))
+            return;
+        void **p = pr->chain; /* rewrite every link as it is: each line modified here */
+        for (uint64_t h = 0; h < pr->hops; h++) {
+            void **next = (void **)*p;
+            *(void *volatile *)p = next;
+            p = next;
+        }
+        __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
+    }
+    mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->wait_ticks);
+}
+
+/* How two processors relate, nearest first (the groups the summary names). */
+static const char *c2c_group(const struct mp_cpu *a, const struct mp_cpu *b)
+{
+    if (a->p.package != b->p.package)
+        return "other_package";
+    if (a->p.core == b->p.core)
+        return "same_core";
+    if (a->l2_group == b->l2_group)
+        return "shared_l2";
+    if (a->l3_group == b->l3_group)
+        return "shared_l3";
+    return "same_package";
+}
+
+/* The results of one ordered pair, in ns. */
+struct c2c_result {
+    double one_way_median, one_way_min, one_way_p90, read_median, read_min;
+    bool ok;
+};
+
+/* Median, min and p90 of n tick counts, each over `per` events, in ns. */
+static void c2c_stats(const struct exp_ctx *ctx, const uint64_t *ticks, uint64_t n, double per,
+                      double *median, double *min, double *p90)
+{
+    double v[C2C_REPS_MAX];
+    for (uint64_t i = 0; i < n; i++)
+        v[i] = timing_ticks_to_ns(ctx->timing, (double)ticks[i]) / per;
+    stats_sort(v, n);
+    *median = stats_quantile_sorted(v, n, 0.5);
+    *min = v[0];
+    if (p90)
+        *p90 = stats_quantile_sorted(v, n, 0.9);
+}
+
+/* Time the pair (a times, b answers); false when either did not come back. */
+static bool c2c_pair_run(struct exp_ctx *ctx, struct c2c_pair *pr, const struct mp_cpu *a,
+                         const struct mp_cpu *b, struct c2c_result *res)
+{
+    struct mp_cpu two[2] = {*a, *b};
+    struct mp_job jobs[2] = {{c2c_timer, pr}, {c2c_answer, pr}};
+    bool done[2];
+    pr->failed = false;
+    *pr->flag = 0;
+    *pr->ready = 0;
+    int rc = mp_run_together(two, 2, jobs, MP_TIMEOUT_US, done);
+    if (rc == PLAT_CPU_TIMEOUT)
+        con_printf("processor %u did not come back within %llu s: reported and left out\n",
+                   done[0] ? b->p.id : a->p.id, (unsigned long long)(MP_TIMEOUT_US / 1000000));
+    res->ok = rc == 0 && !pr->failed;
+    if (!res->ok)
+        return false;
+    c2c_stats(ctx, pr->bounce_ticks, pr->reps, 2.0 * (double)pr->rounds, &res->one_way_median,
+              &res->one_way_min, &res->one_way_p90);
+    c2c_stats(ctx, pr->read_ticks, pr->reps, (double)pr->hops, &res->read_median, &res->read_min,
+              NULL);
+    return true;
+}
+
+/* One ordered pair's CSV row, samples and console progress line. */
+static void c2c_row(struct exp_ctx *ctx, const struct c2c_pair *pr, const struct mp_cpu *a,
+                    const struct mp_cpu *b, const struct c2c_result *r)
+{
+    const char *g = c2c_group(a, b);
+    for (uint64_t i = 0; i < pr->reps; i++)
+        strbuf_printf(&ctx->samples, "%u,%u,%llu,%llu,%llu,%llu\n", a->p.id, b->p.id,
+                      (unsigned long long)i, (unsigned long long)pr->rounds,
+                      (unsigned long long)pr->bounce_ticks[i],
+                      (unsigned long long)pr->read_ticks[i]);
+    strbuf_printf(&ctx->csv, "%u,%u,%s,%llu,%llu,%llu,", a->p.id, b->p.id, g,
+                  (unsigned long long)pr->rounds, (unsigned long long)pr->reps,
+                  (unsigned long long)pr->hops);
+    if (r->ok)
+        strbuf_printf(&ctx->csv, "%.2f,%.2f,%.2f,%.2f,%.2f\n", r->one_way_median, r->one_way_min,
+                      r->one_way_p90, r->read_median, r->read_min);
+    else
+        strbuf_puts(&ctx->csv, ",,,,\n");
+    if (r->ok)
+        con_printf("%5u -> %-5u %-14s %9.1f %9.1f %9.1f %10.1f\n", a->p.id, b->p.id, g,
+                   r->one_way_median, r->one_way_min, r->one_way_p90, r->read_median);
+    else
+        con_printf("%5u -> %-5u %-14s did not come back: left out\n", a->p.id, b->p.id, g);
+}
+
+/* The matrix of one-way medians (the timing processor's row), or a summary by group. */
+static void c2c_print_matrix(const struct mp_cpu *cpus, unsigned n, const double *m)
+{
+    if (n > C2C_MATRIX_PRINT_MAX) {
+        con_printf("(%u processors: the matrix is in c2c.csv; by group below)\n", n);
+        return;
+    }
+    con_printf("one-way latency, ns (median; row times, column answers)\n%6s", "");
+    for (unsigned j = 0; j < n; j++)
+        con_printf(" %7u", cpus[j].p.id);
+    con_printf("\n");
+    for (unsigned i = 0; i < n; i++) {
+        con_printf("%6u", cpus[i].p.id);
+        for (unsigned j = 0; j < n; j++)
+            if (i == j || m[i * n + j] < 0)
+                con_printf(" %7s", i == j ? "-" : "lost");
+            else
+                con_printf(" %7.1f", m[i * n + j]);
+        con_printf("\n");
+    }
+}
+
+/* Each group's median one-way latency over its pairs. */
+static void c2c_print_groups(const struct mp_cpu *cpus, unsigned n, const double *m)
+{
+    static const char *const groups[] = {"same_core", "shared_l2", "shared_l3", "same_package",
+                                         "other_package"};
+    static double v[PLAT_CPUS_MAX * PLAT_CPUS_MAX];
+    for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+        size_t k = 0;
+        for (unsigned i = 0; i < n; i++)
+            for (unsigned j = 0; j < n; j++)
+                if (i != j && m[i * n + j] >= 0 &&
+                    kstrcmp(c2c_group(&cpus[i], &cpus[j]), groups[g]) == 0)
+                    v[k++] = m[i * n + j];
+        if (!k)
+            continue;
+        stats_sort(v, k);
+        con_printf("group %-14s %4zu pairs, one-way median %.1f ns (min %.1f, max %.1f)\n",
+                   groups[g], k, stats_quantile_sorted(v, k, 0.5), v[0], v[k - 1]);
+    }
+}
+
+/* The shared lines in the buffer: the bounced flag, the ready line, the modified chain. */
+static void c2c_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2c_pair *pr)
+{
+    uint64_t line = exp_line_bytes(ctx->m);
+    kmemset(pr, 0, sizeof(*pr));
+    pr->flag = (volatile uint64_t *)ctx->buffer.virt;
+    pr->ready = (volatile uint64_t *)(ctx->buffer.virt + 2 * line);
+    pr->layout = (struct chain_layout){ctx->buffer.virt, 4 * line, line, p->lines, 0};
+    pr->chain = chain_build_random(&pr->layout, ctx->cfg->global.seed);
+    pr->rounds = p->rounds;
+    pr->reps = p->reps;
+    pr->hops = p->lines;
+    pr->wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
+}
+
+static int c2c_run(struct exp_ctx *ctx, const void *params)
+{
+    const struct c2c_params *p = params;
+    static struct mp_cpu cpus[PLAT_CPUS_MAX];
+    static struct c2c_pair pr;
+    static double m[PLAT_CPUS_MAX * PLAT_CPUS_MAX];
+    exp_header(ctx, &experiment_c2c,
+               "every ordered pair: %llu round trips x %llu repetitions, then %llu lines "
+               "modified by the answering processor read by the timing one",
+               (unsigned long long)p->rounds, (unsigned long long)p->reps,
+               (unsigned long long)p->lines);
+    strbuf_puts(&ctx->csv, "cpu_a,cpu_b,group,rounds,reps,lines,ns_median,ns_min,ns_p90,"
+                           "modified_read_ns_median,modified_read_ns_min\n");
+    strbuf_puts(&ctx->samples, "cpu_a,cpu_b,rep,rounds,bounce_tsc_total,modified_read_tsc_total\n");
+    unsigned n = mp_cpus(ctx, (unsigned)p->cpus, cpus, PLAT_CPUS_MAX), lost = 0;
+    bool hung = false;
+    if (!n)
+        return EXP_RUN_SKIPPED;
+    mp_print_cpus(cpus, n);
+    c2c_setup(ctx, p, &pr);
+    con_printf("%5s    %-5s %-14s %9s %9s %9s %10s\n", "timer", "other", "group", "ns med",
+               "ns min", "ns p90", "mod rd ns");
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            struct c2c_result r = {0};
+            m[i * n + j] = -1;
+            if (i == j || cpus[i].p.lost || cpus[j].p.lost)
+                continue;
+            pr.hang = p->hang_test && !hung && !cpus[j].p.bsp;
+            hung |= pr.hang;
+            if (c2c_pair_run(ctx, &pr, &cpus[i], &cpus[j], &r))
+                m[i * n + j] = r.one_way_median;
+            else {
+                lost++;
+                mp_refresh_lost(cpus, n);
+            }
+            c2c_row(ctx, &pr, &cpus[i], &cpus[j], &r);
+        }
+    c2c_print_matrix(cpus, n, m);
+    c2c_print_groups(cpus, n, m);
+    if (lost)
+        ksnprintf(
+            ctx->failure, sizeof(ctx->failure),
+            "%u pairs left out: a processor did not come back in time (run.json: processors, lost)",
+            lost);
+    return 0;
+}
+
+const struct experiment experiment_c2c = {
+    .cfg =
+        {
+            .name = "c2c",
+            .keys = c2c_keys,
+            .nkeys = sizeof(c2c_keys) / sizeof(c2c_keys[0]),
+            .params_size = sizeof(struct c2c_params),
+            .defaults = c2c_defaults,
+            .check = c2c_check,
+            .buffer_bytes = c2c_buffer_bytes,
+        },
+    .describe = "core-to-core latency: two processors bounce one cache line, every pair; and "
+                "reading lines another processor modified",
+    .why = "a line moves between cores through the cache they share, or the interconnect: the "
+           "latency groups processors by what they share",
+    .run = c2c_run,
+};

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+// The cores experiment: the random sweep on each processor in turn, grouped by where it is.
+#include "experiments/common.h"
+
+#include "chase/sweep.h"
+#include "experiments/mp.h"
+
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_cores;
+
+struct cores_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    uint64_t stride_bytes;
+    uint64_t cpus; /* 0: all */
+};
+CFG_PARAMS_FIT(struct cores_params);
+
+#define P(field) offsetof(struct cores_params, field)
+
+static const struct key_desc cores_keys[] = {
+    {"min", KEY_SIZE, P(min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes", "smallest chain size"},
+    {"max", KEY_SIZE, P(max_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "largest chain size (default: 4x the last-level cache, bounded by memory)"},
+    {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",
+     "sizes per doubling of the chain size"},
+    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "distance between slots (default: the cache line)"},
+    {"cpus", KEY_U64, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
+     "processors to measure, the first ones by number (0: all)"},
+};
+
+static void cores_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct cores_params *p = params;
+    p->stride_bytes = exp_line_bytes(m);
+    p->min_bytes = EXP_SWEEP_MIN_BYTES;
+    /* every processor repeats the sweep: half the random experiment's density */
+    p->points_per_octave = EXP_SWEEP_QUICK_PER_OCTAVE;
+    p->max_bytes = exp_sweep_max_bytes(m, profile);
+    p->cpus = 0;
+}
+
+static void cores_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct cores_params *p = params;
+    (void)m;
+    if (p->stride_bytes % 8)
+        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)p->stride_bytes);
+    if (p->min_bytes > p->max_bytes)
+        cfg_check_fail(c, "min", "min (%llu) is larger than max (%llu)",
+                       (unsigned long long)p->min_bytes, (unsigned long long)p->max_bytes);
+    if (p->min_bytes < p->stride_bytes)
+        cfg_check_fail(c, "min", "min (%llu) is smaller than one stride (%llu)",
+                       (unsigned long long)p->min_bytes, (unsigned long long)p->stride_bytes);
+    if (p->cpus == 1)
+        cfg_check_fail(c, "cpus", "1 processor is no comparison; expected 0 (all) or 2 to %d",
+                       PLAT_CPUS_MAX);
+    uint64_t sizes[1];
+    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
+                             p->stride_bytes, sizes, 0);
+    if (n > EXP_POINTS_MAX)
+        cfg_check_fail(c, "points_per_octave", "the sweep would have %u points; at most %d", n,
+                       EXP_POINTS_MAX);
+}
+
+static uint64_t cores_buffer_bytes(const void *params)
+{
+    return ((const struct cores_params *)params)->max_bytes;
+}
+
+/* The sweep of one processor: the parameters, the sizes, the processor. */
+struct cores_sweep {
+    const struct cores_params *p;
+    const struct mp_cpu *cpu;
+    uint64_t sizes[EXP_POINTS_MAX];
+};
+
+static void cores_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct cores_sweep *d = data;
+    uint64_t size = d->sizes[pp->index], line = exp_line_bytes(ctx->m);
+    uint64_t stride = d->p->stride_bytes;
+    pp->plan = exp_plan(ctx, size, stride < line ? stride : line, 1);
+    pp->label = pp->chain_bytes = size;
+    pp->slots = pp->lap_hops = size / stride;
+}
+
+static int cores_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct cores_sweep *d = data;
+    struct chain_layout l = {ctx->buffer.virt, 0, d->p->stride_bytes, pp->slots, 0};
+    /* the same chain on every processor: only the processor differs between curves */
+    point_cycle(&pp->pt, &l, 0, ctx->cfg->global.seed + pp->index);
+    return 0;
+}
+
+static void cores_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                      const struct point_result *r)
+{
+    const struct cores_sweep *d = data;
+    const struct mp_cpu *c = d->cpu;
+    uint64_t size = d->sizes[pp->index];
+    char keys[160], sz[24];
+    ksnprintf(keys, sizeof(keys), "%u,%u,%u,%u,%u,%s,%u,%u,%llu,%llu", c->p.id, c->p.package,
+              c->p.core, c->p.thread, c->p.node, mp_core_type_name(c->core_type), c->l2_group,
+              c->l3_group, (unsigned long long)size, (unsigned long long)d->p->stride_bytes);
+    exp_samples(ctx, keys, r);
+    con_printf("%5u %10s ", c->p.id, exp_size(sz, sizeof(sz), size));
+    exp_table_common(ctx, r);
+    strbuf_printf(&ctx->csv, "%s,%llu,0x%016llx,", keys, (unsigned long long)pp->slots,
+                  (unsigned long long)pp->pt.link_sum);
+    exp_csv_common(ctx, r, pp->build_ticks);
+}
+
+/* One processor's sweep, its windows sent there; 0, or EXP_RUN_FAILED when it was lost. */
+static int cores_one(struct exp_ctx *ctx, struct cores_sweep *d, unsigned n)
+{
+    const struct mp_cpu *c = d->cpu;
+    con_printf("processor %u (package %u, core %u, thread %u, node %u, %s):\n", c->p.id,
+               c->p.package, c->p.core, c->p.thread, c->p.node, mp_core_type_name(c->core_type));
+    if (plat_window_cpu(c->p.id, MP_TIMEOUT_US) != 0) {
+        con_printf("processor %u cannot run windows: left out\n", c->p.id);
+        return 0;
+    }
+    con_printf("%5s %10s ", "cpu", "size");
+    exp_table_head_common();
+    struct exp_sweep sweep = {
+        .points = n, .data = d, .plan = cores_plan, .build = cores_build, .row = cores_row};
+    int rc = exp_sweep_run(ctx, &sweep);
+    plat_window_cpu(PLAT_WINDOW_HERE, 0);
+    return rc;
+}
+
+static int cores_run(struct exp_ctx *ctx, const void *params)
+{
+    const struct cores_params *p = params;
+    struct cores_sweep d = {.p = p};
+    static struct mp_cpu cpus[PLAT_CPUS_MAX];
+    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
+                             p->stride_bytes, d.sizes, EXP_POINTS_MAX);
+    char a[24], b[24];
+    exp_header(ctx, &experiment_cores, "%u sizes from %s to %s on each processor", n,
+               exp_size(a, sizeof(a), p->min_bytes), exp_size(b, sizeof(b), p->max_bytes));
+    strbuf_puts(&ctx->csv, "cpu,package,core,thread,node,core_type,l2_group,l3_group,size_bytes,"
+                           "stride_bytes,slots,chain_checksum," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "cpu,package,core,thread,node,core_type,l2_group,l3_group,"
+                               "size_bytes,stride_bytes," EXP_SAMPLES_COMMON "\n");
+    unsigned ncpu = mp_cpus(ctx, (unsigned)p->cpus, cpus, PLAT_CPUS_MAX);
+    if (!ncpu)
+        return EXP_RUN_SKIPPED;
+    mp_print_cpus(cpus, ncpu);
+    unsigned lost = 0;
+    for (unsigned i = 0; i < ncpu; i++) {
+        d.cpu = &cpus[i];
+        if (cores_one(ctx, &d, n) != 0) {
+            con_printf("processor %u: %s; left out, the sweep goes on\n", cpus[i].p.id,
+                       ctx->failure);
+            lost++;
+        }
+    }
+    if (lost == ncpu)
+        return EXP_RUN_FAILED;
+    if (lost)
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "%u of %u processors left out", lost, ncpu);
+    return 0;
+}
+
+const struct experiment experiment_cores = {
+    .cfg =
+        {
+            .name = "cores",
+            .keys = cores_keys,
+            .nkeys = sizeof(cores_keys) / sizeof(cores_keys[0]),
+            .params_size = sizeof(struct cores_params),
+            .size_key = "max",
+            .defaults = cores_defaults,
+            .check = cores_check,
+            .buffer_bytes = cores_buffer_bytes,
+        },
+    .describe = "the random sweep on each processor in turn, grouped by package, core, thread, "
+                "core type and cache sharing",
+    .why = "cores of another type or cluster have other caches and latencies: one curve per "
+           "processor shows which",
+    .run = cores_run,
+};

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// What the experiments on several processors share: the processor list, groups, starting work.
+#include "experiments/mp.h"
+
+#include "arch/x86_64/cpu.h"
+
+#define CPUID_LEAF_FEATURES 1
+#define CPUID_LEAF_EXT_FEATURES 7
+#define CPUID_LEAF_CACHES 4
+#define CPUID_LEAF_X2APIC 0xb
+#define CPUID_LEAF_HYBRID 0x1a
+#define CPUID_LEAF_AMD_CACHES 0x8000001dU
+#define CPUID7_EDX_HYBRID (1u << 15)
+#define CPUID_CACHE_TYPE_MASK 0x1fu /* leaf 4 EAX[4:0]: 0 means no more caches */
+#define CPUID_CACHE_LEVEL_SHIFT 5   /* EAX[7:5] */
+#define CPUID_CACHE_LEVEL_MASK 0x7u
+#define CPUID_CACHE_SHARING_SHIFT 14 /* EAX[25:14]: IDs sharing it, minus one */
+#define CPUID_CACHE_SHARING_MASK 0xfffu
+#define CPUID_HYBRID_TYPE_SHIFT 24  /* leaf 0x1A EAX[31:24] */
+#define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24] */
+#define CPUID_CACHE_SUBLEAVES 8
+#define CORE_TYPE_ATOM 0x20
+#define CORE_TYPE_CORE 0x40
+
+/* The group of the cache at level on this processor: x2APIC ID above its sharing bits. */
+static uint32_t cache_group(uint32_t leaf, unsigned level, uint32_t apic)
+{
+    uint32_t r[4];
+    for (uint32_t sub = 0; sub < CPUID_CACHE_SUBLEAVES; sub++) {
+        arch_cpuid(leaf, sub, r);
+        if ((r[0] & CPUID_CACHE_TYPE_MASK) == 0)
+            break;
+        if (((r[0] >> CPUID_CACHE_LEVEL_SHIFT) & CPUID_CACHE_LEVEL_MASK) != level)
+            continue;
+        uint32_t sharing = ((r[0] >> CPUID_CACHE_SHARING_SHIFT) & CPUID_CACHE_SHARING_MASK) + 1;
+        unsigned shift = 0;
+        while ((1u << shift) < sharing)
+            shift++;
+        return apic >> shift;
+    }
+    return apic; /* no such cache: a group of its own */
+}
+
+/* Run on each processor itself: its x2APIC ID, core type and cache groups from CPUID. */
+static void probe_here(void *arg)
+{
+    struct mp_cpu *c = arg;
+    uint32_t r[4], max;
+    arch_cpuid(0, 0, r);
+    max = r[0];
+    bool amd = r[1] == 0x68747541; /* "Auth" of AuthenticAMD */
+    arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
+    uint32_t apic = r[1] >> CPUID_INITIAL_APIC_SHIFT;
+    if (max >= CPUID_LEAF_X2APIC) {
+        arch_cpuid(CPUID_LEAF_X2APIC, 0, r);
+        if (r[1])
+            apic = r[3];
+    }
+    c->core_type = 0;
+    if (max >= CPUID_LEAF_HYBRID) {
+        arch_cpuid(CPUID_LEAF_EXT_FEATURES, 0, r);
+        if (r[3] & CPUID7_EDX_HYBRID) {
+            arch_cpuid(CPUID_LEAF_HYBRID, 0, r);
+            c->core_type = r[0] >> CPUID_HYBRID_TYPE_SHIFT;
+        }
+    }
+    uint32_t leaf = amd ? CPUID_LEAF_AMD_CACHES : CPUID_LEAF_CACHES;
+    c->l2_group = cache_group(leaf, 2, apic);
+    c->l3_group = cache_group(leaf, 3, apic);
+    c->p.apic_id = apic;
+    c->probed = true;
+}
+
+void mp_refresh_lost(struct mp_cpu *cpus, unsigned n)
+{
+    static struct plat_cpu all[PLAT_CPUS_MAX];
+    char why[8];
+    unsigned total = plat_cpus(all, PLAT_CPUS_MAX, why, sizeof(why));
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < total; k++)
+            if (all[k].id == cpus[i].p.id)
+                cpus[i].p.lost = all[k].lost;
+}
+
+const char *mp_core_type_name(unsigned core_type)
+{
+    return core_type == CORE_TYPE_CORE ? "P-core" : core_type == CORE_TYPE_ATOM ? "E-core" : "-";
+}
+
+unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap)
+{
+    static struct plat_cpu all[PLAT_CPUS_MAX];
+    char why[160] = "";
+    if (ctx->measure != measure_chase) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs real processors: this measurement backend models one processor's caches");
+        return 0;
+    }
+    unsigned total = plat_cpus(all, PLAT_CPUS_MAX, why, sizeof(why)), n = 0, lost = 0;
+    for (unsigned i = 0; i < total && n < cap && (!want || n < want); i++) {
+        if (all[i].lost) {
+            lost++;
+            continue;
+        }
+        kmemset(&cpus[n], 0, sizeof(cpus[n]));
+        cpus[n].p = all[i];
+        struct fault_info f;
+        int rc = all[i].bsp ? plat_window_run(probe_here, &cpus[n], &f)
+                            : plat_cpu_run(all[i].id, probe_here, &cpus[n], MP_TIMEOUT_US);
+        if (rc == 0)
+            n++;
+        else
+            con_printf("processor %u did not answer the CPUID probe%s: left out\n", all[i].id,
+                       rc == PLAT_CPU_TIMEOUT ? " in time" : "");
+    }
+    if (n < 2) {
+        if (total)
+            ksnprintf(ctx->failure, sizeof(ctx->failure),
+                      "needs two processors or more: %u of %u answered (%u lost earlier: they "
+                      "did not come back within their timeout)",
+                      n, total, lost);
+        else
+            ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s", why);
+        return 0;
+    }
+    return n;
+}
+
+static void job_run(void *arg)
+{
+    const struct mp_job *j = arg;
+    j->fn(j->arg);
+}
+
+int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *jobs,
+                    uint64_t timeout_us, bool *done)
+{
+    unsigned ids[PLAT_CPUS_MAX], map[PLAT_CPUS_MAX], k = 0;
+    int here = -1;
+    for (unsigned i = 0; i < n && i < PLAT_CPUS_MAX; i++) {
+        done[i] = false;
+        if (cpus[i].p.bsp) {
+            here = (int)i;
+            continue;
+        }
+        map[k] = i;
+        ids[k++] = cpus[i].p.id;
+    }
+    void *others[PLAT_CPUS_MAX];
+    for (unsigned j = 0; j < k; j++)
+        others[j] = (void *)&jobs[map[j]];
+    if (k && plat_cpus_start(ids, k, job_run, others) != 0)
+        return -1;
+    if (here >= 0) {
+        struct fault_info f;
+        done[here] = plat_window_run(jobs[here].fn, jobs[here].arg, &f) == 0;
+    }
+    bool back[PLAT_CPUS_MAX];
+    int rc = k ? plat_cpus_wait(back, k, timeout_us) : 0;
+    for (unsigned j = 0; j < k; j++)
+        done[map[j]] = back[j];
+    return rc;
+}
+
+void mp_print_cpus(const struct mp_cpu *cpus, unsigned n)
+{
+    con_printf("%5s %7s %5s %6s %4s %7s %8s %8s %8s\n", "cpu", "package", "core", "thread", "node",
+               "type", "apic_id", "l2_group", "l3_group");
+    for (unsigned i = 0; i < n; i++) {
+        const struct mp_cpu *c = &cpus[i];
+        con_printf("%5u %7u %5u %6u %4u %7s %8u %8u %8u%s\n", c->p.id, c->p.package, c->p.core,
+                   c->p.thread, c->p.node, mp_core_type_name(c->core_type), c->p.apic_id,
+                   c->l2_group, c->l3_group, c->p.bsp ? "  (runs chase)" : "");
+    }
+}
+
+/* Spins between two looks at the TSC: a plain load loop answers as soon as the line comes. */
+#define SPINS_PER_CLOCK_LOOK 4096
+
+bool mp_wait_for(const volatile uint64_t *flag, uint64_t value, uint64_t deadline_tsc)
+{
+    for (;;) {
+        for (unsigned i = 0; i < SPINS_PER_CLOCK_LOOK; i++)
+            if (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == value)
+                return true;
+        if (arch_tsc_fenced() > deadline_tsc)
+            return false;
+    }
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// What the experiments on several processors share: the processor list, groups, starting work.
+#ifndef CHASE_EXP_MP_H
+#define CHASE_EXP_MP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "experiments/common.h"
+#include "platform.h"
+
+/* How long a processor may take for one window or one piece of work before it is left out. */
+#define MP_TIMEOUT_US 10000000ULL /* 10 s */
+
+/* A processor as the experiments see it: its location and what CPUID says there. */
+struct mp_cpu {
+    struct plat_cpu p;
+    unsigned core_type; /* CPUID 0x1A EAX[31:24] on hybrid parts (0x20 Atom, 0x40 Core); 0 */
+    uint32_t l2_group;  /* processors with the same value share an L2 (x2APIC ID bits above it) */
+    uint32_t l3_group;  /* ... an L3 */
+    bool probed;        /* the values above were read on the processor itself */
+};
+
+/*
+ * The processors an experiment uses: the first `want` (0: all) of the platform's, not lost,
+ * each probed on itself. Returns how many (>= 2), or 0 with ctx->failure saying why (a
+ * simulated machine, no MP services, one processor).
+ */
+unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap);
+
+/* Copy the platform's lost marks into cpus (after a timeout). */
+void mp_refresh_lost(struct mp_cpu *cpus, unsigned n);
+
+/* The name of a core type ("P-core", "E-core", "-"). */
+const char *mp_core_type_name(unsigned core_type);
+
+/* Work for one processor. */
+struct mp_job {
+    void (*fn)(void *arg);
+    void *arg;
+};
+
+/*
+ * Run jobs[i] on cpus[i] for i < n at once: the others started first, the caller's own
+ * processor (if among them) inside a window here; then wait at most timeout_us. done[i]
+ * says which came back. Returns 0, -1 when they could not be started, or PLAT_CPU_TIMEOUT.
+ */
+int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *jobs,
+                    uint64_t timeout_us, bool *done);
+
+/* Print the processor table: number, package, core, thread, node, core type, L2/L3 groups. */
+void mp_print_cpus(const struct mp_cpu *cpus, unsigned n);
+
+/* Spin until *flag == value or the TSC passes deadline; false on the deadline. */
+bool mp_wait_for(const volatile uint64_t *flag, uint64_t value, uint64_t deadline_tsc);
+
+#endif

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# chase.efi drives the other processors through EFI MP services: with -smp 4 cores, c2c and
+# loaded run on all four (files complete, a 4x4 matrix); with -smp 1 they are skipped with a
+# reason; an AP that never returns is reported, left out, and the run finishes. TCG timings are
+# never judged.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+SMALL=(--set profile=quick --set on_exit=shutdown --set cores.max=64K --set c2c.rounds=50
+    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0)
+
+boot cores-smp4 --smp 4 --timeout 240 --set experiments=cores,c2c,loaded "${SMALL[@]}"
+check "-smp 4: qemu-run exits 0 and copies the run folder" \
+    sh -c "test $BOOT_RC = 0 && test -d '$RUN_DIR'"
+validate_run_json "$RUN_DIR"
+check "-smp 4: run.json lists 4 processors with package/core/thread, the BSP runs chase" \
+    json_true "$RUN_DIR/run.json" '(.processors | length) == 4 and
+        ([.processors[] | select(.runs_chase)] | length) == 1 and
+        all(.processors[]; has("package") and has("core") and has("thread") and (.lost | not))'
+check "-smp 4: cores, c2c and loaded ran ok" json_true "$RUN_DIR/run.json" \
+    '.experiments.cores == "ok" and .experiments.c2c == "ok" and .experiments.loaded == "ok"'
+check "-smp 4: cores.csv holds 4 processors' curves over the same sizes" sh -c "
+    test \$(awk -F, 'NR>1 {print \$1}' '$RUN_DIR/cores.csv' | sort -u | wc -l) = 4 &&
+    test \$(awk 'END {print NR-1}' '$RUN_DIR/cores.csv') = \$((4 * \$(awk -F, 'NR>1 && \$1==0' '$RUN_DIR/cores.csv' | wc -l)))"
+check "-smp 4: c2c.csv is the 4x4 matrix: 12 ordered pairs, each measured" \
+    test "$(awk -F, 'NR>1 && $7>0 && $10>0' "$RUN_DIR/c2c.csv" | wc -l)" = 12
+check "-smp 4: loaded.csv has the idle point and two points with 3 generators" \
+    test "$(awk -F, 'NR==2 && $3==0 {i=1} NR>2 && $3==3 && $5>0 {n++} END {print i+n}' \
+        "$RUN_DIR/loaded.csv")" = 3
+check "-smp 4: a progress header per processor, the matrix and its groups on the console" sh -c "
+    test \$(grep -c '^processor [0-3] (package' '$RUN_DIR/console.txt') = 4 &&
+    grep -q 'one-way latency, ns' '$RUN_DIR/console.txt' &&
+    grep -q '^group same_package  *12 pairs' '$RUN_DIR/console.txt'"
+check "-smp 4: the summary names the c2c groups and the loaded latency" sh -c "
+    grep -q '^c2c: core-to-core one-way latency by group: ' '$RUN_DIR/console.txt' &&
+    grep -q '^loaded: .* at the highest bandwidth' '$RUN_DIR/console.txt'"
+
+boot cores-smp1 --smp 1 --timeout 120 --set experiments=cores,c2c,loaded "${SMALL[@]}"
+check "-smp 1: the run completes" json_true "$RUN_DIR/run.json" '.status == "complete"'
+check "-smp 1: the three are skipped, saying the firmware shows one processor" \
+    json_true "$RUN_DIR/run.json" '[.experiments.cores, .experiments.c2c, .experiments.loaded] |
+        all(startswith("skipped: needs two processors or more: MP services report 1"))'
+
+boot cores-hang --smp 4 --timeout 240 --set experiments=c2c,cores --set c2c.hang_test=answer \
+    "${SMALL[@]}"
+check "hung AP: the run still completes and shuts down" \
+    sh -c "test $BOOT_RC = 0 && jq -e '.status == \"complete\"' '$RUN_DIR/run.json' >/dev/null"
+check "hung AP: the console reports it, run.json marks it lost" sh -c "
+    grep -q 'did not come back within 10 s: reported and left out' '$RUN_DIR/console.txt' &&
+    jq -e '([.processors[] | select(.lost)] | length) == 1' '$RUN_DIR/run.json' >/dev/null"
+check "hung AP: its pairs are left out of c2c, cores measures the other three" sh -c "
+    jq -e '(.experiments.c2c | test(\"pairs left out\")) and .experiments.cores == \"ok\"' \
+        '$RUN_DIR/run.json' >/dev/null &&
+    test \$(awk -F, 'NR>1 {print \$1}' '$RUN_DIR/cores.csv' | sort -u | wc -l) = 3"
+finish

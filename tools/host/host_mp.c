@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+// chase-host's other processors: one worker thread pinned to each CPU, topology from sysfs.
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch/x86_64/cpu.h"
+#include "host.h"
+#include "platform.h"
+
+#define SYSFS_CPU "/sys/devices/system/cpu"
+#define NODES_MAX 64
+#define NS_PER_US 1000ULL
+#define NS_PER_S 1000000000ULL
+#define SPINS_PER_CLOCK_LOOK 1024
+#define SPIN_BEFORE_SLEEP_NS 50000000ULL /* 50 ms: longer than the gap between two windows */
+#define CPUID_LEAF_FEATURES 1
+#define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24] */
+#define CPUID_INITIAL_APIC_MASK 0xffu
+
+/* One pinned worker: a job slot the caller fills and the worker empties. */
+struct worker {
+    pthread_t thread;
+    bool started;
+    void (*fn)(void *arg);
+    void *arg;
+    bool busy; /* a job is posted or running */
+};
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t posted, finished;
+    bool probed;
+    unsigned n;
+    struct plat_cpu cpu[PLAT_CPUS_MAX];
+    struct worker w[PLAT_CPUS_MAX];
+    char why[160];
+    int window_cpu; /* index in cpu[] that windows run on; -1: the caller's */
+    uint64_t window_timeout_us;
+    unsigned started[PLAT_CPUS_MAX]; /* indices plat_cpus_start posted to */
+    unsigned nstarted;
+} mp = {.lock = PTHREAD_MUTEX_INITIALIZER, .window_cpu = -1};
+
+/* An unsigned number from a sysfs file; false when it cannot be read. */
+static bool read_unsigned(const char *path, unsigned *v)
+{
+    FILE *f = fopen(path, "r");
+    bool ok = f && fscanf(f, "%u", v) == 1;
+    if (f)
+        fclose(f);
+    return ok;
+}
+
+/* The position of cpu in its core's thread_siblings_list ("0-1" or "0,4"). */
+static unsigned thread_index(unsigned cpu)
+{
+    char path[128], list[128];
+    snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/topology/thread_siblings_list", cpu);
+    FILE *f = fopen(path, "r");
+    unsigned index = 0;
+    if (!f || !fgets(list, sizeof(list), f)) {
+        if (f)
+            fclose(f);
+        return 0;
+    }
+    fclose(f);
+    for (char *s = list; *s;) {
+        unsigned a = (unsigned)strtoul(s, &s, 10), b = a;
+        if (*s == '-')
+            b = (unsigned)strtoul(s + 1, &s, 10);
+        for (unsigned c = a; c <= b; c++, index++)
+            if (c == cpu)
+                return index;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    return 0;
+}
+
+/* The memory node of cpu: the nodeN entry in its sysfs folder (0 when none). */
+static unsigned cpu_node(unsigned cpu)
+{
+    char path[128];
+    for (unsigned node = 0; node < NODES_MAX; node++) {
+        snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/node%u", cpu, node);
+        if (access(path, F_OK) == 0)
+            return node;
+    }
+    return 0;
+}
+
+/* Fill mp.cpu from the online CPUs and their sysfs topology (once). */
+static void probe(void)
+{
+    unsigned here = (unsigned)sched_getcpu();
+    char path[128];
+    mp.probed = true;
+    for (unsigned c = 0; c < PLAT_CPUS_MAX; c++) {
+        unsigned v = 0;
+        snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/topology/physical_package_id", c);
+        if (!read_unsigned(path, &v))
+            continue; /* not present or offline: no topology folder */
+        struct plat_cpu *p = &mp.cpu[mp.n++];
+        p->id = c;
+        p->package = v;
+        snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/topology/core_id", c);
+        read_unsigned(path, &p->core);
+        p->thread = thread_index(c);
+        p->node = cpu_node(c);
+        p->bsp = c == here;
+        if (p->bsp) { /* the caller is pinned here: its CPUID is this processor's */
+            uint32_t r[4];
+            arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
+            p->apic_id = (r[1] >> CPUID_INITIAL_APIC_SHIFT) & CPUID_INITIAL_APIC_MASK;
+        }
+    }
+    if (mp.n < 2)
+        snprintf(mp.why, sizeof(mp.why), "Linux shows %u online CPU%s in " SYSFS_CPU, mp.n,
+                 mp.n == 1 ? "" : "s");
+}
+
+/* Index in mp.cpu of processor id, or -1. */
+static int cpu_index(unsigned id)
+{
+    for (unsigned i = 0; i < mp.n; i++)
+        if (mp.cpu[i].id == id)
+            return (int)i;
+    return -1;
+}
+
+/*
+ * Wait for the next job spinning, for a while, before sleeping: a worker that sleeps between
+ * the windows of a sweep lets its (virtual) CPU idle, and what else runs there meanwhile
+ * empties its caches; spinning keeps it as the caller's own CPU is kept between windows.
+ */
+static void spin_for_job(const struct worker *w)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        for (unsigned k = 0; k < SPINS_PER_CLOCK_LOOK; k++) {
+            if (__atomic_load_n(&w->busy, __ATOMIC_ACQUIRE))
+                return;
+            arch_pause();
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        uint64_t ns = (uint64_t)(t.tv_sec - t0.tv_sec) * NS_PER_S + (uint64_t)t.tv_nsec -
+                      (uint64_t)t0.tv_nsec;
+        if (ns > SPIN_BEFORE_SLEEP_NS)
+            return;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    unsigned i = (unsigned)(uintptr_t)arg;
+    uint32_t r[4];
+    arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
+    pthread_mutex_lock(&mp.lock);
+    mp.cpu[i].apic_id = (r[1] >> CPUID_INITIAL_APIC_SHIFT) & CPUID_INITIAL_APIC_MASK;
+    for (;;) {
+        if (!mp.w[i].busy) {
+            pthread_mutex_unlock(&mp.lock);
+            spin_for_job(&mp.w[i]);
+            pthread_mutex_lock(&mp.lock);
+        }
+        while (!mp.w[i].busy || !mp.w[i].fn)
+            pthread_cond_wait(&mp.posted, &mp.lock);
+        void (*fn)(void *) = mp.w[i].fn;
+        void *fn_arg = mp.w[i].arg;
+        pthread_mutex_unlock(&mp.lock);
+        fn(fn_arg);
+        pthread_mutex_lock(&mp.lock);
+        mp.w[i].fn = NULL;
+        mp.w[i].busy = false;
+        pthread_cond_broadcast(&mp.finished);
+    }
+    return NULL;
+}
+
+/* Start the worker pinned to mp.cpu[i] (under mp.lock); false when it cannot be pinned. */
+static bool worker_ready(unsigned i)
+{
+    if (mp.w[i].started)
+        return true;
+    pthread_attr_t attr;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(mp.cpu[i].id, &set);
+    pthread_attr_init(&attr);
+    int rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+    if (rc == 0)
+        rc = pthread_create(&mp.w[i].thread, &attr, worker_main, (void *)(uintptr_t)i);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        fprintf(stderr, "chase-host: cannot start a thread on CPU %u: %s\n", mp.cpu[i].id,
+                strerror(rc));
+        return false;
+    }
+    mp.w[i].started = true;
+    return true;
+}
+
+/* Post fn(arg) to worker i (under mp.lock); false when it cannot take it. */
+static bool post(unsigned i, void (*fn)(void *), void *arg)
+{
+    if (mp.cpu[i].lost || mp.w[i].busy || !worker_ready(i))
+        return false;
+    mp.w[i].fn = fn;
+    mp.w[i].arg = arg;
+    __atomic_store_n(&mp.w[i].busy, true, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&mp.posted);
+    return true;
+}
+
+/* The CLOCK_REALTIME time (the condition variables' clock) timeout_us from now. */
+static struct timespec deadline(uint64_t timeout_us)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t ns = (uint64_t)ts.tv_nsec + timeout_us * NS_PER_US;
+    ts.tv_sec += (time_t)(ns / NS_PER_S);
+    ts.tv_nsec = (long)(ns % NS_PER_S);
+    return ts;
+}
+
+/* Wait (under mp.lock) until none of the n workers idx[] is busy, or the deadline. */
+static int wait_workers(const unsigned *idx, unsigned n, bool *done, uint64_t timeout_us)
+{
+    struct timespec until = deadline(timeout_us);
+    for (;;) {
+        unsigned busy = 0;
+        for (unsigned k = 0; k < n; k++) {
+            bool d = !mp.w[idx[k]].busy;
+            busy += !d;
+            if (done)
+                done[k] = d;
+        }
+        if (!busy)
+            return 0;
+        if (pthread_cond_timedwait(&mp.finished, &mp.lock, &until) == ETIMEDOUT) {
+            for (unsigned k = 0; k < n; k++)
+                mp.cpu[idx[k]].lost |= mp.w[idx[k]].busy;
+            if (done)
+                for (unsigned k = 0; k < n; k++)
+                    done[k] = !mp.w[idx[k]].busy;
+            return PLAT_CPU_TIMEOUT;
+        }
+    }
+}
+
+unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap)
+{
+    pthread_mutex_lock(&mp.lock);
+    if (!mp.probed)
+        probe();
+    unsigned n = mp.n < 2 ? 0 : mp.n < cap ? mp.n : cap;
+    memcpy(cpus, mp.cpu, n * sizeof(*cpus));
+    if (!n)
+        snprintf(why, why_cap, "%s", mp.why);
+    pthread_mutex_unlock(&mp.lock);
+    return n;
+}
+
+int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
+{
+    pthread_mutex_lock(&mp.lock);
+    int i = cpu_index(id), rc = -1;
+    if (i >= 0 && !mp.cpu[i].bsp && post((unsigned)i, fn, arg)) {
+        unsigned idx = (unsigned)i;
+        rc = wait_workers(&idx, 1, NULL, timeout_us);
+    }
+    pthread_mutex_unlock(&mp.lock);
+    return rc;
+}
+
+int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args)
+{
+    pthread_mutex_lock(&mp.lock);
+    int rc = mp.nstarted || n > PLAT_CPUS_MAX ? -1 : 0;
+    for (unsigned k = 0; k < n && rc == 0; k++) {
+        int i = cpu_index(ids[k]);
+        if (i < 0 || mp.cpu[i].bsp || mp.cpu[i].lost || mp.w[i].busy || !worker_ready((unsigned)i))
+            rc = -1;
+        else
+            mp.started[k] = (unsigned)i;
+    }
+    for (unsigned k = 0; k < n && rc == 0; k++)
+        post(mp.started[k], fn, args[k]);
+    mp.nstarted = rc == 0 ? n : 0;
+    pthread_mutex_unlock(&mp.lock);
+    return rc;
+}
+
+int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
+{
+    pthread_mutex_lock(&mp.lock);
+    int rc = n == mp.nstarted ? wait_workers(mp.started, n, done, timeout_us) : -1;
+    mp.nstarted = 0;
+    pthread_mutex_unlock(&mp.lock);
+    return rc;
+}
+
+int plat_window_cpu(unsigned id, uint64_t timeout_us)
+{
+    pthread_mutex_lock(&mp.lock);
+    int i = id == PLAT_WINDOW_HERE ? -1 : cpu_index(id), rc = 0;
+    if (id != PLAT_WINDOW_HERE && (i < 0 || mp.cpu[i].lost))
+        rc = -1;
+    else
+        mp.window_cpu = i >= 0 && mp.cpu[i].bsp ? -1 : i;
+    mp.window_timeout_us = timeout_us;
+    pthread_mutex_unlock(&mp.lock);
+    return rc;
+}
+
+int host_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
+{
+    pthread_mutex_lock(&mp.lock);
+    int i = mp.window_cpu;
+    uint64_t timeout_us = mp.window_timeout_us;
+    pthread_mutex_unlock(&mp.lock);
+    if (i < 0)
+        return 1;
+    fault->faulted = false;
+    return plat_cpu_run(mp.cpu[i].id, fn, arg, timeout_us) == 0 ? 0 : -1;
+}

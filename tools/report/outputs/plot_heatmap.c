@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// A heatmap PNG through gnuplot: one cell per (x, y) pair of a table, coloured by a value.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "outputs/plot.h"
+
+#define HEATMAP_MAX 64 /* processors per side */
+
+/* The distinct values of column col, ascending; how many (at most HEATMAP_MAX). */
+static size_t axis_values(const struct csv *t, int col, double *v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        double x = csv_num(t, i, col);
+        size_t k = 0;
+        while (k < n && v[k] != x)
+            k++;
+        if (k == n && n < HEATMAP_MAX && isfinite(x))
+            v[n++] = x;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+            double s = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = s;
+        }
+    return n;
+}
+
+/* Data: "column row value" lines, a blank line after each row; missing pairs left out. */
+static int write_matrix(const char *path, const struct csv *t, const int *cols, const double *ax,
+                        size_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    for (size_t a = 0; a < n; a++) {
+        for (size_t b = 0; b < n; b++) {
+            double z = NAN;
+            for (size_t i = 0; i < t->nrows; i++)
+                if (csv_num(t, i, cols[0]) == ax[a] && csv_num(t, i, cols[1]) == ax[b])
+                    z = csv_num(t, i, cols[2]);
+            if (isfinite(z)) /* the diagonal and lost pairs stay blank */
+                fprintf(f, "%zu %zu %g\n", b, a, z);
+        }
+        fprintf(f, "\n");
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Script: the cells as filled boxes, each labelled with its value, the processors on both axes. */
+static int write_heatmap_script(const char *path, const struct plot_heatmap *h, const double *ax,
+                                size_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "set terminal pngcairo size 900,760 font ',10'\nset output '%s.png'\n", h->name);
+    fprintf(f, "set title \"%s\" noenhanced\nset xlabel \"%s\"\nset ylabel \"%s\"\n", h->title,
+            h->xlabel, h->ylabel);
+    fprintf(f,
+            "set cblabel \"%s\"\nset palette rgbformulae 22,13,-31\nset xrange [-0.5:%zu.5]\nset "
+            "yrange [%zu.5:-0.5]\n",
+            h->zlabel, n - 1, n - 1);
+    fprintf(f, "set xtics (");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s\"%g\" %zu", i ? ", " : "", ax[i], i);
+    fprintf(f, ")\nset ytics (");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s\"%g\" %zu", i ? ", " : "", ax[i], i);
+    fprintf(f,
+            ")\nplot 'gnuplot/%s.dat' using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 "
+            "noborder lc palette notitle, \\\n"
+            "     '' using 1:2:(sprintf('%%.0f', $3)) with labels notitle\n",
+            h->name);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const struct csv *t,
+                        char *err, size_t cap)
+{
+    int cols[3] = {csv_col(t, h->x), csv_col(t, h->y), csv_col(t, h->z)};
+    double ax[HEATMAP_MAX];
+    char dir[4200], data[4400], script[4400], rel[200], png[4400];
+    if (cols[0] < 0 || cols[1] < 0 || cols[2] < 0) {
+        snprintf(err, cap, "%s: the table lacks %s, %s or %s", h->name, h->x, h->y, h->z);
+        return -1;
+    }
+    size_t n = axis_values(t, cols[0], ax);
+    if (n == 0) {
+        snprintf(err, cap, "%s: no pairs to plot", h->name);
+        return -1;
+    }
+    snprintf(dir, sizeof(dir), "%s/gnuplot", outdir);
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, cap, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(data, sizeof(data), "%s/%s.dat", dir, h->name);
+    snprintf(script, sizeof(script), "%s/%s.gp", dir, h->name);
+    if (write_matrix(data, t, cols, ax, n) != 0 || write_heatmap_script(script, h, ax, n) != 0) {
+        snprintf(err, cap, "cannot write %s: %s", script, strerror(errno));
+        return -1;
+    }
+    snprintf(rel, sizeof(rel), "gnuplot/%s.gp", h->name);
+    snprintf(png, sizeof(png), "%s/%s.png", outdir, h->name);
+    unlink(png);
+    struct stat st;
+    if (plot_run_gnuplot(outdir, rel) != 0 || stat(png, &st) != 0 || st.st_size == 0) {
+        snprintf(err, cap, "gnuplot failed on %s (see gnuplot.log)", rel);
+        return -1;
+    }
+    return 0;
+}
