@@ -2,6 +2,8 @@
 // What every experiment does alike: machine facts, plans, pages, measuring, CSV and tables.
 #include "experiments/common.h"
 
+#include "chase/sweep.h"
+
 #include "arch/x86_64/cpu.h"
 #include "chase/reps.h"
 #include "lib/kstring.h"
@@ -77,6 +79,31 @@ uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile)
         max = max < EXP_SWEEP_FULL_MIN_MAX_BYTES ? EXP_SWEEP_FULL_MIN_MAX_BYTES : max;
     }
     return exp_fit_memory(m, max);
+}
+
+void exp_check_stride(struct cfg_check *c, const char *key, uint64_t stride)
+{
+    if (stride % 8)
+        cfg_check_fail(c, key, "%llu is not a multiple of 8 (a slot holds a pointer)",
+                       (unsigned long long)stride);
+}
+
+void exp_check_min_max(struct cfg_check *c, const char *key, uint64_t min, uint64_t max,
+                       const char *min_name, const char *max_name)
+{
+    if (min > max)
+        cfg_check_fail(c, key, "%s (%llu) is larger than %s (%llu)", min_name,
+                       (unsigned long long)min, max_name, (unsigned long long)max);
+}
+
+void exp_check_sweep_points(struct cfg_check *c, uint64_t min, uint64_t max,
+                            uint64_t points_per_octave, uint64_t align, const char *what)
+{
+    uint64_t sizes[1];
+    unsigned n = sweep_sizes(min, max, (unsigned)points_per_octave, align, sizes, 0);
+    if (n > EXP_POINTS_MAX)
+        cfg_check_fail(c, "points_per_octave", "the sweep would have %u %s; at most %d", n, what,
+                       EXP_POINTS_MAX);
 }
 
 unsigned exp_stride_count(uint64_t min, uint64_t max, uint64_t step)

@@ -67,6 +67,15 @@ uint64_t exp_fit_memory(const struct machine *m, uint64_t v);
 /* The largest size of the default size sweeps, bounded by the buffer limit. */
 uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile);
 
+/* The checks size sweeps share, each reported at its key (messages as users see them):
+ * a stride that is not a multiple of 8, min above max, a sweep of more than EXP_POINTS_MAX
+ * sizes (per `what`: "points", or "sizes per stride"), sizes aligned to align. */
+void exp_check_stride(struct cfg_check *c, const char *key, uint64_t stride);
+void exp_check_min_max(struct cfg_check *c, const char *key, uint64_t min, uint64_t max,
+                       const char *min_name, const char *max_name);
+void exp_check_sweep_points(struct cfg_check *c, uint64_t min, uint64_t max,
+                            uint64_t points_per_octave, uint64_t align, const char *what);
+
 /* How many strides a sweep from min to max in steps of step has (0 when none). */
 unsigned exp_stride_count(uint64_t min, uint64_t max, uint64_t step);
 

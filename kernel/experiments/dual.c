@@ -76,21 +76,13 @@ static void dual_check(const void *params, const struct machine *m, struct cfg_c
 {
     const struct dual_params *p = params;
     (void)m;
-    if (p->stride_bytes % 8)
-        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
-                       (unsigned long long)p->stride_bytes);
-    if (p->min_bytes > p->max_bytes)
-        cfg_check_fail(c, "min", "min (%llu) is larger than max (%llu)",
-                       (unsigned long long)p->min_bytes, (unsigned long long)p->max_bytes);
+    exp_check_stride(c, "stride", p->stride_bytes);
+    exp_check_min_max(c, "min", p->min_bytes, p->max_bytes, "min", "max");
     if (p->min_bytes < 2 * p->stride_bytes)
         cfg_check_fail(c, "min", "min (%llu) holds fewer than two slots of stride %llu",
                        (unsigned long long)p->min_bytes, (unsigned long long)p->stride_bytes);
-    uint64_t sizes[1];
-    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
-                             p->stride_bytes, sizes, 0);
-    if (n > EXP_POINTS_MAX)
-        cfg_check_fail(c, "points_per_octave", "the sweep would have %u points; at most %d", n,
-                       EXP_POINTS_MAX);
+    exp_check_sweep_points(c, p->min_bytes, p->max_bytes, p->points_per_octave, p->stride_bytes,
+                           "points");
 }
 
 static uint64_t dual_buffer_bytes(const void *params)

@@ -57,16 +57,12 @@ static void linear_check(const void *params, const struct machine *m, struct cfg
 {
     const struct linear_params *p = params;
     (void)m;
-    if (p->min_stride_bytes % 8)
-        cfg_check_fail(c, "min_stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
-                       (unsigned long long)p->min_stride_bytes);
+    exp_check_stride(c, "min_stride", p->min_stride_bytes);
     if (p->step_bytes % 8)
         cfg_check_fail(c, "step", "%llu is not a multiple of 8 (strides stay multiples of 8)",
                        (unsigned long long)p->step_bytes);
-    if (p->min_stride_bytes > p->max_stride_bytes)
-        cfg_check_fail(c, "min_stride", "min_stride (%llu) is larger than max_stride (%llu)",
-                       (unsigned long long)p->min_stride_bytes,
-                       (unsigned long long)p->max_stride_bytes);
+    exp_check_min_max(c, "min_stride", p->min_stride_bytes, p->max_stride_bytes, "min_stride",
+                      "max_stride");
     if (p->size_bytes < 2 * p->max_stride_bytes)
         cfg_check_fail(c, "size",
                        "%llu holds fewer than two slots at max_stride %llu; expected "

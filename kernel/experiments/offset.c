@@ -114,9 +114,7 @@ static void offset_check(const void *params, const struct machine *m, struct cfg
 {
     const struct offset_params *p = params;
     (void)m;
-    if (p->stride_bytes % 8)
-        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
-                       (unsigned long long)p->stride_bytes);
+    exp_check_stride(c, "stride", p->stride_bytes);
     if (p->offset_step_bytes % 8)
         cfg_check_fail(c, "offset_step", "%llu is not a multiple of 8",
                        (unsigned long long)p->offset_step_bytes);

@@ -53,9 +53,7 @@ static void parallel_check(const void *params, const struct machine *m, struct c
 {
     const struct parallel_params *p = params;
     (void)m;
-    if (p->stride_bytes % 8)
-        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
-                       (unsigned long long)p->stride_bytes);
+    exp_check_stride(c, "stride", p->stride_bytes);
     if (p->size_bytes < 2 * p->max_chains * p->stride_bytes)
         cfg_check_fail(c, "size",
                        "%llu gives fewer than two slots per chain for %llu chains at "

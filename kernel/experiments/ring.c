@@ -60,20 +60,12 @@ static void ring_check(const void *params, const struct machine *m, struct cfg_c
                            (unsigned long long)p->strides.v[i]);
         largest = p->strides.v[i] > largest ? p->strides.v[i] : largest;
     }
-    if (p->min_bytes > p->max_bytes)
-        cfg_check_fail(c, "min", "min (%llu) is larger than max (%llu)",
-                       (unsigned long long)p->min_bytes, (unsigned long long)p->max_bytes);
+    exp_check_min_max(c, "min", p->min_bytes, p->max_bytes, "min", "max");
     if (p->min_bytes < largest)
         cfg_check_fail(c, "min", "min (%llu) is smaller than the largest stride (%llu)",
                        (unsigned long long)p->min_bytes, (unsigned long long)largest);
-    uint64_t sizes[1];
-    unsigned n =
-        sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave, 8, sizes, 0);
-    if (n > EXP_POINTS_MAX)
-        cfg_check_fail(c, "points_per_octave",
-                       "the sweep would have %u sizes per stride; at "
-                       "most %d",
-                       n, EXP_POINTS_MAX);
+    exp_check_sweep_points(c, p->min_bytes, p->max_bytes, p->points_per_octave, 8,
+                           "sizes per stride");
 }
 
 static uint64_t ring_buffer_bytes(const void *params)

@@ -77,25 +77,17 @@ static void scan_check(const void *params, const struct machine *m, struct cfg_c
 {
     const struct scan_params *p = params;
     (void)m;
-    if (p->stride_bytes % 8)
-        cfg_check_fail(c, "stride", "%llu is not a multiple of 8 (a slot holds a pointer)",
-                       (unsigned long long)p->stride_bytes);
-    if (p->small_min_bytes > p->small_max_bytes)
-        cfg_check_fail(c, "small_min", "small_min (%llu) is larger than small_max (%llu)",
-                       (unsigned long long)p->small_min_bytes,
-                       (unsigned long long)p->small_max_bytes);
+    exp_check_stride(c, "stride", p->stride_bytes);
+    exp_check_min_max(c, "small_min", p->small_min_bytes, p->small_max_bytes, "small_min",
+                      "small_max");
     if (p->small_min_bytes < p->stride_bytes)
         cfg_check_fail(c, "small_min", "small_min (%llu) is smaller than one stride (%llu)",
                        (unsigned long long)p->small_min_bytes, (unsigned long long)p->stride_bytes);
     if (p->huge_bytes < 2 * p->stride_bytes)
         cfg_check_fail(c, "huge", "%llu holds fewer than two slots of stride %llu",
                        (unsigned long long)p->huge_bytes, (unsigned long long)p->stride_bytes);
-    uint64_t sizes[1];
-    unsigned n = sweep_sizes(p->small_min_bytes, p->small_max_bytes, (unsigned)p->points_per_octave,
-                             p->stride_bytes, sizes, 0);
-    if (n > EXP_POINTS_MAX)
-        cfg_check_fail(c, "points_per_octave", "the sweep would have %u points; at most %d", n,
-                       EXP_POINTS_MAX);
+    exp_check_sweep_points(c, p->small_min_bytes, p->small_max_bytes, p->points_per_octave,
+                           p->stride_bytes, "points");
 }
 
 static uint64_t scan_buffer_bytes(const void *params)

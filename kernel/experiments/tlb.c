@@ -68,9 +68,7 @@ static void tlb_check(const void *params, const struct machine *m, struct cfg_ch
                            "this CPU has no 1 GiB pages (CPUID 0x80000001 EDX bit "
                            "26); expected 4K or 2M");
     }
-    if (p->min_bytes > p->max_bytes)
-        cfg_check_fail(c, "min", "min (%llu) is larger than max (%llu)",
-                       (unsigned long long)p->min_bytes, (unsigned long long)p->max_bytes);
+    exp_check_min_max(c, "min", p->min_bytes, p->max_bytes, "min", "max");
 }
 
 static uint64_t tlb_buffer_bytes(const void *params)
