@@ -256,6 +256,24 @@ static void test_keys(void **state)
     assert_string_equal(text, "12.34%");
 }
 
+/* window_max_ms: default 10 ms, 1 ms to 1 s, with a clear error outside. */
+static void test_window_key(void **state)
+{
+    (void)state;
+    static struct chase_config cfg;
+    char err[512];
+    assert_true(resolve("", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.window_max_ms, 10);
+    assert_true(resolve("window_max_ms=50", &cfg, err, sizeof(err)));
+    assert_int_equal(cfg.global.window_max_ms, 50);
+    assert_false(resolve("window_max_ms=0", &cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "window_max_ms"));
+    assert_false(resolve("window_max_ms=5000", &cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "(out of range)"));
+    assert_false(resolve("window_max_ms=fast", &cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "window_max_ms"));
+}
+
 /* The clock arithmetic: adds over net ticks, the pair rule, APERF over MPERF. */
 static void test_clock_arithmetic(void **state)
 {
@@ -337,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_warm_laps),
         cmocka_unit_test(test_assess_fixed),
         cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_window_key),
         cmocka_unit_test(test_clock_arithmetic),
         cmocka_unit_test(test_merge_and_cycles),
     };

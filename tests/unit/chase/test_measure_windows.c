@@ -247,47 +247,6 @@ static void test_interruption_storm_fails(void **state)
     stub_window_interruptions = 0;
 }
 
-/* window_max_ms: a global key, default 10 ms, 1 ms to 1 s, with a clear error outside. */
-static const struct cfg_section *no_section(size_t i)
-{
-    (void)i;
-    return NULL;
-}
-
-static const struct cfg_table no_experiments = {no_section, 0};
-
-static bool resolve(const char *options, struct chase_config *cfg, char *err, size_t cap)
-{
-    static struct cfg_entries entries;
-    struct cfg_errors errs = {{0}, 0};
-    struct machine m;
-    memset(&m, 0, sizeof(m));
-    memset(&entries, 0, sizeof(entries));
-    m.memory_total_bytes = 4ull << 30;
-    cfg_read_options(&entries, options, &errs);
-    cfg_resolve(cfg, &no_experiments, &entries, &m, &errs);
-    snprintf(err, cap, "%s", strbuf_str(&errs.text));
-    strbuf_release(&errs.text);
-    return errs.count == 0;
-}
-
-static void test_window_key(void **state)
-{
-    (void)state;
-    static struct chase_config cfg;
-    char err[512];
-    assert_true(resolve("", &cfg, err, sizeof(err)));
-    assert_int_equal(cfg.global.window_max_ms, 10);
-    assert_true(resolve("window_max_ms=50", &cfg, err, sizeof(err)));
-    assert_int_equal(cfg.global.window_max_ms, 50);
-    assert_false(resolve("window_max_ms=0", &cfg, err, sizeof(err)));
-    assert_non_null(strstr(err, "window_max_ms"));
-    assert_false(resolve("window_max_ms=5000", &cfg, err, sizeof(err)));
-    assert_non_null(strstr(err, "(out of range)"));
-    assert_false(resolve("window_max_ms=fast", &cfg, err, sizeof(err)));
-    assert_non_null(strstr(err, "window_max_ms"));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,7 +256,6 @@ int main(void)
         cmocka_unit_test(test_warmup_split),
         cmocka_unit_test(test_interruption_dropped),
         cmocka_unit_test(test_interruption_storm_fails),
-        cmocka_unit_test(test_window_key),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
