@@ -276,7 +276,7 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
 	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
-	tests/unit/stubs/stub_run.c
+	tests/unit/stubs/stub_buffer.c
 
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
