@@ -18,10 +18,24 @@ static void efi_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
     arch_cpuid(leaf, subleaf, out);
 }
 
+/* The number MP services give the boot processor, which chase runs on; -1 when not known. */
+static int boot_cpu_number(void)
+{
+    static struct plat_cpu cpus[PLAT_CPUS_MAX];
+    char why[160];
+    unsigned n = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
+    for (unsigned i = 0; i < n; i++)
+        if (cpus[i].bsp)
+            return (int)cpus[i].id;
+    return -1;
+}
+
 static void describe_machine(struct machine *m)
 {
     kmemset(m, 0, sizeof(*m));
     cpuinfo_read(&m->cpu, efi_cpuid);
+    m->cpuid_cpu = boot_cpu_number();
+    m->cpuid_cpu_how = "the boot processor, which runs chase (its EFI MP services number)";
     efi_describe_registers(m);
     efi_describe_memory(m);
     kstrlcpy(m->platform, "uefi", sizeof(m->platform));

@@ -87,6 +87,14 @@ struct window_report {
 /* Fill r with what the measurement windows saw so far. */
 void plat_window_report(struct window_report *r);
 
+#define PLAT_BUFFER_RUNS_LISTED 16 /* physical runs of the buffer listed in run.json */
+
+/* A physically contiguous piece of the chase buffer. */
+struct plat_phys_run {
+    uint64_t phys;  /* physical address of its first byte */
+    uint64_t bytes; /* its length */
+};
+
 /* The chase buffer the platform provides. */
 struct plat_buffer {
     uint8_t *virt;
@@ -102,6 +110,8 @@ struct plat_buffer {
     bool contiguity_known;   /* host, from /proc/self/pagemap: the two fields below hold */
     double contiguous_share; /* of 4 KiB pages, those physically right after the one before */
     uint64_t contiguous_runs; /* physically contiguous runs the buffer is made of */
+    struct plat_phys_run runs[PLAT_BUFFER_RUNS_LISTED]; /* the first of them, in buffer order */
+    unsigned runs_listed;                               /* how many of runs[] hold one */
 };
 
 /*

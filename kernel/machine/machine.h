@@ -12,6 +12,9 @@
 
 struct machine {
     struct cpu_info cpu;
+    int cpuid_cpu;               /* the processor CPUID was read on, as the platform numbers it
+                                    at that moment; -1: not known */
+    const char *cpuid_cpu_how;   /* how that number was obtained */
     uint64_t memory_total_bytes; /* usable (conventional) memory */
     uint64_t buffer_limit_bytes; /* the largest chase buffer the platform can provide */
     char platform[16];           /* "uefi" or "linux" */

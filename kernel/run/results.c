@@ -5,6 +5,7 @@
 #include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "lib/kstring.h"
 #include "platform.h"
 
 #ifndef CHASE_VERSION
@@ -181,6 +182,16 @@ static void experiment_time_json(struct json *j, const struct run_record *r)
     json_object_end(j);
 }
 
+/*
+ * The physical alignment the buffer can have: as planned on the firmware (one contiguous
+ * piece), at most the page size on Linux (each page lands where Linux puts it).
+ */
+static uint64_t phys_align(const struct run_record *r)
+{
+    uint64_t a = r->buffer->align_bytes, page = r->buffer->page_bytes;
+    return kstrcmp(r->m->platform, "linux") == 0 && page && page < a ? page : a;
+}
+
 /* What a reader must know before trusting the numbers. */
 static void warnings_json(struct json *j, const struct run_record *r)
 {
@@ -191,9 +202,36 @@ static void warnings_json(struct json *j, const struct run_record *r)
         json_string(j, NULL, "the TSC frequency sources disagree by more than 1%");
     if (r->m->cpu.hypervisor)
         json_string(j, NULL, "measured under a hypervisor: timings are a virtual machine's");
-    if (r->buffer && r->buffer->align_bytes && r->buffer->phys % r->buffer->align_bytes)
+    if (r->buffer && r->buffer->align_bytes && r->buffer->phys % phys_align(r))
         json_string(j, NULL, "the buffer is not aligned as planned");
+    if (r->buffer && r->buffer->align_bytes && (uintptr_t)r->buffer->virt % r->buffer->align_bytes)
+        json_string(j, NULL, "the buffer's virtual address is not aligned as planned");
     json_array_end(j);
+}
+
+/* The buffer's first physically contiguous runs (phys_addr, bytes), in buffer order. */
+static void phys_runs_json(struct json *j, const struct plat_buffer *b)
+{
+    json_array_begin(j, "phys_runs");
+    for (unsigned i = 0; i < b->runs_listed; i++) {
+        json_object_begin(j, NULL);
+        json_u64(j, "phys_addr", b->runs[i].phys);
+        json_u64(j, "bytes", b->runs[i].bytes);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+/* The processor CPUID was read on (after pinning, on Linux). */
+static void cpuid_cpu_json(struct json *j, const struct machine *m)
+{
+    json_object_begin(j, "cpuid_read_on");
+    if (m->cpuid_cpu_how && m->cpuid_cpu >= 0) /* chase-sim says nothing: no CPU */
+        json_u64(j, "cpu", (uint64_t)m->cpuid_cpu);
+    else
+        json_string(j, "cpu", NULL);
+    json_string(j, "how", m->cpuid_cpu_how);
+    json_object_end(j);
 }
 
 /* The processors and where they are; lost ones did not come back within a timeout. */
@@ -237,6 +275,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     json_u64(&j, "revision", r->m->firmware_revision);
     json_object_end(&j);
     cpu_json(&j, &r->m->cpu);
+    cpuid_cpu_json(&j, r->m);
     json_bool(&j, "hypervisor", r->m->cpu.hypervisor);
     json_string(&j, "hypervisor_vendor", r->m->cpu.hypervisor ? r->m->cpu.hypervisor_vendor : NULL);
     json_u64(&j, "memory_total_bytes", r->m->memory_total_bytes);
@@ -248,6 +287,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     if (r->buffer) {
         json_object_begin(&j, "buffer");
         json_u64(&j, "phys_addr", r->buffer->phys);
+        json_u64(&j, "virt_addr", (uint64_t)(uintptr_t)r->buffer->virt);
         json_u64(&j, "size_bytes", r->buffer->size_bytes);
         json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
         json_string(&j, "page_source", r->buffer->page_source);
@@ -259,6 +299,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         if (r->buffer->contiguity_known) {
             json_double(&j, "contiguous_share", r->buffer->contiguous_share, 4);
             json_u64(&j, "contiguous_runs", r->buffer->contiguous_runs);
+            phys_runs_json(&j, r->buffer);
         }
         json_object_end(&j);
         json_u64(&j, "page_size_bytes", r->buffer->page_bytes);

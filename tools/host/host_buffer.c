@@ -141,6 +141,15 @@ static int map_exact(struct plat_buffer *b, uint64_t size, uint64_t align, uint6
 #define PAGEMAP_PRESENT (1ULL << 63)
 #define PAGEMAP_CHUNK 4096
 
+/* Start listed run number k (when it is among the listed ones) at frame pfn. */
+static void list_run(struct plat_buffer *b, uint64_t k, uint64_t pfn)
+{
+    if (k >= PLAT_BUFFER_RUNS_LISTED)
+        return;
+    b->runs[k] = (struct plat_phys_run){.phys = pfn * SZ_4K, .bytes = 0};
+    b->runs_listed = (unsigned)k + 1;
+}
+
 /*
  * How physically contiguous the buffer is, from /proc/self/pagemap: the runs of 4 KiB pages
  * whose frames follow one another. Not known when the PFNs are hidden (no CAP_SYS_ADMIN).
@@ -151,6 +160,7 @@ static void measure_contiguity(struct plat_buffer *b)
     uint64_t pages = b->size_bytes / SZ_4K, follows = 0, runs = 0, prev = 0;
     int fd = open("/proc/self/pagemap", O_RDONLY);
     b->contiguity_known = false;
+    b->runs_listed = 0;
     b->placement = "by Linux; /proc/self/pagemap gives no frame numbers here (needs CAP_SYS_ADMIN)";
     if (fd < 0)
         return;
@@ -168,7 +178,9 @@ static void measure_contiguity(struct plat_buffer *b)
             if (done + i > 0 && pfn == prev + 1)
                 follows++;
             else
-                runs++;
+                list_run(b, runs++, pfn);
+            if (runs <= PLAT_BUFFER_RUNS_LISTED)
+                b->runs[runs - 1].bytes += SZ_4K;
             prev = pfn;
         }
         done += n;
@@ -178,6 +190,8 @@ static void measure_contiguity(struct plat_buffer *b)
     b->contiguous_share = pages > 1 ? (double)follows / (double)(pages - 1) : 1.0;
     b->placement = "by Linux; physical layout read from /proc/self/pagemap";
 out:
+    if (!b->contiguity_known)
+        b->runs_listed = 0; /* a partial list would mislead */
     close(fd);
 }
 

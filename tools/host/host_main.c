@@ -68,7 +68,13 @@ static void describe_machine(struct machine *m)
     struct utsname u;
     uint64_t total, available;
     memset(m, 0, sizeof(*m));
-    cpuinfo_read(&m->cpu, host_cpuid); /* after pinning: a hybrid CPU's cores differ */
+    /* After pinning: a hybrid CPU's cores differ. The CPU is the one seen as CPUID ran. */
+    int before = sched_getcpu();
+    cpuinfo_read(&m->cpu, host_cpuid);
+    int after = sched_getcpu();
+    m->cpuid_cpu = before == after ? before : -1;
+    m->cpuid_cpu_how = before == after ? "sched_getcpu() before and after reading CPUID"
+                                       : "the process moved between CPUs while reading CPUID";
     cpufacts_read(&m->facts, &m->cpu, host_cpuid, plat_read_msr);
     host_memory(&total, &available);
     m->memory_total_bytes = total;
