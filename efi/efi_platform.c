@@ -75,13 +75,13 @@ static void lfence_setup(void)
     found.de_cfg = value;
     enum lfence_action action = lfence_action_of(rule, found.de_cfg_read, value);
     if (action == LFENCE_SET_FOR_RUN) {
-        if (arch_window_wrmsr(&window, MSR_AMD_DE_CFG, value | DE_CFG_LFENCE_SERIALIZE) == 0 &&
-            plat_read_msr(MSR_AMD_DE_CFG, &now) && (now & DE_CFG_LFENCE_SERIALIZE))
-            de_cfg_changed = true;
-        else
-            action = LFENCE_SET_FAILED;
+        de_cfg_changed =
+            arch_window_wrmsr(&window, MSR_AMD_DE_CFG, value | DE_CFG_LFENCE_SERIALIZE) == 0 &&
+            plat_read_msr(MSR_AMD_DE_CFG, &now) && (now & DE_CFG_LFENCE_SERIALIZE);
+        action = lfence_after_set(action, de_cfg_changed);
     }
     found.lfence = lfence_action_text(action);
+    found.lfence_unsure = lfence_unsure(action);
 }
 
 bool efi_window_check(char *why, size_t why_cap)

@@ -79,6 +79,7 @@ struct window_report {
     uint64_t nmi_windows;    /* windows an NMI came into: their results were dropped */
     uint64_t machine_checks; /* machine checks inside windows */
     const char *lfence;      /* LFENCE serialization: what was found and done (AMD DE_CFG) */
+    bool lfence_unsure;      /* LFENCE may not serialize: DE_CFG[1] needed, not known set */
     bool de_cfg_read;        /* DE_CFG could be read; de_cfg is its value as found */
     uint64_t de_cfg;
     const char *paging; /* the paging mode windows run under, and why that is safe */

@@ -45,6 +45,7 @@ struct chase_job {
     /* The clock next to each repetition, outside its timed region: an add chain of
        clock_iters iterations before and after it, or APERF/MPERF (ring 0) around it. */
     uint64_t clock_iters;
+    add_chain_fn adds;
     bool aperf;
     uint64_t adds_before, adds_after;
     double msr_ratio;
@@ -70,7 +71,7 @@ static void chase_job_run(void *arg)
     struct chase_job *j = arg;
     uint64_t a[2] = {0, 0}, m[2] = {0, 0};
     if (j->clock_iters)
-        j->adds_before = add_chain_timed(j->clock_iters);
+        j->adds_before = j->adds(j->clock_iters);
     if (j->aperf)
         read_aperf_mperf(&a[0], &m[0]);
     uint64_t smi0 = j->smi ? arch_rdmsr(MSR_SMI_COUNT) : 0;
@@ -91,7 +92,7 @@ static void chase_job_run(void *arg)
         j->msr_ratio = timing_msr_ratio(a[0], a[1], m[0], m[1]);
     }
     if (j->clock_iters)
-        j->adds_after = add_chain_timed(j->clock_iters);
+        j->adds_after = j->adds(j->clock_iters);
 }
 
 static uint64_t round_up_unroll(uint64_t n)
@@ -172,6 +173,7 @@ static int job_init(struct chase_job *job, const struct chase_point *pt, const s
         return -1;
     job->chase = t->chase;
     job->use_rdtscp = t->rdtscp ? 1 : 0;
+    job->adds = timing_adds(t);
     if (pt->streams > 1)
         job->lockstep = pt->serialized ? serial_fns[pt->streams] : lockstep_fns[pt->streams];
     for (unsigned i = 0; i < pt->streams; i++)
@@ -341,7 +343,8 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     for (unsigned i = 0; i < pt->streams; i++)
         r->end[i] = job.p[i];
     if (rc == 0 && !r->clock)
-        r->core_per_tick = timing_core_ratio(CHASE_CLOCK_FALLBACK_ITERS, t->adds_overhead_ticks);
+        r->core_per_tick =
+            timing_core_ratio(timing_adds(t), CHASE_CLOCK_FALLBACK_ITERS, t->adds_overhead_ticks);
 out:
     plat_free(sorted);
     return rc;

@@ -74,6 +74,7 @@ static void calibrate_tsc(struct timing *t)
 
 struct timer_job {
     bool rdtscp;
+    add_chain_fn adds;
     uint64_t iters;
     uint64_t ticks;
 };
@@ -87,14 +88,14 @@ static void empty_region(void *arg)
 static void add_chain(void *arg)
 {
     struct timer_job *j = arg;
-    j->ticks = add_chain_timed(j->iters);
+    j->ticks = j->adds(j->iters);
 }
 
 /* Median ticks of an empty timed region, closed with rdtscp or with rdtsc. */
 static double measure_overhead(bool rdtscp)
 {
     double v[OVERHEAD_SAMPLES];
-    struct timer_job job = {rdtscp, 0, 0};
+    struct timer_job job = {rdtscp, NULL, 0, 0};
     struct fault_info fault;
     unsigned n = 0;
     for (unsigned i = 0; i < OVERHEAD_SAMPLES; i++) {
@@ -127,10 +128,10 @@ double timing_msr_ratio(uint64_t aperf0, uint64_t aperf1, uint64_t mperf0, uint6
     return (double)(aperf1 - aperf0) / (double)(mperf1 - mperf0);
 }
 
-double timing_core_ratio(uint64_t iters, double overhead_ticks)
+double timing_core_ratio(add_chain_fn adds, uint64_t iters, double overhead_ticks)
 {
     uint64_t best = UINT64_MAX;
-    struct timer_job job = {false, iters, 0};
+    struct timer_job job = {false, adds, iters, 0};
     struct fault_info fault;
     for (unsigned i = 0; i < CORE_RATIO_TRIES; i++) {
         if (plat_window_run(add_chain, &job, &fault) == 0 && job.ticks && job.ticks < best)
@@ -151,12 +152,12 @@ uint64_t timing_measure_wall_hz(void)
 }
 
 /* Core cycles per TSC tick from APERF/MPERF over an add chain; 0 when they cannot be read. */
-static double aperf_mperf_ratio(void)
+static double aperf_mperf_ratio(const struct timing *t)
 {
     uint64_t a0, m0, a1, m1;
     if (!plat_read_msr(MSR_APERF, &a0) || !plat_read_msr(MSR_MPERF, &m0))
         return 0;
-    timing_core_ratio(1 << 14, 0);
+    timing_core_ratio(t->adds, 1 << 14, 0);
     if (!plat_read_msr(MSR_APERF, &a1) || !plat_read_msr(MSR_MPERF, &m1))
         return 0;
     /* MPERF counts at the TSC rate (invariant TSC), APERF at the core clock. */
@@ -221,6 +222,15 @@ static bool smi_countable(const struct machine *m)
            plat_read_msr(MSR_SMI_COUNT, &v);
 }
 
+/* The add chain's end from the window rule: rdtscp where LFENCE may not serialize. */
+static void choose_adds_end(struct timing *t)
+{
+    struct window_report w;
+    plat_window_report(&w);
+    t->adds_end = timed_end_of(w.lfence_unsure, t->rdtscp);
+    t->adds = t->adds_end == TIMED_END_RDTSCP ? add_chain_timed_rdtscp : add_chain_timed;
+}
+
 void timing_init(struct timing *t, const struct machine *m)
 {
     const struct cpu_info *ci = &m->cpu;
@@ -232,10 +242,11 @@ void timing_init(struct timing *t, const struct machine *m)
     t->chase = t->rdtscp ? chase_timed_rdtscp : chase_timed_rdtsc;
     calibrate_tsc(t);
     t->overhead_ticks = measure_overhead(t->rdtscp);
-    t->adds_overhead_ticks = measure_overhead(false);
-    t->core_per_tick = timing_core_ratio(1 << 16, t->adds_overhead_ticks);
+    choose_adds_end(t);
+    t->adds_overhead_ticks = measure_overhead(t->adds_end == TIMED_END_RDTSCP);
+    t->core_per_tick = timing_core_ratio(t->adds, 1 << 16, t->adds_overhead_ticks);
     t->core_method = "dependent add chain";
-    t->aperf_mperf = aperf_mperf_ratio();
+    t->aperf_mperf = aperf_mperf_ratio(t);
     t->aperf_in_window = m->ring0 && t->aperf_mperf > 0;
     t->smi_counting = smi_countable(m);
     loop_overhead_check(t);

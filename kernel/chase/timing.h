@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/x86_64/chase_loop.h"
 #include "machine/cpuinfo.h"
+#include "machine/window_rules.h"
 
 #define TSC_CALIBRATIONS 5
 
@@ -43,7 +45,9 @@ struct timing {
     bool invariant;
     bool rdtscp;                /* the end of a timed region uses rdtscp */
     double overhead_ticks;      /* median cost of an empty timed region */
-    double adds_overhead_ticks; /* ... of the add chain's (lfence; rdtsc; lfence at both ends) */
+    double adds_overhead_ticks; /* ... of the add chain's (its own fences at both ends) */
+    enum timed_end adds_end;    /* how the add chain ends (window rule: LFENCE unsure?) */
+    add_chain_fn adds;          /* the add chain with that end */
     double core_per_tick;       /* core cycles per TSC tick, run-wide estimate */
     const char *core_method;
     double aperf_mperf;   /* core/TSC from APERF/MPERF deltas; 0 if unreadable */
@@ -63,9 +67,16 @@ void timing_init(struct timing *t, const struct machine *m);
 
 /*
  * Core cycles per TSC tick from a chain of dependent one-cycle adds (adds = iters * 16,
- * best of three), overhead_ticks (an empty timed region's) subtracted from its ticks.
+ * best of three) timed by `adds`, overhead_ticks (its empty region's) subtracted.
  */
-double timing_core_ratio(uint64_t iters, double overhead_ticks);
+double timing_core_ratio(add_chain_fn adds, uint64_t iters, double overhead_ticks);
+
+/* The add chain of t: the one timing_init chose, or add_chain_timed for a timing set up by
+   hand (chase-sim, unit tests), which never ran the window rule. */
+static inline add_chain_fn timing_adds(const struct timing *t)
+{
+    return t->adds ? t->adds : add_chain_timed;
+}
 
 /* Core cycles per tick of `adds` dependent adds that took ticks, overhead subtracted; 0 if none. */
 double timing_adds_ratio(uint64_t adds, uint64_t ticks, double overhead_ticks);

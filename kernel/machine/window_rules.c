@@ -60,6 +60,11 @@ enum lfence_action lfence_action_of(enum lfence_rule rule, bool readable, uint64
     return value & DE_CFG_LFENCE_SERIALIZE ? LFENCE_ALREADY_SET : LFENCE_SET_FOR_RUN;
 }
 
+enum lfence_action lfence_after_set(enum lfence_action a, bool stuck)
+{
+    return a == LFENCE_SET_FOR_RUN && !stuck ? LFENCE_SET_FAILED : a;
+}
+
 const char *lfence_action_text(enum lfence_action a)
 {
     switch (a) {
@@ -75,6 +80,31 @@ const char *lfence_action_text(enum lfence_action a)
     case LFENCE_SET_FAILED:
         return "DE_CFG[1] (LFENCE serializing) found clear and could not be set: timed chases "
                "end with rdtscp where the CPU has it, their starts and the add chain may be "
+               "early";
+    }
+    return "unknown";
+}
+
+bool lfence_unsure(enum lfence_action a)
+{
+    return a == LFENCE_UNREADABLE || a == LFENCE_SET_FAILED;
+}
+
+const char *timed_end_fence(enum timed_end e)
+{
+    return e == TIMED_END_RDTSCP ? "rdtscp; lfence" : "lfence; rdtsc; lfence";
+}
+
+const char *timed_end_why(enum timed_end e)
+{
+    switch (e) {
+    case TIMED_END_LFENCE:
+        return "LFENCE serializes here";
+    case TIMED_END_RDTSCP:
+        return "LFENCE may not serialize here (DE_CFG[1] not known set): RDTSCP waits for the "
+               "work before it";
+    case TIMED_END_UNSURE:
+        return "LFENCE may not serialize here and the CPU has no RDTSCP: the end may be read "
                "early";
     }
     return "unknown";

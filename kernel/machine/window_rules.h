@@ -52,8 +52,43 @@ void lfence_cpuid_read(struct lfence_cpuid *c, char vendor[13]);
 /* The action for rule when DE_CFG read gave value (readable false: it faulted or no MSRs). */
 enum lfence_action lfence_action_of(enum lfence_rule rule, bool readable, uint64_t value);
 
+/*
+ * The action once setting DE_CFG[1] was tried: LFENCE_SET_FAILED when a was
+ * LFENCE_SET_FOR_RUN and the bit did not stick (stuck: the write did not fault and a read
+ * back showed the bit); a otherwise.
+ */
+enum lfence_action lfence_after_set(enum lfence_action a, bool stuck);
+
 /* A sentence for run.json and the console: what was found and done. */
 const char *lfence_action_text(enum lfence_action a);
+
+/*
+ * Whether LFENCE may fail to serialize after action: DE_CFG[1] was needed and is neither
+ * known set nor set for the run (unreadable, or the write faulted or did not stick).
+ */
+bool lfence_unsure(enum lfence_action a);
+
+/* How timed regions end (the add chain's always; a chase's where the CPU has RDTSCP). */
+enum timed_end {
+    TIMED_END_LFENCE, /* lfence; rdtsc; lfence: LFENCE serializes, the add chain ends so */
+    TIMED_END_RDTSCP, /* rdtscp; lfence: LFENCE may not serialize, RDTSCP waits for the work */
+    TIMED_END_UNSURE  /* LFENCE may not serialize and there is no RDTSCP: fenced rdtsc, said */
+};
+
+/*
+ * The add chain's end, from whether LFENCE is unsure and whether the CPU has RDTSCP (inline:
+ * the timing code that asks links without the rest of this file).
+ */
+static inline enum timed_end timed_end_of(bool unsure, bool has_rdtscp)
+{
+    if (!unsure)
+        return TIMED_END_LFENCE;
+    return has_rdtscp ? TIMED_END_RDTSCP : TIMED_END_UNSURE;
+}
+
+/* The instructions that end a region under e, and why (for run.json and the console). */
+const char *timed_end_fence(enum timed_end e);
+const char *timed_end_why(enum timed_end e);
 
 /*
  * Whether chase may load its own page tables under control register cr4: its tables are

@@ -82,6 +82,8 @@ static void timing_json(struct json *j, const struct timing *t)
     json_string(j, "cpuid_leaf", t->cpuid_leaf);
     json_double(j, "disagreement", t->disagreement, 6);
     json_string(j, "end_fence", t->rdtscp ? "rdtscp; lfence" : "lfence; rdtsc; lfence");
+    json_string(j, "adds_end_fence", timed_end_fence(t->adds_end));
+    json_string(j, "adds_end_why", timed_end_why(t->adds_end));
     json_double(j, "overhead_ticks", t->overhead_ticks, 2);
     json_bool(j, "smi_counting", t->smi_counting);
     json_object_begin(j, "loop_check");

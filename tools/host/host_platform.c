@@ -162,6 +162,8 @@ static const char *host_lfence(struct window_report *r)
     enum lfence_rule rule = lfence_rule_of(&c);
     r->de_cfg_read = rule == LFENCE_NEEDS_DE_CFG && plat_read_msr(MSR_AMD_DE_CFG, &r->de_cfg);
     enum lfence_action a = lfence_action_of(rule, r->de_cfg_read, r->de_cfg);
+    /* Linux's write may not have reached a guest's DE_CFG: unreadable is unsure here too. */
+    r->lfence_unsure = a == LFENCE_UNREADABLE || a == LFENCE_SET_FOR_RUN;
     if (a == LFENCE_UNREADABLE)
         return "DE_CFG not readable without the msr driver; Linux sets DE_CFG[1] (LFENCE "
                "serializing) on AMD at boot";

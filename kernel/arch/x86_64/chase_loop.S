@@ -160,6 +160,34 @@ add_chain_timed:
     ret
     .size   add_chain_timed, . - add_chain_timed
 
+/*
+ * uint64_t add_chain_timed_rdtscp(uint64_t iters): the same chain ended with rdtscp; lfence,
+ * for CPUs whose LFENCE may not be dispatch-serializing (AMD before Zen 4 with DE_CFG[1]
+ * clear): RDTSCP waits until every earlier instruction has executed.
+ */
+    .globl  add_chain_timed_rdtscp
+    .type   add_chain_timed_rdtscp, @function
+    .p2align 6
+add_chain_timed_rdtscp:
+    movq    %rdi, %rsi
+    xorl    %r10d, %r10d
+    movl    $1, %r11d
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    movq    %rax, %r8
+    .p2align 6
+1:  ADD16
+    decq    %rsi
+    jnz     1b
+    rdtscp
+    lfence
+    TSC_JOIN
+    subq    %r8, %rax
+    ret
+    .size   add_chain_timed_rdtscp, . - add_chain_timed_rdtscp
+
 
 /*
  * Lock-step chases: up to CHASE_LOCKSTEP_MAX chains, one pointer register each, one load

@@ -34,6 +34,11 @@ uint64_t timer_empty_rdtsc(void);
  * fenced rdtsc on both sides: gives core cycles per TSC tick.
  */
 uint64_t add_chain_timed(uint64_t iters);
+/* The same chain ended with "rdtscp; lfence" (needs RDTSCP); its empty region is
+   timer_empty_rdtscp. */
+uint64_t add_chain_timed_rdtscp(uint64_t iters);
+/* Times an add chain: add_chain_timed or add_chain_timed_rdtscp. */
+typedef uint64_t (*add_chain_fn)(uint64_t iters);
 
 /* The most chains the lock-step loops chase at once: one pointer register each. */
 #define CHASE_LOCKSTEP_MAX 14

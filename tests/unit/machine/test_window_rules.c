@@ -77,6 +77,98 @@ static void test_lfence_action(void **state)
     assert_non_null(strstr(lfence_action_text(LFENCE_UNREADABLE), "rdtscp"));
 }
 
+/*
+ * The add chain's end over whole machines: CPUID, what DE_CFG read, whether setting bit 1
+ * stuck, and RDTSCP (CPUID 0x80000001 EDX[27], on every AMD part here and Intel since
+ * Nehalem). rdtscp wherever LFENCE is left unsure; fenced rdtsc where it serializes.
+ */
+static void test_timed_end(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *what;
+        struct lfence_cpuid c;
+        bool readable;
+        uint64_t de_cfg;
+        bool stuck; /* a write of bit 1 read back set */
+        bool rdtscp;
+        enum timed_end want;
+    } cases[] = {
+        {"Intel Sapphire Rapids",
+         {"GenuineIntel", 6, 0x80000008, 0},
+         false,
+         0,
+         false,
+         true,
+         TIMED_END_LFENCE},
+        {"Zen 2, firmware left it clear, set for the run",
+         {"AuthenticAMD", 0x17, 0x80000020, 0},
+         true,
+         0x0,
+         true,
+         true,
+         TIMED_END_LFENCE},
+        {"Zen 2, Linux or firmware set it",
+         {"AuthenticAMD", 0x17, 0x80000020, 0},
+         true,
+         DE_CFG_LFENCE_SERIALIZE,
+         false,
+         true,
+         TIMED_END_LFENCE},
+        {"Zen 1 (QEMU -cpu EPYC under TCG): the write does not stick",
+         {"AuthenticAMD", 0x17, 0x8000001f, 0},
+         true,
+         0x0,
+         false,
+         true,
+         TIMED_END_RDTSCP},
+        {"Zen 3 client, DE_CFG unreadable",
+         {"AuthenticAMD", 0x19, 0x80000021, 0},
+         false,
+         0,
+         false,
+         true,
+         TIMED_END_RDTSCP},
+        {"family 10h without RDTSCP, write refused",
+         {"AuthenticAMD", 0x10, 0x8000001b, 0},
+         true,
+         0x0,
+         false,
+         false,
+         TIMED_END_UNSURE},
+        {"Zen 4: LfenceAlwaysSerializing, DE_CFG never read",
+         {"AuthenticAMD", 0x19, 0x80000028, EXT21_EAX_LFENCE_ALWAYS},
+         false,
+         0,
+         false,
+         true,
+         TIMED_END_LFENCE},
+        {"Hygon, unreadable",
+         {"HygonGenuine", 0x18, 0x8000001f, 0},
+         false,
+         0,
+         false,
+         true,
+         TIMED_END_RDTSCP},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        enum lfence_action a =
+            lfence_action_of(lfence_rule_of(&cases[i].c), cases[i].readable, cases[i].de_cfg);
+        a = lfence_after_set(a, cases[i].stuck);
+        enum timed_end got = timed_end_of(lfence_unsure(a), cases[i].rdtscp);
+        if (got != cases[i].want)
+            fail_msg("%s: end %d (%s), want %d", cases[i].what, got, timed_end_fence(got),
+                     cases[i].want);
+    }
+    assert_string_equal(timed_end_fence(TIMED_END_RDTSCP), "rdtscp; lfence");
+    assert_string_equal(timed_end_fence(TIMED_END_LFENCE), "lfence; rdtsc; lfence");
+    assert_non_null(strstr(timed_end_why(TIMED_END_UNSURE), "no RDTSCP"));
+    /* a bit that stuck is not a failure; one that did not is, only when it had to be set */
+    assert_int_equal(lfence_after_set(LFENCE_SET_FOR_RUN, true), LFENCE_SET_FOR_RUN);
+    assert_int_equal(lfence_after_set(LFENCE_SET_FOR_RUN, false), LFENCE_SET_FAILED);
+    assert_int_equal(lfence_after_set(LFENCE_ALREADY_SET, false), LFENCE_ALREADY_SET);
+}
+
 /* 4-level paging runs; CR4.LA57 (bit 12) stops chase with a message saying what to do. */
 static void test_paging_mode(void **state)
 {
@@ -98,6 +190,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lfence_rule),
         cmocka_unit_test(test_lfence_action),
+        cmocka_unit_test(test_timed_end),
         cmocka_unit_test(test_paging_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
