@@ -83,6 +83,7 @@ KERNEL_SRCS := \
 	kernel/machine/memtype.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
+	kernel/machine/ap_msr.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
 	kernel/run/prefetch.c \
@@ -236,7 +237,8 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
-UNIT_TESTS += machine/test_window_rules
+UNIT_TESTS += machine/test_window_rules machine/test_ap_msr
+test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/kstring.c
 test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
@@ -289,7 +291,8 @@ $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 
 # run: the end-of-run summary over a run's CSV text.
 UNIT_TESTS += run/test_summary run/test_prefetch
-test_prefetch_SRCS := kernel/run/prefetch.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
+test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm

@@ -8,6 +8,7 @@
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "machine/ap_msr.h"
 #include "platform.h"
 
 #define MP_SERVICES_GUID                                                                           \
@@ -70,12 +71,32 @@ static struct {
     unsigned nstarted;
 } mps = {.window_cpu = -1};
 
-/* Run on the AP by the firmware: the job in the AP's own window; nothing of UEFI is called. */
+/* MSR access on the AP, each in a window of its own there (a #GP is caught). */
+static bool ap_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
+{
+    return arch_window_rdmsr(ctx, msr, value) == 0;
+}
+
+static bool ap_wrmsr(void *ctx, uint32_t msr, uint64_t value)
+{
+    return arch_window_wrmsr(ctx, msr, value) == 0;
+}
+
+/*
+ * Run on the AP by the firmware: the job in the AP's own window, with the boot processor's
+ * per-core settings (prefetchers, DE_CFG) made here for it and undone after; nothing of UEFI
+ * is called.
+ */
 static void __attribute__((ms_abi)) ap_entry(void *arg)
 {
     struct ap_slot *s = arg;
+    unsigned i = (unsigned)(s - mps.slot);
+    struct ap_msr_ops ops = {ap_rdmsr, ap_wrmsr, &s->env};
+    struct ap_msr_held held;
     s->env.cr3 = efi_window_cr3();
+    ap_msr_apply(ap_msr_book(), i, mps.cpu[i].id, &ops, &held);
     s->rc = arch_window_run(&s->env, s->fn, s->arg, &s->fault);
+    ap_msr_restore(ap_msr_book(), i, &ops, &held);
     __atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 }
 

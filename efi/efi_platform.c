@@ -3,6 +3,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/window.h"
 #include "efi_internal.h"
+#include "machine/ap_msr.h"
 #include "machine/window_rules.h"
 #include "platform.h"
 
@@ -82,6 +83,8 @@ static void lfence_setup(void)
     }
     found.lfence = lfence_action_text(action);
     found.lfence_unsure = lfence_unsure(action);
+    if (found.de_cfg_read) /* DE_CFG is per core: each AP sets it for its work too */
+        ap_msr_want(ap_msr_book(), AP_MSR_DE_CFG, MSR_AMD_DE_CFG, DE_CFG_LFENCE_SERIALIZE);
 }
 
 bool efi_window_check(char *why, size_t why_cap)

@@ -75,11 +75,11 @@ const char *lfence_action_text(enum lfence_action a)
     case LFENCE_SET_FOR_RUN:
         return "DE_CFG[1] (LFENCE serializing) found clear: set for the run, restored at exit";
     case LFENCE_UNREADABLE:
-        return "DE_CFG could not be read: LFENCE may not serialize; timed chases end with "
-               "rdtscp where the CPU has it, their starts and the add chain may be early";
+        return "DE_CFG could not be read: LFENCE may not serialize; timed chases and the add "
+               "chain end with rdtscp where the CPU has it, their starts may be early";
     case LFENCE_SET_FAILED:
         return "DE_CFG[1] (LFENCE serializing) found clear and could not be set: timed chases "
-               "end with rdtscp where the CPU has it, their starts and the add chain may be "
+               "and the add chain end with rdtscp where the CPU has it, their starts may be "
                "early";
     }
     return "unknown";

@@ -5,6 +5,7 @@
 
 #include "lib/console.h"
 #include "lib/fmt.h"
+#include "machine/ap_msr.h"
 #include "platform.h"
 
 /* Turn off the prefetchers ctl names; false with p->note saying why not. */
@@ -37,6 +38,8 @@ static bool turn_off(struct prefetch_run *p, const struct prefetch_ctl *ctl)
     p->changed = true;
     p->msr = ctl->msr;
     p->saved = before;
+    /* The control is per core: the other processors turn theirs off for their work too. */
+    ap_msr_want(ap_msr_book(), AP_MSR_PREFETCH, ctl->msr, ctl->disable_bits);
     return true;
 }
 
@@ -64,6 +67,7 @@ void prefetch_restore(struct prefetch_run *p)
     if (!p->changed)
         return;
     p->changed = false;
+    ap_msr_want(ap_msr_book(), AP_MSR_PREFETCH, 0, 0);
     uint64_t now = 0;
     if (!plat_write_msr(p->msr, p->saved) || !plat_read_msr(p->msr, &now) || now != p->saved)
         con_printf("warning: MSR 0x%x could not be given back its value 0x%llx (it holds "

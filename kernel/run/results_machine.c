@@ -4,6 +4,7 @@
 #include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "machine/ap_msr.h"
 #include "run/prefetch.h"
 #include "run/results.h"
 
@@ -123,6 +124,52 @@ static void smt_boost_json(struct json *j, const struct cpu_facts *f)
     json_object_end(j);
 }
 
+/* One processor's record of one setting: what it found, how often it set and gave it back. */
+static void ap_record_json(struct json *j, const char *key, const struct ap_msr_record *a)
+{
+    if (!a->msr) {
+        json_string(j, key, NULL); /* never asked on this processor */
+        return;
+    }
+    json_object_begin(j, key);
+    json_hex(j, "msr", a->msr);
+    json_hex(j, "bits", a->bits);
+    if (a->read)
+        json_hex(j, "found", a->found);
+    else
+        json_string(j, "found", NULL);
+    json_u64(j, "work_set_and_restored", a->set);
+    json_u64(j, "work_found_set", a->already);
+    json_u64(j, "work_not_kept", a->not_stuck);
+    json_u64(j, "work_unreadable", a->unreadable);
+    json_u64(j, "restore_failed", a->restore_failed);
+    json_object_end(j);
+}
+
+/* The per-core settings on the other processors: what each found and did for its work. */
+static void ap_msrs_json(struct json *j)
+{
+    const struct ap_msr_book *b = ap_msr_book();
+    json_object_begin(j, "processor_msrs");
+    json_string(j, "note",
+                "per-core MSRs: the processor running chase is in windows.de_cfg_found "
+                "and prefetch.value_at_start; every other processor sets the same "
+                "bits for each piece of its work and restores them after it (the "
+                "firmware only: chase-host writes no MSR)");
+    json_array_begin(j, "processors");
+    for (unsigned i = 0; i < PLAT_CPUS_MAX; i++) {
+        if (!b->used[i])
+            continue;
+        json_object_begin(j, NULL);
+        json_u64(j, "id", b->cpu_id[i]);
+        for (unsigned w = 0; w < AP_MSR_SETTINGS; w++)
+            ap_record_json(j, ap_msr_name(w), &b->rec[i][w]);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_object_end(j);
+}
+
 void results_machine_json(struct json *j, const struct run_record *r)
 {
     if (r->simulated)
@@ -132,4 +179,5 @@ void results_machine_json(struct json *j, const struct run_record *r)
         return; /* chase-sim: no CPU to describe */
     prefetch_json(j, r);
     smt_boost_json(j, &r->m->facts);
+    ap_msrs_json(j);
 }

@@ -38,6 +38,33 @@ check "qemu64: the run carries on as-is" json_true "$j" \
 check "qemu64: SMT and boost recorded" json_true "$j" \
     '(.smt | has("threads_per_core")) and (.boost | has("supported"))'
 
+# Per-core settings on the other processors: an AMD family 17h (EPYC) with 2 CPUs. DE_CFG[1]
+# is needed there; TCG reads DE_CFG as 0 and keeps no write, on the boot CPU and on the AP
+# alike: the add chain then ends with rdtscp, and the AP records, per piece of its work
+# (cores runs its windows there), that the bit did not stick. No documented prefetch control
+# on 17h: the AP is not asked to change one.
+boot percore-epyc --cpu EPYC --smp 2 "${quick[@]}" --set experiments=random,cores \
+    --set prefetch=off
+j=$RUN_DIR/run.json
+check "EPYC: both experiments ran on 2 processors" json_true "$j" \
+    '.status == "complete" and .experiments.random == "ok" and .experiments.cores == "ok" and
+     (.processors | length) == 2'
+check "EPYC: DE_CFG[1] did not stick on the boot CPU, said" json_true "$j" \
+    '.windows.de_cfg_read and (.windows.lfence | test("could not be set"))'
+check "EPYC: so the add chain ends with rdtscp; lfence (run.json and console)" sh -c \
+    "jq -e '.tsc.adds_end_fence == \"rdtscp; lfence\" and (.tsc.adds_end_why | test(\"RDTSCP\"))' \
+        '$j' && grep -q '^  add chain  ends with rdtscp; lfence' '$RUN_DIR/console.txt'"
+check "EPYC: the AP tried DE_CFG[1] for each piece of its work, found it clear, not kept" \
+    json_true "$j" \
+    '.processor_msrs.processors as $aps |
+     ($aps | length) == 1 and ($aps[0].de_cfg.msr == "0xc0011029") and
+     $aps[0].de_cfg.bits == "0x2" and $aps[0].de_cfg.found == "0x0" and
+     $aps[0].de_cfg.work_not_kept > 0 and $aps[0].de_cfg.work_set_and_restored == 0 and
+     $aps[0].de_cfg.restore_failed == 0 and $aps[0].prefetch == null'
+check "EPYC: the AP is not the processor running chase" json_true "$j" \
+    '[.processors[] | select(.runs_chase) | .id] as $bsp |
+     ([.processor_msrs.processors[].id] - $bsp) == [.processor_msrs.processors[].id]'
+
 # chase-host cannot write MSRs: prefetch=off is a configuration error there, named.
 out=$(fresh_dir host)
 "$ROOT/build/chase-host" --out "$out" profile=quick experiments=random prefetch=off \

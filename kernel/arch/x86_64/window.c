@@ -197,3 +197,20 @@ int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value)
     int rc = arch_window_run(env, wrmsr_job_run, &job, &fault);
     return rc != 0 && fault.vector != VECTOR_NMI ? -1 : 0; /* an NMI did not stop the write */
 }
+
+static void rdmsr_job_run(void *arg)
+{
+    struct wrmsr_job *j = arg;
+    j->value = arch_rdmsr(j->msr);
+}
+
+int arch_window_rdmsr(struct window_env *env, uint32_t msr, uint64_t *value)
+{
+    struct wrmsr_job job = {msr, 0};
+    struct fault_info fault;
+    int rc = arch_window_run(env, rdmsr_job_run, &job, &fault);
+    if (rc != 0 && fault.vector != VECTOR_NMI) /* an NMI did not stop the read */
+        return -1;
+    *value = job.value;
+    return 0;
+}

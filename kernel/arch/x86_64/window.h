@@ -53,6 +53,9 @@ void arch_window_stats(struct window_stats *out);
  */
 int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value);
 
+/* Read an MSR inside a window into *value. Returns 0, or -1 when the read faulted. */
+int arch_window_rdmsr(struct window_env *env, uint32_t msr, uint64_t *value);
+
 /* Marks a window_env, so that a processor's loaded IDT tells which window it is in. */
 #define WINDOW_ENV_MAGIC 0x776e646f77656e76ULL
 

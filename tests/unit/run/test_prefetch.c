@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "machine/ap_msr.h"
 #include "platform.h"
 #include "run/prefetch.h"
 
@@ -74,12 +75,17 @@ static void test_off_then_restored(void **state)
     assert_string_equal(prefetch_apply(&p, &m, PREFETCH_OFF), "off");
     assert_int_equal(fake.value, 0x2f);
     assert_string_equal(p.note, "");
+    /* the other processors are asked to turn theirs off for their work */
+    const struct ap_msr_want *ap = &ap_msr_book()->want[AP_MSR_PREFETCH];
+    assert_int_equal(ap->msr, 0x1a4);
+    assert_int_equal(ap->bits, 0xf);
     /* The next experiment asks off too: nothing written again. */
     unsigned writes = fake.writes;
     assert_string_equal(prefetch_apply(&p, &m, PREFETCH_OFF), "off");
     assert_int_equal(fake.writes, writes);
     prefetch_restore(&p);
     assert_int_equal(fake.value, 0x20);
+    assert_int_equal(ap->msr, 0); /* and no longer after it */
     /* Restoring twice (the panic path, then exit) writes nothing more. */
     writes = fake.writes;
     prefetch_restore(&p);
@@ -100,6 +106,8 @@ static void test_msr_ignores_writes(void **state)
     assert_non_null(strstr(p.note, "did not keep 0xf (read back 0x0)"));
     assert_non_null(strstr(printed, "cannot be turned off"));
     assert_false(p.changed);
+    /* as-is here: the other processors are not asked either */
+    assert_int_equal(ap_msr_book()->want[AP_MSR_PREFETCH].msr, 0);
 }
 
 static void test_msr_faults_or_missing(void **state)

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Per-core MSR settings (prefetchers off, DE_CFG[1]) applied on each other processor for its
+// work and restored after it, with what every processor found and did.
+#include "machine/ap_msr.h"
+
+#include "lib/kstring.h"
+
+struct ap_msr_book *ap_msr_book(void)
+{
+    /* Hardware bookkeeping, like the windows' counters: one machine, one book per run. */
+    static struct ap_msr_book book;
+    return &book;
+}
+
+void ap_msr_want(struct ap_msr_book *b, enum ap_msr_which w, uint32_t msr, uint64_t bits)
+{
+    if (w >= AP_MSR_SETTINGS)
+        return;
+    b->want[w].msr = bits ? msr : 0;
+    b->want[w].bits = msr ? bits : 0;
+}
+
+/* Set want's bits on this processor for one piece of work, recording what came of it in r. */
+static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
+                      const struct ap_msr_ops *ops, struct ap_msr_held *h, unsigned w)
+{
+    uint64_t before, after;
+    if (r->msr != want->msr || r->bits != want->bits) {
+        kmemset(r, 0, sizeof(*r)); /* a new setting: a new record */
+        r->msr = want->msr;
+        r->bits = want->bits;
+    }
+    if (!ops->read(ops->ctx, want->msr, &before)) {
+        r->unreadable++;
+        return;
+    }
+    if (!r->read) {
+        r->read = true;
+        r->found = before;
+    }
+    if ((before & want->bits) == want->bits) {
+        r->already++;
+        return;
+    }
+    if (!ops->write(ops->ctx, want->msr, before | want->bits) ||
+        !ops->read(ops->ctx, want->msr, &after) || (after & want->bits) != want->bits) {
+        ops->write(ops->ctx, want->msr, before); /* a partial change is not left behind */
+        r->not_stuck++;
+        return;
+    }
+    r->set++;
+    h->changed[w] = true;
+    h->msr[w] = want->msr;
+    h->saved[w] = before;
+}
+
+void ap_msr_apply(struct ap_msr_book *b, unsigned slot, unsigned cpu_id,
+                  const struct ap_msr_ops *ops, struct ap_msr_held *h)
+{
+    kmemset(h, 0, sizeof(*h));
+    if (slot >= PLAT_CPUS_MAX)
+        return;
+    b->used[slot] = true;
+    b->cpu_id[slot] = cpu_id;
+    for (unsigned w = 0; w < AP_MSR_SETTINGS; w++)
+        if (b->want[w].msr)
+            apply_one(&b->want[w], &b->rec[slot][w], ops, h, w);
+}
+
+void ap_msr_restore(struct ap_msr_book *b, unsigned slot, const struct ap_msr_ops *ops,
+                    const struct ap_msr_held *h)
+{
+    for (unsigned w = 0; w < AP_MSR_SETTINGS; w++) {
+        if (!h->changed[w])
+            continue;
+        uint64_t now;
+        if (!ops->write(ops->ctx, h->msr[w], h->saved[w]) ||
+            !ops->read(ops->ctx, h->msr[w], &now) || now != h->saved[w]) {
+            if (slot < PLAT_CPUS_MAX)
+                b->rec[slot][w].restore_failed++;
+        }
+    }
+}
+
+const char *ap_msr_name(enum ap_msr_which w)
+{
+    return w == AP_MSR_DE_CFG ? "de_cfg" : w == AP_MSR_PREFETCH ? "prefetch" : "unknown";
+}

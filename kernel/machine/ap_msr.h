@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Per-core MSR settings (prefetchers off, DE_CFG[1]) applied on each other processor for its
+// work and restored after it, with what every processor found and did.
+#ifndef CHASE_AP_MSR_H
+#define CHASE_AP_MSR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "platform.h"
+
+/* The settings the boot processor's state is copied to the others with. */
+enum ap_msr_which {
+    AP_MSR_DE_CFG,   /* DE_CFG[1]: LFENCE dispatch-serializing (AMD 10h-19h) */
+    AP_MSR_PREFETCH, /* the prefetchers' documented disable bits (prefetch = off) */
+    AP_MSR_SETTINGS
+};
+
+/* One setting: set these bits of this MSR for the work (msr 0: nothing to set). */
+struct ap_msr_want {
+    uint32_t msr;
+    uint64_t bits;
+};
+
+/* What one processor found and did for one setting, over all its pieces of work. */
+struct ap_msr_record {
+    uint32_t msr;            /* the MSR last asked for (0: never asked here) */
+    uint64_t bits;           /* the bits asked for */
+    bool read;               /* it could be read (found holds the first value read) */
+    uint64_t found;          /* its value the first time it was read */
+    uint32_t unreadable;     /* pieces of work where reading it faulted */
+    uint32_t already;        /* ... where the bits were found set (nothing written) */
+    uint32_t set;            /* ... where chase set them and they stuck (restored after) */
+    uint32_t not_stuck;      /* ... where the write faulted or was not kept */
+    uint32_t restore_failed; /* ... where the old value could not be written back */
+};
+
+/* The run's settings and, per processor slot, what each processor found and did. */
+struct ap_msr_book {
+    struct ap_msr_want want[AP_MSR_SETTINGS];
+    bool used[PLAT_CPUS_MAX];       /* the slot ran work (cpu_id below holds) */
+    unsigned cpu_id[PLAT_CPUS_MAX]; /* the platform's number of the slot's processor */
+    struct ap_msr_record rec[PLAT_CPUS_MAX][AP_MSR_SETTINGS];
+};
+
+/* MSR access on the processor being set up; each returns false when the access faulted. */
+struct ap_msr_ops {
+    bool (*read)(void *ctx, uint32_t msr, uint64_t *value);
+    bool (*write)(void *ctx, uint32_t msr, uint64_t value);
+    void *ctx;
+};
+
+/* What ap_msr_apply changed on one processor, for ap_msr_restore. */
+struct ap_msr_held {
+    bool changed[AP_MSR_SETTINGS];
+    uint32_t msr[AP_MSR_SETTINGS];
+    uint64_t saved[AP_MSR_SETTINGS];
+};
+
+/* The run's one book (the firmware's processors share it; each writes only its slot). */
+struct ap_msr_book *ap_msr_book(void);
+
+/* Ask for setting w (msr 0 or bits 0: no longer); only between pieces of work on the others. */
+void ap_msr_want(struct ap_msr_book *b, enum ap_msr_which w, uint32_t msr, uint64_t bits);
+
+/*
+ * On processor cpu_id (book slot `slot` < PLAT_CPUS_MAX), before its work: for every setting
+ * asked for, read the MSR, set the bits where they are clear, read it back; record what was
+ * found and done, and what to undo in *h.
+ */
+void ap_msr_apply(struct ap_msr_book *b, unsigned slot, unsigned cpu_id,
+                  const struct ap_msr_ops *ops, struct ap_msr_held *h);
+
+/* After the work: write back every value ap_msr_apply changed; a failure is counted. */
+void ap_msr_restore(struct ap_msr_book *b, unsigned slot, const struct ap_msr_ops *ops,
+                    const struct ap_msr_held *h);
+
+/* The name of setting w for run.json ("de_cfg", "prefetch"). */
+const char *ap_msr_name(enum ap_msr_which w);
+
+#endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the per-processor MSR bookkeeping: each processor's prefetch control and
+// DE_CFG set for its work and given back after, over fake processors whose MSRs keep writes
+// (a real core), drop them (QEMU's TCG), fault (no such MSR) or were already set by the OS.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "machine/ap_msr.h"
+
+#define MSR_PREFETCH 0x1a4u    /* Intel MISC_FEATURE_CONTROL */
+#define PREFETCH_OFF_BITS 0xfu /* its four disable bits */
+#define MSR_DE_CFG 0xc0011029u
+#define DE_CFG_BIT1 (1ULL << 1)
+
+/* One fake processor's two MSRs and how it treats them. */
+struct fake_cpu {
+    uint64_t prefetch, de_cfg;
+    bool drops_writes;    /* TCG: reads work, writes are ignored */
+    bool no_de_cfg;       /* reading or writing DE_CFG faults (#GP) */
+    bool restore_refused; /* the write of the old value faults */
+    unsigned writes, reads;
+    bool changed_once; /* a value other than the first was written */
+};
+
+static uint64_t *reg(struct fake_cpu *c, uint32_t msr)
+{
+    if (msr == MSR_PREFETCH)
+        return &c->prefetch;
+    if (msr == MSR_DE_CFG && !c->no_de_cfg)
+        return &c->de_cfg;
+    return NULL;
+}
+
+static bool fake_read(void *ctx, uint32_t msr, uint64_t *value)
+{
+    struct fake_cpu *c = ctx;
+    uint64_t *r = reg(c, msr);
+    c->reads++;
+    if (!r)
+        return false;
+    *value = *r;
+    return true;
+}
+
+static bool fake_write(void *ctx, uint32_t msr, uint64_t value)
+{
+    struct fake_cpu *c = ctx;
+    uint64_t *r = reg(c, msr);
+    if (!r || (c->restore_refused && c->changed_once))
+        return false;
+    c->writes++;
+    if (!c->drops_writes) {
+        c->changed_once = c->changed_once || value != *r;
+        *r = value;
+    }
+    return true;
+}
+
+/* One piece of work on cpu (slot, id): apply, check what the work would see, restore. */
+static uint64_t work_on(struct ap_msr_book *b, unsigned slot, unsigned id, struct fake_cpu *c,
+                        uint64_t *de_cfg_seen)
+{
+    struct ap_msr_ops ops = {fake_read, fake_write, c};
+    struct ap_msr_held h;
+    ap_msr_apply(b, slot, id, &ops, &h);
+    uint64_t seen = c->prefetch;
+    *de_cfg_seen = c->de_cfg;
+    ap_msr_restore(b, slot, &ops, &h);
+    return seen;
+}
+
+/* A real core: its bits set for the work, its own other bits kept, all of it back after. */
+static void test_real_core(void **state)
+{
+    (void)state;
+    static struct ap_msr_book b;
+    memset(&b, 0, sizeof(b));
+    ap_msr_want(&b, AP_MSR_PREFETCH, MSR_PREFETCH, PREFETCH_OFF_BITS);
+    ap_msr_want(&b, AP_MSR_DE_CFG, MSR_DE_CFG, DE_CFG_BIT1);
+    struct fake_cpu c = {.prefetch = 0x20, .de_cfg = 0x200};
+    uint64_t de;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(work_on(&b, 1, 7, &c, &de), 0x2f);
+        assert_int_equal(de, 0x202);
+        assert_int_equal(c.prefetch, 0x20); /* given back after every piece of work */
+        assert_int_equal(c.de_cfg, 0x200);
+    }
+    assert_true(b.used[1]);
+    assert_int_equal(b.cpu_id[1], 7);
+    const struct ap_msr_record *p = &b.rec[1][AP_MSR_PREFETCH], *d = &b.rec[1][AP_MSR_DE_CFG];
+    assert_true(p->read);
+    assert_int_equal(p->found, 0x20);
+    assert_int_equal(p->set, 3);
+    assert_int_equal(p->not_stuck + p->already + p->unreadable + p->restore_failed, 0);
+    assert_int_equal(d->found, 0x200);
+    assert_int_equal(d->set, 3);
+    assert_false(b.used[0]); /* a slot that ran nothing says nothing */
+}
+
+/* QEMU's TCG keeps neither: recorded as not kept, nothing to restore, nothing changed. */
+static void test_tcg_drops_writes(void **state)
+{
+    (void)state;
+    static struct ap_msr_book b;
+    memset(&b, 0, sizeof(b));
+    ap_msr_want(&b, AP_MSR_DE_CFG, MSR_DE_CFG, DE_CFG_BIT1);
+    struct fake_cpu c = {.drops_writes = true};
+    uint64_t de;
+    work_on(&b, 2, 2, &c, &de);
+    work_on(&b, 2, 2, &c, &de);
+    assert_int_equal(de, 0);
+    const struct ap_msr_record *d = &b.rec[2][AP_MSR_DE_CFG];
+    assert_true(d->read);
+    assert_int_equal(d->found, 0);
+    assert_int_equal(d->not_stuck, 2);
+    assert_int_equal(d->set, 0);
+    assert_int_equal(b.rec[2][AP_MSR_PREFETCH].msr, 0); /* never asked */
+}
+
+/* No such MSR (#GP), and the OS had set DE_CFG[1] already: counted, nothing written. */
+static void test_faults_and_already_set(void **state)
+{
+    (void)state;
+    static struct ap_msr_book b;
+    memset(&b, 0, sizeof(b));
+    ap_msr_want(&b, AP_MSR_DE_CFG, MSR_DE_CFG, DE_CFG_BIT1);
+    struct fake_cpu missing = {.no_de_cfg = true}, linux_set = {.de_cfg = DE_CFG_BIT1 | 0x10};
+    uint64_t de;
+    work_on(&b, 1, 1, &missing, &de);
+    work_on(&b, 3, 3, &linux_set, &de);
+    assert_int_equal(b.rec[1][AP_MSR_DE_CFG].unreadable, 1);
+    assert_false(b.rec[1][AP_MSR_DE_CFG].read);
+    assert_int_equal(b.rec[3][AP_MSR_DE_CFG].already, 1);
+    assert_int_equal(b.rec[3][AP_MSR_DE_CFG].found, DE_CFG_BIT1 | 0x10);
+    assert_int_equal(linux_set.writes, 0);
+}
+
+/* A refused restore is counted; a new setting starts a new record; bits 0 asks nothing. */
+static void test_restore_refused_and_new_setting(void **state)
+{
+    (void)state;
+    static struct ap_msr_book b;
+    memset(&b, 0, sizeof(b));
+    ap_msr_want(&b, AP_MSR_PREFETCH, MSR_PREFETCH, PREFETCH_OFF_BITS);
+    struct fake_cpu c = {.prefetch = 0, .restore_refused = true};
+    uint64_t de;
+    work_on(&b, 1, 1, &c, &de);
+    assert_int_equal(b.rec[1][AP_MSR_PREFETCH].restore_failed, 1);
+    ap_msr_want(&b, AP_MSR_PREFETCH, MSR_PREFETCH, 0x3);
+    struct fake_cpu d = {.prefetch = 0};
+    work_on(&b, 1, 1, &d, &de);
+    assert_int_equal(b.rec[1][AP_MSR_PREFETCH].bits, 0x3);
+    assert_int_equal(b.rec[1][AP_MSR_PREFETCH].restore_failed, 0);
+    assert_int_equal(b.rec[1][AP_MSR_PREFETCH].set, 1);
+    ap_msr_want(&b, AP_MSR_PREFETCH, MSR_PREFETCH, 0);
+    assert_int_equal(b.want[AP_MSR_PREFETCH].msr, 0);
+    struct fake_cpu e = {.prefetch = 0};
+    work_on(&b, 4, 4, &e, &de);
+    assert_int_equal(e.reads + e.writes, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_core),
+        cmocka_unit_test(test_tcg_drops_writes),
+        cmocka_unit_test(test_faults_and_already_set),
+        cmocka_unit_test(test_restore_refused_and_new_setting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
