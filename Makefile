@@ -238,7 +238,8 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
 UNIT_TESTS += machine/test_window_rules machine/test_ap_msr
-test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/kstring.c
+test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
 test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c

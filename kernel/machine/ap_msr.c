@@ -3,6 +3,7 @@
 // work and restored after it, with what every processor found and did.
 #include "machine/ap_msr.h"
 
+#include "lib/fmt.h"
 #include "lib/kstring.h"
 
 struct ap_msr_book *ap_msr_book(void)
@@ -79,6 +80,35 @@ void ap_msr_restore(struct ap_msr_book *b, unsigned slot, const struct ap_msr_op
             if (slot < PLAT_CPUS_MAX)
                 b->rec[slot][w].restore_failed++;
         }
+    }
+}
+
+void ap_msr_summary(const struct ap_msr_book *b, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (unsigned w = 0; w < AP_MSR_SETTINGS; w++) {
+        unsigned asked = 0, set = 0, kept_not = 0, unreadable = 0, unrestored = 0;
+        const struct ap_msr_record *last = NULL;
+        for (unsigned i = 0; i < PLAT_CPUS_MAX; i++) {
+            const struct ap_msr_record *r = &b->rec[i][w];
+            if (!b->used[i] || !r->msr)
+                continue;
+            last = r;
+            asked++;
+            set += r->set > 0;
+            kept_not += r->not_stuck > 0;
+            unreadable += r->unreadable > 0;
+            unrestored += r->restore_failed > 0;
+        }
+        if (!asked || n >= cap)
+            continue;
+        n += (size_t)ksnprintf(out + n, cap - n,
+                               "  per core   %s (MSR 0x%x bits 0x%llx) on the other processors: "
+                               "set for their work on %u, not kept on %u, unreadable on %u, not "
+                               "restored on %u (of %u)\n",
+                               ap_msr_name(w), last->msr, (unsigned long long)last->bits, set,
+                               kept_not, unreadable, unrestored, asked);
     }
 }
 

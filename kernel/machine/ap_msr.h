@@ -5,6 +5,7 @@
 #define CHASE_AP_MSR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "platform.h"
@@ -74,6 +75,12 @@ void ap_msr_apply(struct ap_msr_book *b, unsigned slot, unsigned cpu_id,
 /* After the work: write back every value ap_msr_apply changed; a failure is counted. */
 void ap_msr_restore(struct ap_msr_book *b, unsigned slot, const struct ap_msr_ops *ops,
                     const struct ap_msr_held *h);
+
+/*
+ * One console line per setting asked on some processor: on how many it was set for their
+ * work, not kept, unreadable, not restored. Writes "" when no processor was asked any.
+ */
+void ap_msr_summary(const struct ap_msr_book *b, char *out, size_t cap);
 
 /* The name of setting w for run.json ("de_cfg", "prefetch"). */
 const char *ap_msr_name(enum ap_msr_which w);

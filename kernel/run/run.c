@@ -8,6 +8,7 @@
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "machine/ap_msr.h"
 #include "machine/fault.h"
 #include "platform.h"
 #include "run/banner.h"
@@ -150,6 +151,9 @@ static void print_windows(const struct exp_ctx *ctx, bool end)
                (unsigned long long)w.windows, timing_wall_ns(ctx->timing, w.longest_ticks) / 1e6,
                (unsigned long long)ctx->cfg->global.window_max_ms, (unsigned long long)w.nmis,
                (unsigned long long)w.nmi_windows, (unsigned long long)w.machine_checks);
+    char per_core[400];
+    ap_msr_summary(ap_msr_book(), per_core, sizeof(per_core));
+    con_printf("%s", per_core);
 }
 
 /* How long an experiment took, and how much of it was timed chasing (the rest by part). */

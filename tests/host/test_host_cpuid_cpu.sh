@@ -16,8 +16,8 @@ n=0
 for cpu in $last 0; do
     n=$((n + 1))
     start=$((cpu == 0 ? last : 0))
-    taskset -c "$start" "$ROOT/build/chase-host" --out "$out" --cpu "$cpu" profile=quick experiments=random \
-        random.max=256K >"$TEST_TMP/cpuid-cpu-$cpu.log" 2>&1
+    taskset -c "$start" "$ROOT/build/chase-host" --out "$out" --cpu "$cpu" profile=quick \
+        experiments=random random.max=256K >"$TEST_TMP/cpuid-cpu-$cpu.log" 2>&1
     j=$out/$(printf %04d $n)/run.json
     check "--cpu $cpu: pinned to it" grep -q "^chase-host: pinned to CPU $cpu\$" \
         "$TEST_TMP/cpuid-cpu-$cpu.log"

@@ -61,6 +61,9 @@ check "EPYC: the AP tried DE_CFG[1] for each piece of its work, found it clear, 
      $aps[0].de_cfg.bits == "0x2" and $aps[0].de_cfg.found == "0x0" and
      $aps[0].de_cfg.work_not_kept > 0 and $aps[0].de_cfg.work_set_and_restored == 0 and
      $aps[0].de_cfg.restore_failed == 0 and $aps[0].prefetch == null'
+check "EPYC: the console's end says DE_CFG was not kept on the other processor" grep -q \
+    '^  per core   de_cfg (MSR 0xc0011029 bits 0x2) on the other processors: .* not kept on 1,' \
+    "$RUN_DIR/console.txt"
 check "EPYC: the AP is not the processor running chase" json_true "$j" \
     '[.processors[] | select(.runs_chase) | .id] as $bsp |
      ([.processor_msrs.processors[].id] - $bsp) == [.processor_msrs.processors[].id]'

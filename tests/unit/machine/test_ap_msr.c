@@ -120,6 +120,14 @@ static void test_tcg_drops_writes(void **state)
     assert_int_equal(d->not_stuck, 2);
     assert_int_equal(d->set, 0);
     assert_int_equal(b.rec[2][AP_MSR_PREFETCH].msr, 0); /* never asked */
+    char line[400];
+    ap_msr_summary(&b, line, sizeof(line));
+    assert_string_equal(line, "  per core   de_cfg (MSR 0xc0011029 bits 0x2) on the other "
+                              "processors: set for their work on 0, not kept on 1, unreadable "
+                              "on 0, not restored on 0 (of 1)\n");
+    memset(&b, 0, sizeof(b));
+    ap_msr_summary(&b, line, sizeof(line));
+    assert_string_equal(line, ""); /* nothing asked: nothing said */
 }
 
 /* No such MSR (#GP), and the OS had set DE_CFG[1] already: counted, nothing written. */
