@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # chase-host records how physically contiguous its buffer is (/proc/self/pagemap): scattered
 # 4 KiB pages, 2 MiB pages contiguous within each page; and says so when Linux hides frames.
+# It also makes the --out folder with its parents.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -43,4 +44,14 @@ else
 fi
 check "run.json says the host cannot read memory types" json_true "$j" \
     '(.memory_types.read | not) and .buffer.mem_type == null'
+
+# --out names a folder whose parents do not exist yet: they are made, as mkdir -p does.
+"$ROOT/build/chase-host" --out "$out/new/nested" profile=quick experiments=random \
+    random.max=16K >"$TEST_TMP/layout-nested.log" 2>&1
+check "--out with missing parent folders: they are made, the run lands there" \
+    test -s "$out/new/nested/0001/random.csv"
+: >"$out/afile"
+check "--out under a file: a clear error naming the folder" \
+    sh -c '! "$1" --out "$2/afile/x" experiments=random 2>"$3" && grep -q "cannot create a run folder in $2/afile/x" "$3"' \
+    _ "$ROOT/build/chase-host" "$out" "$TEST_TMP/layout-err.log"
 finish

@@ -36,9 +36,33 @@ void plat_console_write(const char *s)
     fflush(stdout);
 }
 
+/* Creates DIR and every missing folder above it (as mkdir -p does); 0, or -1 with errno. */
+static int make_dirs(const char *dir)
+{
+    char path[sizeof(run_dir)];
+    size_t len = strlen(dir);
+
+    if (len == 0 || len >= sizeof(path)) {
+        errno = len ? ENAMETOOLONG : ENOENT;
+        return -1;
+    }
+    memcpy(path, dir, len + 1);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
 int host_make_run_dir(const char *out_dir)
 {
-    if (mkdir(out_dir, 0755) != 0 && errno != EEXIST)
+    if (make_dirs(out_dir) != 0)
         return -1;
     for (unsigned n = 1; n < 10000; n++) {
         snprintf(run_dir, sizeof(run_dir), "%s/%04u", out_dir, n);
