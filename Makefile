@@ -81,6 +81,7 @@ KERNEL_SRCS := \
 	kernel/chase/measure_merge.c \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
+	kernel/machine/srat.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/chase/refclock.c \
@@ -236,7 +237,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
-UNIT_TESTS += machine/test_window_rules
+UNIT_TESTS += machine/test_window_rules machine/test_srat
+test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
 test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
