@@ -68,6 +68,7 @@ KERNEL_SRCS := \
 	kernel/experiments/cores.c \
 	kernel/experiments/c2c.c \
 	kernel/experiments/loaded.c \
+	kernel/experiments/numa.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
@@ -113,6 +114,7 @@ EFI_SRCS := \
 	efi/efi_machine.c \
 	efi/efi_mem.c \
 	efi/efi_mp.c \
+	efi/efi_numa.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
 	efi/efi_timers.c
@@ -121,6 +123,7 @@ HOST_SRCS := \
 	tools/host/host_buffer.c \
 	tools/host/host_main.c \
 	tools/host/host_mp.c \
+	tools/host/host_numa.c \
 	tools/host/host_platform.c
 
 # ---- the firmware application -----------------------------------------------------------------
@@ -220,7 +223,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
-	kernel/experiments/loaded.c kernel/lib/stats.c \
+	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
