@@ -52,11 +52,14 @@ static void numa_check(const void *params, const struct machine *m, struct cfg_c
                        (unsigned long long)p->size.value, (unsigned long long)p->stride_bytes);
 }
 
-/* Its buffers come from the nodes (plat_node_buffer_alloc), not from the chase buffer. */
+/*
+ * Its chains live in buffers from the nodes (plat_node_buffer_alloc), not in the chase buffer;
+ * a run of numa alone still gets the smallest chase buffer (one 2 MiB page), never none.
+ */
 static uint64_t numa_buffer_bytes(const void *params)
 {
     (void)params;
-    return 0;
+    return NUMA_ALIGN_BYTES;
 }
 
 /* One cell of the matrix. */
