@@ -31,6 +31,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
 	kernel/analysis/loaded.c \
+	kernel/analysis/numa.c \
 	kernel/analysis/offset.c \
 	kernel/analysis/parallel.c \
 	kernel/analysis/random.c \
@@ -90,6 +91,7 @@ KERNEL_SRCS := \
 	kernel/run/prefetch.c \
 	kernel/run/results.c \
 	kernel/run/results_machine.c \
+	kernel/run/results_numa.c \
 	kernel/lib/rng.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
