@@ -289,8 +289,9 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
-UNIT_TESTS += analysis/test_interpret analysis/test_levels
+UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
+test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
 $(BUILD)/test/tests/unit/analysis/test_levels.c.o: TEST_CFLAGS += -Itools/report
 $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
@@ -301,6 +302,11 @@ test_prefetch_SRCS := kernel/run/prefetch.c kernel/lib/fmt.c kernel/lib/kstring.
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
+
+# host: chase-host's node discovery over sysfs trees the test writes.
+UNIT_TESTS += host/test_host_numa
+test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
+$(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
 UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
 	$(if $(word 2,$(filter %/$(n),$(UNIT_TESTS))),$(n))))
