@@ -91,7 +91,7 @@ KERNEL_SRCS := \
 	kernel/run/prefetch.c \
 	kernel/run/results.c \
 	kernel/run/results_machine.c \
-	kernel/run/results_numa.c \
+	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \

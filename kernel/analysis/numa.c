@@ -167,7 +167,7 @@ static void judge_numa(const struct an_judge *j, struct verdict *v)
         ksnprintf(order, sizeof(order), "no SLIT distances to compare the order with");
     verdict_line(v, "- %s", order);
     verdict_headline(v,
-                     "numa: %u nodes, local %.1f ns, remote %.1f ns (x%.2f median of pairs); "
+                     "%u nodes, local %.1f ns, remote %.1f ns (x%.2f median of pairs); "
                      "%s",
                      m.n, local, remote, ratio, order);
 }

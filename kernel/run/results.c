@@ -269,7 +269,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     warnings_json(&j, r);
     if (!r->simulated) {
         processors_json(&j);
-        results_numa_json(&j);
+        results_nodes_json(&j);
     }
     json_string(&j, "start_time", r->start_time);
     json_string(&j, "end_time", r->end_time);

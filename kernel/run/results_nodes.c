@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// run.json's "numa": the memory nodes, their ranges and processors, and SLIT's distances.
+// run.json's "memory_nodes": the memory nodes, their ranges and processors, and SLIT's distances.
 #include "lib/json.h"
 #include "platform.h"
 #include "run/results.h"
@@ -34,12 +34,12 @@ static void node_json(struct json *j, const struct plat_numa *t, unsigned i)
     json_object_end(j);
 }
 
-void results_numa_json(struct json *j)
+void results_nodes_json(struct json *j)
 {
     static struct plat_numa t;
     char why[200] = "";
     unsigned n = plat_numa(&t, why, sizeof(why));
-    json_object_begin(j, "numa");
+    json_object_begin(j, "memory_nodes");
     json_string(j, "source", n ? t.source : NULL);
     json_string(j, "note", n ? (t.note[0] ? t.note : NULL) : why);
     json_array_begin(j, "nodes");
