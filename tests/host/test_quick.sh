@@ -21,6 +21,14 @@ check "run.json: status complete, all thirteen experiments ok (or, with one CPU 
      and all(.experiments[]; startswith("ok") or startswith("skipped: needs two processors")
          or startswith("skipped: needs two memory nodes"))'
 validate_experiments "$dir"
+if [ "$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)" -le 1 ]; then
+    check "numa: skipped on this one-node machine, saying so; run.json lists the node" \
+        json_true "$dir/run.json" '.experiments.numa == "skipped: needs two memory nodes or "
+            + "more: one node here (/sys/devices/system/node)" and
+            (.memory_nodes.nodes | length) == 1 and (.memory_nodes.nodes[0].processors | length) > 0'
+else
+    check "numa: ran on this machine's nodes" json_true "$dir/run.json" '.experiments.numa == "ok"'
+fi
 check "tlb.csv: 4K pages measured on Linux" grep -q '^4096,' "$dir/tlb.csv"
 
 check "console: a header with what and why for each experiment" \
