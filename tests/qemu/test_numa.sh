@@ -36,9 +36,8 @@ check "two nodes: SLIT is recorded as given, row by row" json_true "$RUN_DIR/run
     '.memory_nodes.slit and .memory_nodes.distance == [[10, 21], [31, 10]]'
 check "two nodes: the processors list their node" json_true "$RUN_DIR/run.json" \
     '[.processors[] | .node] == [0, 0, 1, 1]'
-dir=$RUN_DIR
-reps=$(cfg reps)
-check_csv numa 4 cpu_node mem_node cpu_domain mem_domain cpu size_bytes slit_distance buffer_phys
+validate_experiments "$RUN_DIR" # numa.csv: 2 x 2 cells, the columns, every repetition
+check "two nodes: numa.csv has the four cells" test "$(csv_rows "$RUN_DIR/numa.csv")" = 4
 check "two nodes: numa.csv is the 2x2 matrix, SLIT beside each cell, from each node's processor" \
     test "$(awk -F, 'NR > 1 {print $1 $2 $5 $7}' "$RUN_DIR/numa.csv" | sort | tr '\n' ' ')" \
     = "00010 01021 10231 11210 "
