@@ -31,6 +31,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
 	kernel/analysis/loaded.c \
+	kernel/analysis/numa.c \
 	kernel/analysis/offset.c \
 	kernel/analysis/parallel.c \
 	kernel/analysis/random.c \
@@ -68,6 +69,7 @@ KERNEL_SRCS := \
 	kernel/experiments/cores.c \
 	kernel/experiments/c2c.c \
 	kernel/experiments/loaded.c \
+	kernel/experiments/numa.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
@@ -81,6 +83,7 @@ KERNEL_SRCS := \
 	kernel/chase/measure_merge.c \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
+	kernel/machine/srat.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
@@ -89,6 +92,7 @@ KERNEL_SRCS := \
 	kernel/run/prefetch.c \
 	kernel/run/results.c \
 	kernel/run/results_machine.c \
+	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
@@ -113,6 +117,7 @@ EFI_SRCS := \
 	efi/efi_machine.c \
 	efi/efi_mem.c \
 	efi/efi_mp.c \
+	efi/efi_numa.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
 	efi/efi_timers.c
@@ -121,6 +126,7 @@ HOST_SRCS := \
 	tools/host/host_buffer.c \
 	tools/host/host_main.c \
 	tools/host/host_mp.c \
+	tools/host/host_numa.c \
 	tools/host/host_platform.c
 
 # ---- the firmware application -----------------------------------------------------------------
@@ -220,7 +226,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
-	kernel/experiments/loaded.c kernel/lib/stats.c \
+	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
@@ -237,7 +243,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
-UNIT_TESTS += machine/test_window_rules machine/test_ap_msr
+UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat
+test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \
@@ -284,8 +292,9 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
-UNIT_TESTS += analysis/test_interpret analysis/test_levels
+UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
+test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
 $(BUILD)/test/tests/unit/analysis/test_levels.c.o: TEST_CFLAGS += -Itools/report
 $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
@@ -297,6 +306,11 @@ test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c kernel/lib/f
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
+
+# host: chase-host's node discovery over sysfs trees the test writes.
+UNIT_TESTS += host/test_host_numa
+test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
+$(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
 UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
 	$(if $(word 2,$(filter %/$(n),$(UNIT_TESTS))),$(n))))
@@ -385,7 +399,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
-	tests/qemu/test_cores.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)

@@ -74,6 +74,13 @@ uint64_t efi_window_cr3(void);
  */
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
+/* The ACPI RSDP from the EFI configuration table (2.0 preferred), or NULL. */
+const void *efi_find_rsdp(void);
+/* The memory node (index in plat_numa's list) of the processor with this APIC ID; 0 if unknown. */
+unsigned efi_numa_node_of_apic(uint32_t apic_id);
+/* The size of the page chase's tables map phys with (0: not mapped, no tables). */
+uint64_t efi_paging_page_at(uint64_t phys);
+
 /* Find the ACPI PM timer and HPET for TSC calibration (after efi_window_init). */
 void efi_timers_init(void);
 

@@ -127,6 +127,7 @@ static void probe(void)
                                .package = info.location.package,
                                .core = info.location.core,
                                .thread = info.location.thread,
+                               .node = efi_numa_node_of_apic((uint32_t)info.processor_id),
                                .bsp = (info.status_flag & PROCESSOR_AS_BSP_BIT) != 0};
         arch_window_init(&mps.slot[mps.n].env);
         mps.n++;

@@ -160,6 +160,14 @@ int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why,
     return build_tables(b, page_bytes, true, why, why_cap);
 }
 
+uint64_t efi_paging_page_at(uint64_t phys)
+{
+    uint64_t page = 0;
+    if (!table_pool_pages || paging_translate(&tables, phys, &page, NULL) != phys)
+        return 0;
+    return page;
+}
+
 void efi_paging_release(void)
 {
     free_tables();

@@ -83,7 +83,7 @@ static bool stall_sample(uint64_t *ticks, uint64_t *ref_ns)
     return true;
 }
 
-static const void *find_rsdp(void)
+const void *efi_find_rsdp(void)
 {
     const void *v1 = NULL;
     for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
@@ -108,7 +108,7 @@ static void add_reference(const char *name, bool (*sample)(uint64_t *, uint64_t 
 void efi_timers_init(void)
 {
     nreferences = 0;
-    if (acpi_find_timers(find_rsdp(), &timers)) {
+    if (acpi_find_timers(efi_find_rsdp(), &timers)) {
         if (timers.pm_timer) {
             pm_counter.read = timers.pm_timer_io ? read_pm_io : read_pm_mmio;
             pm_counter.addr = timers.pm_timer_addr;

@@ -181,4 +181,56 @@ int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us);
 #define PLAT_WINDOW_HERE (~0u)
 int plat_window_cpu(unsigned id, uint64_t timeout_us);
 
+/* ---- Memory nodes (numa) ------------------------------------------------------------------ */
+
+#define PLAT_NODES_MAX 8        /* memory nodes the numa experiment measures at most */
+#define PLAT_NODE_RANGES_MAX 16 /* memory ranges one node lists at most */
+#define PLAT_DISTANCE_LOCAL 10  /* SLIT's distance of a node to itself */
+
+/* One memory range of a node (ACPI SRAT memory affinity; Linux: none listed). */
+struct plat_mem_range {
+    uint64_t base, size_bytes;
+    bool hotplug;     /* hot-pluggable: chase places no buffer there */
+    bool nonvolatile; /* non-volatile memory */
+};
+
+/* A memory node: its memory and its processors. */
+struct plat_node {
+    uint32_t domain;     /* ACPI proximity domain (Linux: the node number) */
+    uint64_t mem_bytes;  /* its memory (enabled SRAT ranges; Linux: MemTotal) */
+    uint64_t free_bytes; /* the largest buffer it can hold now (0: it has no free memory) */
+    unsigned nranges;
+    struct plat_mem_range range[PLAT_NODE_RANGES_MAX];
+    unsigned ncpus;
+    uint32_t apic_id[PLAT_CPUS_MAX]; /* its processors by initial (x2)APIC ID */
+    int cpu[PLAT_CPUS_MAX];          /* ... and their plat_cpu id (-1: not a usable processor) */
+};
+
+/* The machine's memory nodes, ascending by domain, and the distances between them. */
+struct plat_numa {
+    unsigned nnodes;
+    struct plat_node node[PLAT_NODES_MAX];
+    bool slit; /* distance[][] holds the firmware's SLIT (Linux: the node distances) */
+    uint8_t distance[PLAT_NODES_MAX][PLAT_NODES_MAX]; /* [from node][to node], 10: local */
+    char source[64]; /* where this came from ("ACPI SRAT, SLIT", "/sys/devices/system/node") */
+    char note[160];  /* what was left out or malformed ("" when nothing) */
+};
+
+/*
+ * The memory nodes. Returns how many (1 on a machine with one), or 0 with the reason in why
+ * when the platform cannot tell (no SRAT, no sysfs, a simulated machine).
+ */
+unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap);
+
+/*
+ * Allocate a chase buffer of at least size_bytes, aligned to align_bytes, in the memory of
+ * node (an index into plat_numa's nodes): on the bare machine a write-back span inside the
+ * node's SRAT ranges, mapped by chase's page tables; on Linux memory bound to the node.
+ * Returns 0, or -1 with the reason in why (the largest size that would fit, when that is it).
+ */
+int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_bytes,
+                           struct plat_buffer *b, char *why, size_t why_cap);
+/* Give a buffer from plat_node_buffer_alloc back. */
+void plat_node_buffer_free(struct plat_buffer *b);
+
 #endif

@@ -161,4 +161,9 @@ validate_experiments() {
                     '$dir/run.json' >/dev/null || exit 1
             done"
     fi
+    if ran numa && [ "$(jq -r .experiments.numa "$dir/run.json")" = ok ]; then
+        check_csv numa "$(jq '([.memory_nodes.nodes[] | select(.processors | length > 0)] | length) *
+            ([.memory_nodes.nodes[] | select(.free_bytes > 0)] | length)' "$dir/run.json")" \
+            cpu_node mem_node cpu_domain mem_domain cpu size_bytes slit_distance buffer_phys
+    fi
 }

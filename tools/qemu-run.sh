@@ -23,12 +23,14 @@ usage: qemu-run.sh --image IMG [options]
   --kill-after S     kill QEMU S seconds after start (an interrupted run)
   --kill-when REGEX  kill QEMU (SIGKILL) as soon as the serial console matches REGEX
   --in-place         boot IMG itself, not a copy (to boot a disk a second time)
+  --qemu ARG         one more QEMU argument, after the others (repeatable: --qemu -numa
+                     --qemu node,nodeid=0,cpus=0-1,memdev=m0)
 USAGE
 }
 
 image= out= config= mem=256M cpu=max smp=1 timeout=900 show=0 work= readonly=0 keep=0
 secure=0 kill_after= kill_when= in_place=0
-sets=()
+sets=() extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --image) image=$2; shift 2 ;;
@@ -47,6 +49,7 @@ while [ $# -gt 0 ]; do
     --kill-after) kill_after=$2; shift 2 ;;
     --kill-when) kill_when=$2; shift 2 ;;
     --in-place) in_place=1; shift ;;
+    --qemu) extra+=("$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu-run: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
@@ -112,6 +115,7 @@ qemu_args=(
     -net none
 )
 [ "$secure" = 1 ] && qemu_args+=(-global driver=cfi.pflash01,property=secure,value=on)
+[ ${#extra[@]} -gt 0 ] && qemu_args+=("${extra[@]}")
 
 echo "qemu-run: booting $image (copy in $work) with $mem, cpu $cpu, $smp CPU(s)"
 start=$(date +%s)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Finding the ACPI PM timer and the HPET from the ACPI tables, for TSC calibration.
+// Walking the ACPI tables: the PM timer and the HPET for TSC calibration, any table by name.
 #include "machine/acpi.h"
 
 #include "lib/kstring.h"
@@ -85,24 +85,57 @@ static void read_hpet(const uint8_t *h, struct acpi_timers *out)
     }
 }
 
+/* The root table (XSDT, else RSDT) of a valid RSDP, its entry size in *entry_bytes. */
+static const uint8_t *root_table(const uint8_t *r, unsigned *entry_bytes)
+{
+    bool xsdt = r[15] >= 2 && rd32(r + 20) >= RSDP_V2_BYTES &&
+                acpi_checksum(r, RSDP_V2_BYTES) == 0 && rd64(r + 24);
+    *entry_bytes = xsdt ? 8 : 4;
+    return valid_table(xsdt ? rd64(r + 24) : rd32(r + 16));
+}
+
+static bool rsdp_valid(const uint8_t *r)
+{
+    return r && kmemcmp(r, "RSD PTR ", 8) == 0 && acpi_checksum(r, RSDP_V1_BYTES) == 0;
+}
+
+/* The i-th valid table the root lists (NULL for an invalid one). */
+static const uint8_t *root_entry(const uint8_t *root, unsigned entry_bytes, uint32_t i)
+{
+    const uint8_t *e = root + SDT_HEADER_BYTES + i * entry_bytes;
+    return valid_table(entry_bytes == 8 ? rd64(e) : rd32(e));
+}
+
+const void *acpi_find_table(const void *rsdp, const char *sig)
+{
+    unsigned entry_bytes;
+    const uint8_t *root = rsdp_valid(rsdp) ? root_table(rsdp, &entry_bytes) : NULL;
+    if (!root)
+        return NULL;
+    uint32_t entries = (rd32(root + 4) - SDT_HEADER_BYTES) / entry_bytes;
+    for (uint32_t i = 0; i < entries; i++) {
+        const uint8_t *t = root_entry(root, entry_bytes, i);
+        if (t && kmemcmp(t, sig, 4) == 0)
+            return t;
+    }
+    return NULL;
+}
+
 bool acpi_find_timers(const void *rsdp, struct acpi_timers *out)
 {
     const uint8_t *r = rsdp;
     kmemset(out, 0, sizeof(*out));
-    if (!r || kmemcmp(r, "RSD PTR ", 8) != 0 || acpi_checksum(r, RSDP_V1_BYTES) != 0)
+    if (!rsdp_valid(r))
         return false;
     kmemcpy(out->oem, r + 9, 6);
     out->oem[6] = 0;
-    bool xsdt = r[15] >= 2 && rd32(r + 20) >= RSDP_V2_BYTES &&
-                acpi_checksum(r, RSDP_V2_BYTES) == 0 && rd64(r + 24);
-    const uint8_t *root = valid_table(xsdt ? rd64(r + 24) : rd32(r + 16));
+    unsigned entry_bytes;
+    const uint8_t *root = root_table(r, &entry_bytes);
     if (!root)
         return true; /* an RSDP without usable tables: no timers */
-    unsigned entry_bytes = xsdt ? 8 : 4;
     uint32_t entries = (rd32(root + 4) - SDT_HEADER_BYTES) / entry_bytes;
     for (uint32_t i = 0; i < entries; i++) {
-        const uint8_t *e = root + SDT_HEADER_BYTES + i * entry_bytes;
-        const uint8_t *t = valid_table(xsdt ? rd64(e) : rd32(e));
+        const uint8_t *t = root_entry(root, entry_bytes, i);
         if (!t)
             continue;
         if (kmemcmp(t, "FACP", 4) == 0)

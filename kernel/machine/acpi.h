@@ -30,6 +30,12 @@ struct acpi_timers {
  */
 bool acpi_find_timers(const void *rsdp, struct acpi_timers *out);
 
+/*
+ * The table with signature sig (4 characters, "SRAT") listed by the XSDT (or RSDT) of the
+ * RSDP at rsdp, its length and checksum checked; NULL when there is none or it is not valid.
+ */
+const void *acpi_find_table(const void *rsdp, const char *sig);
+
 /* Sum of len bytes modulo 256 (a valid ACPI table sums to 0). */
 uint8_t acpi_checksum(const void *p, uint32_t len);
 

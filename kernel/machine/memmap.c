@@ -155,6 +155,20 @@ bool memmap_place_wb(const struct mem_region *r, unsigned n, uint64_t size, uint
     return found;
 }
 
+unsigned memmap_clip(const struct mem_region *r, unsigned n, uint64_t base, uint64_t size,
+                     struct mem_region *out, unsigned cap)
+{
+    uint64_t end = base + size < base ? UINT64_MAX : base + size;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n && k < cap; i++) {
+        uint64_t lo = r[i].base > base ? r[i].base : base;
+        uint64_t hi = end_of(&r[i]) < end ? end_of(&r[i]) : end;
+        if (lo < hi)
+            out[k++] = (struct mem_region){lo, hi - lo, r[i].type};
+    }
+    return k;
+}
+
 const char *memmap_type_name(enum mem_type t)
 {
     switch (t) {

@@ -53,6 +53,13 @@ struct memtype_regs;
 bool memmap_place_wb(const struct mem_region *r, unsigned n, uint64_t size, uint64_t align,
                      const struct memtype_regs *types, uint64_t page_bytes, uint64_t *addr);
 
+/*
+ * The parts of the regions r[0..n) that lie inside [base, base + size), in order, into out
+ * (at most cap): how a placement is limited to one memory node's ranges. Returns how many.
+ */
+unsigned memmap_clip(const struct mem_region *r, unsigned n, uint64_t base, uint64_t size,
+                     struct mem_region *out, unsigned cap);
+
 /* Name of a region type ("usable", ...). */
 const char *memmap_type_name(enum mem_type t);
 

@@ -310,8 +310,10 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     if (r->cfg)
         results_config_json(&j, r->cfg);
     warnings_json(&j, r);
-    if (!r->simulated)
+    if (!r->simulated) {
         processors_json(&j);
+        results_nodes_json(&j);
+    }
     json_string(&j, "start_time", r->start_time);
     json_string(&j, "end_time", r->end_time);
     json_string(&j, "running", r->running);

@@ -8,11 +8,12 @@ set -u
 sim all --hierarchy "L1:32K:8w:4c:plru,L2:256K:8w:12c:lru,L3:2M:16w:40c:drrip:slices=2,DTLB:64:4w:8c,DRAM:200c" \
     profile=quick
 check "a quick run of every experiment exits 0" test "$SIM_RC" = 0
-check "every experiment of the table ran ok; those needing processors skipped, saying so" \
+check "every experiment of the table ran ok; those needing processors or nodes skipped, saying so" \
     json_true "$RUN_DIR/run.json" '(.experiments | length) == (.config.experiments | length) and
      all(.experiments | to_entries[]; .value == "ok" or
          ((.key == "cores" or .key == "c2c" or .key == "loaded") and
-          (.value | startswith("skipped: needs real processors"))))'
+          (.value | startswith("skipped: needs real processors"))) or
+         (.key == "numa" and (.value | startswith("skipped: needs real memory nodes"))))'
 missing=
 for x in $(jq -r '.config.experiments[]' "$RUN_DIR/run.json"); do
     test -s "$RUN_DIR/$x.csv" -a -s "$RUN_DIR/$x.samples.csv" || missing="$missing $x"

@@ -83,8 +83,8 @@ static void test_defaults_of_all_experiments_resolve(void **state)
 {
     (void)state;
     assert_true(resolve(NULL, NULL));
-    assert_int_equal(cfg.global.n_experiments, 12);
-    assert_int_equal(experiment_count, 12);
+    assert_int_equal(cfg.global.n_experiments, 13);
+    assert_int_equal(experiment_count, 13);
     assert_int_equal(cfg_u64(&cfg, "cores.cpus"), 0); /* every processor */
     assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 5);
     assert_int_equal(cfg_u64(&cfg, "loaded.size"), cfg_u64(&cfg, "random.max"));
@@ -98,6 +98,10 @@ static void test_defaults_of_all_experiments_resolve(void **state)
     assert_int_equal(cfg_u64(&cfg, "offset.stride"), 32768 * 64); /* LLC sets x line */
     /* 4 x ways (16) x slices (1: no sharing reported) slots, one stride apart */
     assert_int_equal(cfg_auto_value(&cfg, "offset.size")->value, 4 * 16 * 32768 * 64);
+    /* numa: far beyond the LLC like random's largest size, lowered to the nodes at run time */
+    assert_true(cfg_auto_value(&cfg, "numa.size")->is_auto);
+    assert_int_equal(cfg_auto_value(&cfg, "numa.size")->value, cfg_u64(&cfg, "random.max"));
+    assert_int_equal(cfg_u64(&cfg, "numa.stride"), 64);
 }
 
 static void test_quick_profile_resolves(void **state)
@@ -106,6 +110,7 @@ static void test_quick_profile_resolves(void **state)
     assert_true(resolve(NULL, "profile=quick"));
     assert_true(cfg_u64(&cfg, "random.max") <= 4 << 20);
     assert_true(cfg_u64(&cfg, "scan.huge") <= 8 << 20);
+    assert_int_equal(cfg_auto_value(&cfg, "numa.size")->value, 4 << 20);
 }
 
 /* The processor experiments' contradictions: one processor, sizes off the line. */
@@ -117,6 +122,38 @@ static void test_processor_experiment_errors(void **state)
     assert_error("1 processor is no comparison; expected 0 (all) or 2 to 64");
     assert_error("1 processor makes no pair; expected 0 (all) or 2 to 64");
     assert_error("100000 is not a multiple of the line (64)");
+}
+
+/* numa's contradictions (each resolve in a test sees the entries before it, so one each) */
+static void test_numa_size_below_stride(void **state)
+{
+    (void)state;
+    assert_false(resolve(NULL, "numa.size=4K numa.stride=8K"));
+    assert_error("key 'numa.size': size (4096) is smaller than one stride (8192)");
+}
+
+static void test_numa_stride_and_size(void **state)
+{
+    (void)state;
+    assert_false(resolve(NULL, "numa.stride=100"));
+    assert_error("key 'numa.stride': 100 is not a multiple of 8");
+}
+
+static void test_numa_size_set(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, "numa.size=1G numa.stride=256"));
+    assert_false(cfg_auto_value(&cfg, "numa.size")->is_auto);
+    assert_int_equal(cfg_auto_value(&cfg, "numa.size")->value, 1ull << 30);
+}
+
+/* "auto" written out: the full profile's size (the resolve hook has no profile), still auto. */
+static void test_numa_auto_written_out(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, "profile=quick numa.size=auto"));
+    assert_true(cfg_auto_value(&cfg, "numa.size")->is_auto);
+    assert_true(cfg_auto_value(&cfg, "numa.size")->value >= 4 * (32ull << 20));
 }
 
 /* ... and what they accept. */
@@ -344,6 +381,10 @@ int main(void)
         T(test_defaults_of_all_experiments_resolve),
         T(test_quick_profile_resolves),
         T(test_unknown_keys),
+        T(test_numa_size_below_stride),
+        T(test_numa_stride_and_size),
+        T(test_numa_auto_written_out),
+        T(test_numa_size_set),
         T(test_processor_experiment_errors),
         T(test_processor_experiment_values),
         T(test_malformed_values),

@@ -164,6 +164,35 @@ static void test_place_moves_or_refuses(void **state)
     assert_false(memmap_place_wb(r, 2, 2 * MiB, 2 * MiB, &t, 2 * MiB, &addr));
 }
 
+/* A node's range limits the placement: clipped regions, then the write-back rules as ever. */
+static void test_place_inside_a_node(void **state)
+{
+    (void)state;
+    struct memtype_regs t;
+    struct mem_region r[2], in[4];
+    machine_with_tail(&t, r);
+    /* Node 0 holds [0, 8 GiB): the low region whole and 4..8 GiB of the high one. */
+    unsigned k = memmap_clip(r, 2, 0, 8 * GiB, in, 4);
+    assert_int_equal(k, 2);
+    assert_int_equal(in[0].base, 1 * MiB);
+    assert_int_equal(in[0].size, 2 * GiB);
+    assert_int_equal(in[1].base, 4 * GiB);
+    assert_int_equal(in[1].size, 4 * GiB);
+    uint64_t addr = 0;
+    assert_true(memmap_place_wb(in, k, 1 * GiB, 2 * MiB, &t, 0, &addr));
+    assert_int_equal(addr, 7 * GiB);
+    /* Node 1 holds [17 GiB, 19 GiB): only its write-back part can take a buffer. */
+    k = memmap_clip(r, 2, 17 * GiB, 2 * GiB, in, 4);
+    assert_int_equal(k, 1);
+    assert_int_equal(in[0].size, 1 * GiB + 384 * MiB);
+    assert_true(memmap_place_wb(in, k, 256 * MiB, 2 * MiB, &t, 0, &addr));
+    assert_int_equal(addr, 17 * GiB + 256 * MiB);
+    assert_false(memmap_place_wb(in, k, 1 * GiB, 2 * MiB, &t, 0, &addr));
+    /* A range between the regions, and one capped by cap. */
+    assert_int_equal(memmap_clip(r, 2, 3 * GiB, 1 * GiB, in, 4), 0);
+    assert_int_equal(memmap_clip(r, 2, 0, UINT64_MAX, in, 1), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_across_4g_and_placement),
         cmocka_unit_test(test_place_in_write_back_only),
         cmocka_unit_test(test_place_moves_or_refuses),
+        cmocka_unit_test(test_place_inside_a_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

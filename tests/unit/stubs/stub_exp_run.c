@@ -166,3 +166,24 @@ void **chain_walk(void **p, uint64_t hops)
     not_here("chain_walk");
     return NULL;
 }
+
+unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)
+{
+    (void)t, (void)why, (void)why_cap;
+    not_here("plat_numa");
+    return 0;
+}
+
+int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_bytes,
+                           struct plat_buffer *b, char *why, size_t why_cap)
+{
+    (void)node, (void)size_bytes, (void)align_bytes, (void)b, (void)why, (void)why_cap;
+    not_here("plat_node_buffer_alloc");
+    return -1;
+}
+
+void plat_node_buffer_free(struct plat_buffer *b)
+{
+    (void)b;
+    not_here("plat_node_buffer_free");
+}

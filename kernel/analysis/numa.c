@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// The numa experiment's report side: the node x node matrix beside SLIT, the remote/local
+// latency ratio of every pair, and whether the measured order is SLIT's.
+#include "analysis/interpret.h"
+#include "analysis/judge.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
+
+#define NUMA_NODES 8       /* as PLAT_NODES_MAX: analysis reads CSVs, not the platform */
+#define NUMA_PAIR_LINES 16 /* more off-diagonal pairs: only the matrix is listed */
+
+/* The matrix as read back: ns median and min, SLIT's distance (NaN: not measured, unknown). */
+struct numa_matrix {
+    unsigned n; /* nodes: one more than the highest node number seen */
+    double ns[NUMA_NODES][NUMA_NODES], min[NUMA_NODES][NUMA_NODES];
+    double slit[NUMA_NODES][NUMA_NODES];
+};
+
+/* Fill m from the table; false when a column is missing. */
+static bool read_matrix(const struct csv *t, struct numa_matrix *m)
+{
+    int cf = csv_col(t, "cpu_node"), cm = csv_col(t, "mem_node"), cn = csv_col(t, "ns_median");
+    int cmin = csv_col(t, "ns_min"), cs = csv_col(t, "slit_distance");
+    if (cf < 0 || cm < 0 || cn < 0 || cmin < 0 || cs < 0)
+        return false;
+    m->n = 0;
+    for (unsigned a = 0; a < NUMA_NODES; a++)
+        for (unsigned b = 0; b < NUMA_NODES; b++)
+            m->ns[a][b] = m->min[a][b] = m->slit[a][b] = KM_NAN;
+    for (size_t i = 0; i < t->nrows; i++) {
+        double f = csv_num(t, i, cf), g = csv_num(t, i, cm);
+        if (!(f >= 0 && f < NUMA_NODES && g >= 0 && g < NUMA_NODES))
+            continue;
+        unsigned a = (unsigned)f, b = (unsigned)g;
+        m->ns[a][b] = csv_num(t, i, cn);
+        m->min[a][b] = csv_num(t, i, cmin);
+        m->slit[a][b] = csv_num(t, i, cs); /* NaN when the cell is empty */
+        m->n = a + 1 > m->n ? a + 1 : m->n;
+        m->n = b + 1 > m->n ? b + 1 : m->n;
+    }
+    return true;
+}
+
+/* The matrix table: a row per processor's node, "ns (SLIT)" per memory node. */
+static void matrix_lines(const struct numa_matrix *m, struct verdict *v)
+{
+    char line[VERDICT_CHARS] = "| processor's node \\ memory's node |";
+    char rule[VERDICT_CHARS] = "|---|";
+    for (unsigned b = 0; b < m->n; b++) {
+        judge_append(line, sizeof(line), " %u |", b);
+        judge_append(rule, sizeof(rule), "---|");
+    }
+    verdict_line(v, "%s", line);
+    verdict_line(v, "%s", rule);
+    for (unsigned a = 0; a < m->n; a++) {
+        ksnprintf(line, sizeof(line), "| %u |", a);
+        bool any = false;
+        for (unsigned b = 0; b < m->n; b++) {
+            any |= kisfinite(m->ns[a][b]);
+            if (!kisfinite(m->ns[a][b]))
+                judge_append(line, sizeof(line), " - |");
+            else if (kisfinite(m->slit[a][b]))
+                judge_append(line, sizeof(line), " %.1f ns (%.0f) |", m->ns[a][b], m->slit[a][b]);
+            else
+                judge_append(line, sizeof(line), " %.1f ns |", m->ns[a][b]);
+        }
+        if (any)
+            verdict_line(v, "%s", line);
+    }
+}
+
+/*
+ * Whether row a orders its memory nodes as SLIT does: every two cells whose distances differ
+ * are measured in the same order. *compared counts the pairs that could be compared.
+ */
+static unsigned order_disagreements(const struct numa_matrix *m, unsigned a, unsigned *compared)
+{
+    unsigned bad = 0;
+    for (unsigned b = 0; b < m->n; b++)
+        for (unsigned c = 0; c < m->n; c++) {
+            double sb = m->slit[a][b], sc = m->slit[a][c];
+            if (!kisfinite(m->ns[a][b]) || !kisfinite(m->ns[a][c]) || !kisfinite(sb) ||
+                !kisfinite(sc) || !(sb < sc))
+                continue;
+            (*compared)++;
+            bad += !(m->ns[a][b] < m->ns[a][c]);
+        }
+    return bad;
+}
+
+/* Each off-diagonal pair against its row's local latency, beside SLIT's ratio. */
+static void pair_lines(const struct numa_matrix *m, struct verdict *v, double *ratios,
+                       size_t *nratios)
+{
+    unsigned pairs = 0;
+    for (unsigned a = 0; a < m->n; a++)
+        for (unsigned b = 0; b < m->n; b++)
+            pairs += a != b && kisfinite(m->ns[a][b]) && kisfinite(m->ns[a][a]);
+    if (pairs && pairs <= NUMA_PAIR_LINES) {
+        verdict_line(v, "%s", "");
+        verdict_line(v,
+                     "| from node | memory node | ns (median) | ns (min) | x local | SLIT / 10 |");
+        verdict_line(v, "|---|---|---|---|---|---|");
+    }
+    for (unsigned a = 0; a < m->n; a++)
+        for (unsigned b = 0; b < m->n; b++) {
+            double local = m->ns[a][a], ns = m->ns[a][b];
+            if (a == b || !kisfinite(ns) || !kisfinite(local) || local <= 0)
+                continue;
+            ratios[(*nratios)++] = ns / local;
+            char slit[16] = "-";
+            if (kisfinite(m->slit[a][b]) && kisfinite(m->slit[a][a]) && m->slit[a][a] > 0)
+                ksnprintf(slit, sizeof(slit), "%.1f", m->slit[a][b] / m->slit[a][a]);
+            if (pairs <= NUMA_PAIR_LINES)
+                verdict_line(v, "| %u | %u | %.1f | %.1f | %.2f | %s |", a, b, ns, m->min[a][b],
+                             ns / local, slit);
+        }
+}
+
+/* Median of the diagonal (local) and of the rest (remote) cells; NaN when none. */
+static void local_remote(const struct numa_matrix *m, double *local, double *remote)
+{
+    double l[NUMA_NODES], r[NUMA_NODES * NUMA_NODES];
+    size_t nl = 0, nr = 0;
+    for (unsigned a = 0; a < m->n; a++)
+        for (unsigned b = 0; b < m->n; b++) {
+            if (!kisfinite(m->ns[a][b]))
+                continue;
+            if (a == b)
+                l[nl++] = m->ns[a][b];
+            else
+                r[nr++] = m->ns[a][b];
+        }
+    *local = nl ? judge_median(l, nl) : KM_NAN;
+    *remote = nr ? judge_median(r, nr) : KM_NAN;
+}
+
+static void judge_numa(const struct an_judge *j, struct verdict *v)
+{
+    static struct numa_matrix m;
+    if (!j->t || j->t->nrows == 0)
+        return; /* skipped: run.json says why */
+    v->present = true;
+    if (!read_matrix(j->t, &m)) {
+        verdict_headline(v, "numa.csv lacks cpu_node, mem_node, ns_median, ns_min or "
+                            "slit_distance");
+        return;
+    }
+    matrix_lines(&m, v);
+    double ratios[NUMA_NODES * NUMA_NODES], local, remote;
+    size_t nratios = 0;
+    pair_lines(&m, v, ratios, &nratios);
+    local_remote(&m, &local, &remote);
+    unsigned compared = 0, bad = 0;
+    for (unsigned a = 0; a < m.n; a++)
+        bad += order_disagreements(&m, a, &compared);
+    double ratio = nratios ? judge_median(ratios, nratios) : KM_NAN;
+    verdict_item(v, "local_ns", local);
+    verdict_item(v, "remote_ns", remote);
+    verdict_item(v, "remote_local_ratio", ratio);
+    verdict_item(v, "slit_order_agrees", compared ? (bad == 0 ? 1 : 0) : KM_NAN);
+    char order[VERDICT_CHARS];
+    if (compared)
+        ksnprintf(order, sizeof(order), "the measured order %s SLIT's (%u of %u comparisons)",
+                  bad ? "breaks" : "agrees with", compared - bad, compared);
+    else
+        ksnprintf(order, sizeof(order), "no SLIT distances to compare the order with");
+    verdict_line(v, "- %s", order);
+    verdict_headline(v,
+                     "%u nodes, local %.1f ns, remote %.1f ns (x%.2f median of pairs); "
+                     "%s",
+                     m.n, local, remote, ratio, order);
+}
+
+const struct an_experiment analysis_numa = {
+    .name = "numa",
+    .plot = {.stem = "numa",
+             /* as c2c's: the heatmap draws x's values as rows, y's as columns */
+             .x = "cpu_node",
+             .y = "mem_node",
+             .z = "ns_median",
+             .xlabel = "memory's node",
+             .ylabel = "processor's node",
+             .zlabel = "chase latency, ns (median)",
+             .what = "node x node memory latency",
+             .caption = "The random chase from a processor of each node (row) over a buffer in "
+                        "each node's memory (column): the diagonal is local memory; the report's "
+                        "table gives SLIT's distance beside each cell."},
+    .judge = judge_numa,
+};

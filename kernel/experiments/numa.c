@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+// The numa experiment: the random chase from a processor of each memory node over a buffer
+// in each node's memory, a node x node matrix beside the firmware's distances (SLIT).
+#include "experiments/common.h"
+
+#include "experiments/mp.h"
+
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_numa;
+
+#define NUMA_ALIGN_BYTES (2ULL << 20) /* node buffers: 2 MiB aligned, like the chase buffer */
+#define NUMA_FIT_SHARE 2 /* auto sizes use at most half of the smallest node's free span */
+
+struct numa_params {
+    struct cfg_auto size; /* bytes of each node's chain */
+    uint64_t stride_bytes;
+};
+CFG_PARAMS_FIT(struct numa_params);
+
+#define P(field) offsetof(struct numa_params, field)
+
+static const struct key_desc numa_keys[] = {
+    {"size", KEY_SIZE_AUTO, P(size), 4096, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "chain size in every node's memory (auto: 4x the LLC, at least 64M, 4M when quick; "
+     "lowered to half the smallest node's free memory)"},
+    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
+     "distance between slots (default: the cache line)"},
+};
+
+static void numa_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct numa_params *p = params;
+    p->size.is_auto = true;
+    p->size.value = exp_sweep_max_bytes(m, profile);
+    p->stride_bytes = exp_line_bytes(m);
+}
+
+static void numa_resolve(void *params, const struct machine *m)
+{
+    struct numa_params *p = params;
+    if (p->size.is_auto && !p->size.value) /* "auto" written out: the full profile's size */
+        p->size.value = exp_sweep_max_bytes(m, PROFILE_FULL);
+}
+
+static void numa_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct numa_params *p = params;
+    (void)m;
+    exp_check_stride(c, "stride", p->stride_bytes);
+    if (p->size.value < p->stride_bytes)
+        cfg_check_fail(c, "size", "size (%llu) is smaller than one stride (%llu)",
+                       (unsigned long long)p->size.value, (unsigned long long)p->stride_bytes);
+}
+
+/*
+ * Its chains live in buffers from the nodes (plat_node_buffer_alloc), not in the chase buffer;
+ * a run of numa alone still gets the smallest chase buffer (one 2 MiB page), never none.
+ */
+static uint64_t numa_buffer_bytes(const void *params)
+{
+    (void)params;
+    return NUMA_ALIGN_BYTES;
+}
+
+/* One cell of the matrix. */
+struct numa_cell {
+    bool measured;
+    double ns_median, ns_min, cycles;
+};
+
+/* The run: the nodes, which hold memory and processors, their buffers and the matrix. */
+struct numa_run {
+    const struct numa_params *p;
+    struct plat_numa t;
+    uint64_t size_bytes;
+    unsigned mem[PLAT_NODES_MAX], nmem;     /* nodes with free memory */
+    int cpu_of[PLAT_NODES_MAX];             /* a usable processor of each node, or -1 */
+    struct plat_buffer buf[PLAT_NODES_MAX]; /* per memory node (index into mem) */
+    struct numa_cell cell[PLAT_NODES_MAX][PLAT_NODES_MAX]; /* [cpu node][mem node] */
+    unsigned from;                                         /* the node whose processor chases now */
+};
+
+static void numa_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct numa_run *d = data;
+    uint64_t line = exp_line_bytes(ctx->m), stride = d->p->stride_bytes;
+    pp->plan = exp_plan(ctx, d->size_bytes, stride < line ? stride : line, 1);
+    pp->label = pp->chain_bytes = d->size_bytes;
+    pp->slots = pp->lap_hops = d->size_bytes / stride;
+}
+
+static int numa_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
+{
+    const struct numa_run *d = data;
+    struct chain_layout l = {d->buf[pp->index].virt, 0, d->p->stride_bytes, pp->slots, 0};
+    /* the same cycle in every node: only where the memory is differs between cells */
+    point_cycle(&pp->pt, &l, 0, ctx->cfg->global.seed);
+    return 0;
+}
+
+/* SLIT's distance from node a to node b as CSV text ("" when unknown). */
+static const char *distance_text(const struct numa_run *d, unsigned a, unsigned b, char *buf,
+                                 size_t cap)
+{
+    buf[0] = 0;
+    if (d->t.slit)
+        ksnprintf(buf, cap, "%u", d->t.distance[a][b]);
+    return buf;
+}
+
+static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
+                     const struct point_result *r)
+{
+    struct numa_run *d = data;
+    unsigned to = d->mem[pp->index];
+    char keys[160], dist[8], sz[24];
+    ksnprintf(keys, sizeof(keys), "%u,%u,%u,%u,%d,%llu", d->from, to, d->t.node[d->from].domain,
+              d->t.node[to].domain, d->cpu_of[d->from], (unsigned long long)d->size_bytes);
+    exp_samples(ctx, keys, r);
+    con_printf("%4u %4u %5d %10s %4s ", d->from, to, d->cpu_of[d->from],
+               exp_size(sz, sizeof(sz), d->size_bytes),
+               d->t.slit ? distance_text(d, d->from, to, dist, sizeof(dist)) : "-");
+    exp_table_common(ctx, r);
+    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,", keys,
+                  distance_text(d, d->from, to, dist, sizeof(dist)),
+                  (unsigned long long)d->p->stride_bytes, (unsigned long long)pp->slots,
+                  (unsigned long long)pp->pt.link_sum, (unsigned long long)d->buf[pp->index].phys);
+    struct numa_cell *c = &d->cell[d->from][to];
+    *c = (struct numa_cell){true, exp_ns(ctx, r), timing_ticks_to_ns(ctx->timing, r->tsc.min),
+                            exp_cycles(r)};
+    exp_csv_common(ctx, r, pp->build_ticks);
+}
+
+/* The memory nodes and a processor of each; EXP_RUN_SKIPPED with the reason when < 2. */
+static int numa_nodes(struct exp_ctx *ctx, struct numa_run *d)
+{
+    char why[200] = "";
+    if (ctx->measure != measure_chase) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs real memory nodes: this measurement backend models one processor's "
+                  "caches");
+        return EXP_RUN_SKIPPED;
+    }
+    unsigned n = plat_numa(&d->t, why, sizeof(why)), ncpu = 0;
+    if (n < 2) {
+        if (n)
+            ksnprintf(ctx->failure, sizeof(ctx->failure),
+                      "needs two memory nodes or more: one node here (%s)", d->t.source);
+        else
+            ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two memory nodes or more: %s",
+                      why);
+        return EXP_RUN_SKIPPED;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        d->cpu_of[i] = -1;
+        for (unsigned k = 0; k < d->t.node[i].ncpus && d->cpu_of[i] < 0; k++)
+            d->cpu_of[i] = d->t.node[i].cpu[k];
+        ncpu += d->cpu_of[i] >= 0;
+        if (d->t.node[i].free_bytes)
+            d->mem[d->nmem++] = i;
+    }
+    if (d->nmem < 2 || !ncpu) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs two memory nodes or more: %u of %u nodes have free memory, %u a "
+                  "usable processor (%s)",
+                  d->nmem, n, ncpu, d->t.source);
+        return EXP_RUN_SKIPPED;
+    }
+    return 0;
+}
+
+/* The chain size: the key's, an auto one lowered to fit the smallest node's free span. */
+static void numa_size(struct numa_run *d)
+{
+    uint64_t smallest = UINT64_MAX, size = d->p->size.value;
+    for (unsigned i = 0; i < d->nmem; i++) {
+        uint64_t f = d->t.node[d->mem[i]].free_bytes;
+        smallest = f < smallest ? f : smallest;
+    }
+    if (d->p->size.is_auto && size > smallest / NUMA_FIT_SHARE) {
+        size = exp_pow2_at_most(smallest / NUMA_FIT_SHARE);
+        con_printf("size auto lowered to %llu bytes: half the smallest node's free memory\n",
+                   (unsigned long long)size);
+    }
+    d->size_bytes = size / d->p->stride_bytes * d->p->stride_bytes;
+}
+
+/* A buffer in each memory node; EXP_RUN_FAILED naming the node that cannot hold one. */
+static int numa_buffers(struct exp_ctx *ctx, struct numa_run *d)
+{
+    char why[200];
+    for (unsigned i = 0; i < d->nmem; i++) {
+        if (plat_node_buffer_alloc(d->mem[i], d->size_bytes, NUMA_ALIGN_BYTES, &d->buf[i], why,
+                                   sizeof(why)) != 0) {
+            ksnprintf(ctx->failure, sizeof(ctx->failure), "no buffer in node %u: %s", d->mem[i],
+                      why);
+            con_printf("%s\n", ctx->failure);
+            return EXP_RUN_FAILED;
+        }
+        con_printf("node %u buffer: 0x%llx, %llu bytes, %s%s%s\n", d->mem[i],
+                   (unsigned long long)d->buf[i].phys, (unsigned long long)d->buf[i].size_bytes,
+                   d->buf[i].placement ? d->buf[i].placement : "placed",
+                   d->buf[i].mem_type ? ", " : "", d->buf[i].mem_type ? d->buf[i].mem_type : "");
+    }
+    return 0;
+}
+
+static void numa_free(struct numa_run *d)
+{
+    for (unsigned i = 0; i < d->nmem; i++)
+        plat_node_buffer_free(&d->buf[i]);
+}
+
+/* The nodes as found: domain, memory, free span, ranges, processors. */
+static void numa_print_nodes(const struct numa_run *d)
+{
+    con_printf("%4s %6s %10s %10s %6s %5s  %s\n", "node", "domain", "memory", "free", "ranges",
+               "cpus", "chases from");
+    for (unsigned i = 0; i < d->t.nnodes; i++) {
+        const struct plat_node *nd = &d->t.node[i];
+        char mem[24], fr[24], from[16] = "-";
+        if (d->cpu_of[i] >= 0)
+            ksnprintf(from, sizeof(from), "cpu %d", d->cpu_of[i]);
+        con_printf("%4u %6u %10s %10s %6u %5u  %s\n", i, nd->domain,
+                   exp_size(mem, sizeof(mem), nd->mem_bytes),
+                   exp_size(fr, sizeof(fr), nd->free_bytes), nd->nranges, nd->ncpus, from);
+    }
+    if (d->t.note[0])
+        con_printf("note: %s\n", d->t.note);
+}
+
+/* The matrix: a row per processor's node, a column per memory node, SLIT beside each cell. */
+static void numa_print_matrix(const struct numa_run *d)
+{
+    con_printf("node x node latency, ns median (SLIT distance); row: processor's node, column: "
+               "memory's node\n%6s",
+               "");
+    for (unsigned k = 0; k < d->nmem; k++)
+        con_printf(" %14u", d->mem[k]);
+    con_printf("\n");
+    for (unsigned i = 0; i < d->t.nnodes; i++) {
+        if (d->cpu_of[i] < 0)
+            continue;
+        con_printf("%6u", i);
+        for (unsigned k = 0; k < d->nmem; k++) {
+            const struct numa_cell *c = &d->cell[i][d->mem[k]];
+            char cell[24], dist[8];
+            if (!c->measured)
+                ksnprintf(cell, sizeof(cell), "-");
+            else
+                ksnprintf(cell, sizeof(cell), "%.1f (%s)", c->ns_median,
+                          d->t.slit ? distance_text(d, i, d->mem[k], dist, sizeof(dist)) : "-");
+            con_printf(" %14s", cell);
+        }
+        con_printf("\n");
+    }
+}
+
+/* The row of one processor's node: its windows sent to that processor. */
+static int numa_from(struct exp_ctx *ctx, struct numa_run *d, unsigned node)
+{
+    d->from = node;
+    con_printf("from node %u (processor %d):\n", node, d->cpu_of[node]);
+    if (plat_window_cpu((unsigned)d->cpu_of[node], MP_TIMEOUT_US) != 0) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "processor %d of node %u cannot run windows",
+                  d->cpu_of[node], node);
+        con_printf("%s: left out\n", ctx->failure);
+        return EXP_RUN_FAILED;
+    }
+    con_printf("%4s %4s %5s %10s %4s ", "from", "mem", "cpu", "size", "slit");
+    exp_table_head_common();
+    struct exp_sweep sweep = {.points = d->nmem,
+                              .data = d,
+                              .interleave = true,
+                              .plan = numa_plan,
+                              .build = numa_build,
+                              .row = numa_row};
+    int rc = exp_sweep_run(ctx, &sweep);
+    plat_window_cpu(PLAT_WINDOW_HERE, 0);
+    return rc;
+}
+
+static int numa_run(struct exp_ctx *ctx, const void *params)
+{
+    static struct numa_run d;
+    kmemset(&d, 0, sizeof(d));
+    d.p = params;
+    exp_header(ctx, &experiment_numa,
+               "the random chase from each node's processor over each "
+               "node's memory");
+    strbuf_puts(&ctx->csv, "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
+                           "stride_bytes,slots,chain_checksum,buffer_phys," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples,
+                "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes," EXP_SAMPLES_COMMON "\n");
+    int rc = numa_nodes(ctx, &d);
+    if (rc)
+        return rc;
+    numa_print_nodes(&d);
+    numa_size(&d);
+    if ((rc = numa_buffers(ctx, &d)) != 0) {
+        numa_free(&d);
+        return rc;
+    }
+    unsigned rows = 0, failed = 0;
+    for (unsigned i = 0; i < d.t.nnodes; i++) {
+        if (d.cpu_of[i] < 0)
+            continue;
+        rows++;
+        if (numa_from(ctx, &d, i) != 0)
+            failed++;
+    }
+    numa_free(&d);
+    numa_print_matrix(&d);
+    if (failed == rows)
+        return EXP_RUN_FAILED;
+    if (failed)
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "%u of %u nodes' rows left out", failed,
+                  rows);
+    return 0;
+}
+
+const struct experiment experiment_numa = {
+    .cfg =
+        {
+            .name = "numa",
+            .keys = numa_keys,
+            .nkeys = sizeof(numa_keys) / sizeof(numa_keys[0]),
+            .params_size = sizeof(struct numa_params),
+            .defaults = numa_defaults,
+            .resolve = numa_resolve,
+            .check = numa_check,
+            .buffer_bytes = numa_buffer_bytes,
+        },
+    .describe = "the random chase from a processor of each memory node over a buffer in each "
+                "node's memory: a node x node latency matrix beside SLIT's distances",
+    .why = "memory of another node (socket, die, CXL) is farther: the matrix shows how much, and "
+           "whether SLIT's order is the measured one",
+    .run = numa_run,
+};

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Memory nodes from the ACPI SRAT (processor and memory affinity) and SLIT (distances).
+#ifndef CHASE_SRAT_H
+#define CHASE_SRAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "platform.h"
+
+/* SRAT structure types and flags (ACPI 6.5, 5.2.16). */
+#define SRAT_TYPE_LAPIC 0  /* Processor Local APIC/SAPIC Affinity, 16 bytes */
+#define SRAT_TYPE_MEMORY 1 /* Memory Affinity, 40 bytes */
+#define SRAT_TYPE_X2APIC 2 /* Processor Local x2APIC Affinity, 24 bytes */
+#define SRAT_LAPIC_BYTES 16
+#define SRAT_MEMORY_BYTES 40
+#define SRAT_X2APIC_BYTES 24
+#define SRAT_FIRST_STRUCT 48 /* header (36), reserved 4 + 8 */
+#define SRAT_ENABLED (1u << 0)
+#define SRAT_MEM_HOTPLUG (1u << 1)
+#define SRAT_MEM_NONVOLATILE (1u << 2)
+/* SLIT (5.2.17): localities (8 bytes) at 36, then the matrix, row by row. */
+#define SLIT_LOCALITIES 36
+#define SLIT_MATRIX 44
+#define SLIT_UNREACHABLE 0xff
+
+/*
+ * Read the SRAT at srat (a table whose header length and checksum were checked) and, when
+ * slit is not NULL, the SLIT into t: one node per proximity domain that an enabled structure
+ * names, ascending; its enabled memory ranges and processors (APIC IDs; t's cpu[] all -1);
+ * distance[][] from SLIT when its size and values are valid (t->slit), else t->note says why.
+ * Domains beyond PLAT_NODES_MAX or ranges beyond PLAT_NODE_RANGES_MAX are left out and noted.
+ * Returns false with the reason in why when the SRAT's structures are malformed (a length
+ * that is too short for its type or runs past the table's end).
+ */
+bool srat_read(const void *srat, const void *slit, struct plat_numa *t, char *why, size_t why_cap);
+
+/* The node (index into t) of proximity domain domain, or -1. */
+int srat_node_of_domain(const struct plat_numa *t, uint32_t domain);
+
+#endif

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# numa on the firmware: QEMU with -smp 4 and two nodes (OVMF publishes QEMU's SRAT and SLIT)
+# gives a 2x2 matrix, each cell chased from a processor of its row's node over a buffer inside
+# its column's SRAT range, with SLIT's distances beside it; one node, or no SRAT at all, skips
+# numa with that reason. TCG timings are never judged.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+SMALL=(--set profile=quick --set on_exit=shutdown --set experiments=numa --set numa.size=2M)
+MiB=$((1 << 20))
+# Two nodes of 256M, processors 0-1 and 2-3; SLIT asymmetric on purpose (21 one way, 31 back),
+# so a matrix read the wrong way round shows.
+TWO=(--mem 512M --smp 4
+    --qemu -object --qemu memory-backend-ram,id=m0,size=256M
+    --qemu -object --qemu memory-backend-ram,id=m1,size=256M
+    --qemu -numa --qemu node,nodeid=0,cpus=0-1,memdev=m0
+    --qemu -numa --qemu node,nodeid=1,cpus=2-3,memdev=m1
+    --qemu -numa --qemu dist,src=0,dst=1,val=21 --qemu -numa --qemu dist,src=1,dst=0,val=31)
+
+boot numa-two --timeout 240 "${TWO[@]}" "${SMALL[@]}"
+check "two nodes: qemu-run exits 0 (clean shutdown) and copies the run folder" \
+    sh -c "test $BOOT_RC = 0 && test -d '$RUN_DIR'"
+validate_run_json "$RUN_DIR"
+check "two nodes: the run completes and numa is ok" json_true "$RUN_DIR/run.json" \
+    '.status == "complete" and .experiments.numa == "ok"'
+check "two nodes: run.json's numa has the SRAT's nodes, their ranges and processors" \
+    json_true "$RUN_DIR/run.json" "$((256 * MiB)) as \$m | "'.memory_nodes.source == "ACPI SRAT, SLIT"
+        and (.memory_nodes.nodes | length) == 2
+        and .memory_nodes.nodes[0].apic_ids == [0, 1] and .memory_nodes.nodes[1].apic_ids == [2, 3]
+        and .memory_nodes.nodes[0].processors == [0, 1] and .memory_nodes.nodes[1].processors == [2, 3]
+        and all(.memory_nodes.nodes[0].ranges[]; .base + .size_bytes <= $m)
+        and all(.memory_nodes.nodes[1].ranges[]; .base >= $m and .base + .size_bytes <= 2 * $m)
+        and .memory_nodes.nodes[1].mem_bytes == $m'
+check "two nodes: SLIT is recorded as given, row by row" json_true "$RUN_DIR/run.json" \
+    '.memory_nodes.slit and .memory_nodes.distance == [[10, 21], [31, 10]]'
+check "two nodes: the processors list their node" json_true "$RUN_DIR/run.json" \
+    '[.processors[] | .node] == [0, 0, 1, 1]'
+validate_experiments "$RUN_DIR" # numa.csv: 2 x 2 cells, the columns, every repetition
+check "two nodes: numa.csv has the four cells" test "$(csv_rows "$RUN_DIR/numa.csv")" = 4
+check "two nodes: numa.csv is the 2x2 matrix, SLIT beside each cell, from each node's processor" \
+    test "$(awk -F, 'NR > 1 {print $1 $2 $5 $7}' "$RUN_DIR/numa.csv" | sort | tr '\n' ' ')" \
+    = "00010 01021 10231 11210 "
+# buffers_in_nodes CSV: every row's buffer [buffer_phys, + size_bytes) is in its mem_node's 256M.
+buffers_in_nodes() {
+    local mem phys size rows=0
+    while IFS=, read -r mem phys size; do
+        phys=$((phys))
+        [ "$phys" -ge $((mem * 256 * MiB)) ] && [ $((phys + size)) -le $(((mem + 1) * 256 * MiB)) ] ||
+            return 1
+        rows=$((rows + 1))
+    done < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { print $c["mem_node"] "," $c["buffer_phys"] "," $c["size_bytes"] }' "$1")
+    [ "$rows" = 4 ]
+}
+check "two nodes: each buffer lies inside its node's memory" buffers_in_nodes "$RUN_DIR/numa.csv"
+check "two nodes: the console shows the nodes, the matrix and the summary line" sh -c "
+    grep -q '^node domain  *memory' '$RUN_DIR/console.txt' &&
+    grep -q '^node x node latency, ns median (SLIT distance)' '$RUN_DIR/console.txt' &&
+    grep -qE '^ +1 +[0-9.]+ \\(31\\) +[0-9.]+ \\(10\\)$' '$RUN_DIR/console.txt' &&
+    grep -q '^numa: 2 nodes, local ' '$RUN_DIR/console.txt'"
+
+boot numa-one --timeout 120 --mem 256M --smp 2 \
+    --qemu -object --qemu memory-backend-ram,id=m0,size=256M \
+    --qemu -numa --qemu node,nodeid=0,cpus=0-1,memdev=m0 "${SMALL[@]}"
+check "one node: the run completes" json_true "$RUN_DIR/run.json" '.status == "complete"'
+check "one node: numa is skipped, saying the SRAT lists one node" json_true "$RUN_DIR/run.json" \
+    '.experiments.numa == "skipped: needs two memory nodes or more: one node here (ACPI SRAT)"
+     and (.memory_nodes.nodes | length) == 1'
+check "one node: numa.csv still says what it holds" csv_has_columns "$RUN_DIR/numa.csv" \
+    cpu_node mem_node slit_distance ns_median
+
+boot numa-none --timeout 120 --smp 2 "${SMALL[@]}"
+check "no SRAT: numa is skipped with that reason, run.json says why" \
+    json_true "$RUN_DIR/run.json" '.status == "complete" and
+        (.experiments.numa | startswith("skipped: needs two memory nodes or more: the ACPI "
+            + "tables have no SRAT")) and (.memory_nodes.note | test("no SRAT"))'
+finish

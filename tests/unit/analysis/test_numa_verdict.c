@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the numa verdict over matrices whose answer is known: local against remote,
+// the ratio per pair, and SLIT's order kept or broken.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/interpret.h"
+
+#define HEAD "cpu_node,mem_node,ns_median,ns_min,slit_distance\n"
+
+static struct an_result r;
+
+/* Judge the numa table in text; the verdict. */
+static const struct verdict *judge(const char *text)
+{
+    static struct csv t;
+    char err[128];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    int idx = analysis_experiment_index("numa");
+    assert_true(idx >= 0);
+    struct an_input in = {.line_bytes = 64};
+    in.table[idx] = &t;
+    analysis_run(&in, &r);
+    csv_free(&t);
+    return &r.verdict[idx];
+}
+
+static double item(const struct verdict *v, const char *key)
+{
+    for (size_t i = 0; i < v->nitems; i++)
+        if (strcmp(v->item[i].key, key) == 0)
+            return v->item[i].value;
+    fail_msg("no item %s", key);
+    return NAN;
+}
+
+static bool has_line(const struct verdict *v, const char *text)
+{
+    for (size_t i = 0; i < v->nlines; i++)
+        if (strstr(v->line[i], text))
+            return true;
+    return false;
+}
+
+static bool has_line_starting(const struct verdict *v, const char *text)
+{
+    for (size_t i = 0; i < v->nlines; i++)
+        if (strncmp(v->line[i], text, strlen(text)) == 0)
+            return true;
+    return false;
+}
+
+/* Two sockets: 90 ns local, 140 and 150 ns remote, SLIT 10/21: the order agrees. */
+static void test_two_nodes_agree(void **state)
+{
+    (void)state;
+    const struct verdict *v = judge(HEAD "0,0,90,85,10\n0,1,140,130,21\n"
+                                         "1,0,150,140,21\n1,1,90,86,10\n");
+    assert_true(v->present);
+    assert_float_equal(item(v, "local_ns"), 90, 1e-9);
+    assert_float_equal(item(v, "remote_ns"), 145, 1e-9);
+    assert_float_equal(item(v, "remote_local_ratio"), (140.0 / 90 + 150.0 / 90) / 2, 1e-9);
+    assert_float_equal(item(v, "slit_order_agrees"), 1, 0);
+    assert_true(has_line(v, "| 0 | 90.0 ns (10) | 140.0 ns (21) |"));
+    assert_true(has_line(v, "| 1 | 0 | 150.0 | 140.0 | 1.67 | 2.1 |"));
+    assert_non_null(strstr(v->headline, "agrees with SLIT's (2 of 2 comparisons)"));
+}
+
+/* Three nodes where SLIT calls node 2 farther from node 0 than node 1 is, but it measures
+ * nearer: the order is broken, and said so. */
+static void test_three_nodes_break_slit(void **state)
+{
+    (void)state;
+    const struct verdict *v = judge(HEAD "0,0,80,78,10\n0,1,150,140,16\n0,2,120,115,22\n"
+                                         "1,0,150,140,16\n1,1,80,79,10\n1,2,160,150,22\n");
+    assert_float_equal(item(v, "slit_order_agrees"), 0, 0);
+    assert_non_null(strstr(v->headline, "breaks SLIT's"));
+    assert_non_null(strstr(v->headline, "(5 of 6 comparisons)"));
+    assert_true(has_line_starting(v, "| 1 | 150.0 ns (16) |"));
+    assert_false(has_line_starting(v, "| 2 |")); /* node 2 has no processor: no matrix row */
+}
+
+/* No SLIT (empty distances): the matrix alone, nothing claimed about the order. */
+static void test_no_slit(void **state)
+{
+    (void)state;
+    const struct verdict *v = judge(HEAD "0,0,90,85,\n0,1,140,130,\n1,0,150,140,\n1,1,90,86,\n");
+    assert_true(isnan(item(v, "slit_order_agrees")));
+    assert_true(has_line(v, "| 0 | 90.0 ns | 140.0 ns |"));
+    assert_non_null(strstr(v->headline, "no SLIT distances"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_nodes_agree),
+        cmocka_unit_test(test_three_nodes_break_slit),
+        cmocka_unit_test(test_no_slit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of chase-host's node discovery over sysfs trees written here: two nodes with
+// processors, a memory-only node, sparse node numbers, a short distance row, no nodes at all.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "host_numa.h"
+
+static char root[64];
+static struct plat_numa t;
+static char why[200];
+
+static void put(const char *rel, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/devices/system/node/%s", root, rel);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A node folder with its three files (distance NULL: none). */
+static void node(unsigned n, const char *cpulist, unsigned long long total_kib,
+                 unsigned long long free_kib, const char *distance)
+{
+    char rel[256], text[256];
+    snprintf(rel, sizeof(rel), "%s/devices/system/node/node%u", root, n);
+    assert_int_equal(mkdir(rel, 0755), 0);
+    snprintf(rel, sizeof(rel), "node%u/cpulist", n);
+    put(rel, cpulist);
+    snprintf(rel, sizeof(rel), "node%u/meminfo", n);
+    snprintf(text, sizeof(text),
+             "Node %u MemTotal:       %llu kB\nNode %u MemFree:        %llu kB\n"
+             "Node %u MemUsed:        %llu kB\n",
+             n, total_kib, n, free_kib, n, total_kib - free_kib);
+    put(rel, text);
+    if (distance) {
+        snprintf(rel, sizeof(rel), "node%u/distance", n);
+        put(rel, distance);
+    }
+}
+
+static int make_tree(void **state)
+{
+    (void)state;
+    char dir[128];
+    strcpy(root, "/tmp/chase-sysfs-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    snprintf(dir, sizeof(dir), "%s/devices", root);
+    mkdir(dir, 0755);
+    snprintf(dir, sizeof(dir), "%s/devices/system", root);
+    mkdir(dir, 0755);
+    snprintf(dir, sizeof(dir), "%s/devices/system/node", root);
+    mkdir(dir, 0755);
+    put("online", "0-1,3\n"); /* files beside the node folders are not nodes */
+    return 0;
+}
+
+static int remove_tree(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    return system(cmd);
+}
+
+/* node0 and node1 with processors, node3 memory only (CXL-like), listed out of order. */
+static void test_three_nodes(void **state)
+{
+    (void)state;
+    node(3, "\n", 8388608, 8000000, "30 30 10\n"); /* written first: sorted by number */
+    node(0, "0-3,8\n", 16777216, 1048576, "10 21 30\n");
+    node(1, "4-7\n", 16777216, 2097152, "21 10 30\n");
+    assert_int_equal(host_numa_read(root, &t, why, sizeof(why)), 3);
+    assert_int_equal(t.node[0].domain, 0);
+    assert_int_equal(t.node[1].domain, 1);
+    assert_int_equal(t.node[2].domain, 3);
+    assert_int_equal(t.node[0].ncpus, 5);
+    assert_int_equal(t.node[0].cpu[4], 8);
+    assert_int_equal(t.node[1].cpu[0], 4);
+    assert_int_equal(t.node[2].ncpus, 0);
+    assert_int_equal(t.node[0].mem_bytes, 16ULL << 30);
+    assert_int_equal(t.node[1].free_bytes, 2ULL << 30);
+    assert_true(t.slit);
+    assert_int_equal(t.distance[0][1], 21);
+    assert_int_equal(t.distance[1][2], 30);
+    assert_int_equal(t.distance[2][0], 30);
+    assert_int_equal(t.distance[2][2], 10);
+    assert_string_equal(t.source, "/sys/devices/system/node");
+}
+
+/* A distance row shorter than the nodes: no distances, and a note saying why. */
+static void test_short_distance_row(void **state)
+{
+    (void)state;
+    put("node1/distance", "21\n");
+    assert_int_equal(host_numa_read(root, &t, why, sizeof(why)), 3);
+    assert_false(t.slit);
+    assert_int_equal(t.distance[0][1], 0);
+    assert_non_null(strstr(t.note, "distance row"));
+}
+
+static void test_cpulists(void **state)
+{
+    (void)state;
+    int cpus[16];
+    assert_int_equal(host_parse_cpulist("0-2,5,7-8\n", cpus, 16), 6);
+    assert_int_equal(cpus[3], 5);
+    assert_int_equal(cpus[5], 8);
+    assert_int_equal(host_parse_cpulist("\n", cpus, 16), 0);
+    assert_int_equal(host_parse_cpulist("3-1", cpus, 16), -1);
+    assert_int_equal(host_parse_cpulist("0,,x", cpus, 16), -1);
+    assert_int_equal(host_parse_cpulist("0-63", cpus, 16), 16); /* capped */
+}
+
+/* A kernel without NUMA: no node folders, the reason names the folder. */
+static void test_no_nodes(void **state)
+{
+    (void)state;
+    assert_int_equal(host_numa_read("/nonexistent-sysfs", &t, why, sizeof(why)), 0);
+    assert_non_null(strstr(why, "/nonexistent-sysfs/devices/system/node lists no nodeN"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_three_nodes),
+        cmocka_unit_test(test_short_distance_row),
+        cmocka_unit_test(test_cpulists),
+        cmocka_unit_test(test_no_nodes),
+    };
+    return cmocka_run_group_tests(tests, make_tree, remove_tree);
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+// Memory nodes on Linux: the node folders of sysfs, and buffers bound to one node (mbind).
+#include "host_numa.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define NODE_DIR "/devices/system/node"
+#define LINUX_NODES_MAX 1024 /* node numbers considered */
+#define MPOL_BIND 2          /* <linux/mempolicy.h>: allocate only from the given nodes */
+#define MPOL_MF_STRICT (1u << 0)
+#define MPOL_MF_MOVE (1u << 1)
+#define PAGE_BYTES 4096ULL
+#define PLACEMENT_SAMPLES 64 /* pages whose node move_pages reports */
+
+/* The whole of a small file into buf, NUL-terminated; false when it cannot be read. */
+static bool read_text(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return true;
+}
+
+int host_parse_cpulist(const char *s, int *cpus, unsigned cap)
+{
+    unsigned n = 0;
+    while (*s && *s != '\n') {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s || a < 0)
+            return -1;
+        s = end;
+        if (*s == '-') {
+            b = strtol(s + 1, &end, 10);
+            if (end == s + 1 || b < a)
+                return -1;
+            s = end;
+        }
+        for (long c = a; c <= b && n < cap; c++)
+            cpus[n++] = (int)c;
+        if (*s == ',')
+            s++;
+        else if (*s && *s != '\n')
+            return -1;
+    }
+    return (int)n;
+}
+
+/* "Node 0 MemTotal:  123 kB" lines: the value of key in bytes (0 when absent). */
+static uint64_t meminfo_bytes(const char *text, const char *key)
+{
+    const char *p = strstr(text, key);
+    unsigned long long kib = 0;
+    if (p && sscanf(p + strlen(key), " %llu", &kib) == 1)
+        return kib * 1024;
+    return 0;
+}
+
+/* The node numbers under dir, ascending; how many (at most cap). */
+static unsigned node_numbers(const char *dir, uint32_t *ids, unsigned cap)
+{
+    DIR *d = opendir(dir);
+    unsigned n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char *end;
+        if (strncmp(e->d_name, "node", 4) != 0 || !e->d_name[4])
+            continue;
+        unsigned long v = strtoul(e->d_name + 4, &end, 10);
+        if (*end || v >= LINUX_NODES_MAX)
+            continue;
+        unsigned k = n < cap ? n++ : cap; /* insertion, ascending; the highest fall off */
+        while (k > 0 && ids[k - 1] > v) {
+            if (k < cap)
+                ids[k] = ids[k - 1];
+            k--;
+        }
+        if (k < cap)
+            ids[k] = (uint32_t)v;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* One node's processors, memory and distance row; false when its distance row is not whole. */
+static bool read_node(const char *dir, struct plat_numa *t, unsigned i)
+{
+    struct plat_node *nd = &t->node[i];
+    char path[512], text[4096];
+    snprintf(path, sizeof(path), "%s/node%u/cpulist", dir, nd->domain);
+    int n =
+        read_text(path, text, sizeof(text)) ? host_parse_cpulist(text, nd->cpu, PLAT_CPUS_MAX) : 0;
+    nd->ncpus = n > 0 ? (unsigned)n : 0;
+    for (unsigned k = 0; k < nd->ncpus; k++)
+        nd->apic_id[k] = (uint32_t)nd->cpu[k];
+    snprintf(path, sizeof(path), "%s/node%u/meminfo", dir, nd->domain);
+    if (read_text(path, text, sizeof(text))) {
+        nd->mem_bytes = meminfo_bytes(text, "MemTotal:");
+        nd->free_bytes = meminfo_bytes(text, "MemFree:");
+    }
+    snprintf(path, sizeof(path), "%s/node%u/distance", dir, nd->domain);
+    if (!read_text(path, text, sizeof(text)))
+        return false;
+    char *p = text;
+    for (unsigned k = 0; k < t->nnodes; k++) {
+        char *end;
+        unsigned long d = strtoul(p, &end, 10);
+        if (end == p || d > 255)
+            return false;
+        t->distance[i][k] = (uint8_t)d;
+        p = end;
+    }
+    return true;
+}
+
+unsigned host_numa_read(const char *sysfs, struct plat_numa *t, char *why, size_t why_cap)
+{
+    char dir[256];
+    uint32_t ids[PLAT_NODES_MAX];
+    memset(t, 0, sizeof(*t));
+    snprintf(dir, sizeof(dir), "%s" NODE_DIR, sysfs);
+    unsigned n = node_numbers(dir, ids, PLAT_NODES_MAX);
+    if (n == 0) {
+        snprintf(why, why_cap, "%s lists no nodeN folder (a kernel without NUMA)", dir);
+        return 0;
+    }
+    if (n > PLAT_NODES_MAX) {
+        snprintf(t->note, sizeof(t->note), "more nodes than chase measures: the highest left out");
+        n = PLAT_NODES_MAX;
+    }
+    t->nnodes = n;
+    for (unsigned i = 0; i < n; i++)
+        t->node[i].domain = ids[i];
+    bool whole = true;
+    for (unsigned i = 0; i < n; i++)
+        whole = read_node(dir, t, i) && whole;
+    t->slit = whole;
+    if (!whole) {
+        memset(t->distance, 0, sizeof(t->distance));
+        snprintf(t->note + strlen(t->note), sizeof(t->note) - strlen(t->note), "%s%s",
+                 t->note[0] ? "; " : "", "a node's distance row is missing or short");
+    }
+    snprintf(t->source, sizeof(t->source), "/sys%s", NODE_DIR);
+    return n;
+}
+
+unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)
+{
+    static struct plat_cpu cpus[PLAT_CPUS_MAX];
+    char mp_why[160];
+    unsigned n = host_numa_read("/sys", t, why, why_cap);
+    unsigned ncpus = plat_cpus(cpus, PLAT_CPUS_MAX, mp_why, sizeof(mp_why));
+    for (unsigned i = 0; i < n; i++) {
+        struct plat_node *nd = &t->node[i];
+        for (unsigned k = 0; k < nd->ncpus; k++) {
+            bool usable = false; /* online, and not lost */
+            for (unsigned c = 0; c < ncpus; c++)
+                usable |= (int)cpus[c].id == nd->cpu[k] && !cpus[c].lost;
+            if (!usable)
+                nd->cpu[k] = -1;
+        }
+    }
+    return n;
+}
+
+/* Where the sampled pages of b are: how many of `samples` are on the node (move_pages). */
+static unsigned pages_on_node(const struct plat_buffer *b, uint32_t node, unsigned *samples)
+{
+    void *pages[PLACEMENT_SAMPLES];
+    int status[PLACEMENT_SAMPLES];
+    uint64_t npages = b->size_bytes / PAGE_BYTES;
+    unsigned n = npages < PLACEMENT_SAMPLES ? (unsigned)npages : PLACEMENT_SAMPLES, on = 0;
+    for (unsigned i = 0; i < n; i++)
+        pages[i] = b->virt + (npages * i / n) * PAGE_BYTES;
+    *samples = 0;
+    if (syscall(SYS_move_pages, 0, (unsigned long)n, pages, NULL, status, 0) != 0)
+        return 0;
+    *samples = n;
+    for (unsigned i = 0; i < n; i++)
+        on += status[i] == (int)node;
+    return on;
+}
+
+/* mmap size bytes aligned to align; NULL on failure. */
+static uint8_t *map_aligned(uint64_t size, uint64_t align)
+{
+    uint8_t *raw =
+        mmap(NULL, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    uint8_t *p = (uint8_t *)(((uintptr_t)raw + align - 1) / align * align);
+    if (p > raw)
+        munmap(raw, (size_t)(p - raw));
+    if (raw + size + align > p + size)
+        munmap(p + size, (size_t)(raw + size + align - (p + size)));
+    return p;
+}
+
+int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_bytes,
+                           struct plat_buffer *b, char *why, size_t why_cap)
+{
+    static struct plat_numa t;
+    memset(b, 0, sizeof(*b));
+    if (node >= host_numa_read("/sys", &t, why, why_cap)) {
+        snprintf(why, why_cap, "no memory node %u (Linux lists %u)", node, t.nnodes);
+        return -1;
+    }
+    uint32_t linux_node = t.node[node].domain;
+    uint64_t align = align_bytes < PAGE_BYTES ? PAGE_BYTES : align_bytes;
+    uint64_t size = (size_bytes + align - 1) / align * align;
+    uint8_t *p = map_aligned(size, align);
+    if (!p) {
+        snprintf(why, why_cap, "mmap of %llu bytes failed: %s", (unsigned long long)size,
+                 strerror(errno));
+        return -1;
+    }
+    unsigned long mask[LINUX_NODES_MAX / (8 * sizeof(unsigned long))] = {0};
+    mask[linux_node / (8 * sizeof(unsigned long))] |= 1UL << (linux_node % (8 * sizeof(long)));
+    madvise(p, size, MADV_HUGEPAGE);
+    if (syscall(SYS_mbind, p, size, MPOL_BIND, mask, (unsigned long)LINUX_NODES_MAX,
+                MPOL_MF_STRICT | MPOL_MF_MOVE) != 0) {
+        snprintf(why, why_cap, "mbind(MPOL_BIND) to node %u failed: %s", linux_node,
+                 strerror(errno));
+        munmap(p, size);
+        return -1;
+    }
+    memset(p, 0, size); /* fault every page in now, on the node */
+    *b = (struct plat_buffer){.virt = p,
+                              .size_bytes = size,
+                              .align_bytes = align,
+                              .page_bytes = PAGE_BYTES,
+                              .page_source = "mmap, transparent huge pages asked (madvise)"};
+    unsigned samples, on = pages_on_node(b, linux_node, &samples);
+    static char placement[PLAT_NODES_MAX][96]; /* one per node: the strings outlive the call */
+    snprintf(placement[node], sizeof(placement[node]),
+             "mbind(MPOL_BIND) to node %u: %u of %u sampled pages there", linux_node, on, samples);
+    b->placement = placement[node];
+    return 0;
+}
+
+void plat_node_buffer_free(struct plat_buffer *b)
+{
+    if (b->virt)
+        munmap(b->virt, b->size_bytes);
+    b->virt = NULL;
+}
