@@ -259,6 +259,29 @@ static void processors_json(struct json *j)
     json_string(j, "processors_note", n ? NULL : why);
 }
 
+/* The chase buffer: where it is, its pages and memory type, and (chase-host) its contiguity. */
+static void buffer_json(struct json *j, const struct plat_buffer *b)
+{
+    json_object_begin(j, "buffer");
+    json_u64(j, "phys_addr", b->phys);
+    json_u64(j, "virt_addr", (uint64_t)(uintptr_t)b->virt);
+    json_u64(j, "size_bytes", b->size_bytes);
+    json_u64(j, "page_size_bytes", b->page_bytes);
+    json_string(j, "page_source", b->page_source);
+    json_u64(j, "align_bytes", b->align_bytes);
+    json_u64(j, "table_pages", b->table_pages);
+    json_u64(j, "identity_map_bytes", b->identity_top);
+    json_string(j, "mem_type", b->mem_type);
+    json_string(j, "placement", b->placement);
+    if (b->contiguity_known) {
+        json_double(j, "contiguous_share", b->contiguous_share, 4);
+        json_u64(j, "contiguous_runs", b->contiguous_runs);
+        phys_runs_json(j, b);
+    }
+    json_object_end(j);
+    json_u64(j, "page_size_bytes", b->page_bytes);
+}
+
 void results_run_json(struct strbuf *out, const struct run_record *r)
 {
     struct json j;
@@ -286,26 +309,8 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         if (!r->simulated)
             windows_json(&j, r);
     }
-    if (r->buffer) {
-        json_object_begin(&j, "buffer");
-        json_u64(&j, "phys_addr", r->buffer->phys);
-        json_u64(&j, "virt_addr", (uint64_t)(uintptr_t)r->buffer->virt);
-        json_u64(&j, "size_bytes", r->buffer->size_bytes);
-        json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
-        json_string(&j, "page_source", r->buffer->page_source);
-        json_u64(&j, "align_bytes", r->buffer->align_bytes);
-        json_u64(&j, "table_pages", r->buffer->table_pages);
-        json_u64(&j, "identity_map_bytes", r->buffer->identity_top);
-        json_string(&j, "mem_type", r->buffer->mem_type);
-        json_string(&j, "placement", r->buffer->placement);
-        if (r->buffer->contiguity_known) {
-            json_double(&j, "contiguous_share", r->buffer->contiguous_share, 4);
-            json_u64(&j, "contiguous_runs", r->buffer->contiguous_runs);
-            phys_runs_json(&j, r->buffer);
-        }
-        json_object_end(&j);
-        json_u64(&j, "page_size_bytes", r->buffer->page_bytes);
-    }
+    if (r->buffer)
+        buffer_json(&j, r->buffer);
     results_machine_json(&j, r);
     if (r->cfg)
         results_config_json(&j, r->cfg);
