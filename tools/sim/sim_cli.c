@@ -22,6 +22,9 @@ void sim_cli_usage(FILE *f)
             "  NAME:SIZE:WAYSw:LATENCYc:POLICY[:incl|:excl|:nine][:slices=N][:hash=H][:line=B]\n"
             "       [:eps=N][:leaders=N][:psel=BITS]\n"
             "  NAMETLB:ENTRIES:WAYSw:MISSc[:POLICY]   (optional TLBs, a name ending in TLB)\n"
+            "  PF:STREAMS[:distance=N][:degree=N][:into=LEVEL][:region=SIZE]\n"
+            "       (optional stride prefetcher; default distance 4, degree 1, into the first\n"
+            "       level, region 4K)\n"
             "  DRAM:LATENCYc[:mlp=N]\n"
             "  e.g. L1:32K:8w:4c:lru,L2:256K:8w:12c:plru,L3:6M:12w:40c:drrip:slices=4,DRAM:200c\n"
             "Policies: lru plru fifo random nru bip dip srrip brrip drrip. Hashes: intel xor mix "
@@ -58,6 +61,12 @@ void sim_cli_describe(FILE *f, const struct sim_spec *spec, const char *name)
         fprintf(f, "  %-6s %5llu entries %2u-way, miss +%u cycles\n", spec->tlb[i].name,
                 (unsigned long long)spec->tlb[i].size_bytes, spec->tlb[i].ways,
                 spec->tlb[i].latency_cycles);
+    if (spec->pf.streams)
+        fprintf(f,
+                "  PF     %u streams, %u strides ahead, %u lines each, into %s, %llu-byte "
+                "regions\n",
+                spec->pf.streams, spec->pf.distance, spec->pf.degree,
+                spec->level[spec->pf.level].name, (unsigned long long)spec->pf.region_bytes);
     fprintf(f, "  DRAM   %u cycles, %u loads overlap\n", spec->dram_cycles, spec->mlp);
     sim_spec_format(spec, line, sizeof(line));
     fprintf(f, "%s\n", line);
