@@ -138,4 +138,32 @@ for n in $fused_ns; do
         "L1:64K:16w:4c:lru,L2:512K:8w:12c:lru,PF:$n,DRAM:200c:mlp=16" \
         .verdicts.fused.streams_tracked $fused_args)"
 done
+# tlb: one slot per 4K page under 4K, 2M and 1G pages (1G the reference); an L1 DTLB and an
+# STLB of E entries cover E x page bytes, each missed adds its cost (1 GHz: cycles are ns).
+# Expected: a step per TLB reach inside the sweep, reach within 1.5x (as levels are judged),
+# 4K penalties (sharp steps: a cyclic chain misses every time) within 10%, a 2M step's
+# penalty above 0 and at most the DTLB's (past its reach a 4-way DTLB misses in part).
+tlb_q='[.verdicts.tlb.steps[] | "\(.reach_bytes):\(.page_bytes):\(.penalty_ns)"] | join(" ")'
+tlb_row() {
+    local name=$1 hier=$2 want=$3 got
+    got=$(verdict "tlb-${name//[^A-Za-z0-9]/}" "$hier" "$tlb_q" experiments=tlb tlb.max=256M)
+    got=${got//\"/}
+    row "tlb.steps" "$name" "$want" "$(awk -v g="$got" -v w="$want" 'BEGIN {
+        ng = split(g, gs, " "); nw = split(w, ws, " "); ok = ng == nw
+        for (i = 1; ok && i <= nw; i++) {
+            split(gs[i], a, ":"); split(ws[i], b, ":") # reach:page:penalty, expected in K and ns
+            r = a[1] / (b[1] * 1024); ok = r > 1 / 1.5 && r < 1.5 && a[2] == b[2] * 1024
+            if (b[2] == 4) ok = ok && a[3] > 0.9 * b[3] && a[3] < 1.1 * b[3]
+            else ok = ok && a[3] > 0 && a[3] <= b[3] }
+        print ok ? w : g }')"
+}
+tlb_l123="L1:32K:8w:4c:lru,L2:256K:8w:12c:lru,L3:512M:16w:40c:lru"
+tlb_row "DTLB 64 4w 10c, STLB 1024 8w 40c" "$tlb_l123,DTLB:64:4w:10c,STLB:1024:8w:40c,DRAM:200c" \
+    "256:4:10 4096:4:40 131072:2048:10"
+if [ -n "$all" ]; then
+    tlb_row "DTLB 32 4w 8c, STLB 512 4w 30c" "$tlb_l123,DTLB:32:4w:8c,STLB:512:4w:30c,DRAM:200c" \
+        "128:4:8 2048:4:30 65536:2048:8"
+    tlb_row "one TLB: DTLB 64 4w 20c" "$tlb_l123,DTLB:64:4w:20c,DRAM:200c" \
+        "256:4:20 131072:2048:20"
+fi
 finish
