@@ -75,3 +75,10 @@ check "a PF item describes the stride prefetcher and keeps its keys in the canon
 check "a PF into a level that is not the first or second says which it may be" \
     grep -q -- "--hierarchy:1:28: bad hierarchy: into= names the first or second cache level (L1)" \
     "$TEST_TMP/pf.err"
+check "--prefetch adds a PF item to a preset (before DRAM)" \
+    sh -c "'$SIM' --hierarchy ivybridge --prefetch 16:into=L2 --describe |
+           grep -q 'psel=10,PF:16:distance=4:degree=1:into=L2:region=4K,DRAM:200c'"
+"$SIM" --hierarchy ivybridge --prefetch 16:degree=0 --describe 2>"$TEST_TMP/pf2.err" >/dev/null
+check "a bad --prefetch field is shown in the option's own text" \
+    grep -q -- "--prefetch:1:11: bad hierarchy: degree must be a number from 1 to 16" \
+    "$TEST_TMP/pf2.err"
