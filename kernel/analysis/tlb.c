@@ -10,32 +10,62 @@
 #define PENALTY_FRACTION 0.04
 #define PENALTY_MIN_NS 0.3
 
-/* Where curve c pays more than the reference: the start of the run of slower points that
- * lasts to the end (one point inside it may miss), and the extra ns at the largest size.
- * False when there is no such run of at least two points. */
-static bool penalty_run(const struct an_curve *c, const struct an_curve *ref, double *reach,
-                        double *penalty)
+/* Points of a curve the step finder keeps (more are not judged). */
+#define STEP_POINTS_MAX 256
+
+/* What a plateau of extra ns is: the median of its points (a wild point does not move it). */
+static double plateau_ns(const double *v, size_t n)
 {
-    size_t first = 0, count = 0, misses = 0;
-    for (size_t i = c->n; i-- > 0;) {
+    return n ? judge_median(v, n) : 0;
+}
+
+/*
+ * The TLB steps of curve c over the reference: the extra ns per point is cut into plateaus,
+ * a new one starting where two points in a row exceed the current plateau (the median of its
+ * points, 0 at first) by more than the threshold; a step's reach is the last size before it
+ * (the largest size measured without its penalty: a TLB's entries x page size when the sweep
+ * has that size), its penalty the rise of the median. A plateau has two points at least, so
+ * that a gradual rise (set-associative TLBs miss in part past their reach) is one step (a
+ * plateau still rising by more than the threshold joins the next); a rise that has not ended
+ * by the largest size gives a lower bound of its penalty. Returns the number of steps.
+ */
+static size_t penalty_steps(const struct an_curve *c, const struct an_curve *ref,
+                            struct verdict_tlb_step *out, size_t cap)
+{
+    double extra[STEP_POINTS_MAX], thr[STEP_POINTS_MAX], size[STEP_POINTS_MAX];
+    size_t n = 0, nsteps = 0, start = 0; /* start: the current plateau's first point */
+    for (size_t i = 0; i < c->n && n < STEP_POINTS_MAX; i++) {
         double base = analysis_interp_log2(ref->size, ref->ns, ref->n, c->size[i]);
-        if (!kisfinite(base))
+        if (!kisfinite(base) || !kisfinite(c->ns[i]))
             continue;
-        double extra = c->ns[i] - base;
-        if (!(extra > kfmax(PENALTY_MIN_NS, PENALTY_FRACTION * base))) {
-            if (count == 0 || ++misses > 1)
-                break;
+        extra[n] = c->ns[i] - base;
+        thr[n] = kfmax(PENALTY_MIN_NS, PENALTY_FRACTION * base);
+        size[n++] = c->size[i];
+    }
+    double level = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (!(extra[i] > level + thr[i] && extra[i + 1] > level + thr[i + 1])) {
+            level = plateau_ns(extra + start, i + 1 - start);
             continue;
         }
-        if (count++ == 0)
-            *penalty = extra;
-        first = i;
-        misses = 0;
+        if (i == 0 || (nsteps == cap && !(extra[i - 1] - extra[start] > thr[i - 1])))
+            break;
+        size_t end = i + 2; /* the new plateau: two points at least, up to the next step */
+        while (end + 1 < n &&
+               !(extra[end] > extra[i] + thr[end] && extra[end + 1] > extra[i] + thr[end + 1]))
+            end++;
+        end = end + 1 < n ? end : n;
+        double next = plateau_ns(extra + i, end - i);
+        bool ramp = nsteps && extra[i - 1] - extra[start] > thr[i - 1]; /* still rising */
+        if (ramp)
+            out[nsteps - 1].penalty_ns += next - level;
+        else
+            out[nsteps++] = (struct verdict_tlb_step){size[i - 1], c->page_bytes, next - level};
+        level = next;
+        start = i;
+        i = end - 1;
     }
-    if (count < 2)
-        return false;
-    *reach = c->size[first];
-    return true;
+    return nsteps;
 }
 
 static void steps_text(const struct detection *d, char *buf, size_t cap)
@@ -54,26 +84,36 @@ static void steps_text(const struct detection *d, char *buf, size_t cap)
 static void tlb_row(struct verdict *v, const struct an_curve *c, const struct an_curve_result *cr,
                     const struct an_curve *ref, const char *rp)
 {
-    char pg[32], steps[160], reach_s[32] = "-", pen_s[32] = "-", key[48];
-    double reach = 0, penalty = 0;
+    char pg[32], steps[160], reach_s[96] = "", pen_s[96] = "", key[48];
+    struct verdict_tlb_step st[LEVELS_MAX];
+    size_t ns = c != ref ? penalty_steps(c, ref, st, LEVELS_MAX) : 0;
+    double total = 0;
     analysis_size(pg, sizeof(pg), c->page_bytes);
     steps_text(&cr->det, steps, sizeof(steps));
-    if (c != ref && penalty_run(c, ref, &reach, &penalty)) {
-        analysis_size(reach_s, sizeof(reach_s), reach);
-        ksnprintf(pen_s, sizeof(pen_s), "%.1f ns", penalty);
-        ksnprintf(key, sizeof(key), "penalty_ns_%s", pg);
-        verdict_item(v, key, penalty);
-        ksnprintf(key, sizeof(key), "reach_bytes_%s", pg);
-        verdict_item(v, key, reach);
+    for (size_t k = 0; k < ns; k++) {
+        char r[32];
+        analysis_size(r, sizeof(r), st[k].reach_bytes);
+        judge_append(reach_s, sizeof(reach_s), "%s%s", k ? ", " : "", r);
+        judge_append(pen_s, sizeof(pen_s), "%s%.1f ns", k ? ", +" : "", st[k].penalty_ns);
+        total += st[k].penalty_ns;
         if (v->data.nsteps < LEVELS_MAX)
-            v->data.step[v->data.nsteps++] =
-                (struct verdict_tlb_step){reach, c->page_bytes, penalty};
+            v->data.step[v->data.nsteps++] = st[k];
+    }
+    if (!ns) {
+        ksnprintf(reach_s, sizeof(reach_s), "-");
+        ksnprintf(pen_s, sizeof(pen_s), "-");
+    } else {
+        ksnprintf(key, sizeof(key), "penalty_ns_%s", pg);
+        verdict_item(v, key, total);
+        ksnprintf(key, sizeof(key), "reach_bytes_%s", pg);
+        verdict_item(v, key, st[0].reach_bytes);
         if (!v->headline[0])
             verdict_headline(v,
-                             "%s pages: TLB misses from %s on, adding %.1f ns per load at the "
-                             "largest size compared with %s pages",
-                             pg, reach_s, penalty, rp);
-    } else if (c != ref && !v->headline[0]) {
+                             "%s pages: TLB misses beyond %s, adding %.1f ns per load in all "
+                             "(%zu step%s) compared with %s pages",
+                             pg, reach_s, total, ns, ns > 1 ? "s" : "", rp);
+    }
+    if (!ns && c != ref && !v->headline[0]) {
         verdict_headline(v, "%s pages cost no more than %s pages over the sizes tried", pg, rp);
     }
     verdict_line(v, "| %s | %s | %s | %s |", pg, steps, c == ref ? "(reference)" : pen_s, reach_s);

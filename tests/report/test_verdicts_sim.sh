@@ -4,7 +4,8 @@
 # through chase-report --json's "verdicts". The expected answers come from the policies'
 # definitions (LRU keeps a line's second touch and is flushed by a scan at half the LLC; BIP
 # and BRRIP insert at low priority; RRIP and BIP keep a small hot array against a scan;
-# DIP/DRRIP have leader sets, LRU/SRRIP none; DRAM's mlp=N is N misses in flight).
+# DIP/DRRIP have leader sets, LRU/SRRIP none; DRAM's mlp=N is N misses in flight; chase-sim's
+# stride prefetcher misses the first three loads of each region and tracks PF:N streams).
 # VERDICTS=all (make eval) runs every hierarchy and prints the table docs/report.md keeps;
 # the default (make test) runs a subset with both answers of each verdict.
 set -u
@@ -102,4 +103,67 @@ for m in 2 6; do
     row "parallel.mlp (within 10%)" "DRAM mlp=$m" "$m" \
         "$(awk -v g="$got" -v m="$m" 'BEGIN { print (g + 0 > 0.9 * m && g + 0 < 1.1 * m) ? m : g }')"
 done
+# linear: with no prefetcher every stride is as slow as the random chase (no stride's lines fit
+# the 128K L2 of a 16M buffer); with PF a region of R bytes holds R/stride loads whose first
+# three miss, so strides up to about R/6 are under half the random latency: the largest
+# prefetched stride must lie in R/8..R/4 (4K regions: 512..1024).
+lin_h() { echo "L1:16K:4w:4c:lru,L2:128K:8w:12c:lru,${1}DRAM:200c"; }
+lin_args="experiments=random,linear random.min=8M random.max=32M random.points_per_octave=1
+    linear.size=16M linear.min_stride=128 linear.max_stride=4096 linear.step=128"
+lin_q=.verdicts.linear.prefetched_max_stride_bytes
+lin_row() {
+    local name=$1 pf=$2 lo=$3 hi=$4 got want
+    # shellcheck disable=SC2086
+    got=$(verdict "linear-$name" "$(lin_h "$pf")" "$lin_q" $lin_args)
+    if [ "$lo" = 0 ]; then want=none; else want="$lo..$hi bytes"; fi
+    row "linear.prefetched_max_stride_bytes" "$name" "$want" \
+        "$(awk -v g="$got" -v lo="$lo" -v hi="$hi" -v w="$want" \
+            'BEGIN { print (g == "0" && lo == 0) || (g + 0 >= lo && g + 0 <= hi && lo > 0) ? w : g }')"
+}
+lin_row "no prefetcher" "" 0 0
+lin_row "PF:16 (4K regions)" "PF:16," 512 1024
+if [ -n "$all" ]; then
+    lin_row "PF:16:region=16K" "PF:16:region=16K," 2048 4096
+    lin_row "PF:16:into=L2" "PF:16:into=L2," 512 1024
+fi
+# fused: PF:N tracks N streams; more evict each other (LRU) and none is prefetched. The L1 has
+# 16 ways (the streams' parts are aligned: their lines share sets) and DRAM overlaps 16 loads,
+# so bandwidth grows up to N streams; max_fuse is at most 14 (the lock-step chase's limit).
+fused_args="experiments=fused fused.size=14M fused.min_stride=64 fused.max_stride=192
+    fused.step=64 fused.max_fuse=14"
+if [ -n "$all" ]; then fused_ns="2 4 8 12"; else fused_ns="4 8"; fi
+for n in $fused_ns; do
+    # shellcheck disable=SC2086
+    row "fused.streams_tracked" "PF:$n" "$n" "$(verdict "fused-$n" \
+        "L1:64K:16w:4c:lru,L2:512K:8w:12c:lru,PF:$n,DRAM:200c:mlp=16" \
+        .verdicts.fused.streams_tracked $fused_args)"
+done
+# tlb: one slot per 4K page under 4K, 2M and 1G pages (1G the reference); an L1 DTLB and an
+# STLB of E entries cover E x page bytes, each missed adds its cost (1 GHz: cycles are ns).
+# Expected: a step per TLB reach inside the sweep, reach within 1.5x (as levels are judged),
+# 4K penalties (sharp steps: a cyclic chain misses every time) within 10%, a 2M step's
+# penalty above 0 and at most the DTLB's (past its reach a 4-way DTLB misses in part).
+tlb_q='[.verdicts.tlb.steps[] | "\(.reach_bytes):\(.page_bytes):\(.penalty_ns)"] | join(" ")'
+tlb_row() {
+    local name=$1 hier=$2 want=$3 got
+    got=$(verdict "tlb-${name//[^A-Za-z0-9]/}" "$hier" "$tlb_q" experiments=tlb tlb.max=256M)
+    got=${got//\"/}
+    row "tlb.steps" "$name" "$want" "$(awk -v g="$got" -v w="$want" 'BEGIN {
+        ng = split(g, gs, " "); nw = split(w, ws, " "); ok = ng == nw
+        for (i = 1; ok && i <= nw; i++) {
+            split(gs[i], a, ":"); split(ws[i], b, ":") # reach:page:penalty, expected in K and ns
+            r = a[1] / (b[1] * 1024); ok = r > 1 / 1.5 && r < 1.5 && a[2] == b[2] * 1024
+            if (b[2] == 4) ok = ok && a[3] > 0.9 * b[3] && a[3] < 1.1 * b[3]
+            else ok = ok && a[3] > 0 && a[3] <= b[3] }
+        print ok ? w : g }')"
+}
+tlb_l123="L1:32K:8w:4c:lru,L2:256K:8w:12c:lru,L3:512M:16w:40c:lru"
+tlb_row "DTLB 64 4w 10c, STLB 1024 8w 40c" "$tlb_l123,DTLB:64:4w:10c,STLB:1024:8w:40c,DRAM:200c" \
+    "256:4:10 4096:4:40 131072:2048:10"
+if [ -n "$all" ]; then
+    tlb_row "DTLB 32 4w 8c, STLB 512 4w 30c" "$tlb_l123,DTLB:32:4w:8c,STLB:512:4w:30c,DRAM:200c" \
+        "128:4:8 2048:4:30 65536:2048:8"
+    tlb_row "one TLB: DTLB 64 4w 20c" "$tlb_l123,DTLB:64:4w:20c,DRAM:200c" \
+        "256:4:20 131072:2048:20"
+fi
 finish

@@ -66,3 +66,19 @@ check "a second run gets folder 0002" test -s "$TEST_TMP/run/0002/random.csv"
 sim badkey --hierarchy ivybridge profile=quick random.mxa=1M
 check "an unknown key stops chase-sim with status 2 and errors.txt" \
     sh -c "test $SIM_RC = 2 && test -s '$RUN_DIR/errors.txt' && ! test -e '$RUN_DIR/random.csv'"
+
+pf="L1:32K:8w:4c:lru,L2:256K:8w:12c:lru,PF:16:degree=2:into=L2,DRAM:200c"
+check "a PF item describes the stride prefetcher and keeps its keys in the canonical form" \
+    sh -c "'$SIM' --hierarchy '$pf' --describe | grep -q 'PF     16 streams, 4 strides ahead, 2 lines each, into L2' &&
+           '$SIM' --hierarchy '$pf' --describe | grep -q 'PF:16:distance=4:degree=2:into=L2:region=4K,DRAM'"
+"$SIM" --hierarchy "L1:32K:8w:4c:lru,PF:8:into=L3,DRAM:200c" --describe 2>"$TEST_TMP/pf.err" >/dev/null
+check "a PF into a level that is not the first or second says which it may be" \
+    grep -q -- "--hierarchy:1:28: bad hierarchy: into= names the first or second cache level (L1)" \
+    "$TEST_TMP/pf.err"
+check "--prefetch adds a PF item to a preset (before DRAM)" \
+    sh -c "'$SIM' --hierarchy ivybridge --prefetch 16:into=L2 --describe |
+           grep -q 'psel=10,PF:16:distance=4:degree=1:into=L2:region=4K,DRAM:200c'"
+"$SIM" --hierarchy ivybridge --prefetch 16:degree=0 --describe 2>"$TEST_TMP/pf2.err" >/dev/null
+check "a bad --prefetch field is shown in the option's own text" \
+    grep -q -- "--prefetch:1:11: bad hierarchy: degree must be a number from 1 to 16" \
+    "$TEST_TMP/pf2.err"

@@ -8,6 +8,7 @@ SIM_MODEL_SRCS := \
 	tools/sim/sim_hier_load.c \
 	tools/sim/sim_hier_v3.c \
 	tools/sim/sim_policy.c \
+	tools/sim/sim_prefetch.c \
 	tools/sim/sim_presets.c \
 	tools/sim/sim_spec.c \
 	tools/sim/sim_spec_format.c
@@ -35,8 +36,9 @@ ALL_TARGETS += $(BUILD)/chase-sim
 # sim: policies, their compact rows, descriptions, the hierarchy, batches, measurement
 # (tests/unit/sim/).
 UNIT_TESTS += sim/test_sim_policy sim/test_sim_rows sim/test_sim_spec sim/test_sim_hier \
-	sim/test_sim_batch sim/test_sim_measure
+	sim/test_sim_batch sim/test_sim_measure sim/test_sim_prefetch
 test_sim_policy_SRCS  := $(SIM_MODEL_SRCS)
+test_sim_prefetch_SRCS := $(SIM_MODEL_SRCS)
 test_sim_rows_SRCS    := $(SIM_MODEL_SRCS)
 test_sim_batch_SRCS   := $(SIM_MODEL_SRCS)
 test_sim_spec_SRCS    := $(SIM_MODEL_SRCS)

@@ -13,7 +13,7 @@ void sim_cli_usage(FILE *f)
 {
     fprintf(f,
             "usage: chase-sim --hierarchy PRESET|DESCRIPTION|FILE [--out DIR] [--config FILE]\n"
-            "                 [--ghz F] [--seed N] [key=value ...]\n"
+            "                 [--prefetch STREAMS[:...]] [--ghz F] [--seed N] [key=value ...]\n"
             "       chase-sim --hierarchy ... --describe | --bench\n"
             "       chase-sim --list-presets | --help\n"
             "Runs chase's experiments on a modelled cache hierarchy and writes a result folder\n"
@@ -22,10 +22,14 @@ void sim_cli_usage(FILE *f)
             "  NAME:SIZE:WAYSw:LATENCYc:POLICY[:incl|:excl|:nine][:slices=N][:hash=H][:line=B]\n"
             "       [:eps=N][:leaders=N][:psel=BITS]\n"
             "  NAMETLB:ENTRIES:WAYSw:MISSc[:POLICY]   (optional TLBs, a name ending in TLB)\n"
+            "  PF:STREAMS[:distance=N][:degree=N][:into=LEVEL][:region=SIZE]\n"
+            "       (optional stride prefetcher; default distance 4, degree 1, into the first\n"
+            "       level, region 4K)\n"
             "  DRAM:LATENCYc[:mlp=N]\n"
             "  e.g. L1:32K:8w:4c:lru,L2:256K:8w:12c:plru,L3:6M:12w:40c:drrip:slices=4,DRAM:200c\n"
             "Policies: lru plru fifo random nru bip dip srrip brrip drrip. Hashes: intel xor mix "
             "mod.\n"
+            "--prefetch: add (or replace) the hierarchy's PF item, e.g. --prefetch 16:into=L2.\n"
             "--ghz: simulated core clock for ns (default 1); --seed: the model's random\n"
             "choices (default 1). The TLBs see chase's page key: page=4K, 2M or 1G (auto: 1G).\n");
 }
@@ -58,6 +62,12 @@ void sim_cli_describe(FILE *f, const struct sim_spec *spec, const char *name)
         fprintf(f, "  %-6s %5llu entries %2u-way, miss +%u cycles\n", spec->tlb[i].name,
                 (unsigned long long)spec->tlb[i].size_bytes, spec->tlb[i].ways,
                 spec->tlb[i].latency_cycles);
+    if (spec->pf.streams)
+        fprintf(f,
+                "  PF     %u streams, %u strides ahead, %u lines each, into %s, %llu-byte "
+                "regions\n",
+                spec->pf.streams, spec->pf.distance, spec->pf.degree,
+                spec->level[spec->pf.level].name, (unsigned long long)spec->pf.region_bytes);
     fprintf(f, "  DRAM   %u cycles, %u loads overlap\n", spec->dram_cycles, spec->mlp);
     sim_spec_format(spec, line, sizeof(line));
     fprintf(f, "%s\n", line);
@@ -107,6 +117,8 @@ static bool value_option(struct sim_cli *cli, const char *opt, const char *v)
         cli->config_path = v;
     } else if (!strcmp(opt, "--hierarchy")) {
         cli->hierarchy = v;
+    } else if (!strcmp(opt, "--prefetch")) {
+        cli->prefetch = v;
     } else if (!strcmp(opt, "--ghz")) {
         cli->ghz = strtod(v, &end);
         if (*end || !(cli->ghz >= 0.01 && cli->ghz <= 100)) {
@@ -125,7 +137,8 @@ static bool value_option(struct sim_cli *cli, const char *opt, const char *v)
 
 static bool takes_value(const char *a)
 {
-    static const char *const names[] = {"--out", "--config", "--hierarchy", "--ghz", "--seed"};
+    static const char *const names[] = {"--out",      "--config", "--hierarchy",
+                                        "--prefetch", "--ghz",    "--seed"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!strcmp(a, names[i]))
             return true;
@@ -198,6 +211,38 @@ static void print_error(const char *source, const char *text, const struct sim_p
     fputc('\n', stderr);
 }
 
+/*
+ * --prefetch: the hierarchy written back without its PF item, then "PF:" and the option's
+ * fields before DRAM, parsed again; an error points into the option's own text.
+ */
+static int add_prefetch(const char *fields, struct sim_spec *spec)
+{
+    char text[2048];
+    spec->pf.streams = 0;
+    sim_spec_format(spec, text, sizeof(text));
+    char *dram = text, *next; /* the last item, DRAM (a level's name may end in DRAM) */
+    while ((next = strstr(dram + 1, ",DRAM:")) != NULL)
+        dram = next;
+    size_t at = (size_t)(dram - text) + (dram != text), n = strlen(fields);
+    char tail[64];
+    snprintf(tail, sizeof(tail), "%s", text + at);
+    if (at + n + strlen(tail) + 5 >= sizeof(text)) {
+        fprintf(stderr, "chase-sim: --prefetch '%s' is too long\n", fields);
+        return 2;
+    }
+    snprintf(text + at, sizeof(text) - at, "PF:%s,%s", fields, tail);
+    struct sim_parse_error err;
+    if (sim_spec_parse(text, spec, &err))
+        return 0;
+    if (err.pos >= at + 3 && err.pos <= at + 3 + n) {
+        err.pos -= at + 3;
+        print_error("--prefetch", fields, &err);
+    } else {
+        print_error("--prefetch", text, &err);
+    }
+    return 2;
+}
+
 int sim_cli_hierarchy(struct sim_cli *cli, struct sim_spec *spec, const char **name)
 {
     const char *h = cli->hierarchy, *text, *source;
@@ -236,7 +281,7 @@ int sim_cli_hierarchy(struct sim_cli *cli, struct sim_spec *spec, const char **n
         print_error(source, text, &err);
         return 2;
     }
-    return 0;
+    return cli->prefetch ? add_prefetch(cli->prefetch, spec) : 0;
 }
 
 void sim_cli_release(struct sim_cli *cli)

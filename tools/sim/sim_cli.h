@@ -13,6 +13,7 @@ struct sim_cli {
     const char *out_dir;     /* --out, default "runs" */
     const char *config_path; /* --config, or NULL */
     const char *hierarchy;   /* --hierarchy as given */
+    const char *prefetch;    /* --prefetch: a PF item's fields after "PF:", or NULL */
     char *config_text;       /* the --config file's text */
     size_t config_len;
     char *hierarchy_text; /* a hierarchy file's text */

@@ -86,6 +86,8 @@ int sim_hier_init(struct sim_hier *h, const struct sim_spec *spec, uint64_t page
             goto fail;
         h->ntlbs++;
     }
+    if (spec->pf.streams)
+        sim_pf_init(&h->pf, &spec->pf, h->level[spec->pf.level].cache.line_shift);
     return 0;
 fail:
     sim_hier_free(h);

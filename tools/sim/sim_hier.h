@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "sim_cache.h"
+#include "sim_prefetch.h"
 
 #define SIM_MAX_LEVELS 6
 #define SIM_MAX_TLBS 3
@@ -41,7 +42,8 @@ struct sim_spec {
     struct sim_level_spec tlb[SIM_MAX_TLBS];
     unsigned ntlbs;
     unsigned dram_cycles;
-    unsigned mlp; /* independent loads whose latencies overlap (lock-step streams) */
+    unsigned mlp;          /* independent loads whose latencies overlap (lock-step streams) */
+    struct sim_pf_spec pf; /* the stride prefetcher (streams 0: none) */
 };
 
 struct sim_level {
@@ -72,6 +74,8 @@ struct sim_hier {
     struct {
         uint32_t set, tag;
     } pend[SIM_MAX_LEVELS];
+    struct sim_prefetcher pf; /* used when spec.pf.streams */
+    uint64_t pf_fills;        /* lines the prefetcher brought in (not loads) */
 };
 
 /*
@@ -100,6 +104,17 @@ unsigned sim_hier_load(struct sim_hier *h, uint64_t addr);
  * Returns the sum of the latencies in core cycles.
  */
 uint64_t sim_hier_load_many(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat);
+
+/*
+ * Fill the line of addr into level `into` and the levels between it and the one that holds
+ * it (DRAM otherwise), as a demand miss would, with the evictions that follow; nothing is
+ * counted as a load, hit or miss. Returns whether a fill happened (the line was not there).
+ */
+bool sim_hier_fill_ahead(struct sim_hier *h, unsigned into, uint64_t addr);
+
+/* sim_hier_load_many with the prefetcher on: each load, then the lines it asks for. */
+uint64_t sim_hier_load_prefetched(struct sim_hier *h, const uint64_t *addr, size_t n,
+                                  unsigned *lat);
 
 /*
  * sim_hier_load_many's loop, with the sets of the levels in mask (bit i: level i) found

@@ -415,6 +415,29 @@ unsigned sim_hier_load(struct sim_hier *h, uint64_t addr)
     return cycles;
 }
 
+bool sim_hier_fill_ahead(struct sim_hier *h, unsigned into, uint64_t addr)
+{
+    struct sim_loc loc[SIM_MAX_LEVELS];
+    unsigned n = h->nlevels, hit = n;
+    for (unsigned i = into; i < n; i++) {
+        struct sim_cache *c = &h->level[i].cache;
+        settle_level(h, i, SIM_SHAPE_ANY);
+        locate(c, addr, &loc[i]);
+        uint64_t match = sim_cache_match(c, loc[i].row, loc[i].tag);
+        if (match) {
+            if (h->excl_mask >> i & 1) /* a victim cache hands the line inward */
+                sim_cache_drop_at(c, loc[i].row, (unsigned)__builtin_ctzll(match));
+            hit = i;
+            break;
+        }
+    }
+    for (unsigned j = hit; j-- > into;)
+        if (!(h->excl_mask >> j & 1))
+            fill(h, j, loc[j].set, loc[j].tag);
+    settle_all(h);
+    return hit != into;
+}
+
 /*
  * The levels worth fetching ahead for the next loads: those too large for the host's inner
  * caches that more than one load in SIM_PREFETCH_SHARE reached since the last call (a
@@ -439,6 +462,8 @@ static unsigned prefetch_mask(struct sim_hier *h)
 
 uint64_t sim_hier_load_many(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat)
 {
+    if (h->spec.pf.streams)
+        return sim_hier_load_prefetched(h, addr, n, lat);
     unsigned mask = prefetch_mask(h);
 #ifdef SIM_HAVE_V3
     if (h->use_v3)

@@ -13,7 +13,7 @@ static struct sim_backend *bound;
 struct counters {
     uint64_t hits[SIM_MAX_LEVELS], misses[SIM_MAX_LEVELS];
     uint64_t tlb_misses[SIM_MAX_TLBS];
-    uint64_t loads, dram_loads;
+    uint64_t loads, dram_loads, pf_fills;
 };
 
 void sim_backend_bind(struct sim_backend *b, struct sim_hier *h, const struct plat_buffer *buffer)
@@ -42,6 +42,7 @@ static void snapshot(const struct sim_hier *h, struct counters *c)
         c->tlb_misses[i] = h->tlb[i].cache.misses;
     c->loads = h->loads;
     c->dram_loads = h->dram_loads;
+    c->pf_fills = h->pf_fills;
 }
 
 static void stats_header(struct sim_backend *b)
@@ -53,7 +54,8 @@ static void stats_header(struct sim_backend *b)
     strbuf_puts(&b->stats, ",dram_share");
     for (unsigned i = 0; i < h->ntlbs; i++)
         strbuf_printf(&b->stats, ",%s_miss_rate", h->spec.tlb[i].name);
-    strbuf_puts(&b->stats, ",page_bytes\n");
+    strbuf_puts(&b->stats,
+                h->spec.pf.streams ? ",page_bytes,pf_fills_per_load\n" : ",page_bytes\n");
 }
 
 static double ratio(uint64_t part, uint64_t whole)
@@ -80,7 +82,10 @@ static void stats_row(struct sim_backend *b, const struct chase_point *pt,
     strbuf_printf(&b->stats, ",%.6f", ratio(z->dram_loads - a->dram_loads, loads));
     for (unsigned i = 0; i < h->ntlbs; i++)
         strbuf_printf(&b->stats, ",%.6f", ratio(z->tlb_misses[i] - a->tlb_misses[i], loads));
-    strbuf_printf(&b->stats, ",%llu\n", (unsigned long long)h->page_bytes);
+    strbuf_printf(&b->stats, ",%llu", (unsigned long long)h->page_bytes);
+    if (h->spec.pf.streams)
+        strbuf_printf(&b->stats, ",%.6f", ratio(z->pf_fills - a->pf_fills, loads));
+    strbuf_puts(&b->stats, "\n");
     b->points++;
 }
 

@@ -23,12 +23,8 @@ struct parser {
     struct sim_spec *spec;
     struct sim_parse_error *err;
     bool dram_seen;
+    struct field pf_into; /* where the prefetcher named its level (resolved at the end) */
 };
-
-static const char *const hash_names[SIM_HASH_COUNT] = {[SIM_HASH_XOR] = "xor",
-                                                       [SIM_HASH_INTEL] = "intel",
-                                                       [SIM_HASH_MIX] = "mix",
-                                                       [SIM_HASH_MOD] = "mod"};
 
 __attribute__((format(printf, 3, 4))) static bool fail(struct parser *ps, const struct field *f,
                                                        const char *fmt, ...)
@@ -144,7 +140,7 @@ static bool parse_hash(struct parser *ps, const struct field *f, struct sim_leve
 {
     struct field v = {f->s + 5, f->len - 5, f->pos + 5};
     for (int h = 0; h < SIM_HASH_COUNT; h++) {
-        if (field_is(&v, hash_names[h])) {
+        if (field_is(&v, sim_hash_name((enum sim_hash)h))) {
             l->hash = (enum sim_hash)h;
             return true;
         }
@@ -234,7 +230,7 @@ static bool check_slices(struct parser *ps, const struct level_fields *lf, struc
         return fail(ps, &lf->slices,
                     "hash=%s needs a power-of-two slice count (hash=mix "
                     "takes any)",
-                    hash_names[l->hash]);
+                    sim_hash_name(l->hash));
     return true;
 }
 
@@ -362,6 +358,65 @@ static bool parse_dram(struct parser *ps, const struct field *f, unsigned n)
     return true;
 }
 
+/* One ":key=value" of the prefetcher. */
+static bool parse_pf_option(struct parser *ps, const struct field *f, struct sim_pf_spec *pf)
+{
+    unsigned region;
+    if (option_key(f, "distance"))
+        return option_number(ps, f, 8, 1, SIM_PF_MAX_DISTANCE, false, &pf->distance);
+    if (option_key(f, "degree"))
+        return option_number(ps, f, 6, 1, SIM_PF_MAX_DEGREE, false, &pf->degree);
+    if (option_key(f, "into")) {
+        ps->pf_into = (struct field){f->s + 5, f->len - 5, f->pos + 5};
+        return true;
+    }
+    if (!option_key(f, "region"))
+        return fail(ps, f,
+                    "unknown prefetcher option; one of distance=N, degree=N, into=LEVEL, "
+                    "region=SIZE");
+    if (!option_number(ps, f, 6, 64, 1u << 30, true, &region))
+        return false;
+    if (!is_pow2(region))
+        return fail(ps, f, "region must be a power of two like 4K (from 64 bytes to 1G)");
+    pf->region_bytes = region;
+    return true;
+}
+
+/* PF:STREAMS[:distance=N][:degree=N][:into=LEVEL][:region=SIZE] */
+static bool parse_pf(struct parser *ps, const struct field *f, unsigned n)
+{
+    struct sim_pf_spec *pf = &ps->spec->pf;
+    uint64_t v;
+    if (!number(&f[1 % n], false, 0, &v) || v < 1 || v > SIM_PF_MAX_STREAMS || n < 2)
+        return fail(ps, &f[1 % n],
+                    "PF needs the streams it tracks, 1 to %d: "
+                    "PF:STREAMS[:distance=N][:degree=N][:into=LEVEL][:region=SIZE]",
+                    SIM_PF_MAX_STREAMS);
+    *pf = (struct sim_pf_spec){(unsigned)v, SIM_PF_DEFAULT_DISTANCE, SIM_PF_DEFAULT_DEGREE, 0,
+                               SIM_PF_DEFAULT_REGION_BYTES};
+    ps->pf_into = (struct field){"", 0, f[0].pos};
+    for (unsigned i = 2; i < n; i++)
+        if (!parse_pf_option(ps, &f[i], pf))
+            return false;
+    return true;
+}
+
+/* The level the prefetcher fills: the first (default) or second, by name. */
+static bool resolve_pf_level(struct parser *ps)
+{
+    struct sim_spec *spec = ps->spec;
+    if (!spec->pf.streams || !ps->pf_into.len)
+        return true;
+    for (unsigned i = 0; i < spec->nlevels && i < 2; i++)
+        if (field_is(&ps->pf_into, spec->level[i].name)) {
+            spec->pf.level = i;
+            return true;
+        }
+    return fail(ps, &ps->pf_into, "into= names the first or second cache level (%s%s%s)",
+                spec->level[0].name, spec->nlevels > 1 ? " or " : "",
+                spec->nlevels > 1 ? spec->level[1].name : "");
+}
+
 static bool name_ends_tlb(const struct field *f)
 {
     return f->len >= 3 && !strncasecmp(f->s + f->len - 3, "TLB", 3);
@@ -400,6 +455,8 @@ static bool parse_item(struct parser *ps, struct field item)
         return fail(ps, &item, "nothing may follow DRAM (it is the outermost level)");
     if (field_is(&f[0], "DRAM"))
         return parse_dram(ps, f, n);
+    if (field_is(&f[0], "PF"))
+        return parse_pf(ps, f, n);
     if (name_ends_tlb(&f[0]))
         return parse_tlb(ps, f, n);
     return parse_cache(ps, f, n);
@@ -407,7 +464,7 @@ static bool parse_item(struct parser *ps, struct field item)
 
 bool sim_spec_parse(const char *text, struct sim_spec *spec, struct sim_parse_error *err)
 {
-    struct parser ps = {text, spec, err, false};
+    struct parser ps = {text, spec, err, false, {0}};
     memset(spec, 0, sizeof(*spec));
     memset(err, 0, sizeof(*err));
     size_t len = strlen(text), start = 0, i = 0;
@@ -433,10 +490,5 @@ bool sim_spec_parse(const char *text, struct sim_spec *spec, struct sim_parse_er
         struct field end = {text + len, 0, len};
         return fail(&ps, &end, "the hierarchy must end with DRAM:LATENCYc");
     }
-    return true;
-}
-
-const char *sim_hash_name(enum sim_hash hash)
-{
-    return hash_names[hash];
+    return resolve_pf_level(&ps);
 }

@@ -27,6 +27,7 @@ struct sim_parse_error {
  *   cache: NAME:SIZE:WAYSw:LATENCYc:POLICY[:incl|:excl|:nine][:slices=N][:hash=H][:line=B]
  *          [:eps=N][:leaders=N][:psel=BITS]
  *   TLB:   NAMETLB:ENTRIES:WAYSw:MISSc[:POLICY]  (a name ending in TLB)
+ *   prefetcher: PF:STREAMS[:distance=N][:degree=N][:into=LEVEL][:region=SIZE] (off without)
  *   DRAM:  DRAM:LATENCYc[:mlp=N]
  * Returns true, or false with err naming the field and what would be accepted.
  */

@@ -5,6 +5,16 @@
 #include "sim_policy.h"
 #include "sim_spec.h"
 
+static const char *const hash_names[SIM_HASH_COUNT] = {[SIM_HASH_XOR] = "xor",
+                                                       [SIM_HASH_INTEL] = "intel",
+                                                       [SIM_HASH_MIX] = "mix",
+                                                       [SIM_HASH_MOD] = "mod"};
+
+const char *sim_hash_name(enum sim_hash hash)
+{
+    return hash_names[hash];
+}
+
 /* A size the way the parser reads it: 32K, 6M, 1280K, 100. */
 static int format_size(char *buf, size_t cap, uint64_t v)
 {
@@ -55,6 +65,13 @@ void sim_spec_format(const struct sim_spec *spec, char *buf, size_t cap)
         else
             format_tlb(&spec->tlb[i - spec->nlevels], item, sizeof(item));
         n += (size_t)snprintf(buf + n, cap - n, "%s,", item);
+    }
+    const struct sim_pf_spec *pf = &spec->pf;
+    if (pf->streams && n < cap) {
+        format_size(item, sizeof(item), pf->region_bytes);
+        n += (size_t)snprintf(buf + n, cap - n, "PF:%u:distance=%u:degree=%u:into=%s:region=%s,",
+                              pf->streams, pf->distance, pf->degree, spec->level[pf->level].name,
+                              item);
     }
     if (n < cap)
         snprintf(buf + n, cap - n, "DRAM:%uc:mlp=%u", spec->dram_cycles, spec->mlp);

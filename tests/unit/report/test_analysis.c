@@ -264,6 +264,50 @@ static void test_verdicts(void **state)
     assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "lacks"));
 }
 
+/* A cache curve: 4 ns to 32K, 12 to 256K, 40 to 512M (a large last cache), then 200. */
+static double tlb_base_ns(double size)
+{
+    return size <= 32768 ? 4 : size <= 262144 ? 12 : size <= 536870912 ? 40 : 200;
+}
+
+/*
+ * The tlb verdict finds every TLB step of a page size against the largest: a 64-entry DTLB
+ * (+10 ns past 256K with 4K pages, 128M with 2M) and a 1024-entry STLB (+40 ns past 4M);
+ * the 2M step rises gradually (a set-associative TLB misses in part past its reach) and is
+ * one step; a single wild point is none.
+ */
+static void test_tlb_verdict_steps(void **state)
+{
+    (void)state;
+    static char table[16384];
+    size_t n = (size_t)snprintf(table, sizeof(table), "page_bytes,size_bytes,ns_median\n");
+    static const double pages[] = {4096, 2 << 20, 1 << 30};
+    for (int p = 0; p < 3; p++)
+        for (double x = 14; x <= 30; x += 0.5) {
+            double size = round(exp2(x)), ns = tlb_base_ns(size);
+            if (p == 0)
+                ns += (size > 262144 ? 10 : 0) + (size > 4194304 ? 40 : 0) + (x == 20 ? 30 : 0);
+            if (p == 1 && size > 134217728)
+                ns += 10 * (1 - 134217728 / size);
+            n += (size_t)snprintf(table + n, sizeof(table) - n, "%.0f,%.0f,%.3f\n", pages[p], size,
+                                  ns);
+        }
+    reset();
+    add_random(&src[0], 2 << 20, false);
+    load_table(EXP("tlb"), table);
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    const struct verdict *v = &res[0].verdict[EXP("tlb")];
+    assert_true(v->present);
+    assert_int_equal(v->data.nsteps, 3);
+    assert_true(v->data.step[0].reach_bytes == 262144 && v->data.step[0].page_bytes == 4096);
+    assert_true(fabs(v->data.step[0].penalty_ns - 10) < 0.5);
+    assert_true(v->data.step[1].reach_bytes == 4194304);
+    assert_true(fabs(v->data.step[1].penalty_ns - 40) < 0.5);
+    assert_true(v->data.step[2].reach_bytes == 134217728 && v->data.step[2].page_bytes == 2 << 20);
+    assert_true(v->data.step[2].penalty_ns > 2 && v->data.step[2].penalty_ns <= 10);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -282,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_primary_ring),
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_scan_without_verdict),
+        cmocka_unit_test(test_tlb_verdict_steps),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
