@@ -12,6 +12,8 @@
 
 /* Hops of the first warm-up window, before its pace is known: 1 ms even at 250 ns a hop. */
 #define WARM_FIRST_WINDOW_HOPS 4096
+/* The most warm-up windows whose paces the steady-state test keeps (then it stops testing). */
+#define WARM_PACES_MAX 4096
 /* Windows a point may lose to NMIs and machine checks before it fails (a storm, not a blip). */
 #define MEASURE_MAX_DROPPED 16
 
@@ -129,7 +131,11 @@ uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops, const struct
     if (plan->warm_laps_set && plan->warm_laps == 0)
         return 0; /* asked for the way from cold: nothing may warm the chain */
     uint64_t lap = round_up_unroll(lap_hops);
-    return lap < rep_hops ? lap : rep_hops;
+    if (lap <= rep_hops)
+        return lap;
+    if (plan->prewalk_max_hops && plan->prewalk_max_hops < rep_hops)
+        return round_up_unroll(plan->prewalk_max_hops);
+    return rep_hops;
 }
 
 /*
@@ -207,27 +213,83 @@ static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done,
     return n < left ? n : left;
 }
 
-/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap; in windows
-   of at most about plan->window_max_ticks each. */
+/* What the warm-up's windows showed: its fastest window (the pace repetitions are sized by:
+   the least disturbed one) and each window's pace, for the steady-state test. */
+struct warm_pace {
+    uint64_t best_hops, best_ticks;
+    double *paces; /* ticks per hop of each window (room for WARM_PACES_MAX) */
+    unsigned n;
+};
+
+/* The median of v[lo..hi) (sorts a copy in scratch). */
+static double median_of(const double *v, unsigned lo, unsigned hi, double *scratch)
+{
+    kmemcpy(scratch, v + lo, (hi - lo) * sizeof(double));
+    stats_sort(scratch, hi - lo);
+    return stats_quantile_sorted(scratch, hi - lo, 0.5);
+}
+
+bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch)
+{
+    unsigned a = n / 2, b = 3 * n / 4;
+    if (b - a < WARM_STEADY_MIN_WINDOWS || n - b < WARM_STEADY_MIN_WINDOWS)
+        return false;
+    double early = median_of(paces, a, b, scratch), late = median_of(paces, b, n, scratch);
+    double d = late > early ? late - early : early - late;
+    return early > 0 && d <= tolerance * early;
+}
+
+/* Record one warm-up window of n hops in ticks. */
+static void warm_note(struct warm_pace *w, uint64_t n, uint64_t ticks)
+{
+    if (!w->best_hops || (double)ticks * (double)w->best_hops < (double)w->best_ticks * (double)n) {
+        w->best_hops = n;
+        w->best_ticks = ticks;
+    }
+    if (w->paces && w->n < WARM_PACES_MAX && n)
+        w->paces[w->n++] = (double)ticks / (double)n;
+}
+
+/* Whether a warm-up that has taken `ticks` so far may stop before its planned hops. */
+static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, uint64_t ticks)
+{
+    if (!w->paces || !plan->warm_steady_ticks || ticks < plan->warm_steady_ticks)
+        return false;
+    double tolerance =
+        plan->precision > WARM_STEADY_TOLERANCE ? plan->precision : WARM_STEADY_TOLERANCE;
+    return measure_warm_steady(w->paces, w->n, tolerance, w->paces + WARM_PACES_MAX);
+}
+
+/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap, which a
+   long one may cut short once steady (warm_may_stop); in windows of at most about
+   plan->window_max_ticks each. */
 static int warm_up(struct chase_job *job, const struct chase_point *pt,
-                   const struct measure_plan *plan, struct point_result *r)
+                   const struct measure_plan *plan, struct point_result *r, struct warm_pace *w)
 {
     uint64_t hops = plan->warm_laps_set ? plan->warm_laps * pt->lap_hops
                     : plan->warm_hops   ? plan->warm_hops
                                         : pt->lap_hops;
-    r->warm_hops = hops ? round_up_unroll(hops) : 0;
-    if (!r->warm_hops)
+    hops = hops ? round_up_unroll(hops) : 0;
+    if (!hops)
         return 0;
-    uint64_t t0 = arch_tsc_fenced();
+    bool adaptive = !plan->warm_laps_set && plan->warm_steady_ticks && plan->window_max_ticks;
+    w->paces = adaptive ? plat_alloc(2 * WARM_PACES_MAX * sizeof(double)) : NULL;
+    uint64_t t0 = arch_tsc_fenced(), done = 0;
     int rc = 0;
-    for (uint64_t done = 0; done < r->warm_hops && rc == 0;) {
-        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, r->warm_hops - done);
+    while (done < hops && rc == 0) {
+        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, hops - done);
         job->iters = n / CHASE_UNROLL;
         rc = job_window(job, r);
         r->warm_ticks += job->ticks;
         done += n;
+        warm_note(w, n, job->ticks);
+        if (warm_may_stop(plan, w, arch_tsc_fenced() - t0))
+            break;
     }
+    r->warm_hops = done;
     r->time.warm = arch_tsc_fenced() - t0;
+    plat_free(w->paces);
+    w->paces = NULL;
     return rc;
 }
 
@@ -323,14 +385,16 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     int rc = -1;
 
     /* The warm-up brings the chains into the state every later stretch of the chase sees. */
-    if (warm_up(&job, pt, plan, r) != 0)
+    struct warm_pace pace = {0};
+    if (warm_up(&job, pt, plan, r, &pace) != 0)
         goto out;
     if (hits_rep)
         job.fault_test = plan->fault_test;
     job.smi = t->smi_counting;
     if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
         goto out;
-    r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_hops, r->warm_ticks, plan);
+    /* Sized at the fastest warm-up window's pace: a preempted window says nothing of the chain. */
+    r->hops = measure_hops_per_rep(pt->lap_hops, pace.best_hops, pace.best_ticks, plan);
     job.iters = r->hops / CHASE_UNROLL;
     r->prewalk_hops = measure_prewalk_hops(pt->lap_hops, r->hops, plan);
     job.prewalk_iters = r->prewalk_hops / CHASE_UNROLL;

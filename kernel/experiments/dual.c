@@ -105,6 +105,7 @@ static void dual_plan(const struct exp_ctx *ctx, void *data, struct exp_point *p
     uint64_t stride = d->p->stride_bytes;
     /* The leading pointer brings in the new lines; the trailing one finds them again. */
     pp->plan = exp_plan(ctx, size, stride < line ? stride : line, 1);
+    pp->plan.prewalk_max_hops = exp_prewalk_tlb_hops(ctx, size);
     pp->label = size;
     pp->chain_bytes = size;
     pp->slots = pp->lap_hops = size / stride;
