@@ -196,9 +196,9 @@ static unsigned plan_capacity(const struct measure_plan *plan)
 }
 
 /*
- * Hops of the warm-up's next window (of left): all of them without a window cap; else as many
- * as fill half of plan->window_max_ticks at the pace so far (done hops in ticks), and
- * WARM_FIRST_WINDOW_HOPS before there is a pace.
+ * Hops of the next window of a stretch the window cap splits (the warm-up, a whole lap), of
+ * left: all of them without a cap; else as many as fill half of plan->window_max_ticks at the
+ * pace so far (done hops in ticks), and WARM_FIRST_WINDOW_HOPS before there is a pace.
  */
 static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done, uint64_t ticks,
                                  uint64_t left)
@@ -309,20 +309,59 @@ static void rep_clock(const struct chase_job *job, const struct timing *t, struc
     r->core_per_rep[i] = ratio;
 }
 
-/* Run repetition i and record it. */
-static int repetition(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
+/*
+ * Repetition i's hops in windows: one, or, for a whole lap that the window cap does not
+ * shorten (plan->partial_laps false), as many as keep each within about window_max_ticks at
+ * the pace of repetition i - 1 (for the first: 4096 hops, then the pace so far), the chase
+ * ticks and SMIs summed. The untimed walk and the first clock estimate belong to the first
+ * window, the last estimate to the last. Returns the windows used, 0 on failure.
+ */
+static unsigned rep_windows(struct chase_job *job, const struct measure_plan *plan,
+                            struct point_result *r, unsigned i, uint64_t *smi)
+{
+    bool split = !plan->partial_laps && plan->window_max_ticks;
+    uint64_t done = split && i ? r->hops : 0, ticks = split && i ? r->ticks[i - 1] : 0;
+    uint64_t prewalk = job->prewalk_iters, adds_before = 0, left = r->hops;
+    unsigned windows = 0;
+    r->ticks[i] = 0;
+    *smi = 0;
+    while (left) {
+        uint64_t n = split ? warm_window_hops(plan, done, ticks, left) : left;
+        job->iters = n / CHASE_UNROLL;
+        job->prewalk_iters = windows ? 0 : prewalk;
+        if (job_window(job, r) != 0)
+            break;
+        adds_before = windows++ ? adds_before : job->adds_before;
+        r->ticks[i] += job->ticks;
+        *smi += job->smi_delta;
+        left -= n;
+        if (!(split && i)) {
+            done += n;
+            ticks += job->ticks;
+        }
+    }
+    job->prewalk_iters = prewalk;
+    job->adds_before = adds_before;
+    return left ? 0 : windows;
+}
+
+/* Run repetition i and record it (the timer's overhead subtracted once per window). */
+static int repetition(struct chase_job *job, const struct chase_point *pt,
+                      const struct measure_plan *plan, const struct timing *t,
                       struct point_result *r, unsigned i)
 {
-    if (job_window(job, r) != 0)
+    uint64_t smi;
+    unsigned windows = rep_windows(job, plan, r, i, &smi);
+    if (!windows)
         return -1;
-    r->ticks[i] = job->ticks;
-    r->time.timed += job->ticks;
+    r->time.timed += r->ticks[i];
+    r->split_windows += windows - 1;
     if (r->smi) {
-        r->smi[i] = job->smi_delta;
-        r->smi_reps += job->smi_delta != 0;
+        r->smi[i] = smi;
+        r->smi_reps += smi != 0;
     }
     rep_clock(job, t, r, i);
-    double net = (double)r->ticks[i] - t->overhead_ticks;
+    double net = (double)r->ticks[i] - windows * t->overhead_ticks;
     r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
     return 0;
 }
@@ -350,7 +389,7 @@ static int repeat(struct chase_job *job, const struct chase_point *pt,
     uint64_t start = arch_tsc_fenced();
     unsigned n = 0;
     while (stop == REPS_GO_ON) {
-        if (repetition(job, pt, t, r, n) != 0)
+        if (repetition(job, pt, plan, t, r, n) != 0)
             return -1;
         reps_insert_sorted(sorted, n, r->tsc_per_access[n]);
         n++;
@@ -395,7 +434,6 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
         goto out;
     /* Sized at the fastest warm-up window's pace: a preempted window says nothing of the chain. */
     r->hops = measure_hops_per_rep(pt->lap_hops, pace.best_hops, pace.best_ticks, plan);
-    job.iters = r->hops / CHASE_UNROLL;
     r->prewalk_hops = measure_prewalk_hops(pt->lap_hops, r->hops, plan);
     job.prewalk_iters = r->prewalk_hops / CHASE_UNROLL;
     job.aperf = t->aperf_in_window;

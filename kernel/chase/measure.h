@@ -90,6 +90,7 @@ struct point_result {
     /* What the windows did (measure_chase): the untimed walk, and windows dropped. */
     uint64_t prewalk_hops;         /* untimed hops per stream before each repetition's timestamp */
     unsigned dropped;              /* windows lost to an NMI or machine check, taken again */
+    unsigned split_windows;        /* windows beyond one per repetition: whole laps split */
     unsigned dropped_vector;       /* the exception that cost the last of them */
     void **end[CHASE_MAX_STREAMS]; /* where each stream's chase stopped */
     /* From measure_finish: per-repetition core cycles, the headlines, the disturbance. */

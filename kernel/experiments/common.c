@@ -328,6 +328,10 @@ void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_resul
         con_printf("  note: %u window%s of this point %s lost to %s and taken again\n", r->dropped,
                    r->dropped > 1 ? "s" : "", r->dropped > 1 ? "were" : "was",
                    r->dropped_vector == FAULT_VECTOR_NMI ? "an NMI" : "a machine check");
+    if (r->split_windows)
+        con_printf("  note: whole laps longer than window_max_ms were timed in %u windows more, "
+                   "summed\n",
+                   r->split_windows);
     if (r->smi_reps)
         con_printf("  note: %u of %u repetitions of this point saw an SMI (see the smi column); "
                    "%u of them were outliers\n",

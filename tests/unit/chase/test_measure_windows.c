@@ -263,6 +263,35 @@ static void test_warmup_split(void **state)
     measure_release(&r);
 }
 
+/* Whole laps (warm_laps = 0) longer than the window cap are timed in several windows, summed:
+   the first at 4096 hops, the later repetitions at the pace of the one before. */
+static void test_whole_lap_split(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(3, 1);
+    p.warm_laps_set = true;
+    p.warm_laps = 0;
+    p.partial_laps = false;
+    struct point_result r;
+    stub_windows = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    unsigned base = stub_windows - 3; /* the core clock's, if any */
+    assert_int_equal(r.split_windows, 0);
+    measure_release(&r);
+    p.window_max_ticks = 1; /* tiny: a window of one loop iteration once the pace is known */
+    stub_windows = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    uint64_t lap = (SLOTS + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
+    assert_int_equal(r.hops, lap);
+    assert_int_equal(r.split_windows, 2 * (lap / CHASE_UNROLL - 1));
+    assert_int_equal(stub_windows, base + 1 + 2 * lap / CHASE_UNROLL);
+    assert_int_equal(slot_of(r.end[0]), 3 * lap % SLOTS); /* every hop chased, none twice */
+    for (unsigned i = 0; i < r.reps; i++)
+        assert_true(r.ticks[i] > 0 && r.tsc_per_access[i] > 0);
+    measure_release(&r);
+}
+
 /* An NMI or machine check costs the window it hit, counted; the point goes on. */
 static void test_interruption_dropped(void **state)
 {
@@ -333,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_no_prewalk_without_warmup),
         cmocka_unit_test(test_window_cap),
         cmocka_unit_test(test_warmup_split),
+        cmocka_unit_test(test_whole_lap_split),
         cmocka_unit_test(test_interruption_dropped),
         cmocka_unit_test(test_interruption_storm_fails),
     };
