@@ -213,11 +213,12 @@ static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done,
     return n < left ? n : left;
 }
 
-/* What the warm-up's windows showed: its fastest window (the pace repetitions are sized by:
-   the least disturbed one) and each window's pace, for the steady-state test. */
+/* What the warm-up's windows showed: the pace repetitions are sized by (hops in ticks: the
+   median window's, robust to a window the scheduler or a neighbour slowed and to the first
+   windows after the build, which find its leftovers in the caches) and each window's pace. */
 struct warm_pace {
-    uint64_t best_hops, best_ticks;
-    double *paces; /* ticks per hop of each window (room for WARM_PACES_MAX) */
+    uint64_t pace_hops, pace_ticks;
+    double *paces; /* ticks per hop of each window (room for WARM_PACES_MAX), then scratch */
     unsigned n;
 };
 
@@ -242,10 +243,6 @@ bool measure_warm_steady(const double *paces, unsigned n, double tolerance, doub
 /* Record one warm-up window of n hops in ticks. */
 static void warm_note(struct warm_pace *w, uint64_t n, uint64_t ticks)
 {
-    if (!w->best_hops || (double)ticks * (double)w->best_hops < (double)w->best_ticks * (double)n) {
-        w->best_hops = n;
-        w->best_ticks = ticks;
-    }
     if (w->paces && w->n < WARM_PACES_MAX && n)
         w->paces[w->n++] = (double)ticks / (double)n;
 }
@@ -253,7 +250,8 @@ static void warm_note(struct warm_pace *w, uint64_t n, uint64_t ticks)
 /* Whether a warm-up that has taken `ticks` so far may stop before its planned hops. */
 static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, uint64_t ticks)
 {
-    if (!w->paces || !plan->warm_steady_ticks || ticks < plan->warm_steady_ticks)
+    if (!w->paces || plan->warm_laps_set || !plan->warm_steady_ticks ||
+        ticks < plan->warm_steady_ticks)
         return false;
     double tolerance =
         plan->precision > WARM_STEADY_TOLERANCE ? plan->precision : WARM_STEADY_TOLERANCE;
@@ -272,8 +270,7 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     hops = hops ? round_up_unroll(hops) : 0;
     if (!hops)
         return 0;
-    bool adaptive = !plan->warm_laps_set && plan->warm_steady_ticks && plan->window_max_ticks;
-    w->paces = adaptive ? plat_alloc(2 * WARM_PACES_MAX * sizeof(double)) : NULL;
+    w->paces = plan->window_max_ticks ? plat_alloc(2 * WARM_PACES_MAX * sizeof(double)) : NULL;
     uint64_t t0 = arch_tsc_fenced(), done = 0;
     int rc = 0;
     while (done < hops && rc == 0) {
@@ -288,6 +285,12 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     }
     r->warm_hops = done;
     r->time.warm = arch_tsc_fenced() - t0;
+    w->pace_hops = done;
+    w->pace_ticks = r->warm_ticks; /* with fewer than 3 windows: all of them */
+    if (w->n >= 3)
+        w->pace_ticks =
+            (uint64_t)(median_of(w->paces, 0, w->n, w->paces + WARM_PACES_MAX) * (double)done +
+                       0.5);
     plat_free(w->paces);
     w->paces = NULL;
     return rc;
@@ -432,8 +435,7 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     job.smi = t->smi_counting;
     if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
         goto out;
-    /* Sized at the fastest warm-up window's pace: a preempted window says nothing of the chain. */
-    r->hops = measure_hops_per_rep(pt->lap_hops, pace.best_hops, pace.best_ticks, plan);
+    r->hops = measure_hops_per_rep(pt->lap_hops, pace.pace_hops, pace.pace_ticks, plan);
     r->prewalk_hops = measure_prewalk_hops(pt->lap_hops, r->hops, plan);
     job.prewalk_iters = r->prewalk_hops / CHASE_UNROLL;
     job.aperf = t->aperf_in_window;
