@@ -213,9 +213,8 @@ static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done,
     return n < left ? n : left;
 }
 
-/* What the warm-up's windows showed: the pace repetitions are sized by (hops in ticks: the
-   median window's, robust to a window the scheduler or a neighbour slowed and to the first
-   windows after the build, which find its leftovers in the caches) and each window's pace. */
+/* What the warm-up's windows showed: the pace repetitions are sized by (hops in ticks:
+   warm_typical_pace) and each window's pace. */
 struct warm_pace {
     uint64_t pace_hops, pace_ticks;
     double *paces; /* ticks per hop of each window (room for WARM_PACES_MAX), then scratch */
@@ -238,6 +237,21 @@ bool measure_warm_steady(const double *paces, unsigned n, double tolerance, doub
     double early = median_of(paces, a, b, scratch), late = median_of(paces, b, n, scratch);
     double d = late > early ? late - early : early - late;
     return early > 0 && d <= tolerance * early;
+}
+
+/*
+ * The pace repetitions are sized by: the lower quartile of the latest half of the windows.
+ * The latest half, because the first windows after the build find its leftovers in the caches
+ * (at 32M here the fastest window ran 2-3 times the steady pace); a low quantile, because on
+ * a loaded host most 5 ms windows hold some time the scheduler gave another process (their
+ * median ran 1.5 times the pace of the 1 ms repetitions at 256M).
+ */
+static double warm_typical_pace(struct warm_pace *w)
+{
+    unsigned lo = w->n / 2, k = w->n - lo;
+    kmemcpy(w->paces + WARM_PACES_MAX, w->paces + lo, k * sizeof(double));
+    stats_sort(w->paces + WARM_PACES_MAX, k);
+    return stats_quantile_sorted(w->paces + WARM_PACES_MAX, k, 0.25);
 }
 
 /* Record one warm-up window of n hops in ticks. */
@@ -286,11 +300,9 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     r->warm_hops = done;
     r->time.warm = arch_tsc_fenced() - t0;
     w->pace_hops = done;
-    w->pace_ticks = r->warm_ticks; /* with fewer than 3 windows: all of them */
-    if (w->n >= 3)
-        w->pace_ticks =
-            (uint64_t)(median_of(w->paces, 0, w->n, w->paces + WARM_PACES_MAX) * (double)done +
-                       0.5);
+    w->pace_ticks = r->warm_ticks; /* with fewer than 4 windows: all of them */
+    if (w->n >= 4)
+        w->pace_ticks = (uint64_t)(warm_typical_pace(w) * (double)done + 0.5);
     plat_free(w->paces);
     w->paces = NULL;
     return rc;
