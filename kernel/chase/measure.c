@@ -244,7 +244,7 @@ bool measure_warm_steady(const double *paces, unsigned n, double tolerance, doub
  * The latest half, because the first windows after the build find its leftovers in the caches
  * (at 32M here the fastest window ran 2-3 times the steady pace); a low quantile, because on
  * a loaded host most 5 ms windows hold some time the scheduler gave another process (their
- * median ran 1.5 times the pace of the 1 ms repetitions at 256M).
+ * median ran at least 1.5 times the pace of the 1 ms repetitions at 256M).
  */
 static double warm_typical_pace(struct warm_pace *w)
 {

@@ -113,7 +113,8 @@ typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_pla
                           const struct timing *t, struct point_result *r);
 
 /*
- * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps), then
+ * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps; without
+ * warm_laps, one past plan->warm_steady_ticks stops once steady, measure_warm_steady), then
  * timed repetitions in windows, plan->reps of them and more until the median is known to
  * plan->precision or the time or count cap is reached (reps_should_stop); disturbed
  * repetitions are counted and left out of r->tsc (reps_assess). Streams above
@@ -184,7 +185,8 @@ int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
 void measure_release(struct point_result *r);
 /*
  * Hops per stream per repetition: at least plan->min_hops and long enough to last
- * plan->target_ticks at the pace of the warm-up (warm_ticks over warm_hops), a whole
+ * plan->target_ticks at a pace of warm_ticks over warm_hops (measure_chase gives the lower
+ * quartile of the latest half of the warm-up's windows, or the whole warm-up's), a whole
  * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
  * and whole laps are asked for), and short enough that the walk before it and itself fit
  * in plan->window_max_ticks at that pace (partial laps only). A multiple of CHASE_UNROLL.
