@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Interleaved passes in dual and ring (issue 18): chase-host measures their sweeps in passes,
 # writes one row per point in the sweep's order, chases the same chains as one pass (dual's
-# lag per point, ring's slots), and ring names each stride once, before its rows.
+# lag per point, ring's slots), and ring names each stride once, before its rows. Whole laps
+# (warm_laps=0) longer than a window are timed in several windows, every hop a lap.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -56,4 +57,18 @@ check "ring console: the same stride and row lines with passes=1 and 3" test \
         awk '{ print $1, $2, $3 }')" = \
     "$(grep -E '^stride=|^ +[0-9.]+[KMG]? +[0-9.]+ +[0-9]+ ' "$TEST_TMP/passes1.log" |
         awk '{ print $1, $2, $3 }')"
+
+# Whole laps split by window_max_ms: a 4M lap (65536 hops) cannot fit the first window (4096
+# hops before the pace is known), so the point says how many windows more it took.
+split=$(fresh_dir host-split)
+"$ROOT/build/chase-host" --out "$split" experiments=random random.min=4M random.max=4M \
+    warm_laps=0 precision=0 reps=3 window_max_ms=1 >"$TEST_TMP/split.log" 2>&1
+check "warm_laps=0 window_max_ms=1 exits 0" test "$?" = 0
+check "the console says the whole laps took more windows" \
+    grep -qE "note: whole laps longer than window_max_ms were timed in [0-9]+ windows more" \
+    "$TEST_TMP/split.log"
+check "each of the 3 repetitions is one whole lap (65536 hops), positive" awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    !($c["hops"] == 65536 && $c["tsc_per_access"] > 0) { bad = 1 } END { exit bad || NR != 4 }' \
+    "$split/0001/random.samples.csv"
 finish
