@@ -393,7 +393,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/tools/test_checks.sh tests/tools/test_check_experiments.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \
 	tests/host/test_host_cores.sh tests/host/test_host_hugealign.sh \
-	tests/host/test_host_cpuid_cpu.sh \
+	tests/host/test_host_cpuid_cpu.sh tests/host/test_host_passes.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \

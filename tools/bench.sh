@@ -107,6 +107,9 @@ echo "  level sizes chase reports (run 1 summary):" \
     "L2 $(summary_level "$a/console.txt" L2 size) (CPUID L2 $((l2 >> 10))K)"
 echo
 
+targets "$L1_DOC_CYCLES" "$l2q"
+echo
+
 # 3. Repeatability: the spread of each point's median over the three sweeps.
 echo "spread of per-point headlines (ns, core_cycles) over the 3 sweeps, (max - min) / median,"
 echo "median over points:"

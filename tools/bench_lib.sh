@@ -233,10 +233,14 @@ peer_round() {
     esac
 }
 
-# chase_sizes_file DIR: "size ns_headline ns_median cycles" of a sweep's points.
+# chase_points DIR: "size ns_headline ns_median cycles GHz disturbed" of a sweep's points
+# (GHz: the median core clock of the point's repetitions).
 chase_points() {
-    awk -F, "$AWK_COLS"' NR == 1 { cols(); next } { print $1, $c["ns"], $c["ns_median"],
-        $c["core_cycles"], $c["disturbed"] }' "$1/random.csv"
+    local hz
+    hz=$(jq .tsc.hz "$1/run.json")
+    awk -F, -v hz="$hz" "$AWK_COLS"' NR == 1 { cols(); next } { print $1, $c["ns"],
+        $c["ns_median"], $c["core_cycles"], $c["core_per_tsc"] * hz / 1e9, $c["disturbed"] }' \
+        "$1/random.csv"
 }
 
 # spread_line LABEL V1 V2 V3: "median [min-max] spread%" of three values.
@@ -280,7 +284,7 @@ side_by_side() {
         echo
     done
     local flagged
-    flagged=$(cat "$work"/chase[123].txt | awk '$5 != "" { n++ } END { print n + 0 }')
+    flagged=$(cat "$work"/chase[123].txt | awk '$6 != "" { n++ } END { print n + 0 }')
     echo "  chase-host points marked disturbed (disturbed column) over the 3 sweeps: $flagged"
     printf "  seconds per point: chase-host %s" "$(for i in 1 2 3; do
         jq -r '.experiment_time.random.wall_s' "${sweep[i]}/run.json"; done |
@@ -296,4 +300,78 @@ side_by_side() {
     echo "  commands: chase-host --cpu $cpu $SWEEP; multichase -m SIZE -s 64 (pinned with" \
         "taskset); lat_mem_rd -P 1 MAX_MB 64"
     echo
+}
+
+# seconds_per_point DIR...: wall seconds per point of chase-host sweeps (run.json), over all.
+seconds_per_point() {
+    local d
+    for d in "$@"; do
+        echo "$(jq -r .experiment_time.random.wall_s "$d/run.json") $(($(wc -l <"$d/random.csv") - 1))"
+    done | awk '{ t += $1; n += $2 } END { printf "%.3f", n ? t / n : 0 }'
+}
+
+# targets L1_DOC L2_QUIET: issue 18's four targets, each answered from this run's figures:
+# per key size the spread (max - min) / median of the headline over the 3 sweeps, in ns and
+# in core cycles, against 3% (below the L2 size) or 5%, and against each peer's spread; the
+# L1 and L2 points' core cycles and clock in every sweep; seconds per point against each
+# peer (5x); the time outside timed chasing in every sweep (30%). Uses sweep[], peers[],
+# KEY_SIZES, $l2 and the files side_by_side wrote.
+targets() {
+    local doc=$1 quiet=$2 s i j v=() c=() g=() w=() target
+    echo "issue 18's targets, from the three sweeps above:"
+    for s in $KEY_SIZES; do
+        [ -n "$(value_at "$work/chase1.txt" "$s" 2)" ] || continue
+        target=$((s < l2 ? 3 : 5))
+        for i in 1 2 3; do
+            v[i]=$(value_at "$work/chase$i.txt" "$s" 2)
+            c[i]=$(value_at "$work/chase$i.txt" "$s" 4)
+            g[i]=$(value_at "$work/chase$i.txt" "$s" 5)
+        done
+        printf "  %-5s spread ns %s, core cycles %s (target <= %d%%: ns %s, cycles %s);" \
+            "$(size_label "$s")" "$(spread_pct "${v[@]}")" "$(spread_pct "${c[@]}")" "$target" \
+            "$(judge "$(spread_pct "${v[@]}")" "$target")" \
+            "$(judge "$(spread_pct "${c[@]}")" "$target")"
+        printf " clock %.2f %.2f %.2f GHz" "${g[1]}" "${g[2]}" "${g[3]}"
+        for j in "${!peers[@]}"; do
+            for i in 1 2 3; do w[i]=$(value_at "$work/peer$j-$i.txt" "$s" 2); done
+            printf "; %s %s (chase-host lower in ns: %s)" "$(basename "${peers[j]}")" \
+                "$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" "$(awk -v a="$(spread_pct \
+                "${v[@]}")" -v b="$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" \
+                'BEGIN { print (a + 0 < b + 0) ? "yes" : "NO" }')"
+        done
+        echo
+    done
+    for i in 1 2 3; do
+        awk -v l1="$(value_at "$work/chase$i.txt" 16384 4)" -v l2="$(value_at \
+            "$work/chase$i.txt" 262144 4)" -v doc="$doc" -v q="$quiet" -v i="$i" \
+            -v out="$(jq '100 - 100 * .experiment_time.random.timed' "${sweep[i]}/run.json")" \
+            'BEGIN { d1 = 100 * (l1 / doc - 1); d2 = 100 * (l2 / q - 1)
+            printf "  sweep %d: L1 (16K) %.3f cycles, %+.1f%% from %g (%s); L2 (256K) %.2f " \
+                "cycles, %+.1f%% from the quiet %.2f (%s); outside timed chasing %.1f%% (%s)\n",
+                i, l1, d1, doc, (d1 < 2 && d1 > -2) ? "met" : "MISSED", l2, d2, q,
+                (d2 < 5 && d2 > -5) ? "met" : "MISSED", out, out < 30 ? "met" : "MISSED" }'
+    done
+    printf "  seconds per point: chase-host %s" "$(seconds_per_point "${sweep[@]}")"
+    for j in "${!peers[@]}"; do
+        printf ", %s %s" "$(basename "${peers[j]}")" "$(cat "$work"/peer"$j"-[123].time |
+            awk -v me="$(seconds_per_point "${sweep[@]}")" '{ t += $2 - $1; n += $3 }
+            END { p = n ? t / n : 0; printf "%.3f (%.1fx; target >= 5x: %s)", p, p / me,
+                  (p / me >= 5 ? "met" : "MISSED") }')"
+    done
+    echo
+}
+
+# spread_pct V1 V2 V3: (max - min) / median of three values, in percent.
+spread_pct() {
+    echo "$1 $2 $3" | awk '{ mn = $1; mx = $1; for (i = 2; i <= 3; i++) { if ($i < mn) mn = $i
+        if ($i > mx) mx = $i }; md = $1 + $2 + $3 - mn - mx
+        printf "%.2f%%", (md > 0 ? 100 * (mx - mn) / md : 0) }'
+}
+
+# judge PERCENT TARGET: "met" when PERCENT (with or without its %) is at most TARGET.
+judge() { awk -v p="${1%\%}" -v t="$2" 'BEGIN { print (p + 0 <= t) ? "met" : "MISSED" }'; }
+
+# size_label BYTES: 16K, 2M, 256M.
+size_label() {
+    awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%gM", b / 1048576; else printf "%gK", b / 1024 }'
 }

@@ -12,6 +12,8 @@
 
 /* Hops of the first warm-up window, before its pace is known: 1 ms even at 250 ns a hop. */
 #define WARM_FIRST_WINDOW_HOPS 4096
+/* The most warm-up windows whose paces the steady-state test keeps (then it stops testing). */
+#define WARM_PACES_MAX 4096
 /* Windows a point may lose to NMIs and machine checks before it fails (a storm, not a blip). */
 #define MEASURE_MAX_DROPPED 16
 
@@ -130,7 +132,11 @@ uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops, const struct
     if (plan->warm_laps_set && plan->warm_laps == 0)
         return 0; /* asked for the way from cold: nothing may warm the chain */
     uint64_t lap = round_up_unroll(lap_hops);
-    return lap < rep_hops ? lap : rep_hops;
+    if (lap <= rep_hops)
+        return lap;
+    if (plan->prewalk_max_hops && plan->prewalk_max_hops < rep_hops)
+        return round_up_unroll(plan->prewalk_max_hops);
+    return rep_hops;
 }
 
 /*
@@ -192,9 +198,9 @@ static unsigned plan_capacity(const struct measure_plan *plan)
 }
 
 /*
- * Hops of the warm-up's next window (of left): all of them without a window cap; else as many
- * as fill half of plan->window_max_ticks at the pace so far (done hops in ticks), and
- * WARM_FIRST_WINDOW_HOPS before there is a pace.
+ * Hops of the next window of a stretch the window cap splits (the warm-up, a whole lap), of
+ * left: all of them without a cap; else as many as fill half of plan->window_max_ticks at the
+ * pace so far (done hops in ticks), and WARM_FIRST_WINDOW_HOPS before there is a pace.
  */
 static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done, uint64_t ticks,
                                  uint64_t left)
@@ -209,27 +215,98 @@ static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done,
     return n < left ? n : left;
 }
 
-/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap; in windows
-   of at most about plan->window_max_ticks each. */
+/* What the warm-up's windows showed: the pace repetitions are sized by (hops in ticks:
+   warm_typical_pace) and each window's pace. */
+struct warm_pace {
+    uint64_t pace_hops, pace_ticks;
+    double *paces; /* ticks per hop of each window (room for WARM_PACES_MAX), then scratch */
+    unsigned n;
+};
+
+/* The median of v[lo..hi) (sorts a copy in scratch). */
+static double median_of(const double *v, unsigned lo, unsigned hi, double *scratch)
+{
+    kmemcpy(scratch, v + lo, (hi - lo) * sizeof(double));
+    stats_sort(scratch, hi - lo);
+    return stats_quantile_sorted(scratch, hi - lo, 0.5);
+}
+
+bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch)
+{
+    unsigned a = n / 2, b = 3 * n / 4;
+    if (b - a < WARM_STEADY_MIN_WINDOWS || n - b < WARM_STEADY_MIN_WINDOWS)
+        return false;
+    double early = median_of(paces, a, b, scratch), late = median_of(paces, b, n, scratch);
+    double d = late > early ? late - early : early - late;
+    return early > 0 && d <= tolerance * early;
+}
+
+/*
+ * The pace repetitions are sized by: the lower quartile of the latest half of the windows.
+ * The latest half, because the first windows after the build find its leftovers in the caches
+ * (at 32M here the fastest window ran 2-3 times the steady pace); a low quantile, because on
+ * a loaded host most 5 ms windows hold some time the scheduler gave another process (their
+ * median ran at least 1.5 times the pace of the 1 ms repetitions at 256M).
+ */
+static double warm_typical_pace(struct warm_pace *w)
+{
+    unsigned lo = w->n / 2, k = w->n - lo;
+    kmemcpy(w->paces + WARM_PACES_MAX, w->paces + lo, k * sizeof(double));
+    stats_sort(w->paces + WARM_PACES_MAX, k);
+    return stats_quantile_sorted(w->paces + WARM_PACES_MAX, k, 0.25);
+}
+
+/* Record one warm-up window of n hops in ticks. */
+static void warm_note(struct warm_pace *w, uint64_t n, uint64_t ticks)
+{
+    if (w->paces && w->n < WARM_PACES_MAX && n)
+        w->paces[w->n++] = (double)ticks / (double)n;
+}
+
+/* Whether a warm-up that has taken `ticks` so far may stop before its planned hops. */
+static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, uint64_t ticks)
+{
+    if (!w->paces || plan->warm_laps_set || !plan->warm_steady_ticks ||
+        ticks < plan->warm_steady_ticks)
+        return false;
+    double tolerance =
+        plan->precision > WARM_STEADY_TOLERANCE ? plan->precision : WARM_STEADY_TOLERANCE;
+    return measure_warm_steady(w->paces, w->n, tolerance, w->paces + WARM_PACES_MAX);
+}
+
+/* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap, which a
+   long one may cut short once steady (warm_may_stop); in windows of at most about
+   plan->window_max_ticks each. */
 static int warm_up(struct chase_job *job, const struct chase_point *pt,
-                   const struct measure_plan *plan, struct point_result *r)
+                   const struct measure_plan *plan, struct point_result *r, struct warm_pace *w)
 {
     uint64_t hops = plan->warm_laps_set ? plan->warm_laps * pt->lap_hops
                     : plan->warm_hops   ? plan->warm_hops
                                         : pt->lap_hops;
-    r->warm_hops = hops ? round_up_unroll(hops) : 0;
-    if (!r->warm_hops)
+    hops = hops ? round_up_unroll(hops) : 0;
+    if (!hops)
         return 0;
-    uint64_t t0 = arch_tsc_fenced();
+    w->paces = plan->window_max_ticks ? plat_alloc(2 * WARM_PACES_MAX * sizeof(double)) : NULL;
+    uint64_t t0 = arch_tsc_fenced(), done = 0;
     int rc = 0;
-    for (uint64_t done = 0; done < r->warm_hops && rc == 0;) {
-        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, r->warm_hops - done);
+    while (done < hops && rc == 0) {
+        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, hops - done);
         job->iters = n / CHASE_UNROLL;
         rc = job_window(job, r);
         r->warm_ticks += job->ticks;
         done += n;
+        warm_note(w, n, job->ticks);
+        if (warm_may_stop(plan, w, arch_tsc_fenced() - t0))
+            break;
     }
+    r->warm_hops = done;
     r->time.warm = arch_tsc_fenced() - t0;
+    w->pace_hops = done;
+    w->pace_ticks = r->warm_ticks; /* with fewer than 4 windows: all of them */
+    if (w->n >= 4)
+        w->pace_ticks = (uint64_t)(warm_typical_pace(w) * (double)done + 0.5);
+    plat_free(w->paces);
+    w->paces = NULL;
     return rc;
 }
 
@@ -249,20 +326,59 @@ static void rep_clock(const struct chase_job *job, const struct timing *t, struc
     r->core_per_rep[i] = ratio;
 }
 
-/* Run repetition i and record it. */
-static int repetition(struct chase_job *job, const struct chase_point *pt, const struct timing *t,
+/*
+ * Repetition i's hops in windows: one, or, for a whole lap that the window cap does not
+ * shorten (plan->partial_laps false), as many as keep each within about window_max_ticks at
+ * the pace of repetition i - 1 (for the first: 4096 hops, then the pace so far), the chase
+ * ticks and SMIs summed. The untimed walk and the first clock estimate belong to the first
+ * window, the last estimate to the last. Returns the windows used, 0 on failure.
+ */
+static unsigned rep_windows(struct chase_job *job, const struct measure_plan *plan,
+                            struct point_result *r, unsigned i, uint64_t *smi)
+{
+    bool split = !plan->partial_laps && plan->window_max_ticks;
+    uint64_t done = split && i ? r->hops : 0, ticks = split && i ? r->ticks[i - 1] : 0;
+    uint64_t prewalk = job->prewalk_iters, adds_before = 0, left = r->hops;
+    unsigned windows = 0;
+    r->ticks[i] = 0;
+    *smi = 0;
+    while (left) {
+        uint64_t n = split ? warm_window_hops(plan, done, ticks, left) : left;
+        job->iters = n / CHASE_UNROLL;
+        job->prewalk_iters = windows ? 0 : prewalk;
+        if (job_window(job, r) != 0)
+            break;
+        adds_before = windows++ ? adds_before : job->adds_before;
+        r->ticks[i] += job->ticks;
+        *smi += job->smi_delta;
+        left -= n;
+        if (!(split && i)) {
+            done += n;
+            ticks += job->ticks;
+        }
+    }
+    job->prewalk_iters = prewalk;
+    job->adds_before = adds_before;
+    return left ? 0 : windows;
+}
+
+/* Run repetition i and record it (the timer's overhead subtracted once per window). */
+static int repetition(struct chase_job *job, const struct chase_point *pt,
+                      const struct measure_plan *plan, const struct timing *t,
                       struct point_result *r, unsigned i)
 {
-    if (job_window(job, r) != 0)
+    uint64_t smi;
+    unsigned windows = rep_windows(job, plan, r, i, &smi);
+    if (!windows)
         return -1;
-    r->ticks[i] = job->ticks;
-    r->time.timed += job->ticks;
+    r->time.timed += r->ticks[i];
+    r->split_windows += windows - 1;
     if (r->smi) {
-        r->smi[i] = job->smi_delta;
-        r->smi_reps += job->smi_delta != 0;
+        r->smi[i] = smi;
+        r->smi_reps += smi != 0;
     }
     rep_clock(job, t, r, i);
-    double net = (double)r->ticks[i] - t->overhead_ticks;
+    double net = (double)r->ticks[i] - windows * t->overhead_ticks;
     r->tsc_per_access[i] = (net > 0 ? net : 0) / (double)(r->hops * pt->streams);
     return 0;
 }
@@ -290,7 +406,7 @@ static int repeat(struct chase_job *job, const struct chase_point *pt,
     uint64_t start = arch_tsc_fenced();
     unsigned n = 0;
     while (stop == REPS_GO_ON) {
-        if (repetition(job, pt, t, r, n) != 0)
+        if (repetition(job, pt, plan, t, r, n) != 0)
             return -1;
         reps_insert_sorted(sorted, n, r->tsc_per_access[n]);
         n++;
@@ -325,15 +441,15 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     int rc = -1;
 
     /* The warm-up brings the chains into the state every later stretch of the chase sees. */
-    if (warm_up(&job, pt, plan, r) != 0)
+    struct warm_pace pace = {0};
+    if (warm_up(&job, pt, plan, r, &pace) != 0)
         goto out;
     if (hits_rep)
         job.fault_test = plan->fault_test;
     job.smi = t->smi_counting;
     if (job.smi && !(r->smi = plat_alloc(cap * sizeof(uint64_t))))
         goto out;
-    r->hops = measure_hops_per_rep(pt->lap_hops, r->warm_hops, r->warm_ticks, plan);
-    job.iters = r->hops / CHASE_UNROLL;
+    r->hops = measure_hops_per_rep(pt->lap_hops, pace.pace_hops, pace.pace_ticks, plan);
     r->prewalk_hops = measure_prewalk_hops(pt->lap_hops, r->hops, plan);
     job.prewalk_iters = r->prewalk_hops / CHASE_UNROLL;
     job.aperf = t->aperf_in_window;

@@ -43,8 +43,13 @@ struct measure_plan {
     unsigned max_reps;     /* ... or this many repetitions (0: reps) */
     bool warm_laps_set;    /* the warm-up is warm_laps whole laps instead (0: none) */
     unsigned warm_laps;
-    uint64_t window_max_ticks; /* a window (untimed walk + repetition) lasts at most about
-                                  this long at the warm-up's pace; 0: no cap */
+    uint64_t window_max_ticks;  /* a window (untimed walk + repetition) lasts at most about
+                                   this long at the warm-up's pace; 0: no cap */
+    uint64_t warm_steady_ticks; /* a warm-up (warm_laps auto) that has taken this long may stop
+                                   before its lap once steady (measure_warm_steady); 0: never */
+    uint64_t prewalk_max_hops;  /* the untimed walk of a chain whose lap is longer than a
+                                   repetition: at most this many hops, what refills the TLBs
+                                   (exp_prewalk_tlb_hops); 0: no bound */
 };
 
 /* What fault_test provokes inside a window, to show that chase recovers. */
@@ -85,6 +90,7 @@ struct point_result {
     /* What the windows did (measure_chase): the untimed walk, and windows dropped. */
     uint64_t prewalk_hops;         /* untimed hops per stream before each repetition's timestamp */
     unsigned dropped;              /* windows lost to an NMI or machine check, taken again */
+    unsigned split_windows;        /* windows beyond one per repetition: whole laps split */
     unsigned dropped_vector;       /* the exception that cost the last of them */
     void **end[CHASE_MAX_STREAMS]; /* where each stream's chase stopped */
     /* From measure_finish: per-repetition core cycles, the headlines, the disturbance. */
@@ -107,7 +113,8 @@ typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_pla
                           const struct timing *t, struct point_result *r);
 
 /*
- * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps), then
+ * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps; without
+ * warm_laps, one past plan->warm_steady_ticks stops once steady, measure_warm_steady), then
  * timed repetitions in windows, plan->reps of them and more until the median is known to
  * plan->precision or the time or count cap is reached (reps_should_stop); disturbed
  * repetitions are counted and left out of r->tsc (reps_assess). Streams above
@@ -150,13 +157,27 @@ static inline bool measure_is_outlier(const struct point_result *r, unsigned i)
 }
 
 /*
- * Untimed hops per stream that each repetition's window walks before its first timestamp:
- * as many as the repetition times (rep_hops), at most a lap, so that it starts with the
- * TLBs and paging-structure caches the chase itself leaves (entering a window on the
- * firmware empties them); 0 when the plan asks for no warm-up (warm_laps = 0).
+ * Untimed hops per stream that each repetition's window walks before its first timestamp, so
+ * that it starts with the TLBs and paging-structure caches the chase itself leaves (entering
+ * a window on the firmware empties them): a whole lap when the repetition covers one (it
+ * also brings the whole chain back into the caches); else as many as the repetition times,
+ * at most plan->prewalk_max_hops (the timed hops continue past the walked stretch, so the
+ * walk cannot warm their lines, only the TLBs); 0 when the plan asks for no warm-up
+ * (warm_laps = 0).
  */
 uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops,
                               const struct measure_plan *plan);
+
+/*
+ * The steady-state test of a long warm-up: whether the median pace (ticks per hop) of the
+ * warm-up windows in the third quarter of paces[0..n) and in the last quarter differ by at
+ * most `tolerance` (a fraction), each quarter holding WARM_STEADY_MIN_WINDOWS windows at
+ * least. The quarters are halves of the latest half, so a transient of any length shows
+ * until the warm-up is several times as long. scratch has room for n values.
+ */
+#define WARM_STEADY_MIN_WINDOWS 4
+#define WARM_STEADY_TOLERANCE 0.01 /* or the plan's precision, if wider */
+bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch);
 
 /* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
@@ -164,7 +185,8 @@ int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
 void measure_release(struct point_result *r);
 /*
  * Hops per stream per repetition: at least plan->min_hops and long enough to last
- * plan->target_ticks at the pace of the warm-up (warm_ticks over warm_hops), a whole
+ * plan->target_ticks at a pace of warm_ticks over warm_hops (measure_chase gives the lower
+ * quartile of the latest half of the warm-up's windows, or the whole warm-up's), a whole
  * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
  * and whole laps are asked for), and short enough that the walk before it and itself fit
  * in plan->window_max_ticks at that pace (partial laps only). A multiple of CHASE_UNROLL.

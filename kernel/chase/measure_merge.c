@@ -98,6 +98,7 @@ static void add_up(struct point_result *into, const struct point_result *slice)
     into->warm_hops += slice->warm_hops;
     into->smi_reps += slice->smi_reps;
     into->dropped += slice->dropped;
+    into->split_windows += slice->split_windows;
     if (slice->dropped)
         into->dropped_vector = slice->dropped_vector;
     if (slice->stop > into->stop)

@@ -46,9 +46,10 @@ const struct key_desc global_keys[] = {
      "clock change spreads over the curve instead of drawing a step); 1: one pass, each "
      "point's repetitions back to back"},
     {"warm_laps", KEY_U64_AUTO, GKEY(warm_laps), 0, WARM_LAPS_MAX, NULL, "laps",
-     "chase each chain this often before timing it; auto: once, or for chains far beyond "
-     "the last-level cache enough to replace it twice; 0: no warm-up, each repetition "
-     "one lap (the way to the steady state)"},
+     "chase each chain this often before timing it; auto: once (for chains far beyond "
+     "the last-level cache enough to replace it twice; a lap longer than a tenth of "
+     "point_max_ms stops once its pace is steady); 0: no warm-up, each repetition one lap "
+     "(the way to the steady state)"},
     {"page", KEY_CHOICE, GKEY(page), 0, 0, page_names, "",
      "page size over the chase buffer; auto: the largest the CPU has (1G, else 2M)"},
     {"fault_test", KEY_CHOICE, GKEY(fault_test), 0, 0, fault_test_names, "",

@@ -6,6 +6,7 @@
 
 #include "arch/x86_64/cpu.h"
 #include "chase/reps.h"
+#include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "machine/fault.h"
 #include "platform.h"
@@ -140,12 +141,22 @@ struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
         }
         return plan;
     }
+    plan.warm_steady_ticks = (uint64_t)((double)plan.max_ticks * EXP_WARM_STEADY_SHARE);
     uint64_t llc = exp_llc_bytes(ctx->m);
     if (chain_bytes >= EXP_FAR_BEYOND_LLC * llc && bytes_per_hop && streams) {
         uint64_t per_hop = bytes_per_hop * streams;
         plan.warm_hops = (EXP_WARM_LLC_MULTIPLE * llc + per_hop - 1) / per_hop;
     }
     return plan;
+}
+
+uint64_t exp_prewalk_tlb_hops(const struct exp_ctx *ctx, uint64_t chain_bytes)
+{
+    uint64_t page = ctx->buffer.page_bytes ? ctx->buffer.page_bytes : 4096;
+    uint64_t pages = (chain_bytes + page - 1) / page;
+    pages = pages < EXP_TLB_ENTRIES_MAX ? pages : EXP_TLB_ENTRIES_MAX;
+    pages = pages ? pages : 1;
+    return (uint64_t)((double)pages * (kln((double)pages) + 3.0)) + 1;
 }
 
 static double est_ns_per_hop(const struct machine *m, uint64_t bytes)
@@ -317,6 +328,10 @@ void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_resul
         con_printf("  note: %u window%s of this point %s lost to %s and taken again\n", r->dropped,
                    r->dropped > 1 ? "s" : "", r->dropped > 1 ? "were" : "was",
                    r->dropped_vector == FAULT_VECTOR_NMI ? "an NMI" : "a machine check");
+    if (r->split_windows)
+        con_printf("  note: whole laps longer than window_max_ms were timed in %u windows more, "
+                   "summed\n",
+                   r->split_windows);
     if (r->smi_reps)
         con_printf("  note: %u of %u repetitions of this point saw an SMI (see the smi column); "
                    "%u of them were outliers\n",

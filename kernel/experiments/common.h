@@ -21,6 +21,10 @@
 #define EXP_FALLBACK_LINE_BYTES 64
 #define EXP_FAR_BEYOND_LLC 4    /* chains this many times the LLC need no full warm-up lap */
 #define EXP_WARM_LLC_MULTIPLE 2 /* ... only enough hops to replace the LLC this many times */
+/* A warm-up lap longer than this share of point_max_ms may stop once its pace is steady:
+   measure_warm_steady (a lap of a chain far beyond the caches costs seconds and adds nothing
+   once every cache holds only the chain's latest stretch). */
+#define EXP_WARM_STEADY_SHARE 0.1
 #define EXP_SIZE_KEY_MAX (1ULL << 40)
 #define EXP_STRIDE_KEY_MAX (1ULL << 30)
 /* The default size sweeps: from 4 KiB to 4x the LLC (at least 64M), 4 M when quick. */
@@ -87,6 +91,16 @@ unsigned exp_stride_count(uint64_t min, uint64_t max, uint64_t step);
  */
 struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
                              uint64_t bytes_per_hop, unsigned streams);
+
+/*
+ * The hops that refill the TLBs for a chain of chain_bytes whose slots are visited in random
+ * order (plan.prewalk_max_hops): with P of its pages in the buffer's page size, at most
+ * EXP_TLB_ENTRIES_MAX, P x (ln P + 3) random hops leave on average e^-3 = 0.05 of those P
+ * pages untouched (the coupon collector). Entering a window on the firmware empties the
+ * TLBs, never the data caches.
+ */
+#define EXP_TLB_ENTRIES_MAX 4096 /* Golden Cove's second-level TLB has 2048, Zen 4's 3072 */
+uint64_t exp_prewalk_tlb_hops(const struct exp_ctx *ctx, uint64_t chain_bytes);
 
 /* Estimated TSC ticks of a point (for the progress line's time left). */
 double exp_point_work(const struct exp_ctx *ctx, const struct measure_plan *plan,

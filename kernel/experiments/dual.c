@@ -91,11 +91,12 @@ static uint64_t dual_buffer_bytes(const void *params)
     return p->max_bytes;
 }
 
-/* The sweep's own data: the parameters, the sizes, and the lag the last build used. */
+/* The sweep's own data: the parameters, the sizes, and the lag each point's build used (its
+   row is written after the last pass, when other points have been built since). */
 struct dual_sweep {
     const struct dual_params *p;
     uint64_t sizes[EXP_POINTS_MAX];
-    uint64_t lag;
+    uint64_t lags[EXP_POINTS_MAX];
 };
 
 static void dual_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
@@ -105,6 +106,7 @@ static void dual_plan(const struct exp_ctx *ctx, void *data, struct exp_point *p
     uint64_t stride = d->p->stride_bytes;
     /* The leading pointer brings in the new lines; the trailing one finds them again. */
     pp->plan = exp_plan(ctx, size, stride < line ? stride : line, 1);
+    pp->plan.prewalk_max_hops = exp_prewalk_tlb_hops(ctx, size);
     pp->label = size;
     pp->chain_bytes = size;
     pp->slots = pp->lap_hops = size / stride;
@@ -115,7 +117,8 @@ static int dual_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
     struct dual_sweep *d = data;
     struct chain_layout l = {ctx->buffer.virt, 0, d->p->stride_bytes, pp->slots, 0};
-    d->lag = point_trailing(&pp->pt, &l, d->p->lag.value, ctx->cfg->global.seed + pp->index);
+    d->lags[pp->index] =
+        point_trailing(&pp->pt, &l, d->p->lag.value, ctx->cfg->global.seed + pp->index);
     return 0;
 }
 
@@ -123,16 +126,15 @@ static void dual_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
                      const struct point_result *r)
 {
     const struct dual_sweep *d = data;
-    uint64_t size = d->sizes[pp->index];
+    uint64_t size = d->sizes[pp->index], lag = d->lags[pp->index];
     char keys[64], sz[24];
-    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)size,
-              (unsigned long long)d->lag);
+    ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)size, (unsigned long long)lag);
     strbuf_printf(&ctx->csv, "%s,%llu,%llu,", keys, (unsigned long long)d->p->stride_bytes,
                   (unsigned long long)pp->slots);
     exp_csv_common(ctx, r, pp->build_ticks);
     exp_samples(ctx, keys, r);
     con_printf("%10s %10llu %10llu ", exp_size(sz, sizeof(sz), size), (unsigned long long)pp->slots,
-               (unsigned long long)d->lag);
+               (unsigned long long)lag);
     exp_table_common(ctx, r);
 }
 
@@ -159,8 +161,13 @@ static int dual_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->samples, "size_bytes,lag_slots," EXP_SAMPLES_COMMON "\n");
     con_printf("%10s %10s %10s ", "size", "slots", "lag");
     exp_table_head_common();
-    struct exp_sweep sweep = {
-        .points = n, .data = &d, .plan = dual_plan, .build = dual_build, .row = dual_row};
+    /* Each point is its own chain, rebuilt from its seed: it may be measured in passes. */
+    struct exp_sweep sweep = {.points = n,
+                              .data = &d,
+                              .interleave = true,
+                              .plan = dual_plan,
+                              .build = dual_build,
+                              .row = dual_row};
     return exp_sweep_run(ctx, &sweep);
 }
 

@@ -90,6 +90,9 @@ static void random_plan(const struct exp_ctx *ctx, void *data, struct exp_point 
     uint64_t size = d->sizes[pp->index], line = exp_line_bytes(ctx->m);
     uint64_t stride = d->p->stride_bytes;
     pp->plan = exp_plan(ctx, size, stride < line ? stride : line, 1);
+    /* Pages in random order only without locality groups (those are walked group by group). */
+    if (!d->p->locality_bytes)
+        pp->plan.prewalk_max_hops = exp_prewalk_tlb_hops(ctx, size);
     pp->label = size;
     pp->chain_bytes = size;
     pp->slots = pp->lap_hops = size / stride;

@@ -124,28 +124,24 @@ static void ring_plan(const struct exp_ctx *ctx, void *data, struct exp_point *p
     pp->slots = pp->lap_hops = size / stride;
 }
 
-/* Each stride's sizes start with a line naming it. */
-static int ring_prepare(struct exp_ctx *ctx, void *data, struct exp_point *pp)
-{
-    (void)ctx;
-    struct ring_sweep *d = data;
-    if (pp->index == d->first)
-        con_printf("stride=%llu\n", (unsigned long long)d->p->strides.v[d->stride]);
-    return 0;
-}
-
 static int ring_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
-    const struct ring_sweep *d = data;
+    struct ring_sweep *d = data;
+    ring_locate(d, pp->index);
     struct chain_layout l = {ctx->buffer.virt, 0, d->p->strides.v[d->stride], pp->slots, 0};
     point_backward(&pp->pt, &l);
     return 0;
 }
 
+/* A point's row; each stride's rows start with a line naming it (rows come in sweep order,
+   after the last pass when interleaved). */
 static void ring_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
                      const struct point_result *r)
 {
-    const struct ring_sweep *d = data;
+    struct ring_sweep *d = data;
+    ring_locate(d, pp->index);
+    if (pp->index == d->first)
+        con_printf("stride=%llu\n", (unsigned long long)d->p->strides.v[d->stride]);
     uint64_t stride = d->p->strides.v[d->stride], size = d->sizes[pp->index - d->first];
     char keys[64], sz[24];
     ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)stride,
@@ -172,10 +168,11 @@ static int ring_run(struct exp_ctx *ctx, const void *params)
     con_printf("%10s %12s %10s ", "size", "size_MB", "slots");
     exp_table_head_common();
     struct ring_sweep d = {.p = p};
+    /* Each point is its own ring, rebuilt whenever measured: it may be measured in passes. */
     struct exp_sweep sweep = {.points = ring_points(p),
                               .data = &d,
+                              .interleave = true,
                               .plan = ring_plan,
-                              .prepare = ring_prepare,
                               .build = ring_build,
                               .row = ring_row};
     return exp_sweep_run(ctx, &sweep);

@@ -114,8 +114,9 @@ static void windows_json(struct json *j, const struct run_record *r)
     json_double(j, "longest_ms", timing_wall_ns(r->timing, w.longest_ticks) / 1e6, 3);
     json_u64(j, "max_ms", r->cfg ? r->cfg->global.window_max_ms : 0);
     json_string(j, "untimed_walk",
-                "each repetition's window first walks the chain untimed "
-                "for as many hops as it times (at most a lap)");
+                "each repetition's window first walks the chain untimed: a lap when the "
+                "repetition covers one, else as many hops as it times, at most what refills "
+                "the TLBs for chains whose pages come in random order");
     json_u64(j, "nmis", w.nmis);
     json_u64(j, "nmi_windows_dropped", w.nmi_windows);
     json_u64(j, "machine_checks", w.machine_checks);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of what measure_chase does inside each window: the untimed walk before the first
-// timestamp (its hops counted through where the chain ends), the window_max_ms cap on a
-// repetition, and repetitions dropped for an NMI or machine check.
+// timestamp (its hops counted through where the chain ends, bounded by what refills the TLBs),
+// the window_max_ms cap on a repetition, a long warm-up cut short once steady, and repetitions
+// dropped for an NMI or machine check.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "chase/chain.h"
 #include "chase/measure.h"
 #include "config/config.h"
+#include "lib/kmath.h"
 #include "stubs/stub_platform.h"
 
 #define LINE 64
@@ -78,10 +80,11 @@ static struct measure_plan fixed_plan(unsigned reps, uint64_t min_hops)
  * the untimed walk and the timed hops, in one window each. The host and the firmware run this
  * same code (only plat_window_run differs), so both start every repetition equally warm.
  */
-static void check_hops(unsigned streams, uint64_t min_hops, uint64_t want_prewalk)
+static void check_hops(unsigned streams, uint64_t min_hops, uint64_t bound, uint64_t want_prewalk)
 {
     struct chase_point pt = ring_point(streams);
     struct measure_plan p = fixed_plan(4, min_hops);
+    p.prewalk_max_hops = bound;
     struct point_result r;
     stub_windows = 0;
     assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
@@ -101,10 +104,83 @@ static void test_prewalk_hops_counted(void **state)
 {
     (void)state;
     uint64_t lap = (SLOTS + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
-    check_hops(1, 4096, lap);
-    check_hops(1, 256, 256);
-    check_hops(3, 4096, lap);
-    check_hops(3, 512, 512);
+    check_hops(1, 4096, 0, lap);
+    check_hops(1, 256, 0, 256);
+    check_hops(3, 4096, 0, lap);
+    check_hops(3, 512, 0, 512);
+    /* A bound (what refills the TLBs) shortens the walk of a chain longer than a repetition,
+       never the lap of one that a repetition covers (that walk warms the caches too). */
+    check_hops(1, 512, 100, 112);
+    check_hops(3, 512, 100, 112);
+    check_hops(1, 4096, 100, lap);
+    check_hops(1, 512, 600, 512);
+}
+
+/* The bound as measure_prewalk_hops applies it. */
+static void test_prewalk_bound(void **state)
+{
+    (void)state;
+    struct measure_plan p = fixed_plan(1, 1);
+    p.prewalk_max_hops = 1000;
+    assert_int_equal(measure_prewalk_hops(50000, 8192, &p), 1008); /* rounded to the unroll */
+    assert_int_equal(measure_prewalk_hops(50000, 512, &p), 512);   /* never past the repetition */
+    assert_int_equal(measure_prewalk_hops(5000, 8192, &p), 5008);  /* a lap it covers: a lap */
+    p.prewalk_max_hops = 0;
+    assert_int_equal(measure_prewalk_hops(50000, 8192, &p), 8192);
+}
+
+/* The steady-state test: the third and last quarters' median paces, within the tolerance. */
+static void test_warm_steady(void **state)
+{
+    (void)state;
+    double paces[64], scratch[64];
+    for (unsigned i = 0; i < 64; i++)
+        paces[i] = 100.0;
+    assert_false(measure_warm_steady(paces, 14, 0.01, scratch)); /* 3 in a quarter: too few */
+    assert_true(measure_warm_steady(paces, 15, 0.01, scratch));
+    paces[13] = 1e6; /* a preempted window: the median holds */
+    assert_true(measure_warm_steady(paces, 16, 0.01, scratch));
+    /* A transient (the build's leftovers leaving the caches): 20% excess decaying over 8
+       windows. Steady only once the latest half is several decay lengths in. */
+    unsigned first = 0;
+    for (unsigned i = 0; i < 64; i++)
+        paces[i] = 100.0 * (1 + 0.2 * kexp(-(double)i / 8));
+    for (unsigned n = 15; n <= 64 && !first; n++)
+        first = measure_warm_steady(paces, n, 0.01, scratch) ? n : 0;
+    assert_true(first >= 32);
+    assert_true(paces[first - 1] < 100.0 * 1.01); /* within the tolerance of the steady pace */
+    /* A step in the last quarter is never steady. */
+    for (unsigned i = 0; i < 64; i++)
+        paces[i] = i < 56 ? 100.0 : 103.0;
+    assert_false(measure_warm_steady(paces, 64, 0.01, scratch));
+}
+
+/* warm_steady_ticks lets a long warm-up stop once steady; every hop it took is counted. */
+static void test_warmup_cut_when_steady(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(2, 256);
+    p.warm_hops = 1 << 20;
+    p.window_max_ticks = 20000;
+    p.precision = 0.5; /* a tolerance of 50%: whatever the machine's load, the paces agree */
+    p.warm_steady_ticks = 1;
+    struct point_result r;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_true(r.warm_hops < (1 << 20));
+    uint64_t hops = r.warm_hops + r.reps * (r.prewalk_hops + r.hops);
+    assert_int_equal(slot_of(r.end[0]), hops % SLOTS);
+    measure_release(&r);
+    p.warm_steady_ticks = 0; /* never: the whole warm-up */
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.warm_hops, 1 << 20);
+    measure_release(&r);
+    p.warm_steady_ticks = 1;
+    p.warm_laps_set = true; /* laps asked for are laps taken */
+    p.warm_laps = 300;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    assert_int_equal(r.warm_hops, (300 * SLOTS + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL);
+    measure_release(&r);
 }
 
 /* warm_laps = 0 asks for the way from cold: nothing walks before the timestamps. */
@@ -187,6 +263,35 @@ static void test_warmup_split(void **state)
     measure_release(&r);
 }
 
+/* Whole laps (warm_laps = 0) longer than the window cap are timed in several windows, summed:
+   the first at 4096 hops, the later repetitions at the pace of the one before. */
+static void test_whole_lap_split(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(3, 1);
+    p.warm_laps_set = true;
+    p.warm_laps = 0;
+    p.partial_laps = false;
+    struct point_result r;
+    stub_windows = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    unsigned base = stub_windows - 3; /* the core clock's, if any */
+    assert_int_equal(r.split_windows, 0);
+    measure_release(&r);
+    p.window_max_ticks = 1; /* tiny: a window of one loop iteration once the pace is known */
+    stub_windows = 0;
+    assert_int_equal(measure_chase(&pt, &p, &t, &r), 0);
+    uint64_t lap = (SLOTS + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
+    assert_int_equal(r.hops, lap);
+    assert_int_equal(r.split_windows, 2 * (lap / CHASE_UNROLL - 1));
+    assert_int_equal(stub_windows, base + 1 + 2 * lap / CHASE_UNROLL);
+    assert_int_equal(slot_of(r.end[0]), 3 * lap % SLOTS); /* every hop chased, none twice */
+    for (unsigned i = 0; i < r.reps; i++)
+        assert_true(r.ticks[i] > 0 && r.tsc_per_access[i] > 0);
+    measure_release(&r);
+}
+
 /* An NMI or machine check costs the window it hit, counted; the point goes on. */
 static void test_interruption_dropped(void **state)
 {
@@ -251,9 +356,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prewalk_hops_counted),
+        cmocka_unit_test(test_prewalk_bound),
+        cmocka_unit_test(test_warm_steady),
+        cmocka_unit_test(test_warmup_cut_when_steady),
         cmocka_unit_test(test_no_prewalk_without_warmup),
         cmocka_unit_test(test_window_cap),
         cmocka_unit_test(test_warmup_split),
+        cmocka_unit_test(test_whole_lap_split),
         cmocka_unit_test(test_interruption_dropped),
         cmocka_unit_test(test_interruption_storm_fails),
     };

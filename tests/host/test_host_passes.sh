@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Interleaved passes in dual and ring (issue 18): chase-host measures their sweeps in passes,
+# writes one row per point in the sweep's order, chases the same chains as one pass (dual's
+# lag per point, ring's slots), and ring names each stride once, before its rows. Whole laps
+# (warm_laps=0) longer than a window are timed in several windows, every hop a lap.
+set -u
+. "$(dirname "$0")/../lib.sh"
+
+one=$(fresh_dir host-passes1)
+three=$(fresh_dir host-passes3)
+"$ROOT/build/chase-host" --out "$one" profile=quick experiments=dual,ring passes=1 \
+    >"$TEST_TMP/passes1.log" 2>&1
+check "dual,ring passes=1 exits 0" test "$?" = 0
+"$ROOT/build/chase-host" --out "$three" profile=quick experiments=dual,ring passes=3 \
+    >"$TEST_TMP/passes3.log" 2>&1
+check "dual,ring passes=3 exits 0" test "$?" = 0
+a=$one/0001
+b=$three/0001
+
+# passes_ok CSV: rows in order of the first column, then size (ascending within the first),
+# small points (up to 64K) in 2 or 3 passes, every point in 1 to 3, and one pass everywhere in
+# the passes=1 run.
+passes_ok() {
+    awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { key = $1; size = $c["size_bytes"] }
+        key == last_key && size <= last_size { bad = 1 }
+        $c["passes"] < (size <= 65536 ? 2 : 1) || $c["passes"] > 3 { bad = 1 }
+        { last_key = key; last_size = size }
+        END { exit bad || NR < 4 }' "$1"
+}
+check "dual passes=3: rows in size order, small points in 2-3 passes" passes_ok "$b/dual.csv"
+check "ring passes=3: rows by stride then size, small points in 2-3 passes" passes_ok "$b/ring.csv"
+check "dual passes=1: every point in one pass" awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["passes"] != 1 { bad = 1 }
+    END { exit bad }' "$a/dual.csv"
+check "dual passes=3: each point's own lag (half a lap below the lag), as in one pass" test \
+    "$(cut -d, -f1,2,4 "$b/dual.csv")" = "$(cut -d, -f1,2,4 "$a/dual.csv")"
+lag=$(sed -n 's/.*lag auto = \([0-9]*\) slots.*/\1/p' "$TEST_TMP/passes3.log")
+check "dual: each point's lag is the auto lag, or half its slots when that is a lap or more" \
+    awk -F, -v lag="$lag" 'NR > 1 && $2 != ($4 <= lag ? int($4 / 2) : lag) { bad = 1 }
+        END { exit bad || lag == "" }' "$b/dual.csv"
+check "ring passes=3: the same rings (stride, size, slots) as one pass" test \
+    "$(cut -d, -f1-3 "$b/ring.csv")" = "$(cut -d, -f1-3 "$a/ring.csv")"
+# The console: each stride= line once, right before that stride's first row.
+stride_lines() {
+    sed -n '/^== ring/,/^(ring took/p' "$1" | awk '
+        /^stride=/ { split($0, s, "="); if (seen[s[2]]++) bad = 1; cur = s[2]; n++; next }
+        /^ +[0-9.]+[KMG]? +[0-9.]+ +[0-9]+ / { if (cur == "") bad = 1; rows++ }
+        END { printf "%d %d %d\n", n, rows, bad }'
+}
+check "ring passes=3 console: one stride= line per stride, every row under one" test \
+    "$(stride_lines "$TEST_TMP/passes3.log")" = "2 $(($(wc -l <"$b/ring.csv") - 1)) 0"
+check "ring console: the same stride and row lines with passes=1 and 3" test \
+    "$(grep -E '^stride=|^ +[0-9.]+[KMG]? +[0-9.]+ +[0-9]+ ' "$TEST_TMP/passes3.log" |
+        awk '{ print $1, $2, $3 }')" = \
+    "$(grep -E '^stride=|^ +[0-9.]+[KMG]? +[0-9.]+ +[0-9]+ ' "$TEST_TMP/passes1.log" |
+        awk '{ print $1, $2, $3 }')"
+
+# Whole laps split by window_max_ms: a 4M lap (65536 hops) cannot fit the first window (4096
+# hops before the pace is known), so the point says how many windows more it took.
+split=$(fresh_dir host-split)
+"$ROOT/build/chase-host" --out "$split" experiments=random random.min=4M random.max=4M \
+    warm_laps=0 precision=0 reps=3 window_max_ms=1 >"$TEST_TMP/split.log" 2>&1
+check "warm_laps=0 window_max_ms=1 exits 0" test "$?" = 0
+check "the console says the whole laps took more windows" \
+    grep -qE "note: whole laps longer than window_max_ms were timed in [0-9]+ windows more" \
+    "$TEST_TMP/split.log"
+check "each of the 3 repetitions is one whole lap (65536 hops), positive" awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    !($c["hops"] == 65536 && $c["tsc_per_access"] > 0) { bad = 1 } END { exit bad || NR != 4 }' \
+    "$split/0001/random.samples.csv"
+finish
