@@ -68,6 +68,7 @@ KERNEL_SRCS := \
 	kernel/experiments/cores.c \
 	kernel/experiments/c2c.c \
 	kernel/experiments/loaded.c \
+	kernel/experiments/traffic.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
@@ -219,7 +220,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
-	kernel/experiments/loaded.c kernel/lib/stats.c \
+	kernel/experiments/loaded.c kernel/experiments/traffic.c kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
@@ -271,7 +272,8 @@ test_config_SRCS        := $(EXPERIMENT_ROWS_SRCS)
 test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 # experiments: the sweep driver, with a fake measurement.
-UNIT_TESTS += experiments/test_driver
+UNIT_TESTS += experiments/test_driver experiments/test_traffic
+test_traffic_SRCS := kernel/experiments/traffic.c
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
