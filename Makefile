@@ -283,7 +283,8 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
-UNIT_TESTS += analysis/test_interpret analysis/test_levels
+UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_mp_verdicts
+test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
 $(BUILD)/test/tests/unit/analysis/test_levels.c.o: TEST_CFLAGS += -Itools/report
