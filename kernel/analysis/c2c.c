@@ -131,7 +131,8 @@ const struct an_experiment analysis_c2c = {
              .zlabel = "one-way ns (median)",
              .what = "core-to-core latency",
              .caption = "One-way latency of handing a cache line between two processors (half a "
-                        "round trip timed on the timing processor), every ordered pair: blocks "
-                        "of one colour are processors that share a core, cache or package."},
+                        "round trip timed on the timing processor), every ordered pair, on a "
+                        "colour scale from 0 (grey: the diagonal and pairs not measured), so "
+                        "cells a few percent apart look alike and only real groups stand out."},
     .judge = judge_c2c,
 };

@@ -17,11 +17,14 @@ static void judge_loaded(const struct an_judge *j, struct verdict *v)
         return;
     }
     double idle = KM_NAN, top_bw = -1, top_ns = KM_NAN;
-    verdict_line(v, "| generators | GB/s | chase ns (median) |");
-    verdict_line(v, "|---|---|---|");
+    int cd = csv_col(t, "delay_ns"), cm = csv_col(t, "mode");
+    verdict_line(v, "| generators | mode | delay ns | GB/s | chase ns (median) |");
+    verdict_line(v, "|---|---|---|---|---|");
     for (size_t i = 0; i < t->nrows; i++) {
         double b = csv_num(t, i, cb), ns = csv_num(t, i, cn), g = csv_num(t, i, cg);
-        verdict_line(v, "| %.0f | %.2f | %.1f |", g, b, ns);
+        const char *mode = cm >= 0 ? csv_text(t, i, cm) : "read";
+        verdict_line(v, "| %.0f | %s | %.0f | %.2f | %.1f |", g, g ? mode : "idle",
+                     cd >= 0 ? csv_num(t, i, cd) : KM_NAN, b, ns);
         if (g == 0 && kisnan(idle))
             idle = ns;
         else if (kisfinite(b) && b > top_bw) {
@@ -46,12 +49,14 @@ const struct an_experiment analysis_loaded = {
     .plot = {.stem = "loaded",
              .x = "bandwidth_gb_per_s",
              .y = "ns_median",
-             .label = AN_LABEL_NAME,
-             .xlabel = "bandwidth the other processors read, GB/s",
+             .split = "mode", /* one curve per generator mode: read, readwrite */
+             .xlabel = "bandwidth the other processors move (reads, plus writebacks in "
+                       "readwrite), GB/s",
              .ylabel = "chase latency, ns",
              .what = "loaded latency",
              .caption = "The random chase's latency far beyond the LLC on one processor against "
-                        "the bandwidth the others read at stepped injection delays (the first "
-                        "point is idle): MLC's loaded-latency curve."},
+                        "the bandwidth the others move at stepped injection delays (the first "
+                        "point is idle, delays in ns after each 1 KiB block, flat out last): "
+                        "MLC's loaded-latency curve."},
     .judge = judge_loaded,
 };
