@@ -238,8 +238,9 @@ static double median_at_x(struct xy *p, size_t n, size_t *used)
     return k % 2 ? p[k / 2].y : (p[k / 2 - 1].y + p[k / 2].y) / 2;
 }
 
-/* One series per name p->row_series gives the rows: the median y of its rows at each x. */
-static void series_named(struct plot_spec *ps, const struct csv *t, const struct an_plot *p)
+/* One series per name p->row_series gives the rows: the median y of its rows at each x.
+   Returns how many. */
+static size_t series_named(struct plot_spec *ps, const struct csv *t, const struct an_plot *p)
 {
     int cx = csv_col(t, p->x), cy = csv_col(t, p->y);
     char seen[MAX_GROUPS][80], name[80];
@@ -272,6 +273,7 @@ static void series_named(struct plot_spec *ps, const struct csv *t, const struct
         snprintf(label, sizeof(label), "%s (median)", name);
         plot_add_series(ps, label, x, y, n, false);
     }
+    return ns;
 }
 
 /* One series per value of the group column (one series without it), sorted by x. */
@@ -351,10 +353,11 @@ static void plot_experiment(struct ctx *c, size_t e)
     snprintf(finding, sizeof(finding), "%s", c->r->verdict[e].headline);
     bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role);
     if (!p->from_curves && p->row_series) {
-        series_named(&ps, t, p);
-        /* a few processors: each one's own curve too, beside its group's */
+        size_t named = series_named(&ps, t, p);
+        /* a few processors, some sharing a group: each one's own curve too, beside its group's */
         double g[MAX_GROUPS];
-        if (p->group && groups_of(t, csv_col(t, p->group), g, MAX_GROUPS) <= FEW_GROUP_VALUES)
+        size_t values = p->group ? groups_of(t, csv_col(t, p->group), g, MAX_GROUPS) : 0;
+        if (values > named && values <= FEW_GROUP_VALUES)
             series_groups(&ps, t, x);
     } else if (!p->from_curves && p->split)
         series_split(&ps, t, p);
