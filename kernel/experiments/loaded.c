@@ -305,8 +305,9 @@ const struct experiment experiment_loaded = {
             .check = loaded_check,
             .buffer_bytes = loaded_buffer_bytes,
         },
-    .describe = "chase latency far beyond the LLC on one processor while the others read "
-                "memory at stepped injection delays (MLC's loaded latency)",
+    .describe = "chase latency far beyond the LLC on one processor while the others stream "
+                "memory (read, or read and write) at stepped injection delays (MLC's loaded "
+                "latency)",
     .why = "memory latency rises with the bandwidth others use: the curve shows how much, and "
            "where the memory system saturates",
     .run = loaded_run,
