@@ -43,7 +43,8 @@ static const struct key_desc loaded_keys[] = {
     {"delays", KEY_SIZE_LIST, P(delays), 0, LOADED_DELAY_MAX_NS, NULL, "ns",
      "injection delays: ns a generator waits after each 1 KiB block it reads (4 streams of "
      "whole lines), light load first, 0 is flat out (an idle point without generators always "
-     "comes first)"},
+     "comes first; the default's first delay, 1 ms, keeps the generators busy with almost no "
+     "traffic, so a busy neighbour's own cost shows apart)"},
     {"generators", KEY_U64, P(generators), 0, PLAT_CPUS_MAX - 1, NULL, "",
      "processors generating traffic (0: every other processor)"},
     {"mode", KEY_CHOICE, P(mode), 0, 0, loaded_mode_names, "",
@@ -51,7 +52,9 @@ static const struct key_desc loaded_keys[] = {
      "so that it also goes back to memory (counted twice in the bandwidth)"},
 };
 
-static const uint64_t default_delays_ns[] = {4000, 1000, 400, 200, 100, 50, 0};
+/* 1 ms per block first: generators busy but moving about 1 MB/s, so that what a busy neighbour
+   costs (SMT, turbo, a hypervisor) shows apart from what its traffic costs. */
+static const uint64_t default_delays_ns[] = {1000000, 4000, 1000, 400, 100, 50, 0};
 static const uint64_t quick_delays_ns[] = {1000, 0};
 
 static void loaded_defaults(void *params, const struct machine *m, enum profile profile)
