@@ -4,6 +4,9 @@
 #include "analysis/judge.h"
 #include "lib/kmath.h"
 
+/* A loaded point under this share of the top bandwidth is "hardly moving data". */
+#define LOADED_LIGHT_SHARE 0.01
+
 static void judge_loaded(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
@@ -16,7 +19,7 @@ static void judge_loaded(const struct an_judge *j, struct verdict *v)
         verdict_headline(v, "loaded.csv lacks bandwidth_gb_per_s, generators or ns_median");
         return;
     }
-    double idle = KM_NAN, top_bw = -1, top_ns = KM_NAN;
+    double idle = KM_NAN, top_bw = -1, top_ns = KM_NAN, low_bw = KM_INF, low_ns = KM_NAN;
     int cd = csv_col(t, "delay_ns"), cm = csv_col(t, "mode");
     verdict_line(v, "| generators | mode | delay ns | GB/s | chase ns (median) |");
     verdict_line(v, "|---|---|---|---|---|");
@@ -27,16 +30,30 @@ static void judge_loaded(const struct an_judge *j, struct verdict *v)
                      cd >= 0 ? csv_num(t, i, cd) : KM_NAN, b, ns);
         if (g == 0 && kisnan(idle))
             idle = ns;
-        else if (kisfinite(b) && b > top_bw) {
+        if (g == 0 || !kisfinite(b))
+            continue;
+        if (b > top_bw) {
             top_bw = b;
             top_ns = ns;
+        }
+        if (b < low_bw) {
+            low_bw = b;
+            low_ns = ns;
         }
     }
     verdict_item(v, "idle_ns", idle);
     verdict_item(v, "top_gb_per_s", top_bw);
     verdict_item(v, "top_ns", top_ns);
+    verdict_item(v, "lightest_ns", low_ns);
     if (top_bw < 0 || kisnan(idle))
         verdict_headline(v, "loaded latency: idle %.1f ns; no loaded point", idle);
+    else if (low_bw < LOADED_LIGHT_SHARE * top_bw)
+        /* a point with the generators busy but hardly moving data: what being busy costs */
+        verdict_headline(v,
+                         "loaded latency: %.1f ns idle, %.1f ns at the lightest load (%.3f GB/s: "
+                         "the others busy, hardly moving data), %.1f ns at the highest bandwidth "
+                         "(%.2f GB/s from the others), %+.0f%%",
+                         idle, low_ns, low_bw, top_ns, top_bw, (top_ns / idle - 1) * 100);
     else
         verdict_headline(v,
                          "loaded latency: %.1f ns idle, %.1f ns at the highest bandwidth "

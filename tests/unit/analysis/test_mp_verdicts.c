@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the multi-processor verdicts: cores' groups and levels, c2c's groups and noise.
+// Unit tests of the multi-processor verdicts: cores' groups, c2c's noise, loaded's points.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,6 +152,30 @@ static void test_c2c_noise_from_spread(void **state)
     assert_non_null(strstr(v.headline, ": same_package 66 ns"));
 }
 
+#define LOADED_HEAD "cpu,size_bytes,generators,mode,delay_ns,bandwidth_gb_per_s,ns_median\n"
+
+/* loaded: idle, the highest bandwidth, and where a point hardly moves data (generators busy),
+   its latency apart. */
+static void test_loaded_lightest_point(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_text("loaded",
+               LOADED_HEAD "0,64,0,read,0,0.000,100.0\n0,64,1,read,1000000,0.001,140.0\n"
+                           "0,64,1,read,100,2.000,145.0\n0,64,1,read,0,5.000,150.0\n",
+               &v);
+    assert_true(item(&v, "idle_ns") == 100.0);
+    assert_true(item(&v, "top_ns") == 150.0 && item(&v, "top_gb_per_s") == 5.0);
+    assert_true(item(&v, "lightest_ns") == 140.0);
+    assert_non_null(strstr(v.headline, "100.0 ns idle, 140.0 ns at the lightest load (0.001"));
+    assert_non_null(strstr(v.headline, "150.0 ns at the highest bandwidth (5.00 GB/s"));
+    assert_true(has_line(&v, "| 1 | read | 1000000 | 0.00 | 140.0 |"));
+    judge_text("loaded", LOADED_HEAD "0,64,0,read,0,0.000,100.0\n0,64,1,readwrite,0,5.0,110.0\n",
+               &v);
+    assert_string_equal(v.headline, "loaded latency: 100.0 ns idle, 110.0 ns at the highest "
+                                    "bandwidth (5.00 GB/s from the others), +10%");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_cores_ccx_and_smt),
         cmocka_unit_test(test_c2c_groups_not_from_noise),
         cmocka_unit_test(test_c2c_noise_from_spread),
+        cmocka_unit_test(test_loaded_lightest_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
