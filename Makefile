@@ -70,6 +70,7 @@ KERNEL_SRCS := \
 	kernel/experiments/c2c.c \
 	kernel/experiments/loaded.c \
 	kernel/experiments/numa.c \
+	kernel/experiments/traffic.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
@@ -226,7 +227,8 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
-	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/lib/stats.c \
+	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/experiments/traffic.c \
+	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
@@ -282,7 +284,8 @@ test_config_SRCS        := $(EXPERIMENT_ROWS_SRCS)
 test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 # experiments: the sweep driver, with a fake measurement.
-UNIT_TESTS += experiments/test_driver
+UNIT_TESTS += experiments/test_driver experiments/test_traffic
+test_traffic_SRCS := kernel/experiments/traffic.c
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
@@ -292,7 +295,9 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
-UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict
+UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
+	analysis/test_mp_verdicts
+test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c

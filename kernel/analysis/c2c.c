@@ -9,6 +9,9 @@
 static const char *const c2c_groups[] = {"same_core", "shared_l2", "shared_l3", "same_package",
                                          "other_package"};
 #define C2C_GROUPS (sizeof(c2c_groups) / sizeof(c2c_groups[0]))
+/* A group is apart from the nearer one when their medians differ by more than this many times
+   the matrix's noise (the typical a->b against b->a difference). */
+#define C2C_NOISE_MULTIPLE 2
 
 /* Median one-way ns of the pairs of group g; how many pairs in *n (NaN when none). */
 static double group_median(const struct csv *t, const char *g, size_t *n, double *lo, double *hi)
@@ -31,6 +34,42 @@ static double group_median(const struct csv *t, const char *g, size_t *n, double
     return k ? judge_median(v, k) : KM_NAN;
 }
 
+/*
+ * The matrix's noise, ns: the larger of the median over processor pairs of |a->b - b->a| (two
+ * measurements of one handover) and the median over pairs of p90 - median (the spread of a
+ * pair's own repetitions); NaN when neither can be had.
+ */
+static double c2c_noise(const struct csv *t)
+{
+    int ca = csv_col(t, "cpu_a"), cb = csv_col(t, "cpu_b"), cn = csv_col(t, "ns_median");
+    int cp = csv_col(t, "ns_p90");
+    double d[JUDGE_MAX_VALUES], spread = KM_NAN;
+    size_t k = 0;
+    for (size_t i = 0; cp >= 0 && i < t->nrows && k < JUDGE_MAX_VALUES; i++)
+        if (kisfinite(csv_num(t, i, cp) - csv_num(t, i, cn)))
+            d[k++] = csv_num(t, i, cp) - csv_num(t, i, cn);
+    if (k)
+        spread = judge_median(d, k);
+    k = 0;
+    for (size_t i = 0; i < t->nrows && k < JUDGE_MAX_VALUES; i++) {
+        double a = csv_num(t, i, ca), b = csv_num(t, i, cb), x = csv_num(t, i, cn);
+        for (size_t r = 0; r < t->nrows && a < b; r++)
+            if (csv_num(t, r, ca) == b && csv_num(t, r, cb) == a && kisfinite(csv_num(t, r, cn)) &&
+                kisfinite(x))
+                d[k++] = kfabs(x - csv_num(t, r, cn));
+    }
+    double asym = k ? judge_median(d, k) : KM_NAN;
+    return kisnan(asym) ? spread : kisnan(spread) ? asym : kfmax(asym, spread);
+}
+
+/* Whether median m stands apart from ref (the last distinct group's) beyond the noise. */
+static bool c2c_distinct(double m, double ref, double noise)
+{
+    if (kisnan(ref))
+        return true;
+    return kisfinite(noise) && kfabs(m - ref) > C2C_NOISE_MULTIPLE * noise;
+}
+
 static void judge_c2c(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
@@ -41,21 +80,42 @@ static void judge_c2c(const struct an_judge *j, struct verdict *v)
         verdict_headline(v, "c2c.csv lacks the group or ns_median column");
         return;
     }
-    char head[VERDICT_CHARS] = "";
-    verdict_line(v, "| group | pairs | one-way ns (median) | min | max |");
-    verdict_line(v, "|---|---|---|---|---|");
+    char head[VERDICT_CHARS] = "", same[VERDICT_CHARS] = "";
+    double noise = c2c_noise(t), ref = KM_NAN;
+    verdict_line(v, "| group | pairs | one-way ns (median) | min | max | apart from the nearer |");
+    verdict_line(v, "|---|---|---|---|---|---|");
     for (size_t g = 0; g < C2C_GROUPS; g++) {
         size_t n;
         double lo, hi, m = group_median(t, c2c_groups[g], &n, &lo, &hi);
         if (!n)
             continue;
-        verdict_line(v, "| %s | %zu | %.1f | %.1f | %.1f |", c2c_groups[g], n, m, lo, hi);
+        bool apart = c2c_distinct(m, ref, noise);
+        verdict_line(v, "| %s | %zu | %.1f | %.1f | %.1f | %s |", c2c_groups[g], n, m, lo, hi,
+                     kisnan(ref) ? "-"
+                     : apart     ? "yes"
+                                 : "no: within the noise");
         verdict_item(v, c2c_groups[g], m);
-        judge_append(head, sizeof(head), "%s%s %.0f ns (%zu pairs)", head[0] ? ", " : "",
-                     c2c_groups[g], m, n);
+        if (apart) {
+            judge_append(head, sizeof(head), "%s%s %.0f ns (%zu pairs)", head[0] ? ", " : "",
+                         c2c_groups[g], m, n);
+            ref = m;
+        } else {
+            judge_append(same, sizeof(same), "%s%s %.0f ns", same[0] ? ", " : "", c2c_groups[g], m);
+        }
     }
+    verdict_item(v, "noise_ns", noise);
+    verdict_line(v,
+                 "- noise %.1f ns: the larger of how much a->b and b->a (one handover measured "
+                 "twice) differ and of a pair's p90 - median, medians over pairs; a group is "
+                 "named apart only beyond %d times that",
+                 noise, C2C_NOISE_MULTIPLE);
     if (!head[0])
         verdict_headline(v, "core-to-core: no pair came back");
+    else if (same[0])
+        verdict_headline(v,
+                         "core-to-core one-way latency by group: %s; not apart from the "
+                         "nearer group beyond the noise (%.1f ns): %s",
+                         head, noise, same);
     else
         verdict_headline(v, "core-to-core one-way latency by group: %s", head);
 }
@@ -71,7 +131,8 @@ const struct an_experiment analysis_c2c = {
              .zlabel = "one-way ns (median)",
              .what = "core-to-core latency",
              .caption = "One-way latency of handing a cache line between two processors (half a "
-                        "round trip timed on the timing processor), every ordered pair: blocks "
-                        "of one colour are processors that share a core, cache or package."},
+                        "round trip timed on the timing processor), every ordered pair, on a "
+                        "colour scale from 0 (grey: the diagonal and pairs not measured), so "
+                        "cells a few percent apart look alike and only real groups stand out."},
     .judge = judge_c2c,
 };

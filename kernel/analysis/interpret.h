@@ -143,7 +143,10 @@ struct an_plot {
     bool mark_llc;       /* mark only the last cache CPUID reports */
     const char *what;    /* the title */
     const char *caption; /* what the plot shows */
-    const char *z;       /* a heatmap of z over (x, y) pairs instead of curves, or NULL */
+    /* Names the curve row r belongs to (rows of one name make one curve, the median y at each
+       x: cores' groups of processors), or NULL. */
+    void (*row_series)(const struct csv *t, size_t r, char *name, size_t cap);
+    const char *z; /* a heatmap of z over (x, y) pairs instead of curves, or NULL */
     const char *zlabel;
 };
 

@@ -4,6 +4,9 @@
 #include "analysis/judge.h"
 #include "lib/kmath.h"
 
+/* A loaded point under this share of the top bandwidth is "hardly moving data". */
+#define LOADED_LIGHT_SHARE 0.01
+
 static void judge_loaded(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
@@ -16,24 +19,41 @@ static void judge_loaded(const struct an_judge *j, struct verdict *v)
         verdict_headline(v, "loaded.csv lacks bandwidth_gb_per_s, generators or ns_median");
         return;
     }
-    double idle = KM_NAN, top_bw = -1, top_ns = KM_NAN;
-    verdict_line(v, "| generators | GB/s | chase ns (median) |");
-    verdict_line(v, "|---|---|---|");
+    double idle = KM_NAN, top_bw = -1, top_ns = KM_NAN, low_bw = KM_INF, low_ns = KM_NAN;
+    int cd = csv_col(t, "delay_ns"), cm = csv_col(t, "mode");
+    verdict_line(v, "| generators | mode | delay ns | GB/s | chase ns (median) |");
+    verdict_line(v, "|---|---|---|---|---|");
     for (size_t i = 0; i < t->nrows; i++) {
         double b = csv_num(t, i, cb), ns = csv_num(t, i, cn), g = csv_num(t, i, cg);
-        verdict_line(v, "| %.0f | %.2f | %.1f |", g, b, ns);
+        const char *mode = cm >= 0 ? csv_text(t, i, cm) : "read";
+        verdict_line(v, "| %.0f | %s | %.0f | %.2f | %.1f |", g, g ? mode : "idle",
+                     cd >= 0 ? csv_num(t, i, cd) : KM_NAN, b, ns);
         if (g == 0 && kisnan(idle))
             idle = ns;
-        else if (kisfinite(b) && b > top_bw) {
+        if (g == 0 || !kisfinite(b))
+            continue;
+        if (b > top_bw) {
             top_bw = b;
             top_ns = ns;
+        }
+        if (b < low_bw) {
+            low_bw = b;
+            low_ns = ns;
         }
     }
     verdict_item(v, "idle_ns", idle);
     verdict_item(v, "top_gb_per_s", top_bw);
     verdict_item(v, "top_ns", top_ns);
+    verdict_item(v, "lightest_ns", low_ns);
     if (top_bw < 0 || kisnan(idle))
         verdict_headline(v, "loaded latency: idle %.1f ns; no loaded point", idle);
+    else if (low_bw < LOADED_LIGHT_SHARE * top_bw)
+        /* a point with the generators busy but hardly moving data: what being busy costs */
+        verdict_headline(v,
+                         "loaded latency: %.1f ns idle, %.1f ns at the lightest load (%.3f GB/s: "
+                         "the others busy, hardly moving data), %.1f ns at the highest bandwidth "
+                         "(%.2f GB/s from the others), %+.0f%%",
+                         idle, low_ns, low_bw, top_ns, top_bw, (top_ns / idle - 1) * 100);
     else
         verdict_headline(v,
                          "loaded latency: %.1f ns idle, %.1f ns at the highest bandwidth "
@@ -46,12 +66,14 @@ const struct an_experiment analysis_loaded = {
     .plot = {.stem = "loaded",
              .x = "bandwidth_gb_per_s",
              .y = "ns_median",
-             .label = AN_LABEL_NAME,
-             .xlabel = "bandwidth the other processors read, GB/s",
+             .split = "mode", /* one curve per generator mode: read, readwrite */
+             .xlabel = "bandwidth the other processors move (reads, plus writebacks in "
+                       "readwrite), GB/s",
              .ylabel = "chase latency, ns",
              .what = "loaded latency",
              .caption = "The random chase's latency far beyond the LLC on one processor against "
-                        "the bandwidth the others read at stepped injection delays (the first "
-                        "point is idle): MLC's loaded-latency curve."},
+                        "the bandwidth the others move at stepped injection delays (the first "
+                        "point is idle, delays in ns after each 1 KiB block, flat out last): "
+                        "MLC's loaded-latency curve."},
     .judge = judge_loaded,
 };

@@ -148,6 +148,9 @@ struct exp_sweep {
     int (*prepare)(struct exp_ctx *ctx, void *data, struct exp_point *p);
     /* Build p's chains into p->pt (timed into p->build_ticks); 0 or EXP_POINT_SKIPPED. */
     int (*build)(struct exp_ctx *ctx, void *data, struct exp_point *p);
+    /* Right after each measurement of p, failed or not (NULL: none): stop what build started
+       for it (loaded's traffic generators), so that nothing runs on into the next point. */
+    void (*measured)(struct exp_ctx *ctx, void *data, const struct exp_point *p);
     /* Write p's row: samples, console line, then the CSV row (exp_csv_common last). */
     void (*row)(struct exp_ctx *ctx, void *data, const struct exp_point *p,
                 const struct point_result *r);

@@ -40,7 +40,10 @@ static int sweep_point(struct exp_ctx *ctx, const struct exp_sweep *s, unsigned 
         con_progress_step(pg, 0, arch_tsc_fenced());
         return 0;
     }
-    if (exp_measure(ctx, &p.pt, &p.plan, p.label, &r) != 0)
+    int rc = exp_measure(ctx, &p.pt, &p.plan, p.label, &r);
+    if (s->measured)
+        s->measured(ctx, s->data, &p);
+    if (rc != 0)
         return EXP_RUN_FAILED;
     s->row(ctx, s->data, &p, &r);
     measure_release(&r);
@@ -190,6 +193,8 @@ static int run_passes(struct exp_ctx *ctx, const struct exp_sweep *s, struct pas
             if (pp->skipped || pp->done)
                 continue;
             rc = pass_slice(ctx, s, pp, order[k], passes);
+            if (s->measured && !pp->skipped)
+                s->measured(ctx, s->data, &pp->p);
             con_progress_step(pg, pp->work / passes, arch_tsc_fenced());
         }
     }

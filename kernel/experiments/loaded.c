@@ -2,49 +2,80 @@
 // The loaded experiment: chase latency on one processor while the others read memory.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
 #include "experiments/mp.h"
+#include "experiments/traffic.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_loaded;
 
-#define LOADED_STOP_CHECK_LINES 64 /* generator lines between looks at the stop flag */
-#define LOADED_DELAY_MAX 100000
+#define LOADED_DELAY_MAX_NS 1000000ULL /* 1 ms per block: about 1 MB/s per generator */
+#define LOADED_SIZE_MIN_BYTES (64ULL << 20)
+#define LOADED_SIZE_MAX_BYTES (1ULL << 30)
+#define LOADED_TRAFFIC_MIN_BYTES ((uint64_t)TRAFFIC_BLOCK_BYTES * PLAT_CPUS_MAX)
 #define BYTES_PER_GB 1e9
+/*
+ * A point's warm-up once the chain has had its full one: the hops of a few hundred ms at
+ * memory latency, after which the LLC holds what this point's traffic and chase leave there.
+ */
+#define LOADED_REWARM_HOPS (1ULL << 20)
 
 struct loaded_params {
     uint64_t size_bytes;    /* the chase */
-    uint64_t traffic_bytes; /* the region the generators read */
-    struct cfg_list delays; /* pause instructions between a generator's lines */
+    uint64_t traffic_bytes; /* the region the generators share out */
+    struct cfg_list delays; /* ns a generator waits after each block */
     uint64_t generators;    /* 0: every other processor */
+    unsigned mode;          /* LOADED_READ or LOADED_READ_WRITE */
 };
 CFG_PARAMS_FIT(struct loaded_params);
+
+enum { LOADED_READ, LOADED_READ_WRITE };
+static const char *const loaded_mode_names[] = {"read", "readwrite", NULL};
 
 #define P(field) offsetof(struct loaded_params, field)
 
 static const struct key_desc loaded_keys[] = {
     {"size", KEY_SIZE, P(size_bytes), 4096, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "the random chase's size (default: 4x the last-level cache, at least 64M)"},
-    {"traffic", KEY_SIZE, P(traffic_bytes), 4096, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "the region the generators read (default: as large as the chase)"},
-    {"delays", KEY_SIZE_LIST, P(delays), 0, LOADED_DELAY_MAX, NULL, "",
-     "injection delays: pause instructions between two lines a generator reads, light load "
-     "first (an idle point without generators always comes first)"},
+     "the random chase's size (default: 4x the last-level cache, at least 64M, at most 1G: far "
+     "enough beyond the LLC that the chase waits on memory, while one point's chain build and "
+     "warm-up, which grow with the size, stay within seconds)"},
+    {"traffic", KEY_SIZE, P(traffic_bytes), LOADED_TRAFFIC_MIN_BYTES, EXP_SIZE_KEY_MAX, NULL,
+     "bytes", "the region the generators read, a slice each (default: as large as the chase)"},
+    {"delays", KEY_SIZE_LIST, P(delays), 0, LOADED_DELAY_MAX_NS, NULL, "ns",
+     "injection delays: ns a generator waits after each 1 KiB block it reads (4 streams of "
+     "whole lines), light load first, 0 is flat out (an idle point without generators always "
+     "comes first; the default's first delay, 1 ms, keeps the generators busy with almost no "
+     "traffic, so a busy neighbour's own cost shows apart)"},
     {"generators", KEY_U64, P(generators), 0, PLAT_CPUS_MAX - 1, NULL, "",
      "processors generating traffic (0: every other processor)"},
+    {"mode", KEY_CHOICE, P(mode), 0, 0, loaded_mode_names, "",
+     "what the generators do with each line: 'read' it, or 'readwrite': read it and write it, "
+     "so that it also goes back to memory (counted twice in the bandwidth)"},
 };
 
-static const uint64_t default_delays[] = {64, 16, 4, 1, 0};
+/* 1 ms per block first: generators busy but moving about 1 MB/s, so that what a busy neighbour
+   costs (SMT, turbo, a hypervisor) shows apart from what its traffic costs. */
+static const uint64_t default_delays_ns[] = {1000000, 4000, 1000, 400, 100, 50, 0};
+static const uint64_t quick_delays_ns[] = {1000, 0};
 
 static void loaded_defaults(void *params, const struct machine *m, enum profile profile)
 {
     struct loaded_params *p = params;
-    p->size_bytes = exp_sweep_max_bytes(m, profile);
+    uint64_t size = exp_pow2_at_least(4 * exp_llc_bytes(m));
+    size = size < LOADED_SIZE_MIN_BYTES ? LOADED_SIZE_MIN_BYTES : size;
+    size = size > LOADED_SIZE_MAX_BYTES ? LOADED_SIZE_MAX_BYTES : size;
+    if (profile == PROFILE_QUICK)
+        size = EXP_SWEEP_QUICK_MAX_BYTES;
+    /* the chase and the traffic side by side must fit the buffer */
+    p->size_bytes = exp_fit_memory(m, 2 * size) / 2;
     p->traffic_bytes = p->size_bytes;
-    p->delays.n = sizeof(default_delays) / sizeof(default_delays[0]);
+    const uint64_t *d = profile == PROFILE_QUICK ? quick_delays_ns : default_delays_ns;
+    p->delays.n = profile == PROFILE_QUICK
+                      ? sizeof(quick_delays_ns) / sizeof(quick_delays_ns[0])
+                      : sizeof(default_delays_ns) / sizeof(default_delays_ns[0]);
     for (unsigned i = 0; i < p->delays.n; i++)
-        p->delays.v[i] = default_delays[i];
+        p->delays.v[i] = d[i];
     p->generators = 0;
+    p->mode = LOADED_READ;
 }
 
 static void loaded_check(const void *params, const struct machine *m, struct cfg_check *c)
@@ -53,57 +84,42 @@ static void loaded_check(const void *params, const struct machine *m, struct cfg
     if (p->size_bytes % exp_line_bytes(m))
         cfg_check_fail(c, "size", "%llu is not a multiple of the line (%llu)",
                        (unsigned long long)p->size_bytes, (unsigned long long)exp_line_bytes(m));
-    if (p->traffic_bytes % exp_line_bytes(m))
-        cfg_check_fail(c, "traffic", "%llu is not a multiple of the line (%llu)",
-                       (unsigned long long)p->traffic_bytes, (unsigned long long)exp_line_bytes(m));
+    if (p->traffic_bytes % TRAFFIC_BLOCK_BYTES)
+        cfg_check_fail(c, "traffic", "%llu is not a multiple of a generator's block (%u)",
+                       (unsigned long long)p->traffic_bytes, TRAFFIC_BLOCK_BYTES);
 }
 
+/* The chase, then the traffic region. */
 static uint64_t loaded_buffer_bytes(const void *params)
 {
     const struct loaded_params *p = params;
     return p->size_bytes + p->traffic_bytes;
 }
 
-/* One generator: reads lines of the traffic region, its own TSC timing its own work. */
-struct loaded_gen {
-    const volatile uint64_t *stop;
-    const uint8_t *base;
-    uint64_t bytes, line, start, delay;
-    uint64_t lines_read, ticks; /* its results */
-    uint64_t sink;
+/* The generators' stop flag, on a line of its own: never in the traffic they may write. */
+static volatile uint64_t loaded_stop_flag[16] __attribute__((aligned(128)));
+
+/* What one point's generators did over all its visits (one per pass). */
+struct loaded_acc {
+    uint64_t moved_bytes[PLAT_CPUS_MAX], ticks[PLAT_CPUS_MAX];
+    bool lost;
 };
 
-static void loaded_generate(void *arg)
-{
-    struct loaded_gen *g = arg;
-    uint64_t lines = g->bytes / g->line, i = g->start % lines, n = 0, sum = 0;
-    uint64_t t0 = arch_tsc_fenced();
-    while (!__atomic_load_n(g->stop, __ATOMIC_ACQUIRE)) {
-        for (unsigned k = 0; k < LOADED_STOP_CHECK_LINES; k++) {
-            sum += *(const volatile uint64_t *)(g->base + i * g->line);
-            i = i + 1 == lines ? 0 : i + 1;
-            for (uint64_t d = 0; d < g->delay; d++)
-                arch_pause();
-        }
-        n += LOADED_STOP_CHECK_LINES;
-    }
-    g->ticks = arch_tsc_fenced() - t0;
-    g->lines_read = n;
-    g->sink = sum;
-}
-
-/* The sweep's data: the chaser's processor, the generators and their state. */
+/* The sweep's data: the chaser's processor, the generators, their state, the chain. */
 struct loaded_sweep {
     const struct loaded_params *p;
     struct mp_cpu cpus[PLAT_CPUS_MAX]; /* [0] chases (the caller's), the rest generate */
     unsigned ngen;
-    struct loaded_gen gen[PLAT_CPUS_MAX];
+    struct traffic_gen gen[PLAT_CPUS_MAX];
     volatile uint64_t *stop;
     bool running;
+    struct chase_point chain; /* built once: every point chases the same cycle */
+    bool warmed;              /* a point has warmed it up */
+    struct loaded_acc acc[CFG_LIST_MAX + 1];
 };
 
 /* Point 0: idle; point i > 0: delays.v[i - 1]. */
-static uint64_t loaded_delay(const struct loaded_sweep *d, unsigned index)
+static uint64_t loaded_delay_ns(const struct loaded_sweep *d, unsigned index)
 {
     return index ? d->p->delays.v[index - 1] : 0;
 }
@@ -122,52 +138,74 @@ static int loaded_start(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned in
 {
     unsigned ids[PLAT_CPUS_MAX];
     void *args[PLAT_CPUS_MAX];
-    uint64_t line = exp_line_bytes(ctx->m);
+    uint64_t slice = traffic_slice_bytes(d->p->traffic_bytes, d->ngen);
+    uint64_t delay = loaded_delay_ns(d, index) * ctx->timing->wall_tsc_hz / 1000000000ULL;
     if (index == 0)
         return 0;
     *d->stop = 0;
     for (unsigned g = 0; g < d->ngen; g++) {
-        d->gen[g] = (struct loaded_gen){d->stop,
-                                        ctx->buffer.virt + d->p->size_bytes,
-                                        d->p->traffic_bytes,
-                                        line,
-                                        g * (d->p->traffic_bytes / line / d->ngen),
-                                        loaded_delay(d, index),
-                                        0,
-                                        0,
-                                        0};
+        d->gen[g] = (struct traffic_gen){.stop = d->stop,
+                                         .base = ctx->buffer.virt + d->p->size_bytes + g * slice,
+                                         .bytes = slice,
+                                         .delay_ticks = delay,
+                                         .write = d->p->mode == LOADED_READ_WRITE};
         ids[g] = d->cpus[1 + g].p.id;
         args[g] = &d->gen[g];
     }
-    if (plat_cpus_start(ids, d->ngen, loaded_generate, args) != 0)
+    if (plat_cpus_start(ids, d->ngen, traffic_generate, args) != 0)
         return -1;
     d->running = true;
     return 0;
 }
 
-/* Stop the generators; their bandwidth in GB/s (0 when none ran, -1 when one was lost). */
-static double loaded_stop(struct exp_ctx *ctx, struct loaded_sweep *d)
+/* Stop the generators (if running) and add what they did to point index's account. */
+static void loaded_stop(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned index)
 {
     bool done[PLAT_CPUS_MAX];
-    double gbps = 0;
+    (void)ctx;
     if (!d->running)
-        return 0;
+        return;
     __atomic_store_n(d->stop, 1, __ATOMIC_RELEASE);
     d->running = false;
-    if (plat_cpus_wait(done, d->ngen, MP_TIMEOUT_US) != 0)
+    struct loaded_acc *a = &d->acc[index];
+    if (plat_cpus_wait(done, d->ngen, MP_TIMEOUT_US) != 0) {
+        a->lost = true;
+        return;
+    }
+    for (unsigned g = 0; g < d->ngen; g++) {
+        a->moved_bytes[g] += d->gen[g].moved_bytes;
+        a->ticks[g] += d->gen[g].ticks;
+    }
+}
+
+static void loaded_measured(struct exp_ctx *ctx, void *data, const struct exp_point *pp)
+{
+    loaded_stop(ctx, data, pp->index);
+}
+
+/* Point index's bandwidth, GB/s: each generator's bytes over its own time, summed; -1: lost. */
+static double loaded_gbps(const struct exp_ctx *ctx, const struct loaded_sweep *d, unsigned index)
+{
+    const struct loaded_acc *a = &d->acc[index];
+    double gbps = 0;
+    if (a->lost)
         return -1;
     for (unsigned g = 0; g < d->ngen; g++)
-        if (d->gen[g].ticks)
-            gbps += (double)(d->gen[g].lines_read * d->gen[g].line) / BYTES_PER_GB /
-                    timing_wall_ns(ctx->timing, d->gen[g].ticks) * 1e9;
+        if (a->ticks[g])
+            gbps += (double)a->moved_bytes[g] / BYTES_PER_GB /
+                    timing_wall_ns(ctx->timing, a->ticks[g]) * 1e9;
     return gbps;
 }
 
 static int loaded_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
     struct loaded_sweep *d = data;
-    struct chain_layout l = {ctx->buffer.virt, 0, exp_line_bytes(ctx->m), pp->slots, 0};
-    point_cycle(&pp->pt, &l, 0, ctx->cfg->global.seed);
+    pp->pt = d->chain;
+    /* The chain's first warm-up serves every point: later ones warm only from the last. */
+    if (!pp->plan.warm_laps_set && d->warmed &&
+        (!pp->plan.warm_hops || pp->plan.warm_hops > LOADED_REWARM_HOPS))
+        pp->plan.warm_hops = LOADED_REWARM_HOPS;
+    d->warmed = true;
     if (loaded_start(ctx, d, pp->index) != 0) {
         con_printf("the generators could not be started: point left out\n");
         return EXP_POINT_SKIPPED;
@@ -179,12 +217,13 @@ static void loaded_row(struct exp_ctx *ctx, void *data, const struct exp_point *
                        const struct point_result *r)
 {
     struct loaded_sweep *d = data;
-    double gbps = loaded_stop(ctx, d);
-    uint64_t delay = loaded_delay(d, pp->index);
+    double gbps = loaded_gbps(ctx, d, pp->index);
+    uint64_t delay = loaded_delay_ns(d, pp->index);
     unsigned gens = pp->index ? d->ngen : 0;
     char keys[96], bw[24] = "";
-    ksnprintf(keys, sizeof(keys), "%u,%llu,%u,%llu", d->cpus[0].p.id,
-              (unsigned long long)d->p->size_bytes, gens, (unsigned long long)delay);
+    ksnprintf(keys, sizeof(keys), "%u,%llu,%u,%s,%llu", d->cpus[0].p.id,
+              (unsigned long long)d->p->size_bytes, gens, loaded_mode_names[d->p->mode],
+              (unsigned long long)delay);
     if (gbps >= 0)
         ksnprintf(bw, sizeof(bw), "%.3f", gbps);
     exp_samples(ctx, keys, r);
@@ -210,35 +249,50 @@ static int loaded_cpus(struct exp_ctx *ctx, struct loaded_sweep *d)
     return n && d->ngen ? 0 : EXP_RUN_SKIPPED;
 }
 
+/* The header, the CSV heads and the processors; 0, or EXP_RUN_SKIPPED. */
+static int loaded_begin(struct exp_ctx *ctx, struct loaded_sweep *d)
+{
+    const struct loaded_params *p = d->p;
+    char a[24], b[24];
+    exp_header(ctx, &experiment_loaded,
+               "a %s random chase on this processor, others %s a %s region at %u injection "
+               "delays",
+               exp_size(a, sizeof(a), p->size_bytes),
+               p->mode == LOADED_READ ? "reading" : "reading and writing",
+               exp_size(b, sizeof(b), p->traffic_bytes), p->delays.n);
+    strbuf_puts(&ctx->csv,
+                "cpu,size_bytes,generators,mode,delay_ns,bandwidth_gb_per_s," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "cpu,size_bytes,generators,mode,delay_ns," EXP_SAMPLES_COMMON "\n");
+    if (loaded_cpus(ctx, d) != 0)
+        return EXP_RUN_SKIPPED;
+    mp_print_cpus(d->cpus, d->ngen + 1);
+    con_printf("%5s %8s %4s %9s ", "", "delay ns", "gens", "GB/s");
+    exp_table_head_common();
+    return 0;
+}
+
 static int loaded_run(struct exp_ctx *ctx, const void *params)
 {
     const struct loaded_params *p = params;
     static struct loaded_sweep d;
-    char a[24], b[24];
     kmemset(&d, 0, sizeof(d));
     d.p = p;
-    d.stop = (volatile uint64_t *)(ctx->buffer.virt + p->size_bytes + p->traffic_bytes -
-                                   exp_line_bytes(ctx->m));
-    exp_header(ctx, &experiment_loaded,
-               "a %s random chase on this processor, others reading a %s region at %u "
-               "injection delays",
-               exp_size(a, sizeof(a), p->size_bytes), exp_size(b, sizeof(b), p->traffic_bytes),
-               p->delays.n);
-    strbuf_puts(&ctx->csv,
-                "cpu,size_bytes,generators,delay_pauses,bandwidth_gb_per_s," EXP_CSV_COMMON "\n");
-    strbuf_puts(&ctx->samples, "cpu,size_bytes,generators,delay_pauses," EXP_SAMPLES_COMMON "\n");
-    if (loaded_cpus(ctx, &d) != 0)
+    d.stop = loaded_stop_flag;
+    if (loaded_begin(ctx, &d) != 0)
         return EXP_RUN_SKIPPED;
-    mp_print_cpus(d.cpus, d.ngen + 1);
-    con_printf("%5s %8s %4s %9s ", "", "delay", "gens", "GB/s");
-    exp_table_head_common();
+    /* one chain for all points, built before the sweep: revisiting a point costs no build */
+    struct chain_layout l = {ctx->buffer.virt, 0, exp_line_bytes(ctx->m),
+                             p->size_bytes / exp_line_bytes(ctx->m), 0};
+    point_cycle(&d.chain, &l, 0, ctx->cfg->global.seed);
     struct exp_sweep sweep = {.points = p->delays.n + 1,
                               .data = &d,
+                              .interleave = true,
                               .plan = loaded_plan,
                               .build = loaded_build,
+                              .measured = loaded_measured,
                               .row = loaded_row};
     int rc = exp_sweep_run(ctx, &sweep);
-    loaded_stop(ctx, &d); /* a point that failed left its generators running */
+    loaded_stop(ctx, &d, 0); /* nothing should run on; if something does, stop it */
     return rc;
 }
 
@@ -254,8 +308,9 @@ const struct experiment experiment_loaded = {
             .check = loaded_check,
             .buffer_bytes = loaded_buffer_bytes,
         },
-    .describe = "chase latency far beyond the LLC on one processor while the others read "
-                "memory at stepped injection delays (MLC's loaded latency)",
+    .describe = "chase latency far beyond the LLC on one processor while the others stream "
+                "memory (read, or read and write) at stepped injection delays (MLC's loaded "
+                "latency)",
     .why = "memory latency rises with the bandwidth others use: the curve shows how much, and "
            "where the memory system saturates",
     .run = loaded_run,

@@ -10,7 +10,7 @@ ncpu=$(ls -d /sys/devices/system/cpu/cpu[0-9]*/topology 2>/dev/null | wc -l)
 out=$(fresh_dir host-cores)
 "$ROOT/build/chase-host" --out "$out" profile=quick experiments=cores,c2c,loaded \
     cores.max=256K c2c.rounds=2000 loaded.size=16M loaded.traffic=64M \
-    loaded.delays=16,0 >"$TEST_TMP/host-cores.log" 2>&1
+    loaded.delays=2000,0 >"$TEST_TMP/host-cores.log" 2>&1
 rc=$?
 dir="$out/0001"
 check "chase-host exits 0" test "$rc" = 0
@@ -45,22 +45,34 @@ check "c2c: the matrix is symmetric within noise (largest a->b / b->a: $asym)" \
 check "the console shows the c2c matrix and its groups" \
     sh -c "grep -q 'one-way latency, ns' '$TEST_TMP/host-cores.log' &&
            grep -q '^group ' '$TEST_TMP/host-cores.log'"
-check "loaded.csv: an idle point, then points with generators" \
-    awk -F, 'NR==2 && $3==0 {idle=1} NR>2 && $3>0 {n++} END {exit !(idle && n==2)}' \
+check "loaded.csv: an idle point, then points with generators, reading" \
+    awk -F, 'NR==2 && $3==0 {idle=1} NR>2 && $3>0 && $4=="read" {n++}
+             END {exit !(idle && n==2)}' "$dir/loaded.csv"
+# A generator waits 2000 ns after each 1 KiB block: at most 1024/2000 GB/s each, whatever the
+# machine; flat out (delay 0) it must do more than that.
+gens=$(awk -F, 'NR>1 && $3>0 {print $3; exit}' "$dir/loaded.csv")
+check "loaded: at delay 2000 ns the $gens generator(s) stay within 0.512 GB/s each" \
+    awk -F, -v g="$gens" 'NR>1 && $5==2000 && $3>0 {a=$6} END {exit !(a > 0 && a <= 0.512 * g)}' \
     "$dir/loaded.csv"
-check "loaded: delay 0 gives the generators more bandwidth than delay 16" \
-    awk -F, 'NR>1 && $4==16 && $3>0 {a=$5} NR>1 && $4==0 && $3>0 {b=$5}
+check "loaded: flat out (delay 0) the generators move more than at delay 2000" \
+    awk -F, 'NR>1 && $5==2000 && $3>0 {a=$6} NR>1 && $5==0 && $3>0 {b=$6}
              END {exit !(b > a && a > 0)}' "$dir/loaded.csv"
 check "the summary names the c2c groups and the loaded latency at the highest bandwidth" \
     sh -c "grep -q 'c2c: core-to-core one-way latency by group: ' '$TEST_TMP/host-cores.log' &&
            grep -q 'at the highest bandwidth' '$TEST_TMP/host-cores.log'"
+
+# Read+write: every line read is also written back, and counted twice.
+"$ROOT/build/chase-host" --out "$out" profile=quick experiments=loaded loaded.size=16M \
+    loaded.traffic=64M loaded.delays=0 loaded.mode=readwrite >"$TEST_TMP/host-rw.log" 2>&1
+check "loaded.mode=readwrite runs: its rows say readwrite and the generators moved data" \
+    awk -F, 'NR>2 && $4=="readwrite" && $6>0 {n++} END {exit !(n==1)}' "$out/0002/loaded.csv"
 
 # The timeout path: an answering processor that never returns is reported and left out, and
 # the run goes on to the end (the experiments after it have too few processors left).
 "$ROOT/build/chase-host" --out "$out" profile=quick experiments=c2c,cores c2c.hang_test=answer \
     cores.max=64K >"$TEST_TMP/host-hang.log" 2>&1
 rc=$?
-dir="$out/0002"
+dir="$out/0003"
 check "with a hung processor chase-host still exits 0 and writes its summary" \
     sh -c "test $rc = 0 && grep -q '^results: ' '$TEST_TMP/host-hang.log'"
 check "the console reports the processor that did not come back" \

@@ -26,7 +26,7 @@ check "-smp 4: cores.csv holds 4 processors' curves over the same sizes" sh -c "
 check "-smp 4: c2c.csv is the 4x4 matrix: 12 ordered pairs, each measured" \
     test "$(awk -F, 'NR>1 && $7>0 && $10>0' "$RUN_DIR/c2c.csv" | wc -l)" = 12
 check "-smp 4: loaded.csv has the idle point and two points with 3 generators" \
-    test "$(awk -F, 'NR==2 && $3==0 {i=1} NR>2 && $3==3 && $5>0 {n++} END {print i+n}' \
+    test "$(awk -F, 'NR==2 && $3==0 {i=1} NR>2 && $3==3 && $6>0 {n++} END {print i+n}' \
         "$RUN_DIR/loaded.csv")" = 3
 check "-smp 4: a progress header per processor, the matrix and its groups on the console" sh -c "
     test \$(grep -c '^processor [0-3] (package' '$RUN_DIR/console.txt') = 4 &&

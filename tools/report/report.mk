@@ -54,6 +54,9 @@ test_readers_SRCS  := $(REPORT_LEVELS_SRCS) tools/report/inputs/rjson.c \
 	tools/report/inputs/rtext.c
 test_inputs_SRCS   := $(REPORT_READER_SRCS)
 test_analysis_SRCS := $(REPORT_CORE_SRCS)
+UNIT_TESTS += report/test_heatmap
+test_heatmap_SRCS  := tools/report/outputs/plot_heatmap.c tools/report/outputs/plot.c \
+	tools/report/inputs/rtext.c $(REPORT_LEVELS_SRCS)
 
 $(BUILD)/tests/report/%: TEST_LIBS += $(REPORT_LIBS)
 $(BUILD)/test/tests/unit/report/%.c.o: TEST_CFLAGS += -Itools/report

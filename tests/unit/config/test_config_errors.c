@@ -86,8 +86,10 @@ static void test_defaults_of_all_experiments_resolve(void **state)
     assert_int_equal(cfg.global.n_experiments, 13);
     assert_int_equal(experiment_count, 13);
     assert_int_equal(cfg_u64(&cfg, "cores.cpus"), 0); /* every processor */
-    assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 5);
-    assert_int_equal(cfg_u64(&cfg, "loaded.size"), cfg_u64(&cfg, "random.max"));
+    assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 7);
+    assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->v[6], 0); /* flat out last */
+    assert_int_equal(cfg_u64(&cfg, "loaded.size"), 128ull << 20);     /* 4x the 32M LLC */
+    assert_int_equal(cfg_u64(&cfg, "loaded.traffic"), 128ull << 20);
     assert_true(cfg_u64(&cfg, "random.max") >= 4 * (32ull << 20));
     assert_int_equal(cfg_list_value(&cfg, "ring.strides")->n, 7);
     assert_true(cfg_list_value(&cfg, "tlb.pages")->n >= 2);
@@ -102,6 +104,27 @@ static void test_defaults_of_all_experiments_resolve(void **state)
     assert_true(cfg_auto_value(&cfg, "numa.size")->is_auto);
     assert_int_equal(cfg_auto_value(&cfg, "numa.size")->value, cfg_u64(&cfg, "random.max"));
     assert_int_equal(cfg_u64(&cfg, "numa.stride"), 64);
+}
+
+/* loaded's chase: 4x the LLC, but at least 64M and at most 1G, and with the traffic region
+   beside it within the buffer room. */
+static void test_loaded_size_bounds(void **state)
+{
+    (void)state;
+    machine.cpu.caches[2].size_bytes = 480u << 20; /* a large L3: 4x would be 2G */
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(cfg_u64(&cfg, "loaded.size"), 1ull << 30);
+    machine.cpu.caches[2].size_bytes = 4u << 20; /* a small one: 16M, raised to 64M */
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(cfg_u64(&cfg, "loaded.size"), 64ull << 20);
+    machine.cpu.caches[2].size_bytes = 32u << 20;
+    machine.buffer_limit_bytes = 128ull << 20; /* room for 2 x 64M only */
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(cfg_u64(&cfg, "loaded.size"), 64ull << 20);
+    assert_int_equal(cfg_u64(&cfg, "loaded.traffic"), 64ull << 20);
+    assert_false(resolve(NULL, "loaded.traffic=100000 loaded.mode=write"));
+    assert_error("100000 is not a multiple of a generator's block (1024)");
+    assert_error("loaded.mode");
 }
 
 static void test_quick_profile_resolves(void **state)
@@ -162,6 +185,8 @@ static void test_processor_experiment_values(void **state)
     (void)state;
     assert_true(resolve(NULL, "cores.cpus=2 c2c.cpus=0 loaded.size=64M loaded.delays=8,0"));
     assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 2);
+    assert_true(resolve(NULL, "loaded.mode=readwrite loaded.traffic=1M"));
+    assert_int_equal(cfg_u64(&cfg, "loaded.mode"), 1);
 }
 
 /* Unknown keys name the source and suggest the nearest known key. */
@@ -379,6 +404,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_defaults_of_all_experiments_resolve),
+        T(test_loaded_size_bounds),
         T(test_quick_profile_resolves),
         T(test_unknown_keys),
         T(test_numa_size_below_stride),

@@ -276,12 +276,69 @@ static void test_failing_point_stops(void **state)
     assert_log(&t, want, sizeof(want) / sizeof(want[0]));
 }
 
+static void measured(struct exp_ctx *ctx, void *data, const struct exp_point *p)
+{
+    (void)ctx;
+    note(data, 'm', p->index);
+}
+
+/* The measured hook follows every measurement at once, before the row and the next point's
+   build, also when the measurement failed; never for a skipped point. */
+static void test_measured_hook(void **state)
+{
+    (void)state;
+    static struct exp_ctx ctx;
+    static struct machine m;
+    static struct chase_config cfg;
+    struct timing timing = {.tsc_hz = 1000000000, .wall_tsc_hz = 1000000000};
+    struct trace t = {.skip = 1, .fail = 2};
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.m = &m;
+    ctx.cfg = &cfg;
+    ctx.timing = &timing;
+    ctx.measure = fake_measure;
+    current = &t;
+    struct exp_sweep s = {.points = POINTS,
+                          .data = &t,
+                          .plan = plan,
+                          .prepare = prepare,
+                          .build = build,
+                          .measured = measured,
+                          .row = row};
+    assert_int_equal(exp_sweep_run(&ctx, &s), EXP_RUN_FAILED);
+    /* the third measurement (point 3, point 1 being skipped) fails: its hook still runs */
+    static const char *const want[] = {"p0", "p1", "p2", "p3", "p4", "p0", "q0",
+                                       "b0", "m0", "r0", "p1", "q1", "p2", "q2",
+                                       "b2", "m2", "r2", "p3", "q3", "b3", "m3"};
+    assert_log(&t, want, sizeof(want) / sizeof(want[0]));
+
+    /* Interleaved: one measured call per visit, right after that visit's build. */
+    struct trace quiet = {.skip = 99, .fail = 99, .want_reps = 6, .want_passes = 2};
+    cfg.global.passes = 3;
+    cfg.global.precision_ppm = 5000;
+    current = &quiet;
+    s.data = &quiet;
+    s.interleave = true;
+    assert_int_equal(exp_sweep_run(&ctx, &s), 0);
+    cfg.global.passes = 0;
+    cfg.global.precision_ppm = 0;
+    unsigned visits = 0, ms = 0;
+    for (unsigned i = 0; i < quiet.n; i++) {
+        visits += quiet.log[i][0] == 'b';
+        ms += quiet.log[i][0] == 'm';
+        if (quiet.log[i][0] == 'b')
+            assert_true(quiet.log[i + 1][0] == 'm' && quiet.log[i + 1][1] == quiet.log[i][1]);
+    }
+    assert_int_equal(ms, visits);
+    assert_int_equal(ms, quiet.measured);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hook_order_and_skip), cmocka_unit_test(test_failing_point_stops),
         cmocka_unit_test(test_pass_order),          cmocka_unit_test(test_slice_plan),
-        cmocka_unit_test(test_interleaved_passes),
+        cmocka_unit_test(test_interleaved_passes),  cmocka_unit_test(test_measured_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

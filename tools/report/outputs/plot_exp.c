@@ -219,6 +219,63 @@ static void series_split(struct plot_spec *ps, const struct csv *t, const struct
     }
 }
 
+/* A plot with named series also draws its group column's values up to this many. */
+#define FEW_GROUP_VALUES 8
+
+/* The median of the ys of the n points from p (sorted by x) that share p[0]'s x; *used. */
+static double median_at_x(struct xy *p, size_t n, size_t *used)
+{
+    size_t k = 1;
+    while (k < n && p[k].x == p[0].x)
+        k++;
+    for (size_t i = 1; i < k; i++)
+        for (size_t m = i; m > 0 && p[m - 1].y > p[m].y; m--) {
+            struct xy s = p[m];
+            p[m] = p[m - 1];
+            p[m - 1] = s;
+        }
+    *used = k;
+    return k % 2 ? p[k / 2].y : (p[k / 2 - 1].y + p[k / 2].y) / 2;
+}
+
+/* One series per name p->row_series gives the rows: the median y of its rows at each x.
+   Returns how many. */
+static size_t series_named(struct plot_spec *ps, const struct csv *t, const struct an_plot *p)
+{
+    int cx = csv_col(t, p->x), cy = csv_col(t, p->y);
+    char seen[MAX_GROUPS][80], name[80];
+    size_t ns = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        p->row_series(t, r, name, sizeof(name));
+        bool old = false;
+        for (size_t i = 0; i < ns && !old; i++)
+            old = strcmp(seen[i], name) == 0;
+        if (old || ns >= MAX_GROUPS)
+            continue;
+        snprintf(seen[ns++], sizeof(seen[0]), "%s", name);
+        struct xy *pts = calloc(t->nrows, sizeof(*pts));
+        double *x = plot_alloc(ps, t->nrows), *y = plot_alloc(ps, t->nrows);
+        size_t k = 0, n = 0;
+        for (size_t i = r; pts && i < t->nrows; i++) {
+            char other[80];
+            p->row_series(t, i, other, sizeof(other));
+            if (strcmp(other, name) == 0)
+                pts[k++] = (struct xy){csv_num(t, i, cx), csv_num(t, i, cy)};
+        }
+        if (pts)
+            qsort(pts, k, sizeof(*pts), cmp_xy);
+        for (size_t i = 0, used; x && y && i < k; i += used) {
+            y[n] = median_at_x(pts + i, k - i, &used);
+            x[n++] = pts[i].x;
+        }
+        free(pts);
+        char label[96];
+        snprintf(label, sizeof(label), "%s (median)", name);
+        plot_add_series(ps, label, x, y, n, false);
+    }
+    return ns;
+}
+
 /* One series per value of the group column (one series without it), sorted by x. */
 static void series_groups(struct plot_spec *ps, const struct csv *t, const struct an_experiment *x)
 {
@@ -295,7 +352,14 @@ static void plot_experiment(struct ctx *c, size_t e)
     ps.logy = p->logy;
     snprintf(finding, sizeof(finding), "%s", c->r->verdict[e].headline);
     bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role);
-    if (!p->from_curves && p->split)
+    if (!p->from_curves && p->row_series) {
+        size_t named = series_named(&ps, t, p);
+        /* a few processors, some sharing a group: each one's own curve too, beside its group's */
+        double g[MAX_GROUPS];
+        size_t values = p->group ? groups_of(t, csv_col(t, p->group), g, MAX_GROUPS) : 0;
+        if (values > named && values <= FEW_GROUP_VALUES)
+            series_groups(&ps, t, x);
+    } else if (!p->from_curves && p->split)
         series_split(&ps, t, p);
     else if (!p->from_curves)
         series_groups(&ps, t, x);

@@ -32,10 +32,12 @@ static size_t axis_values(const struct csv *t, int col, double *v)
     return n;
 }
 
-/* Data: "column row value" lines, a blank line after each row; missing pairs left out. */
+/* Data: "column row value" lines, a blank line after each row; missing pairs left out. The
+   largest value goes to *zmax (0 when none). */
 static int write_matrix(const char *path, const struct csv *t, const int *cols, const double *ax,
-                        size_t n)
+                        size_t n, double *zmax)
 {
+    *zmax = 0;
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
@@ -45,17 +47,24 @@ static int write_matrix(const char *path, const struct csv *t, const int *cols, 
             for (size_t i = 0; i < t->nrows; i++)
                 if (csv_num(t, i, cols[0]) == ax[a] && csv_num(t, i, cols[1]) == ax[b])
                     z = csv_num(t, i, cols[2]);
-            if (isfinite(z)) /* the diagonal and lost pairs stay blank */
+            if (isfinite(z)) { /* the diagonal and lost pairs stay blank */
                 fprintf(f, "%zu %zu %g\n", b, a, z);
+                *zmax = z > *zmax ? z : *zmax;
+            }
         }
         fprintf(f, "\n");
     }
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* Script: the cells as filled boxes, each labelled with its value, the processors on both axes. */
+/*
+ * Script: the cells as filled boxes, each labelled with its value, the processors on both axes.
+ * The colour scale runs from 0 to the largest value, light to dark: a colour is proportional
+ * to the latency, so cells a few percent apart look alike (a scale over only the measured
+ * range would paint 64.6 and 65.4 ns as opposite ends), and real groups still stand apart.
+ */
 static int write_heatmap_script(const char *path, const struct plot_heatmap *h, const double *ax,
-                                size_t n)
+                                size_t n, double zmax)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -64,9 +73,14 @@ static int write_heatmap_script(const char *path, const struct plot_heatmap *h, 
     fprintf(f, "set title \"%s\" noenhanced\nset xlabel \"%s\"\nset ylabel \"%s\"\n", h->title,
             h->xlabel, h->ylabel);
     fprintf(f,
-            "set cblabel \"%s\"\nset palette rgbformulae 22,13,-31\nset xrange [-0.5:%zu.5]\nset "
-            "yrange [%zu.5:-0.5]\n",
+            "set cblabel \"%s\"\nset palette defined (0 '#fff7ec', 0.35 '#fdd49e', 0.7 '#fc8d59', "
+            "1 '#d7301f')\nset xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n",
             h->zlabel, n - 1, n - 1);
+    if (zmax > 0)
+        fprintf(f, "set cbrange [0:%g]\n", zmax);
+    /* the diagonal and lost pairs grey, not the scale's 0 */
+    fprintf(f, "set object 1 rectangle from graph 0,0 to graph 1,1 behind fc rgb '#d9d9d9' "
+               "fs solid noborder\n");
     fprintf(f, "set xtics (");
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%s\"%g\" %zu", i ? ", " : "", ax[i], i);
@@ -76,7 +90,7 @@ static int write_heatmap_script(const char *path, const struct plot_heatmap *h, 
     fprintf(f,
             ")\nplot 'gnuplot/%s.dat' using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 "
             "noborder lc palette notitle, \\\n"
-            "     '' using 1:2:(sprintf('%%.0f', $3)) with labels notitle\n",
+            "     '' using 1:2:(sprintf('%%.1f', $3)) with labels notitle\n",
             h->name);
     return fclose(f) == 0 ? 0 : -1;
 }
@@ -103,7 +117,9 @@ int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const 
     }
     snprintf(data, sizeof(data), "%s/%s.dat", dir, h->name);
     snprintf(script, sizeof(script), "%s/%s.gp", dir, h->name);
-    if (write_matrix(data, t, cols, ax, n) != 0 || write_heatmap_script(script, h, ax, n) != 0) {
+    double zmax;
+    if (write_matrix(data, t, cols, ax, n, &zmax) != 0 ||
+        write_heatmap_script(script, h, ax, n, zmax) != 0) {
         snprintf(err, cap, "cannot write %s: %s", script, strerror(errno));
         return -1;
     }

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// The loaded experiment's traffic generator: streams of whole lines read (or read and written).
+#ifndef CHASE_EXP_TRAFFIC_H
+#define CHASE_EXP_TRAFFIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Sequential streams a generator reads side by side: several misses in flight at once. */
+#define TRAFFIC_STREAMS 4
+/* 64-byte chunks each stream reads per block; every 8-byte word of a chunk is loaded. */
+#define TRAFFIC_CHUNKS_PER_STREAM 4
+#define TRAFFIC_CHUNK_BYTES 64
+/* One block: what a generator reads between two looks at the stop flag (and two delays). */
+#define TRAFFIC_BLOCK_BYTES (TRAFFIC_STREAMS * TRAFFIC_CHUNKS_PER_STREAM * TRAFFIC_CHUNK_BYTES)
+
+/* One generator: its region, its pace, and (filled by traffic_generate) what it did. */
+struct traffic_gen {
+    const volatile uint64_t *stop; /* it stops when this is nonzero */
+    uint8_t *base;                 /* its region: a multiple of TRAFFIC_BLOCK_BYTES, aligned */
+    uint64_t bytes;
+    uint64_t delay_ticks; /* TSC ticks it waits after each block (0: flat out) */
+    bool write;           /* also write one word of every chunk, so every line goes back */
+    /* Its results. */
+    uint64_t blocks;      /* blocks done */
+    uint64_t ticks;       /* its own TSC time from start to stop */
+    uint64_t moved_bytes; /* bytes read, plus as many written back in write mode */
+    uint64_t sink;        /* the sum of what it read (so no load can be dropped) */
+};
+
+/*
+ * Run generator g (passed as void * to run on any processor): TRAFFIC_STREAMS sequential
+ * streams over quarters of its region, each block loading every word of its chunks, wrapping
+ * at the region's end, until *g->stop; then fill its results. No platform call inside.
+ */
+void traffic_generate(void *g);
+
+/* The largest multiple of TRAFFIC_BLOCK_BYTES in region/ways (at least one block). */
+uint64_t traffic_slice_bytes(uint64_t region_bytes, unsigned ways);
+
+#endif

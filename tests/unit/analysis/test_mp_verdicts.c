@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the multi-processor verdicts: cores' groups, c2c's noise, loaded's points.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/interpret.h"
+#include "analysis/judge.h"
+#include "lib/csv.h"
+#include "lib/strbuf.h"
+
+/* Run experiment name's verdict over the CSV text. */
+static void judge_text(const char *name, const char *text, struct verdict *v)
+{
+    static struct csv t;
+    char err[160];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    memset(v, 0, sizeof(*v));
+    struct an_input in = {.llc_bytes = 0};
+    struct an_judge j = {.in = &in, .r = NULL, .t = &t, .name = name};
+    const struct an_experiment *e = analysis_experiment((size_t)analysis_experiment_index(name));
+    e->judge(&j, v);
+    csv_free(&t);
+}
+
+static double item(const struct verdict *v, const char *key)
+{
+    for (size_t i = 0; i < v->nitems; i++)
+        if (strcmp(v->item[i].key, key) == 0)
+            return v->item[i].value;
+    fail_msg("no item %s", key);
+    return NAN;
+}
+
+static bool has_line(const struct verdict *v, const char *needle)
+{
+    for (size_t i = 0; i < v->nlines; i++)
+        if (strstr(v->line[i], needle))
+            return true;
+    for (size_t i = 0; i < v->nlines; i++)
+        print_message("%s\n", v->line[i]);
+    print_message("(no line has \"%s\"; headline: %s)\n", needle, v->headline);
+    return false;
+}
+
+/* One processor's random curve: three cache levels then memory, slower by `slow`. */
+static void add_curve(struct strbuf *sb, unsigned cpu, unsigned core, const char *type, unsigned l2,
+                      unsigned l3, double l1_ns, double slow)
+{
+    for (double x = 12; x <= 28 + 1e-9; x += 0.5) {
+        double b = exp2(x);
+        double ns = b <= 32768 ? l1_ns : b <= (1 << 20) ? 5 : b <= (32 << 20) ? 30 : 100;
+        strbuf_printf(sb, "%u,0,%u,0,0,%s,%u,%u,%.0f,%.3f\n", cpu, core, type, l2, l3, b,
+                      ns * slow);
+    }
+}
+
+#define CORES_HEAD "cpu,package,core,thread,node,core_type,l2_group,l3_group,size_bytes,ns_median\n"
+
+/* A hybrid part: two P-cores (own L2s), two E-core modules of two cores sharing an L2 each,
+   all under one L3: three groups, the P-cores' L1 below the E-cores'. */
+static void test_cores_hybrid_groups(void **state)
+{
+    (void)state;
+    struct strbuf sb = {0};
+    struct verdict v;
+    strbuf_puts(&sb, CORES_HEAD);
+    add_curve(&sb, 0, 0, "P-core", 0, 0, 1.0, 1.0);
+    add_curve(&sb, 1, 1, "P-core", 1, 0, 1.0, 1.0);
+    add_curve(&sb, 2, 8, "E-core", 8, 0, 1.6, 1.2);
+    add_curve(&sb, 3, 9, "E-core", 8, 0, 1.6, 1.2);
+    add_curve(&sb, 4, 10, "E-core", 10, 0, 1.6, 1.2);
+    add_curve(&sb, 5, 11, "E-core", 10, 0, 1.6, 1.2);
+    judge_text("cores", strbuf_str(&sb), &v);
+    assert_true(v.present);
+    assert_true(item(&v, "processors") == 6);
+    assert_true(item(&v, "groups") == 3);
+    assert_non_null(strstr(v.headline, "P-core, package 0, L3 0"));
+    assert_non_null(strstr(v.headline, "E-core, package 0, L3 0, L2 8"));
+    assert_non_null(strstr(v.headline, "E-core, package 0, L3 0, L2 10"));
+    /* each group's levels from its median curve; each processor on its group's plateaus */
+    assert_true(has_line(&v, "| 2 | P-core, package 0, L3 0 | 1.0 ("));
+    assert_true(has_line(&v, "| 2 | E-core, package 0, L3 0, L2 8 | 1.9 ("));
+    assert_true(has_line(&v, "| 0 | P-core, package 0, L3 0 | 1.0 | 5.0 | 30.0 | 100.0 |"));
+    assert_true(has_line(&v, "| 5 | E-core, package 0, L3 0, L2 10 | 1.9 | 6.0 | 36.0 | 120.0 |"));
+    strbuf_release(&sb);
+}
+
+/* SMT threads share their core's L2: no cluster; two L3s (two CCXs) make two groups. */
+static void test_cores_ccx_and_smt(void **state)
+{
+    (void)state;
+    struct strbuf sb = {0};
+    struct verdict v;
+    strbuf_puts(&sb, CORES_HEAD);
+    add_curve(&sb, 0, 0, "-", 0, 0, 1.0, 1.0);
+    add_curve(&sb, 1, 0, "-", 0, 0, 1.0, 1.0); /* core 0's second thread */
+    add_curve(&sb, 2, 1, "-", 1, 0, 1.0, 1.0);
+    add_curve(&sb, 3, 8, "-", 8, 8, 1.0, 1.0);
+    judge_text("cores", strbuf_str(&sb), &v);
+    assert_true(item(&v, "groups") == 2);
+    assert_non_null(strstr(v.headline, "(package 0, L3 0; package 0, L3 8)"));
+    assert_null(strstr(v.headline, "L2"));
+    strbuf_release(&sb);
+}
+
+#define C2C_HEAD "cpu_a,cpu_b,group,ns_median,ns_p90\n"
+
+/* Groups 0.4 ns apart with 0.4 ns between a->b and b->a are one group, not two; 25 ns apart
+   they are two. */
+static void test_c2c_groups_not_from_noise(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_text("c2c",
+               C2C_HEAD "0,1,same_core,20.0,20.1\n1,0,same_core,20.4,20.5\n"
+                        "0,2,shared_l3,65.0,65.1\n2,0,shared_l3,65.4,65.5\n"
+                        "1,2,same_package,65.4,65.5\n2,1,same_package,65.8,65.9\n",
+               &v);
+    assert_true(fabs(item(&v, "noise_ns") - 0.4) < 1e-9); /* each pair's a->b against b->a */
+    assert_non_null(strstr(v.headline, "same_core 20 ns (2 pairs), shared_l3 65 ns (2 pairs)"));
+    assert_non_null(strstr(v.headline, "not apart from the nearer group beyond the noise"));
+    assert_non_null(strstr(v.headline, ": same_package 66 ns"));
+    assert_true(has_line(&v, "| same_package | 2 | 65.6 | 65.4 | 65.8 | no: within the noise |"));
+
+    judge_text("c2c",
+               C2C_HEAD "0,1,shared_l3,65.0,65.1\n1,0,shared_l3,65.4,65.5\n"
+                        "0,2,other_package,90.0,90.1\n2,0,other_package,90.4,90.5\n",
+               &v);
+    assert_string_equal(v.headline, "core-to-core one-way latency by group: shared_l3 65 ns "
+                                    "(2 pairs), other_package 90 ns (2 pairs)");
+    assert_true(has_line(&v, "| other_package | 2 | 90.2 | 90.0 | 90.4 | yes |"));
+}
+
+/* A pair's own repetitions spread: that is noise too, even when a->b and b->a agree. */
+static void test_c2c_noise_from_spread(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_text("c2c",
+               C2C_HEAD "0,1,shared_l3,60.0,64.0\n1,0,shared_l3,60.0,64.0\n"
+                        "0,2,same_package,66.0,70.0\n2,0,same_package,66.0,70.0\n",
+               &v);
+    assert_true(item(&v, "noise_ns") == 4.0);
+    assert_non_null(strstr(v.headline, ": same_package 66 ns"));
+}
+
+#define LOADED_HEAD "cpu,size_bytes,generators,mode,delay_ns,bandwidth_gb_per_s,ns_median\n"
+
+/* loaded: idle, the highest bandwidth, and where a point hardly moves data (generators busy),
+   its latency apart. */
+static void test_loaded_lightest_point(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_text("loaded",
+               LOADED_HEAD "0,64,0,read,0,0.000,100.0\n0,64,1,read,1000000,0.001,140.0\n"
+                           "0,64,1,read,100,2.000,145.0\n0,64,1,read,0,5.000,150.0\n",
+               &v);
+    assert_true(item(&v, "idle_ns") == 100.0);
+    assert_true(item(&v, "top_ns") == 150.0 && item(&v, "top_gb_per_s") == 5.0);
+    assert_true(item(&v, "lightest_ns") == 140.0);
+    assert_non_null(strstr(v.headline, "100.0 ns idle, 140.0 ns at the lightest load (0.001"));
+    assert_non_null(strstr(v.headline, "150.0 ns at the highest bandwidth (5.00 GB/s"));
+    assert_true(has_line(&v, "| 1 | read | 1000000 | 0.00 | 140.0 |"));
+    judge_text("loaded", LOADED_HEAD "0,64,0,read,0,0.000,100.0\n0,64,1,readwrite,0,5.0,110.0\n",
+               &v);
+    assert_string_equal(v.headline, "loaded latency: 100.0 ns idle, 110.0 ns at the highest "
+                                    "bandwidth (5.00 GB/s from the others), +10%");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cores_hybrid_groups),
+        cmocka_unit_test(test_cores_ccx_and_smt),
+        cmocka_unit_test(test_c2c_groups_not_from_noise),
+        cmocka_unit_test(test_c2c_noise_from_spread),
+        cmocka_unit_test(test_loaded_lightest_point),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

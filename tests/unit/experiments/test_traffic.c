@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of loaded's traffic generator: what it reads and writes, its count, its delay.
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "arch/x86_64/cpu.h"
+#include "experiments/traffic.h"
+
+#define REGION_BYTES (64u * TRAFFIC_BLOCK_BYTES)
+#define WORDS (REGION_BYTES / 8)
+#define WORDS_PER_CHUNK (TRAFFIC_CHUNK_BYTES / 8)
+
+static volatile uint64_t stop;
+
+static void *generate(void *g)
+{
+    traffic_generate(g);
+    return NULL;
+}
+
+/* Run g on a thread for about ms milliseconds. */
+static void run_for(struct traffic_gen *g, unsigned ms)
+{
+    pthread_t t;
+    struct timespec pause = {0, (long)ms * 1000000L};
+    stop = 0;
+    g->stop = &stop;
+    assert_int_equal(pthread_create(&t, NULL, generate, g), 0);
+    nanosleep(&pause, NULL);
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_join(t, NULL), 0);
+}
+
+static uint64_t *region_of_ones(void)
+{
+    uint64_t *r = aligned_alloc(4096, REGION_BYTES);
+    assert_non_null(r);
+    for (unsigned i = 0; i < WORDS; i++)
+        r[i] = 1;
+    return r;
+}
+
+/* Read mode: whole blocks counted, nothing written, every word it read summed. */
+static void test_read_counts_blocks_and_writes_nothing(void **state)
+{
+    (void)state;
+    uint64_t *r = region_of_ones();
+    struct traffic_gen g = {.base = (uint8_t *)r, .bytes = REGION_BYTES};
+    run_for(&g, 20);
+    assert_true(g.blocks > 0);
+    assert_true(g.ticks > 0);
+    assert_int_equal(g.moved_bytes, g.blocks * TRAFFIC_BLOCK_BYTES);
+    /* every word is 1: the sum is the number of words loaded, every word of every chunk */
+    assert_int_equal(g.sink, g.blocks * TRAFFIC_BLOCK_BYTES / 8);
+    for (unsigned i = 0; i < WORDS; i++)
+        assert_int_equal(r[i], 1);
+    free(r);
+}
+
+/* Read+write mode: every chunk of the region written (one word each), bytes counted twice. */
+static void test_readwrite_dirties_every_chunk(void **state)
+{
+    (void)state;
+    uint64_t *r = region_of_ones();
+    struct traffic_gen g = {.base = (uint8_t *)r, .bytes = REGION_BYTES, .write = true};
+    run_for(&g, 20);
+    assert_true(g.blocks >= REGION_BYTES / TRAFFIC_BLOCK_BYTES); /* a whole lap at least */
+    assert_int_equal(g.moved_bytes, 2 * g.blocks * TRAFFIC_BLOCK_BYTES);
+    for (unsigned i = 0; i < WORDS; i++) {
+        if (i % WORDS_PER_CHUNK == 0)
+            assert_true(r[i] != 1); /* a running sum of ones, past 1 from the first chunk */
+        else
+            assert_int_equal(r[i], 1);
+    }
+    free(r);
+}
+
+/* A delay of D ticks after each block: never more blocks than the time allows. */
+static void test_delay_paces_blocks(void **state)
+{
+    (void)state;
+    uint64_t *r = region_of_ones();
+    const uint64_t delay = 200000; /* ticks: 50-100 us on a 2-4 GHz TSC */
+    struct traffic_gen g = {.base = (uint8_t *)r, .bytes = REGION_BYTES, .delay_ticks = delay};
+    run_for(&g, 20);
+    assert_true(g.blocks >= 1);
+    assert_true(g.blocks <= g.ticks / delay + 1);
+    free(r);
+}
+
+/* Slices: whole blocks, one at least. */
+static void test_slices(void **state)
+{
+    (void)state;
+    assert_int_equal(traffic_slice_bytes(1u << 20, 1), 1u << 20);
+    assert_int_equal(traffic_slice_bytes(1u << 20, 3), 349184); /* 341 blocks of 1 KiB */
+    assert_int_equal(traffic_slice_bytes(1024, 5), TRAFFIC_BLOCK_BYTES);
+    assert_int_equal(traffic_slice_bytes(1u << 20, 0), 1u << 20);
+    assert_int_equal(TRAFFIC_BLOCK_BYTES, 1024);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_counts_blocks_and_writes_nothing),
+        cmocka_unit_test(test_readwrite_dirties_every_chunk),
+        cmocka_unit_test(test_delay_paces_blocks),
+        cmocka_unit_test(test_slices),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
