@@ -4,14 +4,19 @@
 
 #include "lib/fmt.h"
 #include "lib/json.h"
+#include "lib/kstring.h"
 
-static void format_list(char *buf, size_t cap, const struct cfg_list *l)
+/* A list as written: sizes with K/M/G where the unit is bytes, plain integers otherwise (ns). */
+static void format_list(char *buf, size_t cap, const struct cfg_list *l, bool bytes)
 {
     size_t n = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < l->n && n < cap; i++) {
         char one[24];
-        cfg_format_size(one, sizeof(one), l->v[i]);
+        if (bytes)
+            cfg_format_size(one, sizeof(one), l->v[i]);
+        else
+            ksnprintf(one, sizeof(one), "%llu", (unsigned long long)l->v[i]);
         n += (size_t)ksnprintf(buf + n, cap - n, "%s%s", i ? "," : "", one);
     }
 }
@@ -48,7 +53,8 @@ void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const voi
         ksnprintf(buf, cap, "all");
         break;
     case KEY_SIZE_LIST:
-        format_list(buf, cap, (const struct cfg_list *)field);
+        format_list(buf, cap, (const struct cfg_list *)field,
+                    k->unit && kstrcmp(k->unit, "bytes") == 0);
         break;
     case KEY_U64_AUTO:
     case KEY_SIZE_AUTO:

@@ -398,6 +398,21 @@ static void test_lists(void **state)
     assert_int_equal(cfg_list_value(&cfg, "tlb.pages")->v[0], 2 << 20);
 }
 
+/* A list is shown as it would be written: sizes with suffixes, ns lists as plain integers. */
+static void test_list_format(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, "ring.strides=64,1K loaded.delays=1000000,4096,0"));
+    char buf[96];
+    const void *params;
+    const struct key_desc *k = cfg_key(&cfg, "ring.strides", &params);
+    cfg_format_value(buf, sizeof(buf), k, params);
+    assert_string_equal(buf, "64,1K");
+    k = cfg_key(&cfg, "loaded.delays", &params);
+    cfg_format_value(buf, sizeof(buf), k, params);
+    assert_string_equal(buf, "1000000,4096,0");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -426,6 +441,7 @@ int main(void)
         T(test_auto_values),
         T(test_auto_values_in_json),
         T(test_lists),
+        T(test_list_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
