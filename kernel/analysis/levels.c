@@ -50,11 +50,6 @@
 #define CONF_RATE 2.0
 #define CONF_FULL_OCTAVES 1.5
 
-struct plateau {
-    size_t a, b;
-    double level; /* median ln latency */
-};
-
 static double median_range(const double *v, size_t a, size_t b)
 {
     return lpoints_median(v + a, b - a + 1);
@@ -100,7 +95,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
         if (pc[i].flat && inner && p->x[pc[i].b] - p->x[pc[i].a] < MIN_PLATEAU_OCTAVES)
             pc[i].flat = false;
         if (pc[i].flat)
-            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0};
+            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0, KM_NAN};
     }
     plat_free(slope);
     for (size_t i = 0; i < m; i++)
@@ -112,6 +107,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
 static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, size_t k)
 {
     pl[k].b = pl[k + 1].b;
+    pl[k].step_log2 = pl[k + 1].step_log2;
     pl[k].level = median_range(p->z, pl[k].a, pl[k].b);
     for (size_t i = k + 1; i + 1 < *m; i++)
         pl[i] = pl[i + 1];
@@ -249,7 +245,8 @@ static void set_level(const struct lpoints *p, const struct plateau *u, const st
     lv->latency_ns = median_range(p->ns, u->a, u->b) - offset;
     lv->cycles = median_cycles(p, u->a, u->b);
     lv->size_known = v != NULL;
-    lv->size_bytes = v ? kexp2(step_position(p, u, v)) : KM_NAN;
+    double x = kisfinite(u->step_log2) ? u->step_log2 : v ? step_position(p, u, v) : KM_NAN;
+    lv->size_bytes = v ? kexp2(x) : KM_NAN;
     lv->step_end_bytes = v ? kexp2(p->x[v->a]) : KM_NAN;
 }
 
@@ -265,7 +262,7 @@ static void open_level(const struct lpoints *p, const struct plateau *u, double 
 static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc, double offset,
                        double min_step, struct detection *d)
 {
-    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN};
     if (d->nlevels >= LEVELS_MAX)
         return;
     set_level(p, u, &end, offset, min_step, &d->level[d->nlevels++]);
@@ -332,7 +329,7 @@ static bool walk_rise(const struct lpoints *p, const struct plateau *u, double r
     if (!(o->walk_bytes > 0) || kexp2(p->x[u->a]) < o->walk_bytes ||
         rise > kln(WALK_STEP_MAX_RATIO))
         return false;
-    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN};
     d->walk_from_bytes = kexp2(step_position(p, u, &end));
     d->walk_ns = p->ns[p->n - 1] - kexp(u->level);
     char from[32];
@@ -411,8 +408,13 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         npc = lpoints_segment(p, d->noise, pc);
     }
     double min_step = kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
-    size_t m = plateaus_from_pieces(p, pc, npc, pl);
-    merge_small_steps(p, pl, &m, min_step, d);
+    size_t m;
+    if (lpoints_per_octave(p) < SPARSE_POINTS_PER_OCTAVE) {
+        m = lpoints_model_plateaus(p, MIN_STEP_LN, pl);
+    } else {
+        m = plateaus_from_pieces(p, pc, npc, pl);
+        merge_small_steps(p, pl, &m, min_step, d);
+    }
     build_levels(p, pl, m, min_step, o, d);
 out:
     plat_free(p);
