@@ -246,6 +246,35 @@ static void test_single_wild_point_anywhere(void **state)
         }
 }
 
+/* One point per octave (tinymembench, multichase): the latency model with k levels. Soft steps
+ * (plateaus of one or two points), noise and a wild point inside the L1 or the memory plateau
+ * still give every level within 1.5x of its size and no other level. (A wild point between its
+ * neighbours, on a step's way up, cannot be told from the step at one point per octave.) */
+static void test_one_point_per_octave(void **state)
+{
+    (void)state;
+    static struct curve_buf c;
+    struct detection d;
+    const struct lat_model ms[] = {
+        {4, {1.2, 4.5, 16, 90}, {32 << 10, 256 << 10, 2 << 20}, 1.8, false},
+        {4, {1.0, 3.5, 12, 70}, {48 << 10, 1 << 20, 16 << 20}, 3, false},
+        {3, {1.5, 6, 110}, {32 << 10, 512 << 10}, 1.5, false},
+    };
+    for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); k++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            make_curve(&c, &ms[k], 10, 28, 1, 0.02, seed);
+            size_t wild = seed % 2 ? 1 + seed % 3 : c.n - 1 - seed % 4;
+            c.ns[wild] *= seed % 2 ? 2.5 : 0.4;
+            detect_plain(&c, &d, 0);
+            if (d.nlevels != ms[k].m - 1)
+                print_error("model %zu seed %llu (wild point %zu): %zu levels\n", k,
+                            (unsigned long long)seed, wild, d.nlevels);
+            assert_int_equal(d.nlevels, ms[k].m - 1);
+            for (size_t i = 0; i < d.nlevels; i++)
+                expect_within("size", i, d.level[i].size_bytes, ms[k].size_bytes[i], 1 / 1.5, 1.5);
+        }
+}
+
 /* A step in ns that the core cycles measured beside each point do not show is the core clock
  * changing (this machine's full run: 1.22 -> 1.39 ns at 11K, 5.0 cycles throughout), no level;
  * without cycles the same curve has that level. */
@@ -442,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_outliers),
         cmocka_unit_test(test_memory_noise_is_no_level),
         cmocka_unit_test(test_single_wild_point_anywhere),
+        cmocka_unit_test(test_one_point_per_octave),
         cmocka_unit_test(test_clock_change_is_no_level),
         cmocka_unit_test(test_page_walk_steps_are_memory),
         cmocka_unit_test(test_confidence),
