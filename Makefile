@@ -27,6 +27,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/interpret.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
+	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \

@@ -203,6 +203,10 @@ void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
  * reach, confidence halved) and a note when the last cache is well below CPUID's (shared).
  */
 void analysis_level_kinds(const struct an_input *in, struct an_result *r);
+/* Size beyond which curve c may pay a page walk on every load: the largest common TLB reach
+ * with 4K pages when c's pages are 4K or a hypervisor may back them with 4K pages; 0 when
+ * c's pages are larger (or unknown, foreign curves) and no hypervisor is known. */
+double analysis_walk_bytes(const struct an_input *in, const struct an_curve *c);
 
 /*
  * The summary of a run as plain text lines: the levels (size, ns, cycles), DRAM, and each

@@ -37,6 +37,13 @@ static double near_reach(double size, double page, const double *entries, size_t
     return 0;
 }
 
+double analysis_walk_bytes(const struct an_input *in, const struct an_curve *c)
+{
+    size_t n = sizeof(reach_entries_4k) / sizeof(reach_entries_4k[0]);
+    bool small = c->page_bytes > 0 && c->page_bytes <= 4096;
+    return small || in->hypervisor ? reach_entries_4k[n - 1] * 4096 : 0;
+}
+
 /* The reach of a TLB that a step at size could be, given the curve's page size and whether a
  * host may split its pages; 0 when none could be there. */
 static double candidate_reach(double size, double page, bool hypervisor)

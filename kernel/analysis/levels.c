@@ -42,16 +42,13 @@
 /* A plateau whose latency is within this factor of the memory plateau after it is memory seen
  * through noise or contention, never a cache: caches are at least about 1.5x faster. */
 #define MEMORY_FACTOR 1.3
+/* A step that multiplies latency by at most this is no more than a page walk can add. */
+#define WALK_STEP_MAX_RATIO 2.0
 /* Confidence: a step of exactly the significant size scores 1 - e^-CONF_BASE, each further
  * significant step's worth adds CONF_RATE to the exponent; a plateau this wide is fully seen. */
 #define CONF_BASE 0.5
 #define CONF_RATE 2.0
 #define CONF_FULL_OCTAVES 1.5
-
-struct plateau {
-    size_t a, b;
-    double level; /* median ln latency */
-};
 
 static double median_range(const double *v, size_t a, size_t b)
 {
@@ -98,7 +95,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
         if (pc[i].flat && inner && p->x[pc[i].b] - p->x[pc[i].a] < MIN_PLATEAU_OCTAVES)
             pc[i].flat = false;
         if (pc[i].flat)
-            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0};
+            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0, KM_NAN};
     }
     plat_free(slope);
     for (size_t i = 0; i < m; i++)
@@ -110,6 +107,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
 static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, size_t k)
 {
     pl[k].b = pl[k + 1].b;
+    pl[k].step_log2 = pl[k + 1].step_log2;
     pl[k].level = median_range(p->z, pl[k].a, pl[k].b);
     for (size_t i = k + 1; i + 1 < *m; i++)
         pl[i] = pl[i + 1];
@@ -128,6 +126,17 @@ static double plateau_end(const struct lpoints *p, const struct plateau *u)
     return median_range(p->z, u->b >= u->a + 2 ? u->b - 2 : u->a, u->b);
 }
 
+/* Median core cycles of points a..b, NaN when none is known. */
+static double median_cycles(const struct lpoints *p, size_t a, size_t b)
+{
+    double v[LEVELS_MAX_POINTS];
+    size_t n = 0;
+    for (size_t i = a; i <= b; i++)
+        if (kisfinite(p->cyc[i]))
+            v[n++] = p->cyc[i];
+    return n ? lpoints_median(v, n) : KM_NAN;
+}
+
 /* Whether the curve climbs from plateau u to v as a step: it rises from the end of u to the
  * start of v (a drift that runs through both does not), steeply somewhere or with most of
  * the rise between two neighbouring points (coarse sampling hides a sharp step's slope). */
@@ -140,6 +149,11 @@ static bool step_between(const struct lpoints *p, const struct plateau *u, const
         min_step *= NARROW_STEP_FACTOR;
     double local = plateau_start(p, v) - plateau_end(p, u);
     if (v->level - u->level < min_step || local < LOCAL_STEP_SHARE * min_step)
+        return false;
+    /* A cache's latency is fixed in core cycles; a step in ns that the cycles (measured next
+     * to each point) do not show is the core clock changing. */
+    double cu = median_cycles(p, u->a, u->b), cv = median_cycles(p, v->a, v->b);
+    if (kisfinite(cu) && kisfinite(cv) && cu > 0 && kln(cv / cu) < MIN_STEP_LN)
         return false;
     double steepest = -KM_INF, biggest = 0;
     for (size_t i = u->b; i < v->a; i++) {
@@ -203,16 +217,6 @@ static double step_position(const struct lpoints *p, const struct plateau *u,
     return p->x[u->b];
 }
 
-static double median_cycles(const struct lpoints *p, size_t a, size_t b)
-{
-    double v[LEVELS_MAX_POINTS];
-    size_t n = 0;
-    for (size_t i = a; i <= b; i++)
-        if (kisfinite(p->cyc[i]))
-            v[n++] = p->cyc[i];
-    return n ? lpoints_median(v, n) : KM_NAN;
-}
-
 /* How sure level u is: the step to v against the significant step, and u's width. */
 static double confidence(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
                          double min_step)
@@ -241,7 +245,8 @@ static void set_level(const struct lpoints *p, const struct plateau *u, const st
     lv->latency_ns = median_range(p->ns, u->a, u->b) - offset;
     lv->cycles = median_cycles(p, u->a, u->b);
     lv->size_known = v != NULL;
-    lv->size_bytes = v ? kexp2(step_position(p, u, v)) : KM_NAN;
+    double x = kisfinite(u->step_log2) ? u->step_log2 : v ? step_position(p, u, v) : KM_NAN;
+    lv->size_bytes = v ? kexp2(x) : KM_NAN;
     lv->step_end_bytes = v ? kexp2(p->x[v->a]) : KM_NAN;
 }
 
@@ -257,7 +262,7 @@ static void open_level(const struct lpoints *p, const struct plateau *u, double 
 static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc, double offset,
                        double min_step, struct detection *d)
 {
-    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1]};
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN};
     if (d->nlevels >= LEVELS_MAX)
         return;
     set_level(p, u, &end, offset, min_step, &d->level[d->nlevels++]);
@@ -291,6 +296,49 @@ static void absorb_into_memory(const struct lpoints *p, struct plateau *pl, size
     }
 }
 
+/* Plateaus at the end that start beyond the page-walk size, each reached from one that also
+ * starts there by a step a walk could cost: memory plus page walks (the tables outgrow the
+ * caches as the buffer grows), not caches. Returns how many; notes them. */
+static size_t walk_plateaus(const struct lpoints *p, const struct plateau *pl, size_t m,
+                            const struct detect_opts *o, struct detection *d)
+{
+    size_t w = 0;
+    while (o->walk_bytes > 0 && m - w >= 2 && kexp2(p->x[pl[m - 2 - w].a]) >= o->walk_bytes &&
+           pl[m - 1 - w].level - pl[m - 2 - w].level <= kln(WALK_STEP_MAX_RATIO))
+        w++;
+    if (w) {
+        d->walk_from_bytes = kexp2(step_position(p, &pl[m - 1 - w], &pl[m - w]));
+        d->walk_ns = kexp(pl[m - 1].level) - kexp(pl[m - 1 - w].level);
+        char from[32], at[32];
+        analysis_size(from, sizeof(from), kexp2(p->x[pl[m - w].a]));
+        analysis_size(at, sizeof(at), o->walk_bytes);
+        levels_note(d,
+                    "from %s memory costs up to %.1f ns (x%.2f): page walks, the buffer is far "
+                    "beyond the TLB's reach (%s with 4K pages), not a cache",
+                    from, kexp(pl[m - 1].level) - o->ns_offset,
+                    kexp(pl[m - 1].level - pl[m - 1 - w].level), at);
+    }
+    return w;
+}
+
+/* Whether the rise at the end after plateau u, which starts beyond the page-walk size, is
+ * one a walk could cost: then u is memory and the end memory plus walks (noted). */
+static bool walk_rise(const struct lpoints *p, const struct plateau *u, double rise,
+                      const struct detect_opts *o, struct detection *d)
+{
+    if (!(o->walk_bytes > 0) || kexp2(p->x[u->a]) < o->walk_bytes ||
+        rise > kln(WALK_STEP_MAX_RATIO))
+        return false;
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN};
+    d->walk_from_bytes = kexp2(step_position(p, u, &end));
+    d->walk_ns = p->ns[p->n - 1] - kexp(u->level);
+    char from[32];
+    analysis_size(from, sizeof(from), kexp2(p->x[u->b]));
+    levels_note(d, "beyond %s memory costs up to %.1f ns (x%.2f): page walks, not a cache", from,
+                p->ns[p->n - 1] - o->ns_offset, kexp(rise));
+    return true;
+}
+
 /* Turn the final plateaus into levels and DRAM. */
 static void build_levels(const struct lpoints *p, struct plateau *pl, size_t m, double min_step,
                          const struct detect_opts *o, struct detection *d)
@@ -309,9 +357,14 @@ static void build_levels(const struct lpoints *p, struct plateau *pl, size_t m, 
      * did not go far beyond it (far beyond without a step, the cache is out of reach). */
     bool open = o->llc_bytes > 0 && kexp2(p->x[pl[m - 1].a]) < 0.9 * o->llc_bytes &&
                 largest < LLC_REACH_FACTOR * o->llc_bytes;
-    bool rising = pl[m - 1].b + 1 < p->n && p->z[p->n - 1] - plateau_end(p, &pl[m - 1]) >= min_step;
-    if (!rising && !open)
+    double rise = p->z[p->n - 1] - plateau_end(p, &pl[m - 1]);
+    bool rising = pl[m - 1].b + 1 < p->n && rise >= min_step;
+    if (rising && walk_rise(p, &pl[m - 1], rise, o, d))
+        rising = false;
+    if (!rising && !open) {
         absorb_into_memory(p, pl, &m, d);
+        m -= walk_plateaus(p, pl, m, o, d);
+    }
     for (size_t i = 0; i + 1 < m && d->nlevels < LEVELS_MAX; i++)
         set_level(p, &pl[i], &pl[i + 1], o->ns_offset, min_step, &d->level[d->nlevels++]);
     const struct plateau *last = &pl[m - 1];
@@ -332,6 +385,7 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
 {
     kmemset(d, 0, sizeof(*d));
     d->dram_ns = d->dram_cycles = d->dram_from_bytes = KM_NAN;
+    d->walk_from_bytes = d->walk_ns = KM_NAN;
     struct lpoints *p = plat_alloc(sizeof(*p));
     struct piece *pc = plat_alloc(LEVELS_MAX_POINTS * sizeof(*pc));
     struct plateau *pl = plat_alloc(LEVELS_MAX_POINTS * sizeof(*pl));
@@ -354,8 +408,13 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         npc = lpoints_segment(p, d->noise, pc);
     }
     double min_step = kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
-    size_t m = plateaus_from_pieces(p, pc, npc, pl);
-    merge_small_steps(p, pl, &m, min_step, d);
+    size_t m;
+    if (lpoints_per_octave(p) < SPARSE_POINTS_PER_OCTAVE) {
+        m = lpoints_model_plateaus(p, MIN_STEP_LN, pl);
+    } else {
+        m = plateaus_from_pieces(p, pc, npc, pl);
+        merge_small_steps(p, pl, &m, min_step, d);
+    }
     build_levels(p, pl, m, min_step, o, d);
 out:
     plat_free(p);

@@ -39,6 +39,8 @@ struct detection {
     double dram_cycles;     /* NaN when unknown */
     double dram_from_bytes; /* where the memory plateau begins */
     bool dram_lower_bound;  /* the curve ends still rising: dram_ns is only its last value */
+    double walk_from_bytes; /* memory plus page walks from here (o->walk_bytes), NaN: none */
+    double walk_ns;         /* what the walks add to memory's latency there, NaN: none */
     double noise;           /* estimated noise, as the standard deviation of ln(latency) */
     size_t npoints;         /* points analysed */
     size_t nnotes;
@@ -48,14 +50,18 @@ struct detection {
 struct detect_opts {
     double llc_bytes; /* largest cache CPUID reports, 0 when unknown */
     double ns_offset; /* added to each latency before analysis (tinymembench's time above L1) */
+    /* Beyond this size every load may pay a page walk (4K pages, or guest pages a host may
+     * split): a step there that a walk could cost is memory plus walks, not a cache. 0: off. */
+    double walk_bytes;
 };
 
 /*
  * Detect cache levels in the curve of n points (size in bytes, latency in ns per load, core
  * cycles per load or NULL). Points that are not finite and positive are ignored; sizes need
  * not be sorted or powers of two. A step counts as a level only when it is well above the
- * noise and at least 12% in latency; the last plateau is DRAM unless o->llc_bytes says the
- * curve never left the last cache. Latencies in d are without o->ns_offset. Never fails: too
+ * noise and at least 12% in latency (and in core cycles, where known: a clock change moves
+ * ns, not cycles); the last plateau is DRAM unless o->llc_bytes says the curve never left the
+ * last cache. Latencies in d are without o->ns_offset. Never fails: too
  * few points give no levels and a note.
  */
 void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,

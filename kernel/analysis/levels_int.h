@@ -23,6 +23,24 @@ struct piece {
     bool flat;
 };
 
+/* A level's plateau: points a..b (inclusive) and their median ln latency. */
+struct plateau {
+    size_t a, b;
+    double level;
+    double step_log2; /* where the step after it is (log2 bytes), NaN: found from the points */
+};
+
+/* Curves with fewer points per octave than this are read by the latency model
+ * (levels_model.c): their plateaus are too short for straight pieces. */
+#define SPARSE_POINTS_PER_OCTAVE 1.5
+
+/* Points per octave of p (its mean spacing), 0 with fewer than two points. */
+double lpoints_per_octave(const struct lpoints *p);
+/* The plateaus of p's levels and memory (last) from the latency model with the number of
+ * levels the information criterion prefers, each step at least min_step (ln); returns how
+ * many (at least one when p has points). */
+size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl);
+
 /* Cut p's smoothed curve into straight pieces for noise sigma; returns how many (<= p->n). */
 size_t lpoints_segment(const struct lpoints *p, double sigma, struct piece *out);
 /* Noise around the pieces: robust spread of the raw points about the pieces' lines. */

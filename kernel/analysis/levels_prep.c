@@ -135,3 +135,10 @@ double lpoints_noise(const struct lpoints *p)
     double sigma = d[(m * 3) / 10] / 0.385 / ksqrt(1.5);
     return kfmin(kfmax(sigma, 0.01), 0.25);
 }
+
+double lpoints_per_octave(const struct lpoints *p)
+{
+    if (p->n < 2 || p->x[p->n - 1] - p->x[0] <= 0)
+        return 0;
+    return (double)(p->n - 1) / (p->x[p->n - 1] - p->x[0]);
+}

@@ -63,4 +63,9 @@ void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
         }
         i++;
     }
+    /* Memory plus page walks (levels.c) that the larger pages do not pay is a TLB step too. */
+    const struct detection *d = &cr->det;
+    if (kisfinite(d->walk_ns) && !kisfinite(rr->det.walk_ns) && cr->ntlb < LEVELS_MAX &&
+        d->walk_from_bytes >= lo * COVERED_MARGIN && d->walk_from_bytes <= hi / COVERED_MARGIN)
+        cr->tlb[cr->ntlb++] = (struct tlb_step){d->walk_from_bytes, d->walk_ns};
 }

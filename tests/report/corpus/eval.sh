@@ -7,28 +7,32 @@
 # with no true level within 1.5x), per ten curves. Exit 1 when held-out misses the issue's
 # bar (95% found, at most one invented per ten curves) in any format. Then the real runs of
 # real/ (chase-host on the machines at hand) against their sysfs truth, levels above the
-# bound given there (a shared last cache whose effective share is unknown) not scored.
+# bound given there (a shared last cache whose effective share is unknown) not scored. Also
+# the chase-sim curves of sim/ (gen-sim.sh; tune: seeds 1..40, held-out: 1001..1040) as the
+# formats sim.*; a level at one of their TLB reaches is neither missing nor invented.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 report=${CHASE_REPORT:-$root/build/chase-report}
 part=${1:-held-out}
 case $part in
-tune) first=1 count=60 ;;
-held-out) first=1001 count=60 ;;
-quick) first=2001 count=8 ;;
+tune) first=1 count=60 sim_first=1 sim_count=40 ;;
+held-out) first=1001 count=60 sim_first=1001 sim_count=40 ;;
+quick) first=2001 count=8 sim_first=0 sim_count=0 ;;
 *) echo "usage: eval.sh [tune|held-out|quick]" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$here/gen.sh" "$work" "$first" "$count"
+"$here/gen-sim.sh" "$work" "$sim_first" "$sim_count"
 
-while IFS=$'\t' read -r file truth _; do
+while IFS=$'\t' read -r file truth spec; do
+    reach=$(sed -n 's/^tlb=\([0-9,]*\).*/\1/p' <<<"$spec")
     fmt=${file#*.}; fmt=${fmt%.txt}
     got=$("$report" --json "$work/$file" 2>/dev/null |
         jq -r '[.levels[] | select(.size_known) | .size_bytes] | map(tostring) | join(",")' 2>/dev/null) ||
         got=ERROR
-    printf '%s\t%s\t%s\n' "$fmt" "$truth" "${got:-}"
+    printf '%s\t%s\t%s\t%s\n' "$fmt" "$truth" "${got:-}" "$reach"
 done <"$work/truth.tsv" >"$work/scored.tsv"
 # The real runs: "real" as the format, sizes above the bound dropped from both sides.
 grep -v '^#' "$here/real/truth.tsv" | while IFS=$'\t' read -r dir truth bound _; do
@@ -42,7 +46,10 @@ awk -F'\t' -v part="$part" '
     { f = $1; curves[f]++; nt = split($2, t, ","); ng = $3 == "" ? 0 : split($3, g, ",")
       if ($3 == "ERROR") { errors[f]++; ng = 0 }
       for (i = 1; i <= nt; i++) { truths[f]++; for (k = 1; k <= ng; k++) if (near(t[i], g[k])) { found[f]++; break } }
-      for (k = 1; k <= ng; k++) { m = 0; for (i = 1; i <= nt; i++) if (near(t[i], g[k])) m = 1; if (!m) invented[f]++ } }
+      nr = split($4, r, ",") # TLB reaches (chase-sim): a level there is neither missing nor invented
+      for (k = 1; k <= ng; k++) { m = 0; for (i = 1; i <= nt; i++) if (near(t[i], g[k])) m = 1
+          for (i = 1; i <= nr; i++) if (near(r[i], g[k])) m = 1
+          if (!m) invented[f]++ } }
     END { bad = 0
       printf "corpus %s: %-18s %6s %6s %8s %9s %12s\n", part, "format", "curves", "levels", "found", "invented", "per 10 curves"
       for (f in curves) {

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+// The level detector for sparse curves: the latency model fitted with k levels, k by a penalty.
+//
+// With about one point per octave (tinymembench, multichase) a plateau is one or two points and
+// a soft step never flattens between two levels, so straight pieces cannot tell a plateau from
+// a step: any two points make an exact piece. Here the curve is explained instead by the
+// latency model E(N) = sum_i l_i (h_i - h_(i-1)) + l_mem (1 - h_k) r(N), h_i = min(1, S_i/N)^p,
+// r(N) memory's contention ramp, whose soft steps approach each plateau as the data do. A
+// level costs the same however few points it has: 3 ln n in units of the noise variance (its
+// latency, and its size counted twice: a change point chosen among many places), and k is the
+// count with the lowest rss / sigma^2 + 3 k ln n. Wild points (off both neighbours the same
+// way) are left out first; sizes are searched on a grid, then refined off it.
+#include "analysis/levels_int.h"
+#include "lib/kmath.h"
+#include "lib/kstring.h"
+#include "platform.h"
+
+/* Most cache levels tried, and the size grid the search walks (log2 bytes). */
+#define MODEL_MAX_LEVELS 6
+#define GRID_OCTAVES 0.25
+/* Sharpness values tried: 1 is random replacement, larger the sharp steps of LRU-like caches. */
+static const double sharpness[] = {1.0, 1.5, 2.0, 3.0, 4.5, 7.0};
+#define NSHARP (sizeof(sharpness) / sizeof(sharpness[0]))
+/* Memory's rise per octave tried (ln): flat, and the few % per octave of a contended host. */
+static const double ramps[] = {0.0, 0.03};
+#define NRAMP (sizeof(ramps) / sizeof(ramps[0]))
+#define RAMP_MAX 0.15
+#define SHARPNESS_MIN 1.0
+#define SHARPNESS_MAX 12.0
+/* Residuals below this (ln latency) are not resolved: no curve is measured more exactly, and
+ * without a floor the criterion would reward fitting the last digits. */
+#define RESIDUAL_FLOOR_LN 0.02
+/* Memory is at least this much slower than the last cache (levels.c's MEMORY_FACTOR): a
+ * "level" closer to memory's latency is memory seen through noise or contention. */
+#define MEMORY_OVER_CACHE 1.3
+/* A point this far (ln: 30%) off both its neighbours in the same direction is wild. */
+#define WILD_LN 0.26
+/* Criterion cost of a level in units of ln n: its latency (1) and its size (2). */
+#define LEVEL_PENALTY 3.0
+/* Coordinate-descent sweeps per fit. */
+#define MAX_SWEEPS 8
+
+struct model {
+    size_t k;
+    double s[MODEL_MAX_LEVELS];     /* sizes, log2 bytes, ascending */
+    double l[MODEL_MAX_LEVELS + 1]; /* latencies (ns), memory last */
+    double p;
+    double ramp; /* memory's rise per octave beyond the last level (ln): contention, page walks */
+    double rss;  /* sum of squared ln residuals, KM_INF when the model is not valid */
+};
+
+/* Solve the n x n system a x = b in place (Gaussian elimination, partial pivoting). */
+static bool solve(double a[][MODEL_MAX_LEVELS + 1], double *b, size_t n)
+{
+    for (size_t c = 0; c < n; c++) {
+        size_t piv = c;
+        for (size_t r = c + 1; r < n; r++)
+            if (kfabs(a[r][c]) > kfabs(a[piv][c]))
+                piv = r;
+        if (kfabs(a[piv][c]) < 1e-12)
+            return false;
+        for (size_t j = 0; j < n; j++) {
+            double t = a[c][j];
+            a[c][j] = a[piv][j];
+            a[piv][j] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (size_t r = c + 1; r < n; r++) {
+            double f = a[r][c] / a[c][c];
+            for (size_t j = c; j < n; j++)
+                a[r][j] -= f * a[c][j];
+            b[r] -= f * b[c];
+        }
+    }
+    for (size_t c = n; c-- > 0;) {
+        for (size_t j = c + 1; j < n; j++)
+            b[c] -= a[c][j] * b[j];
+        b[c] /= a[c][c];
+    }
+    return true;
+}
+
+/* Shares of each level (and memory, last) in the chase of 2^x bytes. */
+static void shares(const struct model *m, double x, double *w)
+{
+    double prev = 0;
+    for (size_t i = 0; i < m->k; i++) {
+        double h = m->s[i] >= x ? 1 : kexp2((m->s[i] - x) * m->p);
+        w[i] = h - prev;
+        prev = h;
+    }
+    double beyond = m->k ? x - m->s[m->k - 1] : 0;
+    w[m->k] = (1 - prev) * (beyond > 0 ? kexp(m->ramp * beyond) : 1);
+}
+
+/* Latencies for m's sizes and sharpness by least squares on relative errors. A model whose levels
+ * are not each at least min_step (ln) slower than the one before is not valid: a cache is faster
+ * than what is behind it. */
+static bool fit_latencies(const struct lpoints *p, struct model *m, double min_step)
+{
+    size_t q = m->k + 1;
+    double a[MODEL_MAX_LEVELS + 1][MODEL_MAX_LEVELS + 1] = {{0}}, b[MODEL_MAX_LEVELS + 1] = {0};
+    double w[MODEL_MAX_LEVELS + 1];
+    for (size_t j = 0; j < p->n; j++) {
+        double v = p->ns[j];
+        shares(m, p->x[j], w);
+        for (size_t r = 0; r < q; r++) {
+            for (size_t c = 0; c < q; c++)
+                a[r][c] += w[r] * w[c] / (v * v);
+            b[r] += w[r] / v;
+        }
+    }
+    if (!solve(a, b, q))
+        return false;
+    for (size_t i = 0; i < q; i++) {
+        if (!(b[i] > 0) || (i > 0 && kln(b[i] / b[i - 1]) < min_step))
+            return false;
+        if (i == m->k && i > 0 && b[i] < MEMORY_OVER_CACHE * b[i - 1])
+            return false;
+        m->l[i] = b[i];
+    }
+    return true;
+}
+
+/* Squared ln residual of point j under m. */
+static double residual2(const struct lpoints *p, const struct model *m, size_t j)
+{
+    double w[MODEL_MAX_LEVELS + 1], e = 0;
+    shares(m, p->x[j], w);
+    for (size_t i = 0; i <= m->k; i++)
+        e += w[i] * m->l[i];
+    double r = p->y[j] - kln(e);
+    return r * r;
+}
+
+/* Fit m's latencies and score it: the sum of squared ln residuals. */
+static void evaluate(const struct lpoints *p, struct model *m, double min_step)
+{
+    m->rss = KM_INF;
+    if (!fit_latencies(p, m, min_step))
+        return;
+    double rss = 0;
+    for (size_t j = 0; j < p->n; j++)
+        rss += residual2(p, m, j);
+    m->rss = rss;
+}
+
+/* Whether m's sizes leave a point on every level and on memory: a level without a point of its
+ * own is not seen by the curve. */
+static bool sizes_valid(const struct lpoints *p, const struct model *m)
+{
+    size_t j = 0;
+    for (size_t i = 0; i <= m->k; i++) {
+        double top = i < m->k ? m->s[i] : KM_INF;
+        double bottom = i > 0 ? m->s[i - 1] : -KM_INF;
+        while (j < p->n && p->x[j] <= bottom)
+            j++;
+        if (j >= p->n || p->x[j] > top)
+            return false;
+    }
+    return true;
+}
+
+/* Evaluate m with each sharpness, keeping the best; returns its rss. */
+static double best_sharpness(const struct lpoints *p, struct model *m, double min_step)
+{
+    struct model best = *m;
+    best.rss = KM_INF;
+    if (!sizes_valid(p, m)) {
+        m->rss = KM_INF;
+        return KM_INF;
+    }
+    for (size_t i = 0; i < NSHARP * NRAMP; i++) {
+        struct model t = *m;
+        t.p = sharpness[i % NSHARP];
+        t.ramp = ramps[i / NSHARP];
+        evaluate(p, &t, min_step);
+        if (t.rss < best.rss)
+            best = t;
+    }
+    *m = best;
+    return best.rss;
+}
+
+/* Move each size in turn to its best place on the grid until nothing improves. */
+static void descend(const struct lpoints *p, struct model *m, double min_step)
+{
+    double lo = p->x[0], hi = p->x[p->n - 1];
+    for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+        bool moved = false;
+        for (size_t i = 0; i < m->k; i++) {
+            double from = i > 0 ? m->s[i - 1] : lo, to = i + 1 < m->k ? m->s[i + 1] : hi;
+            for (double s = from; s < to; s += GRID_OCTAVES) {
+                struct model t = *m;
+                t.s[i] = s;
+                if (best_sharpness(p, &t, min_step) < m->rss * (1 - 1e-9)) {
+                    *m = t;
+                    moved = true;
+                }
+            }
+        }
+        if (!moved)
+            return;
+    }
+}
+
+/* Try one changed parameter of m; keep it when the fit improves. */
+static bool try_change(const struct lpoints *p, struct model *m, const struct model *t,
+                       double min_step)
+{
+    struct model c = *t;
+    if (!sizes_valid(p, &c) || c.p < SHARPNESS_MIN || c.p > SHARPNESS_MAX)
+        return false;
+    evaluate(p, &c, min_step);
+    if (!(c.rss < m->rss * (1 - 1e-9)))
+        return false;
+    *m = c;
+    return true;
+}
+
+/* Refine sizes and sharpness off the grid by a pattern search with shrinking steps: the grid
+ * alone leaves transition points misfit, which a spurious level would then explain. */
+static void refine(const struct lpoints *p, struct model *m, double min_step)
+{
+    for (double step = GRID_OCTAVES / 2; step > GRID_OCTAVES / 16; step /= 2) {
+        for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+            bool moved = false;
+            for (size_t i = 0; i <= m->k + 1; i++) {
+                for (int dir = -1; dir <= 1; dir += 2) {
+                    struct model t = *m;
+                    if (i < m->k)
+                        t.s[i] += dir * step;
+                    else if (i == m->k)
+                        t.p *= dir > 0 ? 1 + 2 * step : 1 / (1 + 2 * step);
+                    else
+                        t.ramp = kfmin(kfmax(t.ramp + dir * step / 8, 0), RAMP_MAX);
+                    moved |= try_change(p, m, &t, min_step);
+                }
+            }
+            if (!moved)
+                break;
+        }
+    }
+}
+
+/* The best model with one level more than m: each grid place for the new size, then descent. */
+static void add_level(const struct lpoints *p, const struct model *m, struct model *out,
+                      double min_step)
+{
+    out->k = m->k + 1;
+    out->rss = KM_INF;
+    for (double s = p->x[0]; s < p->x[p->n - 1]; s += GRID_OCTAVES) {
+        struct model t = {.k = m->k + 1, .p = m->p, .ramp = m->ramp};
+        size_t i = 0, o = 0;
+        for (; i < m->k && m->s[i] < s; i++)
+            t.s[o++] = m->s[i];
+        t.s[o++] = s;
+        for (; i < m->k; i++)
+            t.s[o++] = m->s[i];
+        if (best_sharpness(p, &t, min_step) < out->rss)
+            *out = t;
+    }
+    if (kisfinite(out->rss)) {
+        descend(p, out, min_step);
+        refine(p, out, min_step);
+    }
+}
+
+/* The noise the models leave: the smallest residual variance per degree of freedom among the
+ * models with at least two degrees of freedom left, at least RESIDUAL_FLOOR_LN squared. */
+static double residual_variance(const struct model *all, size_t nall, size_t n)
+{
+    double var = KM_INF;
+    for (size_t i = 0; i < nall; i++) {
+        double dof = (double)n - (double)(2 * all[i].k + 3);
+        if (dof >= 2)
+            var = kfmin(var, all[i].rss / dof);
+    }
+    return kfmax(var, RESIDUAL_FLOOR_LN * RESIDUAL_FLOOR_LN);
+}
+
+/* Copy of p without its wild points: points off both neighbours (or, at an end, off the line
+ * through the next two) by more than WILD_LN in the same direction. A curve rises through a
+ * step monotonically, so such a point is a spike or a dip, never a plateau of one point. */
+static void drop_wild(const struct lpoints *p, struct lpoints *q)
+{
+    q->n = 0;
+    for (size_t j = 0; j < p->n; j++) {
+        double a = j > 0 ? p->y[j - 1] : 2 * p->y[1] - p->y[2];
+        double b = j + 1 < p->n ? p->y[j + 1] : 2 * p->y[j - 1] - p->y[j - 2];
+        if (p->y[j] - kfmax(a, b) > WILD_LN || kfmin(a, b) - p->y[j] > WILD_LN)
+            continue;
+        q->x[q->n] = p->x[j];
+        q->ns[q->n] = p->ns[j];
+        q->y[q->n] = p->y[j];
+        q->z[q->n] = p->z[j];
+        q->cyc[q->n++] = p->cyc[j];
+    }
+}
+
+/* Fit k = 0, 1, ... levels (each from the best with one fewer) into all; returns how many. */
+static size_t fit_all(const struct lpoints *q, double min_step, struct model *all)
+{
+    struct model cur = {.k = 0, .p = 1};
+    best_sharpness(q, &cur, min_step);
+    size_t nall = 0, kmax = q->n / 3 < MODEL_MAX_LEVELS ? q->n / 3 : MODEL_MAX_LEVELS;
+    all[nall++] = cur;
+    while (cur.k < kmax) {
+        struct model next;
+        add_level(q, &cur, &next, min_step);
+        if (!kisfinite(next.rss))
+            break;
+        all[nall++] = next;
+        cur = next;
+    }
+    return nall;
+}
+
+/* ln of the model's latency at 2^x bytes. */
+static double model_ln(const struct model *m, double x)
+{
+    double w[MODEL_MAX_LEVELS + 1], e = 0;
+    shares(m, x, w);
+    for (size_t i = 0; i <= m->k; i++)
+        e += w[i] * m->l[i];
+    return kln(e);
+}
+
+/* Where the model has risen LEVELS_STEP_FRACTION of the way (ln) from level i to the next,
+ * found by bisection: the effective size, as the detector reports it for dense curves. */
+static double step_at(const struct model *m, size_t i)
+{
+    double target = kln(m->l[i]) + LEVELS_STEP_FRACTION * kln(m->l[i + 1] / m->l[i]);
+    double lo = m->s[i], hi = i + 1 < m->k ? m->s[i + 1] : m->s[i] + 8;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (model_ln(m, mid) < target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl)
+{
+    struct model all[MODEL_MAX_LEVELS + 1];
+    struct lpoints *q = plat_alloc(sizeof(*q));
+    if (!q || p->n < 4) {
+        plat_free(q);
+        pl[0] = (struct plateau){0, p->n ? p->n - 1 : 0, p->n ? p->z[0] : 0, KM_NAN};
+        return p->n ? 1 : 0;
+    }
+    drop_wild(p, q);
+    size_t nall = fit_all(q, min_step, all);
+    /* Known-variance criterion: rss / sigma^2 plus, per level, ln n for its latency and twice
+     * that for its size, a change point chosen among many places (modified BIC). */
+    double var = residual_variance(all, nall, q->n), best_cost = KM_INF;
+    struct model best = all[0];
+    for (size_t i = 0; i < nall; i++) {
+        double cost = all[i].rss / var + LEVEL_PENALTY * (double)all[i].k * kln((double)q->n);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = all[i];
+        }
+    }
+    plat_free(q);
+    /* Each level's plateau: its points, above the size before it and up to its own. */
+    size_t m = 0, j = 0;
+    for (size_t i = 0; i <= best.k; i++) {
+        double top = i < best.k ? best.s[i] : KM_INF;
+        size_t a = j;
+        while (j < p->n && p->x[j] <= top)
+            j++;
+        if (j > a)
+            pl[m++] = (struct plateau){a, j - 1, lpoints_median(p->z + a, j - a),
+                                       i < best.k ? step_at(&best, i) : KM_NAN};
+    }
+    return m;
+}
