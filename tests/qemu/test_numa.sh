@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # numa on the firmware: QEMU with -smp 4 and two nodes (OVMF publishes QEMU's SRAT and SLIT)
-# gives a 2x2 matrix, each cell chased from a processor of its row's node over a buffer inside
+# runs all four multi-processor experiments (cores, c2c, loaded beside numa); numa gives a 2x2
+# matrix, each cell chased from a processor of its row's node over a buffer inside
 # its column's SRAT range, with SLIT's distances beside it; one node, or no SRAT at all, skips
 # numa with that reason. TCG timings are never judged.
 set -u
@@ -18,12 +19,23 @@ TWO=(--mem 512M --smp 4
     --qemu -numa --qemu node,nodeid=1,cpus=2-3,memdev=m1
     --qemu -numa --qemu dist,src=0,dst=1,val=21 --qemu -numa --qemu dist,src=1,dst=0,val=31)
 
-boot numa-two --timeout 240 "${TWO[@]}" "${SMALL[@]}"
+# The two-node boot runs the other three multi-processor experiments too, small.
+ALL4=(--set experiments=cores,c2c,loaded,numa --set cores.max=64K --set c2c.rounds=50
+    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0)
+boot numa-two --timeout 300 "${TWO[@]}" "${SMALL[@]}" "${ALL4[@]}"
 check "two nodes: qemu-run exits 0 (clean shutdown) and copies the run folder" \
     sh -c "test $BOOT_RC = 0 && test -d '$RUN_DIR'"
 validate_run_json "$RUN_DIR"
-check "two nodes: the run completes and numa is ok" json_true "$RUN_DIR/run.json" \
-    '.status == "complete" and .experiments.numa == "ok"'
+check "two nodes: the run completes and all four experiments are ok" json_true "$RUN_DIR/run.json" \
+    '.status == "complete" and .experiments.numa == "ok" and .experiments.cores == "ok"
+     and .experiments.c2c == "ok" and .experiments.loaded == "ok"'
+check "two nodes: cores.csv holds the 4 processors' curves" \
+    test "$(awk -F, 'NR>1 {print $1}' "$RUN_DIR/cores.csv" | sort -u | wc -l)" = 4
+check "two nodes: c2c.csv is the 4x4 matrix: 12 ordered pairs, each measured" \
+    test "$(awk -F, 'NR>1 && $7>0 && $10>0' "$RUN_DIR/c2c.csv" | wc -l)" = 12
+check "two nodes: loaded.csv has the idle point and two points with 3 generators" \
+    test "$(awk -F, 'NR==2 && $3==0 {i=1} NR>2 && $3==3 && $6>0 {n++} END {print i+n}' \
+        "$RUN_DIR/loaded.csv")" = 3
 check "two nodes: run.json's numa has the SRAT's nodes, their ranges and processors" \
     json_true "$RUN_DIR/run.json" "$((256 * MiB)) as \$m | "'.memory_nodes.source == "ACPI SRAT, SLIT"
         and (.memory_nodes.nodes | length) == 2
