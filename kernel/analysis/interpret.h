@@ -20,6 +20,8 @@
 #define VERDICT_LINES 40
 #define VERDICT_ITEMS 24
 #define VERDICT_CHARS 240
+/* The longest plot caption (an_plot.caption) a report can hold, its terminating 0 included. */
+#define PLOT_CAPTION_CHARS 480
 
 /* What a latency-vs-size curve is for. */
 enum an_role {

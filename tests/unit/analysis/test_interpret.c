@@ -96,6 +96,19 @@ static void test_table_lists_each_experiment_once(void **state)
     assert_int_equal(analysis_experiment_index("nonesuch"), -1);
 }
 
+/* Every plot's caption and title fit what the report holds for them (none cut short). */
+static void test_plot_texts_fit(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < analysis_experiment_count(); i++) {
+        const struct an_plot *p = &analysis_experiment(i)->plot;
+        if (p->caption)
+            assert_true(strlen(p->caption) < PLOT_CAPTION_CHARS);
+        if (p->what)
+            assert_true(strlen(p->what) < VERDICT_CHARS);
+    }
+}
+
 /* A curve with caches at 32K and 4M and a 1.3x step at 256K (64 entries x 4K). */
 static void kind_curve(double *size, double *ns, size_t *n)
 {
@@ -145,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_csv_table),
         cmocka_unit_test(test_kmath_against_libm),
         cmocka_unit_test(test_table_lists_each_experiment_once),
+        cmocka_unit_test(test_plot_texts_fit),
         cmocka_unit_test(test_level_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
