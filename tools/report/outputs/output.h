@@ -12,7 +12,7 @@
 #define PLOTS_PER_SOURCE 16
 
 struct plot_made {
-    char file[128];                 /* PNG file name inside the output folder */
+    char file[128];                      /* PNG file name inside the output folder */
     char caption[2][PLOT_CAPTION_CHARS]; /* what it shows; what to see in it */
     bool ok;
     char err[VERDICT_CHARS]; /* why it is missing, when !ok */
