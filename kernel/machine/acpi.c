@@ -17,20 +17,6 @@
 #define HPET_BASE_GAS 40
 #define TABLE_MAX_BYTES (1u << 20) /* a sanity bound for lengths read from memory */
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    kmemcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    kmemcpy(&v, p, 8);
-    return v;
-}
-
 uint8_t acpi_checksum(const void *p, uint32_t len)
 {
     const uint8_t *b = p;
@@ -46,7 +32,7 @@ static const uint8_t *valid_table(uint64_t addr)
     const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
     if (!addr)
         return NULL;
-    uint32_t len = rd32(t + 4);
+    uint32_t len = acpi_rd32(t + 4);
     if (len < SDT_HEADER_BYTES || len > TABLE_MAX_BYTES || acpi_checksum(t, len) != 0)
         return NULL;
     return t;
@@ -54,12 +40,12 @@ static const uint8_t *valid_table(uint64_t addr)
 
 static void read_fadt(const uint8_t *f, struct acpi_timers *out)
 {
-    uint32_t len = rd32(f + 4);
+    uint32_t len = acpi_rd32(f + 4);
     if (len >= FADT_FLAGS + 4)
-        out->pm_timer_32bit = (rd32(f + FADT_FLAGS) & FADT_FLAG_TMR_VAL_EXT) != 0;
+        out->pm_timer_32bit = (acpi_rd32(f + FADT_FLAGS) & FADT_FLAG_TMR_VAL_EXT) != 0;
     if (len >= FADT_X_PM_TMR_BLK + GAS_BYTES) {
         const uint8_t *gas = f + FADT_X_PM_TMR_BLK;
-        uint64_t addr = rd64(gas + 4);
+        uint64_t addr = acpi_rd64(gas + 4);
         if (addr && (gas[0] == GAS_SPACE_IO || gas[0] == GAS_SPACE_MEMORY)) {
             out->pm_timer = true;
             out->pm_timer_io = gas[0] == GAS_SPACE_IO;
@@ -67,18 +53,18 @@ static void read_fadt(const uint8_t *f, struct acpi_timers *out)
             return;
         }
     }
-    if (len >= FADT_PM_TMR_BLK + 4 && rd32(f + FADT_PM_TMR_BLK)) {
+    if (len >= FADT_PM_TMR_BLK + 4 && acpi_rd32(f + FADT_PM_TMR_BLK)) {
         out->pm_timer = true;
         out->pm_timer_io = true;
-        out->pm_timer_addr = rd32(f + FADT_PM_TMR_BLK);
+        out->pm_timer_addr = acpi_rd32(f + FADT_PM_TMR_BLK);
     }
 }
 
 static void read_hpet(const uint8_t *h, struct acpi_timers *out)
 {
-    if (rd32(h + 4) < HPET_BASE_GAS + GAS_BYTES || h[HPET_BASE_GAS] != GAS_SPACE_MEMORY)
+    if (acpi_rd32(h + 4) < HPET_BASE_GAS + GAS_BYTES || h[HPET_BASE_GAS] != GAS_SPACE_MEMORY)
         return;
-    uint64_t base = rd64(h + HPET_BASE_GAS + 4);
+    uint64_t base = acpi_rd64(h + HPET_BASE_GAS + 4);
     if (base) {
         out->hpet = true;
         out->hpet_base = base;
@@ -88,10 +74,10 @@ static void read_hpet(const uint8_t *h, struct acpi_timers *out)
 /* The root table (XSDT, else RSDT) of a valid RSDP, its entry size in *entry_bytes. */
 static const uint8_t *root_table(const uint8_t *r, unsigned *entry_bytes)
 {
-    bool xsdt = r[15] >= 2 && rd32(r + 20) >= RSDP_V2_BYTES &&
-                acpi_checksum(r, RSDP_V2_BYTES) == 0 && rd64(r + 24);
+    bool xsdt = r[15] >= 2 && acpi_rd32(r + 20) >= RSDP_V2_BYTES &&
+                acpi_checksum(r, RSDP_V2_BYTES) == 0 && acpi_rd64(r + 24);
     *entry_bytes = xsdt ? 8 : 4;
-    return valid_table(xsdt ? rd64(r + 24) : rd32(r + 16));
+    return valid_table(xsdt ? acpi_rd64(r + 24) : acpi_rd32(r + 16));
 }
 
 static bool rsdp_valid(const uint8_t *r)
@@ -103,7 +89,7 @@ static bool rsdp_valid(const uint8_t *r)
 static const uint8_t *root_entry(const uint8_t *root, unsigned entry_bytes, uint32_t i)
 {
     const uint8_t *e = root + SDT_HEADER_BYTES + i * entry_bytes;
-    return valid_table(entry_bytes == 8 ? rd64(e) : rd32(e));
+    return valid_table(entry_bytes == 8 ? acpi_rd64(e) : acpi_rd32(e));
 }
 
 const void *acpi_find_table(const void *rsdp, const char *sig)
@@ -112,7 +98,7 @@ const void *acpi_find_table(const void *rsdp, const char *sig)
     const uint8_t *root = rsdp_valid(rsdp) ? root_table(rsdp, &entry_bytes) : NULL;
     if (!root)
         return NULL;
-    uint32_t entries = (rd32(root + 4) - SDT_HEADER_BYTES) / entry_bytes;
+    uint32_t entries = (acpi_rd32(root + 4) - SDT_HEADER_BYTES) / entry_bytes;
     for (uint32_t i = 0; i < entries; i++) {
         const uint8_t *t = root_entry(root, entry_bytes, i);
         if (t && kmemcmp(t, sig, 4) == 0)
@@ -133,7 +119,7 @@ bool acpi_find_timers(const void *rsdp, struct acpi_timers *out)
     const uint8_t *root = root_table(r, &entry_bytes);
     if (!root)
         return true; /* an RSDP without usable tables: no timers */
-    uint32_t entries = (rd32(root + 4) - SDT_HEADER_BYTES) / entry_bytes;
+    uint32_t entries = (acpi_rd32(root + 4) - SDT_HEADER_BYTES) / entry_bytes;
     for (uint32_t i = 0; i < entries; i++) {
         const uint8_t *t = root_entry(root, entry_bytes, i);
         if (!t)

@@ -6,6 +6,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/kstring.h"
+
+/* A little-endian 32-bit field of an ACPI table (at any alignment). */
+static inline uint32_t acpi_rd32(const uint8_t *p)
+{
+    uint32_t v;
+    kmemcpy(&v, p, 4);
+    return v;
+}
+
+/* A little-endian 64-bit field of an ACPI table (at any alignment). */
+static inline uint64_t acpi_rd64(const uint8_t *p)
+{
+    uint64_t v;
+    kmemcpy(&v, p, 8);
+    return v;
+}
+
 #define ACPI_PM_TIMER_HZ 3579545ULL
 #define HPET_REG_CAPABILITIES 0x00
 #define HPET_REG_CONFIG 0x10

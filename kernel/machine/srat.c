@@ -4,22 +4,9 @@
 
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "machine/acpi.h"
 
 #define SRAT_DOMAINS_SEEN 64 /* distinct domains noticed before the node limit is applied */
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    kmemcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    kmemcpy(&v, p, 8);
-    return v;
-}
 
 /* One enabled SRAT entry, as the two passes see it. */
 struct srat_entry {
@@ -38,18 +25,18 @@ static bool decode(const uint8_t *s, struct srat_entry *e)
     if (e->type == SRAT_TYPE_LAPIC) {
         e->domain = s[2] | (uint32_t)s[9] << 8 | (uint32_t)s[10] << 16 | (uint32_t)s[11] << 24;
         e->apic_id = s[3];
-        return (rd32(s + 4) & SRAT_ENABLED) != 0;
+        return (acpi_rd32(s + 4) & SRAT_ENABLED) != 0;
     }
     if (e->type == SRAT_TYPE_X2APIC) {
-        e->domain = rd32(s + 4);
-        e->apic_id = rd32(s + 8);
-        return (rd32(s + 12) & SRAT_ENABLED) != 0;
+        e->domain = acpi_rd32(s + 4);
+        e->apic_id = acpi_rd32(s + 8);
+        return (acpi_rd32(s + 12) & SRAT_ENABLED) != 0;
     }
     if (e->type == SRAT_TYPE_MEMORY) {
-        uint32_t flags = rd32(s + 28);
-        e->domain = rd32(s + 2);
-        e->base = rd64(s + 8);
-        e->size = rd64(s + 16);
+        uint32_t flags = acpi_rd32(s + 28);
+        e->domain = acpi_rd32(s + 2);
+        e->base = acpi_rd64(s + 8);
+        e->size = acpi_rd64(s + 16);
         e->hotplug = (flags & SRAT_MEM_HOTPLUG) != 0;
         e->nonvolatile = (flags & SRAT_MEM_NONVOLATILE) != 0;
         return (flags & SRAT_ENABLED) && e->size;
@@ -163,8 +150,8 @@ static void add_memory(struct plat_numa *t, struct plat_node *nd, const struct s
 /* SLIT's matrix over the nodes' domains, when it is whole and its values are valid. */
 static void read_slit(const uint8_t *slit, struct plat_numa *t)
 {
-    uint32_t len = rd32(slit + 4);
-    uint64_t loc = len >= SLIT_MATRIX ? rd64(slit + SLIT_LOCALITIES) : 0;
+    uint32_t len = acpi_rd32(slit + 4);
+    uint64_t loc = len >= SLIT_MATRIX ? acpi_rd64(slit + SLIT_LOCALITIES) : 0;
     if (len < SLIT_MATRIX || loc == 0 || loc > 0xffff || SLIT_MATRIX + loc * loc > len) {
         note(t, "SLIT's length does not hold its localities' matrix: distances unknown");
         return;
@@ -194,7 +181,7 @@ bool srat_read(const void *srat, const void *slit, struct plat_numa *t, char *wh
 {
     const uint8_t *s = srat;
     kmemset(t, 0, sizeof(*t));
-    uint32_t len = rd32(s + 4);
+    uint32_t len = acpi_rd32(s + 4);
     if (!check_lengths(s, len, why, why_cap))
         return false;
     collect_domains(s, len, t);

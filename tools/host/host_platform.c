@@ -36,8 +36,7 @@ void plat_console_write(const char *s)
     fflush(stdout);
 }
 
-/* Creates DIR and every missing folder above it (as mkdir -p does); 0, or -1 with errno. */
-static int make_dirs(const char *dir)
+int host_make_dirs(const char *dir)
 {
     char path[sizeof(run_dir)];
     size_t len = strlen(dir);
@@ -62,7 +61,7 @@ static int make_dirs(const char *dir)
 
 int host_make_run_dir(const char *out_dir)
 {
-    if (make_dirs(out_dir) != 0)
+    if (host_make_dirs(out_dir) != 0)
         return -1;
     for (unsigned n = 1; n < 10000; n++) {
         snprintf(run_dir, sizeof(run_dir), "%s/%04u", out_dir, n);

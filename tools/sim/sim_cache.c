@@ -11,16 +11,6 @@
 /* Intel's slice hash bits for 2, 4 and 8 slices: parity of the physical address under each. */
 static const uint64_t intel_slice_mask[3] = {0x1b5f575440ULL, 0x2eb5faa880ULL, 0x3cccc93100ULL};
 
-static unsigned log2_u64(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
 static size_t align_up(size_t v, size_t a)
 {
     return (v + a - 1) / a * a;
@@ -113,8 +103,8 @@ int sim_cache_init(struct sim_cache *c, const struct sim_cache_params *p)
     c->ways = p->ways;
     c->ways_pow2 = !(p->ways & (p->ways - 1));
     c->way_mask = p->ways == 64 ? ~0ULL : (1ULL << p->ways) - 1;
-    c->set_bits = log2_u64(p->sets_per_slice);
-    c->slice_bits = log2_u64(p->slices);
+    c->set_bits = sim_log2(p->sets_per_slice);
+    c->slice_bits = sim_log2(p->slices);
     c->set_mask = p->sets_per_slice - 1;
     c->sets = p->sets_per_slice * p->slices;
     c->eps_pow2 = p->eps && !(p->eps & (p->eps - 1));

@@ -7,6 +7,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* log2 of a power of two (the floor of log2 otherwise); 0 for 0 and 1. */
+static inline unsigned sim_log2(uint64_t v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
 #include "sim_simd.h"
 
 #define SIM_TAG_INVALID UINT32_MAX

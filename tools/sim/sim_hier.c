@@ -9,22 +9,12 @@
 /* Rows in more bytes than this are fetched ahead (smaller ones stay in the host's L1/L2). */
 #define SIM_PREFETCH_MIN_BYTES (16u << 10)
 
-static unsigned log2_u64(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
 static struct sim_cache_params level_params(const struct sim_level_spec *s, uint64_t seed)
 {
     struct sim_cache_params p = {
         .ways = s->ways,
         .slices = s->slices ? s->slices : 1,
-        .line_shift = log2_u64(s->line_bytes),
+        .line_shift = sim_log2(s->line_bytes),
         .hash = s->hash,
         .policy = s->policy,
         .eps = s->eps,
@@ -43,7 +33,7 @@ static struct sim_cache_params tlb_params(const struct sim_level_spec *s, uint64
         .sets_per_slice = (uint32_t)(s->size_bytes / s->ways),
         .ways = s->ways,
         .slices = 1,
-        .line_shift = log2_u64(page_bytes),
+        .line_shift = sim_log2(page_bytes),
         .policy = s->policy,
         .eps = s->eps,
         .leaders = s->leaders,
@@ -110,6 +100,6 @@ void sim_hier_set_page(struct sim_hier *h, uint64_t page_bytes)
     h->page_bytes = page_bytes;
     for (unsigned i = 0; i < h->ntlbs; i++) {
         sim_cache_flush(&h->tlb[i].cache);
-        sim_cache_set_line_shift(&h->tlb[i].cache, log2_u64(page_bytes));
+        sim_cache_set_line_shift(&h->tlb[i].cache, sim_log2(page_bytes));
     }
 }

@@ -60,25 +60,6 @@ static void start_time(struct run_inputs *in)
     strftime(in->start_time, sizeof(in->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Create dir and its missing parents (mkdir -p). */
-static int make_dirs(const char *dir)
-{
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof(path))
-        return -1;
-    memcpy(path, dir, n + 1);
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Run chase_main on the model; the per-point hit rates go to sim_levels.csv. */
 static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, const char *name)
 {
@@ -100,7 +81,7 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
         fprintf(stderr, "chase-sim: out of memory for the model\n");
         return 3;
     }
-    if (make_dirs(cli->out_dir) != 0 || host_make_run_dir(cli->out_dir) != 0) {
+    if (host_make_dirs(cli->out_dir) != 0 || host_make_run_dir(cli->out_dir) != 0) {
         fprintf(stderr, "chase-sim: cannot create a run folder in %s: %s\n", cli->out_dir,
                 strerror(errno));
         sim_hier_free(&h);

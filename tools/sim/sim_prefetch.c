@@ -6,21 +6,11 @@
 
 #include "sim_hier.h"
 
-static unsigned log2_u64(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
 void sim_pf_init(struct sim_prefetcher *pf, const struct sim_pf_spec *spec, unsigned line_shift)
 {
     memset(pf, 0, sizeof(*pf));
     pf->spec = *spec;
-    pf->region_shift = log2_u64(spec->region_bytes);
+    pf->region_shift = sim_log2(spec->region_bytes);
     pf->line_shift = line_shift;
     for (unsigned i = 0; i < SIM_PF_MAX_STREAMS; i++)
         pf->table[i].region = UINT64_MAX;
