@@ -29,6 +29,8 @@ BOOLEAN efi_make_run_dir(void);
 struct mem_region *efi_memory_regions(unsigned *n);
 /* AllocatePages/FreePages (EfiLoaderData), counted so chase can show it gave all back. */
 EFI_STATUS efi_pages_alloc(EFI_ALLOCATE_TYPE type, UINTN pages, EFI_PHYSICAL_ADDRESS *pa);
+/* AllocatePages of size bytes at exactly addr: 0, or -1 with why (the address, size, status). */
+int efi_pages_alloc_at(uint64_t addr, uint64_t size, char *why, size_t why_cap);
 void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages);
 /* Pool allocations and pages chase holds right now. */
 void efi_memory_held(unsigned long *pools, uint64_t *pages);

@@ -42,6 +42,17 @@ EFI_STATUS efi_pages_alloc(EFI_ALLOCATE_TYPE type, UINTN pages, EFI_PHYSICAL_ADD
     return st;
 }
 
+int efi_pages_alloc_at(uint64_t addr, uint64_t size, char *why, size_t why_cap)
+{
+    EFI_PHYSICAL_ADDRESS pa = addr;
+    EFI_STATUS st = efi_pages_alloc(AllocateAddress, size / EFI_PAGE_BYTES, &pa);
+    if (st == EFI_SUCCESS)
+        return 0;
+    ksnprintf(why, why_cap, "AllocatePages at 0x%llx for %llu bytes failed (status 0x%llx)",
+              (unsigned long long)addr, (unsigned long long)size, (unsigned long long)st);
+    return -1;
+}
+
 void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages)
 {
     if (uefi_call_wrapper(BS->FreePages, 2, pa, pages) == EFI_SUCCESS)
@@ -199,12 +210,8 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buf
     if (!placed)
         return -1;
     EFI_PHYSICAL_ADDRESS pa = addr;
-    EFI_STATUS st = efi_pages_alloc(AllocateAddress, size / EFI_PAGE_BYTES, &pa);
-    if (st != EFI_SUCCESS) {
-        ksnprintf(why, why_cap, "AllocatePages at 0x%llx for %llu bytes failed (status 0x%llx)",
-                  (unsigned long long)addr, (unsigned long long)size, (unsigned long long)st);
+    if (efi_pages_alloc_at(addr, size, why, why_cap) != 0)
         return -1;
-    }
     b->virt = (uint8_t *)(uintptr_t)pa; /* the firmware identity-maps memory */
     b->phys = pa;
     b->size_bytes = size;

@@ -134,12 +134,8 @@ int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_by
     if (!place_in_node(node, size, align_bytes, &addr, why, why_cap))
         return -1;
     EFI_PHYSICAL_ADDRESS pa = addr;
-    EFI_STATUS st = efi_pages_alloc(AllocateAddress, size / EFI_PAGE_BYTES, &pa);
-    if (st != EFI_SUCCESS) {
-        ksnprintf(why, why_cap, "AllocatePages at 0x%llx for %llu bytes failed (status 0x%llx)",
-                  (unsigned long long)addr, (unsigned long long)size, (unsigned long long)st);
+    if (efi_pages_alloc_at(addr, size, why, why_cap) != 0)
         return -1;
-    }
     const struct memtype_regs *types = efi_memtypes();
     b->virt = (uint8_t *)(uintptr_t)pa; /* identity-mapped, by the firmware and by chase */
     b->phys = pa;
