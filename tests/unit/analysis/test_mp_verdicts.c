@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "analysis/interpret.h"
+#include "verdict_lookup.h"
 #include "analysis/judge.h"
 #include "lib/csv.h"
 #include "lib/strbuf.h"
@@ -28,26 +29,6 @@ static void judge_text(const char *name, const char *text, struct verdict *v)
     const struct an_experiment *e = analysis_experiment((size_t)analysis_experiment_index(name));
     e->judge(&j, v);
     csv_free(&t);
-}
-
-static double item(const struct verdict *v, const char *key)
-{
-    for (size_t i = 0; i < v->nitems; i++)
-        if (strcmp(v->item[i].key, key) == 0)
-            return v->item[i].value;
-    fail_msg("no item %s", key);
-    return NAN;
-}
-
-static bool has_line(const struct verdict *v, const char *needle)
-{
-    for (size_t i = 0; i < v->nlines; i++)
-        if (strstr(v->line[i], needle))
-            return true;
-    for (size_t i = 0; i < v->nlines; i++)
-        print_message("%s\n", v->line[i]);
-    print_message("(no line has \"%s\"; headline: %s)\n", needle, v->headline);
-    return false;
 }
 
 /* One processor's random curve: three cache levels then memory, slower by `slow`. */

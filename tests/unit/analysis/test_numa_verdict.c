@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "analysis/interpret.h"
+#include "verdict_lookup.h"
 
 #define HEAD "cpu_node,mem_node,ns_median,ns_min,slit_distance\n"
 
@@ -29,23 +30,6 @@ static const struct verdict *judge(const char *text)
     analysis_run(&in, &r);
     csv_free(&t);
     return &r.verdict[idx];
-}
-
-static double item(const struct verdict *v, const char *key)
-{
-    for (size_t i = 0; i < v->nitems; i++)
-        if (strcmp(v->item[i].key, key) == 0)
-            return v->item[i].value;
-    fail_msg("no item %s", key);
-    return NAN;
-}
-
-static bool has_line(const struct verdict *v, const char *text)
-{
-    for (size_t i = 0; i < v->nlines; i++)
-        if (strstr(v->line[i], text))
-            return true;
-    return false;
 }
 
 static bool has_line_starting(const struct verdict *v, const char *text)
