@@ -45,11 +45,13 @@ struct chase_job {
     bool smi; /* read MSR_SMI_COUNT around the chase (outside the timed region) */
     uint64_t smi_delta;
     /* The clock next to each repetition, outside its timed region: an add chain of
-       clock_iters iterations before and after it, or APERF/MPERF (ring 0) around it. */
+       clock_iters iterations before and after it (the one before shared with the
+       repetition before, if any), or APERF/MPERF (ring 0) around it. */
     uint64_t clock_iters;
     add_chain_fn adds;
     bool aperf;
     uint64_t adds_before, adds_after;
+    bool adds_before_given; /* adds_before is the estimate after the repetition before */
     double msr_ratio;
 };
 
@@ -72,7 +74,7 @@ static void chase_job_run(void *arg)
 {
     struct chase_job *j = arg;
     uint64_t a[2] = {0, 0}, m[2] = {0, 0};
-    if (j->clock_iters)
+    if (j->clock_iters && !j->adds_before_given)
         j->adds_before = j->adds(j->clock_iters);
     if (j->aperf)
         read_aperf_mperf(&a[0], &m[0]);
@@ -95,48 +97,6 @@ static void chase_job_run(void *arg)
     }
     if (j->clock_iters)
         j->adds_after = j->adds(j->clock_iters);
-}
-
-static uint64_t round_up_unroll(uint64_t n)
-{
-    return (n + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
-}
-
-uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
-                              const struct measure_plan *plan)
-{
-    uint64_t lap = round_up_unroll(lap_hops);
-    uint64_t hops = plan->min_hops;
-    if (!plan->partial_laps && lap > hops)
-        hops = lap;
-    if (warm_ticks && warm_hops) {
-        double ticks_per_hop = (double)warm_ticks / (double)warm_hops;
-        double want = (double)plan->target_ticks / ticks_per_hop;
-        if (want > (double)hops)
-            hops = want > (double)plan->max_hops ? plan->max_hops : (uint64_t)want;
-    }
-    if (hops > plan->max_hops && (plan->partial_laps || lap <= plan->max_hops))
-        hops = plan->max_hops;
-    /* The window holds the untimed walk (at most as long) and the repetition. */
-    if (plan->window_max_ticks && plan->partial_laps && warm_ticks && warm_hops) {
-        double ticks_per_hop = (double)warm_ticks / (double)warm_hops;
-        double cap = (double)plan->window_max_ticks / (2 * ticks_per_hop);
-        if ((double)hops > cap)
-            hops = cap < CHASE_UNROLL ? CHASE_UNROLL : (uint64_t)cap / CHASE_UNROLL * CHASE_UNROLL;
-    }
-    return round_up_unroll(hops ? hops : 1);
-}
-
-uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops, const struct measure_plan *plan)
-{
-    if (plan->warm_laps_set && plan->warm_laps == 0)
-        return 0; /* asked for the way from cold: nothing may warm the chain */
-    uint64_t lap = round_up_unroll(lap_hops);
-    if (lap <= rep_hops)
-        return lap;
-    if (plan->prewalk_max_hops && plan->prewalk_max_hops < rep_hops)
-        return round_up_unroll(plan->prewalk_max_hops);
-    return rep_hops;
 }
 
 /*
@@ -283,7 +243,7 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     uint64_t hops = plan->warm_laps_set ? plan->warm_laps * pt->lap_hops
                     : plan->warm_hops   ? plan->warm_hops
                                         : pt->lap_hops;
-    hops = hops ? round_up_unroll(hops) : 0;
+    hops = hops ? measure_round_up_unroll(hops) : 0;
     if (!hops)
         return 0;
     w->paces = plan->window_max_ticks ? plat_alloc(2 * WARM_PACES_MAX * sizeof(double)) : NULL;
@@ -331,7 +291,8 @@ static void rep_clock(const struct chase_job *job, const struct timing *t, struc
  * shorten (plan->partial_laps false), as many as keep each within about window_max_ticks at
  * the pace of repetition i - 1 (for the first: 4096 hops, then the pace so far), the chase
  * ticks and SMIs summed. The untimed walk and the first clock estimate belong to the first
- * window, the last estimate to the last. Returns the windows used, 0 on failure.
+ * window (for i > 0 that estimate is the last one of repetition i - 1), the last estimate to
+ * the last. Returns the windows used, 0 on failure.
  */
 static unsigned rep_windows(struct chase_job *job, const struct measure_plan *plan,
                             struct point_result *r, unsigned i, uint64_t *smi)
@@ -340,12 +301,18 @@ static unsigned rep_windows(struct chase_job *job, const struct measure_plan *pl
     uint64_t done = split && i ? r->hops : 0, ticks = split && i ? r->ticks[i - 1] : 0;
     uint64_t prewalk = job->prewalk_iters, adds_before = 0, left = r->hops;
     unsigned windows = 0;
+    /* Consecutive repetitions share an estimate: the one after repetition i - 1 is the one
+       before repetition i (only the stats of i - 1 lie between them). */
+    bool shared = i > 0 && job->clock_iters;
+    if (shared)
+        job->adds_before = job->adds_after;
     r->ticks[i] = 0;
     *smi = 0;
     while (left) {
         uint64_t n = split ? warm_window_hops(plan, done, ticks, left) : left;
         job->iters = n / CHASE_UNROLL;
         job->prewalk_iters = windows ? 0 : prewalk;
+        job->adds_before_given = shared && !windows;
         if (job_window(job, r) != 0)
             break;
         adds_before = windows++ ? adds_before : job->adds_before;
@@ -359,6 +326,7 @@ static unsigned rep_windows(struct chase_job *job, const struct measure_plan *pl
     }
     job->prewalk_iters = prewalk;
     job->adds_before = adds_before;
+    job->adds_before_given = false;
     return left ? 0 : windows;
 }
 

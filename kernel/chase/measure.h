@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "arch/x86_64/chase_loop.h"
 #include "lib/stats.h"
 #include "chase/time_split.h"
 #include "chase/timing.h"
@@ -179,6 +180,12 @@ uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops,
 #define WARM_STEADY_TOLERANCE 0.01 /* or the plan's precision, if wider */
 bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch);
 
+/* n rounded up to a whole number of iterations of the chase loop (CHASE_UNROLL hops). */
+static inline uint64_t measure_round_up_unroll(uint64_t n)
+{
+    return (n + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
+}
+
 /* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
 /* Free the arrays of a point_result. */
@@ -189,8 +196,12 @@ void measure_release(struct point_result *r);
  * quartile of the latest half of the warm-up's windows, or the whole warm-up's), a whole
  * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
  * and whole laps are asked for), and short enough that the walk before it and itself fit
- * in plan->window_max_ticks at that pace (partial laps only). A multiple of CHASE_UNROLL.
+ * in plan->window_max_ticks at that pace (partial laps only). Where the untimed walk
+ * (measure_prewalk_hops) would be more than MEASURE_WALK_SHARE_MAX of the repetition, the
+ * repetition is made longer, within those caps (a bounded walk then stays bounded: the
+ * repetition stops short of a lap). A multiple of CHASE_UNROLL.
  */
+#define MEASURE_WALK_SHARE_MAX 0.125
 uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
                               const struct measure_plan *plan);
 
