@@ -159,17 +159,18 @@ static unsigned plan_capacity(const struct measure_plan *plan)
 
 /*
  * Hops of the next window of a stretch the window cap splits (the warm-up, a whole lap), of
- * left: all of them without a cap; else as many as fill half of plan->window_max_ticks at the
- * pace so far (done hops in ticks), and WARM_FIRST_WINDOW_HOPS before there is a pace.
+ * left: all of them without a cap (plan->window_max_ticks 0); else as many as fill
+ * window_ticks at the pace so far (done hops in ticks), and WARM_FIRST_WINDOW_HOPS before
+ * there is a pace.
  */
-static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done, uint64_t ticks,
-                                 uint64_t left)
+static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t window_ticks,
+                                 uint64_t done, uint64_t ticks, uint64_t left)
 {
     if (!plan->window_max_ticks)
         return left;
     uint64_t n = WARM_FIRST_WINDOW_HOPS;
     if (done && ticks) {
-        double fit = (double)plan->window_max_ticks / 2 * (double)done / (double)ticks;
+        double fit = (double)window_ticks * (double)done / (double)ticks;
         n = fit < CHASE_UNROLL ? CHASE_UNROLL : (uint64_t)fit / CHASE_UNROLL * CHASE_UNROLL;
     }
     return n < left ? n : left;
@@ -189,6 +190,15 @@ static double median_of(const double *v, unsigned lo, unsigned hi, double *scrat
     kmemcpy(scratch, v + lo, (hi - lo) * sizeof(double));
     stats_sort(scratch, hi - lo);
     return stats_quantile_sorted(scratch, hi - lo, 0.5);
+}
+
+bool measure_warm_may_stop_at(uint64_t ticks, uint64_t done, uint64_t hops, uint64_t steady_ticks)
+{
+    if (!steady_ticks || !done)
+        return false;
+    double whole = (double)ticks * (double)hops / (double)done;
+    return whole > (double)steady_ticks &&
+           (double)ticks >= WARM_STEADY_FROM_SHARE * (double)steady_ticks;
 }
 
 bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch)
@@ -223,11 +233,13 @@ static void warm_note(struct warm_pace *w, uint64_t n, uint64_t ticks)
         w->paces[w->n++] = (double)ticks / (double)n;
 }
 
-/* Whether a warm-up that has taken `ticks` so far may stop before its planned hops. */
-static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, uint64_t ticks)
+/* Whether a warm-up that has taken `ticks` for `done` of its `hops` may stop before them:
+   measure_warm_may_stop_at, and steady. */
+static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, uint64_t ticks,
+                          uint64_t done, uint64_t hops)
 {
-    if (!w->paces || plan->warm_laps_set || !plan->warm_steady_ticks ||
-        ticks < plan->warm_steady_ticks)
+    if (!w->paces || plan->warm_laps_set ||
+        !measure_warm_may_stop_at(ticks, done, hops, plan->warm_steady_ticks))
         return false;
     double tolerance =
         plan->precision > WARM_STEADY_TOLERANCE ? plan->precision : WARM_STEADY_TOLERANCE;
@@ -235,8 +247,9 @@ static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, 
 }
 
 /* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap, which a
-   long one may cut short once steady (warm_may_stop); in windows of at most about
-   plan->window_max_ticks each. */
+   long one may cut short once steady (warm_may_stop); in windows of half
+   plan->window_max_ticks, or of a repetition's plan->target_ticks if shorter (the steady-state
+   test then has its windows sooner). */
 static int warm_up(struct chase_job *job, const struct chase_point *pt,
                    const struct measure_plan *plan, struct point_result *r, struct warm_pace *w)
 {
@@ -247,16 +260,17 @@ static int warm_up(struct chase_job *job, const struct chase_point *pt,
     if (!hops)
         return 0;
     w->paces = plan->window_max_ticks ? plat_alloc(2 * WARM_PACES_MAX * sizeof(double)) : NULL;
-    uint64_t t0 = arch_tsc_fenced(), done = 0;
+    uint64_t t0 = arch_tsc_fenced(), done = 0, window = plan->window_max_ticks / 2;
+    window = plan->target_ticks && plan->target_ticks < window ? plan->target_ticks : window;
     int rc = 0;
     while (done < hops && rc == 0) {
-        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, hops - done);
+        uint64_t n = warm_window_hops(plan, window, done, r->warm_ticks, hops - done);
         job->iters = n / CHASE_UNROLL;
         rc = job_window(job, r);
         r->warm_ticks += job->ticks;
         done += n;
         warm_note(w, n, job->ticks);
-        if (warm_may_stop(plan, w, arch_tsc_fenced() - t0))
+        if (warm_may_stop(plan, w, arch_tsc_fenced() - t0, done, hops))
             break;
     }
     r->warm_hops = done;
@@ -309,7 +323,8 @@ static unsigned rep_windows(struct chase_job *job, const struct measure_plan *pl
     r->ticks[i] = 0;
     *smi = 0;
     while (left) {
-        uint64_t n = split ? warm_window_hops(plan, done, ticks, left) : left;
+        uint64_t n =
+            split ? warm_window_hops(plan, plan->window_max_ticks / 2, done, ticks, left) : left;
         job->iters = n / CHASE_UNROLL;
         job->prewalk_iters = windows ? 0 : prewalk;
         job->adds_before_given = shared && !windows;

@@ -46,8 +46,9 @@ struct measure_plan {
     unsigned warm_laps;
     uint64_t window_max_ticks;  /* a window (untimed walk + repetition) lasts at most about
                                    this long at the warm-up's pace; 0: no cap */
-    uint64_t warm_steady_ticks; /* a warm-up (warm_laps auto) that has taken this long may stop
-                                   before its lap once steady (measure_warm_steady); 0: never */
+    uint64_t warm_steady_ticks; /* a warm-up (warm_laps auto) that would take longer than this
+                                   may stop before its end once steady (measure_warm_steady),
+                                   from WARM_STEADY_FROM_SHARE of this on; 0: never */
     uint64_t prewalk_max_hops;  /* the untimed walk of a chain whose lap is longer than a
                                    repetition: at most this many hops, what refills the TLBs
                                    (exp_prewalk_tlb_hops); 0: no bound */
@@ -115,7 +116,7 @@ typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_pla
 
 /*
  * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps; without
- * warm_laps, one past plan->warm_steady_ticks stops once steady, measure_warm_steady), then
+ * warm_laps, one longer than plan->warm_steady_ticks stops once steady, warm_may_stop), then
  * timed repetitions in windows, plan->reps of them and more until the median is known to
  * plan->precision or the time or count cap is reached (reps_should_stop); disturbed
  * repetitions are counted and left out of r->tsc (reps_assess). Streams above
@@ -178,6 +179,14 @@ uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops,
  */
 #define WARM_STEADY_MIN_WINDOWS 4
 #define WARM_STEADY_TOLERANCE 0.01 /* or the plan's precision, if wider */
+#define WARM_STEADY_FROM_SHARE 0.2 /* of plan->warm_steady_ticks: when testing starts */
+/*
+ * Whether a warm-up that has taken `ticks` for `done` of its `hops` may be tested for the
+ * steady state: one that would take longer than steady_ticks in all at that pace, once it has
+ * taken WARM_STEADY_FROM_SHARE of steady_ticks (shorter ones are taken whole: a chain that
+ * partly fits a cache reaches its steady state only lap by lap). Never when steady_ticks is 0.
+ */
+bool measure_warm_may_stop_at(uint64_t ticks, uint64_t done, uint64_t hops, uint64_t steady_ticks);
 bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch);
 
 /* n rounded up to a whole number of iterations of the chase loop (CHASE_UNROLL hops). */

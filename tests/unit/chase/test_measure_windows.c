@@ -226,6 +226,21 @@ static void test_window_cap(void **state)
     assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 1 << 20);
 }
 
+/*
+ * A warm-up that would take longer than warm_steady_ticks may stop from WARM_STEADY_FROM_SHARE
+ * of it on (not only once it has taken all of it); a shorter one is taken whole.
+ */
+static void test_warmup_cut_early(void **state)
+{
+    (void)state;
+    /* 1000 of 10000 hops in 30 ticks: 300 ticks in all. */
+    assert_true(measure_warm_may_stop_at(30, 1000, 10000, 100));  /* 300 > 100, 30 >= 20 */
+    assert_false(measure_warm_may_stop_at(19, 1000, 10000, 100)); /* 19 < 20: too soon */
+    assert_false(measure_warm_may_stop_at(30, 1000, 10000, 300)); /* 300 in all: whole */
+    assert_false(measure_warm_may_stop_at(30, 1000, 10000, 0));   /* 0: never */
+    assert_false(measure_warm_may_stop_at(30, 0, 10000, 100));    /* no pace yet */
+}
+
 /* A walk more than MEASURE_WALK_SHARE_MAX of the repetition makes the repetition longer. */
 static void test_walk_share(void **state)
 {
@@ -429,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_no_prewalk_without_warmup),
         cmocka_unit_test(test_window_cap),
         cmocka_unit_test(test_walk_share),
+        cmocka_unit_test(test_warmup_cut_early),
         cmocka_unit_test(test_clock_shared),
         cmocka_unit_test(test_warmup_split),
         cmocka_unit_test(test_whole_lap_split),
