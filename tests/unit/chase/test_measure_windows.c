@@ -241,14 +241,17 @@ static void test_warmup_cut_early(void **state)
     assert_false(measure_warm_may_stop_at(30, 0, 10000, 100));    /* no pace yet */
 }
 
-/* A walk more than MEASURE_WALK_SHARE_MAX of the repetition makes the repetition longer. */
+/* A bounded walk more than MEASURE_WALK_SHARE_MAX of the repetition makes it longer. */
 static void test_walk_share(void **state)
 {
     (void)state;
     struct measure_plan p = fixed_plan(1, 4096);
-    /* A lap of 1024 covered by 4096 hops: the lap walk is 25%, so 8 laps are timed. */
-    assert_int_equal(measure_hops_per_rep(1024, 0, 0, &p), 8192);
-    assert_int_equal(measure_hops_per_rep(256, 0, 0, &p), 4096); /* 6%: as it was */
+    /* A lap of 1024 covered by 4096 hops: the lap walk (25%) is left alone, bound or not. */
+    assert_int_equal(measure_hops_per_rep(1024, 0, 0, &p), 4096);
+    p.prewalk_max_hops = 1000;
+    assert_int_equal(measure_hops_per_rep(1024, 0, 0, &p), 4096);
+    p.prewalk_max_hops = 100; /* 112 hops, 3% of the repetition: as it was */
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 4096);
     /* A bounded walk (1008 hops) of a chain longer than the repetition: 8 x 1008, or short of
        the lap where that would cover it (the walk would become the lap). */
     p.prewalk_max_hops = 1000;
@@ -258,16 +261,17 @@ static void test_walk_share(void **state)
     p.prewalk_max_hops = 0;
     assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 4096);
     /* max_hops and the window cap still bound it (10 ticks per hop, 1e5-tick windows). */
+    p.prewalk_max_hops = 1000;
     p.max_hops = 6000;
-    assert_int_equal(measure_hops_per_rep(1024, 0, 0, &p), 6000);
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 6000);
     p.max_hops = 1 << 20;
     p.window_max_ticks = 100000;
-    assert_int_equal(measure_hops_per_rep(1024, 1000, 10000, &p), 4992);
+    assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 4992);
     /* Whole laps and the way from cold (no walk) are not touched. */
     p.window_max_ticks = 0;
     p.warm_laps_set = true;
     p.warm_laps = 0;
-    assert_int_equal(measure_hops_per_rep(1024, 0, 0, &p), 4096);
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 4096);
 }
 
 /* Add-chain calls, and what each returned (ticks), for test_clock_shared. */
