@@ -83,6 +83,7 @@ KERNEL_SRCS := \
 	kernel/chase/measure.c \
 	kernel/machine/cpufacts.c \
 	kernel/chase/measure_merge.c \
+	kernel/chase/measure_hops.c \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/srat.c \
@@ -267,13 +268,13 @@ test_chain_SRCS          := kernel/chase/chain.c kernel/lib/rng.c kernel/lib/kst
 test_chain_shapes_SRCS   := kernel/chase/chain.c kernel/chase/chain_shapes.c \
 	kernel/chase/chain_points.c kernel/lib/rng.c kernel/lib/kstring.c
 test_chain_lockstep_SRCS := kernel/chase/chain.c kernel/chase/chain_shapes.c kernel/lib/rng.c \
-	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
+	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/lib/stats.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c \
 	$(ARCH_SRCS)
 test_reps_SRCS           := kernel/chase/reps.c kernel/lib/stats.c kernel/chase/time_split.c \
 	kernel/lib/kmath.c \
 	kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
-test_measure_reps_SRCS   := kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/reps.c \
+test_measure_reps_SRCS   := kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c \
 	kernel/chase/time_split.c kernel/chase/timing.c kernel/chase/chain.c kernel/lib/stats.c \
 	kernel/lib/rng.c $(ARCH_SRCS) $(CONFIG_UNIT_SRCS)
 test_measure_windows_SRCS := $(test_measure_reps_SRCS) kernel/chase/chain_shapes.c
@@ -288,7 +289,7 @@ test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
 UNIT_TESTS += experiments/test_driver experiments/test_traffic
 test_traffic_SRCS := kernel/experiments/traffic.c
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
-	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
+	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
 	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
 	tests/unit/stubs/stub_buffer.c

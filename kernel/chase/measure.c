@@ -45,11 +45,13 @@ struct chase_job {
     bool smi; /* read MSR_SMI_COUNT around the chase (outside the timed region) */
     uint64_t smi_delta;
     /* The clock next to each repetition, outside its timed region: an add chain of
-       clock_iters iterations before and after it, or APERF/MPERF (ring 0) around it. */
+       clock_iters iterations before and after it (the one before shared with the
+       repetition before, if any), or APERF/MPERF (ring 0) around it. */
     uint64_t clock_iters;
     add_chain_fn adds;
     bool aperf;
     uint64_t adds_before, adds_after;
+    bool adds_before_given; /* adds_before is the estimate after the repetition before */
     double msr_ratio;
 };
 
@@ -72,7 +74,7 @@ static void chase_job_run(void *arg)
 {
     struct chase_job *j = arg;
     uint64_t a[2] = {0, 0}, m[2] = {0, 0};
-    if (j->clock_iters)
+    if (j->clock_iters && !j->adds_before_given)
         j->adds_before = j->adds(j->clock_iters);
     if (j->aperf)
         read_aperf_mperf(&a[0], &m[0]);
@@ -95,48 +97,6 @@ static void chase_job_run(void *arg)
     }
     if (j->clock_iters)
         j->adds_after = j->adds(j->clock_iters);
-}
-
-static uint64_t round_up_unroll(uint64_t n)
-{
-    return (n + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
-}
-
-uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
-                              const struct measure_plan *plan)
-{
-    uint64_t lap = round_up_unroll(lap_hops);
-    uint64_t hops = plan->min_hops;
-    if (!plan->partial_laps && lap > hops)
-        hops = lap;
-    if (warm_ticks && warm_hops) {
-        double ticks_per_hop = (double)warm_ticks / (double)warm_hops;
-        double want = (double)plan->target_ticks / ticks_per_hop;
-        if (want > (double)hops)
-            hops = want > (double)plan->max_hops ? plan->max_hops : (uint64_t)want;
-    }
-    if (hops > plan->max_hops && (plan->partial_laps || lap <= plan->max_hops))
-        hops = plan->max_hops;
-    /* The window holds the untimed walk (at most as long) and the repetition. */
-    if (plan->window_max_ticks && plan->partial_laps && warm_ticks && warm_hops) {
-        double ticks_per_hop = (double)warm_ticks / (double)warm_hops;
-        double cap = (double)plan->window_max_ticks / (2 * ticks_per_hop);
-        if ((double)hops > cap)
-            hops = cap < CHASE_UNROLL ? CHASE_UNROLL : (uint64_t)cap / CHASE_UNROLL * CHASE_UNROLL;
-    }
-    return round_up_unroll(hops ? hops : 1);
-}
-
-uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops, const struct measure_plan *plan)
-{
-    if (plan->warm_laps_set && plan->warm_laps == 0)
-        return 0; /* asked for the way from cold: nothing may warm the chain */
-    uint64_t lap = round_up_unroll(lap_hops);
-    if (lap <= rep_hops)
-        return lap;
-    if (plan->prewalk_max_hops && plan->prewalk_max_hops < rep_hops)
-        return round_up_unroll(plan->prewalk_max_hops);
-    return rep_hops;
 }
 
 /*
@@ -199,17 +159,18 @@ static unsigned plan_capacity(const struct measure_plan *plan)
 
 /*
  * Hops of the next window of a stretch the window cap splits (the warm-up, a whole lap), of
- * left: all of them without a cap; else as many as fill half of plan->window_max_ticks at the
- * pace so far (done hops in ticks), and WARM_FIRST_WINDOW_HOPS before there is a pace.
+ * left: all of them without a cap (plan->window_max_ticks 0); else as many as fill
+ * window_ticks at the pace so far (done hops in ticks), and WARM_FIRST_WINDOW_HOPS before
+ * there is a pace.
  */
-static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t done, uint64_t ticks,
-                                 uint64_t left)
+static uint64_t warm_window_hops(const struct measure_plan *plan, uint64_t window_ticks,
+                                 uint64_t done, uint64_t ticks, uint64_t left)
 {
     if (!plan->window_max_ticks)
         return left;
     uint64_t n = WARM_FIRST_WINDOW_HOPS;
     if (done && ticks) {
-        double fit = (double)plan->window_max_ticks / 2 * (double)done / (double)ticks;
+        double fit = (double)window_ticks * (double)done / (double)ticks;
         n = fit < CHASE_UNROLL ? CHASE_UNROLL : (uint64_t)fit / CHASE_UNROLL * CHASE_UNROLL;
     }
     return n < left ? n : left;
@@ -229,6 +190,15 @@ static double median_of(const double *v, unsigned lo, unsigned hi, double *scrat
     kmemcpy(scratch, v + lo, (hi - lo) * sizeof(double));
     stats_sort(scratch, hi - lo);
     return stats_quantile_sorted(scratch, hi - lo, 0.5);
+}
+
+bool measure_warm_may_stop_at(uint64_t ticks, uint64_t done, uint64_t hops, uint64_t steady_ticks)
+{
+    if (!steady_ticks || !done)
+        return false;
+    double whole = (double)ticks * (double)hops / (double)done;
+    return whole > (double)steady_ticks &&
+           (double)ticks >= WARM_STEADY_FROM_SHARE * (double)steady_ticks;
 }
 
 bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch)
@@ -263,11 +233,13 @@ static void warm_note(struct warm_pace *w, uint64_t n, uint64_t ticks)
         w->paces[w->n++] = (double)ticks / (double)n;
 }
 
-/* Whether a warm-up that has taken `ticks` so far may stop before its planned hops. */
-static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, uint64_t ticks)
+/* Whether a warm-up that has taken `ticks` for `done` of its `hops` may stop before them:
+   measure_warm_may_stop_at, and steady. */
+static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, uint64_t ticks,
+                          uint64_t done, uint64_t hops)
 {
-    if (!w->paces || plan->warm_laps_set || !plan->warm_steady_ticks ||
-        ticks < plan->warm_steady_ticks)
+    if (!w->paces || plan->warm_laps_set ||
+        !measure_warm_may_stop_at(ticks, done, hops, plan->warm_steady_ticks))
         return false;
     double tolerance =
         plan->precision > WARM_STEADY_TOLERANCE ? plan->precision : WARM_STEADY_TOLERANCE;
@@ -275,28 +247,30 @@ static bool warm_may_stop(const struct measure_plan *plan, struct warm_pace *w, 
 }
 
 /* The warm-up: plan->warm_laps laps when set (0: none), else warm_hops or one lap, which a
-   long one may cut short once steady (warm_may_stop); in windows of at most about
-   plan->window_max_ticks each. */
+   long one may cut short once steady (warm_may_stop); in windows of half
+   plan->window_max_ticks, or of a repetition's plan->target_ticks if shorter (the steady-state
+   test then has its windows sooner). */
 static int warm_up(struct chase_job *job, const struct chase_point *pt,
                    const struct measure_plan *plan, struct point_result *r, struct warm_pace *w)
 {
     uint64_t hops = plan->warm_laps_set ? plan->warm_laps * pt->lap_hops
                     : plan->warm_hops   ? plan->warm_hops
                                         : pt->lap_hops;
-    hops = hops ? round_up_unroll(hops) : 0;
+    hops = hops ? measure_round_up_unroll(hops) : 0;
     if (!hops)
         return 0;
     w->paces = plan->window_max_ticks ? plat_alloc(2 * WARM_PACES_MAX * sizeof(double)) : NULL;
-    uint64_t t0 = arch_tsc_fenced(), done = 0;
+    uint64_t t0 = arch_tsc_fenced(), done = 0, window = plan->window_max_ticks / 2;
+    window = plan->target_ticks && plan->target_ticks < window ? plan->target_ticks : window;
     int rc = 0;
     while (done < hops && rc == 0) {
-        uint64_t n = warm_window_hops(plan, done, r->warm_ticks, hops - done);
+        uint64_t n = warm_window_hops(plan, window, done, r->warm_ticks, hops - done);
         job->iters = n / CHASE_UNROLL;
         rc = job_window(job, r);
         r->warm_ticks += job->ticks;
         done += n;
         warm_note(w, n, job->ticks);
-        if (warm_may_stop(plan, w, arch_tsc_fenced() - t0))
+        if (warm_may_stop(plan, w, arch_tsc_fenced() - t0, done, hops))
             break;
     }
     r->warm_hops = done;
@@ -331,7 +305,8 @@ static void rep_clock(const struct chase_job *job, const struct timing *t, struc
  * shorten (plan->partial_laps false), as many as keep each within about window_max_ticks at
  * the pace of repetition i - 1 (for the first: 4096 hops, then the pace so far), the chase
  * ticks and SMIs summed. The untimed walk and the first clock estimate belong to the first
- * window, the last estimate to the last. Returns the windows used, 0 on failure.
+ * window (for i > 0 that estimate is the last one of repetition i - 1), the last estimate to
+ * the last. Returns the windows used, 0 on failure.
  */
 static unsigned rep_windows(struct chase_job *job, const struct measure_plan *plan,
                             struct point_result *r, unsigned i, uint64_t *smi)
@@ -340,12 +315,19 @@ static unsigned rep_windows(struct chase_job *job, const struct measure_plan *pl
     uint64_t done = split && i ? r->hops : 0, ticks = split && i ? r->ticks[i - 1] : 0;
     uint64_t prewalk = job->prewalk_iters, adds_before = 0, left = r->hops;
     unsigned windows = 0;
+    /* Consecutive repetitions share an estimate: the one after repetition i - 1 is the one
+       before repetition i (only the stats of i - 1 lie between them). */
+    bool shared = i > 0 && job->clock_iters;
+    if (shared)
+        job->adds_before = job->adds_after;
     r->ticks[i] = 0;
     *smi = 0;
     while (left) {
-        uint64_t n = split ? warm_window_hops(plan, done, ticks, left) : left;
+        uint64_t n =
+            split ? warm_window_hops(plan, plan->window_max_ticks / 2, done, ticks, left) : left;
         job->iters = n / CHASE_UNROLL;
         job->prewalk_iters = windows ? 0 : prewalk;
+        job->adds_before_given = shared && !windows;
         if (job_window(job, r) != 0)
             break;
         adds_before = windows++ ? adds_before : job->adds_before;
@@ -359,6 +341,7 @@ static unsigned rep_windows(struct chase_job *job, const struct measure_plan *pl
     }
     job->prewalk_iters = prewalk;
     job->adds_before = adds_before;
+    job->adds_before_given = false;
     return left ? 0 : windows;
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "arch/x86_64/chase_loop.h"
 #include "lib/stats.h"
 #include "chase/time_split.h"
 #include "chase/timing.h"
@@ -45,8 +46,9 @@ struct measure_plan {
     unsigned warm_laps;
     uint64_t window_max_ticks;  /* a window (untimed walk + repetition) lasts at most about
                                    this long at the warm-up's pace; 0: no cap */
-    uint64_t warm_steady_ticks; /* a warm-up (warm_laps auto) that has taken this long may stop
-                                   before its lap once steady (measure_warm_steady); 0: never */
+    uint64_t warm_steady_ticks; /* a warm-up (warm_laps auto) that would take longer than this
+                                   may stop before its end once steady (measure_warm_steady),
+                                   from WARM_STEADY_FROM_SHARE of this on; 0: never */
     uint64_t prewalk_max_hops;  /* the untimed walk of a chain whose lap is longer than a
                                    repetition: at most this many hops, what refills the TLBs
                                    (exp_prewalk_tlb_hops); 0: no bound */
@@ -114,7 +116,7 @@ typedef int (*measure_fn)(const struct chase_point *pt, const struct measure_pla
 
 /*
  * The CPU backend: a warm-up (plan->warm_hops, one lap, or plan->warm_laps laps; without
- * warm_laps, one past plan->warm_steady_ticks stops once steady, measure_warm_steady), then
+ * warm_laps, one longer than plan->warm_steady_ticks stops once steady, warm_may_stop), then
  * timed repetitions in windows, plan->reps of them and more until the median is known to
  * plan->precision or the time or count cap is reached (reps_should_stop); disturbed
  * repetitions are counted and left out of r->tsc (reps_assess). Streams above
@@ -177,7 +179,21 @@ uint64_t measure_prewalk_hops(uint64_t lap_hops, uint64_t rep_hops,
  */
 #define WARM_STEADY_MIN_WINDOWS 4
 #define WARM_STEADY_TOLERANCE 0.01 /* or the plan's precision, if wider */
+#define WARM_STEADY_FROM_SHARE 0.2 /* of plan->warm_steady_ticks: when testing starts */
+/*
+ * Whether a warm-up that has taken `ticks` for `done` of its `hops` may be tested for the
+ * steady state: one that would take longer than steady_ticks in all at that pace, once it has
+ * taken WARM_STEADY_FROM_SHARE of steady_ticks (shorter ones are taken whole: a chain that
+ * partly fits a cache reaches its steady state only lap by lap). Never when steady_ticks is 0.
+ */
+bool measure_warm_may_stop_at(uint64_t ticks, uint64_t done, uint64_t hops, uint64_t steady_ticks);
 bool measure_warm_steady(const double *paces, unsigned n, double tolerance, double *scratch);
+
+/* n rounded up to a whole number of iterations of the chase loop (CHASE_UNROLL hops). */
+static inline uint64_t measure_round_up_unroll(uint64_t n)
+{
+    return (n + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL;
+}
 
 /* Allocate r's arrays for reps repetitions (zeroed fields otherwise); -1 when out of memory. */
 int measure_alloc(struct point_result *r, unsigned reps, unsigned streams);
@@ -189,8 +205,12 @@ void measure_release(struct point_result *r);
  * quartile of the latest half of the warm-up's windows, or the whole warm-up's), a whole
  * lap at least unless plan->partial_laps, at most plan->max_hops (unless a lap is longer
  * and whole laps are asked for), and short enough that the walk before it and itself fit
- * in plan->window_max_ticks at that pace (partial laps only). A multiple of CHASE_UNROLL.
+ * in plan->window_max_ticks at that pace (partial laps only). Where the untimed walk
+ * (measure_prewalk_hops) would be more than MEASURE_WALK_SHARE_MAX of the repetition, the
+ * repetition is made longer, within those caps (a bounded walk then stays bounded: the
+ * repetition stops short of a lap). A multiple of CHASE_UNROLL.
  */
+#define MEASURE_WALK_SHARE_MAX 0.125
 uint64_t measure_hops_per_rep(uint64_t lap_hops, uint64_t warm_hops, uint64_t warm_ticks,
                               const struct measure_plan *plan);
 

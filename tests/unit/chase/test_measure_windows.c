@@ -226,6 +226,92 @@ static void test_window_cap(void **state)
     assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 1 << 20);
 }
 
+/*
+ * A warm-up that would take longer than warm_steady_ticks may stop from WARM_STEADY_FROM_SHARE
+ * of it on (not only once it has taken all of it); a shorter one is taken whole.
+ */
+static void test_warmup_cut_early(void **state)
+{
+    (void)state;
+    /* 1000 of 10000 hops in 30 ticks: 300 ticks in all. */
+    assert_true(measure_warm_may_stop_at(30, 1000, 10000, 100));  /* 300 > 100, 30 >= 20 */
+    assert_false(measure_warm_may_stop_at(19, 1000, 10000, 100)); /* 19 < 20: too soon */
+    assert_false(measure_warm_may_stop_at(30, 1000, 10000, 300)); /* 300 in all: whole */
+    assert_false(measure_warm_may_stop_at(30, 1000, 10000, 0));   /* 0: never */
+    assert_false(measure_warm_may_stop_at(30, 0, 10000, 100));    /* no pace yet */
+}
+
+/* A bounded walk more than MEASURE_WALK_SHARE_MAX of the repetition makes it longer. */
+static void test_walk_share(void **state)
+{
+    (void)state;
+    struct measure_plan p = fixed_plan(1, 4096);
+    /* A lap of 1024 covered by 4096 hops: the lap walk (25%) is left alone, bound or not. */
+    assert_int_equal(measure_hops_per_rep(1024, 0, 0, &p), 4096);
+    p.prewalk_max_hops = 1000;
+    assert_int_equal(measure_hops_per_rep(1024, 0, 0, &p), 4096);
+    p.prewalk_max_hops = 100; /* 112 hops, 3% of the repetition: as it was */
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 4096);
+    /* A bounded walk (1008 hops) of a chain longer than the repetition: 8 x 1008, or short of
+       the lap where that would cover it (the walk would become the lap). */
+    p.prewalk_max_hops = 1000;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 8064);
+    assert_int_equal(measure_hops_per_rep(6000, 0, 0, &p), 6000 - CHASE_UNROLL);
+    /* Without a bound the walk is as long as the repetition at any length: left alone. */
+    p.prewalk_max_hops = 0;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 4096);
+    /* max_hops and the window cap still bound it (10 ticks per hop, 1e5-tick windows). */
+    p.prewalk_max_hops = 1000;
+    p.max_hops = 6000;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 6000);
+    p.max_hops = 1 << 20;
+    p.window_max_ticks = 100000;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 1000, 10000, &p), 4992);
+    /* Whole laps and the way from cold (no walk) are not touched. */
+    p.window_max_ticks = 0;
+    p.warm_laps_set = true;
+    p.warm_laps = 0;
+    assert_int_equal(measure_hops_per_rep(1 << 20, 0, 0, &p), 4096);
+}
+
+/* Add-chain calls, and what each returned (ticks), for test_clock_shared. */
+static unsigned adds_calls;
+static uint64_t adds_ticks[16];
+
+static uint64_t counting_adds(uint64_t iters)
+{
+    uint64_t ticks = iters * CHASE_UNROLL / 3 + 5 * adds_calls; /* ~3 cycles a tick, drifting */
+    if (adds_calls < 16)
+        adds_ticks[adds_calls] = ticks;
+    adds_calls++;
+    return ticks;
+}
+
+/* Consecutive repetitions share a clock estimate: reps + 1 add chains, each repetition
+   between the estimate before it and the one after it. */
+static void test_clock_shared(void **state)
+{
+    (void)state;
+    struct chase_point pt = ring_point(1);
+    struct measure_plan p = fixed_plan(4, 4096);
+    struct point_result r;
+    struct timing tt = t;
+    tt.adds = counting_adds;
+    adds_calls = 0;
+    assert_int_equal(measure_chase(&pt, &p, &tt, &r), 0);
+    assert_int_equal(r.reps, 4);
+    assert_int_equal(adds_calls, r.reps + 1);
+    uint64_t adds = p.core_iters * CHASE_UNROLL;
+    for (unsigned i = 0; i < r.reps; i++) {
+        double before = timing_adds_ratio(adds, adds_ticks[i], tt.adds_overhead_ticks);
+        double after = timing_adds_ratio(adds, adds_ticks[i + 1], tt.adds_overhead_ticks);
+        assert_true(r.core_per_rep[i] > 0);
+        assert_true(r.core_per_rep[i] == timing_pair_ratio(before, after));
+    }
+    assert_true(r.core_per_rep[0] != r.core_per_rep[1]); /* the drift shows: not one figure */
+    measure_release(&r);
+}
+
 /* Windows measure_chase opens before the warm-up's (the core clock's), counted undisturbed. */
 static unsigned windows_before_warmup(const struct chase_point *pt, const struct measure_plan *p)
 {
@@ -361,6 +447,9 @@ int main(void)
         cmocka_unit_test(test_warmup_cut_when_steady),
         cmocka_unit_test(test_no_prewalk_without_warmup),
         cmocka_unit_test(test_window_cap),
+        cmocka_unit_test(test_walk_share),
+        cmocka_unit_test(test_warmup_cut_early),
+        cmocka_unit_test(test_clock_shared),
         cmocka_unit_test(test_warmup_split),
         cmocka_unit_test(test_whole_lap_split),
         cmocka_unit_test(test_interruption_dropped),

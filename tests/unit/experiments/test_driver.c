@@ -225,7 +225,7 @@ static void test_interleaved_passes(void **state)
     struct trace noisy = {.skip = 99, .fail = 99, .want_reps = 9, .want_passes = 3, .noisy = true};
     run_interleaved(&noisy);
     assert_int_equal(noisy.measured, 3 * POINTS);
-    /* A time cap so short that a build costs more than 30% of a slice: each point takes all
+    /* A time cap so short that a build costs more than 15% of a slice: each point takes all
        its slices in one visit (two measurements: the first slice, then the rest). */
     struct trace costly = {
         .skip = 99, .fail = 99, .want_reps = 6, .want_passes = 1, .noisy = true, .max_ticks = 3};
