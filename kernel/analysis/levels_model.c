@@ -45,6 +45,8 @@ static const double ramps[] = {0.0, 0.03};
  * counting it too made the noise estimate larger and merged true levels (tune: multichase 97% ->
  * 93%). */
 #define MODEL_PARAMS_PER_LEVEL 2
+/* A step starts where the model has made this share of its ln rise (10%, as in a rise time). */
+#define STEP_START_FRACTION 0.1
 /* Coordinate-descent sweeps per fit. */
 #define MAX_SWEEPS 8
 
@@ -366,11 +368,10 @@ static double model_ln(const struct model *m, double x)
     return kln(e);
 }
 
-/* Where the model has risen LEVELS_STEP_FRACTION of the way (ln) from level i to the next,
- * found by bisection: the effective size, as the detector reports it for dense curves. */
-static double step_at(const struct model *m, size_t i)
+/* Where the model has risen fraction of the way (ln) from level i to the next, by bisection. */
+static double step_at(const struct model *m, size_t i, double fraction)
 {
-    double target = kln(m->l[i]) + LEVELS_STEP_FRACTION * kln(m->l[i + 1] / m->l[i]);
+    double target = kln(m->l[i]) + fraction * kln(m->l[i + 1] / m->l[i]);
     double lo = m->s[i], hi = i + 1 < m->k ? m->s[i + 1] : m->s[i] + 8;
     for (int it = 0; it < 40; it++) {
         double mid = 0.5 * (lo + hi);
@@ -383,14 +384,16 @@ static double step_at(const struct model *m, size_t i)
 }
 
 /* Where level i's size is reported: the middle (log2) of the gap between the two points around
- * the model's LEVELS_STEP_FRACTION point. At one point per octave the data place a step only
- * between the last point below that rise and the first above it; where in that octave follows
- * from the fitted sharpness, which one or two points on a step hardly determine (a sharper step
- * further in fits them as well: chase-sim's LRU caches read 1.4x low at the gap's first point),
- * so the gap's middle, at most sqrt(2) from any place in it, is the least wrong. */
+ * the place where the model leaves the level (has made STEP_START_FRACTION of its rise). At one
+ * point per octave the data show the octave in which the curve leaves a plateau, not where in
+ * it: that follows from the fitted sharpness, which one or two points on a step hardly determine
+ * (a sharper step further in fits them as well: chase-sim's LRU caches read 1.4x low at the
+ * gap's first point), so the gap's middle, at most sqrt(2) from any place in it, is the least
+ * wrong. The start of the rise rather than its 30% point (dense curves): a soft step's 30% point
+ * can fall an octave past the gap where the cache starts to miss. */
 static double step_place(const struct lpoints *p, const struct model *m, size_t i)
 {
-    double x = step_at(m, i);
+    double x = step_at(m, i, STEP_START_FRACTION);
     for (size_t j = 0; j + 1 < p->n; j++)
         if (p->x[j] <= x && x < p->x[j + 1])
             return 0.5 * (p->x[j] + p->x[j + 1]);
