@@ -127,6 +127,10 @@ static bool fit_latencies(const struct lpoints *p, struct model *m, double min_s
     for (size_t i = 0; i < q; i++) {
         if (!(b[i] > 0) || (i > 0 && kln(b[i] / b[i - 1]) < min_step))
             return false;
+        /* Rounding to the printed resolution moves a plateau by up to half of it: two levels
+         * less than one resolution apart may be one level, rounded. */
+        if (i > 0 && b[i] - b[i - 1] < 2 * p->quantum_ns)
+            return false;
         if (i == m->k && i > 0 && b[i] < MEMORY_OVER_CACHE * b[i - 1])
             return false;
         m->l[i] = b[i];
@@ -340,6 +344,20 @@ static void drop_wild(const struct lpoints *p, struct lpoints *q)
     }
 }
 
+/* The resolution the latencies were printed with: the smallest difference between two of them
+ * (tinymembench prints 0.1 ns, which is 10% of a relative curve's nominal L1). */
+static double print_resolution(const struct lpoints *p)
+{
+    double r = KM_INF;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = i + 1; j < p->n; j++) {
+            double d = kfabs(p->ns[i] - p->ns[j]);
+            if (d > 1e-9)
+                r = kfmin(r, d);
+        }
+    return kisfinite(r) ? r : 0;
+}
+
 /* Fit k = 0, 1, ... levels (each from the best with one fewer) into all; returns how many. */
 static size_t fit_all(const struct lpoints *q, double min_step, struct model *all)
 {
@@ -410,6 +428,7 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
         return p->n ? 1 : 0;
     }
     drop_wild(p, q);
+    q->quantum_ns = print_resolution(q);
     size_t nall = fit_all(q, min_step, all);
     /* Known-variance criterion: rss / sigma^2 plus, per level, ln n for its latency and twice
      * that for its size, a change point chosen among many places (modified BIC). */

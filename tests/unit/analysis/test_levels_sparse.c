@@ -8,6 +8,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,11 +54,12 @@ static double mixed_latency(const struct mixed_model *m, double n)
     return e + m->lat_ns[m->k] * (1 - prev);
 }
 
-/* Every level found once, within 1.5x of its size, and no other, on every seed. */
-static void check_sparse(const struct mixed_model *m, double noise)
+/* Every level found once, within 1.5x of its size, and no other, on every seed. A relative curve
+ * (relative: time above L1 printed to 0.1 ns, as tinymembench does) is read with an L1 of 1 ns. */
+static void check_sparse(const struct mixed_model *m, double noise, bool relative)
 {
     double size[MAX_POINTS], ns[MAX_POINTS];
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {0, relative ? 1.0 : 0, 0};
     struct detection d;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         rng_state = seed * 104729 + 7;
@@ -65,6 +67,8 @@ static void check_sparse(const struct mixed_model *m, double noise)
         for (int x = 12; x <= 29; x++, n++) {
             size[n] = exp2(x);
             ns[n] = mixed_latency(m, size[n]) * exp(noise * gauss());
+            if (relative)
+                ns[n] = fmax(round((ns[n] - m->lat_ns[0]) * 10) / 10, 0);
         }
         levels_detect(size, ns, NULL, n, &o, &d);
         if (getenv("DEBUG_LEVELS"))
@@ -90,7 +94,7 @@ static void test_sharp_then_soft(void **state)
 {
     (void)state;
     const struct mixed_model m = {3, {1.2, 4.5, 20, 95}, {32 << 10, 512 << 10, 8 << 20}, {8, 6, 1}};
-    check_sparse(&m, 0.02);
+    check_sparse(&m, 0.02, false);
 }
 
 /* A sharp L1 and two soft levels (random, then an RRIP-like 1.5). */
@@ -99,7 +103,7 @@ static void test_sharp_then_two_soft(void **state)
     (void)state;
     const struct mixed_model m = {
         3, {1.0, 5.0, 22, 110}, {48 << 10, 1 << 20, 32 << 20}, {8, 1, 1.5}};
-    check_sparse(&m, 0.02);
+    check_sparse(&m, 0.02, false);
 }
 
 /* Soft first, sharp last: a random-replacement L2 and an LRU L3. */
@@ -108,7 +112,16 @@ static void test_soft_then_sharp(void **state)
     (void)state;
     const struct mixed_model m = {
         3, {1.5, 6.0, 30, 120}, {32 << 10, 256 << 10, 16 << 20}, {6, 1, 6}};
-    check_sparse(&m, 0.02);
+    check_sparse(&m, 0.02, false);
+}
+
+/* Time above L1 printed to 0.1 ns: the L1 plateau reads 0.0 or 0.1 (10% of the nominal 1 ns L1)
+ * by rounding alone, which is no level. */
+static void test_printed_resolution(void **state)
+{
+    (void)state;
+    const struct mixed_model m = {3, {1.2, 4.5, 20, 95}, {48 << 10, 1 << 20, 16 << 20}, {8, 4, 2}};
+    check_sparse(&m, 0.03, true);
 }
 
 int main(void)
@@ -117,6 +130,7 @@ int main(void)
         cmocka_unit_test(test_sharp_then_soft),
         cmocka_unit_test(test_sharp_then_two_soft),
         cmocka_unit_test(test_soft_then_sharp),
+        cmocka_unit_test(test_printed_resolution),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
