@@ -298,7 +298,8 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
-	analysis/test_mp_verdicts
+	analysis/test_mp_verdicts analysis/test_levels_sparse
+test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)
@@ -422,7 +423,8 @@ fuzz: deps fuzzers
 
 # make eval: chase-report's level detection scored on the generated corpus (docs/report.md).
 eval: $(BUILD)/chase-report $(BUILD)/chase-sim
-	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out
+	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out; \
+		tests/report/corpus/eval.sh fresh; tests/report/corpus/eval.sh fresh2
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all

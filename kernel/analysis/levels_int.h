@@ -15,6 +15,7 @@ struct lpoints {
     double cyc[LEVELS_MAX_POINTS]; /* core cycles or NaN */
     double y[LEVELS_MAX_POINTS];   /* ln(ns) */
     double z[LEVELS_MAX_POINTS];   /* y after a running median of three */
+    double quantum_ns; /* the latencies' print resolution (sparse model only; 0: unknown) */
 };
 
 /* A straight piece of the curve: points a..b (inclusive); flat once classified. */

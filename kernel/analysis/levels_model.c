@@ -4,8 +4,9 @@
 // With about one point per octave (tinymembench, multichase) a plateau is one or two points and
 // a soft step never flattens between two levels, so straight pieces cannot tell a plateau from
 // a step: any two points make an exact piece. Here the curve is explained instead by the
-// latency model E(N) = sum_i l_i (h_i - h_(i-1)) + l_mem (1 - h_k) r(N), h_i = min(1, S_i/N)^p,
-// r(N) memory's contention ramp, whose soft steps approach each plateau as the data do. A
+// latency model E(N) = sum_i l_i (h_i - h_(i-1)) + l_mem (1 - h_k) r(N), h_i = min(1, S_i/N)^p_i,
+// r(N) memory's contention ramp, whose soft steps approach each plateau as the data do; each
+// level has its own sharpness p_i (a sharp LRU L1 and a soft random-replacement L3). A
 // level costs the same however few points it has: 3 ln n in units of the noise variance (its
 // latency, and its size counted twice: a change point chosen among many places), and k is the
 // count with the lowest rss / sigma^2 + 3 k ln n. Wild points (off both neighbours the same
@@ -37,6 +38,15 @@ static const double ramps[] = {0.0, 0.03};
 #define WILD_LN 0.26
 /* Criterion cost of a level in units of ln n: its latency (1) and its size (2). */
 #define LEVEL_PENALTY 3.0
+/* Degrees of freedom a level takes from the noise estimate: its size and latency (plus 3 for the
+ * model: memory's latency and ramp, and one sharpness, as when all levels shared one). A level's
+ * own sharpness is not counted: at one point per octave a step has one or two points on it, which
+ * leave its sharpness nearly free (it trades off against the size) rather than fitting noise away;
+ * counting it too made the noise estimate larger and merged true levels (tune: multichase 97% ->
+ * 93%). */
+#define MODEL_PARAMS_PER_LEVEL 2
+/* A step starts where the model has made this share of its ln rise (10%, as in a rise time). */
+#define STEP_START_FRACTION 0.1
 /* Coordinate-descent sweeps per fit. */
 #define MAX_SWEEPS 8
 
@@ -44,7 +54,7 @@ struct model {
     size_t k;
     double s[MODEL_MAX_LEVELS];     /* sizes, log2 bytes, ascending */
     double l[MODEL_MAX_LEVELS + 1]; /* latencies (ns), memory last */
-    double p;
+    double p[MODEL_MAX_LEVELS]; /* each level's sharpness: an LRU L1 is sharp, a random L3 soft */
     double ramp; /* memory's rise per octave beyond the last level (ln): contention, page walks */
     double rss;  /* sum of squared ln residuals, KM_INF when the model is not valid */
 };
@@ -87,7 +97,7 @@ static void shares(const struct model *m, double x, double *w)
 {
     double prev = 0;
     for (size_t i = 0; i < m->k; i++) {
-        double h = m->s[i] >= x ? 1 : kexp2((m->s[i] - x) * m->p);
+        double h = m->s[i] >= x ? 1 : kexp2((m->s[i] - x) * m->p[i]);
         w[i] = h - prev;
         prev = h;
     }
@@ -116,6 +126,10 @@ static bool fit_latencies(const struct lpoints *p, struct model *m, double min_s
         return false;
     for (size_t i = 0; i < q; i++) {
         if (!(b[i] > 0) || (i > 0 && kln(b[i] / b[i - 1]) < min_step))
+            return false;
+        /* Rounding to the printed resolution moves a plateau by up to half of it: two levels
+         * less than one resolution apart may be one level, rounded. */
+        if (i > 0 && b[i] - b[i - 1] < 2 * p->quantum_ns)
             return false;
         if (i == m->k && i > 0 && b[i] < MEMORY_OVER_CACHE * b[i - 1])
             return false;
@@ -163,23 +177,34 @@ static bool sizes_valid(const struct lpoints *p, const struct model *m)
     return true;
 }
 
-/* Evaluate m with each sharpness, keeping the best; returns its rss. */
+/* Evaluate m with its own sharpness per level and with each sharpness of the grid for all
+ * levels, then each level's sharpness in turn over the grid (a sharp L1 and a soft L3 are far
+ * apart for the pattern search's small steps), keeping the best; returns its rss. */
 static double best_sharpness(const struct lpoints *p, struct model *m, double min_step)
 {
     struct model best = *m;
-    best.rss = KM_INF;
     if (!sizes_valid(p, m)) {
         m->rss = KM_INF;
         return KM_INF;
     }
+    evaluate(p, &best, min_step);
     for (size_t i = 0; i < NSHARP * NRAMP; i++) {
         struct model t = *m;
-        t.p = sharpness[i % NSHARP];
+        for (size_t j = 0; j < t.k; j++)
+            t.p[j] = sharpness[i % NSHARP];
         t.ramp = ramps[i / NSHARP];
         evaluate(p, &t, min_step);
         if (t.rss < best.rss)
             best = t;
     }
+    for (size_t j = 0; j < best.k; j++)
+        for (size_t i = 0; i < NSHARP; i++) {
+            struct model t = best;
+            t.p[j] = sharpness[i];
+            evaluate(p, &t, min_step);
+            if (t.rss < best.rss)
+                best = t;
+        }
     *m = best;
     return best.rss;
 }
@@ -211,13 +236,32 @@ static bool try_change(const struct lpoints *p, struct model *m, const struct mo
                        double min_step)
 {
     struct model c = *t;
-    if (!sizes_valid(p, &c) || c.p < SHARPNESS_MIN || c.p > SHARPNESS_MAX)
+    if (!sizes_valid(p, &c))
         return false;
+    for (size_t i = 0; i < c.k; i++)
+        if (c.p[i] < SHARPNESS_MIN || c.p[i] > SHARPNESS_MAX)
+            return false;
     evaluate(p, &c, min_step);
     if (!(c.rss < m->rss * (1 - 1e-9)))
         return false;
     *m = c;
     return true;
+}
+
+/* m with parameter i moved one step in direction dir: sizes 0..k-1, each level's sharpness
+ * k..2k-1, all sharpness together 2k, memory's ramp 2k+1. */
+static void nudge(struct model *t, size_t i, int dir, double step)
+{
+    double f = dir > 0 ? 1 + 2 * step : 1 / (1 + 2 * step);
+    if (i < t->k)
+        t->s[i] += dir * step;
+    else if (i < 2 * t->k)
+        t->p[i - t->k] *= f;
+    else if (i == 2 * t->k)
+        for (size_t j = 0; j < t->k; j++)
+            t->p[j] *= f;
+    else
+        t->ramp = kfmin(kfmax(t->ramp + dir * step / 8, 0), RAMP_MAX);
 }
 
 /* Refine sizes and sharpness off the grid by a pattern search with shrinking steps: the grid
@@ -227,15 +271,10 @@ static void refine(const struct lpoints *p, struct model *m, double min_step)
     for (double step = GRID_OCTAVES / 2; step > GRID_OCTAVES / 16; step /= 2) {
         for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
             bool moved = false;
-            for (size_t i = 0; i <= m->k + 1; i++) {
+            for (size_t i = 0; i <= 2 * m->k + 1; i++) {
                 for (int dir = -1; dir <= 1; dir += 2) {
                     struct model t = *m;
-                    if (i < m->k)
-                        t.s[i] += dir * step;
-                    else if (i == m->k)
-                        t.p *= dir > 0 ? 1 + 2 * step : 1 / (1 + 2 * step);
-                    else
-                        t.ramp = kfmin(kfmax(t.ramp + dir * step / 8, 0), RAMP_MAX);
+                    nudge(&t, i, dir, step);
                     moved |= try_change(p, m, &t, min_step);
                 }
             }
@@ -252,13 +291,18 @@ static void add_level(const struct lpoints *p, const struct model *m, struct mod
     out->k = m->k + 1;
     out->rss = KM_INF;
     for (double s = p->x[0]; s < p->x[p->n - 1]; s += GRID_OCTAVES) {
-        struct model t = {.k = m->k + 1, .p = m->p, .ramp = m->ramp};
+        struct model t = {.k = m->k + 1, .ramp = m->ramp};
         size_t i = 0, o = 0;
-        for (; i < m->k && m->s[i] < s; i++)
-            t.s[o++] = m->s[i];
-        t.s[o++] = s;
-        for (; i < m->k; i++)
-            t.s[o++] = m->s[i];
+        for (; i < m->k && m->s[i] < s; i++, o++) {
+            t.s[o] = m->s[i];
+            t.p[o] = m->p[i];
+        }
+        t.s[o] = s;
+        t.p[o++] = m->k ? m->p[i < m->k ? i : m->k - 1] : sharpness[0];
+        for (; i < m->k; i++, o++) {
+            t.s[o] = m->s[i];
+            t.p[o] = m->p[i];
+        }
         if (best_sharpness(p, &t, min_step) < out->rss)
             *out = t;
     }
@@ -274,7 +318,7 @@ static double residual_variance(const struct model *all, size_t nall, size_t n)
 {
     double var = KM_INF;
     for (size_t i = 0; i < nall; i++) {
-        double dof = (double)n - (double)(2 * all[i].k + 3);
+        double dof = (double)n - (double)(MODEL_PARAMS_PER_LEVEL * all[i].k + 3);
         if (dof >= 2)
             var = kfmin(var, all[i].rss / dof);
     }
@@ -300,10 +344,24 @@ static void drop_wild(const struct lpoints *p, struct lpoints *q)
     }
 }
 
+/* The resolution the latencies were printed with: the smallest difference between two of them
+ * (tinymembench prints 0.1 ns, which is 10% of a relative curve's nominal L1). */
+static double print_resolution(const struct lpoints *p)
+{
+    double r = KM_INF;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = i + 1; j < p->n; j++) {
+            double d = kfabs(p->ns[i] - p->ns[j]);
+            if (d > 1e-9)
+                r = kfmin(r, d);
+        }
+    return kisfinite(r) ? r : 0;
+}
+
 /* Fit k = 0, 1, ... levels (each from the best with one fewer) into all; returns how many. */
 static size_t fit_all(const struct lpoints *q, double min_step, struct model *all)
 {
-    struct model cur = {.k = 0, .p = 1};
+    struct model cur = {.k = 0};
     best_sharpness(q, &cur, min_step);
     size_t nall = 0, kmax = q->n / 3 < MODEL_MAX_LEVELS ? q->n / 3 : MODEL_MAX_LEVELS;
     all[nall++] = cur;
@@ -328,11 +386,10 @@ static double model_ln(const struct model *m, double x)
     return kln(e);
 }
 
-/* Where the model has risen LEVELS_STEP_FRACTION of the way (ln) from level i to the next,
- * found by bisection: the effective size, as the detector reports it for dense curves. */
-static double step_at(const struct model *m, size_t i)
+/* Where the model has risen fraction of the way (ln) from level i to the next, by bisection. */
+static double step_at(const struct model *m, size_t i, double fraction)
 {
-    double target = kln(m->l[i]) + LEVELS_STEP_FRACTION * kln(m->l[i + 1] / m->l[i]);
+    double target = kln(m->l[i]) + fraction * kln(m->l[i + 1] / m->l[i]);
     double lo = m->s[i], hi = i + 1 < m->k ? m->s[i + 1] : m->s[i] + 8;
     for (int it = 0; it < 40; it++) {
         double mid = 0.5 * (lo + hi);
@@ -342,6 +399,23 @@ static double step_at(const struct model *m, size_t i)
             hi = mid;
     }
     return 0.5 * (lo + hi);
+}
+
+/* Where level i's size is reported: the middle (log2) of the gap between the two points around
+ * the place where the model leaves the level (has made STEP_START_FRACTION of its rise). At one
+ * point per octave the data show the octave in which the curve leaves a plateau, not where in
+ * it: that follows from the fitted sharpness, which one or two points on a step hardly determine
+ * (a sharper step further in fits them as well: chase-sim's LRU caches read 1.4x low at the
+ * gap's first point), so the gap's middle, at most sqrt(2) from any place in it, is the least
+ * wrong. The start of the rise rather than its 30% point (dense curves): a soft step's 30% point
+ * can fall an octave past the gap where the cache starts to miss. */
+static double step_place(const struct lpoints *p, const struct model *m, size_t i)
+{
+    double x = step_at(m, i, STEP_START_FRACTION);
+    for (size_t j = 0; j + 1 < p->n; j++)
+        if (p->x[j] <= x && x < p->x[j + 1])
+            return 0.5 * (p->x[j] + p->x[j + 1]);
+    return x;
 }
 
 size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl)
@@ -354,6 +428,7 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
         return p->n ? 1 : 0;
     }
     drop_wild(p, q);
+    q->quantum_ns = print_resolution(q);
     size_t nall = fit_all(q, min_step, all);
     /* Known-variance criterion: rss / sigma^2 plus, per level, ln n for its latency and twice
      * that for its size, a change point chosen among many places (modified BIC). */
@@ -376,7 +451,7 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
             j++;
         if (j > a)
             pl[m++] = (struct plateau){a, j - 1, lpoints_median(p->z + a, j - a),
-                                       i < best.k ? step_at(&best, i) : KM_NAN};
+                                       i < best.k ? step_place(p, &best, i) : KM_NAN};
     }
     return m;
 }

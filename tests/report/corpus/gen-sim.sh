@@ -7,7 +7,7 @@
 # last cache on 40%. Formats as gen.sh's, named sNNNN.sim.*; sizes between the simulated ones
 # (random-chase's 1.5x steps) are interpolated in log-log. Appends to OUTDIR/truth.tsv: file,
 # cache sizes, "tlb=REACHES" (steps at a TLB's reach: neither required nor invented) and the
-# hierarchy.
+# hierarchy, and the caches' half-miss sizes (sim-curves.sh).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
@@ -16,7 +16,7 @@ count=$3
 mkdir -p "$out"
 touch "$out/truth.tsv"
 
-while IFS=$'\t' read -r id truth reach desc; do
+while IFS=$'\t' read -r id truth reach desc half; do
     seed=$((10#${id#s}))
     ((seed >= first && seed < first + count)) || continue
     csv=$here/sim/$id.csv
@@ -63,6 +63,7 @@ while IFS=$'\t' read -r id truth reach desc; do
           printf 'samples (one column per thread, one row per sample):\n  %s  avg=%s\n%s\n' "$ns" "$ns" "$ns"
       done; } >"$out/$id.sim.multichase.txt"
     for f in chase/random.csv random-chase.txt lat_mem_rd.txt tinymembench.txt multichase.txt; do
-        printf '%s\t%s\ttlb=%s %s\n' "$id.sim.$f" "$truth" "${reach#-}" "$desc" >>"$out/truth.tsv"
+        printf '%s\t%s\ttlb=%s %s\t%s\n' "$id.sim.$f" "$truth" "${reach#-}" "$desc" "$half" \
+            >>"$out/truth.tsv"
     done
 done <"$here/sim/truth.tsv"

@@ -7,7 +7,9 @@
 # replacement), DRAM, and on half of them a 64-entry DTLB and a 1536-entry STLB with 4K pages.
 # chase-sim runs the random experiment (4 points per octave) on it; eval.sh adds noise and
 # writes the curve in every input format (gen-sim.sh). Truth: each cache's capacity (the
-# cumulative capacity for an exclusive one); the TLB reaches (entries x 4K, "-": no TLB) apart.
+# cumulative capacity for an exclusive one); the TLB reaches (entries x 4K, "-": no TLB) apart;
+# last, each cache's half-miss size from the simulator's own hit rates (where half of the loads
+# miss it and every cache before it).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 first=$1
@@ -46,7 +48,19 @@ for ((seed = first; seed < first + count; seed++)); do
         "random.max=$max" "page=$page" on_exit=return >/dev/null
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "size_bytes,ns"; next }
         { print $c["size_bytes"] "," $c["ns_median"] }' "$work/runs/0001/random.csv" >"$here/sim/$id.csv"
+    # Half-miss sizes: where half of the loads miss each cache and all before it (the product of
+    # the levels' own miss rates in sim_levels.csv, one row per point of random.csv), log2-log
+    # interpolated between points.
+    half=$(awk -F, 'NR == FNR { if (FNR > 1) x[++nx] = log($1) / log(2); next }
+        FNR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^L[0-9]+_hit_rate$/) col[++nl] = i; next }
+        { n++; miss = 1; for (l = 1; l <= nl; l++) { miss *= 1 - $col[l]; m[l, n] = miss } }
+        END { if (n != nx) { print "sim_levels.csv and random.csv differ in rows" > "/dev/stderr"; exit 1 }
+            for (l = 1; l <= nl; l++) { h = 2 ^ x[1]
+                for (j = 2; j <= n; j++) if (m[l, j] >= 0.5) {
+                    t = (0.5 - m[l, j - 1]) / (m[l, j] - m[l, j - 1])
+                    h = 2 ^ (x[j - 1] + t * (x[j] - x[j - 1])); break }
+                printf "%s%.0f", (l > 1 ? "," : ""), h } }' "$here/sim/$id.csv" "$work/runs/0001/sim_levels.csv")
     grep -v "^$id	" "$here/sim/truth.tsv" >"$work/truth" || true
-    printf '%s\t%s\t%s\t%s\n' "$id" "$truth" "$reach" "$desc" >>"$work/truth"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$truth" "$reach" "$desc" "$half" >>"$work/truth"
     sort "$work/truth" >"$here/sim/truth.tsv"
 done

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// Level detection on sparse curves (one point per octave) whose levels differ in sharpness.
+//
+// A sharp LRU L1 in front of soft caches (random replacement, sharpness 1) is what chase-sim's
+// hierarchies and real machines give; one sharpness for every level fits one of them badly and
+// the misfit reads as an extra level or a size an octave off. The curves here are the latency
+// model with a sharpness per level, 2% multiplicative noise, over several seeds.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "analysis/levels.h"
+
+#define MAX_POINTS 64
+#define SEEDS 6
+#define MAX_CACHES 4
+
+struct mixed_model {
+    size_t k;                      /* caches */
+    double lat_ns[MAX_CACHES + 1]; /* memory last */
+    double size_bytes[MAX_CACHES];
+    double sharpness[MAX_CACHES];
+};
+
+static uint64_t rng_state;
+
+static double uniform(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+    return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+/* Expected ns per load of a random chase over n bytes: h_i = min(1, S_i / n)^p_i. */
+static double mixed_latency(const struct mixed_model *m, double n)
+{
+    double e = 0, prev = 0;
+    for (size_t i = 0; i < m->k; i++) {
+        double h = n <= m->size_bytes[i] ? 1 : pow(m->size_bytes[i] / n, m->sharpness[i]);
+        e += m->lat_ns[i] * (h - prev);
+        prev = h;
+    }
+    return e + m->lat_ns[m->k] * (1 - prev);
+}
+
+/* Every level found once, within 1.5x of its size, and no other, on every seed. A relative curve
+ * (relative: time above L1 printed to 0.1 ns, as tinymembench does) is read with an L1 of 1 ns. */
+static void check_sparse(const struct mixed_model *m, double noise, bool relative)
+{
+    double size[MAX_POINTS], ns[MAX_POINTS];
+    struct detect_opts o = {0, relative ? 1.0 : 0, 0};
+    struct detection d;
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        rng_state = seed * 104729 + 7;
+        size_t n = 0;
+        for (int x = 12; x <= 29; x++, n++) {
+            size[n] = exp2(x);
+            ns[n] = mixed_latency(m, size[n]) * exp(noise * gauss());
+            if (relative)
+                ns[n] = fmax(round((ns[n] - m->lat_ns[0]) * 10) / 10, 0);
+        }
+        levels_detect(size, ns, NULL, n, &o, &d);
+        if (getenv("DEBUG_LEVELS"))
+            for (size_t i = 0; i < d.nlevels; i++)
+                print_message("seed %llu level %zu %.0f %.2f ns\n", (unsigned long long)seed, i,
+                              d.level[i].size_bytes, d.level[i].latency_ns);
+        if (d.nlevels != m->k)
+            print_error("seed %llu: %zu levels, want %zu\n", (unsigned long long)seed, d.nlevels,
+                        m->k);
+        assert_int_equal(d.nlevels, m->k);
+        for (size_t i = 0; i < m->k; i++) {
+            double r = d.level[i].size_bytes / m->size_bytes[i];
+            if (!(r >= 1 / 1.5 && r <= 1.5))
+                print_error("seed %llu: level %zu at %.0f, want %.0f\n", (unsigned long long)seed,
+                            i + 1, d.level[i].size_bytes, m->size_bytes[i]);
+            assert_true(r >= 1 / 1.5 && r <= 1.5);
+        }
+    }
+}
+
+/* A sharp L1 and L2 in front of a random-replacement L3. */
+static void test_sharp_then_soft(void **state)
+{
+    (void)state;
+    const struct mixed_model m = {3, {1.2, 4.5, 20, 95}, {32 << 10, 512 << 10, 8 << 20}, {8, 6, 1}};
+    check_sparse(&m, 0.02, false);
+}
+
+/* A sharp L1 and two soft levels (random, then an RRIP-like 1.5). */
+static void test_sharp_then_two_soft(void **state)
+{
+    (void)state;
+    const struct mixed_model m = {
+        3, {1.0, 5.0, 22, 110}, {48 << 10, 1 << 20, 32 << 20}, {8, 1, 1.5}};
+    check_sparse(&m, 0.02, false);
+}
+
+/* Soft first, sharp last: a random-replacement L2 and an LRU L3. */
+static void test_soft_then_sharp(void **state)
+{
+    (void)state;
+    const struct mixed_model m = {
+        3, {1.5, 6.0, 30, 120}, {32 << 10, 256 << 10, 16 << 20}, {6, 1, 6}};
+    check_sparse(&m, 0.02, false);
+}
+
+/* Time above L1 printed to 0.1 ns: the L1 plateau reads 0.0 or 0.1 (10% of the nominal 1 ns L1)
+ * by rounding alone, which is no level. */
+static void test_printed_resolution(void **state)
+{
+    (void)state;
+    const struct mixed_model m = {3, {1.2, 4.5, 20, 95}, {48 << 10, 1 << 20, 16 << 20}, {8, 4, 2}};
+    check_sparse(&m, 0.03, true);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sharp_then_soft),
+        cmocka_unit_test(test_sharp_then_two_soft),
+        cmocka_unit_test(test_soft_then_sharp),
+        cmocka_unit_test(test_printed_resolution),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
