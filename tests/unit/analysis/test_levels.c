@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "analysis/levels.h"
+#include "test_noise.h"
 #include "fit/model.h"
 
 #define MAX_POINTS 4096
@@ -31,19 +32,6 @@ struct curve_buf {
     size_t n;
     double size[MAX_POINTS], ns[MAX_POINTS];
 };
-
-static uint64_t rng_state;
-
-static double uniform(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-    return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
 
 /* The model's curve from 2^lo to 2^hi bytes, ppo points per octave, multiplicative noise. */
 static void make_curve(struct curve_buf *c, const struct lat_model *m, double lo, double hi,

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "analysis/levels.h"
+#include "test_noise.h"
 
 #define MAX_POINTS 64
 #define SEEDS 6
@@ -28,19 +29,6 @@ struct mixed_model {
     double size_bytes[MAX_CACHES];
     double sharpness[MAX_CACHES];
 };
-
-static uint64_t rng_state;
-
-static double uniform(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-    return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
 
 /* Expected ns per load of a random chase over n bytes: h_i = min(1, S_i / n)^p_i. */
 static double mixed_latency(const struct mixed_model *m, double n)
