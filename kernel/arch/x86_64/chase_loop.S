@@ -9,6 +9,32 @@
     orq     %rdx, %rax
 .endm
 
+/* r8 = the TSC at the start of a timed region (fenced: earlier work done, later not begun) */
+.macro TSC_START
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    movq    %rax, %r8
+.endm
+
+/* rax = TSC now - r8, read after every earlier instruction (lfence-serialized rdtsc) */
+.macro TSC_END_RDTSC
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    subq    %r8, %rax
+.endm
+
+/* rax = TSC now - r8, rdtscp waiting for every earlier instruction to execute */
+.macro TSC_END_RDTSCP
+    rdtscp
+    lfence
+    TSC_JOIN
+    subq    %r8, %rax
+.endm
+
 /* Sixteen dependent loads: each waits for the one before it. */
 .macro CHASE16
     .rept 16
@@ -22,25 +48,32 @@
     .endr
 .endm
 
+/* The timed add chain (rdi iterations of ADD16), ended by the macro named in end; returns. */
+.macro ADD_CHAIN_TIMED end
+    movq    %rdi, %rsi
+    xorl    %r10d, %r10d
+    movl    $1, %r11d
+    TSC_START
+    .p2align 6
+1:  ADD16
+    decq    %rsi
+    jnz     1b
+    \end
+    ret
+.endm
+
 /* uint64_t chase_timed_rdtscp(void **start, uint64_t iters, void ***end) */
     .globl  chase_timed_rdtscp
     .type   chase_timed_rdtscp, @function
     .p2align 6
 chase_timed_rdtscp:
     movq    %rdx, %r9
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    movq    %rax, %r8
+    TSC_START
     .p2align 6
 1:  CHASE16
     decq    %rsi
     jnz     1b
-    rdtscp
-    lfence
-    TSC_JOIN
-    subq    %r8, %rax
+    TSC_END_RDTSCP
     movq    %rdi, (%r9)
     ret
     .size   chase_timed_rdtscp, . - chase_timed_rdtscp
@@ -51,20 +84,12 @@ chase_timed_rdtscp:
     .p2align 6
 chase_timed_rdtsc:
     movq    %rdx, %r9
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    movq    %rax, %r8
+    TSC_START
     .p2align 6
 1:  CHASE16
     decq    %rsi
     jnz     1b
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    subq    %r8, %rax
+    TSC_END_RDTSC
     movq    %rdi, (%r9)
     ret
     .size   chase_timed_rdtsc, . - chase_timed_rdtsc
@@ -80,22 +105,14 @@ chase_timed_rdtsc:
     .p2align 6
 chase_timed_wide:
     movq    %rdx, %r9
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    movq    %rax, %r8
+    TSC_START
     .p2align 6
 1:  .rept 16
     CHASE16
     .endr
     decq    %rsi
     jnz     1b
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    subq    %r8, %rax
+    TSC_END_RDTSC
     movq    %rdi, (%r9)
     ret
     .size   chase_timed_wide, . - chase_timed_wide
@@ -105,15 +122,8 @@ chase_timed_wide:
     .type   timer_empty_rdtscp, @function
     .p2align 4
 timer_empty_rdtscp:
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    movq    %rax, %r8
-    rdtscp
-    lfence
-    TSC_JOIN
-    subq    %r8, %rax
+    TSC_START
+    TSC_END_RDTSCP
     ret
     .size   timer_empty_rdtscp, . - timer_empty_rdtscp
 
@@ -122,16 +132,8 @@ timer_empty_rdtscp:
     .type   timer_empty_rdtsc, @function
     .p2align 4
 timer_empty_rdtsc:
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    movq    %rax, %r8
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    subq    %r8, %rax
+    TSC_START
+    TSC_END_RDTSC
     ret
     .size   timer_empty_rdtsc, . - timer_empty_rdtsc
 
@@ -140,24 +142,7 @@ timer_empty_rdtsc:
     .type   add_chain_timed, @function
     .p2align 6
 add_chain_timed:
-    movq    %rdi, %rsi
-    xorl    %r10d, %r10d
-    movl    $1, %r11d
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    movq    %rax, %r8
-    .p2align 6
-1:  ADD16
-    decq    %rsi
-    jnz     1b
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    subq    %r8, %rax
-    ret
+    ADD_CHAIN_TIMED TSC_END_RDTSC
     .size   add_chain_timed, . - add_chain_timed
 
 /*
@@ -169,23 +154,7 @@ add_chain_timed:
     .type   add_chain_timed_rdtscp, @function
     .p2align 6
 add_chain_timed_rdtscp:
-    movq    %rdi, %rsi
-    xorl    %r10d, %r10d
-    movl    $1, %r11d
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
-    movq    %rax, %r8
-    .p2align 6
-1:  ADD16
-    decq    %rsi
-    jnz     1b
-    rdtscp
-    lfence
-    TSC_JOIN
-    subq    %r8, %rax
-    ret
+    ADD_CHAIN_TIMED TSC_END_RDTSCP
     .size   add_chain_timed_rdtscp, . - add_chain_timed_rdtscp
 
 
