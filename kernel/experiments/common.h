@@ -27,6 +27,22 @@
 #define EXP_WARM_STEADY_SHARE 0.1
 #define EXP_SIZE_KEY_MAX (1ULL << 40)
 #define EXP_STRIDE_KEY_MAX (1ULL << 30)
+
+/*
+ * The keys of random's size sweep (min, max, points_per_octave, stride), for an experiment
+ * that runs that sweep (random, cores): P(field) gives the offset of min_bytes, max_bytes,
+ * points_per_octave and stride_bytes in its parameter struct.
+ */
+// clang-format off
+#define EXP_RANDOM_SWEEP_KEYS(P)                                                                 \
+    {"min", KEY_SIZE, P(min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes", "smallest chain size"},  \
+    {"max", KEY_SIZE, P(max_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",                          \
+     "largest chain size (default: 4x the last-level cache, bounded by memory)"},                \
+    {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",                        \
+     "sizes per doubling of the chain size"},                                                    \
+    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",                  \
+     "distance between slots (default: the cache line)"}
+// clang-format on
 /* The default size sweeps: from 4 KiB to 4x the LLC (at least 64M), 4 M when quick. */
 #define EXP_SWEEP_MIN_BYTES 4096
 #define EXP_SWEEP_FULL_MIN_MAX_BYTES (64ULL << 20)

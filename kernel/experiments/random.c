@@ -22,13 +22,7 @@ CFG_PARAMS_FIT(struct random_params);
 #define P(field) offsetof(struct random_params, field)
 
 static const struct key_desc random_keys[] = {
-    {"min", KEY_SIZE, P(min_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes", "smallest chain size"},
-    {"max", KEY_SIZE, P(max_bytes), 8, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "largest chain size (default: 4x the last-level cache, bounded by memory)"},
-    {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",
-     "sizes per doubling of the chain size"},
-    {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "distance between slots (default: the cache line)"},
+    EXP_RANDOM_SWEEP_KEYS(P),
     {"offset", KEY_SIZE, P(offset_bytes), 0, EXP_STRIDE_KEY_MAX, NULL, "bytes",
      "where the first slot lies in the buffer"},
     {"locality", KEY_SIZE, P(locality_bytes), 0, EXP_SIZE_KEY_MAX, NULL, "bytes",
