@@ -10,26 +10,9 @@
 
 #include "sim_hier.h"
 #include "sim_spec.h"
+#include "sim_hier_fixture.h"
 
 #define LINE 64
-
-static struct sim_hier hier;
-
-static void build(const char *text)
-{
-    struct sim_spec spec;
-    struct sim_parse_error err;
-    if (!sim_spec_parse(text, &spec, &err))
-        fail_msg("%s: %s at %zu", text, err.msg, err.pos);
-    assert_int_equal(sim_hier_init(&hier, &spec, 4096, 1), 0);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sim_hier_free(&hier);
-    return 0;
-}
 
 /* Load line numbers (addresses line * 64) in turn; compare their latencies with want. */
 static void loads(const uint64_t *lines, const unsigned *want, size_t n)

@@ -11,14 +11,13 @@
 #include "sim_hier.h"
 #include "sim_prefetch.h"
 #include "sim_spec.h"
+#include "sim_hier_fixture.h"
 
 #define LINE 64
 #define REGION 4096
 #define BASE (1ULL << 32)
 
 static struct sim_prefetcher pf;
-static struct sim_hier hier;
-
 static void make_pf(unsigned streams, unsigned distance, unsigned degree)
 {
     struct sim_pf_spec s = {streams, distance, degree, 0, REGION};
@@ -112,22 +111,6 @@ static void test_streams_beyond_table_thrash(void **state)
         assert_int_equal(interleaved_triggers(n, n), (uint64_t)n * 30);
         assert_int_equal(interleaved_triggers(n, n + 1), 0);
     }
-}
-
-static void build(const char *text)
-{
-    struct sim_spec spec;
-    struct sim_parse_error err;
-    if (!sim_spec_parse(text, &spec, &err))
-        fail_msg("%s: %s at %zu", text, err.msg, err.pos);
-    assert_int_equal(sim_hier_init(&hier, &spec, 4096, 1), 0);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    sim_hier_free(&hier);
-    return 0;
 }
 
 /* A linear walk of n lines through the model, one load at a time; their cycles. */
