@@ -96,7 +96,7 @@ chase_timed_rdtsc:
 
 /*
  * uint64_t chase_timed_wide(void **start, uint64_t iters, void ***end): as
- * chase_timed_rdtscp with 256 loads per iteration instead of 16. Timing the same chain
+ * chase_timed_rdtsc with 256 loads per iteration instead of 16. Timing the same chain
  * both ways shows what the loop's own dec/jnz costs per load (nothing, when the loads
  * are what limits the loop).
  */
