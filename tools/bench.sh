@@ -6,7 +6,8 @@
 #   BENCH_CPU=N pins the runs (default: the last CPU); BENCH_FULL=1 adds a full default run
 #   of all nine experiments (several more minutes); PEERS="/path/to/multichase ..." adds peers
 #   (lat_mem_rd is added when on the PATH), run after each of the three sweeps at 16K, 256K,
-#   2M and 256M; BENCH_ONEPASS=1 adds a passes=1 sweep to each round.
+#   2M and 256M; BENCH_ONEPASS=1 adds a passes=1 sweep to each round. Each round also runs
+#   chase-host at those four sizes one process per size (multichase's protocol).
 # A benchmark, not a test: it prints figures against their targets and judges nothing else.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +53,7 @@ echo
 for i in 1 2 3; do
     sweep[i]=$(run "sweep$i" $SWEEP)
     [ "${BENCH_ONEPASS:-0}" = 0 ] || onepass[i]=$(run "onepass$i" $SWEEP passes=1)
+    alone_round "$i" $KEY_SIZES
     for j in "${!peers[@]}"; do
         peer_round "$i" "$j" "${peers[j]}" $KEY_SIZES
     done

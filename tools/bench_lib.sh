@@ -233,6 +233,19 @@ peer_round() {
     esac
 }
 
+# alone_round ROUND SIZES...: chase-host at each size in a process of its own (the protocol
+# multichase follows), "size ns cycles" lines into $work/alone-ROUND.txt.
+alone_round() {
+    local round=$1 s d
+    shift
+    : >"$work/alone-$round.txt"
+    for s in "$@"; do
+        d=$(run "alone$round-$s" experiments=random random.min="$s" random.max="$s" precision=0.5)
+        echo "$s $(csv_value "$d/random.csv" ns) $(csv_value "$d/random.csv" core_cycles)" \
+            >>"$work/alone-$round.txt"
+    done
+}
+
 # chase_points DIR: "size ns_headline ns_median cycles GHz disturbed" of a sweep's points
 # (GHz: the median core clock of the point's repetitions).
 chase_points() {
@@ -264,6 +277,7 @@ side_by_side() {
     printf "  %-6s %-30s %-30s %-30s" size "chase-host ns (headline)" "chase-host ns_median" \
         "chase-host core_cycles"
     [ -z "${onepass[1]:-}" ] || printf " %-30s" "passes=1: ns (headline)"
+    printf " %-30s" "one size per process: ns"
     for j in "${!peers[@]}"; do printf " %-30s" "$(basename "${peers[j]}") ns"; done
     echo
     for s in $KEY_SIZES; do
@@ -277,6 +291,8 @@ side_by_side() {
             for i in 1 2 3; do v[i]=$(value_at "$work/one$i.txt" "$s" 2); done
             printf " %-30s" "$(spread_line x "${v[1]}" "${v[2]}" "${v[3]}")"
         fi
+        for i in 1 2 3; do v[i]=$(value_at "$work/alone-$i.txt" "$s" 2); done
+        printf " %-30s" "$(spread_line x "${v[1]:-0}" "${v[2]:-0}" "${v[3]:-0}")"
         for j in "${!peers[@]}"; do
             for i in 1 2 3; do w[i]=$(value_at "$work/peer$j-$i.txt" "$s" 2); done
             printf " %-30s" "$(spread_line x "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")"
@@ -317,7 +333,7 @@ seconds_per_point() {
 # peer (5x); the time outside timed chasing in every sweep (30%). Uses sweep[], peers[],
 # KEY_SIZES, $l2 and the files side_by_side wrote.
 targets() {
-    local doc=$1 quiet=$2 s i j v=() c=() g=() w=() target
+    local doc=$1 quiet=$2 s i j v=() c=() g=() w=() a=() target
     echo "issue 18's targets, from the three sweeps above:"
     for s in $KEY_SIZES; do
         [ -n "$(value_at "$work/chase1.txt" "$s" 2)" ] || continue
@@ -332,12 +348,17 @@ targets() {
             "$(judge "$(spread_pct "${v[@]}")" "$target")" \
             "$(judge "$(spread_pct "${c[@]}")" "$target")"
         printf " clock %.2f %.2f %.2f GHz" "${g[1]}" "${g[2]}" "${g[3]}"
+        for i in 1 2 3; do a[i]=$(value_at "$work/alone-$i.txt" "$s" 2); done
+        printf "; one size per process %s" "$(spread_pct "${a[1]:-0}" "${a[2]:-0}" "${a[3]:-0}")"
         for j in "${!peers[@]}"; do
             for i in 1 2 3; do w[i]=$(value_at "$work/peer$j-$i.txt" "$s" 2); done
             printf "; %s %s (chase-host lower in ns: %s)" "$(basename "${peers[j]}")" \
                 "$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" "$(awk -v a="$(spread_pct \
                 "${v[@]}")" -v b="$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" \
                 'BEGIN { print (a + 0 < b + 0) ? "yes" : "NO" }')"
+            printf " (one size per process lower: %s)" "$(awk -v a="$(spread_pct \
+                "${a[1]:-0}" "${a[2]:-0}" "${a[3]:-0}")" -v b="$(spread_pct "${w[1]:-0}" \
+                "${w[2]:-0}" "${w[3]:-0}")" 'BEGIN { print (a + 0 < b + 0) ? "yes" : "NO" }')"
         done
         echo
     done
