@@ -44,6 +44,8 @@ for p in ${PEERS:-}; do
         continue
     fi
     peers+=("$p")
+    # multichase also with chase-host's access pattern, so each spread is of the same thing.
+    [ "$(peer_kind "$p")" != multichase ] || peers+=("$p@matched")
 done
 [ ${#peers[@]} -gt 0 ] || echo "no peers (PEERS=/path/to/multichase ... names some): chase-host alone"
 echo

@@ -191,9 +191,19 @@ timer_figure() {
 # now_s: seconds since the epoch, with nanoseconds.
 now_s() { date +%s.%N; }
 
+# A peer is a binary's path, or PATH@matched: multichase run with chase-host's access
+# pattern (a random line of the whole buffer, no 256K TLB locality; transparent huge pages).
+# peer_label PEER: its name in the tables.
+peer_label() {
+    case $1 in
+    *@matched) echo "$(basename "${1%@matched}") -T SIZE -H" ;;
+    *) basename "$1" ;;
+    esac
+}
+
 # peer_kind PEER: how chase drives a peer binary (multichase, lat_mem_rd), or empty.
 peer_kind() {
-    case $(basename "$1") in
+    case $(basename "${1%@matched}") in
     multichase*) echo multichase ;;
     lat_mem_rd*) echo lat_mem_rd ;;
     esac
@@ -202,7 +212,7 @@ peer_kind() {
 # peer_sizes_file ROUND PEER SIZES...: the peer's ns per load at each size (bytes), one
 # "size ns" line each, pinned to $cpu, into $work/peerN-ROUND.txt; its wall seconds and
 # point count go to $work/peerN-ROUND.time. multichase: one run per size, its default
-# TLB locality, stride 64, best of 5 samples (its default). lat_mem_rd: one run over
+# TLB locality, stride 64, best of 5 samples (its default); PATH@matched adds -T SIZE -H. lat_mem_rd: one run over
 # sizes up to the largest at stride 64, the lines nearest each size.
 peer_round() {
     local round=$1 idx=$2 peer=$3 out t0 t1 s
@@ -213,7 +223,12 @@ peer_round() {
     case $(peer_kind "$peer") in
     multichase)
         for s in "$@"; do
-            echo "$s $(taskset -c "$cpu" "$peer" -m "$((s >> 10))k" -s 64 | tail -n 1)" >>"$out.txt"
+            if [ "${peer%@matched}" != "$peer" ]; then
+                echo "$s $(taskset -c "$cpu" "${peer%@matched}" -m "$((s >> 10))k" -s 64 \
+                    -T "$((s >> 10))k" -H | tail -n 1)" >>"$out.txt"
+            else
+                echo "$s $(taskset -c "$cpu" "$peer" -m "$((s >> 10))k" -s 64 | tail -n 1)" >>"$out.txt"
+            fi
         done
         t1=$(now_s)
         echo "$t0 $t1 $#" >"$out.time"
@@ -278,7 +293,7 @@ side_by_side() {
         "chase-host core_cycles"
     [ -z "${onepass[1]:-}" ] || printf " %-30s" "passes=1: ns (headline)"
     printf " %-30s" "one size per process: ns"
-    for j in "${!peers[@]}"; do printf " %-30s" "$(basename "${peers[j]}") ns"; done
+    for j in "${!peers[@]}"; do printf " %-30s" "$(peer_label "${peers[j]}") ns"; done
     echo
     for s in $KEY_SIZES; do
         [ -n "$(value_at "$work/chase1.txt" "$s" 2)" ] || continue
@@ -309,12 +324,12 @@ side_by_side() {
         jq -r '.experiment_time.random.wall_s' "${onepass[i]}/run.json"; done |
         awk -v n="$(($(wc -l <"$work/chase1.txt")))" '{ t += $1 } END { printf "%.2f", t / 3 / n }')"
     for j in "${!peers[@]}"; do
-        printf ", %s %s" "$(basename "${peers[j]}")" "$(cat "$work"/peer"$j"-[123].time |
+        printf ", %s %s" "$(peer_label "${peers[j]}")" "$(cat "$work"/peer"$j"-[123].time |
             awk '{ t += $2 - $1; n += $3 } END { printf "%.2f", n ? t / n : 0 }')"
     done
     echo
-    echo "  commands: chase-host --cpu $cpu $SWEEP; multichase -m SIZE -s 64 (pinned with" \
-        "taskset); lat_mem_rd -P 1 MAX_MB 64"
+    echo "  commands: chase-host --cpu $cpu $SWEEP; multichase -m SIZE -s 64 [-T SIZE -H]" \
+        "(pinned with taskset); lat_mem_rd -P 1 MAX_MB 64"
     echo
 }
 
@@ -352,7 +367,7 @@ targets() {
         printf "; one size per process %s" "$(spread_pct "${a[1]:-0}" "${a[2]:-0}" "${a[3]:-0}")"
         for j in "${!peers[@]}"; do
             for i in 1 2 3; do w[i]=$(value_at "$work/peer$j-$i.txt" "$s" 2); done
-            printf "; %s %s (chase-host lower in ns: %s)" "$(basename "${peers[j]}")" \
+            printf "; %s %s (chase-host lower in ns: %s)" "$(peer_label "${peers[j]}")" \
                 "$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" "$(awk -v a="$(spread_pct \
                 "${v[@]}")" -v b="$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" \
                 'BEGIN { print (a + 0 < b + 0) ? "yes" : "NO" }')"
@@ -374,7 +389,7 @@ targets() {
     done
     printf "  seconds per point: chase-host %s" "$(seconds_per_point "${sweep[@]}")"
     for j in "${!peers[@]}"; do
-        printf ", %s %s" "$(basename "${peers[j]}")" "$(cat "$work"/peer"$j"-[123].time |
+        printf ", %s %s" "$(peer_label "${peers[j]}")" "$(cat "$work"/peer"$j"-[123].time |
             awk -v me="$(seconds_per_point "${sweep[@]}")" '{ t += $2 - $1; n += $3 }
             END { p = n ? t / n : 0; printf "%.3f (%.1fx; target >= 5x: %s)", p, p / me,
                   (p / me >= 5 ? "met" : "MISSED") }')"
