@@ -208,6 +208,35 @@ static void test_walk_step_is_uncertain(void **state)
     assert_int_equal(r.cr[0].det.level[2].kind, LEVEL_CACHE);
 }
 
+/* random's headline counts an uncertain level apart and marks it where it is listed. */
+static void test_random_headline_names_uncertain(void **state)
+{
+    (void)state;
+    static double size[128], ns[128];
+    static struct an_result r;
+    size_t n;
+    walk_curve(size, ns, &n, 120, 40 << 20, 1.85);
+    struct an_curve c = {.label = "random",
+                         .role = AN_ROLE_LEVELS,
+                         .n = n,
+                         .size = size,
+                         .ns = ns,
+                         .page_bytes = 4096};
+    const char text[] = "size_bytes,page_bytes,ns_median\n4096,4096,1.2\n";
+    struct csv t;
+    char err[80];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    struct an_input in = {.curve = &c, .ncurves = 1};
+    int k = analysis_experiment_index("random");
+    assert_true(k >= 0);
+    in.table[k] = &t;
+    analysis_run(&in, &r);
+    assert_true(r.verdict[k].present);
+    assert_non_null(strstr(r.verdict[k].headline, "2 cache levels and 1 uncertain ("));
+    assert_non_null(strstr(r.verdict[k].headline, "M uncertain)"));
+    csv_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_plot_texts_fit),
         cmocka_unit_test(test_level_kinds),
         cmocka_unit_test(test_walk_step_is_uncertain),
+        cmocka_unit_test(test_random_headline_names_uncertain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
