@@ -298,13 +298,15 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
-	analysis/test_mp_verdicts analysis/test_levels_sparse
+	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
+test_levels_dense_SRCS := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
 $(BUILD)/test/tests/unit/analysis/test_levels.c.o: TEST_CFLAGS += -Itools/report
+$(BUILD)/test/tests/unit/analysis/test_levels_dense.c.o: TEST_CFLAGS += -Itools/report
 $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 
 # run: the end-of-run summary over a run's CSV text.
@@ -424,7 +426,8 @@ fuzz: deps fuzzers
 # make eval: chase-report's level detection scored on the generated corpus (docs/report.md).
 eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out; \
-		tests/report/corpus/eval.sh fresh; tests/report/corpus/eval.sh fresh2
+		tests/report/corpus/eval.sh fresh; tests/report/corpus/eval.sh fresh2; \
+		tests/report/corpus/eval.sh fresh3
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all

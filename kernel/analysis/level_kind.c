@@ -58,6 +58,30 @@ static double candidate_reach(double size, double page, bool hypervisor)
     return r;
 }
 
+/* The last cache's step into memory lies beyond every common 4K TLB's reach and is no more
+ * than a page walk adds: from there every load may pay a walk, so the step is memory plus walks
+ * as much as a cache (a large LLC, an L4) before memory. Latency cannot tell them apart, a curve
+ * with 2M pages can: uncertain, both readings noted. */
+static void mark_walk_step(const struct an_input *in, const struct an_curve *c, struct detection *d,
+                           struct level *lv, double ratio)
+{
+    double walk = analysis_walk_bytes(in, c);
+    if (!(walk > 0) || lv->size_bytes < walk)
+        return;
+    char sz[32], rs[32];
+    analysis_size(sz, sizeof(sz), lv->size_bytes);
+    analysis_size(rs, sizeof(rs), walk);
+    lv->kind = LEVEL_UNCERTAIN;
+    lv->confidence *= 0.5;
+    levels_note(d,
+                "the step at %s into memory (x%.2f) lies beyond the reach of 4K TLBs (%s)%s: "
+                "memory plus page walks (DRAM %.1f ns) or a last cache, uncertain",
+                sz, ratio, rs,
+                c->page_bytes > 4096 ? " under a hypervisor, which may back guest pages with 4K"
+                                     : "",
+                lv->latency_ns);
+}
+
 static void mark_level(const struct an_input *in, const struct an_curve *c, struct detection *d,
                        size_t i)
 {
@@ -69,8 +93,11 @@ static void mark_level(const struct an_input *in, const struct an_curve *c, stru
     if (!(lv->latency_ns > 0) || !kisfinite(ratio) || ratio > TLB_STEP_MAX_RATIO)
         return;
     double reach = candidate_reach(lv->size_bytes, c->page_bytes, in->hypervisor);
-    if (reach <= 0)
+    if (reach <= 0) {
+        if (i + 1 == d->nlevels)
+            mark_walk_step(in, c, d, lv, ratio);
         return;
+    }
     char sz[32], rs[32];
     analysis_size(sz, sizeof(sz), lv->size_bytes);
     analysis_size(rs, sizeof(rs), reach);

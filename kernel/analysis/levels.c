@@ -20,16 +20,22 @@
 /* The smallest step that makes a level: 12% in latency, and well above the noise. */
 #define MIN_STEP_LN 0.113
 #define MIN_STEP_SIGMAS 5.0
-/* An inner plateau must be at least this wide: a short flat stretch inside a step is noise. */
-#define MIN_PLATEAU_OCTAVES 0.45
-/* Plateaus narrower than this need steps this many times the significant step. */
+/* An inner plateau must stand for at least this many octaves of sizes (span_octaves: each
+ * point reaches half-way to its neighbours): a short flat stretch inside a step is noise. On
+ * an even grid of 2, 3 or 4 points per octave that is 2, 3 or 3 points, as 0.45 octave from
+ * first to last point was; on an uneven one (random-chase's 1.5x, 1.33x steps) it no longer
+ * depends on which gap a plateau's two points straddle. */
+#define MIN_PLATEAU_OCTAVES 0.7
+/* Plateaus narrower than this (first to last point) need steps this many times the
+ * significant step. */
 #define NARROW_OCTAVES 1.0
 #define NARROW_STEP_FACTOR 2.0
 /* A gentler piece between two much steeper ones is a level whose plateau the steps hide
  * (soft transitions, levels close in size): at most this slope, at least this wide, with
- * neighbours this many times steeper. */
+ * neighbours this many times steeper. The width is span_octaves' (an octave at 4 points per
+ * octave is 4 points, at 2 per octave 2). */
 #define SHOULDER_MAX_SLOPE 0.3
-#define SHOULDER_MIN_OCTAVES 1.0
+#define SHOULDER_MIN_OCTAVES 0.9
 #define SHOULDER_STEEPER 3.0
 /* Two plateaus are separate levels only if the curve climbs this steeply somewhere between
  * them: the long, ever flatter approach of a soft transition to its next level is no level. */
@@ -62,12 +68,22 @@ static double gap_slope(const struct lpoints *p, size_t i)
     return dx > 1e-12 ? (p->z[i + 1] - p->z[i]) / dx : 0;
 }
 
+/* Octaves of sizes that points a..b stand for: each reaches half-way to its neighbours (at an
+ * end of the curve, half the gap on its inner side). A step between two points takes neither,
+ * so a plateau of two points between sharp steps at 2 per octave stands for one octave. */
+static double span_octaves(const struct lpoints *p, size_t a, size_t b)
+{
+    double before = a > 0 ? p->x[a] - p->x[a - 1] : (a + 1 < p->n ? p->x[a + 1] - p->x[a] : 0);
+    double after = b + 1 < p->n ? p->x[b + 1] - p->x[b] : (b > 0 ? p->x[b] - p->x[b - 1] : 0);
+    return p->x[b] - p->x[a] + 0.5 * (before + after);
+}
+
 static bool is_shoulder(const struct lpoints *p, const struct piece *pc, const double *slope,
                         size_t npc, size_t i)
 {
     if (i == 0 || i + 1 >= npc || slope[i] > SHOULDER_MAX_SLOPE)
         return false;
-    if (p->x[pc[i].b] - p->x[pc[i].a] < SHOULDER_MIN_OCTAVES)
+    if (span_octaves(p, pc[i].a, pc[i].b) < SHOULDER_MIN_OCTAVES)
         return false;
     /* Steepness on each side: the neighbouring piece, or the jump onto and off this one. */
     double in = kfmax(pc[i - 1].flat ? 0 : slope[i - 1], gap_slope(p, pc[i].a - 1));
@@ -76,9 +92,21 @@ static bool is_shoulder(const struct lpoints *p, const struct piece *pc, const d
     return in >= s && out >= s;
 }
 
+/* Whether at least two of the raw points a..b (or its only one) lie within min_step (ln) of the
+ * smoothed level: a wild point beside a step makes two equal smoothed values (the running
+ * median repeats its neighbour), a flat piece that no two measured points show. */
+static bool raw_points_agree(const struct lpoints *p, size_t a, size_t b, double min_step)
+{
+    double level = median_range(p->z, a, b);
+    size_t near = 0;
+    for (size_t i = a; i <= b; i++)
+        near += kfabs(p->y[i] - level) < min_step;
+    return a == b || near >= 2;
+}
+
 /* Each flat piece (or shoulder) becomes a plateau; returns how many. */
 static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, size_t npc,
-                                   struct plateau *pl)
+                                   double min_step, struct plateau *pl)
 {
     size_t m = 0;
     double *slope = plat_alloc(npc * sizeof(double));
@@ -92,7 +120,9 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
         if (!pc[i].flat && is_shoulder(p, pc, slope, npc, i))
             pc[i].flat = true;
         bool inner = i > 0 && i + 1 < npc;
-        if (pc[i].flat && inner && p->x[pc[i].b] - p->x[pc[i].a] < MIN_PLATEAU_OCTAVES)
+        if (pc[i].flat && inner && span_octaves(p, pc[i].a, pc[i].b) < MIN_PLATEAU_OCTAVES)
+            pc[i].flat = false;
+        if (pc[i].flat && !raw_points_agree(p, pc[i].a, pc[i].b, min_step))
             pc[i].flat = false;
         if (pc[i].flat)
             pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0, KM_NAN};
@@ -412,7 +442,7 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
     if (lpoints_per_octave(p) < SPARSE_POINTS_PER_OCTAVE) {
         m = lpoints_model_plateaus(p, MIN_STEP_LN, pl);
     } else {
-        m = plateaus_from_pieces(p, pc, npc, pl);
+        m = plateaus_from_pieces(p, pc, npc, min_step, pl);
         merge_small_steps(p, pl, &m, min_step, d);
     }
     build_levels(p, pl, m, min_step, o, d);

@@ -11,22 +11,28 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
     if (!j->t || !c || c->role != AN_ROLE_LEVELS)
         return;
     const struct detection *d = &j->r->cr[j->r->primary].det;
-    char sizes[VERDICT_CHARS] = "";
+    char sizes[VERDICT_CHARS] = "", count[48] = "";
+    size_t caches = 0;
     v->present = true;
     for (size_t i = 0; i < d->nlevels; i++) {
         char sz[32];
         analysis_size(sz, sizeof(sz), d->level[i].size_bytes);
-        judge_append(sizes, sizeof(sizes), "%s%s", i ? ", " : "",
-                     d->level[i].size_known ? sz : "open");
+        /* A level that may be a TLB reach or memory plus walks says so where it is listed. */
+        bool cache = d->level[i].kind == LEVEL_CACHE;
+        caches += cache;
+        judge_append(sizes, sizeof(sizes), "%s%s%s%s", i ? ", " : "",
+                     d->level[i].size_known ? sz : "open", cache ? "" : " ",
+                     cache ? "" : level_kind_name(d->level[i].kind));
         verdict_item(v, "level_ns", d->level[i].latency_ns);
     }
     verdict_item(v, "dram_ns", d->dram_ns);
+    judge_append(count, sizeof(count), "%zu cache level%s", caches, caches == 1 ? "" : "s");
+    if (caches < d->nlevels)
+        judge_append(count, sizeof(count), " and %zu uncertain", d->nlevels - caches);
     if (!kisfinite(d->dram_ns))
-        verdict_headline(v, "%zu cache level%s (%s) in \"%s\"; DRAM not reached", d->nlevels,
-                         d->nlevels == 1 ? "" : "s", sizes, c->label);
+        verdict_headline(v, "%s (%s) in \"%s\"; DRAM not reached", count, sizes, c->label);
     else
-        verdict_headline(v, "%zu cache level%s (%s) in \"%s\"; DRAM %s%.1f ns", d->nlevels,
-                         d->nlevels == 1 ? "" : "s", sizes, c->label,
+        verdict_headline(v, "%s (%s) in \"%s\"; DRAM %s%.1f ns", count, sizes, c->label,
                          d->dram_lower_bound ? "at least " : "", d->dram_ns);
 }
 

@@ -151,6 +151,92 @@ static void test_level_kinds(void **state)
     }
 }
 
+/* Caches at 32K and 1M, then a plateau at lat_ns up to step_bytes, then ratio x lat_ns. */
+static void walk_curve(double *size, double *ns, size_t *n, double lat_ns, double step_bytes,
+                       double ratio)
+{
+    *n = 0;
+    for (double x = 12; x <= 30 + 1e-9; x += 0.25) {
+        double b = exp2(x);
+        double v = b <= 32768        ? 1.2
+                   : b <= 1048576    ? 4.5
+                   : b <= step_bytes ? lat_ns
+                                     : lat_ns * ratio;
+        size[*n] = b;
+        ns[(*n)++] = v * (1 + 0.004 * sin(5 * x));
+    }
+}
+
+/* A last step into memory of at most 2x beyond the 4K TLBs' reach (12M) is what page walks add
+ * as much as a cache: uncertain with 4K pages or under a hypervisor, a cache with native 2M
+ * pages; a larger step (3x) is a cache everywhere, as is one below the reach. (The steps are
+ * away from the 2M TLBs' reaches: 64M, 2G.) */
+static void test_walk_step_is_uncertain(void **state)
+{
+    (void)state;
+    static double size[128], ns[128];
+    static struct an_result r;
+    const double lat[3] = {40, 120, 155}, step[3] = {24 << 20, 40 << 20, 160 << 20};
+    const double ratio[3] = {1.6, 1.85, 3.0};
+    for (int k = 0; k < 27; k++) {
+        size_t n;
+        walk_curve(size, ns, &n, lat[k % 3], step[k / 3 % 3], ratio[k / 9]);
+        struct an_curve c = {
+            .label = "random", .role = AN_ROLE_LEVELS, .n = n, .size = size, .ns = ns};
+        for (int how = 0; how < 3; how++) {
+            c.page_bytes = how == 0 ? 4096 : 2097152;
+            struct an_input in = {.curve = &c, .ncurves = 1, .hypervisor = how == 1};
+            analysis_run(&in, &r);
+            const struct detection *d = &r.cr[0].det;
+            assert_int_equal(d->nlevels, 3);
+            bool walks = how < 2 && ratio[k / 9] <= 2;
+            assert_int_equal(d->level[2].kind, walks ? LEVEL_UNCERTAIN : LEVEL_CACHE);
+        }
+    }
+    /* The same shape with its step below the reach and away from every TLB's: a cache. */
+    size_t n;
+    walk_curve(size, ns, &n, 40, 3.5 * 1048576, 1.6);
+    struct an_curve c = {.label = "random",
+                         .role = AN_ROLE_LEVELS,
+                         .n = n,
+                         .size = size,
+                         .ns = ns,
+                         .page_bytes = 4096};
+    struct an_input in = {.curve = &c, .ncurves = 1};
+    analysis_run(&in, &r);
+    assert_int_equal(r.cr[0].det.nlevels, 3);
+    assert_int_equal(r.cr[0].det.level[2].kind, LEVEL_CACHE);
+}
+
+/* random's headline counts an uncertain level apart and marks it where it is listed. */
+static void test_random_headline_names_uncertain(void **state)
+{
+    (void)state;
+    static double size[128], ns[128];
+    static struct an_result r;
+    size_t n;
+    walk_curve(size, ns, &n, 120, 40 << 20, 1.85);
+    struct an_curve c = {.label = "random",
+                         .role = AN_ROLE_LEVELS,
+                         .n = n,
+                         .size = size,
+                         .ns = ns,
+                         .page_bytes = 4096};
+    const char text[] = "size_bytes,page_bytes,ns_median\n4096,4096,1.2\n";
+    struct csv t;
+    char err[80];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    struct an_input in = {.curve = &c, .ncurves = 1};
+    int k = analysis_experiment_index("random");
+    assert_true(k >= 0);
+    in.table[k] = &t;
+    analysis_run(&in, &r);
+    assert_true(r.verdict[k].present);
+    assert_non_null(strstr(r.verdict[k].headline, "2 cache levels and 1 uncertain ("));
+    assert_non_null(strstr(r.verdict[k].headline, "M uncertain)"));
+    csv_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +246,8 @@ int main(void)
         cmocka_unit_test(test_table_lists_each_experiment_once),
         cmocka_unit_test(test_plot_texts_fit),
         cmocka_unit_test(test_level_kinds),
+        cmocka_unit_test(test_walk_step_is_uncertain),
+        cmocka_unit_test(test_random_headline_names_uncertain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
