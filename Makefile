@@ -424,7 +424,8 @@ fuzz: deps fuzzers
 # make eval: chase-report's level detection scored on the generated corpus (docs/report.md).
 eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out; \
-		tests/report/corpus/eval.sh fresh; tests/report/corpus/eval.sh fresh2
+		tests/report/corpus/eval.sh fresh; tests/report/corpus/eval.sh fresh2; \
+		tests/report/corpus/eval.sh fresh3
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all
