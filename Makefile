@@ -28,6 +28,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_model.c \
+	kernel/analysis/levels_null.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
@@ -298,8 +299,10 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
-	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense
+	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
+	analysis/test_levels_null
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
+test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: MIT
-// The level detector for sparse curves: the latency model fitted with k levels, k by a penalty.
+// The level detector for sparse curves: the latency model fitted with k levels, k by a test.
 //
 // With about one point per octave (tinymembench, multichase) a plateau is one or two points and
 // a soft step never flattens between two levels, so straight pieces cannot tell a plateau from
 // a step: any two points make an exact piece. Here the curve is explained instead by the
 // latency model E(N) = sum_i l_i (h_i - h_(i-1)) + l_mem (1 - h_k) r(N), h_i = min(1, S_i/N)^p_i,
 // r(N) memory's contention ramp, whose soft steps approach each plateau as the data do; each
-// level has its own sharpness p_i (a sharp LRU L1 and a soft random-replacement L3). A
-// level costs the same however few points it has: 3 ln n in units of the noise variance (its
-// latency, and its size counted twice: a change point chosen among many places), and k is the
-// count with the lowest rss / sigma^2 + 3 k ln n. Wild points (off both neighbours the same
-// way) are left out first; sizes are searched on a grid, then refined off it.
-#include "analysis/levels_int.h"
+// level has its own sharpness p_i (a sharp LRU L1 and a soft random-replacement L3). Models
+// with k = 0, 1, ... levels are fitted forward (one level added at a time) and then backward
+// (each refitted from the next with one level removed). A level costs the same however few
+// points it has: 3 ln n in units of the noise variance (its latency, and its size counted
+// twice: a change point chosen among many places); the count with the lowest
+// rss / sigma^2 + 3 k ln n is then pruned by a likelihood-ratio test whose null distribution is
+// simulated (levels_null.c). Wild points (off both neighbours the same way) are left out first;
+// sizes are searched on a grid, then refined off it.
+#include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "platform.h"
 
-/* Most cache levels tried, and the size grid the search walks (log2 bytes). */
-#define MODEL_MAX_LEVELS 6
+/* The size grid the search walks (log2 bytes). */
 #define GRID_OCTAVES 0.25
 /* Sharpness values tried: 1 is random replacement, larger the sharp steps of LRU-like caches. */
 static const double sharpness[] = {1.0, 1.5, 2.0, 3.0, 4.5, 7.0};
@@ -28,9 +30,6 @@ static const double ramps[] = {0.0, 0.03};
 #define RAMP_MAX 0.15
 #define SHARPNESS_MIN 1.0
 #define SHARPNESS_MAX 12.0
-/* Residuals below this (ln latency) are not resolved: no curve is measured more exactly, and
- * without a floor the criterion would reward fitting the last digits. */
-#define RESIDUAL_FLOOR_LN 0.02
 /* Memory is at least this much slower than the last cache (levels.c's MEMORY_FACTOR): a
  * "level" closer to memory's latency is memory seen through noise or contention. */
 #define MEMORY_OVER_CACHE 1.3
@@ -38,26 +37,14 @@ static const double ramps[] = {0.0, 0.03};
 #define WILD_LN 0.26
 /* Criterion cost of a level in units of ln n: its latency (1) and its size (2). */
 #define LEVEL_PENALTY 3.0
-/* Degrees of freedom a level takes from the noise estimate: its size and latency (plus 3 for the
- * model: memory's latency and ramp, and one sharpness, as when all levels shared one). A level's
- * own sharpness is not counted: at one point per octave a step has one or two points on it, which
- * leave its sharpness nearly free (it trades off against the size) rather than fitting noise away;
- * counting it too made the noise estimate larger and merged true levels (tune: multichase 97% ->
- * 93%). */
-#define MODEL_PARAMS_PER_LEVEL 2
+/* MODEL_PARAMS_PER_LEVEL (levels_model_int.h) does not count a level's own sharpness: at one
+ * point per octave a step has one or two points on it, which leave its sharpness nearly free (it
+ * trades off against the size) rather than fitting noise away; counting it too made the noise
+ * estimate larger and merged true levels (tune: multichase 97% -> 93%). */
 /* A step starts where the model has made this share of its ln rise (10%, as in a rise time). */
 #define STEP_START_FRACTION 0.1
 /* Coordinate-descent sweeps per fit. */
 #define MAX_SWEEPS 8
-
-struct model {
-    size_t k;
-    double s[MODEL_MAX_LEVELS];     /* sizes, log2 bytes, ascending */
-    double l[MODEL_MAX_LEVELS + 1]; /* latencies (ns), memory last */
-    double p[MODEL_MAX_LEVELS]; /* each level's sharpness: an LRU L1 is sharp, a random L3 soft */
-    double ramp; /* memory's rise per octave beyond the last level (ln): contention, page walks */
-    double rss;  /* sum of squared ln residuals, KM_INF when the model is not valid */
-};
 
 /* Solve the n x n system a x = b in place (Gaussian elimination, partial pivoting). */
 static bool solve(double a[][MODEL_MAX_LEVELS + 1], double *b, size_t n)
@@ -285,8 +272,8 @@ static void refine(const struct lpoints *p, struct model *m, double min_step)
 }
 
 /* The best model with one level more than m: each grid place for the new size, then descent. */
-static void add_level(const struct lpoints *p, const struct model *m, struct model *out,
-                      double min_step)
+void model_add_level(const struct lpoints *p, const struct model *m, struct model *out,
+                     double min_step)
 {
     out->k = m->k + 1;
     out->rss = KM_INF;
@@ -312,13 +299,29 @@ static void add_level(const struct lpoints *p, const struct model *m, struct mod
     }
 }
 
+/* Refit m from its sizes: the best sharpness, then each size on the grid, then off the grid. */
+void model_refit(const struct lpoints *p, struct model *m, double min_step)
+{
+    best_sharpness(p, m, min_step);
+    if (kisfinite(m->rss)) {
+        descend(p, m, min_step);
+        refine(p, m, min_step);
+    }
+}
+
+/* Residual degrees of freedom: n less each level's size and latency and the model's three. */
+double model_dof(const struct model *m, size_t n)
+{
+    return (double)n - (double)(MODEL_PARAMS_PER_LEVEL * m->k + 3);
+}
+
 /* The noise the models leave: the smallest residual variance per degree of freedom among the
  * models with at least two degrees of freedom left, at least RESIDUAL_FLOOR_LN squared. */
 static double residual_variance(const struct model *all, size_t nall, size_t n)
 {
     double var = KM_INF;
     for (size_t i = 0; i < nall; i++) {
-        double dof = (double)n - (double)(MODEL_PARAMS_PER_LEVEL * all[i].k + 3);
+        double dof = model_dof(&all[i], n);
         if (dof >= 2)
             var = kfmin(var, all[i].rss / dof);
     }
@@ -344,18 +347,14 @@ static void drop_wild(const struct lpoints *p, struct lpoints *q)
     }
 }
 
-/* The resolution the latencies were printed with: the smallest difference between two of them
- * (tinymembench prints 0.1 ns, which is 10% of a relative curve's nominal L1). */
-static double print_resolution(const struct lpoints *p)
+/* m without its level i: the level's points go to the level after it. */
+static void drop_level(struct model *m, size_t i)
 {
-    double r = KM_INF;
-    for (size_t i = 0; i < p->n; i++)
-        for (size_t j = i + 1; j < p->n; j++) {
-            double d = kfabs(p->ns[i] - p->ns[j]);
-            if (d > 1e-9)
-                r = kfmin(r, d);
-        }
-    return kisfinite(r) ? r : 0;
+    for (size_t j = i; j + 1 < m->k; j++) {
+        m->s[j] = m->s[j + 1];
+        m->p[j] = m->p[j + 1];
+    }
+    m->k--;
 }
 
 /* Fit k = 0, 1, ... levels (each from the best with one fewer) into all; returns how many. */
@@ -367,17 +366,29 @@ static size_t fit_all(const struct lpoints *q, double min_step, struct model *al
     all[nall++] = cur;
     while (cur.k < kmax) {
         struct model next;
-        add_level(q, &cur, &next, min_step);
+        model_add_level(q, &cur, &next, min_step);
         if (!kisfinite(next.rss))
             break;
         all[nall++] = next;
         cur = next;
     }
+    /* Backward: each model with one level fewer, refitted from the richer one's other levels,
+     * replaces the forward one when it fits better. Adding levels one at a time can trap a
+     * level in a wrong place (a sharp step a gap late) that a further level then makes up for;
+     * without this the extra level looked needed (tune: a 3-level curve read as 4). */
+    for (size_t k = nall - 1; k-- > 1;)
+        for (size_t i = 0; i <= k; i++) {
+            struct model t = all[k + 1];
+            drop_level(&t, i);
+            model_refit(q, &t, min_step);
+            if (t.rss < all[k].rss * (1 - 1e-9))
+                all[k] = t;
+        }
     return nall;
 }
 
 /* ln of the model's latency at 2^x bytes. */
-static double model_ln(const struct model *m, double x)
+double model_ln(const struct model *m, double x)
 {
     double w[MODEL_MAX_LEVELS + 1], e = 0;
     shares(m, x, w);
@@ -428,20 +439,25 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
         return p->n ? 1 : 0;
     }
     drop_wild(p, q);
-    q->quantum_ns = print_resolution(q);
+    q->quantum_ns = lpoints_print_resolution(q);
     size_t nall = fit_all(q, min_step, all);
     /* Known-variance criterion: rss / sigma^2 plus, per level, ln n for its latency and twice
      * that for its size, a change point chosen among many places (modified BIC). */
     double var = residual_variance(all, nall, q->n), best_cost = KM_INF;
-    struct model best = all[0];
+    size_t bi = 0;
     for (size_t i = 0; i < nall; i++) {
         double cost = all[i].rss / var + LEVEL_PENALTY * (double)all[i].k * kln((double)q->n);
         if (cost < best_cost) {
             best_cost = cost;
-            best = all[i];
+            bi = i;
         }
     }
-    plat_free(q);
+    /* The criterion's noise estimate comes from the richest models and is too small on noisy
+     * curves: a level it keeps must also pass the simulated likelihood-ratio test. */
+    while (bi > 0 && (!model_resolved(q, &all[bi]) ||
+                      !model_level_significant(q, &all[bi - 1], &all[bi], min_step)))
+        bi--;
+    struct model best = all[bi];
     /* Each level's plateau: its points, above the size before it and up to its own. */
     size_t m = 0, j = 0;
     for (size_t i = 0; i <= best.k; i++) {
@@ -453,5 +469,6 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
             pl[m++] = (struct plateau){a, j - 1, lpoints_median(p->z + a, j - a),
                                        i < best.k ? step_place(p, &best, i) : KM_NAN};
     }
+    plat_free(q);
     return m;
 }

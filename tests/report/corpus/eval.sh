@@ -5,7 +5,8 @@
 # adjusted on); held-out: seeds 1001..1060 (scored once per change); fresh: seeds 3001..3060 and
 # chase-sim hierarchies 3001..3040, drawn 2026-11-23 after held-out had been seen; fresh2: 4001..
 # 4060 and 4001..4040, drawn after fresh had been scored once (only scored); fresh3: 5001..5060
-# and 5001..5040, drawn after fresh2 had been scored (only scored); quick: 2001..2008. Prints per input format: curves, true levels,
+# and 5001..5040, drawn 2026-11-23 after fresh2 had been scored (only scored); quick: 2001..2008.
+# Prints per input format: curves, true levels,
 # the share found within a factor 1.5 of their size, and levels invented (a detected level
 # with no true level within 1.5x), per ten curves. Exit 1 when held-out misses the issue's
 # bar (95% found, at most one invented per ten curves) in any format. Then the real runs of

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Internals of the sparse-curve detector: the latency model, its fits and their significance.
+#ifndef CHASE_LEVELS_MODEL_INT_H
+#define CHASE_LEVELS_MODEL_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/levels_int.h"
+
+/* Most cache levels tried. */
+#define MODEL_MAX_LEVELS 6
+/* Residuals below this (ln latency) are not resolved: no curve is measured more exactly, and
+ * without a floor the criterion would reward fitting the last digits. */
+#define RESIDUAL_FLOOR_LN 0.02
+/* Degrees of freedom a level takes from the noise estimate: its size and latency (plus 3 for the
+ * model: memory's latency and ramp, and one sharpness, as when all levels shared one). */
+#define MODEL_PARAMS_PER_LEVEL 2
+
+struct model {
+    size_t k;
+    double s[MODEL_MAX_LEVELS];     /* sizes, log2 bytes, ascending */
+    double l[MODEL_MAX_LEVELS + 1]; /* latencies (ns), memory last */
+    double p[MODEL_MAX_LEVELS]; /* each level's sharpness: an LRU L1 is sharp, a random L3 soft */
+    double ramp; /* memory's rise per octave beyond the last level (ln): contention, page walks */
+    double rss;  /* sum of squared ln residuals, KM_INF when the model is not valid */
+};
+
+/* Refit m on p starting from its sizes: sharpness, then sizes on the grid, then off it. */
+void model_refit(const struct lpoints *p, struct model *m, double min_step);
+/* The best model with one level more than m on p (out->rss is KM_INF when none is valid). */
+void model_add_level(const struct lpoints *p, const struct model *m, struct model *out,
+                     double min_step);
+/* ln of the model's latency at 2^x bytes. */
+double model_ln(const struct model *m, double x);
+/* Residual degrees of freedom of m fitted to n points. */
+double model_dof(const struct model *m, size_t n);
+
+/* Whether `more` (all[k]) explains p better than `fewer` (all[k-1]) by more than noise would:
+ * the drop in rss over the noise left, against its distribution when fewer is the truth,
+ * simulated with the fitted noise and the print resolution (a parametric bootstrap). */
+bool model_level_significant(const struct lpoints *p, const struct model *fewer,
+                             const struct model *more, double min_step);
+
+/* The coarsest decimal step (1, 0.1, ... ns) every latency of p is a multiple of; 0: none. */
+double lpoints_print_resolution(const struct lpoints *p);
+/* Whether neighbouring plateaus of m (the medians of their points) are at least twice p's print
+ * resolution apart: closer ones are one level read twice through rounding. */
+bool model_resolved(const struct lpoints *p, const struct model *m);
+
+#endif

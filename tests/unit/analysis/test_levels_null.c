@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// The sparse detector's choice of level count on seeded families of curves, not on one curve.
+//
+// Each test draws its hierarchies from a seeded family (sizes, latencies and sharpness at
+// random within stated bounds, multiplicative noise in ln latency, one point per octave as
+// multichase writes) and asks of every member what the simulated likelihood-ratio test
+// (levels_null.c) and the model search must give: the bar (at most one invented level
+// per ten curves, 95% found within 1.5x), and a level two octaves from the next still kept.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "analysis/levels.h"
+#include "test_noise.h"
+
+#define MAX_POINTS 64
+#define MAX_CACHES 4
+
+struct family_curve {
+    size_t k;
+    double lat_ns[MAX_CACHES + 1]; /* memory last */
+    double size_bytes[MAX_CACHES];
+    double sharpness;
+};
+
+/* Expected ns per load of a random chase over n bytes (h_i = min(1, S_i / n)^p). */
+static double latency(const struct family_curve *c, double n)
+{
+    double e = 0, prev = 0;
+    for (size_t i = 0; i < c->k; i++) {
+        double h = n <= c->size_bytes[i] ? 1 : pow(c->size_bytes[i] / n, c->sharpness);
+        e += c->lat_ns[i] * (h - prev);
+        prev = h;
+    }
+    return e + c->lat_ns[c->k] * (1 - prev);
+}
+
+/* A member of the family: k caches, the first at 16K..64K, each next gap_min..gap_max octaves
+ * further, each 3x..6x slower; memory 2.5x..4x the last cache; sharpness 1.5..6. */
+static void draw_curve(struct family_curve *c, size_t k, double gap_min, double gap_max)
+{
+    double x = 14 + 2 * uniform(), lat = 0.8 + uniform();
+    c->k = k;
+    for (size_t i = 0; i < k; i++) {
+        c->size_bytes[i] = exp2(x);
+        c->lat_ns[i] = lat;
+        x += gap_min + (gap_max - gap_min) * uniform();
+        lat *= 3 + 3 * uniform();
+    }
+    c->lat_ns[k] = c->lat_ns[k - 1] * (2.5 + 1.5 * uniform());
+    c->sharpness = 1.5 + 4.5 * uniform();
+}
+
+/* Detect the levels of c sampled once per octave from 4K to 512M with noise (sd of ln); returns
+ * the count of detected levels with no true level within 1.5x, and counts the true levels
+ * found in *found. */
+static size_t invented(const struct family_curve *c, double noise, size_t *found)
+{
+    double size[MAX_POINTS], ns[MAX_POINTS];
+    struct detect_opts o = {0, 0, 0};
+    struct detection d;
+    size_t n = 0, bad = 0;
+    for (int x = 12; x <= 29; x++, n++) {
+        size[n] = exp2(x);
+        ns[n] = latency(c, size[n]) * exp(noise * gauss());
+    }
+    levels_detect(size, ns, NULL, n, &o, &d);
+    for (size_t i = 0; i < d.nlevels; i++) {
+        bool near = false;
+        for (size_t t = 0; t < c->k; t++) {
+            double r = d.level[i].size_bytes / c->size_bytes[t];
+            near |= r >= 1 / 1.5 && r <= 1.5;
+        }
+        bad += !near;
+        if (!near || getenv("DEBUG_LEVELS"))
+            print_message("level %zu at %.0f (%.2f ns)%s\n", i + 1, d.level[i].size_bytes,
+                          d.level[i].latency_ns, near ? "" : ": invented");
+    }
+    for (size_t t = 0; t < c->k; t++)
+        for (size_t i = 0; i < d.nlevels; i++) {
+            double r = d.level[i].size_bytes / c->size_bytes[t];
+            if (r >= 1 / 1.5 && r <= 1.5) {
+                (*found)++;
+                break;
+            }
+        }
+    return bad;
+}
+
+/* Three caches 3..4 octaves apart with 3% noise (the corpus' noisier curves), ten members: the
+ * issue's bar, at most one invented level per ten curves and 95% of the levels found (here: at
+ * most one of the 30 missed). Not zero invented: with 3% noise a soft step's first point can sit
+ * 3 sigma high, which one member of this family (seed 1) reads as an extra level. */
+static void test_no_invented_level(void **state)
+{
+    (void)state;
+    size_t found = 0, bad = 0, truths = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        rng_state = seed * 7919 + 13;
+        struct family_curve c;
+        draw_curve(&c, 3, 3, 4);
+        truths += c.k;
+        bad += invented(&c, 0.03, &found);
+    }
+    print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
+    assert_true(bad <= 1);
+    assert_true(found + 1 >= truths);
+}
+
+/* A last cache only two octaves past the one before it (one point of plateau between the
+ * steps), 1.5% noise: the test must keep it, not merge it into its neighbour. */
+static void test_close_level_kept(void **state)
+{
+    (void)state;
+    size_t found = 0, bad = 0, truths = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        rng_state = seed * 104723 + 5;
+        struct family_curve c;
+        draw_curve(&c, 3, 3, 4);
+        c.size_bytes[2] = c.size_bytes[1] * 4;
+        c.sharpness = fmax(c.sharpness, 3);
+        truths += c.k;
+        bad += invented(&c, 0.015, &found);
+    }
+    assert_int_equal(bad, 0);
+    assert_int_equal(found, truths);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_invented_level),
+        cmocka_unit_test(test_close_level_kept),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
