@@ -166,12 +166,24 @@ int cfg_table_find(const struct cfg_table *t, const char *name)
     return -1;
 }
 
+/* A file's name for messages: whole when it fits, else "..." and its end (the file's own name). */
+static void source_name_copy(char *dst, size_t cap, const char *name)
+{
+    size_t len = kstrlen(name);
+    if (len < cap) {
+        kstrlcpy(dst, name, cap);
+        return;
+    }
+    kstrlcpy(dst, "...", cap);
+    kstrlcpy(dst + 3, name + len - (cap - 4), cap - 3);
+}
+
 unsigned cfg_read_file(struct cfg_entries *entries, const struct cfg_table *t, const char *text,
                        size_t len, const char *source_name, struct cfg_errors *errs)
 {
     unsigned before = errs->count;
     struct cfg_source src;
-    kstrlcpy(src.name, source_name, sizeof(src.name));
+    source_name_copy(src.name, sizeof(src.name), source_name);
     char section[32] = "";
     size_t pos = 0;
     for (unsigned line = 1; pos < len; line++) {

@@ -200,8 +200,8 @@ uint64_t cfg_page_bytes(unsigned index);
 
 /* Where a setting came from, for error messages. */
 struct cfg_source {
-    char name[48]; /* "\chase\chase.cfg" or "load options" */
-    unsigned line; /* line in the file, or option number (from 1) */
+    char name[128]; /* "\chase\chase.cfg" or "load options"; a longer path keeps its end */
+    unsigned line;  /* line in the file, or option number (from 1) */
 };
 
 struct cfg_entry {

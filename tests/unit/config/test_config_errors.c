@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -413,6 +414,35 @@ static void test_list_format(void **state)
     assert_string_equal(buf, "1000000,4096,0");
 }
 
+/* An error names the file: whole up to the room for names, else "..." and the path's end. */
+static void test_error_names_long_file(void **state)
+{
+    (void)state;
+    const char *file = "[ring]\nstrides = 64, 100\n";
+    char path[300];
+    memset(path, 'd', sizeof(path));
+    memcpy(path, "/work/some/longer/folder/", 25);
+    path[100] = 0; /* a 100-character path: kept whole */
+    strcat(path, "/bad.cfg");
+    cfg_read_file(entries, &experiment_cfg_table, file, strlen(file), path, &errs);
+    cfg_resolve(&cfg, &experiment_cfg_table, entries, &machine, &errs);
+    char want[400];
+    snprintf(want, sizeof(want), "%s:2: key 'ring.strides'", path);
+    assert_error(want);
+    strbuf_reset(&errs.text);
+    errs.count = 0;
+    memset(path + 100, 'e', 180);
+    strcpy(path + 280, "/chase.cfg"); /* 290 characters: its end is kept */
+    memset(entries, 0, sizeof(*entries));
+    cfg_read_file(entries, &experiment_cfg_table, file, strlen(file), path, &errs);
+    cfg_resolve(&cfg, &experiment_cfg_table, entries, &machine, &errs);
+    const char *text = strbuf_str(&errs.text);
+    assert_memory_equal(text, "...", 3);
+    snprintf(want, sizeof(want), "eeeeeeee/chase.cfg:2: key 'ring.strides'");
+    assert_error(want);
+    assert_true(strlen(text) < strlen(path)); /* truncated, at its start */
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -438,6 +468,7 @@ int main(void)
         T(test_plan_beyond_memory_defaults),
         T(test_other_contradictions),
         T(test_errors_counted_one_line_each),
+        T(test_error_names_long_file),
         T(test_auto_values),
         T(test_auto_values_in_json),
         T(test_lists),
