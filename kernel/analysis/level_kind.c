@@ -58,6 +58,16 @@ static double candidate_reach(double size, double page, bool hypervisor)
     return r;
 }
 
+/* Mark lv uncertain (its confidence halved); sz and rs (32 bytes each) get its size and the
+ * reach it is compared with, written for the note. */
+static void make_uncertain(struct level *lv, double reach, char *sz, char *rs)
+{
+    lv->kind = LEVEL_UNCERTAIN;
+    lv->confidence *= 0.5;
+    analysis_size(sz, 32, lv->size_bytes);
+    analysis_size(rs, 32, reach);
+}
+
 /* The last cache's step into memory lies beyond every common 4K TLB's reach and is no more
  * than a page walk adds: from there every load may pay a walk, so the step is memory plus walks
  * as much as a cache (a large LLC, an L4) before memory. Latency cannot tell them apart, a curve
@@ -69,10 +79,7 @@ static void mark_walk_step(const struct an_input *in, const struct an_curve *c, 
     if (!(walk > 0) || lv->size_bytes < walk)
         return;
     char sz[32], rs[32];
-    analysis_size(sz, sizeof(sz), lv->size_bytes);
-    analysis_size(rs, sizeof(rs), walk);
-    lv->kind = LEVEL_UNCERTAIN;
-    lv->confidence *= 0.5;
+    make_uncertain(lv, walk, sz, rs);
     levels_note(d,
                 "the step at %s into memory (x%.2f) lies beyond the reach of 4K TLBs (%s)%s: "
                 "memory plus page walks (DRAM %.1f ns) or a last cache, uncertain",
@@ -99,10 +106,7 @@ static void mark_level(const struct an_input *in, const struct an_curve *c, stru
         return;
     }
     char sz[32], rs[32];
-    analysis_size(sz, sizeof(sz), lv->size_bytes);
-    analysis_size(rs, sizeof(rs), reach);
-    lv->kind = LEVEL_UNCERTAIN;
-    lv->confidence *= 0.5;
+    make_uncertain(lv, reach, sz, rs);
     levels_note(d,
                 "the step at %s (x%.2f) sits where a TLB's reach would be (%s)%s: cache or "
                 "TLB, uncertain",

@@ -152,6 +152,17 @@ static void test_level_kinds(void **state)
 }
 
 /* Caches at 32K and 1M, then a plateau at lat_ns up to step_bytes, then ratio x lat_ns. */
+/* random's curve of n points on 4K pages. */
+static struct an_curve random_4k_curve(double *size, double *ns, size_t n)
+{
+    return (struct an_curve){.label = "random",
+                             .role = AN_ROLE_LEVELS,
+                             .n = n,
+                             .size = size,
+                             .ns = ns,
+                             .page_bytes = 4096};
+}
+
 static void walk_curve(double *size, double *ns, size_t *n, double lat_ns, double step_bytes,
                        double ratio)
 {
@@ -196,12 +207,7 @@ static void test_walk_step_is_uncertain(void **state)
     /* The same shape with its step below the reach and away from every TLB's: a cache. */
     size_t n;
     walk_curve(size, ns, &n, 40, 3.5 * 1048576, 1.6);
-    struct an_curve c = {.label = "random",
-                         .role = AN_ROLE_LEVELS,
-                         .n = n,
-                         .size = size,
-                         .ns = ns,
-                         .page_bytes = 4096};
+    struct an_curve c = random_4k_curve(size, ns, n);
     struct an_input in = {.curve = &c, .ncurves = 1};
     analysis_run(&in, &r);
     assert_int_equal(r.cr[0].det.nlevels, 3);
@@ -216,12 +222,7 @@ static void test_random_headline_names_uncertain(void **state)
     static struct an_result r;
     size_t n;
     walk_curve(size, ns, &n, 120, 40 << 20, 1.85);
-    struct an_curve c = {.label = "random",
-                         .role = AN_ROLE_LEVELS,
-                         .n = n,
-                         .size = size,
-                         .ns = ns,
-                         .page_bytes = 4096};
+    struct an_curve c = random_4k_curve(size, ns, n);
     const char text[] = "size_bytes,page_bytes,ns_median\n4096,4096,1.2\n";
     struct csv t;
     char err[80];
