@@ -212,8 +212,8 @@ peer_kind() {
 # peer_sizes_file ROUND PEER SIZES...: the peer's ns per load at each size (bytes), one
 # "size ns" line each, pinned to $cpu, into $work/peerN-ROUND.txt; its wall seconds and
 # point count go to $work/peerN-ROUND.time. multichase: one run per size, its default
-# TLB locality, stride 64, best of 5 samples (its default); PATH@matched adds -T SIZE -H. lat_mem_rd: one run over
-# sizes up to the largest at stride 64, the lines nearest each size.
+# TLB locality, stride 64, best of 5 samples (its default); PATH@matched adds -T SIZE -H.
+# lat_mem_rd: one run over sizes up to the largest at stride 64, the lines nearest each size.
 peer_round() {
     local round=$1 idx=$2 peer=$3 out t0 t1 s
     shift 3
@@ -223,12 +223,10 @@ peer_round() {
     case $(peer_kind "$peer") in
     multichase)
         for s in "$@"; do
-            if [ "${peer%@matched}" != "$peer" ]; then
-                echo "$s $(taskset -c "$cpu" "${peer%@matched}" -m "$((s >> 10))k" -s 64 \
-                    -T "$((s >> 10))k" -H | tail -n 1)" >>"$out.txt"
-            else
-                echo "$s $(taskset -c "$cpu" "$peer" -m "$((s >> 10))k" -s 64 | tail -n 1)" >>"$out.txt"
-            fi
+            local matched=()
+            [ "${peer%@matched}" = "$peer" ] || matched=(-T "$((s >> 10))k" -H)
+            echo "$s $(taskset -c "$cpu" "${peer%@matched}" -m "$((s >> 10))k" -s 64 \
+                "${matched[@]}" | tail -n 1)" >>"$out.txt"
         done
         t1=$(now_s)
         echo "$t0 $t1 $#" >"$out.time"
@@ -348,7 +346,7 @@ seconds_per_point() {
 # peer (5x); the time outside timed chasing in every sweep (30%). Uses sweep[], peers[],
 # KEY_SIZES, $l2 and the files side_by_side wrote.
 targets() {
-    local doc=$1 quiet=$2 s i j v=() c=() g=() w=() a=() target
+    local doc=$1 quiet=$2 s i j v=() c=() g=() w=() a=() target peer
     echo "issue 18's targets, from the three sweeps above:"
     for s in $KEY_SIZES; do
         [ -n "$(value_at "$work/chase1.txt" "$s" 2)" ] || continue
@@ -367,13 +365,10 @@ targets() {
         printf "; one size per process %s" "$(spread_pct "${a[1]:-0}" "${a[2]:-0}" "${a[3]:-0}")"
         for j in "${!peers[@]}"; do
             for i in 1 2 3; do w[i]=$(value_at "$work/peer$j-$i.txt" "$s" 2); done
-            printf "; %s %s (chase-host lower in ns: %s)" "$(peer_label "${peers[j]}")" \
-                "$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" "$(awk -v a="$(spread_pct \
-                "${v[@]}")" -v b="$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")" \
-                'BEGIN { print (a + 0 < b + 0) ? "yes" : "NO" }')"
-            printf " (one size per process lower: %s)" "$(awk -v a="$(spread_pct \
-                "${a[1]:-0}" "${a[2]:-0}" "${a[3]:-0}")" -v b="$(spread_pct "${w[1]:-0}" \
-                "${w[2]:-0}" "${w[3]:-0}")" 'BEGIN { print (a + 0 < b + 0) ? "yes" : "NO" }')"
+            peer=$(spread_pct "${w[1]:-0}" "${w[2]:-0}" "${w[3]:-0}")
+            printf "; %s %s (chase-host lower in ns: %s) (one size per process lower: %s)" \
+                "$(peer_label "${peers[j]}")" "$peer" "$(lower "$(spread_pct "${v[@]}")" "$peer")" \
+                "$(lower "$(spread_pct "${a[1]:-0}" "${a[2]:-0}" "${a[3]:-0}")" "$peer")"
         done
         echo
     done
@@ -403,6 +398,9 @@ spread_pct() {
         if ($i > mx) mx = $i }; md = $1 + $2 + $3 - mn - mx
         printf "%.2f%%", (md > 0 ? 100 * (mx - mn) / md : 0) }'
 }
+
+# lower A B: "yes" when percentage A is below percentage B, else "NO".
+lower() { awk -v a="${1%\%}" -v b="${2%\%}" 'BEGIN { print (a + 0 < b + 0) ? "yes" : "NO" }'; }
 
 # judge PERCENT TARGET: "met" when PERCENT (with or without its %) is at most TARGET.
 judge() { awk -v p="${1%\%}" -v t="$2" 'BEGIN { print (p + 0 <= t) ? "met" : "MISSED" }'; }
