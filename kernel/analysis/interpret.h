@@ -16,6 +16,7 @@
 #include "lib/strbuf.h"
 
 #define AN_EXP_MAX 16
+#define AN_CACHES_MAX 16 /* CPUID's data and unified caches an input can name */
 #define AN_MAX_CURVES 32
 #define VERDICT_LINES 40
 #define VERDICT_ITEMS 24
@@ -112,6 +113,8 @@ struct an_input {
     double llc_bytes;  /* largest data or unified cache CPUID reports, 0 when unknown */
     double line_bytes; /* the L1 data line, 64 when unknown */
     bool hypervisor;   /* under a hypervisor: guest huge pages may be split by the host */
+    size_t ncaches;    /* CPUID's data and unified caches (0 when unknown: foreign curves) */
+    double cache_bytes[AN_CACHES_MAX];
 };
 
 struct an_result {
@@ -205,6 +208,19 @@ void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
  * reach, confidence halved) and a note when the last cache is well below CPUID's (shared).
  */
 void analysis_level_kinds(const struct an_input *in, struct an_result *r);
+/*
+ * Whether the step at size_bytes of curve c (its latency multiplied by at most 2) is a TLB reach
+ * the run measured: the tlb experiment found a step within 1.3x of it for a page size c's loads
+ * pay (c's own, or 4K under a hypervisor, which may back guest huge pages with 4K pages), and
+ * CPUID, which r's input lists, reports no cache within 1.5x of it. *step gets that reach.
+ */
+bool analysis_measured_tlb_step(const struct an_input *in, const struct an_result *r,
+                                const struct an_curve *c, double size_bytes,
+                                struct verdict_tlb_step *step);
+/* The tlb experiment's steps (reach, page size, penalty) over every page size it measured,
+ * against its largest page size; 0 when it did not run. */
+size_t analysis_tlb_steps(const struct an_input *in, const struct an_result *r,
+                          struct verdict_tlb_step *out, size_t cap);
 /* Size beyond which curve c may pay a page walk on every load: the largest common TLB reach
  * with 4K pages when c's pages are 4K or a hypervisor may back them with 4K pages; 0 when
  * c's pages are larger (or unknown, foreign curves) and no hypervisor is known. */

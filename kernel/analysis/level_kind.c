@@ -4,7 +4,8 @@
 // A random chase pays a page walk once its buffer outgrows a TLB's reach (entries x page
 // size). Such a step looks like a cache level. A step is left a cache when it is too large
 // for a page walk, or when the curve's page size cannot reach that far; otherwise, when it
-// sits where a common TLB's reach would be, it is marked uncertain and its confidence halved.
+// sits where a common TLB's reach would be, it is marked uncertain and its confidence halved,
+// unless the run's own tlb experiment and CPUID say it is a TLB's (level_tlb.c: kind tlb).
 #include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
@@ -89,8 +90,33 @@ static void mark_walk_step(const struct an_input *in, const struct an_curve *c, 
                 lv->latency_ns);
 }
 
-static void mark_level(const struct an_input *in, const struct an_curve *c, struct detection *d,
-                       size_t i)
+/* A step at a TLB reach the run measured with no cache CPUID reports near it is the TLB's:
+ * named so (kind tlb). Not the last level: that one may be a shared cache's effective share,
+ * which CPUID cannot place. */
+static bool mark_measured_tlb(const struct an_input *in, const struct an_result *r,
+                              const struct an_curve *c, struct detection *d, size_t i, double ratio)
+{
+    struct level *lv = &d->level[i];
+    struct verdict_tlb_step st;
+    if (i + 1 >= d->nlevels || !analysis_measured_tlb_step(in, r, c, lv->size_bytes, &st))
+        return false;
+    char sz[32], rs[32], pg[32];
+    lv->kind = LEVEL_TLB;
+    analysis_size(sz, sizeof(sz), lv->size_bytes);
+    analysis_size(rs, sizeof(rs), st.reach_bytes);
+    analysis_size(pg, sizeof(pg), st.page_bytes);
+    levels_note(d,
+                "the step at %s (x%.2f) is the %s-page TLB reach the tlb experiment measured "
+                "(%s, +%.1f ns) and no cache CPUID reports is near it: a TLB step, not a cache%s",
+                sz, ratio, pg, rs, st.penalty_ns,
+                c->page_bytes > st.page_bytes
+                    ? " (the host backs these guest pages with smaller ones)"
+                    : "");
+    return true;
+}
+
+static void mark_level(const struct an_input *in, const struct an_result *r,
+                       const struct an_curve *c, struct detection *d, size_t i)
 {
     struct level *lv = &d->level[i];
     if (!lv->size_known)
@@ -98,6 +124,8 @@ static void mark_level(const struct an_input *in, const struct an_curve *c, stru
     double next = i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns;
     double ratio = next / lv->latency_ns;
     if (!(lv->latency_ns > 0) || !kisfinite(ratio) || ratio > TLB_STEP_MAX_RATIO)
+        return;
+    if (mark_measured_tlb(in, r, c, d, i, ratio))
         return;
     double reach = candidate_reach(lv->size_bytes, c->page_bytes, in->hypervisor);
     if (reach <= 0) {
@@ -124,7 +152,7 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     const struct an_curve *c = &in->curve[r->primary];
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)
-        mark_level(in, c, d, i);
+        mark_level(in, r, c, d, i);
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     const struct level *last = &d->level[d->nlevels - 1];

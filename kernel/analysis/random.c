@@ -11,8 +11,8 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
     if (!j->t || !c || c->role != AN_ROLE_LEVELS)
         return;
     const struct detection *d = &j->r->cr[j->r->primary].det;
-    char sizes[VERDICT_CHARS] = "", count[48] = "";
-    size_t caches = 0;
+    char sizes[VERDICT_CHARS] = "", count[64] = "";
+    size_t caches = 0, tlbs = 0;
     v->present = true;
     for (size_t i = 0; i < d->nlevels; i++) {
         char sz[32];
@@ -20,6 +20,7 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
         /* A level that may be a TLB reach or memory plus walks says so where it is listed. */
         bool cache = d->level[i].kind == LEVEL_CACHE;
         caches += cache;
+        tlbs += d->level[i].kind == LEVEL_TLB;
         judge_append(sizes, sizeof(sizes), "%s%s%s%s", i ? ", " : "",
                      d->level[i].size_known ? sz : "open", cache ? "" : " ",
                      cache ? "" : level_kind_name(d->level[i].kind));
@@ -27,8 +28,10 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
     }
     verdict_item(v, "dram_ns", d->dram_ns);
     judge_append(count, sizeof(count), "%zu cache level%s", caches, caches == 1 ? "" : "s");
-    if (caches < d->nlevels)
-        judge_append(count, sizeof(count), " and %zu uncertain", d->nlevels - caches);
+    if (tlbs)
+        judge_append(count, sizeof(count), ", %zu TLB step%s", tlbs, tlbs == 1 ? "" : "s");
+    if (caches + tlbs < d->nlevels)
+        judge_append(count, sizeof(count), " and %zu uncertain", d->nlevels - caches - tlbs);
     if (!kisfinite(d->dram_ns))
         verdict_headline(v, "%s (%s) in \"%s\"; DRAM not reached", count, sizes, c->label);
     else

@@ -27,7 +27,9 @@ static double plateau_ns(const double *v, size_t n)
  * has that size), its penalty the rise of the median. A plateau has two points at least, so
  * that a gradual rise (set-associative TLBs miss in part past their reach) is one step (a
  * plateau still rising by more than the threshold joins the next); a rise that has not ended
- * by the largest size gives a lower bound of its penalty. Returns the number of steps.
+ * by the largest size gives a lower bound of its penalty. Two high points whose plateau's median
+ * is not above the threshold (noise, a reference that reads high) are no step. Returns the
+ * number of steps.
  */
 static size_t penalty_steps(const struct an_curve *c, const struct an_curve *ref,
                             struct verdict_tlb_step *out, size_t cap)
@@ -56,6 +58,10 @@ static size_t penalty_steps(const struct an_curve *c, const struct an_curve *ref
             end++;
         end = end + 1 < n ? end : n;
         double next = plateau_ns(extra + i, end - i);
+        if (!(next - level > thr[i])) { /* two high points, not a higher plateau: no step */
+            level = plateau_ns(extra + start, i + 1 - start);
+            continue;
+        }
         bool ramp = nsteps && extra[i - 1] - extra[start] > thr[i - 1]; /* still rising */
         if (ramp)
             out[nsteps - 1].penalty_ns += next - level;
@@ -119,17 +125,37 @@ static void tlb_row(struct verdict *v, const struct an_curve *c, const struct an
     verdict_line(v, "| %s | %s | %s | %s |", pg, steps, c == ref ? "(reference)" : pen_s, reach_s);
 }
 
-static void judge_tlb(const struct an_judge *j, struct verdict *v)
+/* The analysed tlb curve with the largest pages, or -1. */
+static int reference_curve(const struct an_input *in, const struct an_result *r, size_t *count)
 {
-    const struct an_input *in = j->in;
     int ref = -1;
-    size_t count = 0, n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
+    size_t n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
+    *count = 0;
     for (size_t i = 0; i < n; i++)
-        if (j->r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB) {
-            count++;
+        if (r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB) {
+            (*count)++;
             if (ref < 0 || in->curve[i].page_bytes > in->curve[ref].page_bytes)
                 ref = (int)i;
         }
+    return ref;
+}
+
+size_t analysis_tlb_steps(const struct an_input *in, const struct an_result *r,
+                          struct verdict_tlb_step *out, size_t cap)
+{
+    size_t count, nsteps = 0, n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
+    int ref = reference_curve(in, r, &count);
+    for (size_t i = 0; ref >= 0 && i < n && nsteps < cap; i++)
+        if ((int)i != ref && r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB)
+            nsteps += penalty_steps(&in->curve[i], &in->curve[ref], out + nsteps, cap - nsteps);
+    return nsteps;
+}
+
+static void judge_tlb(const struct an_judge *j, struct verdict *v)
+{
+    const struct an_input *in = j->in;
+    size_t count, n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
+    int ref = reference_curve(in, j->r, &count);
     if (ref < 0)
         return;
     v->present = true;

@@ -18,16 +18,19 @@ struct summary_work {
     struct an_result result;
 };
 
-/* The largest data or unified cache and the first level-1 cache's line, as chase-report reads
- * them from run.json. */
+/* The data and unified caches, the largest of them and the first level-1 cache's line, as
+ * chase-report reads them from run.json. */
 static void machine_caches(const struct machine *m, struct an_input *in)
 {
     in->llc_bytes = 0;
     in->line_bytes = 0;
+    in->ncaches = 0;
     for (unsigned i = 0; i < m->cpu.ncaches; i++) {
         const struct cache_info *c = &m->cpu.caches[i];
         if (c->type != CACHE_INSTRUCTION && (double)c->size_bytes > in->llc_bytes)
             in->llc_bytes = (double)c->size_bytes;
+        if (c->type != CACHE_INSTRUCTION && c->size_bytes && in->ncaches < AN_CACHES_MAX)
+            in->cache_bytes[in->ncaches++] = (double)c->size_bytes;
         if (!in->line_bytes && c->level == 1 && c->line_bytes >= 8 && c->line_bytes <= 4096)
             in->line_bytes = c->line_bytes;
     }

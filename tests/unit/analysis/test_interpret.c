@@ -151,6 +151,111 @@ static void test_level_kinds(void **state)
     }
 }
 
+/* The tlb experiment's curves: one slot per page, 4K pages stepping at reach4k (+3 ns) and at
+ * 8M (+20 ns) over the 2M pages' reference; sizes 16K..64M at 4 points per octave. */
+static void tlb_curves(struct an_curve *t, double *size, double *ns4k, double *ns2m, size_t *n,
+                       double reach4k)
+{
+    *n = 0;
+    for (double x = 14; x <= 26 + 1e-9; x += 0.25, (*n)++) {
+        size[*n] = exp2(x);
+        ns2m[*n] = 4.0 * (1 + 0.002 * sin(5 * x));
+        ns4k[*n] = ns2m[*n] + (size[*n] > reach4k * 1.01 ? 3 : 0) + (size[*n] > 8.1e6 ? 20 : 0);
+    }
+    t[0] = (struct an_curve){.label = "tlb, 4K pages",
+                             .role = AN_ROLE_TLB,
+                             .page_bytes = 4096,
+                             .n = *n,
+                             .size = size,
+                             .ns = ns4k};
+    t[1] = (struct an_curve){.label = "tlb, 2M pages",
+                             .role = AN_ROLE_TLB,
+                             .page_bytes = 2097152,
+                             .n = *n,
+                             .size = size,
+                             .ns = ns2m};
+}
+
+/* A step at a TLB reach the run's tlb experiment measured, for a page size the main curve pays
+ * (its own, or 4K under a hypervisor), with no CPUID cache within 1.5x, is a TLB step (kind
+ * tlb); a CPUID cache near it, a reach measured elsewhere, native huge pages, no CPUID list or
+ * no tlb experiment leave it as before. */
+static void test_measured_tlb_reach(void **state)
+{
+    (void)state;
+    static double size[128], ns[128], tsize[64], t4k[64], t2m[64];
+    static struct an_result r;
+    size_t n, tn;
+    kind_curve(size, ns, &n);
+    struct an_curve curves[3];
+    curves[0] = (struct an_curve){
+        .label = "random", .role = AN_ROLE_LEVELS, .n = n, .size = size, .ns = ns};
+    const struct {
+        double page, reach;
+        bool hyper;
+        size_t ncaches, ncurves;
+        double near_cache;
+        enum level_kind want;
+    } cases[] = {
+        {2097152, 262144, true, 3, 3, 0, LEVEL_TLB},    /* the Zen 3 guest of issue 15 */
+        {4096, 262144, false, 3, 3, 0, LEVEL_TLB},      /* 4K pages, native */
+        {2097152, 262144, false, 3, 3, 0, LEVEL_CACHE}, /* native 2M pages pay no 4K reach */
+        {2097152, 262144, true, 3, 3, 262144, LEVEL_UNCERTAIN}, /* an L2 of 256K */
+        {2097152, 131072, true, 3, 3, 0, LEVEL_UNCERTAIN}, /* the reach measured is elsewhere */
+        {2097152, 262144, true, 0, 3, 0, LEVEL_UNCERTAIN}, /* no CPUID: a foreign curve */
+        {2097152, 262144, true, 3, 1, 0, LEVEL_UNCERTAIN}, /* no tlb experiment */
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        tlb_curves(curves + 1, tsize, t4k, t2m, &tn, cases[k].reach);
+        curves[0].page_bytes = cases[k].page;
+        struct an_input in = {.curve = curves,
+                              .ncurves = cases[k].ncurves,
+                              .llc_bytes = 32 << 20,
+                              .hypervisor = cases[k].hyper,
+                              .ncaches = cases[k].ncaches,
+                              .cache_bytes = {32768, 524288, 32 << 20}};
+        if (cases[k].near_cache > 0)
+            in.cache_bytes[1] = cases[k].near_cache;
+        analysis_run(&in, &r);
+        const struct detection *d = &r.cr[0].det;
+        assert_int_equal(r.primary, 0);
+        assert_int_equal(d->nlevels, 3);
+        assert_int_equal(d->level[0].kind, LEVEL_CACHE);
+        assert_int_equal(d->level[1].kind, cases[k].want);
+        assert_int_equal(d->level[2].kind, LEVEL_CACHE); /* the last: never a TLB step */
+        bool named = false;
+        for (size_t i = 0; i < d->nnotes; i++)
+            named = named || strstr(d->note[i], "a TLB step, not a cache") != NULL;
+        assert_int_equal(named, cases[k].want == LEVEL_TLB);
+    }
+}
+
+/* The tlb experiment's steps: the reach (the last size without the penalty) and the penalty of
+ * each; two high points over a plateau that then reads below them (a reference reading high)
+ * are no step, never one with a negative penalty. */
+static void test_tlb_steps(void **state)
+{
+    (void)state;
+    static double tsize[64], t4k[64], t2m[64];
+    static struct an_result r;
+    struct an_curve t[2];
+    size_t tn;
+    tlb_curves(t, tsize, t4k, t2m, &tn, 262144);
+    struct an_input in = {.curve = t, .ncurves = 2};
+    struct verdict_tlb_step st[LEVELS_MAX];
+    analysis_run(&in, &r);
+    size_t n = analysis_tlb_steps(&in, &r, st, LEVELS_MAX);
+    assert_int_equal(n, 2);
+    assert_true(fabs(st[0].reach_bytes - 262144) < 1);
+    assert_true(fabs(st[0].penalty_ns - 3) < 0.1 && fabs(st[1].penalty_ns - 20) < 0.1);
+    assert_true(st[1].reach_bytes >= 6e6 && st[1].reach_bytes <= 8.1e6);
+    assert_true(st[0].page_bytes == 4096 && st[1].page_bytes == 4096);
+    for (size_t i = 0; i < tn; i++) /* +4 ns at 4M and 5.7M, then 6 ns below the reference */
+        t4k[i] = t2m[i] + (tsize[i] > 3e6 && tsize[i] < 6e6 ? 4 : tsize[i] > 6e6 ? -6 : 0);
+    analysis_run(&in, &r);
+    assert_int_equal(analysis_tlb_steps(&in, &r, st, LEVELS_MAX), 0);
+}
+
 /* Caches at 32K and 1M, then a plateau at lat_ns up to step_bytes, then ratio x lat_ns. */
 /* random's curve of n points on 4K pages. */
 static struct an_curve random_4k_curve(double *size, double *ns, size_t n)
@@ -247,6 +352,8 @@ int main(void)
         cmocka_unit_test(test_table_lists_each_experiment_once),
         cmocka_unit_test(test_plot_texts_fit),
         cmocka_unit_test(test_level_kinds),
+        cmocka_unit_test(test_measured_tlb_reach),
+        cmocka_unit_test(test_tlb_steps),
         cmocka_unit_test(test_walk_step_is_uncertain),
         cmocka_unit_test(test_random_headline_names_uncertain),
     };

@@ -85,6 +85,9 @@ static void interpret(struct source_result *r)
                           .hypervisor = s->hypervisor};
     if (!c || !res)
         goto out;
+    for (size_t i = 0; i < s->ncaches && in.ncaches < AN_CACHES_MAX; i++)
+        if (strcmp(s->cache[i].type, "instruction") != 0 && s->cache[i].size_bytes > 0)
+            in.cache_bytes[in.ncaches++] = s->cache[i].size_bytes;
     for (size_t e = 0; e < EXP_COUNT; e++)
         in.table[e] = s->table[e];
     for (size_t i = 0; i < s->ncurves && i < AN_MAX_CURVES; i++, in.ncurves++) {
