@@ -27,6 +27,17 @@ const char *level_kind_name(enum level_kind k)
     return k == LEVEL_TLB ? "tlb" : k == LEVEL_UNCERTAIN ? "uncertain" : "cache";
 }
 
+void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i)
+{
+    size_t n = 0;
+    for (size_t k = 0; k <= i && k < d->nlevels; k++)
+        n += d->level[k].kind != LEVEL_TLB;
+    if (i < d->nlevels && d->level[i].kind == LEVEL_TLB)
+        ksnprintf(dst, cap, "TLB");
+    else
+        ksnprintf(dst, cap, "L%zu", n);
+}
+
 /* The TLB reach (bytes) near size under page bytes per entry, or 0. */
 static double near_reach(double size, double page, const double *entries, size_t n)
 {
@@ -106,12 +117,10 @@ static bool mark_measured_tlb(const struct an_input *in, const struct an_result 
     analysis_size(rs, sizeof(rs), st.reach_bytes);
     analysis_size(pg, sizeof(pg), st.page_bytes);
     levels_note(d,
-                "the step at %s (x%.2f) is the %s-page TLB reach the tlb experiment measured "
-                "(%s, +%.1f ns) and no cache CPUID reports is near it: a TLB step, not a cache%s",
+                "the step at %s (x%.2f) is the %s TLB reach the tlb experiment measured (%s, "
+                "+%.1f ns) and no CPUID cache is near it: a TLB step, not a cache%s",
                 sz, ratio, pg, rs, st.penalty_ns,
-                c->page_bytes > st.page_bytes
-                    ? " (the host backs these guest pages with smaller ones)"
-                    : "");
+                c->page_bytes > st.page_bytes ? " (the host splits the guest's pages)" : "");
     return true;
 }
 

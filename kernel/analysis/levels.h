@@ -69,6 +69,9 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
 
 /* The kind's name in reports and JSON: cache, tlb or uncertain. */
 const char *level_kind_name(enum level_kind k);
+/* Level i's name: "TLB" for a TLB step (kind tlb), else "L<n>", n counting the levels up to i
+ * that are not TLB steps (so caches keep their numbers around a TLB step). */
+void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i);
 
 /* Add a note (printf-like) to d, dropped when d already holds LEVELS_NOTES. */
 void levels_note(struct detection *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

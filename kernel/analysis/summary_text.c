@@ -26,7 +26,7 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
     for (size_t i = 0; i < d->nlevels; i++) {
         const struct level *lv = &d->level[i];
         char name[8], sz[32], ns[32], cyc[32];
-        ksnprintf(name, sizeof(name), "L%zu", i + 1);
+        level_name_of(name, sizeof(name), d, i);
         if (lv->size_known)
             analysis_size(sz, sizeof(sz), lv->size_bytes);
         else

@@ -40,7 +40,4 @@ void report_md_config(FILE *f, const struct source_result *r);
 /* Print the analysis as one JSON document to f (levels of the first source at the top). */
 void report_json_print(FILE *f, const struct source_result *r, size_t n);
 
-/* Level names as reports write them: "L1", "L2" ... */
-void level_name(char *dst, size_t cap, size_t index);
-
 #endif

@@ -20,11 +20,6 @@ struct ctx {
     struct plot_list *pl;
 };
 
-void level_name(char *dst, size_t cap, size_t index)
-{
-    snprintf(dst, cap, "L%zu", index + 1);
-}
-
 static void title_for(const struct ctx *c, char *dst, size_t cap, const char *what)
 {
     snprintf(dst, cap, "%.90s - %.60s: %s", c->r->src->machine, c->r->src->name, what);
@@ -58,7 +53,7 @@ static void mark_levels(struct plot_spec *ps, const struct source_result *r)
         if (!d->level[i].size_known)
             continue;
         rtext_size(sz, sizeof(sz), d->level[i].size_bytes);
-        level_name(nm, sizeof(nm), i);
+        level_name_of(nm, sizeof(nm), d, i);
         snprintf(label, sizeof(label), "%s %s", nm, sz);
         plot_add_marker(ps, d->level[i].size_bytes, MARK_LEVEL, label);
     }

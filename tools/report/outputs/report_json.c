@@ -23,7 +23,7 @@ static void level_json(struct json *j, const struct curve_result *cr, size_t i, 
     const struct level *lv = &cr->det.level[i];
     const struct fit_result *f = cr->fitted ? &cr->fit[cr->form] : NULL;
     char nm[8];
-    level_name(nm, sizeof(nm), i);
+    level_name_of(nm, sizeof(nm), &cr->det, i);
     json_object_begin(j, NULL);
     json_string(j, "name", nm);
     json_double(j, "size_bytes", lv->size_known ? lv->size_bytes : NAN, 0);

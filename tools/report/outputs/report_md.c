@@ -76,7 +76,7 @@ static void levels_table(FILE *f, const struct source_result *r)
                "model latency ns |\n|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < d->nlevels; i++) {
         const struct level *lv = &d->level[i];
-        level_name(nm, sizeof(nm), i);
+        level_name_of(nm, sizeof(nm), d, i);
         fmt_size(sz, sizeof(sz), lv->size_bytes);
         fmt_size(from, sizeof(from), lv->from_bytes);
         fmt_size(to, sizeof(to), lv->to_bytes);
