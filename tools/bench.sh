@@ -8,13 +8,18 @@
 #   (lat_mem_rd is added when on the PATH), run after each of the three sweeps at 16K, 256K,
 #   2M and 256M; BENCH_ONEPASS=1 adds a passes=1 sweep to each round. Each round also runs
 #   chase-host at those four sizes one process per size (multichase's protocol).
+#   BENCH_KEEP=1 keeps the run folders (their path is printed at the end).
 # A benchmark, not a test: it prints figures against their targets and judges nothing else.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 host=${1:-$root/build/chase-host}
 [ -x "$host" ] || make -C "$root" -s build/chase-host
 work=$(mktemp -d "${TMPDIR:-/tmp}/chase-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ -n "${BENCH_KEEP:-}" ]; then
+    trap 'echo "run folders kept in $work"' EXIT
+else
+    trap 'rm -rf "$work"' EXIT
+fi
 . "$root/tools/bench_lib.sh"
 
 cpu=${BENCH_CPU:-$(($(nproc) - 1))}
