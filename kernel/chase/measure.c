@@ -122,11 +122,13 @@ int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
     r->ticks = plat_alloc(reps * sizeof(uint64_t));
     r->tsc_per_access = plat_alloc(reps * sizeof(double));
     r->core_per_rep = plat_alloc(reps * sizeof(double));
-    if (!r->ticks || !r->tsc_per_access || !r->core_per_rep) {
+    r->clock_pair = plat_alloc(reps * sizeof(double));
+    if (!r->ticks || !r->tsc_per_access || !r->core_per_rep || !r->clock_pair) {
         measure_release(r);
         return -1;
     }
     kmemset(r->core_per_rep, 0, reps * sizeof(double));
+    kmemset(r->clock_pair, 0, reps * sizeof(double));
     return 0;
 }
 
@@ -296,6 +298,9 @@ static void rep_clock(const struct chase_job *job, const struct timing *t, struc
         double before = timing_adds_ratio(adds, job->adds_before, t->adds_overhead_ticks);
         double after = timing_adds_ratio(adds, job->adds_after, t->adds_overhead_ticks);
         ratio = timing_pair_ratio(before, after);
+        double hi = before > after ? before : after, lo = before > after ? after : before;
+        if (r->clock_pair && lo > 0)
+            r->clock_pair[i] = (hi - lo) / hi;
     }
     r->core_per_rep[i] = ratio;
 }
@@ -473,6 +478,8 @@ void measure_release(struct point_result *r)
     r->smi = NULL;
     plat_free(r->core_per_rep);
     r->core_per_rep = NULL;
+    plat_free(r->clock_pair);
+    r->clock_pair = NULL;
     plat_free(r->ticks);
     plat_free(r->tsc_per_access);
     r->ticks = NULL;

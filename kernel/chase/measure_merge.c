@@ -37,11 +37,23 @@ static void median_clock(struct point_result *r, double *scratch)
                         r->core_per_tick;
 }
 
+/* The disturbance (reps_disturbance) of the cycles all[0..reps) of the repetitions whose two
+   clock estimates agree within TIMING_CLOCK_PAIR_TOLERANCE; scratch holds 2 x reps. */
+static unsigned steady_clock_disturbance(const struct point_result *r, const double *all,
+                                         double *scratch)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < r->reps; i++)
+        if (!r->clock_pair || r->clock_pair[i] <= TIMING_CLOCK_PAIR_TOLERANCE)
+            scratch[m++] = all[i];
+    return reps_disturbance(scratch, m, scratch + m);
+}
+
 int measure_finish(struct point_result *r)
 {
     unsigned n = r->reps;
     double *all = plat_alloc((n ? n : 1) * sizeof(double));
-    double *kept = plat_alloc((n ? 2 * n : 1) * sizeof(double)); /* and scratch after it */
+    double *kept = plat_alloc((n ? 3 * n : 1) * sizeof(double)); /* and 2n scratch after it */
     if (!all || !kept) {
         plat_free(all);
         plat_free(kept);
@@ -57,9 +69,11 @@ int measure_finish(struct point_result *r)
     /*
      * Disturbed: what both the times and the core cycles show. A clock change moves the
      * times of a point in a cache and the cycles of a point in DRAM, never both; contention
-     * moves both. (Without clocks per repetition the cycles are the times, scaled.)
+     * moves both. (Without clocks per repetition the cycles are the times, scaled.) A
+     * repetition whose two clock estimates disagree had its clock change during it, so its
+     * cycles are not known: the cycles' test leaves it out.
      */
-    unsigned cycles_bits = reps_disturbance(all, n, kept + k);
+    unsigned cycles_bits = steady_clock_disturbance(r, all, kept + k);
     kmemset(&r->cycles, 0, sizeof(r->cycles));
     if (k)
         stats_summarize(kept, k, &r->cycles);
@@ -120,8 +134,12 @@ int measure_merge(struct point_result *into, struct point_result *slice)
                         : NULL;
     uint64_t *smi =
         into->smi || slice->smi ? joined(into->smi, a, slice->smi, b, sizeof(uint64_t)) : NULL;
+    double *pair = into->clock_pair || slice->clock_pair
+                       ? joined(into->clock_pair, a, slice->clock_pair, b, sizeof(double))
+                       : NULL;
     bool ok = ticks && per && (clock || !(into->core_per_rep || slice->core_per_rep)) &&
-              (smi || !(into->smi || slice->smi));
+              (smi || !(into->smi || slice->smi)) &&
+              (pair || !(into->clock_pair || slice->clock_pair));
     /* A slice without its own clocks keeps the point's one estimate for its repetitions. */
     for (unsigned i = 0; ok && clock && !slice->core_per_rep && i < b; i++)
         clock[a + i] = slice->core_per_tick;
@@ -131,6 +149,7 @@ int measure_merge(struct point_result *into, struct point_result *slice)
     into->ticks = ticks;
     into->tsc_per_access = per;
     into->core_per_rep = clock;
+    into->clock_pair = pair;
     into->smi = smi;
     into->reps = a + b;
     if (!ok) {

@@ -68,11 +68,13 @@
     "timed_fraction"
 /*
  * The columns every samples CSV ends with: outlier is 1 for a repetition left out;
- * core_per_tsc the repetition's own clock estimate (empty without one); smi is last and
- * empty where SMIs cannot be counted.
+ * core_per_tsc the repetition's own clock estimate (empty without one); clock_pair_pct how
+ * far the estimates before and after it lie apart, in percent (empty without two: over
+ * TIMING_CLOCK_PAIR_TOLERANCE the clock changed during it); smi is last and empty where SMIs
+ * cannot be counted.
  */
 #define EXP_SAMPLES_COMMON                                                                         \
-    "rep,hops,tsc_total,tsc_per_access,ns_per_access,outlier,core_per_tsc,smi"
+    "rep,hops,tsc_total,tsc_per_access,ns_per_access,outlier,core_per_tsc,clock_pair_pct,smi"
 
 /* The last-level cache, the level below it, and the line size (CPUID, or fallbacks). */
 uint64_t exp_llc_bytes(const struct machine *m);

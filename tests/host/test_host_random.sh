@@ -47,6 +47,10 @@ check "every point has the headline, per-repetition cycles and a clock per repet
 check "the samples give each repetition's own clock" awk -F, '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } !($c["core_per_tsc"] > 0) { bad = 1 }
     END { exit bad }' "$dir/random.samples.csv"
+check "the samples give how far each repetition's two clock estimates lie apart" awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    !($c["clock_pair_pct"] ~ /^[0-9]+\.[0-9]+$/ && $c["clock_pair_pct"] < 100) { bad = 1 }
+    END { exit bad }' "$dir/random.samples.csv"
 dir="$out/0001"
 
 "$ROOT/build/chase-host" --out "$out" profile=quick experiments=random random.max=16K >/dev/null 2>&1

@@ -345,6 +345,33 @@ static void test_merge_and_cycles(void **state)
     measure_release(&all);
 }
 
+/* Three of twenty repetitions 10% slow in ticks and in cycles: contention when their clock
+   estimates agree (disturbed: a tail), a clock change during them when the estimates before and
+   after lie 12% apart (their cycles are not known: not disturbed). */
+static void test_disturbed_clock_pairs(void **state)
+{
+    (void)state;
+    for (int moved = 0; moved < 2; moved++) {
+        struct point_result all = {0}, slice;
+        make_slice(&slice, 20, 10.0, 0.5);
+        for (unsigned i = 4; i < 20; i += 6) {
+            slice.tsc_per_access[i] = 11.0;
+            slice.ticks[i] = 11000;
+            slice.clock_pair[i] = moved ? 0.12 : 0.0;
+        }
+        assert_int_equal(measure_merge(&all, &slice), 0);
+        assert_int_equal(measure_reassess(&all, 0.005), 0);
+        assert_int_equal(measure_finish(&all), 0);
+        if (moved)
+            assert_int_equal(all.disturbed, 0);
+        else
+            assert_true(all.disturbed & REPS_DISTURB_TAIL); /* and two modes, 10.0 and 11.0 */
+        assert_float_equal(all.headline_cycles, 5.0, 1e-9);
+        assert_float_equal(all.clock_pair[10], moved ? 0.12 : 0.0, 0);
+        measure_release(&all);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_window_key),
         cmocka_unit_test(test_clock_arithmetic),
         cmocka_unit_test(test_merge_and_cycles),
+        cmocka_unit_test(test_disturbed_clock_pairs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
