@@ -55,7 +55,8 @@ static void mark_levels(struct plot_spec *ps, const struct source_result *r)
         rtext_size(sz, sizeof(sz), d->level[i].size_bytes);
         level_name_of(nm, sizeof(nm), d, i);
         snprintf(label, sizeof(label), "%s %s", nm, sz);
-        plot_add_marker(ps, d->level[i].size_bytes, MARK_LEVEL, label);
+        plot_add_marker(ps, d->level[i].size_bytes,
+                        d->level[i].kind == LEVEL_TLB ? MARK_TLB : MARK_LEVEL, label);
     }
 }
 
