@@ -74,7 +74,9 @@ echo "random sweep 4K -> 256M, 4 points per octave, precision 0.5% (three runs):
 for i in 1 2 3; do
     sweep_figures "${sweep[i]}" "run $i"
 done
-echo "  where run 1's time went: $(sed -n 's/^  time: //p' "$a/console.txt")"
+for i in 1 2 3; do
+    echo "  where run $i's time went: $(sed -n 's/^  time: //p' "${sweep[i]}/console.txt")"
+done
 range_fraction "$a/random.csv" 0 $((2 * l2)) "  timed fraction of points up to $((2 * l2 >> 20))M:"
 range_fraction "$a/random.csv" $((16 << 20)) $((1 << 40)) \
     "  timed fraction of points from 16M (one-lap warm-ups of DRAM-sized chains):"
