@@ -150,22 +150,6 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
     return m;
 }
 
-/* A point beyond both its neighbours by more than margin (ln), a spike or a dip, says nothing
- * about where a step is: the running median of three gives it the nearer neighbour's value,
- * which beside a step moves the step by a whole point (a dip just past a step puts it one point
- * late). A cache hierarchy's latency does not fall with size, so such a point is noise: its
- * smoothed value becomes the line through its two neighbours instead. */
-static void interpolate_extremes(struct lpoints *p, double margin)
-{
-    for (size_t i = 1; i + 1 < p->n; i++) {
-        double l = p->y[i - 1], r = p->y[i + 1], y = p->y[i];
-        if (!(y - kfmax(l, r) > margin || kfmin(l, r) - y > margin))
-            continue;
-        double t = (p->x[i] - p->x[i - 1]) / (p->x[i + 1] - p->x[i - 1]);
-        p->z[i] = l + t * (r - l);
-    }
-}
-
 /* Merge plateau k with k + 1 (and the step between them). */
 static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, size_t k)
 {
@@ -465,7 +449,7 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
     d->noise = lpoints_noise(p);
     bool dense = lpoints_per_octave(p) >= SPARSE_POINTS_PER_OCTAVE;
     if (dense) /* wild points: beyond a significant step from both neighbours */
-        interpolate_extremes(p, kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise));
+        lpoints_interpolate_extremes(p, kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise));
     size_t npc = lpoints_segment(p, d->noise, pc);
     double refined = lpoints_residual_noise(p, pc, npc);
     if (refined < d->noise) {
