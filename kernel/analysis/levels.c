@@ -31,12 +31,15 @@
 #define NARROW_OCTAVES 1.0
 #define NARROW_STEP_FACTOR 2.0
 /* A gentler piece between two much steeper ones is a level whose plateau the steps hide
- * (soft transitions, levels close in size): at most this slope, at least this wide, with
- * neighbours this many times steeper. The width is span_octaves' (an octave at 4 points per
- * octave is 4 points, at 2 per octave 2). */
-#define SHOULDER_MAX_SLOPE 0.3
-#define SHOULDER_MIN_OCTAVES 0.9
-#define SHOULDER_STEEPER 3.0
+ * (soft transitions of random and RRIP caches, levels close in size): the slope of ln latency
+ * has a minimum there. It must be as wide as any inner plateau (MIN_PLATEAU_OCTAVES), rise at
+ * most as steeply as twice the slope that makes a step (MIN_STEP_SLOPE), and each neighbour
+ * must be this many times steeper and steeper by SHOULDER_SIGMAS standard errors of the
+ * piece's fitted slope (noise / sqrt(Sxx)): a single soft step's slope has one maximum and
+ * then only falls, so only noise makes such a minimum inside one step. */
+#define SHOULDER_MAX_SLOPE (2 * MIN_STEP_SLOPE)
+#define SHOULDER_STEEPER 2.0
+#define SHOULDER_SIGMAS 3.0
 /* Two plateaus are separate levels only if the curve climbs this steeply somewhere between
  * them: the long, ever flatter approach of a soft transition to its next level is no level. */
 #define MIN_STEP_SLOPE 0.25
@@ -78,17 +81,31 @@ static double span_octaves(const struct lpoints *p, size_t a, size_t b)
     return p->x[b] - p->x[a] + 0.5 * (before + after);
 }
 
+/* Standard error of the least-squares slope of points a..b per unit of noise: 1 / sqrt(Sxx). */
+static double slope_error(const struct lpoints *p, size_t a, size_t b)
+{
+    double mean = 0, sxx = 0;
+    for (size_t i = a; i <= b; i++)
+        mean += p->x[i];
+    mean /= (double)(b - a + 1);
+    for (size_t i = a; i <= b; i++)
+        sxx += (p->x[i] - mean) * (p->x[i] - mean);
+    return sxx > 1e-12 ? 1 / ksqrt(sxx) : KM_INF;
+}
+
+/* Whether piece i is a soft level's plateau: a significant minimum of the slope. */
 static bool is_shoulder(const struct lpoints *p, const struct piece *pc, const double *slope,
-                        size_t npc, size_t i)
+                        size_t npc, size_t i, double sigma)
 {
     if (i == 0 || i + 1 >= npc || slope[i] > SHOULDER_MAX_SLOPE)
         return false;
-    if (span_octaves(p, pc[i].a, pc[i].b) < SHOULDER_MIN_OCTAVES)
+    if (span_octaves(p, pc[i].a, pc[i].b) < MIN_PLATEAU_OCTAVES)
         return false;
     /* Steepness on each side: the neighbouring piece, or the jump onto and off this one. */
     double in = kfmax(pc[i - 1].flat ? 0 : slope[i - 1], gap_slope(p, pc[i].a - 1));
     double out = kfmax(slope[i + 1], gap_slope(p, pc[i].b));
     double s = kfmax(kfmax(slope[i], 0.01) * SHOULDER_STEEPER, FLAT_SLOPE_PER_OCTAVE);
+    s = kfmax(s, slope[i] + SHOULDER_SIGMAS * sigma * slope_error(p, pc[i].a, pc[i].b));
     return in >= s && out >= s;
 }
 
@@ -104,9 +121,9 @@ static bool raw_points_agree(const struct lpoints *p, size_t a, size_t b, double
     return a == b || near >= 2;
 }
 
-/* Each flat piece (or shoulder) becomes a plateau; returns how many. */
+/* Each flat piece (or shoulder) becomes a plateau (sigma: the noise); returns how many. */
 static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, size_t npc,
-                                   double min_step, struct plateau *pl)
+                                   double min_step, double sigma, struct plateau *pl)
 {
     size_t m = 0;
     double *slope = plat_alloc(npc * sizeof(double));
@@ -117,7 +134,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
         pc[i].flat = slope[i] < FLAT_SLOPE_PER_OCTAVE;
     }
     for (size_t i = 0; i < npc; i++) {
-        if (!pc[i].flat && is_shoulder(p, pc, slope, npc, i))
+        if (!pc[i].flat && is_shoulder(p, pc, slope, npc, i, sigma))
             pc[i].flat = true;
         bool inner = i > 0 && i + 1 < npc;
         if (pc[i].flat && inner && span_octaves(p, pc[i].a, pc[i].b) < MIN_PLATEAU_OCTAVES)
@@ -430,6 +447,9 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         goto out;
     }
     d->noise = lpoints_noise(p);
+    bool dense = lpoints_per_octave(p) >= SPARSE_POINTS_PER_OCTAVE;
+    if (dense) /* wild points: beyond a significant step from both neighbours */
+        lpoints_interpolate_extremes(p, kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise));
     size_t npc = lpoints_segment(p, d->noise, pc);
     double refined = lpoints_residual_noise(p, pc, npc);
     if (refined < d->noise) {
@@ -439,10 +459,10 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
     }
     double min_step = kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
     size_t m;
-    if (lpoints_per_octave(p) < SPARSE_POINTS_PER_OCTAVE) {
+    if (!dense) {
         m = lpoints_model_plateaus(p, MIN_STEP_LN, pl);
     } else {
-        m = plateaus_from_pieces(p, pc, npc, min_step, pl);
+        m = plateaus_from_pieces(p, pc, npc, min_step, d->noise, pl);
         merge_small_steps(p, pl, &m, min_step, d);
     }
     build_levels(p, pl, m, min_step, o, d);

@@ -52,6 +52,9 @@ double lpoints_piece_slope(const struct lpoints *p, const struct piece *q);
 /* Fill p from the raw curve: drop bad points, sort, merge equal sizes, bin long curves. */
 void lpoints_build(struct lpoints *p, const double *size, const double *ns, const double *cycles,
                    size_t n, double offset);
+/* Give each point beyond both its neighbours by more than margin (ln), whose neighbours are not
+ * such points, the line through its neighbours as its smoothed value (p->z). */
+void lpoints_interpolate_extremes(struct lpoints *p, double margin);
 /* Robust estimate of the noise of p->y (standard deviation of ln latency), within [0.01, 0.25]. */
 double lpoints_noise(const struct lpoints *p);
 /* Median of the n values at v (n > 0); v is not changed. */

@@ -116,6 +116,34 @@ void lpoints_build(struct lpoints *p, const double *size, const double *ns, cons
     }
 }
 
+/* Whether point i is beyond both its neighbours by more than margin (ln): a spike or a dip. */
+static bool is_extreme(const struct lpoints *p, size_t i, double margin)
+{
+    if (i == 0 || i + 1 >= p->n)
+        return false;
+    double l = p->y[i - 1], r = p->y[i + 1], y = p->y[i];
+    return y - kfmax(l, r) > margin || kfmin(l, r) - y > margin;
+}
+
+/* A point beyond both its neighbours by more than margin (ln), a spike or a dip, says nothing
+ * about where a step is: the running median of three gives it the nearer neighbour's value,
+ * which beside a step moves the step by a whole point (a dip just past a step puts it one point
+ * late). A cache hierarchy's latency does not fall with size, so such a point is noise: its
+ * smoothed value becomes the line through its two neighbours instead. Not when a neighbour is
+ * such a point too (a spike beside a dip): which of the two is wild is then unknown, and the
+ * running median's value stays. */
+void lpoints_interpolate_extremes(struct lpoints *p, double margin)
+{
+    for (size_t i = 1; i + 1 < p->n; i++) {
+        if (!is_extreme(p, i, margin) || is_extreme(p, i - 1, margin) ||
+            is_extreme(p, i + 1, margin))
+            continue;
+        double l = p->y[i - 1], r = p->y[i + 1];
+        double t = (p->x[i] - p->x[i - 1]) / (p->x[i + 1] - p->x[i - 1]);
+        p->z[i] = l + t * (r - l);
+    }
+}
+
 double lpoints_noise(const struct lpoints *p)
 {
     /* Deviation of each inner point from the line through its neighbours: steps touch only a
