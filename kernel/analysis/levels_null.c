@@ -113,11 +113,12 @@ double lpoints_print_resolution(const struct lpoints *p)
     return 0;
 }
 
-/* Whether m's plateaus are told apart by the printed values: the medians of two neighbouring
- * plateaus' points at least twice the print resolution apart (fit_latencies holds the fitted
- * latencies to the same, but a fit can stretch them apart with a sharpness that puts the step's
- * first point on the upper level: 0.0 and 0.1 ns read as two levels, 1.0 and 1.25 fitted). */
-bool model_resolved(const struct lpoints *p, const struct model *m)
+/* Whether m's plateaus are told apart by the points themselves: the medians of two neighbouring
+ * plateaus' points at least twice the print resolution and min_step (ln) apart. fit_latencies
+ * holds the fitted latencies to the same, but a fit can stretch them apart with a sharpness that
+ * puts a step's first point on the upper level: 0.0 and 0.1 ns read as two levels, 1.0 and 1.25
+ * fitted; a plateau rising by 8% over four points (3.67 ns, then 3.86 and 4.11) cut in two. */
+bool model_resolved(const struct lpoints *p, const struct model *m, double min_step)
 {
     double prev = KM_NAN;
     size_t j = 0;
@@ -129,7 +130,8 @@ bool model_resolved(const struct lpoints *p, const struct model *m)
         if (j == a)
             continue;
         double med = lpoints_median(p->ns + a, j - a);
-        if (i < m->k && kisfinite(prev) && med - prev < 2 * p->quantum_ns)
+        if (i < m->k && kisfinite(prev) &&
+            (med - prev < 2 * p->quantum_ns || kln(med / prev) < min_step))
             return false;
         prev = med;
     }
