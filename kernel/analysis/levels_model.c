@@ -12,8 +12,8 @@
 // points it has: 3 ln n in units of the noise variance (its latency, and its size counted
 // twice: a change point chosen among many places); the count with the lowest
 // rss / sigma^2 + 3 k ln n is then pruned by a likelihood-ratio test whose null distribution is
-// simulated (levels_null.c). Wild points (off both neighbours the same way) are left out first;
-// sizes are searched on a grid, then refined off it.
+// simulated (levels_null.c). Wild points (off both neighbours the same way; levels_wild.c) are
+// left out first; sizes are searched on a grid, then refined off it.
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
