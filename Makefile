@@ -30,6 +30,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_null.c \
+	kernel/analysis/levels_wild.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
@@ -99,6 +100,7 @@ KERNEL_SRCS := \
 	kernel/run/results_machine.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
+	kernel/lib/rng_gauss.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
 	kernel/lib/strbuf.c \
@@ -236,7 +238,9 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
-UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console
+UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng
+test_rng_SRCS     := kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
+$(BUILD)/tests/lib/test_rng: TEST_LIBS += -lm
 test_fmt_SRCS     := kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 test_json_SRCS    := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stubs/stub_platform.c
@@ -298,7 +302,8 @@ test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kern
 
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
 ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
-	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tests/unit/stubs/stub_platform.c
+	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c kernel/lib/rng.c kernel/lib/rng_gauss.c \
+	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
 	analysis/test_levels_null

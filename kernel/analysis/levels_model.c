@@ -12,8 +12,8 @@
 // points it has: 3 ln n in units of the noise variance (its latency, and its size counted
 // twice: a change point chosen among many places); the count with the lowest
 // rss / sigma^2 + 3 k ln n is then pruned by a likelihood-ratio test whose null distribution is
-// simulated (levels_null.c). Wild points (off both neighbours the same way) are left out first;
-// sizes are searched on a grid, then refined off it.
+// simulated (levels_null.c). Wild points (off both neighbours the same way; levels_wild.c) are
+// left out first; sizes are searched on a grid, then refined off it.
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
@@ -33,8 +33,6 @@ static const double ramps[] = {0.0, 0.03};
 /* Memory is at least this much slower than the last cache (levels.c's MEMORY_FACTOR): a
  * "level" closer to memory's latency is memory seen through noise or contention. */
 #define MEMORY_OVER_CACHE 1.3
-/* A point this far (ln: 30%) off both its neighbours in the same direction is wild. */
-#define WILD_LN 0.26
 /* Criterion cost of a level in units of ln n: its latency (1) and its size (2). */
 #define LEVEL_PENALTY 3.0
 /* MODEL_PARAMS_PER_LEVEL (levels_model_int.h) does not count a level's own sharpness: at one
@@ -315,9 +313,7 @@ double model_dof(const struct model *m, size_t n)
     return (double)n - (double)(MODEL_PARAMS_PER_LEVEL * m->k + 3);
 }
 
-/* The noise the models leave: the smallest residual variance per degree of freedom among the
- * models with at least two degrees of freedom left, at least RESIDUAL_FLOOR_LN squared. */
-static double residual_variance(const struct model *all, size_t nall, size_t n)
+double model_residual_variance(const struct model *all, size_t nall, size_t n)
 {
     double var = KM_INF;
     for (size_t i = 0; i < nall; i++) {
@@ -326,25 +322,6 @@ static double residual_variance(const struct model *all, size_t nall, size_t n)
             var = kfmin(var, all[i].rss / dof);
     }
     return kfmax(var, RESIDUAL_FLOOR_LN * RESIDUAL_FLOOR_LN);
-}
-
-/* Copy of p without its wild points: points off both neighbours (or, at an end, off the line
- * through the next two) by more than WILD_LN in the same direction. A curve rises through a
- * step monotonically, so such a point is a spike or a dip, never a plateau of one point. */
-static void drop_wild(const struct lpoints *p, struct lpoints *q)
-{
-    q->n = 0;
-    for (size_t j = 0; j < p->n; j++) {
-        double a = j > 0 ? p->y[j - 1] : 2 * p->y[1] - p->y[2];
-        double b = j + 1 < p->n ? p->y[j + 1] : 2 * p->y[j - 1] - p->y[j - 2];
-        if (p->y[j] - kfmax(a, b) > WILD_LN || kfmin(a, b) - p->y[j] > WILD_LN)
-            continue;
-        q->x[q->n] = p->x[j];
-        q->ns[q->n] = p->ns[j];
-        q->y[q->n] = p->y[j];
-        q->z[q->n] = p->z[j];
-        q->cyc[q->n++] = p->cyc[j];
-    }
 }
 
 /* m without its level i: the level's points go to the level after it. */
@@ -357,8 +334,7 @@ static void drop_level(struct model *m, size_t i)
     m->k--;
 }
 
-/* Fit k = 0, 1, ... levels (each from the best with one fewer) into all; returns how many. */
-static size_t fit_all(const struct lpoints *q, double min_step, struct model *all)
+size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all)
 {
     struct model cur = {.k = 0};
     best_sharpness(q, &cur, min_step);
@@ -429,6 +405,30 @@ static double step_place(const struct lpoints *p, const struct model *m, size_t 
     return x;
 }
 
+/* The level count with the lowest known-variance criterion: rss / sigma^2 plus, per level, ln n
+ * for its latency and twice that for its size, a change point chosen among many places
+ * (modified BIC). */
+static size_t criterion_choice(const struct model *all, size_t nall, size_t n, double var)
+{
+    double best_cost = KM_INF;
+    size_t bi = 0;
+    for (size_t i = 0; i < nall; i++) {
+        double cost = all[i].rss / var + LEVEL_PENALTY * (double)all[i].k * kln((double)n);
+        if (cost < best_cost) {
+            best_cost = cost;
+            bi = i;
+        }
+    }
+    return bi;
+}
+
+/* The criterion's lowest cost among all[0..nall) with noise variance var. */
+double model_criterion_cost(const struct model *all, size_t nall, size_t n, double var)
+{
+    const struct model *m = &all[criterion_choice(all, nall, n, var)];
+    return m->rss / var + LEVEL_PENALTY * (double)m->k * kln((double)n);
+}
+
 size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl)
 {
     struct model all[MODEL_MAX_LEVELS + 1];
@@ -438,23 +438,11 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
         pl[0] = (struct plateau){0, p->n ? p->n - 1 : 0, p->n ? p->z[0] : 0, KM_NAN};
         return p->n ? 1 : 0;
     }
-    drop_wild(p, q);
-    q->quantum_ns = lpoints_print_resolution(q);
-    size_t nall = fit_all(q, min_step, all);
-    /* Known-variance criterion: rss / sigma^2 plus, per level, ln n for its latency and twice
-     * that for its size, a change point chosen among many places (modified BIC). */
-    double var = residual_variance(all, nall, q->n), best_cost = KM_INF;
-    size_t bi = 0;
-    for (size_t i = 0; i < nall; i++) {
-        double cost = all[i].rss / var + LEVEL_PENALTY * (double)all[i].k * kln((double)q->n);
-        if (cost < best_cost) {
-            best_cost = cost;
-            bi = i;
-        }
-    }
+    size_t nall = model_fit_without_wild(p, q, min_step, all);
+    size_t bi = criterion_choice(all, nall, q->n, model_residual_variance(all, nall, q->n));
     /* The criterion's noise estimate comes from the richest models and is too small on noisy
      * curves: a level it keeps must also pass the simulated likelihood-ratio test. */
-    while (bi > 0 && (!model_resolved(q, &all[bi]) ||
+    while (bi > 0 && (!model_resolved(q, &all[bi], min_step) ||
                       !model_level_significant(q, &all[bi - 1], &all[bi], min_step)))
         bi--;
     struct model best = all[bi];

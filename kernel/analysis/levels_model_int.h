@@ -31,6 +31,18 @@ void model_refit(const struct lpoints *p, struct model *m, double min_step);
 /* The best model with one level more than m on p (out->rss is KM_INF when none is valid). */
 void model_add_level(const struct lpoints *p, const struct model *m, struct model *out,
                      double min_step);
+/* Fit k = 0, 1, ... levels (each from the best with one fewer, then a backward pass) into all;
+ * returns how many models. */
+size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all);
+/* The noise the models leave: the smallest residual variance per degree of freedom among the
+ * models with at least two degrees of freedom left, at least RESIDUAL_FLOOR_LN squared. */
+double model_residual_variance(const struct model *all, size_t nall, size_t n);
+/* The level-count criterion's lowest cost among all[0..nall) at noise variance var. */
+double model_criterion_cost(const struct model *all, size_t nall, size_t n, double var);
+/* Fit p without its wild points into all (q: the points fitted); returns how many models
+ * (levels_wild.c). */
+size_t model_fit_without_wild(const struct lpoints *p, struct lpoints *q, double min_step,
+                              struct model *all);
 /* ln of the model's latency at 2^x bytes. */
 double model_ln(const struct model *m, double x);
 /* Residual degrees of freedom of m fitted to n points. */
@@ -45,7 +57,17 @@ bool model_level_significant(const struct lpoints *p, const struct model *fewer,
 /* The coarsest decimal step (1, 0.1, ... ns) every latency of p is a multiple of; 0: none. */
 double lpoints_print_resolution(const struct lpoints *p);
 /* Whether neighbouring plateaus of m (the medians of their points) are at least twice p's print
- * resolution apart: closer ones are one level read twice through rounding. */
-bool model_resolved(const struct lpoints *p, const struct model *m);
+ * resolution and min_step (ln) apart: closer ones are one level read twice (rounding, a slope). */
+bool model_resolved(const struct lpoints *p, const struct model *m, double min_step);
+
+/* Flag p's wild points (off both neighbours by more than 30% the same way; at an end, off the
+ * line through the next two) in wild; returns how many (levels_wild.c). */
+size_t lpoints_wild(const struct lpoints *p, bool *wild);
+/* The first two neighbouring wild points that are not part of a longer run: *j and *j + 1. */
+bool lpoints_wild_pair(const struct lpoints *p, const bool *wild, size_t *j);
+/* Whether point j is still wild once its neighbour `other` (j - 1 or j + 1) is left out. */
+bool lpoints_wild_alone(const struct lpoints *p, size_t j, size_t other);
+/* Copy p into q without the points flagged in wild (q's print resolution is p's). */
+void lpoints_keep(const struct lpoints *p, const bool *wild, struct lpoints *q);
 
 #endif

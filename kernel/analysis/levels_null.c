@@ -11,44 +11,18 @@
 // curves drawn from `fewer` with its own residual noise (Gaussian in ln latency) and the
 // curve's print resolution, each fitted with the same search as the data (the null model
 // refitted, then one level added). The level is kept when at most NULL_ALPHA of the simulated
-// drops reach the observed one. Reproducible: the generator's seed is fixed.
+// drops reach the observed one. Reproducible: the generator's seed is fixed
+// (lib/rng.c's, one seed per level count).
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
+#include "lib/rng.h"
 #include "platform.h"
-
-#include <stdint.h>
 
 /* Simulated curves per test, and the share of them allowed to reach the observed statistic: a
  * test at 5% (p = (1 + count) / (NULL_DRAWS + 1) <= 0.05 keeps the level). */
 #define NULL_DRAWS 39
 #define NULL_ALPHA 0.05
 #define NULL_SEED 0x6c6576656c73ULL
-
-/* The generator's state: splitmix64, small and enough for a few thousand normal draws (kept
- * here so that every program linking the analysis need not link lib/rng.c as well). */
-struct rng {
-    uint64_t s;
-};
-
-/* Uniform in (0, 1). */
-static double uniform(struct rng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-
-/* A standard normal draw (Marsaglia's polar method). */
-static double gauss(struct rng *r)
-{
-    for (;;) {
-        double u = 2 * uniform(r) - 1, v = 2 * uniform(r) - 1, s = u * u + v * v;
-        if (s > 0 && s < 1)
-            return u * ksqrt(-2 * kln(s) / s);
-    }
-}
 
 /* The largest integer not above x (|x| < 2^62). */
 static double kfloor(double x)
@@ -83,7 +57,7 @@ static void draw(const struct lpoints *p, const struct model *m, double var, str
     out->n = p->n;
     out->quantum_ns = qn;
     for (size_t j = 0; j < p->n; j++) {
-        double v = kexp(model_ln(m, p->x[j]) + sd * gauss(r));
+        double v = kexp(model_ln(m, p->x[j]) + sd * rng_gauss(r));
         if (qn > 0)
             v = kfmax(phase + qn * kfloor((v - phase) / qn + 0.5), qn);
         out->x[j] = p->x[j];
@@ -103,7 +77,8 @@ bool model_level_significant(const struct lpoints *p, const struct model *fewer,
     struct lpoints *sim = plat_alloc(sizeof(*sim));
     if (!sim)
         return true; /* no memory to test with: keep the criterion's choice */
-    struct rng r = {NULL_SEED + fewer->k};
+    struct rng r;
+    rng_seed(&r, NULL_SEED + fewer->k);
     double var = noise_var(fewer, p->n);
     size_t reach = 0, limit = (size_t)(NULL_ALPHA * (NULL_DRAWS + 1)) - 1;
     for (size_t b = 0; b < NULL_DRAWS && reach <= limit; b++) {
@@ -138,11 +113,12 @@ double lpoints_print_resolution(const struct lpoints *p)
     return 0;
 }
 
-/* Whether m's plateaus are told apart by the printed values: the medians of two neighbouring
- * plateaus' points at least twice the print resolution apart (fit_latencies holds the fitted
- * latencies to the same, but a fit can stretch them apart with a sharpness that puts the step's
- * first point on the upper level: 0.0 and 0.1 ns read as two levels, 1.0 and 1.25 fitted). */
-bool model_resolved(const struct lpoints *p, const struct model *m)
+/* Whether m's plateaus are told apart by the points themselves: the medians of two neighbouring
+ * plateaus' points at least twice the print resolution and min_step (ln) apart. fit_latencies
+ * holds the fitted latencies to the same, but a fit can stretch them apart with a sharpness that
+ * puts a step's first point on the upper level: 0.0 and 0.1 ns read as two levels, 1.0 and 1.25
+ * fitted; a plateau rising by 8% over four points (3.67 ns, then 3.86 and 4.11) cut in two. */
+bool model_resolved(const struct lpoints *p, const struct model *m, double min_step)
 {
     double prev = KM_NAN;
     size_t j = 0;
@@ -154,7 +130,8 @@ bool model_resolved(const struct lpoints *p, const struct model *m)
         if (j == a)
             continue;
         double med = lpoints_median(p->ns + a, j - a);
-        if (i < m->k && kisfinite(prev) && med - prev < 2 * p->quantum_ns)
+        if (i < m->k && kisfinite(prev) &&
+            (med - prev < 2 * p->quantum_ns || kln(med / prev) < min_step))
             return false;
         prev = med;
     }

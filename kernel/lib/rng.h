@@ -15,5 +15,9 @@ void rng_seed(struct rng *r, uint64_t seed);
 uint64_t rng_next(struct rng *r);
 /* Uniform integer in [0, bound) without modulo bias; bound must be > 0. */
 uint64_t rng_below(struct rng *r, uint64_t bound);
+/* Uniform in (0, 1), never 0 or 1 (safe under a logarithm); lib/rng_gauss.c. */
+double rng_uniform(struct rng *r);
+/* A standard normal draw (mean 0, variance 1); lib/rng_gauss.c. */
+double rng_gauss(struct rng *r);
 
 #endif

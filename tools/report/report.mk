@@ -24,7 +24,8 @@ REPORT_SRCS := \
 # The kernel's interpretation of a run (kernel/analysis: levels, verdicts, the summary), its
 # CSV reader and JSON writer, and what they stand on.
 REPORT_KERNEL_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/json.c \
-	kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c
+	kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c \
+	kernel/lib/rng.c kernel/lib/rng_gauss.c
 REPORT_LIBS := -lgsl -lgslcblas -lm
 
 REPORT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(REPORT_SRCS) $(REPORT_KERNEL_SRCS))
@@ -38,7 +39,8 @@ ALL_TARGETS += $(BUILD)/chase-report
 # ---- tests ----
 # Units under test for the analysis tests: everything but main, plots and report writers.
 REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf.c kernel/lib/fmt.c \
-	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c tools/report/outputs/report_platform.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c kernel/lib/rng.c kernel/lib/rng_gauss.c \
+	tools/report/outputs/report_platform.c \
 	tools/report/fit/model.c
 REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \

@@ -22,6 +22,8 @@
 
 #define MAX_POINTS 64
 #define MAX_CACHES 4
+/* A wild dip: the corpus' (gen.sh) and a busy host's, a point read at 0.35x its latency. */
+#define WILD_DIP 0.35
 
 struct family_curve {
     size_t k;
@@ -41,6 +43,8 @@ static double latency(const struct family_curve *c, double n)
     }
     return e + c->lat_ns[c->k] * (1 - prev);
 }
+
+static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, size_t *found);
 
 /* A member of the family: k caches, the first at 16K..64K, each next gap_min..gap_max octaves
  * further, each 3x..6x slower; memory 2.5x..4x the last cache; sharpness 1.5..6. */
@@ -63,15 +67,36 @@ static void draw_curve(struct family_curve *c, size_t k, double gap_min, double 
  * found in *found. */
 static size_t invented(const struct family_curve *c, double noise, size_t *found)
 {
+    return invented_dip(c, noise, SIZE_MAX, found);
+}
+
+/* The first point (once per octave from 4K) on cache i's step that is at least twice as slow as
+ * the cache: the step's first clearly risen point. */
+static size_t first_risen_point(const struct family_curve *c, size_t i)
+{
+    size_t n = 0;
+    for (int x = 12; x <= 29; x++, n++)
+        if (exp2(x) > c->size_bytes[i] && latency(c, exp2(x)) > 2 * c->lat_ns[i])
+            return n;
+    return SIZE_MAX;
+}
+
+/* As invented(), with point `dip` (SIZE_MAX: none) a wild dip to 0.35x. */
+static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, size_t *found)
+{
     double size[MAX_POINTS], ns[MAX_POINTS];
     struct detect_opts o = {0, 0, 0};
     struct detection d;
     size_t n = 0, bad = 0;
     for (int x = 12; x <= 29; x++, n++) {
         size[n] = exp2(x);
-        ns[n] = latency(c, size[n]) * exp(noise * gauss());
+        ns[n] = latency(c, size[n]) * exp(noise * gauss()) * (n == dip ? WILD_DIP : 1);
     }
     levels_detect(size, ns, NULL, n, &o, &d);
+    if (getenv("DEBUG_LEVELS"))
+        for (size_t j = 0; j < n; j++)
+            print_message("%s%.0fK %.2f%s", j ? "" : "curve: ", size[j] / 1024, ns[j],
+                          j + 1 < n ? ", " : "\n");
     for (size_t i = 0; i < d.nlevels; i++) {
         bool near = false;
         for (size_t t = 0; t < c->k; t++) {
@@ -141,11 +166,39 @@ static void test_close_level_kept(void **state)
     assert_int_equal(found, truths);
 }
 
+/* A wild dip right after a step's first risen point (1.5% noise, three caches 3..4 octaves
+ * apart, the dip after L2's step and then after L3's: 12 curves): the step's point is then off
+ * both of its neighbours too, and leaving both out took the step's support. Which of the two is
+ * wild is the fit's to say. Held: 95% of the levels found (at most one of the 36 missed) and at
+ * most two invented. Not fewer: at one point per octave a dip after a step's point and a spike
+ * before a plateau's point can fit equally (seed 1: the dip kept, L2 a gap late), and one member
+ * (seed 6) reads an extra level on L2's way up, away from the pair. The detector before this
+ * rule invented 8 and found 27 of 36 here. */
+static void test_wild_pair_beside_step(void **state)
+{
+    (void)state;
+    size_t bad = 0, found = 0, truths = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++)
+        for (size_t level = 1; level <= 2; level++) {
+            rng_state = seed * 7907 + 3;
+            struct family_curve c;
+            draw_curve(&c, 3, 3, 4);
+            size_t risen = first_risen_point(&c, level);
+            size_t dip = risen == SIZE_MAX ? SIZE_MAX : risen + 1;
+            truths += c.k;
+            bad += invented_dip(&c, 0.015, dip, &found);
+        }
+    print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
+    assert_true(bad <= 2);
+    assert_true(found + 1 >= truths);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_invented_level),
         cmocka_unit_test(test_close_level_kept),
+        cmocka_unit_test(test_wild_pair_beside_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
