@@ -24,13 +24,6 @@
 #define NULL_ALPHA 0.05
 #define NULL_SEED 0x6c6576656c73ULL
 
-/* The largest integer not above x (|x| < 2^62). */
-static double kfloor(double x)
-{
-    double t = (double)(long long)x;
-    return t > x ? t - 1 : t;
-}
-
 /* Noise per point left by m (variance of ln latency), at least the resolved floor. */
 static double noise_var(const struct model *m, size_t n)
 {
@@ -104,7 +97,7 @@ double lpoints_print_resolution(const struct lpoints *p)
     for (double r = 1; r > 1e-6; r /= 10) {
         bool all = true;
         for (size_t i = 0; i < p->n && all; i++) {
-            double t = p->ns[i] / r, f = (double)(long long)(t + 0.5);
+            double t = p->ns[i] / r, f = kfloor(t + 0.5);
             all = kfabs(t - f) < 1e-6 * kfmax(1, t);
         }
         if (all)

@@ -38,6 +38,13 @@ static inline double kfabs(double x)
     return x < 0 ? -x : x;
 }
 
+/* The largest integer not above x (as C's floor, for |x| < 2^62). */
+static inline double kfloor(double x)
+{
+    double t = (double)(long long)x;
+    return t > x ? t - 1 : t;
+}
+
 /* The smaller of a and b; when one is NaN, the other (as C's fmin). */
 static inline double kfmin(double a, double b)
 {

@@ -76,8 +76,11 @@ static void test_kmath_against_libm(void **state)
         assert_true(fabs(kln(x) - log(x)) < 1e-12 * fmax(1, fabs(log(x))));
         assert_true(fabs(ksqrt(x) / sqrt(x) - 1) < 1e-15);
     }
-    for (double x = -40; x < 40; x += 0.173)
+    for (double x = -40; x < 40; x += 0.173) {
         assert_true(fabs(kexp(x) / exp(x) - 1) < 1e-12);
+        assert_true(kfloor(x * 1e6) == floor(x * 1e6));
+    }
+    assert_true(kfloor(-2.0) == -2 && kfloor(-0.5) == -1 && kfloor(3.0) == 3);
     assert_true(kexp2(2000) == KM_INF && kexp2(-2000) == 0);
     assert_true(kfmax(KM_NAN, 2) == 2 && kfmin(3, KM_NAN) == 3 && kisnan(ksqrt(-1)));
 }
