@@ -407,15 +407,16 @@ static double step_place(const struct lpoints *p, const struct model *m, size_t 
 
 /* The level count with the lowest known-variance criterion: rss / sigma^2 plus, per level, ln n
  * for its latency and twice that for its size, a change point chosen among many places
- * (modified BIC). */
-static size_t criterion_choice(const struct model *all, size_t nall, size_t n, double var)
+ * (modified BIC); *cost gets its cost. */
+static size_t criterion_choice(const struct model *all, size_t nall, size_t n, double var,
+                               double *cost)
 {
-    double best_cost = KM_INF;
     size_t bi = 0;
+    *cost = KM_INF;
     for (size_t i = 0; i < nall; i++) {
-        double cost = all[i].rss / var + LEVEL_PENALTY * (double)all[i].k * kln((double)n);
-        if (cost < best_cost) {
-            best_cost = cost;
+        double c = all[i].rss / var + LEVEL_PENALTY * (double)all[i].k * kln((double)n);
+        if (c < *cost) {
+            *cost = c;
             bi = i;
         }
     }
@@ -425,8 +426,9 @@ static size_t criterion_choice(const struct model *all, size_t nall, size_t n, d
 /* The criterion's lowest cost among all[0..nall) with noise variance var. */
 double model_criterion_cost(const struct model *all, size_t nall, size_t n, double var)
 {
-    const struct model *m = &all[criterion_choice(all, nall, n, var)];
-    return m->rss / var + LEVEL_PENALTY * (double)m->k * kln((double)n);
+    double cost;
+    criterion_choice(all, nall, n, var, &cost);
+    return cost;
 }
 
 size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl)
@@ -439,7 +441,8 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
         return p->n ? 1 : 0;
     }
     size_t nall = model_fit_without_wild(p, q, min_step, all);
-    size_t bi = criterion_choice(all, nall, q->n, model_residual_variance(all, nall, q->n));
+    double cost;
+    size_t bi = criterion_choice(all, nall, q->n, model_residual_variance(all, nall, q->n), &cost);
     /* The criterion's noise estimate comes from the richest models and is too small on noisy
      * curves: a level it keeps must also pass the simulated likelihood-ratio test. */
     while (bi > 0 && (!model_resolved(q, &all[bi], min_step) ||
