@@ -298,9 +298,8 @@ static void rep_clock(const struct chase_job *job, const struct timing *t, struc
         double before = timing_adds_ratio(adds, job->adds_before, t->adds_overhead_ticks);
         double after = timing_adds_ratio(adds, job->adds_after, t->adds_overhead_ticks);
         ratio = timing_pair_ratio(before, after);
-        double hi = before > after ? before : after, lo = before > after ? after : before;
-        if (r->clock_pair && lo > 0)
-            r->clock_pair[i] = (hi - lo) / hi;
+        if (r->clock_pair)
+            r->clock_pair[i] = timing_pair_gap(before, after);
     }
     r->core_per_rep[i] = ratio;
 }

@@ -113,12 +113,18 @@ double timing_adds_ratio(uint64_t adds, uint64_t ticks, double overhead_ticks)
     return ticks && net > 0 ? (double)adds / net : 0;
 }
 
+double timing_pair_gap(double before, double after)
+{
+    double hi = before > after ? before : after, lo = before > after ? after : before;
+    return lo > 0 ? (hi - lo) / hi : 0;
+}
+
 double timing_pair_ratio(double before, double after)
 {
     if (before <= 0 || after <= 0)
         return before > after ? before : after;
-    double hi = before > after ? before : after, lo = before > after ? after : before;
-    return (hi - lo) / hi > TIMING_CLOCK_PAIR_TOLERANCE ? hi : (hi + lo) / 2;
+    double hi = before > after ? before : after;
+    return timing_pair_gap(before, after) > TIMING_CLOCK_PAIR_TOLERANCE ? hi : (before + after) / 2;
 }
 
 double timing_msr_ratio(uint64_t aperf0, uint64_t aperf1, uint64_t mperf0, uint64_t mperf1)

@@ -88,6 +88,8 @@ double timing_adds_ratio(uint64_t adds, uint64_t ticks, double overhead_ticks);
  */
 #define TIMING_CLOCK_PAIR_TOLERANCE 0.02
 double timing_pair_ratio(double before, double after);
+/* How far two clock estimates lie apart, relative to the higher; 0 when either is missing. */
+double timing_pair_gap(double before, double after);
 
 /* Core cycles per tick from APERF and MPERF read at both ends (MPERF at the TSC rate); 0 if
    a counter did not advance. */

@@ -284,6 +284,9 @@ static void test_clock_arithmetic(void **state)
     assert_float_equal(timing_adds_ratio(16000, 0, 0), 0, 0);
     /* Within 2%: the mean; beyond: the higher (the lower one was lengthened). */
     assert_float_equal(timing_pair_ratio(1.60, 1.62), 1.61, 1e-12);
+    assert_float_equal(timing_pair_gap(1.60, 1.20), 0.25, 1e-12);
+    assert_float_equal(timing_pair_gap(1.20, 1.60), 0.25, 1e-12);
+    assert_float_equal(timing_pair_gap(0, 1.5), 0, 0);
     assert_float_equal(timing_pair_ratio(1.60, 1.20), 1.60, 0);
     assert_float_equal(timing_pair_ratio(1.20, 1.60), 1.60, 0);
     assert_float_equal(timing_pair_ratio(0, 1.5), 1.5, 0);
