@@ -26,7 +26,6 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/fused.c \
 	kernel/analysis/interpret.c \
 	kernel/analysis/level_kind.c \
-	kernel/analysis/level_tlb.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_null.c \

@@ -204,19 +204,11 @@ void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
                            const struct an_curve *ref, const struct an_curve_result *rr);
 
 /*
- * Mark the primary curve's levels: kind (cache, or uncertain where a step could be a TLB's
- * reach, confidence halved) and a note when the last cache is well below CPUID's (shared).
+ * Mark the primary curve's levels: kind (cache; tlb at a reach the run's tlb experiment measured
+ * with no CPUID cache near it; uncertain where a step could be a TLB's reach, confidence halved)
+ * and a note when the last cache is well below CPUID's (shared).
  */
 void analysis_level_kinds(const struct an_input *in, struct an_result *r);
-/*
- * Whether the step at size_bytes of curve c (its latency multiplied by at most 2) is a TLB reach
- * the run measured: the tlb experiment found a step within 1.3x of it for a page size c's loads
- * pay (c's own, or 4K under a hypervisor, which may back guest huge pages with 4K pages), and
- * CPUID, which r's input lists, reports no cache within 1.5x of it. *step gets that reach.
- */
-bool analysis_measured_tlb_step(const struct an_input *in, const struct an_result *r,
-                                const struct an_curve *c, double size_bytes,
-                                struct verdict_tlb_step *step);
 /* The tlb experiment's steps (reach, page size, penalty) over every page size it measured,
  * against its largest page size; 0 when it did not run. */
 size_t analysis_tlb_steps(const struct an_input *in, const struct an_result *r,

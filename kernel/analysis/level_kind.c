@@ -4,8 +4,12 @@
 // A random chase pays a page walk once its buffer outgrows a TLB's reach (entries x page
 // size). Such a step looks like a cache level. A step is left a cache when it is too large
 // for a page walk, or when the curve's page size cannot reach that far; otherwise, when it
-// sits where a common TLB's reach would be, it is marked uncertain and its confidence halved,
-// unless the run's own tlb experiment and CPUID say it is a TLB's (level_tlb.c: kind tlb).
+// sits where a common TLB's reach would be, it is marked uncertain and its confidence halved.
+// A run of chase has two more witnesses: its tlb experiment measures each page size's reaches,
+// and CPUID lists the caches. A step at a measured reach that the curve's loads pay, with no
+// cache CPUID reports near it, is the TLB's (kind tlb): under a hypervisor the host may back
+// guest huge pages with 4K pages, so a curve on 2M guest pages can pay the 4K TLBs' reaches
+// (the 64-entry L1 DTLB's 256K step of the Zen 3 guest in issue 15).
 #include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
@@ -17,6 +21,19 @@
 #define TLB_STEP_MAX_RATIO 2.0
 /* Last caches found below this share of CPUID's size are shared with other cores or guests. */
 #define SHARED_SHARE 0.5
+/* A cache CPUID reports within this factor of a step may be what the step is (the corpus'
+ * "found" factor). */
+#define CACHE_NEAR_FACTOR 1.5
+#define SMALL_PAGE_BYTES 4096.0
+
+/* What the levels of one curve are judged against: the run, the curve, the tlb experiment's
+ * steps (taken once). */
+struct kind_ctx {
+    const struct an_input *in;
+    const struct an_curve *c;
+    size_t nsteps;
+    struct verdict_tlb_step step[LEVELS_MAX];
+};
 
 /* Entry counts of common data TLB levels (L1 DTLB, second-level TLB) for one page size. */
 static const double reach_entries_4k[] = {64, 96, 1536, 2048, 3072};
@@ -56,14 +73,21 @@ double analysis_walk_bytes(const struct an_input *in, const struct an_curve *c)
     return small || in->hypervisor ? reach_entries_4k[n - 1] * 4096 : 0;
 }
 
-/* The reach of a TLB that a step at size could be, given the curve's page size and whether a
- * host may split its pages; 0 when none could be there. */
-static double candidate_reach(double size, double page, bool hypervisor)
+/* Whether curve c's loads may pay 4K TLB entries' misses: its pages are 4K or unknown, or a
+ * host may back huge guest pages with 4K pages. */
+static bool pays_4k(const struct an_input *in, const struct an_curve *c)
 {
-    double r = 0;
-    /* 4K entries: the page is 4K or unknown, or a host may back huge guest pages with 4K. */
-    if (page <= 4096 || hypervisor)
-        r = near_reach(size, 4096, reach_entries_4k, sizeof(reach_entries_4k) / sizeof(double));
+    return c->page_bytes <= SMALL_PAGE_BYTES || in->hypervisor;
+}
+
+/* The reach of a common TLB that a step at size could be, given the curve's page size and
+ * whether a host may split its pages; 0 when none could be there. */
+static double candidate_reach(const struct an_input *in, const struct an_curve *c, double size)
+{
+    double r = 0, page = c->page_bytes;
+    if (pays_4k(in, c))
+        r = near_reach(size, SMALL_PAGE_BYTES, reach_entries_4k,
+                       sizeof(reach_entries_4k) / sizeof(double));
     if (!r && page >= 2 * 1048576.0 && page < 1073741824.0)
         r = near_reach(size, 2 * 1048576.0, reach_entries_2m,
                        sizeof(reach_entries_2m) / sizeof(double));
@@ -101,15 +125,44 @@ static void mark_walk_step(const struct an_input *in, const struct an_curve *c, 
                 lv->latency_ns);
 }
 
+/* Whether CPUID reports a cache within CACHE_NEAR_FACTOR of size. */
+static bool cache_near(const struct an_input *in, double size)
+{
+    for (size_t i = 0; i < in->ncaches && i < AN_CACHES_MAX; i++) {
+        double c = in->cache_bytes[i];
+        if (c > 0 && size <= c * CACHE_NEAR_FACTOR && size >= c / CACHE_NEAR_FACTOR)
+            return true;
+    }
+    return false;
+}
+
+/* The tlb experiment's step that a step at size is: a reach within REACH_FACTOR of it, for a
+ * page size the curve's loads pay (its own, or 4K: pays_4k), with no CPUID cache near it. */
+static bool measured_step(const struct kind_ctx *k, double size, struct verdict_tlb_step *st)
+{
+    if (!k->in->ncaches || !(size > 0) || cache_near(k->in, size))
+        return false;
+    for (size_t i = 0; i < k->nsteps; i++) {
+        double reach = k->step[i].reach_bytes, page = k->step[i].page_bytes;
+        bool paid = (k->c->page_bytes > 0 && page == k->c->page_bytes) ||
+                    (page <= SMALL_PAGE_BYTES && pays_4k(k->in, k->c));
+        if (reach > 0 && paid && size <= reach * REACH_FACTOR && size >= reach / REACH_FACTOR) {
+            *st = k->step[i];
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A step at a TLB reach the run measured with no cache CPUID reports near it is the TLB's:
  * named so (kind tlb). Not the last level: that one may be a shared cache's effective share,
  * which CPUID cannot place. */
-static bool mark_measured_tlb(const struct an_input *in, const struct an_result *r,
-                              const struct an_curve *c, struct detection *d, size_t i, double ratio)
+static bool mark_measured_tlb(const struct kind_ctx *k, struct detection *d, size_t i, double ratio)
 {
     struct level *lv = &d->level[i];
+    const struct an_curve *c = k->c;
     struct verdict_tlb_step st;
-    if (i + 1 >= d->nlevels || !analysis_measured_tlb_step(in, r, c, lv->size_bytes, &st))
+    if (i + 1 >= d->nlevels || !measured_step(k, lv->size_bytes, &st))
         return false;
     char sz[32], rs[32], pg[32];
     lv->kind = LEVEL_TLB;
@@ -124,9 +177,10 @@ static bool mark_measured_tlb(const struct an_input *in, const struct an_result 
     return true;
 }
 
-static void mark_level(const struct an_input *in, const struct an_result *r,
-                       const struct an_curve *c, struct detection *d, size_t i)
+static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
 {
+    const struct an_input *in = k->in;
+    const struct an_curve *c = k->c;
     struct level *lv = &d->level[i];
     if (!lv->size_known)
         return;
@@ -134,9 +188,9 @@ static void mark_level(const struct an_input *in, const struct an_result *r,
     double ratio = next / lv->latency_ns;
     if (!(lv->latency_ns > 0) || !kisfinite(ratio) || ratio > TLB_STEP_MAX_RATIO)
         return;
-    if (mark_measured_tlb(in, r, c, d, i, ratio))
+    if (mark_measured_tlb(k, d, i, ratio))
         return;
-    double reach = candidate_reach(lv->size_bytes, c->page_bytes, in->hypervisor);
+    double reach = candidate_reach(in, c, lv->size_bytes);
     if (reach <= 0) {
         if (i + 1 == d->nlevels)
             mark_walk_step(in, c, d, lv, ratio);
@@ -158,10 +212,11 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
 {
     if (r->primary < 0)
         return;
-    const struct an_curve *c = &in->curve[r->primary];
+    struct kind_ctx k = {.in = in, .c = &in->curve[r->primary]};
+    k.nsteps = analysis_tlb_steps(in, r, k.step, LEVELS_MAX);
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)
-        mark_level(in, r, c, d, i);
+        mark_level(&k, d, i);
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     const struct level *last = &d->level[d->nlevels - 1];
