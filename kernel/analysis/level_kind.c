@@ -31,12 +31,16 @@
 struct kind_ctx {
     const struct an_input *in;
     const struct an_curve *c;
+    double ns_offset; /* added to the curve's latencies for ratios (a relative curve's L1) */
     size_t nsteps;
     struct verdict_tlb_step step[LEVELS_MAX];
 };
 
-/* Entry counts of common data TLB levels (L1 DTLB, second-level TLB) for one page size. */
-static const double reach_entries_4k[] = {64, 96, 1536, 2048, 3072};
+/* Entry counts of common data TLB levels (L1 DTLB, second-level TLB) for one page size, in
+ * increasing order. 4K: Arm Cortex-A72 (32, 1024), A76 (48, 1280) and A53 (512-entry main TLB)
+ * from their reference manuals; Intel and AMD cores 64 to 96 first-level and 1536 to 3072
+ * second-level entries. */
+static const double reach_entries_4k[] = {32, 48, 64, 96, 512, 1024, 1280, 1536, 2048, 3072};
 static const double reach_entries_2m[] = {32, 1024, 1536, 2048};
 
 const char *level_kind_name(enum level_kind k)
@@ -184,8 +188,9 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
     struct level *lv = &d->level[i];
     if (!lv->size_known)
         return;
-    double next = i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns;
-    double ratio = next / lv->latency_ns;
+    /* Ratios of whole latencies: a curve of time added over L1 gets its nominal L1 back. */
+    double next = (i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns) + k->ns_offset;
+    double ratio = next / (lv->latency_ns + k->ns_offset);
     if (!(lv->latency_ns > 0) || !kisfinite(ratio) || ratio > TLB_STEP_MAX_RATIO)
         return;
     if (mark_measured_tlb(k, d, i, ratio))
@@ -212,7 +217,8 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
 {
     if (r->primary < 0)
         return;
-    struct kind_ctx k = {.in = in, .c = &in->curve[r->primary]};
+    struct kind_ctx k = {
+        .in = in, .c = &in->curve[r->primary], .ns_offset = r->cr[r->primary].ns_offset};
     k.nsteps = analysis_tlb_steps(in, r, k.step, LEVELS_MAX);
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)

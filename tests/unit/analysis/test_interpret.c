@@ -312,14 +312,65 @@ static void test_walk_step_is_uncertain(void **state)
             assert_int_equal(d->level[2].kind, walks ? LEVEL_UNCERTAIN : LEVEL_CACHE);
         }
     }
-    /* The same shape with its step below the reach and away from every TLB's: a cache. */
+    /* The same shape with its step below the reach and away from every TLB's (between the
+     * 512- and 1024-entry 4K reaches): a cache. */
     size_t n;
-    walk_curve(size, ns, &n, 40, 3.5 * 1048576, 1.6);
+    walk_curve(size, ns, &n, 40, 2.9 * 1048576, 1.6);
     struct an_curve c = random_4k_curve(size, ns, n);
     struct an_input in = {.curve = &c, .ncurves = 1};
     analysis_run(&in, &r);
     assert_int_equal(r.cr[0].det.nlevels, 3);
     assert_int_equal(r.cr[0].det.level[2].kind, LEVEL_CACHE);
+}
+
+/* A tinymembench-like curve (time added over L1, one point per octave, 1K..64M): L1 32K, a
+ * plateau at lo_ns, a small step to hi_ns after step_bytes, a cache to 1M, then memory. */
+static void relative_curve(double *size, double *ns, size_t *n, double lo_ns, double step_bytes,
+                           double hi_ns)
+{
+    *n = 0;
+    for (double b = 1024; b <= 64 << 20; b *= 2, (*n)++) {
+        size[*n] = b;
+        ns[*n] = b <= 32768        ? 0
+                 : b <= step_bytes ? lo_ns
+                 : b <= 1048576    ? hi_ns
+                 : b <= 2097152    ? 45
+                                   : 90;
+    }
+}
+
+/* On a foreign curve of 4K pages a small step where an Arm core's TLB reach would be (A76: 48
+ * entries, 192K) is uncertain, as is one of at most 2x in whole latencies that is above 2x in
+ * the time added over L1; the same curves on huge pages keep them caches. */
+static void test_relative_tlb_step(void **state)
+{
+    (void)state;
+    static double size[32], ns[32];
+    static struct an_result r;
+    const struct {
+        double lo, step, hi;
+    } cases[] = {{4.0, 131072, 6.0}, {2.0, 262144, 4.3}};
+    for (size_t k = 0; k < 2; k++)
+        for (int huge = 0; huge < 2; huge++) {
+            size_t n;
+            relative_curve(size, ns, &n, cases[k].lo, cases[k].step, cases[k].hi);
+            struct an_curve c = {.label = "single random read",
+                                 .role = AN_ROLE_LEVELS,
+                                 .n = n,
+                                 .size = size,
+                                 .ns = ns,
+                                 .relative = true,
+                                 .page_bytes = huge ? 2097152 : 4096};
+            struct an_input in = {.curve = &c, .ncurves = 1};
+            analysis_run(&in, &r);
+            const struct detection *d = &r.cr[0].det;
+            assert_int_equal(d->nlevels, 3);
+            assert_true(d->level[1].size_bytes > cases[k].step &&
+                        d->level[1].size_bytes < 2 * cases[k].step);
+            assert_int_equal(d->level[0].kind, LEVEL_CACHE);
+            assert_int_equal(d->level[1].kind, huge ? LEVEL_CACHE : LEVEL_UNCERTAIN);
+            assert_int_equal(d->level[2].kind, LEVEL_CACHE);
+        }
 }
 
 /* random's headline counts an uncertain level apart and marks it where it is listed. */
@@ -358,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_measured_tlb_reach),
         cmocka_unit_test(test_tlb_steps),
         cmocka_unit_test(test_walk_step_is_uncertain),
+        cmocka_unit_test(test_relative_tlb_step),
         cmocka_unit_test(test_random_headline_names_uncertain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
