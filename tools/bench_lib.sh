@@ -361,6 +361,7 @@ targets() {
             "$(judge "$(spread_pct "${v[@]}")" "$target")" \
             "$(judge "$(spread_pct "${c[@]}")" "$target")"
         printf " clock %.2f %.2f %.2f GHz" "${g[1]}" "${g[2]}" "${g[3]}"
+        printf "%s" "$(capacity_note "$s" "${sweep[1]}/run.json")"
         for i in 1 2 3; do a[i]=$(value_at "$work/alone-$i.txt" "$s" 2); done
         printf "; one size per process %s" "$(spread_pct "${a[1]:-0}" "${a[2]:-0}" "${a[3]:-0}")"
         for j in "${!peers[@]}"; do
@@ -390,6 +391,20 @@ targets() {
                   (p / me >= 5 ? "met" : "MISSED") }')"
     done
     echo
+}
+
+# capacity_note BYTES RUN_JSON: "; at the L2's capacity (2048K, 32 page colours) ..." when
+# BYTES is within 1.25x of a data or unified cache CPUID lists (run.json's caches) whose sets
+# span more than a 4K page, else nothing. There the sets fill unevenly by an amount the chain's
+# page frames decide (one colour per 4K of a way), so the point's value changes from process to
+# process wherever 4K pages back the buffer (docs/experiments.md, docs/bench.md).
+capacity_note() {
+    jq -r --argjson s "$1" '[.caches[]? | select(.type != "instruction" and .size_bytes > 0 and
+        .sets * .line_bytes > 4096 and ($s / .size_bytes) <= 1.25 and
+        (.size_bytes / $s) <= 1.25)][0] // empty |
+        "; at the L\(.level)'"'"'s capacity (\(.size_bytes / 1024 | floor)K, " +
+        "\(.sets * .line_bytes / 4096 | floor) page colours): its value depends on where the " +
+        "chain lies in physical memory"' "$2" 2>/dev/null || true
 }
 
 # spread_pct V1 V2 V3: (max - min) / median of three values, in percent.
