@@ -60,7 +60,7 @@ double lpoints_print_resolution(const struct lpoints *p);
  * resolution and min_step (ln) apart: closer ones are one level read twice (rounding, a slope). */
 bool model_resolved(const struct lpoints *p, const struct model *m, double min_step);
 
-/* Flag p's wild points (off both neighbours by more than 12% the same way; at an end, off the
+/* Flag p's wild points (off both neighbours by more than 30% the same way; at an end, off the
  * line through the next two) in wild; returns how many (levels_wild.c). */
 size_t lpoints_wild(const struct lpoints *p, bool *wild);
 /* The first two neighbouring wild points that are not part of a longer run: *j and *j + 1. */

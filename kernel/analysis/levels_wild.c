@@ -9,12 +9,8 @@
 #include "lib/kmath.h"
 #include "platform.h"
 
-/* A point this far (ln: 12%) off both its neighbours in the same direction is wild: as far as the
- * smallest step between two levels (levels.c's min_step). The model's curve only rises, so a dip
- * under the plateau before it or a bump over the point after it is noise, never a level; at 30%
- * a step's first point read below the plateau (a dip on the step) moved the step a gap late
- * (tune: multichase 1.33 -> 1.00 invented per 10 curves, 96.8% -> 97.9% found). */
-#define WILD_LN 0.113
+/* A point this far (ln: 30%) off both its neighbours in the same direction is wild. */
+#define WILD_LN 0.26
 
 /* Whether point j of p is off both of its neighbours a and b (indices; p->n: none, then the line
  * through the two points on the other side stands in) by more than WILD_LN the same way. */
