@@ -94,6 +94,10 @@ check "guest: the summary says why" grep -q "the tlb experiment measured (256K" 
 check "guest: report.md's level table names it" grep -q "^| TLB | " "$guest/report/report.md"
 check "guest: the plot marks it apart" grep -q "^set label 'TLB " "$guest/report/gnuplot/random.gp"
 check "guest: random's headline counts it apart" grep -q "3 cache levels, 1 TLB step" "$guest/report/report.md"
+"$REPORT" --out "$guest/report" "$guest" >"$tmp/guest.txt" 2>/dev/null
+check "guest: chase-report's own listing names it, its kind beside it" \
+    test "$(awk '$1 ~ /^(L[0-9]|TLB)$/ { printf "%s%s ", $1, $5 ? ":" $5 : "" }' "$tmp/guest.txt")" \
+    = "L1 TLB:tlb L2 L3 "
 
 CHASE_GNUPLOT=/nonexistent/gnuplot "$REPORT" --out "$tmp/noplot" "$run" >/dev/null 2>"$tmp/err"
 check "no gnuplot: status 0" test $? = 0

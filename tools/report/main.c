@@ -100,10 +100,15 @@ static void print_summary(const struct source_result *r, size_t n, const char *o
         if (r[i].primary >= 0 && r[i].cr[r[i].primary].relative)
             printf("  (latencies are time added to an L1 hit; --l1-ns adds it)\n");
         for (size_t k = 0; d && k < d->nlevels; k++) {
-            char sz[32] = "open";
-            if (d->level[k].size_known)
-                rtext_size(sz, sizeof(sz), d->level[k].size_bytes);
-            printf("  L%zu  %8s  %8.2f ns\n", k + 1, sz, d->level[k].latency_ns);
+            const struct level *lv = &d->level[k];
+            char sz[32] = "open", nm[8];
+            if (lv->size_known)
+                rtext_size(sz, sizeof(sz), lv->size_bytes);
+            level_name_of(nm, sizeof(nm), d, k);
+            /* The kind when the level may not be a cache; report.md says why. */
+            printf("  %-3s %8s  %8.2f ns%s%s\n", nm, sz, lv->latency_ns,
+                   lv->kind == LEVEL_CACHE ? "" : "  ",
+                   lv->kind == LEVEL_CACHE ? "" : level_kind_name(lv->kind));
         }
         if (d && isfinite(d->dram_ns))
             printf("  DRAM            %s%.1f ns\n", d->dram_lower_bound ? ">= " : "", d->dram_ns);
