@@ -5,6 +5,7 @@
 #include "arch/x86_64/chase_loop.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fault_test.h"
+#include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "machine/fault.h"
 #include "platform.h"
@@ -128,7 +129,8 @@ int measure_alloc(struct point_result *r, unsigned reps, unsigned streams)
         return -1;
     }
     kmemset(r->core_per_rep, 0, reps * sizeof(double));
-    kmemset(r->clock_pair, 0, reps * sizeof(double));
+    for (unsigned i = 0; i < reps; i++)
+        r->clock_pair[i] = KM_NAN; /* no pair until rep_clock takes one */
     return 0;
 }
 
@@ -299,7 +301,7 @@ static void rep_clock(const struct chase_job *job, const struct timing *t, struc
         double after = timing_adds_ratio(adds, job->adds_after, t->adds_overhead_ticks);
         ratio = timing_pair_ratio(before, after);
         if (r->clock_pair)
-            r->clock_pair[i] = timing_pair_gap(before, after);
+            r->clock_pair[i] = before > 0 && after > 0 ? timing_pair_gap(before, after) : KM_NAN;
     }
     r->core_per_rep[i] = ratio;
 }

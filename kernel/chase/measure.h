@@ -75,7 +75,7 @@ struct point_result {
     double *core_per_rep;     /* [reps] core cycles per tick next to each repetition, 0 for
                                  none; NULL: core_per_tick for all of them */
     double *clock_pair;       /* [reps] how far the two estimates around each repetition lie
-                                 apart, relative (0: agree, or fewer than two); NULL: none */
+                                 apart, relative (NaN: no pair taken); NULL: none */
     const char *clock;        /* how core_per_rep was taken: "adds", "aperf" (NULL: none) */
     uint64_t warm_hops;       /* hops per stream of the warm-up */
     uint64_t warm_ticks;      /* the warm-up's ticks */

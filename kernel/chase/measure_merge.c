@@ -3,6 +3,7 @@
 #include "chase/measure.h"
 
 #include "chase/reps.h"
+#include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "platform.h"
 
@@ -38,13 +39,14 @@ static void median_clock(struct point_result *r, double *scratch)
 }
 
 /* The disturbance (reps_disturbance) of the cycles all[0..reps) of the repetitions whose two
-   clock estimates agree within TIMING_CLOCK_PAIR_TOLERANCE; scratch holds 2 x reps. */
+   clock estimates agree within TIMING_CLOCK_PAIR_TOLERANCE, or that have no pair (NaN);
+   scratch holds 2 x reps. */
 static unsigned steady_clock_disturbance(const struct point_result *r, const double *all,
                                          double *scratch)
 {
     unsigned m = 0;
     for (unsigned i = 0; i < r->reps; i++)
-        if (!r->clock_pair || r->clock_pair[i] <= TIMING_CLOCK_PAIR_TOLERANCE)
+        if (!r->clock_pair || !(r->clock_pair[i] > TIMING_CLOCK_PAIR_TOLERANCE))
             scratch[m++] = all[i];
     return reps_disturbance(scratch, m, scratch + m);
 }
@@ -140,9 +142,14 @@ int measure_merge(struct point_result *into, struct point_result *slice)
     bool ok = ticks && per && (clock || !(into->core_per_rep || slice->core_per_rep)) &&
               (smi || !(into->smi || slice->smi)) &&
               (pair || !(into->clock_pair || slice->clock_pair));
-    /* A slice without its own clocks keeps the point's one estimate for its repetitions. */
+    /* A slice without its own clocks keeps the point's one estimate for its repetitions; one
+     * without clock pairs has none (NaN). */
     for (unsigned i = 0; ok && clock && !slice->core_per_rep && i < b; i++)
         clock[a + i] = slice->core_per_tick;
+    for (unsigned i = 0; ok && pair && !into->clock_pair && i < a; i++)
+        pair[i] = KM_NAN;
+    for (unsigned i = 0; ok && pair && !slice->clock_pair && i < b; i++)
+        pair[a + i] = KM_NAN;
     add_up(into, slice);
     measure_release(into);
     measure_release(slice);

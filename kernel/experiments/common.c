@@ -320,8 +320,7 @@ void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_resul
         if (r->core_per_rep && r->core_per_rep[i] > 0)
             strbuf_printf(&ctx->samples, "%.5f", r->core_per_rep[i]);
         strbuf_puts(&ctx->samples, ",");
-        if (r->clock_pair && r->clock && r->core_per_rep && r->core_per_rep[i] > 0 &&
-            kstrcmp(r->clock, "aperf") != 0)
+        if (r->clock_pair && kisfinite(r->clock_pair[i]))
             strbuf_printf(&ctx->samples, "%.3f", r->clock_pair[i] * 100);
         strbuf_puts(&ctx->samples, ",");
         if (r->smi)
