@@ -60,14 +60,4 @@ double lpoints_print_resolution(const struct lpoints *p);
  * resolution and min_step (ln) apart: closer ones are one level read twice (rounding, a slope). */
 bool model_resolved(const struct lpoints *p, const struct model *m, double min_step);
 
-/* Flag p's wild points (off both neighbours by more than 30% the same way; at an end, off the
- * line through the next two) in wild; returns how many (levels_wild.c). */
-size_t lpoints_wild(const struct lpoints *p, bool *wild);
-/* The first two neighbouring wild points that are not part of a longer run: *j and *j + 1. */
-bool lpoints_wild_pair(const struct lpoints *p, const bool *wild, size_t *j);
-/* Whether point j is still wild once its neighbour `other` (j - 1 or j + 1) is left out. */
-bool lpoints_wild_alone(const struct lpoints *p, size_t j, size_t other);
-/* Copy p into q without the points flagged in wild (q's print resolution is p's). */
-void lpoints_keep(const struct lpoints *p, const bool *wild, struct lpoints *q);
-
 #endif

@@ -30,17 +30,16 @@ static bool off_both(const struct lpoints *p, size_t j, size_t a, size_t b)
     return p->y[j] - kfmax(ya, yb) > WILD_LN || kfmin(ya, yb) - p->y[j] > WILD_LN;
 }
 
-size_t lpoints_wild(const struct lpoints *p, bool *wild)
+/* Flag p's wild points (off both neighbours by more than WILD_LN the same way; at an end, off
+ * the line through the next two) in wild. */
+static void flag_wild(const struct lpoints *p, bool *wild)
 {
-    size_t count = 0;
-    for (size_t j = 0; j < p->n; j++) {
+    for (size_t j = 0; j < p->n; j++)
         wild[j] = p->n >= 3 && off_both(p, j, j > 0 ? j - 1 : p->n, j + 1 < p->n ? j + 1 : p->n);
-        count += wild[j];
-    }
-    return count;
 }
 
-bool lpoints_wild_pair(const struct lpoints *p, const bool *wild, size_t *j)
+/* The first two neighbouring wild points that are not part of a longer run: *j and *j + 1. */
+static bool wild_pair(const struct lpoints *p, const bool *wild, size_t *j)
 {
     for (size_t i = 0; i + 1 < p->n; i++)
         if (wild[i] && wild[i + 1] && (i == 0 || !wild[i - 1]) && (i + 2 >= p->n || !wild[i + 2])) {
@@ -50,7 +49,8 @@ bool lpoints_wild_pair(const struct lpoints *p, const bool *wild, size_t *j)
     return false;
 }
 
-bool lpoints_wild_alone(const struct lpoints *p, size_t j, size_t other)
+/* Whether point j is still wild once its neighbour `other` (j - 1 or j + 1) is left out. */
+static bool wild_alone(const struct lpoints *p, size_t j, size_t other)
 {
     if (p->n < 4)
         return false;
@@ -65,10 +65,10 @@ bool lpoints_wild_alone(const struct lpoints *p, size_t j, size_t other)
     return off_both(p, j, a, b);
 }
 
-void lpoints_keep(const struct lpoints *p, const bool *wild, struct lpoints *q)
+/* Copy p's points into q without those flagged in wild. */
+static void keep_unflagged(const struct lpoints *p, const bool *wild, struct lpoints *q)
 {
     q->n = 0;
-    q->quantum_ns = p->quantum_ns;
     for (size_t j = 0; j < p->n; j++) {
         if (wild[j])
             continue;
@@ -87,7 +87,7 @@ static size_t fit_variant(const struct lpoints *p, bool *wild, size_t keep, stru
     bool was = keep < p->n && wild[keep];
     if (keep < p->n)
         wild[keep] = false;
-    lpoints_keep(p, wild, q);
+    keep_unflagged(p, wild, q);
     if (keep < p->n)
         wild[keep] = was;
     q->quantum_ns = lpoints_print_resolution(q);
@@ -102,13 +102,13 @@ size_t model_fit_without_wild(const struct lpoints *p, struct lpoints *q, double
 {
     bool wild[LEVELS_MAX_POINTS];
     size_t j, nall = 0;
-    lpoints_wild(p, wild);
-    if (!lpoints_wild_pair(p, wild, &j))
+    flag_wild(p, wild);
+    if (!wild_pair(p, wild, &j))
         return fit_variant(p, wild, p->n, q, min_step, all);
     struct lpoints *alt = plat_alloc(sizeof(*alt));
     struct model *alt_all = plat_alloc((MODEL_MAX_LEVELS + 1) * sizeof(*alt_all));
     for (size_t keep = j; alt && alt_all && keep <= j + 1; keep++) {
-        if (lpoints_wild_alone(p, keep, keep == j ? j + 1 : j))
+        if (wild_alone(p, keep, keep == j ? j + 1 : j))
             continue;
         size_t nalt = fit_variant(p, wild, keep, alt, min_step, alt_all);
         if (nall) {
