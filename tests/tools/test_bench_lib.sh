@@ -7,11 +7,12 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tools/bench_lib.sh"
 dir=$(fresh_dir bench-lib)
-# An L1d of 48K (64 sets: one page), an L2 of 2M (2048 sets: 32 colours), an L3 of 32M.
+# An L1d of 48K (64 sets: one page), an L1i of 64K whose 128 sets span two pages (named only
+# if the type were not looked at), an L2 of 2M (2048 sets: 32 colours), an L3 of 32M.
 cat >"$dir/run.json" <<'JSON'
 {"caches": [
  {"level": 1, "type": "data", "size_bytes": 49152, "line_bytes": 64, "sets": 64},
- {"level": 1, "type": "instruction", "size_bytes": 65536, "line_bytes": 64, "sets": 64},
+ {"level": 1, "type": "instruction", "size_bytes": 65536, "line_bytes": 64, "sets": 128},
  {"level": 2, "type": "unified", "size_bytes": 2097152, "line_bytes": 64, "sets": 2048},
  {"level": 3, "type": "unified", "size_bytes": 33554432, "line_bytes": 64, "sets": 32768}]}
 JSON
