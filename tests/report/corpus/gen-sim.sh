@@ -7,7 +7,9 @@
 # last cache on 40%. Formats as gen.sh's, named sNNNN.sim.*; sizes between the simulated ones
 # (random-chase's 1.5x steps) are interpolated in log-log. Appends to OUTDIR/truth.tsv: file,
 # cache sizes, "tlb=REACHES" (steps at a TLB's reach: neither required nor invented) and the
-# hierarchy, and the caches' half-miss sizes (sim-curves.sh).
+# hierarchy, and the caches' half-miss sizes (sim-curves.sh). A hierarchy with TLBs was simulated
+# on 4K pages and is labelled so where a format says (page_bytes 4096, tinymembench's
+# [MADV_NOHUGEPAGE] table, multichase's page_size); the others on 2M pages (huge pages).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
@@ -42,9 +44,14 @@ while IFS=$'\t' read -r id truth reach desc half; do
     # sizes FROM TO PER_OCTAVE (log2 bytes)
     sizes() { awk -v a="$1" -v b="$2" -v k="$3" 'BEGIN { for (x = a; x <= b + 1e-9; x += 1 / k) printf "%.0f\n", 2 ^ x }'; }
     top=$(awk -F, 'END { printf "%.4f", log($1) / log(2) }' "$csv")
+    if [ "$reach" != - ]; then
+        page=4096 tiny='[MADV_NOHUGEPAGE]' mpage='4096 bytes'
+    else
+        page=2097152 tiny='[MADV_HUGEPAGE]' mpage='2097152 bytes (THP)'
+    fi
     mkdir -p "$out/$id.sim.chase"
     { echo "size_bytes,stride_bytes,page_bytes,ns_median"
-      awk -F, 'NR > 1 { print $1 }' "$csv" | curve 1 | awk '{ printf "%d,64,0,%s\n", $1, $2 }'; } \
+      awk -F, 'NR > 1 { print $1 }' "$csv" | curve 1 | awk -v pg="$page" '{ printf "%d,64,%d,%s\n", $1, pg, $2 }'; } \
         >"$out/$id.sim.chase/random.csv"
     { echo "   memsize  time in ns"
       awk -v t="$top" 'BEGIN { for (s = 4096; s <= 2 ^ t; s *= 2) { print s; if (s * 1.5 <= 2 ^ t) print s * 1.5 } }' |
@@ -53,11 +60,11 @@ while IFS=$'\t' read -r id truth reach desc half; do
         >"$out/$id.sim.lat_mem_rd.txt"
     l1=$(awk -F, 'NR == 2 { print $2 }' "$csv")
     { echo "tinymembench v0.4 (simple benchmark for memory throughput and latency)"; echo
-      echo "block size : single random read / dual random read, [MADV_HUGEPAGE]"
+      echo "block size : single random read / dual random read, $tiny"
       sizes 12 "$top" 1 | curve 4 | awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0
           printf "%10d : %6.1f ns          / %7.1f ns \n", $1, t, t * 1.35 }'; echo; } >"$out/$id.sim.tinymembench.txt"
     { sizes 12 "$top" 1 | curve 5 | while read -r size ns; do
-          printf 'nr_threads = 1\npage_size = 2097152 bytes (THP)\ntotal_memory = %s (%s MiB)\n' \
+          printf 'nr_threads = 1\npage_size = %s\ntotal_memory = %s (%s MiB)\n' "$mpage" \
               "$size" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')"
           printf 'stride = 256\ntlb_locality = 262144\nchase = simple\n'
           printf 'samples (one column per thread, one row per sample):\n  %s  avg=%s\n%s\n' "$ns" "$ns" "$ns"
