@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make eval's scorer (tests/report/corpus/score.awk) on hand-written per-curve lines: what is
+# found, what is invented, and what a TLB reach or a level beyond the curve's end excuses.
+set -u
+. "$(dirname "$0")/../lib.sh"
+dir=$(fresh_dir corpus-score)
+score() { awk -F'\t' -v part=t -f "$ROOT/tests/report/corpus/score.awk" "$dir/$1"; }
+# "fmt curves levels found% invented per10" of format $2 in file $1
+row() { score "$1" | awk -v f="$2" '$3 == f { print $4, $5, $6, $7 }'; }
+T=$'\t'
+# Truth 32K, 1M. Found: 40K (1.25x) and 1.4M (1.37x); 2M is 2x from 1M: invented.
+printf 'a%s32768,1048576%s40960:cache,1468006:cache,2097152:cache%s%s\n' "$T" "$T" "$T" "$T" >"$dir/found"
+check "levels within 1.5x are found, one 2x off is invented" test "$(row found a)" = "1 2 100.0% 1"
+# A level at the 256K reach called uncertain or tlb is not invented; called a cache it is.
+{ printf 'b%s32768%s32768:cache,300000:uncertain%s262144%s\n' "$T" "$T" "$T" "$T"
+  printf 'b%s32768%s32768:cache,200000:tlb%s262144%s\n' "$T" "$T" "$T" "$T"
+  printf 'c%s32768%s32768:cache,300000:cache%s262144%s\n' "$T" "$T" "$T" "$T"; } >"$dir/tlb"
+check "a TLB-reach level not called a cache is not invented" test "$(row tlb b)" = "2 2 100.0% 0"
+check "a TLB-reach level called a cache is invented" test "$(row tlb c)" = "1 1 100.0% 1"
+# A level near a true level beyond the curve's end (tinymembench64's skip list), of any kind.
+printf 'd%s32768%s32768:cache,50331648:cache%s%s67108864\n' "$T" "$T" "$T" "$T" >"$dir/skip"
+check "a level near a true level beyond the end is not invented" test "$(row skip d)" = "1 1 100.0% 0"
+# The real runs' lines carry sizes without kinds and no reach columns.
+printf 'real x%s49152,2097152%s49152,2097152\n' "$T" "$T" >"$dir/real"
+check "sizes without kinds are scored" test "$(score real | awk '$3 == "real" { print $6, $7, $8 }')" = "2 100.0% 0"
+# A missed level: 1 of 2 found.
+printf 'e%s32768,1048576%s32768:cache\n' "$T" "$T" >"$dir/missed"
+check "a level with nothing within 1.5x is missed" test "$(row missed e)" = "1 2 50.0% 0"
+# The exit status: 1 when a format misses the bar (but sim-half.*), else 0.
+score missed >/dev/null; rc=$?
+check "a format under 95% found fails the score" test "$rc" = 1
+sed 's/^e/sim-half.e/' "$dir/missed" >"$dir/half"
+score half >/dev/null; rc=$?
+check "sim-half formats are shown, not judged" test "$rc" = 0
+{ for i in 1 2 3 4 5 6 7 8 9; do printf 'g%s32768%s32768:cache\n' "$T" "$T"; done
+  printf 'g%s32768%s32768:cache,8388608:cache,67108864:cache\n' "$T" "$T"; } >"$dir/bar"
+score bar >/dev/null; rc=$?
+check "two invented in ten curves fails the score" test "$rc" = 1
+head -9 "$dir/bar" >"$dir/bar1"; printf 'g%s32768%s32768:cache,8388608:cache\n' "$T" "$T" >>"$dir/bar1"
+score bar1 >/dev/null; rc=$?
+check "one invented in ten curves meets the bar" test "$rc" = 0
+check "an unreadable curve is counted" grep -q '(1 unreadable)' <(printf 'h%s32768%sERROR\n' "$T" "$T" >"$dir/err"; score err)
+finish
