@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Wild points of a sparse curve: spikes and dips off both neighbours, left out of the model fit.
+// Wild points of a sparse curve: spikes and dips off both neighbours, and points that fall against
+// the curve's rise, left out of the model fit.
 //
 // A curve rises through a step monotonically, so a point off both its neighbours the same way is
-// a spike or a dip, never a plateau of one point. Two such points side by side are mostly one
+// a spike or a dip, never a plateau of one point, and a point well under the two before it is a
+// dip even where it lies between its neighbours (on a step's first risen point). Two such points side by side are mostly one
 // wild point beside a step's one point (a dip right after it makes the step's point look like a
 // spike): which of the two is wild the neighbours cannot say, the fit does (levels_model.c).
 #include "analysis/levels_model_int.h"
@@ -30,12 +32,35 @@ static bool off_both(const struct lpoints *p, size_t j, size_t a, size_t b)
     return p->y[j] - kfmax(ya, yb) > WILD_LN || kfmin(ya, yb) - p->y[j] > WILD_LN;
 }
 
-/* Flag p's wild points (off both neighbours by more than WILD_LN the same way; at an end, off
- * the line through the next two) in wild. */
+/* A point this far (ln: 12%, the smallest step between two levels) under both of the two points
+ * before it, or over both of the two after it, and by at least two print steps, goes against the
+ * curve's rise: a random chase's latency never falls as its buffer grows. */
+#define FALL_LN 0.113
+
+/* Whether point j of p falls against the rise (FALL_LN and two print steps of quantum). */
+static bool against_rise(const struct lpoints *p, size_t j, double quantum)
+{
+    if (j >= 2) {
+        double below = kfmin(p->ns[j - 1], p->ns[j - 2]);
+        if (kln(below / p->ns[j]) > FALL_LN && below - p->ns[j] >= 2 * quantum)
+            return true;
+    }
+    if (j + 2 < p->n) {
+        double above = kfmax(p->ns[j + 1], p->ns[j + 2]);
+        if (kln(p->ns[j] / above) > FALL_LN && p->ns[j] - above >= 2 * quantum)
+            return true;
+    }
+    return false;
+}
+
+/* Flag p's wild points in wild: off both neighbours by more than WILD_LN the same way (at an end,
+ * off the line through the next two), or against the rise. */
 static void flag_wild(const struct lpoints *p, bool *wild)
 {
+    double quantum = lpoints_print_resolution(p);
     for (size_t j = 0; j < p->n; j++)
-        wild[j] = p->n >= 3 && off_both(p, j, j > 0 ? j - 1 : p->n, j + 1 < p->n ? j + 1 : p->n);
+        wild[j] = p->n >= 3 && (off_both(p, j, j > 0 ? j - 1 : p->n, j + 1 < p->n ? j + 1 : p->n) ||
+                                against_rise(p, j, quantum));
 }
 
 /* The first two neighbouring wild points that are not part of a longer run: *j and *j + 1. */

@@ -44,7 +44,8 @@ static double latency(const struct family_curve *c, double n)
     return e + c->lat_ns[c->k] * (1 - prev);
 }
 
-static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, size_t *found);
+static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
+                           size_t *found);
 
 /* A member of the family: k caches, the first at 16K..64K, each next gap_min..gap_max octaves
  * further, each 3x..6x slower; memory 2.5x..4x the last cache; sharpness 1.5..6. */
@@ -67,7 +68,7 @@ static void draw_curve(struct family_curve *c, size_t k, double gap_min, double 
  * found in *found. */
 static size_t invented(const struct family_curve *c, double noise, size_t *found)
 {
-    return invented_dip(c, noise, SIZE_MAX, found);
+    return invented_dip(c, noise, SIZE_MAX, 0, found);
 }
 
 /* The first point (once per octave from 4K) on cache i's step that is at least twice as slow as
@@ -81,8 +82,10 @@ static size_t first_risen_point(const struct family_curve *c, size_t i)
     return SIZE_MAX;
 }
 
-/* As invented(), with point `dip` (SIZE_MAX: none) a wild dip to 0.35x. */
-static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, size_t *found)
+/* As invented(), with point `dip` (SIZE_MAX: none) a wild dip: to dip_ns (with noise) when that
+ * is above 0, else to 0.35x. */
+static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
+                           size_t *found)
 {
     double size[MAX_POINTS], ns[MAX_POINTS];
     struct detect_opts o = {0, 0, 0};
@@ -91,6 +94,8 @@ static size_t invented_dip(const struct family_curve *c, double noise, size_t di
     for (int x = 12; x <= 29; x++, n++) {
         size[n] = exp2(x);
         ns[n] = latency(c, size[n]) * exp(noise * gauss()) * (n == dip ? WILD_DIP : 1);
+        if (n == dip && dip_ns > 0)
+            ns[n] = dip_ns * exp(noise * gauss());
     }
     levels_detect(size, ns, NULL, n, &o, &d);
     if (getenv("DEBUG_LEVELS"))
@@ -186,11 +191,39 @@ static void test_wild_pair_beside_step(void **state)
             size_t risen = first_risen_point(&c, level);
             size_t dip = risen == SIZE_MAX ? SIZE_MAX : risen + 1;
             truths += c.k;
-            bad += invented_dip(&c, 0.015, dip, &found);
+            bad += invented_dip(&c, 0.015, dip, 0, &found);
         }
     print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
     assert_true(bad <= 2);
     assert_true(found + 1 >= truths);
+}
+
+/* A dip *between* its neighbours: a step's first risen point read at 0.8x the cache's own
+ * latency (1.5% noise, three caches 3..4 octaves apart, on L2's step and then on L3's: 12 curves).
+ * It is off only one neighbour, so the spike-and-dip rule cannot see it, and the plateau seemed to
+ * go on a point further (the corpus' multichase s0037 and s0038). It lies under the two points
+ * before it, which a random chase's rising latency cannot do (levels_wild.c's rule against a
+ * fall). Held: at most three invented and at most two of the 36 levels missed; the detector
+ * without that rule invents 9 here and finds 28 of 36. Not better: left out, the dip no longer
+ * says where the step starts, and the fit may place it an octave late (seeds 1 and 6, L2 at
+ * 741K and 1.48M); one member (seed 4, the dip on L3's step) reads an extra level at the
+ * half-risen point of L2's step, with or without the rule. */
+static void test_dip_on_step(void **state)
+{
+    (void)state;
+    size_t bad = 0, found = 0, truths = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++)
+        for (size_t level = 1; level <= 2; level++) {
+            rng_state = seed * 6007 + 1;
+            struct family_curve c;
+            draw_curve(&c, 3, 3, 4);
+            size_t risen = first_risen_point(&c, level);
+            truths += c.k;
+            bad += invented_dip(&c, 0.015, risen, 0.8 * c.lat_ns[level], &found);
+        }
+    print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
+    assert_true(bad <= 3);
+    assert_true(found + 2 >= truths);
 }
 
 int main(void)
@@ -199,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_no_invented_level),
         cmocka_unit_test(test_close_level_kept),
         cmocka_unit_test(test_wild_pair_beside_step),
+        cmocka_unit_test(test_dip_on_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
