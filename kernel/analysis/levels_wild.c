@@ -4,9 +4,10 @@
 //
 // A curve rises through a step monotonically, so a point off both its neighbours the same way is
 // a spike or a dip, never a plateau of one point, and a point well under the two before it is a
-// dip even where it lies between its neighbours (on a step's first risen point). Two such points side by side are mostly one
-// wild point beside a step's one point (a dip right after it makes the step's point look like a
-// spike): which of the two is wild the neighbours cannot say, the fit does (levels_model.c).
+// dip even where it lies between its neighbours (on a step's first risen point). Two wild points
+// side by side are mostly one wild point beside a step's one point (a dip right after it makes
+// the step's point look like a spike): which of the two is wild the neighbours cannot say, the
+// fit does (levels_model.c).
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "platform.h"
