@@ -437,7 +437,8 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out; \
 		tests/report/corpus/eval.sh fresh; tests/report/corpus/eval.sh fresh2; \
 		tests/report/corpus/eval.sh fresh3; tests/report/corpus/eval.sh fresh4; \
-		tests/report/corpus/eval.sh fresh5; tests/report/corpus/eval.sh fresh6
+		tests/report/corpus/eval.sh fresh5; tests/report/corpus/eval.sh fresh6; \
+		tests/report/corpus/eval.sh fresh7
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all
