@@ -25,7 +25,7 @@ while IFS=$'\t' read -r id truth reach desc half; do
     last=${truth##*,}
     # curve SALT < sizes: the simulated curve at each size, with this seed's noise
     curve() {
-        awk -v seed="$seed" -v salt="$1" -v last="$last" -v csv="$csv" '
+        awk -v seed="$seed" -v salt="$1" -v last="$last" -v csv="$csv" -v nowild="${CORPUS_NO_WILD:-0}" '
         BEGIN { srand(seed * 37 + 11); noise = 0.005 + rand() * 0.035; wild = rand() < 0.5
             ramp = rand() < 0.4; srand(seed * 31 + salt); n = 0
             while ((getline l < csv) > 0) { if (l ~ /^size/) continue; split(l, f, ",")
@@ -38,7 +38,7 @@ while IFS=$'\t' read -r id truth reach desc half; do
             t = (x - X[i - 1]) / (X[i] - X[i - 1]); return exp(Y[i - 1] + t * (Y[i] - Y[i - 1])) }
         { s = $1; v = at(log(s) / log(2)) * exp(noise * gauss())
           if (ramp && s > 2 * last) v *= 1 + 0.03 * log(s / (2 * last)) / log(2)
-          if (wild && rand() < 0.04) v *= rand() < 0.5 ? 0.35 : 2.5
+          if (wild && rand() < 0.04) { wf = rand() < 0.5 ? 0.35 : 2.5; if (!nowild) v *= wf }
           printf "%s %.4f\n", s, v }'
     }
     # sizes FROM TO PER_OCTAVE (log2 bytes)
