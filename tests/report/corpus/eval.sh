@@ -23,7 +23,9 @@
 # tlb or uncertain: the issue asks that such a step be named, not counted); in tinymembench64 a
 # level near a true level beyond the curve's 64 MiB end is neither required nor invented. The same
 # sim curves are scored again as sim-half.* against each cache's half-miss size (the size where
-# the simulator counts half of the loads missing it and every cache before it).
+# the simulator counts half of the loads missing it and every cache before it). CORPUS_NO_WILD=1
+# scores the same curves with their wild points at their true values (gen.sh, gen-sim.sh): what
+# the wild points cost.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
