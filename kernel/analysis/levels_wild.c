@@ -7,7 +7,8 @@
 // dip even where it lies between its neighbours (on a step's first risen point). Two wild points
 // side by side are mostly one wild point beside a step's one point (a dip right after it makes
 // the step's point look like a spike): which of the two is wild the neighbours cannot say, the
-// fit does (levels_model.c).
+// fit does (levels_model.c). Three or more side by side are mostly one or two that made their
+// neighbours look wild: the fewest of them that leave the others consistent stay flagged.
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "platform.h"
@@ -15,9 +16,10 @@
 /* A point this far (ln: 30%) off both its neighbours in the same direction is wild. */
 #define WILD_LN 0.26
 
-/* Whether point j of p is off both of its neighbours a and b (indices; p->n: none, then the line
- * through the two points on the other side stands in) by more than WILD_LN the same way. */
-static bool off_both(const struct lpoints *p, size_t j, size_t a, size_t b)
+/* How far (ln) point j of p lies beyond both of its neighbours a and b the same way, 0 when it
+ * lies between them (p->n: none, then the line through a2 and b, or a and b2, the two points on
+ * the other side, stands in). */
+static double off_by(const struct lpoints *p, size_t j, size_t a, size_t b, size_t a2, size_t b2)
 {
     double ya, yb;
     if (a < p->n && b < p->n) {
@@ -25,12 +27,20 @@ static bool off_both(const struct lpoints *p, size_t j, size_t a, size_t b)
         yb = p->y[b];
     } else if (a < p->n) { /* the last point: the line through the two before it */
         ya = p->y[a];
-        yb = 2 * p->y[a] - p->y[a - 1];
+        yb = 2 * p->y[a] - p->y[a2];
     } else { /* the first point: the line through the two after it */
         yb = p->y[b];
-        ya = 2 * p->y[b] - p->y[b + 1];
+        ya = 2 * p->y[b] - p->y[b2];
     }
-    return p->y[j] - kfmax(ya, yb) > WILD_LN || kfmin(ya, yb) - p->y[j] > WILD_LN;
+    return kfmax(kfmax(p->y[j] - kfmax(ya, yb), kfmin(ya, yb) - p->y[j]), 0);
+}
+
+/* Whether point j of p is off both of its neighbours a and b (indices; p->n: none, then the line
+ * through the two points on the other side stands in) by more than WILD_LN the same way. */
+static bool off_both(const struct lpoints *p, size_t j, size_t a, size_t b)
+{
+    return off_by(p, j, a, b, a < p->n && a > 0 ? a - 1 : p->n, b + 1 < p->n ? b + 1 : p->n) >
+           WILD_LN;
 }
 
 /* A point this far (ln: 12%, the smallest step between two levels) under both of the two points
@@ -38,30 +48,125 @@ static bool off_both(const struct lpoints *p, size_t j, size_t a, size_t b)
  * curve's rise: a random chase's latency never falls as its buffer grows. */
 #define FALL_LN 0.113
 
+/* How far (ln) beyond FALL_LN point j of p falls under both of the points c1 and c2 before it,
+ * or over both of d1 and d2 after it, by two print steps of quantum too (p->n: none); 0 when
+ * it does not go against the rise. */
+static double fall_by(const struct lpoints *p, size_t j, size_t c1, size_t c2, size_t d1, size_t d2,
+                      double quantum)
+{
+    double by = 0;
+    if (c2 < p->n) {
+        double below = kfmin(p->ns[c1], p->ns[c2]);
+        if (below - p->ns[j] >= 2 * quantum)
+            by = kfmax(by, kln(below / p->ns[j]) - FALL_LN);
+    }
+    if (d2 < p->n) {
+        double above = kfmax(p->ns[d1], p->ns[d2]);
+        if (p->ns[j] - above >= 2 * quantum)
+            by = kfmax(by, kln(p->ns[j] / above) - FALL_LN);
+    }
+    return by;
+}
+
 /* Whether point j of p falls against the rise (FALL_LN and two print steps of quantum). */
 static bool against_rise(const struct lpoints *p, size_t j, double quantum)
 {
-    if (j >= 2) {
-        double below = kfmin(p->ns[j - 1], p->ns[j - 2]);
-        if (kln(below / p->ns[j]) > FALL_LN && below - p->ns[j] >= 2 * quantum)
-            return true;
+    size_t n = p->n;
+    return fall_by(p, j, j >= 1 ? j - 1 : n, j >= 2 ? j - 2 : n, j + 1 < n ? j + 1 : n,
+                   j + 2 < n ? j + 2 : n, quantum) > 0;
+}
+
+/* The k-th point (1, 2) before j (dir < 0) or after it not flagged in wild; p->n: none. */
+static size_t unflagged(const struct lpoints *p, const bool *wild, size_t j, int dir, int k)
+{
+    for (size_t i = j;;) {
+        if (dir < 0 ? i == 0 : i + 1 >= p->n)
+            return p->n;
+        i = dir < 0 ? i - 1 : i + 1;
+        if (!wild[i] && --k == 0)
+            return i;
     }
-    if (j + 2 < p->n) {
-        double above = kfmax(p->ns[j + 1], p->ns[j + 2]);
-        if (kln(p->ns[j] / above) > FALL_LN && p->ns[j] - above >= 2 * quantum)
-            return true;
+}
+
+/* How far point j of p is wild against its nearest points not flagged in wild: beyond WILD_LN
+ * off both, or beyond FALL_LN against the rise; 0 when it is not. */
+static double wild_by(const struct lpoints *p, const bool *wild, size_t j, double quantum)
+{
+    size_t a = unflagged(p, wild, j, -1, 1), b = unflagged(p, wild, j, 1, 1);
+    size_t a2 = unflagged(p, wild, j, -1, 2), b2 = unflagged(p, wild, j, 1, 2);
+    if ((a == p->n && b2 == p->n) || (b == p->n && a2 == p->n))
+        return 0;
+    return kfmax(off_by(p, j, a, b, a2, b2) - WILD_LN, fall_by(p, j, a, a2, b, b2, quantum));
+}
+
+/* Longest run of wild points judged again (2^RUN_MAX subsets are tried). */
+#define RUN_MAX 8
+
+/* With the points of run r..e-1 in mask flagged (the rest of the run not), whether none of the
+ * others is wild against its nearest unflagged points; *by gets how far off its nearest
+ * unflagged points the flagged ones lie, summed. */
+static bool run_explained(const struct lpoints *p, bool *wild, size_t r, size_t e, unsigned mask,
+                          double quantum, double *by)
+{
+    for (size_t i = r; i < e; i++)
+        wild[i] = mask >> (i - r) & 1;
+    *by = 0;
+    for (size_t i = r; i < e; i++) {
+        wild[i] = false;
+        double off = wild_by(p, wild, i, quantum);
+        wild[i] = mask >> (i - r) & 1;
+        if (wild[i])
+            *by += off;
+        else if (off > 0)
+            return false;
     }
-    return false;
+    return true;
+}
+
+/* Three or more wild points side by side are mostly one or two whose neighbours were judged
+ * against them: a 2.5x spike in the middle of a three-point plateau makes the first point lie
+ * off the line through the next two, and the third under both the spike and the next level.
+ * Such a run keeps flagged the fewest of its points that leave none of the others wild against
+ * their nearest unflagged points (of equally few, those furthest off them); when only the
+ * whole run does, it stays flagged. */
+static void resolve_runs(const struct lpoints *p, bool *wild, double quantum)
+{
+    for (size_t r = 0; r < p->n;) {
+        size_t e = r;
+        while (e < p->n && wild[e])
+            e++;
+        if (e - r >= 3 && e - r <= RUN_MAX) {
+            unsigned all = (1u << (e - r)) - 1, best = all;
+            int fewest = (int)(e - r);
+            double most = 0, by;
+            for (unsigned mask = 1; mask < all; mask++) {
+                int count = 0;
+                for (unsigned m = mask; m; m &= m - 1)
+                    count++;
+                if (count > fewest || !run_explained(p, wild, r, e, mask, quantum, &by))
+                    continue;
+                if (count < fewest || by > most) {
+                    best = mask;
+                    fewest = count;
+                    most = by;
+                }
+            }
+            for (size_t i = r; i < e; i++)
+                wild[i] = best >> (i - r) & 1;
+        }
+        r = e > r ? e : r + 1;
+    }
 }
 
 /* Flag p's wild points in wild: off both neighbours by more than WILD_LN the same way (at an end,
- * off the line through the next two), or against the rise. */
+ * off the line through the next two), or against the rise; runs of three or more judged again. */
 static void flag_wild(const struct lpoints *p, bool *wild)
 {
     double quantum = lpoints_print_resolution(p);
     for (size_t j = 0; j < p->n; j++)
         wild[j] = p->n >= 3 && (off_both(p, j, j > 0 ? j - 1 : p->n, j + 1 < p->n ? j + 1 : p->n) ||
                                 against_rise(p, j, quantum));
+    resolve_runs(p, wild, quantum);
 }
 
 /* The first two neighbouring wild points that are not part of a longer run: *j and *j + 1. */
