@@ -103,15 +103,24 @@ static double wild_by(const struct lpoints *p, const bool *wild, size_t j, doubl
 #define RUN_MAX 8
 
 /* With the points of run r..e-1 in mask flagged (the rest of the run not), whether none of the
- * others is wild against its nearest unflagged points; *by gets how far off its nearest
- * unflagged points the flagged ones lie, summed. */
+ * others is wild against its nearest unflagged points; *fall gets how far (ln) the points kept,
+ * from the one before the run to the one after it, fall in all, and *by how far off their
+ * nearest unflagged points the flagged ones lie, summed. */
 static bool run_explained(const struct lpoints *p, bool *wild, size_t r, size_t e, unsigned mask,
-                          double quantum, double *by)
+                          double quantum, double *fall, double *by)
 {
     for (size_t i = r; i < e; i++)
         wild[i] = mask >> (i - r) & 1;
-    *by = 0;
-    for (size_t i = r; i < e; i++) {
+    *by = *fall = 0;
+    size_t prev = unflagged(p, wild, r, -1, 1);
+    for (size_t i = r; i <= e && i < p->n; i++) {
+        if (i == e || !wild[i]) {
+            if (prev < p->n)
+                *fall += kfmax(p->y[prev] - p->y[i], 0);
+            prev = i;
+        }
+        if (i == e)
+            break;
         wild[i] = false;
         double off = wild_by(p, wild, i, quantum);
         wild[i] = mask >> (i - r) & 1;
@@ -127,7 +136,9 @@ static bool run_explained(const struct lpoints *p, bool *wild, size_t r, size_t 
  * against them: a 2.5x spike in the middle of a three-point plateau makes the first point lie
  * off the line through the next two, and the third under both the spike and the next level.
  * Such a run keeps flagged the fewest of its points that leave none of the others wild against
- * their nearest unflagged points (of equally few, those furthest off them); when only the
+ * their nearest unflagged points; of equally few, those that leave the curve falling least (a
+ * random chase's latency never falls: two spikes and two dips alternating leave either the
+ * spikes or the dips consistent with their neighbours), then those furthest off. When only the
  * whole run does, it stays flagged. */
 static void resolve_runs(const struct lpoints *p, bool *wild, double quantum)
 {
@@ -138,16 +149,17 @@ static void resolve_runs(const struct lpoints *p, bool *wild, double quantum)
         if (e - r >= 3 && e - r <= RUN_MAX) {
             unsigned all = (1u << (e - r)) - 1, best = all;
             int fewest = (int)(e - r);
-            double most = 0, by;
+            double least = KM_INF, most = 0, fall, by;
             for (unsigned mask = 1; mask < all; mask++) {
                 int count = 0;
                 for (unsigned m = mask; m; m &= m - 1)
                     count++;
-                if (count > fewest || !run_explained(p, wild, r, e, mask, quantum, &by))
+                if (count > fewest || !run_explained(p, wild, r, e, mask, quantum, &fall, &by))
                     continue;
-                if (count < fewest || by > most) {
+                if (count < fewest || fall < least - 1e-9 || (fall < least + 1e-9 && by > most)) {
                     best = mask;
                     fewest = count;
+                    least = fall;
                     most = by;
                 }
             }
