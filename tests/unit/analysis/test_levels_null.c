@@ -46,6 +46,8 @@ static double latency(const struct family_curve *c, double n)
     return e + c->lat_ns[c->k] * (1 - prev);
 }
 
+static size_t invented_wild(const struct family_curve *c, double noise, const size_t *at,
+                            const double *times, size_t nwild, size_t *found);
 static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
                            size_t *found);
 
@@ -84,10 +86,9 @@ static size_t first_risen_point(const struct family_curve *c, size_t i)
     return SIZE_MAX;
 }
 
-/* As invented(), with point `dip` (SIZE_MAX: none) a wild dip: to dip_ns (with noise) when that
- * is above 0, else to 0.35x. */
-static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
-                           size_t *found)
+/* As invented(), with points at[0..nwild) wild: read at times[i] of their latency (with noise). */
+static size_t invented_wild(const struct family_curve *c, double noise, const size_t *at,
+                            const double *times, size_t nwild, size_t *found)
 {
     double size[MAX_POINTS], ns[MAX_POINTS];
     struct detect_opts o = {0, 0, 0};
@@ -96,8 +97,9 @@ static size_t invented_dip(const struct family_curve *c, double noise, size_t di
     for (int x = 12; x <= 29; x++, n++) {
         size[n] = exp2(x);
         double mean = latency(c, size[n]);
-        if (n == dip)
-            mean = dip_ns > 0 ? dip_ns : mean * WILD_DIP;
+        for (size_t i = 0; i < nwild; i++)
+            if (n == at[i])
+                mean *= times[i];
         ns[n] = mean * exp(noise * gauss());
     }
     levels_detect(size, ns, NULL, n, &o, &d);
@@ -125,6 +127,16 @@ static size_t invented_dip(const struct family_curve *c, double noise, size_t di
             }
         }
     return bad;
+}
+
+/* As invented(), with point `dip` (SIZE_MAX: none) a wild dip: to dip_ns (with noise) when that
+ * is above 0, else to 0.35x. */
+static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
+                           size_t *found)
+{
+    double times = dip_ns > 0 && dip != SIZE_MAX ? dip_ns / latency(c, exp2(12 + (double)dip))
+                                                 : WILD_DIP;
+    return invented_wild(c, noise, &dip, &times, dip == SIZE_MAX ? 0 : 1, found);
 }
 
 /* Over `members` seeded 3-level curves (3..4 octaves apart; with `close`, the last cache only
@@ -252,6 +264,38 @@ static void test_spike_on_short_first_plateau(void **state)
     assert_true(found == truths);
 }
 
+/* Two 2.5x spikes on every other point of a long L2 plateau (two caches 6..6.5 octaves apart,
+ * memory 1.6x..2.2x L2, 1.5% noise, 12 curves; the spikes on the first plateau point at least 4x
+ * L1 and the one two further, both well before L2's end): spike, plateau, spike, plateau reads as
+ * four wild points side by side, and two of them leave the other two consistent either way, the
+ * spikes or the plateau points. Kept, the spikes stand above what follows them, a fall a random
+ * chase's curve cannot have, and they lie further off their neighbours: either tie-break
+ * (levels_wild.c) flags the spikes here; in the corpus' chase-sim s9026 only the fall did. With
+ * memory at 2.5x or more the spikes fall short of it and the tie is left to how far off they
+ * lie. Held: at most one invented and one missed (it gives 0 and 24 of 24; flagging the whole
+ * run, as before, 2 and 22). */
+static void test_spikes_alternating_on_plateau(void **state)
+{
+    (void)state;
+    size_t bad = 0, found = 0, truths = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        rng_state = seed * 3037 + 11;
+        struct family_curve c;
+        draw_curve(&c, 2, 6, 6.5);
+        c.lat_ns[2] = c.lat_ns[1] * (1.6 + 0.6 * uniform());
+        size_t first = 0;
+        while (exp2(12 + (double)first) < 4 * c.size_bytes[0])
+            first++;
+        size_t at[2] = {first, first + 2};
+        double times[2] = {WILD_SPIKE, WILD_SPIKE};
+        truths += c.k;
+        bad += invented_wild(&c, 0.015, at, times, 2, &found);
+    }
+    print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
+    assert_true(bad <= 1);
+    assert_true(found + 1 >= truths);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_wild_pair_beside_step),
         cmocka_unit_test(test_dip_on_step),
         cmocka_unit_test(test_spike_on_short_first_plateau),
+        cmocka_unit_test(test_spikes_alternating_on_plateau),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
