@@ -134,8 +134,8 @@ static size_t invented_wild(const struct family_curve *c, double noise, const si
 static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
                            size_t *found)
 {
-    double times = dip_ns > 0 && dip != SIZE_MAX ? dip_ns / latency(c, exp2(12 + (double)dip))
-                                                 : WILD_DIP;
+    double times =
+        dip_ns > 0 && dip != SIZE_MAX ? dip_ns / latency(c, exp2(12 + (double)dip)) : WILD_DIP;
     return invented_wild(c, noise, &dip, &times, dip == SIZE_MAX ? 0 : 1, found);
 }
 
