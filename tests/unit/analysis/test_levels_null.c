@@ -239,6 +239,42 @@ static void test_dip_on_step(void **state)
     check_dips_on_steps(6007, 1, false, 0.8, 3, 2);
 }
 
+/* A member's wild points: their indices and the factors they are read at. */
+struct wild_points {
+    size_t n;
+    size_t at[2];
+    double times[2];
+};
+
+/* Over 12 seeded members of k caches (gap_min..gap_max octaves apart, 1.5% noise), each shaped
+ * and given its wild points by shape: at most max_invented levels invented and max_missed true
+ * levels missed. */
+static void check_wild_family(uint64_t mul, uint64_t add, size_t k, double gap_min, double gap_max,
+                              void (*shape)(struct family_curve *c, struct wild_points *w),
+                              size_t max_invented, size_t max_missed)
+{
+    size_t bad = 0, found = 0, truths = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        rng_state = seed * mul + add;
+        struct family_curve c;
+        struct wild_points w;
+        draw_curve(&c, k, gap_min, gap_max);
+        shape(&c, &w);
+        truths += c.k;
+        bad += invented_wild(&c, 0.015, w.at, w.times, w.n, &found);
+    }
+    print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
+    assert_true(bad <= max_invented);
+    assert_true(found + max_missed >= truths);
+}
+
+/* L1 at 16K..30K, so its plateau is read at 4K, 8K and 16K, and a 2.5x spike at 8K. */
+static void spike_on_short_first_plateau(struct family_curve *c, struct wild_points *w)
+{
+    c->size_bytes[0] = exp2(14 + 0.9 * uniform());
+    *w = (struct wild_points){1, {1, 0}, {WILD_SPIKE, 1}};
+}
+
 /* A 2.5x spike (the corpus' wild spike) in the middle of a first plateau of three points: L1 at
  * 16K..30K, read at 4K, 8K and 16K (1.5% noise, three caches, 12 curves). The spike makes both its
  * neighbours look wild too: the first point lies off the line through the next two, the third
@@ -250,18 +286,17 @@ static void test_dip_on_step(void **state)
 static void test_spike_on_short_first_plateau(void **state)
 {
     (void)state;
-    size_t bad = 0, found = 0, truths = 0;
-    for (uint64_t seed = 1; seed <= 12; seed++) {
-        rng_state = seed * 7411 + 7;
-        struct family_curve c;
-        draw_curve(&c, 3, 3, 4);
-        c.size_bytes[0] = exp2(14 + 0.9 * uniform());
-        truths += c.k;
-        bad += invented_dip(&c, 0.015, 1, WILD_SPIKE * c.lat_ns[0], &found);
-    }
-    print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
-    assert_true(bad <= 1);
-    assert_true(found == truths);
+    check_wild_family(7411, 7, 3, 3, 4, spike_on_short_first_plateau, 1, 0);
+}
+
+/* Memory 1.6x..2.2x L2, and 2.5x spikes on the first L2 point at least 4x L1 and two further. */
+static void spikes_alternating_on_plateau(struct family_curve *c, struct wild_points *w)
+{
+    c->lat_ns[2] = c->lat_ns[1] * (1.6 + 0.6 * uniform());
+    size_t first = 0;
+    while (exp2(12 + (double)first) < 4 * c->size_bytes[0])
+        first++;
+    *w = (struct wild_points){2, {first, first + 2}, {WILD_SPIKE, WILD_SPIKE}};
 }
 
 /* Two 2.5x spikes on every other point of a long L2 plateau (two caches 6..6.5 octaves apart,
@@ -277,23 +312,7 @@ static void test_spike_on_short_first_plateau(void **state)
 static void test_spikes_alternating_on_plateau(void **state)
 {
     (void)state;
-    size_t bad = 0, found = 0, truths = 0;
-    for (uint64_t seed = 1; seed <= 12; seed++) {
-        rng_state = seed * 3037 + 11;
-        struct family_curve c;
-        draw_curve(&c, 2, 6, 6.5);
-        c.lat_ns[2] = c.lat_ns[1] * (1.6 + 0.6 * uniform());
-        size_t first = 0;
-        while (exp2(12 + (double)first) < 4 * c.size_bytes[0])
-            first++;
-        size_t at[2] = {first, first + 2};
-        double times[2] = {WILD_SPIKE, WILD_SPIKE};
-        truths += c.k;
-        bad += invented_wild(&c, 0.015, at, times, 2, &found);
-    }
-    print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
-    assert_true(bad <= 1);
-    assert_true(found + 1 >= truths);
+    check_wild_family(3037, 11, 2, 6, 6.5, spikes_alternating_on_plateau, 1, 1);
 }
 
 int main(void)
