@@ -68,14 +68,6 @@ static double fall_by(const struct lpoints *p, size_t j, size_t c1, size_t c2, s
     return by;
 }
 
-/* Whether point j of p falls against the rise (FALL_LN and two print steps of quantum). */
-static bool against_rise(const struct lpoints *p, size_t j, double quantum)
-{
-    size_t n = p->n;
-    return fall_by(p, j, j >= 1 ? j - 1 : n, j >= 2 ? j - 2 : n, j + 1 < n ? j + 1 : n,
-                   j + 2 < n ? j + 2 : n, quantum) > 0;
-}
-
 /* The k-th point (1, 2) before j (dir < 0) or after it not flagged in wild; p->n: none. */
 static size_t unflagged(const struct lpoints *p, const bool *wild, size_t j, int dir, int k)
 {
@@ -171,13 +163,14 @@ static void resolve_runs(const struct lpoints *p, bool *wild, double quantum)
 }
 
 /* Flag p's wild points in wild: off both neighbours by more than WILD_LN the same way (at an end,
- * off the line through the next two), or against the rise; runs of three or more judged again. */
+ * off the line through the next two), or against the rise, each judged against all the others;
+ * runs of three or more judged again. */
 static void flag_wild(const struct lpoints *p, bool *wild)
 {
+    static const bool none[LEVELS_MAX_POINTS];
     double quantum = lpoints_print_resolution(p);
     for (size_t j = 0; j < p->n; j++)
-        wild[j] = p->n >= 3 && (off_both(p, j, j > 0 ? j - 1 : p->n, j + 1 < p->n ? j + 1 : p->n) ||
-                                against_rise(p, j, quantum));
+        wild[j] = wild_by(p, none, j, quantum) > 0;
     resolve_runs(p, wild, quantum);
 }
 
