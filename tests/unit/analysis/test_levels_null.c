@@ -48,8 +48,6 @@ static double latency(const struct family_curve *c, double n)
 
 static size_t invented_wild(const struct family_curve *c, double noise, const size_t *at,
                             const double *times, size_t nwild, size_t *found);
-static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
-                           size_t *found);
 
 /* A member of the family: k caches, the first at 16K..64K, each next gap_min..gap_max octaves
  * further, each 3x..6x slower; memory 2.5x..4x the last cache; sharpness 1.5..6. */
@@ -72,7 +70,7 @@ static void draw_curve(struct family_curve *c, size_t k, double gap_min, double 
  * found in *found. */
 static size_t invented(const struct family_curve *c, double noise, size_t *found)
 {
-    return invented_dip(c, noise, SIZE_MAX, 0, found);
+    return invented_wild(c, noise, NULL, NULL, 0, found);
 }
 
 /* The first point (once per octave from 4K) on cache i's step that is at least twice as slow as
@@ -129,16 +127,6 @@ static size_t invented_wild(const struct family_curve *c, double noise, const si
     return bad;
 }
 
-/* As invented(), with point `dip` (SIZE_MAX: none) a wild dip: to dip_ns (with noise) when that
- * is above 0, else to 0.35x. */
-static size_t invented_dip(const struct family_curve *c, double noise, size_t dip, double dip_ns,
-                           size_t *found)
-{
-    double times =
-        dip_ns > 0 && dip != SIZE_MAX ? dip_ns / latency(c, exp2(12 + (double)dip)) : WILD_DIP;
-    return invented_wild(c, noise, &dip, &times, dip == SIZE_MAX ? 0 : 1, found);
-}
-
 /* Over `members` seeded 3-level curves (3..4 octaves apart; with `close`, the last cache only
  * two octaves past the one before it and a step at least this sharp): levels invented, and in
  * *found and *truths the true levels found and drawn. */
@@ -176,8 +164,11 @@ static void check_dips_on_steps(uint64_t mul, uint64_t add, bool after, double o
             draw_curve(&c, 3, 3, 4);
             size_t risen = first_risen_point(&c, level);
             size_t dip = risen == SIZE_MAX || !after ? risen : risen + 1;
+            double times = dip != SIZE_MAX && of_cache > 0
+                               ? of_cache * c.lat_ns[level] / latency(&c, exp2(12 + (double)dip))
+                               : WILD_DIP;
             truths += c.k;
-            bad += invented_dip(&c, 0.015, dip, of_cache * c.lat_ns[level], &found);
+            bad += invented_wild(&c, 0.015, &dip, &times, dip != SIZE_MAX, &found);
         }
     print_message("%zu invented, %zu of %zu found\n", bad, found, truths);
     assert_true(bad <= max_invented);
