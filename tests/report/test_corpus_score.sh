@@ -41,4 +41,13 @@ head -9 "$dir/bar" >"$dir/bar1"; printf 'g%s32768%s32768:cache,8388608:cache\n' 
 score bar1 >/dev/null; rc=$?
 check "one invented in ten curves meets the bar" test "$rc" = 0
 check "an unreadable curve is counted" grep -q '(1 unreadable)' <(printf 'h%s32768%sERROR\n' "$T" "$T" >"$dir/err"; score err)
+# CORPUS_NO_WILD=1: the same curves with each wild point at its true value, nothing else moved.
+"$ROOT/tests/report/corpus/gen.sh" "$dir/wild" 1 6 >/dev/null
+CORPUS_NO_WILD=1 "$ROOT/tests/report/corpus/gen.sh" "$dir/tame" 1 6 >/dev/null
+ratios=$(for f in "$dir"/wild/*.random-chase.txt; do
+    paste "$f" "$dir/tame/${f##*/}" | awk 'NR > 1 && $2 != $4 { printf "%.2f\n", $2 / $4 }'; done)
+check "without wild points some points differ" test -n "$ratios"
+check "each differs by the wild factor, 0.35x or 2.5x" \
+    test -z "$(grep -vxE '0\.35|2\.50' <<<"$ratios")"
+check "the truth is the same" cmp -s "$dir/wild/truth.tsv" "$dir/tame/truth.tsv"
 finish

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Scores chase-report's level detection on the generated corpus:
-# eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|quick]. tune: seeds 1..60 (what the detector may be
-# adjusted on); held-out: seeds 1001..1060 (scored once per change); fresh: seeds 3001..3060 and
-# chase-sim hierarchies 3001..3040, drawn 2026-11-23 after held-out had been seen; fresh2: 4001..
-# 4060 and 4001..4040, drawn after fresh had been scored once (only scored); fresh3: 5001..5060
-# and 5001..5040, drawn 2026-11-23 after fresh2 had been scored (only scored); fresh4: 6001..6060
-# and 6001..6040, drawn 2026-11-24 after fresh3 had been scored (only scored); fresh5: 7001..7060
-# and 7001..7040, drawn 2026-11-24 after fresh4 had been scored (only scored); fresh6: 8001..8060
-# and 8001..8040, drawn 2026-11-24 06:07 UTC after fresh5 had been scored (scored once, 08:46..
-# 08:59 UTC); fresh7: 9001..9060 and 9001..9040, drawn 2026-11-24 09:10 UTC after fresh6 had been
-# scored (scored once, 11:18..11:34 UTC); fresh8: 9101..9160 and 9101..9140, drawn 2026-11-24
-# 11:35 UTC after fresh7 had been scored; quick: 2001..2008.
+# eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|quick].
+# tune: seeds 1..60 (what the detector may be adjusted on); held-out: seeds 1001..1060 (scored once
+# per change); fresh: seeds 3001..3060 and chase-sim hierarchies 3001..3040, drawn 2026-11-23 after
+# held-out had been seen; fresh2: 4001..4060 and 4001..4040, drawn after fresh had been scored once
+# (only scored); fresh3: 5001..5060 and 5001..5040, drawn 2026-11-23 after fresh2 had been scored
+# (only scored); fresh4: 6001..6060 and 6001..6040, drawn 2026-11-24 after fresh3 had been scored
+# (only scored); fresh5: 7001..7060 and 7001..7040, drawn 2026-11-24 after fresh4 had been scored
+# (only scored); fresh6: 8001..8060 and 8001..8040, drawn 2026-11-24 06:07 UTC after fresh5 had been
+# scored (scored once, 08:46..08:59 UTC); fresh7: 9001..9060 and 9001..9040, drawn 2026-11-24 09:10
+# UTC after fresh6 had been scored (scored once, 11:18..11:34 UTC); fresh8: 9101..9160 and
+# 9101..9140, drawn 2026-11-24 11:35 UTC after fresh7 had been scored; quick: 2001..2008.
 # Prints per input format: curves, true levels,
 # the share found within a factor 1.5 of their size, and levels invented (a detected level
 # with no true level within 1.5x), per ten curves. Exit 1 when held-out misses the issue's
