@@ -29,6 +29,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_null.c \
+	kernel/analysis/levels_confidence.c \
 	kernel/analysis/levels_wild.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \

@@ -142,7 +142,7 @@ static size_t plateaus_from_pieces(const struct lpoints *p, struct piece *pc, si
         if (pc[i].flat && !raw_points_agree(p, pc[i].a, pc[i].b, min_step))
             pc[i].flat = false;
         if (pc[i].flat)
-            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0, KM_NAN};
+            pl[m++] = (struct plateau){pc[i].a, pc[i].b, 0, KM_NAN, KM_NAN};
     }
     plat_free(slope);
     for (size_t i = 0; i < m; i++)
@@ -155,6 +155,7 @@ static void merge_at(const struct lpoints *p, struct plateau *pl, size_t *m, siz
 {
     pl[k].b = pl[k + 1].b;
     pl[k].step_log2 = pl[k + 1].step_log2;
+    pl[k].conf = pl[k + 1].conf;
     pl[k].level = median_range(p->z, pl[k].a, pl[k].b);
     for (size_t i = k + 1; i + 1 < *m; i++)
         pl[i] = pl[i + 1];
@@ -283,7 +284,7 @@ static double confidence(const struct lpoints *p, const struct plateau *u, const
 static void set_level(const struct lpoints *p, const struct plateau *u, const struct plateau *v,
                       double offset, double min_step, struct level *lv)
 {
-    lv->confidence = confidence(p, u, v, min_step);
+    lv->confidence = v && kisfinite(u->conf) ? u->conf : confidence(p, u, v, min_step);
     lv->kind = LEVEL_CACHE;
     lv->first = u->a;
     lv->last = u->b;
@@ -309,7 +310,7 @@ static void open_level(const struct lpoints *p, const struct plateau *u, double 
 static void rising_end(const struct lpoints *p, const struct plateau *u, bool in_llc, double offset,
                        double min_step, struct detection *d)
 {
-    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN};
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN, KM_NAN};
     if (d->nlevels >= LEVELS_MAX)
         return;
     set_level(p, u, &end, offset, min_step, &d->level[d->nlevels++]);
@@ -376,7 +377,7 @@ static bool walk_rise(const struct lpoints *p, const struct plateau *u, double r
     if (!(o->walk_bytes > 0) || kexp2(p->x[u->a]) < o->walk_bytes ||
         rise > kln(WALK_STEP_MAX_RATIO))
         return false;
-    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN};
+    struct plateau end = {p->n - 1, p->n - 1, p->z[p->n - 1], KM_NAN, KM_NAN};
     d->walk_from_bytes = kexp2(step_position(p, u, &end));
     d->walk_ns = p->ns[p->n - 1] - kexp(u->level);
     char from[32];

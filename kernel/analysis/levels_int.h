@@ -29,6 +29,7 @@ struct plateau {
     size_t a, b;
     double level;
     double step_log2; /* where the step after it is (log2 bytes), NaN: found from the points */
+    double conf;      /* the sparse model's confidence in the step after it, NaN: from the step */
 };
 
 /* Curves with fewer points per octave than this are read by the latency model

@@ -33,8 +33,6 @@ static const double ramps[] = {0.0, 0.03};
 /* Memory is at least this much slower than the last cache (levels.c's MEMORY_FACTOR): a
  * "level" closer to memory's latency is memory seen through noise or contention. */
 #define MEMORY_OVER_CACHE 1.3
-/* Criterion cost of a level in units of ln n: its latency (1) and its size (2). */
-#define LEVEL_PENALTY 3.0
 /* MODEL_PARAMS_PER_LEVEL (levels_model_int.h) does not count a level's own sharpness: at one
  * point per octave a step has one or two points on it, which leave its sharpness nearly free (it
  * trades off against the size) rather than fitting noise away; counting it too made the noise
@@ -164,8 +162,8 @@ static bool sizes_valid(const struct lpoints *p, const struct model *m)
 
 /* Evaluate m with its own sharpness per level and with each sharpness of the grid for all
  * levels, then each level's sharpness in turn over the grid (a sharp L1 and a soft L3 are far
- * apart for the pattern search's small steps), keeping the best; returns its rss. */
-static double best_sharpness(const struct lpoints *p, struct model *m, double min_step)
+ * apart for the pattern search's small steps), keeping the best. */
+double model_fit_sharpness(const struct lpoints *p, struct model *m, double min_step)
 {
     struct model best = *m;
     if (!sizes_valid(p, m)) {
@@ -205,7 +203,7 @@ static void descend(const struct lpoints *p, struct model *m, double min_step)
             for (double s = from; s < to; s += GRID_OCTAVES) {
                 struct model t = *m;
                 t.s[i] = s;
-                if (best_sharpness(p, &t, min_step) < m->rss * (1 - 1e-9)) {
+                if (model_fit_sharpness(p, &t, min_step) < m->rss * (1 - 1e-9)) {
                     *m = t;
                     moved = true;
                 }
@@ -288,7 +286,7 @@ void model_add_level(const struct lpoints *p, const struct model *m, struct mode
             t.s[o] = m->s[i];
             t.p[o] = m->p[i];
         }
-        if (best_sharpness(p, &t, min_step) < out->rss)
+        if (model_fit_sharpness(p, &t, min_step) < out->rss)
             *out = t;
     }
     if (kisfinite(out->rss)) {
@@ -300,7 +298,7 @@ void model_add_level(const struct lpoints *p, const struct model *m, struct mode
 /* Refit m from its sizes: the best sharpness, then each size on the grid, then off the grid. */
 void model_refit(const struct lpoints *p, struct model *m, double min_step)
 {
-    best_sharpness(p, m, min_step);
+    model_fit_sharpness(p, m, min_step);
     if (kisfinite(m->rss)) {
         descend(p, m, min_step);
         refine(p, m, min_step);
@@ -324,8 +322,7 @@ double model_residual_variance(const struct model *all, size_t nall, size_t n)
     return kfmax(var, RESIDUAL_FLOOR_LN * RESIDUAL_FLOOR_LN);
 }
 
-/* m without its level i: the level's points go to the level after it. */
-static void drop_level(struct model *m, size_t i)
+void model_drop_level(struct model *m, size_t i)
 {
     for (size_t j = i; j + 1 < m->k; j++) {
         m->s[j] = m->s[j + 1];
@@ -337,7 +334,7 @@ static void drop_level(struct model *m, size_t i)
 size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all)
 {
     struct model cur = {.k = 0};
-    best_sharpness(q, &cur, min_step);
+    model_fit_sharpness(q, &cur, min_step);
     size_t nall = 0, kmax = q->n / 3 < MODEL_MAX_LEVELS ? q->n / 3 : MODEL_MAX_LEVELS;
     all[nall++] = cur;
     while (cur.k < kmax) {
@@ -355,7 +352,7 @@ size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all
     for (size_t k = nall - 1; k-- > 1;)
         for (size_t i = 0; i <= k; i++) {
             struct model t = all[k + 1];
-            drop_level(&t, i);
+            model_drop_level(&t, i);
             model_refit(q, &t, min_step);
             if (t.rss < all[k].rss * (1 - 1e-9))
                 all[k] = t;
@@ -396,7 +393,7 @@ static double step_at(const struct model *m, size_t i, double fraction)
  * gap's first point), so the gap's middle, at most sqrt(2) from any place in it, is the least
  * wrong. The start of the rise rather than its 30% point (dense curves): a soft step's 30% point
  * can fall an octave past the gap where the cache starts to miss. */
-static double step_place(const struct lpoints *p, const struct model *m, size_t i)
+double model_step_place(const struct lpoints *p, const struct model *m, size_t i)
 {
     double x = step_at(m, i, STEP_START_FRACTION);
     for (size_t j = 0; j + 1 < p->n; j++)
@@ -437,7 +434,7 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
     struct lpoints *q = plat_alloc(sizeof(*q));
     if (!q || p->n < 4) {
         plat_free(q);
-        pl[0] = (struct plateau){0, p->n ? p->n - 1 : 0, p->n ? p->z[0] : 0, KM_NAN};
+        pl[0] = (struct plateau){0, p->n ? p->n - 1 : 0, p->n ? p->z[0] : 0, KM_NAN, KM_NAN};
         return p->n ? 1 : 0;
     }
     size_t nall = model_fit_without_wild(p, q, min_step, all);
@@ -458,7 +455,9 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
             j++;
         if (j > a)
             pl[m++] = (struct plateau){a, j - 1, lpoints_median(p->z + a, j - a),
-                                       i < best.k ? step_place(p, &best, i) : KM_NAN};
+                                       i < best.k ? model_step_place(p, &best, i) : KM_NAN,
+                                       i < best.k ? model_level_confidence(p, q, &best, i, min_step)
+                                                  : KM_NAN};
     }
     plat_free(q);
     return m;

@@ -16,6 +16,8 @@
 /* Degrees of freedom a level takes from the noise estimate: its size and latency (plus 3 for the
  * model: memory's latency and ramp, and one sharpness, as when all levels shared one). */
 #define MODEL_PARAMS_PER_LEVEL 2
+/* Criterion cost of a level in units of ln n: its latency (1) and its size (2). */
+#define LEVEL_PENALTY 3.0
 
 struct model {
     size_t k;
@@ -31,6 +33,18 @@ void model_refit(const struct lpoints *p, struct model *m, double min_step);
 /* The best model with one level more than m on p (out->rss is KM_INF when none is valid). */
 void model_add_level(const struct lpoints *p, const struct model *m, struct model *out,
                      double min_step);
+/* Fit m's latencies with the best sharpness (the grid's, for all levels and for each) and ramp;
+ * returns its rss (KM_INF: sizes that leave a level without a point, or no valid latencies). */
+double model_fit_sharpness(const struct lpoints *p, struct model *m, double min_step);
+/* m without its level i: the level's points go to the level after it. */
+void model_drop_level(struct model *m, size_t i);
+/* Where level i's size is reported (log2 bytes): the middle of the gap between p's two points
+ * around the place where the model leaves the level. */
+double model_step_place(const struct lpoints *p, const struct model *m, size_t i);
+/* How sure level i of m (fitted to q, p without its wild points) is, 0..1: that the curve has it,
+ * and that its step lies in the gap of p it is reported in (levels_confidence.c). */
+double model_level_confidence(const struct lpoints *p, const struct lpoints *q,
+                              const struct model *m, size_t i, double min_step);
 /* Fit k = 0, 1, ... levels (each from the best with one fewer, then a backward pass) into all;
  * returns how many models. */
 size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all);
@@ -47,6 +61,9 @@ size_t model_fit_without_wild(const struct lpoints *p, struct lpoints *q, double
 double model_ln(const struct model *m, double x);
 /* Residual degrees of freedom of m fitted to n points. */
 double model_dof(const struct model *m, size_t n);
+/* The noise m leaves per degree of freedom on n points (variance of ln latency), at least
+ * RESIDUAL_FLOOR_LN squared (levels_null.c). */
+double model_noise_variance(const struct model *m, size_t n);
 
 /* Whether `more` (all[k]) explains p better than `fewer` (all[k-1]) by more than noise would:
  * the drop in rss over the noise left, against its distribution when fewer is the truth,

@@ -24,8 +24,7 @@
 #define NULL_ALPHA 0.05
 #define NULL_SEED 0x6c6576656c73ULL
 
-/* Noise per point left by m (variance of ln latency), at least the resolved floor. */
-static double noise_var(const struct model *m, size_t n)
+double model_noise_variance(const struct model *m, size_t n)
 {
     double dof = model_dof(m, n);
     double v = dof >= 1 ? m->rss / dof : KM_INF;
@@ -37,7 +36,7 @@ static double statistic(const struct model *fewer, const struct model *more, siz
 {
     if (!kisfinite(more->rss) || !kisfinite(fewer->rss))
         return 0;
-    return kfmax(fewer->rss - more->rss, 0) / noise_var(more, n);
+    return kfmax(fewer->rss - more->rss, 0) / model_noise_variance(more, n);
 }
 
 /* A curve drawn from m at p's sizes: ln-normal noise of variance var, then printed with p's
@@ -72,7 +71,7 @@ bool model_level_significant(const struct lpoints *p, const struct model *fewer,
         return true; /* no memory to test with: keep the criterion's choice */
     struct rng r;
     rng_seed(&r, NULL_SEED + fewer->k);
-    double var = noise_var(fewer, p->n);
+    double var = model_noise_variance(fewer, p->n);
     size_t reach = 0, limit = (size_t)(NULL_ALPHA * (NULL_DRAWS + 1)) - 1;
     for (size_t b = 0; b < NULL_DRAWS && reach <= limit; b++) {
         draw(p, fewer, var, &r, sim);
