@@ -40,6 +40,12 @@ check "two invented in ten curves fails the score" test "$rc" = 1
 head -9 "$dir/bar" >"$dir/bar1"; printf 'g%s32768%s32768:cache,8388608:cache\n' "$T" "$T" >>"$dir/bar1"
 score bar1 >/dev/null; rc=$?
 check "one invented in ten curves meets the bar" test "$rc" = 0
+# Confidences: their mean over right and invented levels, and the Brier score, excused levels out.
+printf 'k%s32768,1048576%s32768:cache:0.9,300000:tlb:0.5,4194304:cache:0.3%s262144%s\n' "$T" "$T" "$T" "$T" >"$dir/conf"
+check "confidences: right 0.90, invented 0.30, Brier (0.1^2 + 0.3^2) / 2" \
+    test "$(score conf | awk '$3 == "k" { print $9, $10, $11 }')" = "0.90 0.30 0.0500"
+check "levels without a confidence are not rated" \
+    test "$(score found | awk '$3 == "a" { print $9, $10, $11 }')" = "- - -"
 check "an unreadable curve is counted" grep -q '(1 unreadable)' <(printf 'h%s32768%sERROR\n' "$T" "$T" >"$dir/err"; score err)
 # CORPUS_NO_WILD=1: the same curves with each wild point at its true value, nothing else moved.
 "$ROOT/tests/report/corpus/gen.sh" "$dir/wild" 1 6 >/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Scores chase-report's level detection on the generated corpus:
-# eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|quick].
+# eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|quick].
 # tune: seeds 1..60 (what the detector may be adjusted on); held-out: seeds 1001..1060 (scored once
 # per change); fresh: seeds 3001..3060 and chase-sim hierarchies 3001..3040, drawn 2026-11-23 after
 # held-out had been seen; fresh2: 4001..4060 and 4001..4040, drawn after fresh had been scored once
@@ -11,10 +11,12 @@
 # (only scored); fresh6: 8001..8060 and 8001..8040, drawn 2026-11-24 06:07 UTC after fresh5 had been
 # scored (scored once, 08:46..08:59 UTC); fresh7: 9001..9060 and 9001..9040, drawn 2026-11-24 09:10
 # UTC after fresh6 had been scored (scored once, 11:18..11:34 UTC); fresh8: 9101..9160 and
-# 9101..9140, drawn 2026-11-24 11:35 UTC after fresh7 had been scored; quick: 2001..2008.
-# Prints per input format: curves, true levels,
-# the share found within a factor 1.5 of their size, and levels invented (a detected level
-# with no true level within 1.5x), per ten curves. Exit 1 when held-out misses the issue's
+# 9101..9140, drawn 2026-11-24 11:35 UTC after fresh7 had been scored; fresh9: 9201..9260 and
+# 9201..9240, drawn 2026-11-24 13:51 UTC after fresh8 had been scored; quick: 2001..2008.
+# Prints per input format: curves, true levels, the share found within a factor 1.5 of their
+# size, and levels invented (a detected level with no true level within 1.5x), per ten curves,
+# and the levels' confidences: their mean over the right levels and over the invented ones, and
+# the Brier score (score.awk). Exit 1 when held-out misses the issue's
 # bar (95% found, at most one invented per ten curves) in any format. Then the real runs of
 # real/ (chase-host on the machines at hand) against their sysfs truth, levels above the
 # bound given there (a shared last cache whose effective share is unknown) not scored. Also
@@ -43,8 +45,9 @@ fresh5) first=7001 count=60 sim_first=7001 sim_count=40 ;;
 fresh6) first=8001 count=60 sim_first=8001 sim_count=40 ;;
 fresh7) first=9001 count=60 sim_first=9001 sim_count=40 ;;
 fresh8) first=9101 count=60 sim_first=9101 sim_count=40 ;;
+fresh9) first=9201 count=60 sim_first=9201 sim_count=40 ;;
 quick) first=2001 count=8 sim_first=0 sim_count=0 ;;
-*) echo "usage: eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|quick]" >&2; exit 2 ;;
+*) echo "usage: eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|quick]" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,7 +60,8 @@ while IFS=$'\t' read -r file truth spec half; do
     skip=$(grep -o '\bskip=[0-9,]*' <<<"$spec" | cut -d= -f2)
     fmt=${file#*.}; fmt=${fmt%.txt}
     got=$("$report" --json "$work/$file" 2>/dev/null |
-        jq -r '[.levels[] | select(.size_known) | "\(.size_bytes):\(.kind)"] | join(",")' 2>/dev/null) ||
+        jq -r '[.levels[] | select(.size_known) |
+            "\(.size_bytes):\(.kind):\(.confidence)"] | join(",")' 2>/dev/null) ||
         got=ERROR
     printf '%s\t%s\t%s\t%s\t%s\n' "$fmt" "$truth" "${got:-}" "$reach" "$skip"
     [ -z "${half:-}" ] || printf '%s\t%s\t%s\t%s\t%s\n' "sim-half.${fmt#sim.}" "$half" "${got:-}" "$reach" "$skip"
@@ -66,7 +70,7 @@ done <"$work/truth.tsv" >"$work/scored.tsv"
 grep -v '^#' "$here/real/truth.tsv" | while IFS=$'\t' read -r dir truth bound _; do
     got=$("$report" --json "$here/real/$dir" 2>/dev/null |
         jq -r --argjson b "$bound" '[.levels[] | select(.size_known and .size_bytes < $b) |
-            .size_bytes] | map(tostring) | join(",")' 2>/dev/null) || got=ERROR
+            "\(.size_bytes):\(.kind):\(.confidence)"] | join(",")' 2>/dev/null) || got=ERROR
     printf 'real %s\t%s\t%s\n' "$dir" "$truth" "${got:-}"
 done >>"$work/scored.tsv"
 # EVAL_SCORED=FILE keeps the per-curve lines (format, truth, detected size:kind, TLB reaches,
