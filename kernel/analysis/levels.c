@@ -461,7 +461,7 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
     double min_step = kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise);
     size_t m;
     if (!dense) {
-        m = lpoints_model_plateaus(p, MIN_STEP_LN, pl);
+        m = lpoints_model_plateaus(p, MIN_STEP_LN, pl, o->ns_offset, d);
     } else {
         m = plateaus_from_pieces(p, pc, npc, min_step, d->noise, pl);
         merge_small_steps(p, pl, &m, min_step, d);

@@ -40,8 +40,10 @@ struct plateau {
 double lpoints_per_octave(const struct lpoints *p);
 /* The plateaus of p's levels and memory (last) from the latency model with the number of
  * levels the information criterion prefers, each step at least min_step (ln); returns how
- * many (at least one when p has points). */
-size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl);
+ * many (at least one when p has points). The points left out of the fit as wild are noted in d
+ * (latencies less ns_offset). */
+size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl,
+                              double ns_offset, struct detection *d);
 
 /* Cut p's smoothed curve into straight pieces for noise sigma; returns how many (<= p->n). */
 size_t lpoints_segment(const struct lpoints *p, double sigma, struct piece *out);

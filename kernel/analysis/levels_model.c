@@ -428,7 +428,8 @@ double model_criterion_cost(const struct model *all, size_t nall, size_t n, doub
     return cost;
 }
 
-size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl)
+size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct plateau *pl,
+                              double ns_offset, struct detection *d)
 {
     struct model all[MODEL_MAX_LEVELS + 1];
     struct lpoints *q = plat_alloc(sizeof(*q));
@@ -438,6 +439,7 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
         return p->n ? 1 : 0;
     }
     size_t nall = model_fit_without_wild(p, q, min_step, all);
+    model_note_wild(p, q, ns_offset, d);
     double cost;
     size_t bi = criterion_choice(all, nall, q->n, model_residual_variance(all, nall, q->n), &cost);
     /* The criterion's noise estimate comes from the richest models and is too small on noisy

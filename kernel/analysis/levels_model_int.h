@@ -57,6 +57,10 @@ double model_criterion_cost(const struct model *all, size_t nall, size_t n, doub
  * (levels_wild.c). */
 size_t model_fit_without_wild(const struct lpoints *p, struct lpoints *q, double min_step,
                               struct model *all);
+/* Note in d the points of p that q, p without its wild points, left out, with their latencies
+ * less ns_offset (levels_wild.c). */
+void model_note_wild(const struct lpoints *p, const struct lpoints *q, double ns_offset,
+                     struct detection *d);
 /* ln of the model's latency at 2^x bytes. */
 double model_ln(const struct model *m, double x);
 /* Residual degrees of freedom of m fitted to n points. */

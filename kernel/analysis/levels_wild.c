@@ -9,10 +9,14 @@
 // the step's point look like a spike): which of the two is wild the neighbours cannot say, the
 // fit does (levels_model.c). Three or more side by side are mostly one or two that made their
 // neighbours look wild: the fewest of them that leave the others consistent stay flagged.
+#include "analysis/interpret.h"
 #include "analysis/levels_model_int.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "platform.h"
 
+/* Wild points a note lists by size. */
+#define WILD_NOTE_SIZES 4
 /* A point this far (ln: 30%) off both its neighbours in the same direction is wild. */
 #define WILD_LN 0.26
 
@@ -262,4 +266,28 @@ size_t model_fit_without_wild(const struct lpoints *p, struct lpoints *q, double
     plat_free(alt);
     plat_free(alt_all);
     return nall ? nall : fit_variant(p, wild, p->n, q, min_step, all);
+}
+
+void model_note_wild(const struct lpoints *p, const struct lpoints *q, double ns_offset,
+                     struct detection *d)
+{
+    char list[LEVELS_NOTE_CHARS] = "", sz[32];
+    size_t len = 0, left = 0;
+    for (size_t i = 0, j = 0; i < p->n; i++) {
+        if (j < q->n && q->x[j] == p->x[i]) {
+            j++;
+            continue;
+        }
+        analysis_size(sz, sizeof(sz), kexp2(p->x[i]));
+        if (left++ < WILD_NOTE_SIZES && len + 40 < sizeof(list))
+            len += (size_t)ksnprintf(list + len, sizeof(list) - len, "%s%s (%.1f ns)",
+                                     left > 1 ? ", " : "", sz, p->ns[i] - ns_offset);
+    }
+    if (left > WILD_NOTE_SIZES)
+        ksnprintf(list + len, sizeof(list) - len, " and %zu more", left - WILD_NOTE_SIZES);
+    if (left)
+        levels_note(d,
+                    "left out of the fit as wild (off both neighbours, or falling against "
+                    "the rise): %s",
+                    list);
 }
