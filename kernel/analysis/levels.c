@@ -449,6 +449,7 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
     }
     d->noise = lpoints_noise(p);
     bool dense = lpoints_per_octave(p) >= SPARSE_POINTS_PER_OCTAVE;
+    d->sparse = !dense;
     if (dense) /* wild points: beyond a significant step from both neighbours */
         lpoints_interpolate_extremes(p, kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise));
     size_t npc = lpoints_segment(p, d->noise, pc);

@@ -9,6 +9,12 @@
 #define LEVELS_MAX 8
 #define LEVELS_NOTES 6
 #define LEVELS_NOTE_CHARS 200
+/* What a level's size means, for a heading: where latency has risen LEVELS_STEP_FRACTION of the
+ * way to the next level, or on a sparse curve the middle of the gap where it starts to rise. */
+#define LEVELS_SIZE_DENSE "where latency has risen %.0f%% of the way to the next level"
+#define LEVELS_SIZE_SPARSE                                                                         \
+    "the middle of the gap between the two points where latency starts to rise; at one point "     \
+    "per octave, where in the gap is not known"
 /* Most points analysed; longer curves are first reduced to medians of narrow log2-size bins. */
 #define LEVELS_MAX_POINTS 1024
 
@@ -43,6 +49,10 @@ struct detection {
     double walk_ns;         /* what the walks add to memory's latency there, NaN: none */
     double noise;           /* estimated noise, as the standard deviation of ln(latency) */
     size_t npoints;         /* points analysed */
+    /* Read by the latency model (about one point per octave): each size is the middle of the gap
+     * between the two points where latency starts to rise, not where it has risen
+     * LEVELS_STEP_FRACTION of the way. */
+    bool sparse;
     size_t nnotes;
     char note[LEVELS_NOTES][LEVELS_NOTE_CHARS];
 };

@@ -17,10 +17,12 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
                            const struct an_curve_result *cr)
 {
     const struct detection *d = &cr->det;
-    strbuf_printf(sb,
-                  "levels of \"%s\" (size: where latency has risen %.0f%% of the way to the "
-                  "next level):\n",
-                  c->label, 100 * LEVELS_STEP_FRACTION);
+    strbuf_printf(sb, "levels of \"%s\" (size: ", c->label);
+    if (d->sparse)
+        strbuf_printf(sb, LEVELS_SIZE_SPARSE);
+    else
+        strbuf_printf(sb, LEVELS_SIZE_DENSE, 100 * LEVELS_STEP_FRACTION);
+    strbuf_printf(sb, "):\n");
     strbuf_printf(sb, "%8s %12s %10s %10s %6s  %s\n", "level", "size", "ns", "cycles", "conf",
                   "kind");
     for (size_t i = 0; i < d->nlevels; i++) {

@@ -30,6 +30,20 @@ check "lat_mem_rd: L2 of the sample near 256K" \
 check "random-chase: L3 of the sample near 12M" \
     in_range "$(level_value "$tmp/random-chase.json" 3 size_bytes)" 10000000 16000000
 
+# What a size means is said where it is shown (the summary, the table's note, the latency plot's
+# caption where there is one): on a sparse curve (one point per octave) the middle of the gap
+# where latency starts to rise, on a dense one where it has risen 30%.
+for name in tinymembench multichase; do
+    check "$name: report.md says its sizes are the middle of a gap" \
+        test "$(grep -c 'middle of the gap between the two points' "$tmp/$name/report.md")" -ge 3
+done
+for name in lat_mem_rd random-chase; do
+    check "$name: report.md says its sizes are where latency has risen 30%" \
+        test "$(grep -c 'risen 30% of the way' "$tmp/$name/report.md")" -ge 2
+    check "$name: and not the middle of a gap" \
+        test "$(grep -c 'middle of the gap' "$tmp/$name/report.md")" = 0
+done
+
 # tinymembench reports time above an L1 hit; --l1-ns turns it into latency.
 tiny="$tmp/tinymembench.json"
 check "tinymembench: latencies marked as added to an L1 hit" \

@@ -60,6 +60,7 @@ static void check_sparse(const struct mixed_model *m, double noise, bool relativ
                 ns[n] = fmax(round((ns[n] - m->lat_ns[0]) * 10) / 10, 0);
         }
         levels_detect(size, ns, NULL, n, &o, &d);
+        assert_true(d.sparse); /* read by the model: sizes are gap middles */
         if (getenv("DEBUG_LEVELS"))
             for (size_t i = 0; i < d.nlevels; i++)
                 print_message("seed %llu level %zu %.0f %.2f ns\n", (unsigned long long)seed, i,

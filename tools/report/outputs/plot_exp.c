@@ -168,11 +168,15 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
     for (size_t i = 0; i < c->r->src->ncurves; i++)
         for (size_t k = 0; k < c->r->cr[i].ntlb; k++)
             plot_add_marker(ps, c->r->cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
+    char means[200];
+    if (d && d->sparse)
+        snprintf(means, sizeof(means), LEVELS_SIZE_SPARSE);
+    else
+        snprintf(means, sizeof(means), LEVELS_SIZE_DENSE, 100 * LEVELS_STEP_FRACTION);
     snprintf(finding, cap,
-             "Red lines: the effective sizes of the %zu detected levels (latency "
-             "has risen %.0f%% of the way to the next); blue dashed: CPUID sizes; grey dashed: the "
-             "fitted model.",
-             d ? d->nlevels : 0, 100 * LEVELS_STEP_FRACTION);
+             "Red lines: the effective sizes of the %zu detected levels (%s); blue dashed: CPUID "
+             "sizes; grey dashed: the fitted model.",
+             d ? d->nlevels : 0, means);
 }
 
 /* The curves of the experiment's role (and, for levels, the plotted-only extras). */
@@ -334,7 +338,7 @@ static void plot_experiment(struct ctx *c, size_t e)
     const struct an_experiment *x = analysis_experiment(e);
     const struct an_plot *p = &x->plot;
     const struct csv *t = c->r->src->table[e];
-    char name[96], title[240], finding[VERDICT_CHARS];
+    char name[96], title[240], finding[PLOT_CAPTION_CHARS];
     struct plot_spec ps;
     if (!p->stem || (!p->from_curves && !t))
         return;
