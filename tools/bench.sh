@@ -157,6 +157,19 @@ echo
 timer_figure "$a"
 echo "  command: the first sweep (its timing header and hops column)"
 
+# 6. Core to core: a->b against b->a, the same line handover timed both ways.
+if [ "$(nproc)" -ge 2 ]; then
+    echo
+    dir=$(run c2c experiments=c2c c2c.rounds=2000)
+    awk -F, 'NR > 1 { m[$1 "," $2] = $7 }
+        END { w = 1; for (k in m) { split(k, p, ","); r = m[k] / m[p[2] "," p[1]]
+                  if (r >= w) { w = r; at = k } }
+              printf "core to core: largest a->b / b->a of the one-way medians %.2f (%s -> %s);" \
+                  " target under 1.5\n", w, substr(at, 1, index(at, ",") - 1),
+                  substr(at, index(at, ",") + 1) }' "$dir/c2c.csv"
+    echo "  command: chase-host --cpu $cpu experiments=c2c c2c.rounds=2000 (the c2c.csv medians)"
+fi
+
 if [ "${BENCH_FULL:-0}" != 0 ]; then
     echo
     start=$(date +%s)
