@@ -236,6 +236,17 @@ static void merge_small_steps(const struct lpoints *p, struct plateau *pl, size_
     }
 }
 
+void levels_size_meaning(char *dst, size_t cap, const struct detection *d)
+{
+    if (d && d->sparse)
+        ksnprintf(dst, cap,
+                  "the middle of the gap between the two points where latency starts to rise; at "
+                  "one point per octave, where in the gap is not known");
+    else
+        ksnprintf(dst, cap, "where latency has risen %.0f%% of the way to the next level",
+                  100 * LEVELS_STEP_FRACTION);
+}
+
 void levels_note(struct detection *d, const char *fmt, ...)
 {
     if (d->nnotes >= LEVELS_NOTES)

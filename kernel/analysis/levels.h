@@ -9,12 +9,6 @@
 #define LEVELS_MAX 8
 #define LEVELS_NOTES 6
 #define LEVELS_NOTE_CHARS 200
-/* What a level's size means, for a heading: where latency has risen LEVELS_STEP_FRACTION of the
- * way to the next level, or on a sparse curve the middle of the gap where it starts to rise. */
-#define LEVELS_SIZE_DENSE "where latency has risen %.0f%% of the way to the next level"
-#define LEVELS_SIZE_SPARSE                                                                         \
-    "the middle of the gap between the two points where latency starts to rise; at one point "     \
-    "per octave, where in the gap is not known"
 /* Most points analysed; longer curves are first reduced to medians of narrow log2-size bins. */
 #define LEVELS_MAX_POINTS 1024
 
@@ -82,6 +76,11 @@ const char *level_kind_name(enum level_kind k);
 /* Level i's name: "TLB" for a TLB step (kind tlb), else "L<n>", n counting the levels up to i
  * that are not TLB steps (so caches keep their numbers around a TLB step). */
 void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i);
+
+/* What d's level sizes mean, for a heading or caption (about 130 characters): where latency has
+ * risen LEVELS_STEP_FRACTION of the way to the next level, or on a sparse curve the middle of the
+ * gap where it starts to rise. */
+void levels_size_meaning(char *dst, size_t cap, const struct detection *d);
 
 /* Add a note (printf-like) to d, dropped when d already holds LEVELS_NOTES. */
 void levels_note(struct detection *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

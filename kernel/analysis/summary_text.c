@@ -17,12 +17,9 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
                            const struct an_curve_result *cr)
 {
     const struct detection *d = &cr->det;
-    strbuf_printf(sb, "levels of \"%s\" (size: ", c->label);
-    if (d->sparse)
-        strbuf_printf(sb, LEVELS_SIZE_SPARSE);
-    else
-        strbuf_printf(sb, LEVELS_SIZE_DENSE, 100 * LEVELS_STEP_FRACTION);
-    strbuf_printf(sb, "):\n");
+    char means[160];
+    levels_size_meaning(means, sizeof(means), d);
+    strbuf_printf(sb, "levels of \"%s\" (size: %s):\n", c->label, means);
     strbuf_printf(sb, "%8s %12s %10s %10s %6s  %s\n", "level", "size", "ns", "cycles", "conf",
                   "kind");
     for (size_t i = 0; i < d->nlevels; i++) {

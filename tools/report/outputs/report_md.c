@@ -104,12 +104,12 @@ static void levels_table(FILE *f, const struct source_result *r)
                 cyc, isfinite(d->dram_from_bytes) ? "from " : "",
                 isfinite(d->dram_from_bytes) ? from : "", fl);
     }
-    fprintf(f, "\nThe effective size is ");
-    if (d->sparse)
-        fprintf(f, LEVELS_SIZE_SPARSE);
-    else
-        fprintf(f, LEVELS_SIZE_DENSE, 100 * LEVELS_STEP_FRACTION);
-    fprintf(f, "; the model size is where the model's hit rate starts to fall.\n\n");
+    char means[160];
+    levels_size_meaning(means, sizeof(means), d);
+    fprintf(f,
+            "\nThe effective size is %s; the model size is where the model's hit rate starts to "
+            "fall.\n\n",
+            means);
 }
 
 static void notes_list(FILE *f, const struct source_result *r)
