@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # make eval's scorer (tests/report/corpus/score.awk) on hand-written per-curve lines: what is
-# found, what is invented, and what a TLB reach or a level beyond the curve's end excuses.
+# found, what is invented, and what a TLB reach or a level beyond the curve's end excuses; the
+# corpus' wild points (gen.sh's CORPUS_NO_WILD and CORPUS_WILD_LOG) and wildclass.awk.
 set -u
 . "$(dirname "$0")/../lib.sh"
 dir=$(fresh_dir corpus-score)
@@ -48,7 +49,8 @@ check "levels without a confidence are not rated" \
     test "$(score found | awk '$3 == "a" { print $9, $10, $11 }')" = "- - -"
 check "an unreadable curve is counted" grep -q '(1 unreadable)' <(printf 'h%s32768%sERROR\n' "$T" "$T" >"$dir/err"; score err)
 # CORPUS_NO_WILD=1: the same curves with each wild point at its true value, nothing else moved.
-"$ROOT/tests/report/corpus/gen.sh" "$dir/wild" 1 6 >/dev/null
+CORPUS_WILD_LOG=$dir/wild.log "$ROOT/tests/report/corpus/gen.sh" "$dir/wild" 1 6 >/dev/null
+"$ROOT/tests/report/corpus/gen.sh" "$dir/unlogged" 1 6 >/dev/null
 CORPUS_NO_WILD=1 "$ROOT/tests/report/corpus/gen.sh" "$dir/tame" 1 6 >/dev/null
 ratios=$(for f in "$dir"/wild/*.random-chase.txt; do
     paste "$f" "$dir/tame/${f##*/}" | awk 'NR > 1 && $2 != $4 { printf "%.2f\n", $2 / $4 }'; done)
@@ -56,4 +58,36 @@ check "without wild points some points differ" test -n "$ratios"
 check "each differs by the wild factor, 0.35x or 2.5x" \
     test -z "$(grep -vxE '0\.35|2\.50' <<<"$ratios")"
 check "the truth is the same" cmp -s "$dir/wild/truth.tsv" "$dir/tame/truth.tsv"
+# CORPUS_WILD_LOG: one line per wild point (id, format salt, size, factor), the curves unchanged.
+check "logging the wild points changes no curve" diff -r -q "$dir/wild" "$dir/unlogged"
+moved=$(for f in "$dir"/wild/*.random-chase.txt; do id=${f##*/}; id=${id%%.*}
+    paste "$f" "$dir/tame/${f##*/}" | awk -v id="$id" 'NR > 1 && $2 != $4 { printf "%s 2 %s %.2f\n", id, $1, $2 / $4 }'
+done | sort)
+check "the log names every point the wild factors moved, with its factor" \
+    test "$moved" = "$(awk '$2 == 2 { printf "%s 2 %s %.2f\n", $1, $3, $4 }' "$dir/wild.log" | sort)"
+# score.awk's failures=OUT: the curves that miss or invent, with the file named in column 6.
+{ printf 'm%s32768,1048576%s32768:cache,3000000:cache%s%s%ss0001.m.txt\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'm%s32768%s32768:cache%s%s%ss0002.m.txt\n' "$T" "$T" "$T" "$T" "$T"; } >"$dir/fail"
+awk -F'\t' -v part=t -v failures="$dir/fail.out" -f "$ROOT/tests/report/corpus/score.awk" \
+    "$dir/fail" >/dev/null
+check "failures=OUT lists the failing curve: 1 missed, 1 invented" \
+    test "$(cat "$dir/fail.out")" = "m${T}s0001.m.txt${T}1${T}1${T}32768,1048576"
+# wildclass.awk: a failing curve's levels counted by where its wild points are (within an octave
+# of a true size: near a step). Truth 32K and 1M; tinymembench's salt is 4.
+{ printf 'tinymembench%s32768,1048576%s32768:cache,3000000:cache%s%s%ss0001.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'tinymembench%s32768,1048576%s32768:cache%s%s%ss0002.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'tinymembench%s32768,1048576%s3000000:cache%s%s%ss0003.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'tinymembench%s32768,1048576%s32768:cache,1048576:cache%s%s%ss0004.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'sim.tinymembench%s32768%s32768:cache%s%s%ss0001.sim.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
+} >"$dir/wc"
+printf 's0001 4 2097152 2.5\ns0002 4 262144 0.35\ns0002 2 1048576 2.5\ns0004 4 65536 2.5\ns0001.sim 4 65536 2.5\n' >"$dir/wc.log"
+awk -F'\t' -v part=t -v failures="$dir/wc.fail" -f "$ROOT/tests/report/corpus/score.awk" "$dir/wc" >/dev/null
+wc_row=$(awk -F'\t' -v part=t -f "$ROOT/tests/report/corpus/wildclass.awk" "$dir/wc.log" "$dir/wc.fail" \
+    "$dir/wc" | awk '$5 == "tinymembench"')
+check "wildclass: 4 curves, 2 with a wild point near a step (2M by 1M, 64K by 32K)" \
+    grep -q "tinymembench *4 curves,  2 with one near a step" <<<"$wc_row"
+# s0001 misses 1M and invents 3M (wild at 2M: near); s0002 misses 1M (wild at 256K, and one in
+# another format: elsewhere); s0003 misses both and invents 3M (no wild point); s0004 is right.
+check "wildclass: 4 missed / 2 invented in all; near a step 1 / 1, elsewhere 1 / 0, without 2 / 1" \
+    grep -q "invented:  4 /  2, in curves with a wild point near a step  1 /  1, with wild points elsewhere  1 /  0, without  2 /  1" <<<"$wc_row"
 finish

@@ -28,7 +28,9 @@
 # sim curves are scored again as sim-half.* against each cache's half-miss size (the size where
 # the simulator counts half of the loads missing it and every cache before it). CORPUS_NO_WILD=1
 # scores the same curves with their wild points at their true values (gen.sh, gen-sim.sh): what
-# the wild points cost.
+# the wild points cost. Last, per format, the levels missed and invented in the curves that have
+# a wild point within an octave of a true level's size, where it can move a step, and in the
+# others (wildclass.awk).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -51,8 +53,9 @@ quick) first=2001 count=8 sim_first=0 sim_count=0 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$here/gen.sh" "$work" "$first" "$count"
-"$here/gen-sim.sh" "$work" "$sim_first" "$sim_count"
+CORPUS_WILD_LOG=$work/wild.log "$here/gen.sh" "$work" "$first" "$count"
+CORPUS_WILD_LOG=$work/wild.log "$here/gen-sim.sh" "$work" "$sim_first" "$sim_count"
+touch "$work/wild.log"
 
 while IFS=$'\t' read -r file truth spec half; do
     # "tlb=R1,R2 " and "skip=S1,S2 " lead the spec when the curve has them.
@@ -63,7 +66,7 @@ while IFS=$'\t' read -r file truth spec half; do
         jq -r '[.levels[] | select(.size_known) |
             "\(.size_bytes):\(.kind):\(.confidence)"] | join(",")' 2>/dev/null) ||
         got=ERROR
-    printf '%s\t%s\t%s\t%s\t%s\n' "$fmt" "$truth" "${got:-}" "$reach" "$skip"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$fmt" "$truth" "${got:-}" "$reach" "$skip" "$file"
     [ -z "${half:-}" ] || printf '%s\t%s\t%s\t%s\t%s\n' "sim-half.${fmt#sim.}" "$half" "${got:-}" "$reach" "$skip"
 done <"$work/truth.tsv" >"$work/scored.tsv"
 # The real runs: "real" as the format, sizes above the bound dropped from both sides.
@@ -74,6 +77,11 @@ grep -v '^#' "$here/real/truth.tsv" | while IFS=$'\t' read -r dir truth bound _;
     printf 'real %s\t%s\t%s\n' "$dir" "$truth" "${got:-}"
 done >>"$work/scored.tsv"
 # EVAL_SCORED=FILE keeps the per-curve lines (format, truth, detected size:kind, TLB reaches,
-# sizes beyond the curve's end) to look at.
+# sizes beyond the curve's end, file) to look at.
 [ -z "${EVAL_SCORED:-}" ] || cp "$work/scored.tsv" "$EVAL_SCORED"
-awk -F'\t' -v part="$part" -f "$here/score.awk" "$work/scored.tsv"
+awk -F'\t' -v part="$part" -v failures="$work/failures.tsv" -f "$here/score.awk" "$work/scored.tsv"
+status=$?
+touch "$work/failures.tsv"
+awk -F'\t' -v part="$part" -f "$here/wildclass.awk" "$work/wild.log" "$work/failures.tsv" \
+    "$work/scored.tsv" | sort
+exit $status

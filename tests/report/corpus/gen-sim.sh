@@ -10,6 +10,7 @@
 # hierarchy, and the caches' half-miss sizes (sim-curves.sh). A hierarchy with TLBs was simulated
 # on 4K pages and is labelled so where a format says (page_bytes 4096, tinymembench's
 # [MADV_NOHUGEPAGE] table, multichase's page_size); the others on 2M pages (huge pages).
+# CORPUS_NO_WILD and CORPUS_WILD_LOG as gen.sh's (the id here is sNNNN.sim).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
@@ -25,7 +26,8 @@ while IFS=$'\t' read -r id truth reach desc half; do
     last=${truth##*,}
     # curve SALT < sizes: the simulated curve at each size, with this seed's noise
     curve() {
-        awk -v seed="$seed" -v salt="$1" -v last="$last" -v csv="$csv" -v nowild="${CORPUS_NO_WILD:-0}" '
+        awk -v seed="$seed" -v salt="$1" -v last="$last" -v csv="$csv" -v nowild="${CORPUS_NO_WILD:-0}" \
+            -v wildlog="${CORPUS_WILD_LOG:-}" -v id="$id.sim" '
         BEGIN { srand(seed * 37 + 11); noise = 0.005 + rand() * 0.035; wild = rand() < 0.5
             ramp = rand() < 0.4; srand(seed * 31 + salt); n = 0
             while ((getline l < csv) > 0) { if (l ~ /^size/) continue; split(l, f, ",")
@@ -38,7 +40,8 @@ while IFS=$'\t' read -r id truth reach desc half; do
             t = (x - X[i - 1]) / (X[i] - X[i - 1]); return exp(Y[i - 1] + t * (Y[i] - Y[i - 1])) }
         { s = $1; v = at(log(s) / log(2)) * exp(noise * gauss())
           if (ramp && s > 2 * last) v *= 1 + 0.03 * log(s / (2 * last)) / log(2)
-          if (wild && rand() < 0.04) { wf = rand() < 0.5 ? 0.35 : 2.5; if (!nowild) v *= wf }
+          if (wild && rand() < 0.04) { wf = rand() < 0.5 ? 0.35 : 2.5
+              if (!nowild) { v *= wf; if (wildlog != "") print id, salt, s, wf >>wildlog } }
           printf "%s %.4f\n", s, v }'
     }
     # sizes FROM TO PER_OCTAVE (log2 bytes)

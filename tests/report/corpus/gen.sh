@@ -12,7 +12,10 @@
 # OUTDIR/truth.tsv lists per file the true level sizes, then "tlb=262144" when the curve has the
 # TLB step (a level there is neither required nor invented when the report does not call it a
 # cache) and the hierarchy drawn.
-# Reproducible: every random number comes from awk's srand(seed).
+# Reproducible: every random number comes from awk's srand(seed). CORPUS_NO_WILD=1 writes each
+# wild point at its true value (the same random numbers drawn); CORPUS_WILD_LOG=FILE appends a
+# line per wild point: the curve's id (sNNNN), the format's salt (1 chase, 2 random-chase,
+# 3 lat_mem_rd, 4 tinymembench, 5 multichase), the size and the factor (wildclass.awk reads it).
 set -eu
 out=$1
 first=$2
@@ -36,7 +39,8 @@ for ((seed = first; seed < first + count; seed++)); do
         for (i = 1; i <= k; i++) printf " %.0f", int(S[i] / 4096) * 4096 }')
     # sizes FROM TO PER_OCTAVE (log2) -> one size per line
     model() {
-        awk -v seed="$seed" -v spec="$spec" -v salt="$1" -v nowild="${CORPUS_NO_WILD:-0}" '
+        awk -v seed="$seed" -v spec="$spec" -v salt="$1" -v nowild="${CORPUS_NO_WILD:-0}" \
+            -v wildlog="${CORPUS_WILD_LOG:-}" -v id="$id" '
         BEGIN { srand(seed * 31 + salt); split(spec, parts, "|"); nf = split(parts[1], a, " ")
             k = a[1]; p = a[2]; excl = a[3]; noise = a[4]; wild = a[5]; ramp = a[6]; tlb = a[7]
             for (i = 1; i <= k + 1; i++) L[i] = a[7 + i]
@@ -50,7 +54,8 @@ for ((seed = first; seed < first + count; seed++)); do
         { n = $1; v = lat(n) * exp(noise * gauss())
           if (ramp && n > 2 * S[k]) v *= 1 + 0.03 * log(n / (2 * S[k])) / log(2)
           if (tlb && n > 262144) v += 0.12 * L[1] + 0.02 * v
-          if (wild && rand() < 0.04) { wf = rand() < 0.5 ? 0.35 : 2.5; if (!nowild) v *= wf }
+          if (wild && rand() < 0.04) { wf = rand() < 0.5 ? 0.35 : 2.5
+              if (!nowild) { v *= wf; if (wildlog != "") print id, salt, n, wf >>wildlog } }
           printf "%s %.4f\n", n, v }'
     }
     sizes() { awk -v a="$1" -v b="$2" -v k="$3" 'BEGIN { for (x = a; x <= b + 1e-9; x += 1 / k) printf "%.0f\n", 2 ^ x }'; }

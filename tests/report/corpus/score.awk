@@ -6,23 +6,28 @@
 # end, is neither), and how the confidences bear this out: their mean over the detected levels
 # that are right and over the invented ones, and the Brier score (the mean squared difference
 # between a level's confidence and 1 when it is right, 0 when invented; levels excused above
-# are left out). awk -F'\t' -v part=NAME -f score.awk FILE; exit 1 when a format (but the
-# sim-half ones) misses the bar: 95% found, at most one invented per ten curves.
+# are left out). awk -F'\t' -v part=NAME [-v failures=OUT] -f score.awk FILE; exit 1 when a
+# format (but the sim-half ones) misses the bar: 95% found, at most one invented per ten curves.
+# With failures=OUT, each curve that misses a level or invents one and names its file (a sixth
+# column) is written to OUT: format, file, levels missed, levels invented, true sizes.
 function near(a, b) { return a / b <= 1.5 && b / a <= 1.5 }
 { f = $1; curves[f]++; nt = split($2, t, ","); ng = $3 == "" ? 0 : split($3, g, ",")
   if ($3 == "ERROR") { errors[f]++; ng = 0 }
   for (k = 1; k <= ng; k++) { nf = split(g[k], e, ":"); kind[k] = nf >= 2 ? e[2] : ""
       conf[k] = nf >= 3 ? e[3] + 0 : -1; g[k] = e[1] + 0 }
-  for (i = 1; i <= nt; i++) { truths[f]++; for (k = 1; k <= ng; k++) if (near(t[i], g[k])) { found[f]++; break } }
+  missed = nt; made_up = 0
+  for (i = 1; i <= nt; i++) { truths[f]++; for (k = 1; k <= ng; k++) if (near(t[i], g[k])) { found[f]++; missed--; break } }
   nr = split($4, r, ",")
   ns = split($5, s, ",")
   for (k = 1; k <= ng; k++) { m = 0; for (i = 1; i <= nt; i++) if (near(t[i], g[k])) m = 1
       right = m
       for (i = 1; i <= nr; i++) if (near(r[i], g[k]) && kind[k] != "cache") m = 1
       for (i = 1; i <= ns; i++) if (near(s[i], g[k])) m = 1
-      if (!m) invented[f]++
+      if (!m) { invented[f]++; made_up++ }
       if (conf[k] >= 0 && (right || !m)) { brier[f] += (conf[k] - right) ^ 2; rated[f]++
-          if (right) { conf_right[f] += conf[k]; n_right[f]++ } else { conf_invented[f] += conf[k]; n_invented[f]++ } } } }
+          if (right) { conf_right[f] += conf[k]; n_right[f]++ } else { conf_invented[f] += conf[k]; n_invented[f]++ } } }
+  if (failures != "" && (missed || made_up) && $6 != "")
+      printf "%s\t%s\t%d\t%d\t%s\n", f, $6, missed, made_up, $2 >failures }
 function mean(sum, n) { return n ? sprintf("%.2f", sum / n) : "-" }
 END { bad = 0
   printf "corpus %s: %-18s %6s %6s %8s %9s %12s %11s %14s %6s\n", part, "format", "curves", "levels",
