@@ -79,13 +79,17 @@ check "failures=OUT lists the failing curve: 1 missed, 1 invented" \
   printf 'tinymembench%s32768,1048576%s3000000:cache%s%s%ss0003.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
   printf 'tinymembench%s32768,1048576%s32768:cache,1048576:cache%s%s%ss0004.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
   printf 'sim.tinymembench%s32768%s32768:cache%s%s%ss0001.sim.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'chase/random.csv%s32768%s32768:cache%s%s%ss0005.chase\n' "$T" "$T" "$T" "$T" "$T"
 } >"$dir/wc"
-printf 's0001 4 2097152 2.5\ns0002 4 262144 0.35\ns0002 2 1048576 2.5\ns0004 4 65536 2.5\ns0001.sim 4 65536 2.5\n' >"$dir/wc.log"
+printf 's0001 4 2097152 2.5\ns0002 4 262144 0.35\ns0002 2 1048576 2.5\ns0004 4 65536 2.5\ns0001.sim 4 65536 2.5\ns0005 1 40960 0.35\n' >"$dir/wc.log"
 awk -F'\t' -v part=t -v failures="$dir/wc.fail" -f "$ROOT/tests/report/corpus/score.awk" "$dir/wc" >/dev/null
 wc_row=$(awk -F'\t' -v part=t -f "$ROOT/tests/report/corpus/wildclass.awk" "$dir/wc.log" "$dir/wc.fail" \
     "$dir/wc" | awk '$5 == "tinymembench"')
 check "wildclass: 4 curves, 2 with a wild point near a step (2M by 1M, 64K by 32K)" \
     grep -q "tinymembench *4 curves,  2 with one near a step" <<<"$wc_row"
+check "wildclass: the chase CSV's and the sim curves' wild points are theirs" \
+    test "$(awk -F'\t' -v part=t -f "$ROOT/tests/report/corpus/wildclass.awk" "$dir/wc.log" "$dir/wc.fail" \
+        "$dir/wc" | grep -cE '(chase/random.csv|sim.tinymembench) +1 curves,  1 with one near')" = 2
 # s0001 misses 1M and invents 3M (wild at 2M: near); s0002 misses 1M (wild at 256K, and one in
 # another format: elsewhere); s0003 misses both and invents 3M (no wild point); s0004 is right.
 check "wildclass: 4 missed / 2 invented in all; near a step 1 / 1, elsewhere 1 / 0, without 2 / 1" \

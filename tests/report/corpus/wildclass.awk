@@ -13,7 +13,7 @@
 # a wild point near a step, in those with wild points only elsewhere and in those without.
 function salt(fmt) {
     sub(/^sim\./, "", fmt)
-    if (fmt == "chase") return 1
+    if (fmt ~ /^chase/) return 1 # chase/random.csv
     if (fmt == "random-chase") return 2
     if (fmt == "lat_mem_rd") return 3
     if (fmt ~ /^tinymembench/) return 4
