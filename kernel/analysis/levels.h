@@ -77,9 +77,10 @@ const char *level_kind_name(enum level_kind k);
  * that are not TLB steps (so caches keep their numbers around a TLB step). */
 void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i);
 
-/* What d's level sizes mean, for a heading or caption (about 130 characters): where latency has
- * risen LEVELS_STEP_FRACTION of the way to the next level, or on a sparse curve the middle of the
- * gap where it starts to rise. */
+/* What d's level sizes mean, for a heading or caption (at most LEVELS_SIZE_MEANING_CHARS with its
+ * terminator): where latency has risen LEVELS_STEP_FRACTION of the way to the next level, or on a
+ * sparse curve the middle of the gap where it starts to rise. */
+#define LEVELS_SIZE_MEANING_CHARS 160
 void levels_size_meaning(char *dst, size_t cap, const struct detection *d);
 
 /* Add a note (printf-like) to d, dropped when d already holds LEVELS_NOTES. */

@@ -17,7 +17,7 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
                            const struct an_curve_result *cr)
 {
     const struct detection *d = &cr->det;
-    char means[160];
+    char means[LEVELS_SIZE_MEANING_CHARS];
     levels_size_meaning(means, sizeof(means), d);
     strbuf_printf(sb, "levels of \"%s\" (size: %s):\n", c->label, means);
     strbuf_printf(sb, "%8s %12s %10s %10s %6s  %s\n", "level", "size", "ns", "cycles", "conf",

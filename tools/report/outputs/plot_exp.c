@@ -168,7 +168,7 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
     for (size_t i = 0; i < c->r->src->ncurves; i++)
         for (size_t k = 0; k < c->r->cr[i].ntlb; k++)
             plot_add_marker(ps, c->r->cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
-    char means[160];
+    char means[LEVELS_SIZE_MEANING_CHARS];
     levels_size_meaning(means, sizeof(means), d);
     snprintf(finding, cap,
              "Red lines: the effective sizes of the %zu detected levels (%s); blue dashed: CPUID "

@@ -104,7 +104,7 @@ static void levels_table(FILE *f, const struct source_result *r)
                 cyc, isfinite(d->dram_from_bytes) ? "from " : "",
                 isfinite(d->dram_from_bytes) ? from : "", fl);
     }
-    char means[160];
+    char means[LEVELS_SIZE_MEANING_CHARS];
     levels_size_meaning(means, sizeof(means), d);
     fprintf(f,
             "\nThe effective size is %s; the model size is where the model's hit rate starts to "
