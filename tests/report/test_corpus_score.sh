@@ -60,11 +60,11 @@ check "each differs by the wild factor, 0.35x or 2.5x" \
 check "the truth is the same" cmp -s "$dir/wild/truth.tsv" "$dir/tame/truth.tsv"
 # CORPUS_WILD_LOG: one line per wild point (id, format salt, size, factor), the curves unchanged.
 check "logging the wild points changes no curve" diff -r -q "$dir/wild" "$dir/unlogged"
-moved=$(for f in "$dir"/wild/*.random-chase.txt; do id=${f##*/}; id=${id%%.*}
-    paste "$f" "$dir/tame/${f##*/}" | awk -v id="$id" 'NR > 1 && $2 != $4 { printf "%s 2 %s %.2f\n", id, $1, $2 / $4 }'
+moved=$(for f in "$dir"/wild/*.random-chase.txt; do
+    paste "$f" "$dir/tame/${f##*/}" | awk -v f="${f##*/}" 'NR > 1 && $2 != $4 { printf "%s %s %.2f\n", f, $1, $2 / $4 }'
 done | sort)
-check "the log names every point the wild factors moved, with its factor" \
-    test "$moved" = "$(awk '$2 == 2 { printf "%s 2 %s %.2f\n", $1, $3, $4 }' "$dir/wild.log" | sort)"
+check "the log names every point the wild factors moved, with its curve's file and factor" \
+    test "$moved" = "$(awk '$1 ~ /random-chase/ { printf "%s %s %.2f\n", $1, $2, $3 }' "$dir/wild.log" | sort)"
 # score.awk's failures=OUT: the curves that miss or invent, with the file named in column 6.
 { printf 'm%s32768,1048576%s32768:cache,3000000:cache%s%s%ss0001.m.txt\n' "$T" "$T" "$T" "$T" "$T"
   printf 'm%s32768%s32768:cache%s%s%ss0002.m.txt\n' "$T" "$T" "$T" "$T" "$T"; } >"$dir/fail"
@@ -73,23 +73,27 @@ awk -F'\t' -v part=t -v failures="$dir/fail.out" -f "$ROOT/tests/report/corpus/s
 check "failures=OUT lists the failing curve: 1 missed, 1 invented" \
     test "$(cat "$dir/fail.out")" = "m${T}s0001.m.txt${T}1${T}1${T}32768,1048576"
 # wildclass.awk: a failing curve's levels counted by where its wild points are (within an octave
-# of a true size: near a step). Truth 32K and 1M; tinymembench's salt is 4.
+# of a true size: near a step). Truth 32K and 1M.
 { printf 'tinymembench%s32768,1048576%s32768:cache,3000000:cache%s%s%ss0001.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
   printf 'tinymembench%s32768,1048576%s32768:cache%s%s%ss0002.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
   printf 'tinymembench%s32768,1048576%s3000000:cache%s%s%ss0003.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
   printf 'tinymembench%s32768,1048576%s32768:cache,1048576:cache%s%s%ss0004.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
   printf 'sim.tinymembench%s32768%s32768:cache%s%s%ss0001.sim.tinymembench.txt\n' "$T" "$T" "$T" "$T" "$T"
-  printf 'chase/random.csv%s32768%s32768:cache%s%s%ss0005.chase\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'chase/random.csv%s32768%s32768:cache%s%s%ss0005.chase/random.csv\n' "$T" "$T" "$T" "$T" "$T"
+  printf 'tinymembench64%s32768%s32768:cache%s%s%ss0006.tinymembench64.txt\n' "$T" "$T" "$T" "$T" "$T"
 } >"$dir/wc"
-printf 's0001 4 2097152 2.5\ns0002 4 262144 0.35\ns0002 2 1048576 2.5\ns0004 4 65536 2.5\ns0001.sim 4 65536 2.5\ns0005 1 40960 0.35\n' >"$dir/wc.log"
+printf '%s\n' 's0001.tinymembench.txt 2097152 2.5' 's0002.tinymembench.txt 262144 0.35' \
+    's0002.random-chase.txt 1048576 2.5' 's0004.tinymembench.txt 65536 2.5' \
+    's0001.sim.tinymembench.txt 65536 2.5' 's0005.chase/random.csv 40960 0.35' \
+    's0006.tinymembench.txt 65536 2.5' >"$dir/wc.log"
 awk -F'\t' -v part=t -v failures="$dir/wc.fail" -f "$ROOT/tests/report/corpus/score.awk" "$dir/wc" >/dev/null
 wc_row=$(awk -F'\t' -v part=t -f "$ROOT/tests/report/corpus/wildclass.awk" "$dir/wc.log" "$dir/wc.fail" \
     "$dir/wc" | awk '$5 == "tinymembench"')
 check "wildclass: 4 curves, 2 with a wild point near a step (2M by 1M, 64K by 32K)" \
     grep -q "tinymembench *4 curves,  2 with one near a step" <<<"$wc_row"
-check "wildclass: the chase CSV's and the sim curves' wild points are theirs" \
+check "wildclass: the chase CSV's, the sim curve's and tinymembench64's wild points are theirs" \
     test "$(awk -F'\t' -v part=t -f "$ROOT/tests/report/corpus/wildclass.awk" "$dir/wc.log" "$dir/wc.fail" \
-        "$dir/wc" | grep -cE '(chase/random.csv|sim.tinymembench) +1 curves,  1 with one near')" = 2
+        "$dir/wc" | grep -cE '(chase/random.csv|sim.tinymembench|tinymembench64) +1 curves,  1 with one near')" = 3
 # s0001 misses 1M and invents 3M (wild at 2M: near); s0002 misses 1M (wild at 256K, and one in
 # another format: elsewhere); s0003 misses both and invents 3M (no wild point); s0004 is right.
 check "wildclass: 4 missed / 2 invented in all; near a step 1 / 1, elsewhere 1 / 0, without 2 / 1" \

@@ -10,7 +10,7 @@
 # hierarchy, and the caches' half-miss sizes (sim-curves.sh). A hierarchy with TLBs was simulated
 # on 4K pages and is labelled so where a format says (page_bytes 4096, tinymembench's
 # [MADV_NOHUGEPAGE] table, multichase's page_size); the others on 2M pages (huge pages).
-# CORPUS_NO_WILD and CORPUS_WILD_LOG as gen.sh's (the id here is sNNNN.sim).
+# CORPUS_NO_WILD and CORPUS_WILD_LOG as gen.sh's.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
@@ -24,10 +24,11 @@ while IFS=$'\t' read -r id truth reach desc half; do
     ((seed >= first && seed < first + count)) || continue
     csv=$here/sim/$id.csv
     last=${truth##*,}
-    # curve SALT < sizes: the simulated curve at each size, with this seed's noise
+    # curve SALT FILE < sizes: the simulated curve at each size, with this seed's noise (FILE: the
+    # curve's file, for the wild points' log)
     curve() {
         awk -v seed="$seed" -v salt="$1" -v last="$last" -v csv="$csv" -v nowild="${CORPUS_NO_WILD:-0}" \
-            -v wildlog="${CORPUS_WILD_LOG:-}" -v id="$id.sim" '
+            -v wildlog="${CORPUS_WILD_LOG:-}" -v file="$id.sim.$2" '
         BEGIN { srand(seed * 37 + 11); noise = 0.005 + rand() * 0.035; wild = rand() < 0.5
             ramp = rand() < 0.4; srand(seed * 31 + salt); n = 0
             while ((getline l < csv) > 0) { if (l ~ /^size/) continue; split(l, f, ",")
@@ -41,7 +42,7 @@ while IFS=$'\t' read -r id truth reach desc half; do
         { s = $1; v = at(log(s) / log(2)) * exp(noise * gauss())
           if (ramp && s > 2 * last) v *= 1 + 0.03 * log(s / (2 * last)) / log(2)
           if (wild && rand() < 0.04) { wf = rand() < 0.5 ? 0.35 : 2.5
-              if (!nowild) { v *= wf; if (wildlog != "") print id, salt, s, wf >>wildlog } }
+              if (!nowild) { v *= wf; if (wildlog != "") print file, s, wf >>wildlog } }
           printf "%s %.4f\n", s, v }'
     }
     # sizes FROM TO PER_OCTAVE (log2 bytes)
@@ -54,19 +55,19 @@ while IFS=$'\t' read -r id truth reach desc half; do
     fi
     mkdir -p "$out/$id.sim.chase"
     { echo "size_bytes,stride_bytes,page_bytes,ns_median"
-      awk -F, 'NR > 1 { print $1 }' "$csv" | curve 1 | awk -v pg="$page" '{ printf "%d,64,%d,%s\n", $1, pg, $2 }'; } \
+      awk -F, 'NR > 1 { print $1 }' "$csv" | curve 1 chase/random.csv | awk -v pg="$page" '{ printf "%d,64,%d,%s\n", $1, pg, $2 }'; } \
         >"$out/$id.sim.chase/random.csv"
     { echo "   memsize  time in ns"
       awk -v t="$top" 'BEGIN { for (s = 4096; s <= 2 ^ t; s *= 2) { print s; if (s * 1.5 <= 2 ^ t) print s * 1.5 } }' |
-          curve 2 | awk '{ printf " %9u  %10.5f\n", $1, $2 }'; } >"$out/$id.sim.random-chase.txt"
-    { echo "\"stride=64"; sizes 12 "$top" 4 | curve 3 | awk '{ printf "%.5f %.3f\n", $1 / 1048576, $2 }'; echo; } \
+          curve 2 random-chase.txt | awk '{ printf " %9u  %10.5f\n", $1, $2 }'; } >"$out/$id.sim.random-chase.txt"
+    { echo "\"stride=64"; sizes 12 "$top" 4 | curve 3 lat_mem_rd.txt | awk '{ printf "%.5f %.3f\n", $1 / 1048576, $2 }'; echo; } \
         >"$out/$id.sim.lat_mem_rd.txt"
     l1=$(awk -F, 'NR == 2 { print $2 }' "$csv")
     { echo "tinymembench v0.4 (simple benchmark for memory throughput and latency)"; echo
       echo "block size : single random read / dual random read, $tiny"
-      sizes 12 "$top" 1 | curve 4 | awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0
+      sizes 12 "$top" 1 | curve 4 tinymembench.txt | awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0
           printf "%10d : %6.1f ns          / %7.1f ns \n", $1, t, t * 1.35 }'; echo; } >"$out/$id.sim.tinymembench.txt"
-    { sizes 12 "$top" 1 | curve 5 | while read -r size ns; do
+    { sizes 12 "$top" 1 | curve 5 multichase.txt | while read -r size ns; do
           printf 'nr_threads = 1\npage_size = %s\ntotal_memory = %s (%s MiB)\n' "$mpage" \
               "$size" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')"
           printf 'stride = 256\ntlb_locality = 262144\nchase = simple\n'

@@ -14,8 +14,8 @@
 # cache) and the hierarchy drawn.
 # Reproducible: every random number comes from awk's srand(seed). CORPUS_NO_WILD=1 writes each
 # wild point at its true value (the same random numbers drawn); CORPUS_WILD_LOG=FILE appends a
-# line per wild point: the curve's id (sNNNN), the format's salt (1 chase, 2 random-chase,
-# 3 lat_mem_rd, 4 tinymembench, 5 multichase), the size and the factor (wildclass.awk reads it).
+# line per wild point: the curve's file (as truth.tsv names it; tinymembench64's are its
+# tinymembench file's), the size and the factor (wildclass.awk reads it).
 set -eu
 out=$1
 first=$2
@@ -37,10 +37,11 @@ for ((seed = first; seed < first + count; seed++)); do
         printf "%d %.2f %d %.4f %d %d %d", k, sharp, excl, noise, wild, ramp, tlb
         for (i = 1; i <= k; i++) printf " %.3f", L[i]; printf " %.3f |", dram
         for (i = 1; i <= k; i++) printf " %.0f", int(S[i] / 4096) * 4096 }')
-    # sizes FROM TO PER_OCTAVE (log2) -> one size per line
+    # model SALT FILE < sizes: the model's latency at each size with this seed's noise (FILE: the
+    # curve's file, for the wild points' log)
     model() {
         awk -v seed="$seed" -v spec="$spec" -v salt="$1" -v nowild="${CORPUS_NO_WILD:-0}" \
-            -v wildlog="${CORPUS_WILD_LOG:-}" -v id="$id" '
+            -v wildlog="${CORPUS_WILD_LOG:-}" -v file="$id.$2" '
         BEGIN { srand(seed * 31 + salt); split(spec, parts, "|"); nf = split(parts[1], a, " ")
             k = a[1]; p = a[2]; excl = a[3]; noise = a[4]; wild = a[5]; ramp = a[6]; tlb = a[7]
             for (i = 1; i <= k + 1; i++) L[i] = a[7 + i]
@@ -55,7 +56,7 @@ for ((seed = first; seed < first + count; seed++)); do
           if (ramp && n > 2 * S[k]) v *= 1 + 0.03 * log(n / (2 * S[k])) / log(2)
           if (tlb && n > 262144) v += 0.12 * L[1] + 0.02 * v
           if (wild && rand() < 0.04) { wf = rand() < 0.5 ? 0.35 : 2.5
-              if (!nowild) { v *= wf; if (wildlog != "") print id, salt, n, wf >>wildlog } }
+              if (!nowild) { v *= wf; if (wildlog != "") print file, n, wf >>wildlog } }
           printf "%s %.4f\n", n, v }'
     }
     sizes() { awk -v a="$1" -v b="$2" -v k="$3" 'BEGIN { for (x = a; x <= b + 1e-9; x += 1 / k) printf "%.0f\n", 2 ^ x }'; }
@@ -72,22 +73,22 @@ for ((seed = first; seed < first + count; seed++)); do
     mkdir -p "$out/$id.chase"
 
     { echo "size_bytes,stride_bytes,page_bytes,ns_median"
-      sizes 12 "$top" 4 | model 1 | awk -v pg="$page" '{ printf "%d,64,%d,%s\n", $1, pg, $2 }'; } >"$out/$id.chase/random.csv"
+      sizes 12 "$top" 4 | model 1 chase/random.csv | awk -v pg="$page" '{ printf "%d,64,%d,%s\n", $1, pg, $2 }'; } >"$out/$id.chase/random.csv"
     { echo "   memsize  time in ns"
       awk -v t="$top" 'BEGIN { for (s = 1024; s <= 2 ^ t; s *= 2) { print s; print s * 1.5 } }' |
-          model 2 | awk '{ printf " %9u  %10.5f\n", $1, $2 }'; } >"$out/$id.random-chase.txt"
-    { echo "\"stride=64"; sizes 10 "$top" 4 | model 3 | awk '{ printf "%.5f %.3f\n", $1 / 1048576, $2 }'; echo; } \
+          model 2 random-chase.txt | awk '{ printf " %9u  %10.5f\n", $1, $2 }'; } >"$out/$id.random-chase.txt"
+    { echo "\"stride=64"; sizes 10 "$top" 4 | model 3 lat_mem_rd.txt | awk '{ printf "%.5f %.3f\n", $1 / 1048576, $2 }'; echo; } \
         >"$out/$id.lat_mem_rd.txt"
     l1=$(echo "$spec" | awk '{ print $8 }')
     { echo "tinymembench v0.4 (simple benchmark for memory throughput and latency)"; echo
       echo "block size : single random read / dual random read, $tiny"
-      sizes 10 "$top" 1 | model 4 | awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0
+      sizes 10 "$top" 1 | model 4 tinymembench.txt | awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0
           printf "%10d : %6.1f ns          / %7.1f ns \n", $1, t, t * 1.35 }'; echo; } >"$out/$id.tinymembench.txt"
     # tinymembench's own range ends at 64 MiB: the same curve cut there (a level needs an
     # octave beyond it to be required; larger true levels are neither required nor invented).
     sed -n '1,/^  *67108864 :/p' "$out/$id.tinymembench.txt" >"$out/$id.tinymembench64.txt"
     beyond=$(echo "$truth" | tr , '\n' | awk '$1 > 33554432' | paste -sd, -)
-    { sizes 12 "$top" 1 | model 5 | while read -r size ns; do
+    { sizes 12 "$top" 1 | model 5 multichase.txt | while read -r size ns; do
           printf 'nr_threads = 1\npage_size = %s\ntotal_memory = %s (%s MiB)\n' "$mpage" \
               "$size" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')"
           printf 'stride = 256\ntlb_locality = 262144\nchase = simple\n'

@@ -4,26 +4,19 @@
 # last point before the true size and the first beyond it, so a wild point there is the only
 # evidence of where the step is and no detector can place it from the others (docs/report.md,
 # eighth and tenth passes). awk -F'\t' -v part=NAME -f wildclass.awk WILD_LOG FAILURES SCORED:
-# WILD_LOG: gen.sh's and gen-sim.sh's CORPUS_WILD_LOG (curve id, format salt, size, factor; blank
-# separated); FAILURES: score.awk's failures=OUT; SCORED: eval.sh's per-curve lines (format, true
-# sizes, ..., file in the sixth column). A wild point is near a step when it lies within an
+# WILD_LOG: gen.sh's and gen-sim.sh's CORPUS_WILD_LOG (curve file, size, factor; blank separated;
+# a tinymembench64 curve is cut from its tinymembench file and has its points); FAILURES:
+# score.awk's failures=OUT; SCORED: eval.sh's per-curve lines (format, true sizes, ..., file in
+# the sixth column). A wild point is near a step when it lies within an
 # octave of a true level's size (t / 2 < size <= 2 t: at one point per octave, the two points
 # around the step). Prints per format: curves, those with a wild point near a step, and the true
 # levels missed and the levels invented (as score.awk counts them) in all curves, in those with
 # a wild point near a step, in those with wild points only elsewhere and in those without.
-function salt(fmt) {
-    sub(/^sim\./, "", fmt)
-    if (fmt ~ /^chase/) return 1 # chase/random.csv
-    if (fmt == "random-chase") return 2
-    if (fmt == "lat_mem_rd") return 3
-    if (fmt ~ /^tinymembench/) return 4
-    return fmt == "multichase" ? 5 : 0
-}
-FILENAME == ARGV[1] { split($0, w, " "); sizes[w[1] " " w[2]] = sizes[w[1] " " w[2]] " " w[3]; next }
+FILENAME == ARGV[1] { split($0, w, " "); sizes[w[1]] = sizes[w[1]] " " w[2]; next }
 FILENAME == ARGV[2] { missed[$2] = $3; invented[$2] = $4; next }
 $6 == "" { next }
-{ f = $1; curves[f]++; id = substr($6, 1, index($6, ".") - 1) ($1 ~ /^sim\./ ? ".sim" : "")
-  nw = split(sizes[id " " salt(f)], w, " "); nt = split($2, t, ","); near = 0
+{ f = $1; curves[f]++; file = $6; sub(/\.tinymembench64\.txt$/, ".tinymembench.txt", file)
+  nw = split(sizes[file], w, " "); nt = split($2, t, ","); near = 0
   for (i = 1; i <= nw; i++) for (j = 1; j <= nt; j++) if (w[i] > t[j] / 2 && w[i] <= 2 * t[j]) near = 1
   with_near[f] += near
   if (!($6 in missed)) next
