@@ -225,10 +225,11 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
         mark_level(&k, d, i);
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
-    const struct level *last = &d->level[d->nlevels - 1];
+    struct level *last = &d->level[d->nlevels - 1];
     if (last->size_known && last->kind == LEVEL_CACHE &&
         last->size_bytes < SHARED_SHARE * in->llc_bytes) {
         char sz[32], llc[32];
+        last->shared = true;
         analysis_size(sz, sizeof(sz), last->size_bytes);
         analysis_size(llc, sizeof(llc), in->llc_bytes);
         levels_note(d,

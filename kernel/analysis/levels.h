@@ -30,6 +30,7 @@ struct level {
     size_t first, last;    /* plateau's point indices (into the analysed points) */
     double confidence;     /* 0..1: how clearly the step stands out and the plateau is seen */
     enum level_kind kind;
+    bool shared; /* the last cache, found below half of CPUID's largest: a share of that cache */
 };
 
 struct detection {

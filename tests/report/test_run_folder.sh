@@ -99,6 +99,30 @@ check "guest: chase-report's own listing names it, its kind beside it" \
     test "$(awk '$1 ~ /^(L[0-9]|TLB)$/ { printf "%s%s ", $1, $5 ? ":" $5 : "" }' "$tmp/guest.txt")" \
     = "L1 TLB:tlb L2 L3 "
 
+# A last cache found well below CPUID's largest (other cores or guests hold the rest): the same
+# run with CPUID's L3 said to be 256M. The level is that cache's share: on its CPUID row, its
+# CPUID size beside it in --json, marked shared; a last cache near CPUID's size is not.
+check "run folder: an L3 near CPUID's is not marked shared" test "$(level_value "$json" 3 shared)" = false
+share=$tmp/share
+cp -r "$run" "$share"
+jq '(.caches[] | select(.level == 3) | .size_bytes) = 268435456' "$run/run.json" >"$share/run.json"
+"$REPORT" --json --out "$share/report" "$share" >"$tmp/share.json" 2>/dev/null
+check "shared L3: its CPUID size beside it" test "$(level_value "$tmp/share.json" 3 cpuid_size_bytes)" = 268435456
+check "shared L3: marked shared, L2 not" test "$(jq -r '[.levels[].shared] | join(" ")' "$tmp/share.json")" = "false false true"
+check "shared L3: on CPUID's L3 row in report.md, as a share" \
+    grep -q "^| L3 unified | 256M | .* | 3[0-9.]*M (shared: this chase's share) | 0.1[0-9] | " "$share/report/report.md"
+check "shared L3: no level left without a CPUID row" \
+    test "$(grep -c '^| (none) |' "$share/report/report.md")" = 0
+# The Zen 3 guest of issue 15, a full default run of chase-host (corpus/real): its L3 read
+# 8.49M of CPUID's 32M.
+zen3=$ROOT/tests/report/corpus/real/zen3-kvm-full
+"$REPORT" --json --out "$tmp/zen3" "$zen3" >"$tmp/zen3.json" 2>/dev/null
+check "zen3 guest: L1, L2, L3 against CPUID's 32K, 512K, 32M" test "$(jq -r \
+    '[.levels[] | "\(.name):\(.cpuid_size_bytes):\(.shared)"] | join(" ")' "$tmp/zen3.json")" = \
+    "L1:32768:false L2:524288:false L3:33554432:true"
+check "zen3 guest: the L3 row of report.md is its share" \
+    grep -q "^| L3 unified | 32M | .* (shared: this chase's share) | 0\.[0-9]* | " "$tmp/zen3/report.md"
+
 CHASE_GNUPLOT=/nonexistent/gnuplot "$REPORT" --out "$tmp/noplot" "$run" >/dev/null 2>"$tmp/err"
 check "no gnuplot: status 0" test $? = 0
 check "no gnuplot: warned" grep -q "gnuplot was not found" "$tmp/err"

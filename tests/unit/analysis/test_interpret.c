@@ -125,7 +125,7 @@ static void kind_curve(double *size, double *ns, size_t *n)
 
 /* Steps where a TLB's reach would be are uncertain under a hypervisor or with 4K pages, caches
  * with native huge pages; big steps are caches wherever they are; a last cache far below
- * CPUID's is noted as shared. */
+ * CPUID's is noted and marked as shared, one above half of it is not. */
 static void test_level_kinds(void **state)
 {
     (void)state;
@@ -151,7 +151,17 @@ static void test_level_kinds(void **state)
         for (size_t i = 0; i < d->nnotes; i++)
             shared = shared || strstr(d->note[i], "shared") != NULL;
         assert_true(shared);
+        assert_true(d->level[2].shared && !d->level[1].shared && !d->level[0].shared);
     }
+    /* A last cache of 4.2M is more than half of an 8M LLC: not marked shared. */
+    c.page_bytes = 2097152;
+    struct an_input in = {.curve = &c, .ncurves = 1, .llc_bytes = 8 << 20};
+    analysis_run(&in, &r);
+    const struct detection *d = &r.cr[0].det;
+    assert_int_equal(d->nlevels, 3);
+    assert_false(d->level[2].shared);
+    for (size_t i = 0; i < d->nnotes; i++)
+        assert_null(strstr(d->note[i], "shared"));
 }
 
 /* The tlb experiment's curves: one slot per page, 4K pages stepping at reach4k (+3 ns) and at

@@ -21,13 +21,21 @@ double llc_latency_ns(const struct source_result *r)
     return d && d->nlevels ? d->level[d->nlevels - 1].latency_ns : NAN;
 }
 
+/* The index of CPUID's largest data or unified cache, -1 when it lists none. */
+static int cpuid_llc_index(const struct source *s)
+{
+    int best = -1;
+    for (size_t i = 0; i < s->ncaches; i++)
+        if (strcmp(s->cache[i].type, "instruction") != 0 &&
+            (best < 0 || s->cache[i].size_bytes > s->cache[best].size_bytes))
+            best = (int)i;
+    return best;
+}
+
 static double cpuid_llc(const struct source *s)
 {
-    double best = 0;
-    for (size_t i = 0; i < s->ncaches; i++)
-        if (strcmp(s->cache[i].type, "instruction") != 0)
-            best = fmax(best, s->cache[i].size_bytes);
-    return best;
+    int k = cpuid_llc_index(s);
+    return k >= 0 ? s->cache[k].size_bytes : 0;
 }
 
 /* Turn tinymembench's time above L1 into latencies when the L1 latency was given. */
@@ -131,11 +139,13 @@ static void fit_curve(struct curve_result *cr, bool check)
         fit_check(c->size, c->ns, c->n, &cr->det, &cr->fit[cr->form], cr->ns_offset, &cr->check);
 }
 
-/* Match each detected level to the nearest CPUID data/unified cache, in order. */
+/* Match each detected level to the nearest CPUID data/unified cache, in order. A shared last
+ * cache (the analysis found it well below CPUID's largest cache) is that cache's share. */
 static void match_cpuid(struct source_result *r)
 {
     const struct detection *d = primary_detection(r);
     const struct source *s = r->src;
+    const int llc = cpuid_llc_index(s);
     size_t next = 0;
     for (size_t i = 0; i < LEVELS_MAX; i++)
         r->cache_match[i] = -1;
@@ -156,6 +166,8 @@ static void match_cpuid(struct source_result *r)
                 r->cache_match[i] = (int)k;
             }
         }
+        if (r->cache_match[i] < 0 && lv->shared && llc >= (int)next)
+            r->cache_match[i] = llc;
         if (r->cache_match[i] >= 0)
             next = (size_t)r->cache_match[i] + 1;
     }

@@ -36,6 +36,7 @@ static void level_json(struct json *j, const struct curve_result *cr, size_t i, 
     json_double(j, "confidence", lv->confidence, 2);
     json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN,
                 0);
+    json_bool(j, "shared", lv->shared);
     if (f && i < f->model.m) {
         bool sized = i + 1 < f->model.m;
         json_double(j, "fit_size_bytes", sized ? f->model.size_bytes[i] : NAN, 0);

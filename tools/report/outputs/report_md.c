@@ -190,7 +190,7 @@ static void cpuid_section(FILE *f, const struct source_result *r)
                "|---|---|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < s->ncaches; k++) {
         const struct cache_info *ci = &s->cache[k];
-        char rep[32], meas[32] = "-", ratio[32] = "-", lat[32] = "-", cyc[32] = "-";
+        char rep[32], meas[64] = "-", ratio[32] = "-", lat[32] = "-", cyc[32] = "-";
         fmt_size(rep, sizeof(rep), ci->size_bytes);
         for (size_t i = 0; d && i < d->nlevels; i++) {
             if (r->cache_match[i] != (int)k)
@@ -198,6 +198,8 @@ static void cpuid_section(FILE *f, const struct source_result *r)
             const struct level *lv = &d->level[i];
             if (lv->size_known) {
                 fmt_size(meas, sizeof(meas), lv->size_bytes);
+                if (lv->shared)
+                    strncat(meas, " (shared: this chase's share)", sizeof(meas) - strlen(meas) - 1);
                 snprintf(ratio, sizeof(ratio), "%.2f", lv->size_bytes / ci->size_bytes);
             } else {
                 snprintf(meas, sizeof(meas), "not reached");
