@@ -119,11 +119,16 @@ double analysis_interp_log2(const double *x, const double *y, size_t n, double x
 
 double analysis_llc_bytes(const struct an_input *in, const struct an_result *r)
 {
+    const struct detection *d = r->primary >= 0 ? &r->cr[r->primary].det : NULL;
+    const struct level *last = d && d->nlevels ? &d->level[d->nlevels - 1] : NULL;
+    /* A shared last cache (found well below CPUID's size): what a chase of this run gets of it
+     * is the share the random chase measured, not the whole cache. */
+    if (last && last->shared)
+        return last->size_bytes;
     if (in->llc_bytes > 0)
         return in->llc_bytes;
-    const struct detection *d = r->primary >= 0 ? &r->cr[r->primary].det : NULL;
-    if (d && d->nlevels && d->level[d->nlevels - 1].size_known)
-        return d->level[d->nlevels - 1].size_bytes;
+    if (last && last->size_known)
+        return last->size_bytes;
     return 0;
 }
 

@@ -235,7 +235,8 @@ void verdict_headline(struct verdict *v, const char *fmt, ...)
 void analysis_size(char *dst, size_t cap, double bytes);
 /* Linear interpolation of y over log2(x) at x0 among n points sorted by x; NaN outside. */
 double analysis_interp_log2(const double *x, const double *y, size_t n, double x0);
-/* Size of the last cache: CPUID's, else the last detected level's (0 when unknown). */
+/* Size of the last cache the verdicts judge against: the measured share when the last level is
+ * a shared cache's, else CPUID's, else the last detected level's (0 when unknown). */
 double analysis_llc_bytes(const struct an_input *in, const struct an_result *r);
 
 #endif

@@ -89,11 +89,25 @@ static bool scan_undecided(struct verdict *v, const struct csv *t, double llc, d
         /* A lower bound: the array may still be lost beyond the sizes tried. */
         verdict_headline(v,
                          "no verdict: the small array stays in the last cache up to %s, but that "
-                         "is only %s of it",
+                         "is only %s",
                          lim, share);
         return true;
     }
     return false;
+}
+
+/* "0.61 of it", or of a shared last cache "0.61 of the 8.49M share the random chase measured":
+ * a small array competes for the share this run had, not for the whole cache. */
+static void share_of(char *dst, size_t cap, double frac, const struct an_judge *j, double llc)
+{
+    judge_sig2(dst, cap, frac);
+    if (j->in && j->in->llc_bytes > 0 && llc < j->in->llc_bytes) {
+        char l[32];
+        analysis_size(l, sizeof(l), llc);
+        judge_append(dst, cap, " of the %s share the random chase measured", l);
+    } else {
+        judge_append(dst, cap, " of it");
+    }
 }
 
 static void judge_scan(const struct an_judge *j, struct verdict *v)
@@ -110,11 +124,11 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
         goto out;
     }
     double at = leaves_at(x, y, n), llc = analysis_llc_bytes(j->in, j->r);
-    char sz[32], lim[32], share[32];
+    char sz[32], lim[32], share[96];
     analysis_size(sz, sizeof(sz), at);
     analysis_size(lim, sizeof(lim), x[n - 1]);
     double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
-    judge_sig2(share, sizeof(share), frac);
+    share_of(share, sizeof(share), frac, j, llc);
     v->data.fields |= VD_SCAN;
     v->data.scan_resistant = KM_NAN;
     verdict_item(v, "leaves_llc_bytes", at);
@@ -125,13 +139,12 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
         v->data.scan_resistant = frac >= SCAN_RESISTANT ? 1 : frac < SCAN_WEAK ? 0 : KM_NAN;
     if (kisfinite(at))
         verdict_headline(v,
-                         "the small array leaves the last cache at %s (%s of it; latency half way "
-                         "to the scan's): %s",
+                         "the small array leaves the last cache at %s (%s; latency half way to the "
+                         "scan's): %s",
                          sz, share, scan_word(llc, frac));
     else
         verdict_headline(v,
-                         "the small array stays in the last cache up to %s (at least %s of it): "
-                         "%s",
+                         "the small array stays in the last cache up to %s (at least %s): %s",
                          lim, share, scan_word(llc, frac));
 out:
     plat_free(x);
