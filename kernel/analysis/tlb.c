@@ -10,6 +10,15 @@
 #define PENALTY_FRACTION 0.04
 #define PENALTY_MIN_NS 0.3
 
+/* The chain touches one line per 4K page, staggered over the sets: its data is size / 4K
+ * lines. A step of the reference curve is a cache's when a cache within this factor of the
+ * chain's data at the step could hold it before and not after. */
+#define SLOT_PAGE_BYTES 4096.0
+#define DATA_NEAR_FACTOR 2.0
+/* No TLB has fewer entries than this (Intel's L1 DTLB for 1G pages has 4): a step below this
+ * many pages of the curve's size is the reach of smaller pages. */
+#define TLB_MIN_ENTRIES 4
+
 /* Points of a curve the step finder keeps (more are not judged). */
 #define STEP_POINTS_MAX 256
 
@@ -72,6 +81,81 @@ static size_t penalty_steps(const struct an_curve *c, const struct an_curve *ref
         i = end - 1;
     }
     return nsteps;
+}
+
+/* Whether a cache could make the reference's step from reach to end: CPUID's data and unified
+ * caches and the main curve's levels (a shared cache's share), against the chain's data there. */
+static bool cache_step(const struct an_input *in, const struct an_result *r, double reach,
+                       double end)
+{
+    double line = in->line_bytes > 0 ? in->line_bytes : 64;
+    double lo = reach / SLOT_PAGE_BYTES * line / DATA_NEAR_FACTOR;
+    double hi = end / SLOT_PAGE_BYTES * line * DATA_NEAR_FACTOR;
+    for (size_t i = 0; i < in->ncaches && i < AN_CACHES_MAX; i++)
+        if (in->cache_bytes[i] >= lo && in->cache_bytes[i] <= hi)
+            return true;
+    const struct detection *d = r->primary >= 0 ? &r->cr[r->primary].det : NULL;
+    for (size_t i = 0; d && i < d->nlevels; i++)
+        if (d->level[i].size_known && d->level[i].size_bytes >= lo && d->level[i].size_bytes <= hi)
+            return true;
+    return false;
+}
+
+/*
+ * The reference curve's own TLB steps: its steps where no cache can be, as the chain's data
+ * (one line per page) stays within one cache. They need CPUID's caches to tell. The reach is
+ * the plateau's last size, the penalty the rise to the next plateau.
+ */
+static size_t own_steps(const struct an_input *in, const struct an_result *r, int ref,
+                        struct verdict_tlb_step *out, size_t cap)
+{
+    const struct detection *d = &r->cr[ref].det;
+    size_t n = 0;
+    if (!in->ncaches)
+        return 0;
+    for (size_t i = 0; i < d->nlevels && n < cap; i++) {
+        const struct level *lv = &d->level[i];
+        double next = i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns;
+        if (!lv->size_known || !kisfinite(next) || cache_step(in, r, lv->to_bytes, lv->step_end_bytes))
+            continue;
+        out[n++] = (struct verdict_tlb_step){lv->to_bytes, in->curve[ref].page_bytes,
+                                             next - lv->latency_ns};
+    }
+    return n;
+}
+
+/* A bullet and a headline clause on the reference's own steps, each with its entries: a reach
+ * under TLB_MIN_ENTRIES of the curve's pages is a smaller page's (4K's: 4K is the smallest), so
+ * those pages act as smaller ones (a host splitting a guest's huge pages; pages not all huge). */
+static void own_steps_text(struct verdict *v, const struct an_input *in, const struct an_curve *ref,
+                           const struct verdict_tlb_step *st, size_t n)
+{
+    char pg[32], what[VERDICT_CHARS] = "", where[64] = "";
+    size_t nsplit = 0;
+    analysis_size(pg, sizeof(pg), ref->page_bytes);
+    for (size_t k = 0; k < n; k++) {
+        char sz[32];
+        bool split = st[k].reach_bytes < TLB_MIN_ENTRIES * ref->page_bytes;
+        double page = split ? SLOT_PAGE_BYTES : ref->page_bytes;
+        analysis_size(sz, sizeof(sz), st[k].reach_bytes);
+        judge_append(what, sizeof(what), "%s%s (+%.1f ns, about %.0f x %s)", k ? ", " : "", sz,
+                     st[k].penalty_ns, st[k].reach_bytes / page, split ? "4K" : pg);
+        if (split)
+            judge_append(where, sizeof(where), "%s%s", nsplit++ ? ", " : "", sz);
+    }
+    verdict_line(v, "%s", "");
+    verdict_line(v,
+                 "- the %s pages step themselves where the chain's lines (one per page) stay in "
+                 "one cache, at TLB reaches: %s",
+                 pg, what);
+    if (!nsplit)
+        return;
+    verdict_line(v, "- a reach under %d of its pages is not theirs: the %s pages act as 4K pages%s",
+                 TLB_MIN_ENTRIES, pg,
+                 in->hypervisor ? " (the host backs the guest's pages with 4K pages)"
+                                : " (the buffer did not get them all)");
+    judge_append(v->headline, VERDICT_CHARS, "; the %s pages act as 4K pages%s (TLB step%s at %s)",
+                 pg, in->hypervisor ? ": the host splits them" : "", nsplit > 1 ? "s" : "", where);
 }
 
 static void steps_text(const struct detection *d, char *buf, size_t cap)
@@ -148,6 +232,8 @@ size_t analysis_tlb_steps(const struct an_input *in, const struct an_result *r,
     for (size_t i = 0; ref >= 0 && i < n && nsteps < cap; i++)
         if ((int)i != ref && r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB)
             nsteps += penalty_steps(&in->curve[i], &in->curve[ref], out + nsteps, cap - nsteps);
+    if (ref >= 0)
+        nsteps += own_steps(in, r, ref, out + nsteps, cap - nsteps);
     return nsteps;
 }
 
@@ -167,6 +253,10 @@ static void judge_tlb(const struct an_judge *j, struct verdict *v)
     for (size_t i = 0; i < n; i++)
         if (j->r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB)
             tlb_row(v, &in->curve[i], &j->r->cr[i], &in->curve[ref], rp);
+    struct verdict_tlb_step own[LEVELS_MAX];
+    size_t nown = own_steps(in, j->r, ref, own, LEVELS_MAX);
+    for (size_t k = 0; k < nown && v->data.nsteps < LEVELS_MAX; k++)
+        v->data.step[v->data.nsteps++] = own[k];
     if (count == 1) {
         char steps[160];
         steps_text(&j->r->cr[ref].det, steps, sizeof(steps));
@@ -175,6 +265,8 @@ static void judge_tlb(const struct an_judge *j, struct verdict *v)
                          "effects; a larger page size would separate them",
                          rp, steps);
     }
+    if (nown)
+        own_steps_text(v, in, &in->curve[ref], own, nown);
 }
 
 const struct an_experiment analysis_tlb = {

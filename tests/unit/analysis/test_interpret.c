@@ -243,6 +243,57 @@ static void test_measured_tlb_reach(void **state)
     }
 }
 
+/* The tlb experiment's 2M-page curve stepping itself (+2 ns beyond `at`, the 4K curve too), and
+ * the analysis of it with the random curve: the verdict's headline, the step it lists. */
+static const char *own_step_run(double at, bool hyper, size_t ncaches, struct an_result *r,
+                                struct verdict_tlb_step *own)
+{
+    static double size[128], ns[128], tsize[64], t4k[64], t2m[64];
+    size_t n, tn;
+    struct an_curve c[3];
+    kind_curve(size, ns, &n);
+    c[0] = (struct an_curve){.label = "random", .role = AN_ROLE_LEVELS, .page_bytes = 2097152,
+                             .n = n, .size = size, .ns = ns};
+    tlb_curves(c + 1, tsize, t4k, t2m, &tn, 1e12); /* no 4K step of its own below 8M */
+    for (size_t i = 0; i < tn; i++)
+        if (tsize[i] > at * 1.01) {
+            t4k[i] += 2;
+            t2m[i] += 2;
+        }
+    struct an_input in = {.curve = c, .ncurves = 3, .llc_bytes = 32 << 20, .hypervisor = hyper,
+                          .ncaches = ncaches, .cache_bytes = {32768, 524288, 32 << 20}};
+    analysis_run(&in, r);
+    const struct verdict *v = &r->verdict[analysis_experiment_index("tlb")];
+    own->reach_bytes = 0;
+    for (size_t i = 0; i < v->data.nsteps; i++)
+        if (v->data.step[i].page_bytes == 2097152)
+            *own = v->data.step[i];
+    return v->headline;
+}
+
+/* A step of the 2M-page curve where its lines (one per 4K page) fit in L1 is no cache's: it is
+ * a TLB's reach, and one under 4 x 2M is a 4K TLB's, so the 2M pages act as 4K pages (a host
+ * splitting a guest's); the random curve's step there is the TLB's (issue 15's Zen 3 guest,
+ * where both tlb curves step at 256K). A step where the lines leave L1 (2M: 512 lines), or no
+ * CPUID to tell, gives no such step. */
+static void test_reference_own_step(void **state)
+{
+    (void)state;
+    static struct an_result r;
+    struct verdict_tlb_step own;
+    const char *h = own_step_run(262144, true, 3, &r, &own);
+    assert_non_null(strstr(h, "the 2M pages act as 4K pages: the host splits them (TLB step at "
+                              "256K)"));
+    assert_true(fabs(own.reach_bytes - 262144) < 1 && fabs(own.penalty_ns - 2) < 0.2);
+    assert_int_equal(r.cr[0].det.level[1].kind, LEVEL_TLB);
+    h = own_step_run(262144, false, 3, &r, &own);
+    assert_non_null(strstr(h, "the 2M pages act as 4K pages (TLB step at 256K)"));
+    assert_null(strstr(own_step_run(2097152, true, 3, &r, &own), "act as"));
+    assert_true(own.reach_bytes == 0);
+    assert_null(strstr(own_step_run(262144, true, 0, &r, &own), "act as"));
+    assert_true(own.reach_bytes == 0);
+}
+
 /* The tlb experiment's steps: the reach (the last size without the penalty) and the penalty of
  * each; two high points over a plateau that then reads below them (a reference reading high)
  * are no step, never one with a negative penalty. */
@@ -418,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_level_kinds),
         cmocka_unit_test(test_measured_tlb_reach),
         cmocka_unit_test(test_tlb_steps),
+        cmocka_unit_test(test_reference_own_step),
         cmocka_unit_test(test_walk_step_is_uncertain),
         cmocka_unit_test(test_relative_tlb_step),
         cmocka_unit_test(test_random_headline_names_uncertain),
