@@ -14,27 +14,56 @@
 struct sweep {
     size_t n;
     double *off, *ns;
+    double *mn; /* each point's fastest repetition (ns_min), NaN when the table has none */
 };
 
 /* The sweep in one direction, in the order of the table. */
 static void offset_series(const struct csv *t, const char *dir, struct sweep *s)
 {
     int cd = csv_col(t, "direction"), co = csv_col(t, "offset_bytes"), cn = csv_col(t, "ns_median");
+    int cm = csv_col(t, "ns_min");
     s->n = 0;
-    for (size_t i = 0; s->off && s->ns && i < t->nrows; i++)
+    for (size_t i = 0; s->off && s->ns && s->mn && i < t->nrows; i++)
         if (kstrcmp(csv_text(t, i, cd), dir) == 0 && kisfinite(csv_num(t, i, co)) &&
             kisfinite(csv_num(t, i, cn))) {
             s->off[s->n] = csv_num(t, i, co);
+            s->mn[s->n] = cm >= 0 ? csv_num(t, i, cm) : KM_NAN;
             s->ns[s->n++] = csv_num(t, i, cn);
         }
 }
 
+/* The down sweep's point at offset o: its index, or d->n when it has none. */
+static size_t down_index(const struct sweep *d, double o)
+{
+    size_t i = 0;
+    while (i < d->n && d->off[i] != o)
+        i++;
+    return i;
+}
+
 static double down_at(const struct sweep *d, double o)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (d->off[i] == o)
-            return d->ns[i];
-    return KM_NAN;
+    size_t i = down_index(d, o);
+    return i < d->n ? d->ns[i] : KM_NAN;
+}
+
+/* Whether the up sweep's point i and the down sweep's at its offset differ: their medians by
+ * more than tol, and, where the table has them, their fastest repetitions the same way. A
+ * policy that follows the sweep's history changes every repetition; a point whose median rose
+ * while its fastest repetition stayed level with the other sweep's was measured in a noisy
+ * while (other tenants), and is said apart (*noisy). */
+static bool sweeps_differ(const struct sweep *u, const struct sweep *d, size_t i, double tol,
+                          bool *noisy)
+{
+    size_t k = down_index(d, u->off[i]);
+    *noisy = false;
+    if (k == d->n || !(kfabs(u->ns[i] - d->ns[k]) > tol))
+        return false;
+    double dm = u->mn[i] - d->mn[k];
+    if (!kisfinite(dm))
+        return true;
+    *noisy = !(kfabs(dm) > tol && dm * (u->ns[i] - d->ns[k]) > 0);
+    return !*noisy;
 }
 
 /* In sweep w, whether the point at offset o differs from the point measured after it; -1:
@@ -70,15 +99,17 @@ static bool leader_like(const struct sweep *u, const struct sweep *d, double o, 
 
 /* The offsets standing out into v's table; counts both kinds. */
 static void offset_rows(struct verdict *v, const struct sweep *u, const struct sweep *d, double med,
-                        double tol, size_t *dedicated, size_t *hysteresis)
+                        double tol, size_t *dedicated, size_t *hysteresis, size_t *noisy)
 {
+    size_t rows = 0;
     for (size_t i = 0; i < u->n; i++) {
         double dn = down_at(d, u->off[i]), un = u->ns[i];
-        bool both = leader_like(u, d, u->off[i], un, med, tol);
-        bool differ = kfabs(un - dn) > tol;
-        if (!both && !differ)
+        bool both = leader_like(u, d, u->off[i], un, med, tol), loud;
+        bool differ = sweeps_differ(u, d, i, tol, &loud);
+        *noisy += loud && !both;
+        if (!both && !differ && !loud)
             continue;
-        if (*dedicated + *hysteresis == 0) {
+        if (rows++ == 0) {
             verdict_line(v, "| offset (bytes) | up ns | down ns | candidate |");
             verdict_line(v, "|---|---|---|---|");
         }
@@ -87,8 +118,9 @@ static void offset_rows(struct verdict *v, const struct sweep *u, const struct s
             v->data.leader_offsets_bytes[v->data.nleaders++] = u->off[i];
         *hysteresis += differ && !both;
         verdict_line(v, "| %.0f | %.2f | %.2f | %s |", u->off[i], un, dn,
-                     both ? "the sweep changes after it both ways: leader set?"
-                          : "up and down differ");
+                     both     ? "the sweep changes after it both ways: leader set?"
+                     : differ ? "up and down differ"
+                              : "medians differ, fastest repetitions agree: noise");
     }
 }
 
@@ -99,8 +131,8 @@ static void judge_offset(const struct an_judge *j, struct verdict *v)
         return;
     v->present = true;
     size_t rows = (t->nrows + 1) * sizeof(double);
-    struct sweep u = {0, plat_alloc(rows), plat_alloc(rows)};
-    struct sweep d = {0, plat_alloc(rows), plat_alloc(rows)};
+    struct sweep u = {0, plat_alloc(rows), plat_alloc(rows), plat_alloc(rows)};
+    struct sweep d = {0, plat_alloc(rows), plat_alloc(rows), plat_alloc(rows)};
     double *dev = plat_alloc(rows);
     offset_series(t, "up", &u);
     offset_series(t, "down", &d);
@@ -114,21 +146,27 @@ static void judge_offset(const struct an_judge *j, struct verdict *v)
         dev[i] = kfabs(u.ns[i] - med);
     double tol =
         kfmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * MAD_TO_SIGMA * judge_median(dev, u.n));
-    size_t dedicated = 0, hysteresis = 0;
+    size_t dedicated = 0, hysteresis = 0, noisy = 0;
     v->data.fields |= VD_LEADERS;
-    offset_rows(v, &u, &d, med, tol, &dedicated, &hysteresis);
+    offset_rows(v, &u, &d, med, tol, &dedicated, &hysteresis, &noisy);
     verdict_item(v, "dedicated_set_candidates", (double)dedicated);
     verdict_item(v, "direction_dependent_offsets", (double)hysteresis);
+    verdict_item(v, "noisy_offsets", (double)noisy);
     verdict_headline(v,
                      "%zu offsets stand out from the median %.2f ns in both directions "
                      "(dedicated-set candidates) and %zu differ between the up and down "
                      "sweeps (policy following the sweep's history)",
                      dedicated, med, hysteresis);
+    if (noisy)
+        judge_append(v->headline, VERDICT_CHARS,
+                     "; %zu more only in a noisy while (fastest repetitions agree)", noisy);
 out:
     plat_free(u.off);
     plat_free(u.ns);
+    plat_free(u.mn);
     plat_free(d.off);
     plat_free(d.ns);
+    plat_free(d.mn);
     plat_free(dev);
 }
 

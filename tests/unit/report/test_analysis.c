@@ -306,6 +306,33 @@ static void test_verdicts(void **state)
     assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "lacks"));
 }
 
+/* An offset whose up and down medians differ while its fastest repetitions agree was measured
+ * in a noisy while: said apart, not counted as the policy following the sweep's history; one
+ * whose fastest repetitions differ as well is counted. */
+static void test_offset_noisy_point(void **state)
+{
+    (void)state;
+    reset();
+    load_table(EXP("offset"), "direction,offset_bytes,ns_median,ns_min\n"
+                              "up,0,60,59\nup,64,60,59\nup,128,60,59\nup,192,60,59\n"
+                              "up,256,80,59\nup,320,60,59\nup,384,80,79\nup,448,60,59\n"
+                              "up,512,60,59\ndown,512,60,59\ndown,448,60,59\ndown,384,60,59\n"
+                              "down,320,60,59\ndown,256,60,59\ndown,192,60,59\n"
+                              "down,128,60,59\ndown,64,60,59\ndown,0,60,59\n");
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    const struct verdict *v = &res[0].verdict[EXP("offset")];
+    assert_true(item(v, "direction_dependent_offsets") == 1);
+    assert_true(item(v, "noisy_offsets") == 1);
+    assert_true(item(v, "dedicated_set_candidates") == 0);
+    assert_non_null(strstr(v->headline, "and 1 differ between the up and down sweeps"));
+    assert_non_null(strstr(v->headline, "; 1 more only in a noisy while"));
+    size_t rows = 0;
+    for (size_t i = 0; i < v->nlines; i++)
+        rows += strstr(v->line[i], "| offset (bytes) |") != NULL;
+    assert_int_equal(rows, 1); /* one table header */
+}
+
 /* A cache curve: 4 ns to 32K, 12 to 256K, 40 to 512M (a large last cache), then 200. */
 static double tlb_base_ns(double size)
 {
@@ -369,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_scan_without_verdict),
         cmocka_unit_test(test_scan_shared_llc),
+        cmocka_unit_test(test_offset_noisy_point),
         cmocka_unit_test(test_tlb_verdict_steps),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
