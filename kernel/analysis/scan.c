@@ -143,8 +143,7 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
                          "scan's): %s",
                          sz, share, scan_word(llc, frac));
     else
-        verdict_headline(v,
-                         "the small array stays in the last cache up to %s (at least %s): %s",
+        verdict_headline(v, "the small array stays in the last cache up to %s (at least %s): %s",
                          lim, share, scan_word(llc, frac));
 out:
     plat_free(x);

@@ -116,7 +116,8 @@ static size_t own_steps(const struct an_input *in, const struct an_result *r, in
     for (size_t i = 0; i < d->nlevels && n < cap; i++) {
         const struct level *lv = &d->level[i];
         double next = i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns;
-        if (!lv->size_known || !kisfinite(next) || cache_step(in, r, lv->to_bytes, lv->step_end_bytes))
+        if (!lv->size_known || !kisfinite(next) ||
+            cache_step(in, r, lv->to_bytes, lv->step_end_bytes))
             continue;
         out[n++] = (struct verdict_tlb_step){lv->to_bytes, in->curve[ref].page_bytes,
                                              next - lv->latency_ns};

@@ -252,16 +252,24 @@ static const char *own_step_run(double at, bool hyper, size_t ncaches, struct an
     size_t n, tn;
     struct an_curve c[3];
     kind_curve(size, ns, &n);
-    c[0] = (struct an_curve){.label = "random", .role = AN_ROLE_LEVELS, .page_bytes = 2097152,
-                             .n = n, .size = size, .ns = ns};
+    c[0] = (struct an_curve){.label = "random",
+                             .role = AN_ROLE_LEVELS,
+                             .page_bytes = 2097152,
+                             .n = n,
+                             .size = size,
+                             .ns = ns};
     tlb_curves(c + 1, tsize, t4k, t2m, &tn, 1e12); /* no 4K step of its own below 8M */
     for (size_t i = 0; i < tn; i++)
         if (tsize[i] > at * 1.01) {
             t4k[i] += 2;
             t2m[i] += 2;
         }
-    struct an_input in = {.curve = c, .ncurves = 3, .llc_bytes = 32 << 20, .hypervisor = hyper,
-                          .ncaches = ncaches, .cache_bytes = {32768, 524288, 32 << 20}};
+    struct an_input in = {.curve = c,
+                          .ncurves = 3,
+                          .llc_bytes = 32 << 20,
+                          .hypervisor = hyper,
+                          .ncaches = ncaches,
+                          .cache_bytes = {32768, 524288, 32 << 20}};
     analysis_run(&in, r);
     const struct verdict *v = &r->verdict[analysis_experiment_index("tlb")];
     own->reach_bytes = 0;
