@@ -90,6 +90,7 @@ struct verdict_data {
     double leader_offsets_bytes[VERDICT_LIST];
     double streams_tracked; /* fused */
     double mlp;             /* parallel: the best effective parallelism */
+    bool mlp_lower_bound;   /* parallel: still rising at the most chains tried */
     size_t nsteps;          /* tlb: one per page size that pays a penalty */
     struct verdict_tlb_step step[LEVELS_MAX];
 };

@@ -7,6 +7,9 @@
 
 /* Parallelism is reached with the fewest chains that give this share of the best. */
 #define NEAR_TOP 0.9
+/* The curve is still rising when its last chains added more than this many misses in flight
+ * each: half way between one more (the linear rise, misses to spare) and none (full). */
+#define STILL_RISING 0.5
 
 /* Effective parallelism by chain count for one buffer size (any size when size is NaN):
  * the parallelism column, else n * t1 / tn with tn the time per step of every chain. */
@@ -33,11 +36,20 @@ static size_t parallel_series(const struct csv *t, double size, double *ks, doub
     return k;
 }
 
-/* One table row for a buffer size; its best parallelism and the chains reaching 90% of it. */
-static double parallel_row(struct verdict *v, const struct csv *t, double size, double *top_k)
+/* One table row for a buffer size; its best parallelism and the chains reaching 90% of it;
+ * *rising: the most chains tried still added more than STILL_RISING per chain over the next
+ * most tried. */
+static double parallel_row(struct verdict *v, const struct csv *t, double size, double *top_k,
+                           bool *rising)
 {
     double ks[JUDGE_MAX_VALUES], ps[JUDGE_MAX_VALUES], top = 0;
-    size_t k = parallel_series(t, size, ks, ps);
+    size_t k = parallel_series(t, size, ks, ps), last = 0, prev = k;
+    for (size_t i = 1; i < k; i++)
+        last = ks[i] > ks[last] ? i : last;
+    for (size_t i = 0; i < k; i++) /* the most chains tried below the most */
+        if (ks[i] < ks[last] && (prev == k || ks[i] > ks[prev]))
+            prev = i;
+    *rising = prev < k && ps[last] - ps[prev] > STILL_RISING * (ks[last] - ks[prev]);
     char row[VERDICT_CHARS] = "", sz[32];
     for (size_t i = 0; i < k; i++) {
         top = kfmax(top, ps[i]);
@@ -64,28 +76,40 @@ static void judge_parallel(const struct an_judge *j, struct verdict *v)
                             "ns_per_access_per_chain");
         return;
     }
-    double sizes[JUDGE_MAX_VALUES], best = 0, best_chains = 0, best_size = 0;
+    double sizes[JUDGE_MAX_VALUES], best = 0, best_chains = 0, best_size = 0, most = 0;
+    bool rising = false;
     size_t ns = judge_values(t, cs, sizes, JUDGE_MAX_VALUES);
     verdict_line(v, "| buffer | effective parallelism by chains |");
     verdict_line(v, "|---|---|");
     for (size_t s = 0; s < (ns ? ns : 1); s++) {
-        double top_k, top = parallel_row(v, t, ns ? sizes[s] : KM_NAN, &top_k);
+        bool up;
+        double top_k, top = parallel_row(v, t, ns ? sizes[s] : KM_NAN, &top_k, &up);
         if (top > best) {
             best = top;
             best_chains = top_k;
             best_size = ns ? sizes[s] : KM_NAN;
+            rising = up;
         }
     }
+    for (size_t i = 0; i < t->nrows; i++)
+        most = kfmax(most, csv_num(t, i, cc));
     char sz[32];
     analysis_size(sz, sizeof(sz), best_size);
     verdict_item(v, "parallelism", best);
     v->data.fields |= VD_MLP;
     v->data.mlp = best;
+    v->data.mlp_lower_bound = rising;
     verdict_item(v, "chains", best_chains);
-    verdict_headline(v,
-                     "memory-level parallelism reaches %.1f (within 10%% of it with %.0f "
-                     "chains, buffer %s)",
-                     best, best_chains, sz);
+    if (rising)
+        verdict_headline(v,
+                         "memory-level parallelism is at least %.1f: still rising at the %.0f "
+                         "chains tried (buffer %s), the core has misses to spare",
+                         best, most, sz);
+    else
+        verdict_headline(v,
+                         "memory-level parallelism reaches %.1f (within 10%% of it with %.0f "
+                         "chains, buffer %s)",
+                         best, best_chains, sz);
 }
 
 const struct an_experiment analysis_parallel = {

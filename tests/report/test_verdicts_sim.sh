@@ -97,11 +97,22 @@ if [ -n "$all" ]; then
         "$l12,L3:3M:12w:40c:dip:slices=2:leaders=64,DRAM:200c"
     offset_row none "epyc-zen4 (32M lru, 8 slices)" epyc-zen4
 fi
-for m in 2 6; do
+# With more misses in flight than the 10 chains tried (mlp=16) the curve still rises at its
+# end: the parallelism found is a lower bound, and said so.
+for m in 2 6 16; do
     # shellcheck disable=SC2086
-    got=$(verdict "mlp-$m" "$(mlp_h $m)" .verdicts.parallel.mlp $mlp_args)
-    row "parallel.mlp (within 10%)" "DRAM mlp=$m" "$m" \
-        "$(awk -v g="$got" -v m="$m" 'BEGIN { print (g + 0 > 0.9 * m && g + 0 < 1.1 * m) ? m : g }')"
+    got=$(verdict "mlp-$m" "$(mlp_h $m)" \
+        '"\(.verdicts.parallel.mlp) \(.verdicts.parallel.mlp_lower_bound)"' $mlp_args)
+    got=${got//\"/}
+    if [ "$m" -le 10 ]; then
+        row "parallel.mlp (within 10%)" "DRAM mlp=$m" "$m" \
+            "$(awk -v g="${got% *}" -v m="$m" 'BEGIN { print (g + 0 > 0.9 * m && g + 0 < 1.1 * m) ? m : g }')"
+        row "parallel.mlp_lower_bound" "DRAM mlp=$m, 10 chains" false "${got#* }"
+    else
+        row "parallel.mlp (at least 9 of 10 chains)" "DRAM mlp=$m" ok \
+            "$(awk -v g="${got% *}" 'BEGIN { print (g + 0 >= 9) ? "ok" : g }')"
+        row "parallel.mlp_lower_bound" "DRAM mlp=$m, 10 chains" true "${got#* }"
+    fi
 done
 # linear: with no prefetcher every stride is as slow as the random chase (no stride's lines fit
 # the 128K L2 of a 16M buffer); with PF a region of R bytes holds R/stride loads whose first

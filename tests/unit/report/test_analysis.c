@@ -295,6 +295,7 @@ static void test_verdicts(void **state)
     assert_non_null(strstr(v[EXP("scan")].headline, "scan-resistant: the huge scan"));
     assert_true(fabs(item(&v[EXP("parallel")], "parallelism") - 4.0) < 1e-9);
     assert_true(item(&v[EXP("parallel")], "chains") == 4); /* 3.6 is within 10% of 4.0 */
+    assert_false(v[EXP("parallel")].data.mlp_lower_bound); /* 8 chains add nothing over 4 */
     assert_true(item(&v[EXP("offset")], "dedicated_set_candidates") == 1);
     assert_true(item(&v[EXP("offset")], "direction_dependent_offsets") == 1);
     assert_false(v[EXP("tlb")].present);
@@ -304,6 +305,14 @@ static void test_verdicts(void **state)
     analyse_all(res, src, 1, &o);
     assert_true(res[0].verdict[EXP("parallel")].present);
     assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "lacks"));
+    /* Still rising by a miss per chain at the most chains tried: a lower bound, said so. */
+    reset();
+    load_table(EXP("parallel"), "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,90\n"
+                                "4,1,90\n8,1,95\n");
+    analyse_all(res, src, 1, &o);
+    assert_true(res[0].verdict[EXP("parallel")].data.mlp_lower_bound);
+    assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "is at least 7.6: still "
+                                                                     "rising at the 8 chains"));
 }
 
 /* An offset whose up and down medians differ while its fastest repetitions agree was measured

@@ -128,8 +128,10 @@ static void verdict_data_json(struct json *j, const struct verdict_data *d)
     if (d->fields & VD_STREAMS)
         json_double(j, "streams_tracked",
                     isnan(d->streams_tracked) ? NAN : round(d->streams_tracked), 0);
-    if (d->fields & VD_MLP)
+    if (d->fields & VD_MLP) {
         json_double(j, "mlp", d->mlp, 2);
+        json_bool(j, "mlp_lower_bound", d->mlp_lower_bound);
+    }
     if (d->fields & VD_LEADERS) {
         json_array_begin(j, "leader_offsets_bytes");
         for (size_t i = 0; i < d->nleaders; i++)
