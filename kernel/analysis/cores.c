@@ -64,7 +64,22 @@ struct cores_groups {
     struct cores_levels lv[JUDGE_MAX_VALUES];
 };
 
-/* Group k's median curve over the given sizes: at each size, the median of its processors. */
+/* The lower median of v[0..m) (sorted in place): with an even count, the smaller of the two
+ * middle values, one a processor measured. Their mean would put, between two processors whose
+ * step into memory lies apart (a shared cache's share moving), a plateau neither has. */
+static double cores_low_median(double *v, size_t m)
+{
+    for (size_t i = 1; i < m; i++)
+        for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+            double x = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = x;
+        }
+    return v[(m - 1) / 2];
+}
+
+/* Group k's median curve over the given sizes: at each size, the (lower) median of its
+ * processors. */
 static size_t cores_median_curve(const struct csv *t, const struct cores_groups *g, size_t k,
                                  const double *cpus, size_t nc, const double *sizes, size_t ns,
                                  double *out_size, double *out_ns)
@@ -83,7 +98,7 @@ static size_t cores_median_curve(const struct csv *t, const struct cores_groups 
         }
         if (m) {
             out_size[n] = sizes[s];
-            out_ns[n++] = judge_median(v, m);
+            out_ns[n++] = cores_low_median(v, m);
         }
     }
     return n;
@@ -201,6 +216,28 @@ static double cores_worst_spread(const struct csv *t, const double *sizes, size_
     return worst;
 }
 
+/* The largest spread (largest/smallest - 1) between the processors of one group on one of its
+ * plateaus or in DRAM: where each processor's latency is its own, not where a step lies. */
+static double cores_plateau_spread(const struct csv *t, const double *cpus, size_t nc,
+                                   const struct cores_groups *g)
+{
+    double worst = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        const struct cores_levels *l = &g->lv[k];
+        for (size_t i = 0; i <= l->nlevels; i++) {
+            double from = i < l->nlevels ? l->from[i] : l->dram_from;
+            double to = i < l->nlevels ? l->to[i] : KM_INF, lo = KM_INF, hi = 0;
+            for (size_t c = 0; c < nc && kisfinite(from); c++) {
+                double x = g->of[c] == k ? cores_cpu_between(t, cpus[c], from, to) : KM_NAN;
+                lo = kisfinite(x) ? kfmin(lo, x) : lo;
+                hi = kisfinite(x) ? kfmax(hi, x) : hi;
+            }
+            worst = hi > 0 && lo < KM_INF ? kfmax(worst, hi / lo - 1) : worst;
+        }
+    }
+    return worst;
+}
+
 /* One line per group (its levels, sizes, DRAM), then per processor on its group's levels. */
 static void cores_tables(const struct an_judge *j, struct verdict *v, const double *cpus, size_t nc,
                          struct cores_groups *g, const double *sizes, size_t ns)
@@ -257,11 +294,13 @@ static void judge_cores(const struct an_judge *j, struct verdict *v)
         judge_append(names, sizeof(names), "%s%s", k ? "; " : "", g.name[k]);
     verdict_item(v, "processors", (double)nc);
     verdict_item(v, "groups", (double)g.n);
+    double plateaus = cores_plateau_spread(t, cpus, nc, &g);
     verdict_item(v, "largest_spread", worst);
+    verdict_item(v, "plateau_spread", plateaus);
     verdict_headline(v,
-                     "%zu processors in %zu group%s (%s); they differ most at %s (%.0f%% between "
-                     "the fastest and the slowest)",
-                     nc, g.n, g.n == 1 ? "" : "s", names, sz, worst * 100);
+                     "%zu processors in %zu group%s (%s); within a group plateaus and DRAM agree "
+                     "within %.0f%%, the curves differ most at %s (%.0f%%)",
+                     nc, g.n, g.n == 1 ? "" : "s", names, plateaus * 100, sz, worst * 100);
 }
 
 const struct an_experiment analysis_cores = {

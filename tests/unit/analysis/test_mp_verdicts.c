@@ -92,6 +92,34 @@ static void test_cores_ccx_and_smt(void **state)
     strbuf_release(&sb);
 }
 
+/* Two processors of one group whose shared L3 share differs (16M and 32M: other tenants). The
+   group's curve is their lower median, one of them at each size, so it has no plateau between
+   30 and 100 ns that neither has (their mean would); their plateaus and DRAM agree, while their
+   curves differ most where one has stepped into memory and the other not. */
+static void test_cores_shared_share_moves(void **state)
+{
+    (void)state;
+    struct strbuf sb = {0};
+    struct verdict v;
+    strbuf_puts(&sb, CORES_HEAD);
+    for (unsigned cpu = 0; cpu < 2; cpu++)
+        for (double x = 12; x <= 28 + 1e-9; x += 0.5) {
+            double b = exp2(x), llc = cpu ? 16 << 20 : 32 << 20;
+            double ns = b <= 32768 ? 1.0 : b <= (1 << 20) ? 5 : b <= llc ? 30 : 100;
+            strbuf_printf(&sb, "%u,0,%u,0,0,-,%u,0,%.0f,%.3f\n", cpu, cpu, cpu, b, ns);
+        }
+    judge_text("cores", strbuf_str(&sb), &v);
+    assert_true(item(&v, "groups") == 1);
+    assert_true(item(&v, "largest_spread") > 1);
+    assert_true(item(&v, "plateau_spread") < 0.01);
+    assert_true(has_line(&v, "| 2 | package 0, L3 0 | 1.0 ("));
+    assert_false(has_line(&v, "| 2 | package 0, L3 0 | 1.0 (35.5K) | 5.0 (1.11M) | 30.0 (17.8M) | "
+                              "65.0"));
+    assert_non_null(strstr(v.headline, "plateaus and DRAM agree within 0%"));
+    assert_non_null(strstr(v.headline, "differ most at 22.6M (233%)"));
+    strbuf_release(&sb);
+}
+
 #define C2C_HEAD "cpu_a,cpu_b,group,ns_median,ns_p90\n"
 
 /* Groups 0.4 ns apart with 0.4 ns between a->b and b->a are one group, not two; 25 ns apart
@@ -162,6 +190,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cores_hybrid_groups),
         cmocka_unit_test(test_cores_ccx_and_smt),
+        cmocka_unit_test(test_cores_shared_share_moves),
         cmocka_unit_test(test_c2c_groups_not_from_noise),
         cmocka_unit_test(test_c2c_noise_from_spread),
         cmocka_unit_test(test_loaded_lightest_point),
