@@ -354,6 +354,10 @@ endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
 
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
+# The long seeded families of the level detector (minutes each, nothing timed): make test runs
+# them side by side on the cores.
+UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels test_levels_sparse \
+	test_levels_null)
 
 # ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,
@@ -422,7 +426,8 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
-	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit $(UNIT_BINS) --script $(SCRIPT_TESTS)
+	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \
+		--unit $(filter-out $(UNIT_PARALLEL_BINS),$(UNIT_BINS)) --script $(SCRIPT_TESTS)
 
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run every test and end with one line CI reads: "N passed, N failed".
-#   run-tests.sh [--unit BIN...] [--script SCRIPT...]
+#   run-tests.sh [--unit-parallel BIN...] [--unit BIN...] [--script SCRIPT...]
 # Unit tests are cmocka binaries: their "[  PASSED  ]" and "[  FAILED  ]" counts are added up.
+# --unit-parallel ones (long, pure computation: nothing timed) run together, all at once, before
+# the next group; their results are reported in the order given.
 # Script tests print "ok - what" or "not ok - what" per check (TAP-like); a script that
 # exits non-zero without printing a "not ok" line counts as one failure.
 set -u
@@ -13,12 +15,20 @@ mode=
 log_dir=${TEST_LOG_DIR:-build/test-logs}
 mkdir -p "$log_dir"
 
+parallel=()
+
+# run_unit BIN [RC]: run BIN and count its results; with RC, BIN has run already (its log is
+# written) and exited with RC.
 run_unit() {
     local bin=$1 name out rc p f
     name=$(basename "$bin")
     out="$log_dir/$name.log"
-    CMOCKA_MESSAGE_OUTPUT=stdout "$bin" >"$out" 2>&1
-    rc=$?
+    if [ $# -ge 2 ]; then
+        rc=$2
+    else
+        CMOCKA_MESSAGE_OUTPUT=stdout "$bin" >"$out" 2>&1
+        rc=$?
+    fi
     p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
     f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
     p=${p:-0}
@@ -56,19 +66,45 @@ run_script() {
     [ "$f" != 0 ] && failures+=("$name (log: $out)")
 }
 
+# Run the collected --unit-parallel binaries together, then count each in order.
+run_parallel() {
+    local pids=() i rc
+    for i in "${!parallel[@]}"; do
+        CMOCKA_MESSAGE_OUTPUT=stdout "${parallel[$i]}" \
+            >"$log_dir/$(basename "${parallel[$i]}").log" 2>&1 &
+        pids+=($!)
+    done
+    for i in "${!parallel[@]}"; do
+        wait "${pids[$i]}"
+        rc=$?
+        run_unit "${parallel[$i]}" "$rc"
+    done
+    parallel=()
+}
+
 for arg in "$@"; do
     case "$arg" in
-    --unit) mode=unit ;;
-    --script) mode=script ;;
+    --unit-parallel) mode=parallel ;;
+    --unit)
+        run_parallel
+        mode=unit
+        ;;
+    --script)
+        run_parallel
+        mode=script
+        ;;
     *)
         case "$mode" in
+        parallel) parallel+=("$arg") ;;
         unit) run_unit "$arg" ;;
         script) run_script "$arg" ;;
-        *) echo "run-tests: say --unit or --script before $arg" >&2; exit 2 ;;
+        *) echo "run-tests: say --unit-parallel, --unit or --script before $arg" >&2; exit 2 ;;
         esac
         ;;
     esac
 done
+
+run_parallel
 
 if [ ${#failures[@]} -gt 0 ]; then
     echo
