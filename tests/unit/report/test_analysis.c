@@ -224,6 +224,21 @@ static void test_scan_without_verdict(void **state)
                            "scan-resistant: the huge scan does not flush it"));
 }
 
+/* The model's random curve, CPUID's L3 at llc bytes and a scan leaving at about 10M, analysed:
+ * the scan verdict. */
+static const struct verdict *scan_against_llc(double llc)
+{
+    reset();
+    add_random(&src[0], 2 << 20, false);
+    add_cache(&src[0], 3, "unified", llc);
+    load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,268435456,40\n"
+                            "1048576,268435456,41\n8388608,268435456,45\n"
+                            "12582912,268435456,95\n33554432,268435456,100\n");
+    struct analysis_opts o = {0};
+    analyse_all(res, src, 1, &o);
+    return &res[0].verdict[EXP("scan")];
+}
+
 /* A shared last cache: CPUID says 64M, the random chase finds the model's 12M (other cores or
  * guests hold the rest). It is matched to CPUID's L3 as its share, and the scan's small array,
  * which competes for that share, is judged against it: leaving at 10M is scan-resistant there,
@@ -231,33 +246,18 @@ static void test_scan_without_verdict(void **state)
 static void test_scan_shared_llc(void **state)
 {
     (void)state;
-    reset();
-    add_random(&src[0], 2 << 20, false);
-    add_cache(&src[0], 3, "unified", 64 << 20);
-    load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,268435456,40\n"
-                            "1048576,268435456,41\n8388608,268435456,45\n"
-                            "12582912,268435456,95\n33554432,268435456,100\n");
-    struct analysis_opts o = {0};
-    analyse_all(res, src, 1, &o);
+    const struct verdict *v = scan_against_llc(64 << 20);
     const struct detection *d = &res[0].cr[res[0].primary].det;
     const struct level *last = &d->level[d->nlevels - 1];
     assert_int_equal(d->nlevels, 3);
     assert_true(last->shared && !d->level[1].shared);
     assert_int_equal(res[0].cache_match[d->nlevels - 1], 0);
-    const struct verdict *v = &res[0].verdict[EXP("scan")];
     double at = item(v, "leaves_llc_bytes");
     assert_true(fabs(item(v, "fraction_of_llc") - at / last->size_bytes) < 1e-9);
     assert_non_null(strstr(v->headline, "share the random chase measured"));
     assert_non_null(strstr(v->headline, "scan-resistant: the huge scan does not flush it"));
     /* The same scan with CPUID's L3 at 16M: 12M is no mere share, the fraction is of 16M. */
-    reset();
-    add_random(&src[0], 2 << 20, false);
-    add_cache(&src[0], 3, "unified", 16 << 20);
-    load_table(EXP("scan"), "small_bytes,huge_bytes,ns_median\n65536,268435456,40\n"
-                            "1048576,268435456,41\n8388608,268435456,45\n"
-                            "12582912,268435456,95\n33554432,268435456,100\n");
-    analyse_all(res, src, 1, &o);
-    v = &res[0].verdict[EXP("scan")];
+    v = scan_against_llc(16 << 20);
     assert_false(res[0].cr[res[0].primary].det.level[2].shared);
     assert_true(fabs(item(v, "fraction_of_llc") - item(v, "leaves_llc_bytes") / (16 << 20)) < 1e-9);
     assert_null(strstr(v->headline, "share the random chase measured"));
