@@ -6,6 +6,7 @@
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/stats.h"
 
 #define CORES_ROWS_MAX 24  /* processors listed one per line; the rest by group only */
 #define CORES_LEVEL_COLS 4 /* cache levels shown per processor, nearest first */
@@ -69,12 +70,7 @@ struct cores_groups {
  * step into memory lies apart (a shared cache's share moving), a plateau neither has. */
 static double cores_low_median(double *v, size_t m)
 {
-    for (size_t i = 1; i < m; i++)
-        for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
-            double x = v[k];
-            v[k] = v[k - 1];
-            v[k - 1] = x;
-        }
+    stats_sort(v, m);
     return v[(m - 1) / 2];
 }
 

@@ -117,13 +117,25 @@ double analysis_interp_log2(const double *x, const double *y, size_t n, double x
     return y[lo] + t * (y[hi] - y[lo]);
 }
 
+/* The primary curve's last level, NULL when it has none. */
+static const struct level *last_level(const struct an_result *r)
+{
+    const struct detection *d = r && r->primary >= 0 ? &r->cr[r->primary].det : NULL;
+    return d && d->nlevels ? &d->level[d->nlevels - 1] : NULL;
+}
+
+bool analysis_llc_is_share(const struct an_result *r)
+{
+    const struct level *last = last_level(r);
+    return last && last->shared;
+}
+
 double analysis_llc_bytes(const struct an_input *in, const struct an_result *r)
 {
-    const struct detection *d = r->primary >= 0 ? &r->cr[r->primary].det : NULL;
-    const struct level *last = d && d->nlevels ? &d->level[d->nlevels - 1] : NULL;
+    const struct level *last = last_level(r);
     /* A shared last cache (found well below CPUID's size): what a chase of this run gets of it
      * is the share the random chase measured, not the whole cache. */
-    if (last && last->shared)
+    if (analysis_llc_is_share(r))
         return last->size_bytes;
     if (in->llc_bytes > 0)
         return in->llc_bytes;

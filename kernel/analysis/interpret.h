@@ -239,5 +239,7 @@ double analysis_interp_log2(const double *x, const double *y, size_t n, double x
 /* Size of the last cache the verdicts judge against: the measured share when the last level is
  * a shared cache's, else CPUID's, else the last detected level's (0 when unknown). */
 double analysis_llc_bytes(const struct an_input *in, const struct an_result *r);
+/* Whether analysis_llc_bytes is a shared last cache's measured share (not CPUID's size). */
+bool analysis_llc_is_share(const struct an_result *r);
 
 #endif

@@ -101,7 +101,7 @@ static bool scan_undecided(struct verdict *v, const struct csv *t, double llc, d
 static void share_of(char *dst, size_t cap, double frac, const struct an_judge *j, double llc)
 {
     judge_sig2(dst, cap, frac);
-    if (j->in && j->in->llc_bytes > 0 && llc < j->in->llc_bytes) {
+    if (analysis_llc_is_share(j->r)) {
         char l[32];
         analysis_size(l, sizeof(l), llc);
         judge_append(dst, cap, " of the %s share the random chase measured", l);
