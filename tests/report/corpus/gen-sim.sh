@@ -24,15 +24,20 @@ while IFS=$'\t' read -r id truth reach desc half; do
     ((seed >= first && seed < first + count)) || continue
     csv=$here/sim/$id.csv
     last=${truth##*,}
-    # curve SALT FILE < sizes: the simulated curve at each size, with this seed's noise (FILE: the
-    # curve's file, for the wild points' log)
+    # curve SALT FILE [dual] < sizes: the simulated curve at each size, with this seed's noise (FILE:
+    # the curve's file, for the wild points' log). With "dual", tinymembench's dual random read: the
+    # time over L1 times 1.1..1.8, a factor that moves with ln latency from one drawn at L1's to
+    # one drawn at the curve's top, and noise and wild points of its own (a loop measured apart).
     curve() {
         awk -v seed="$seed" -v salt="$1" -v last="$last" -v csv="$csv" -v nowild="${CORPUS_NO_WILD:-0}" \
-            -v wildlog="${CORPUS_WILD_LOG:-}" -v file="$id.sim.$2" '
+            -v wildlog="${CORPUS_WILD_LOG:-}" -v file="$id.sim.$2" -v dual="${3:-}" '
         BEGIN { srand(seed * 37 + 11); noise = 0.005 + rand() * 0.035; wild = rand() < 0.5
             ramp = rand() < 0.4; srand(seed * 31 + salt); n = 0
             while ((getline l < csv) > 0) { if (l ~ /^size/) continue; split(l, f, ",")
-                X[n] = log(f[1]) / log(2); Y[n++] = log(f[2]) } }
+                X[n] = log(f[1]) / log(2); Y[n++] = log(f[2]) }
+            if (dual) { q0 = 1.1 + rand() * 0.7; q1 = 1.1 + rand() * 0.7
+                for (i = 0; i < n; i++) { t = Y[n - 1] > Y[0] ? (Y[i] - Y[0]) / (Y[n - 1] - Y[0]) : 0
+                    Y[i] = log(exp(Y[0]) + (exp(Y[i]) - exp(Y[0])) * (q0 + (q1 - q0) * t)) } } }
         function gauss() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307 * rand()) }
         function at(x,   i, t) {
             if (x <= X[0]) return exp(Y[0])
@@ -65,8 +70,9 @@ while IFS=$'\t' read -r id truth reach desc half; do
     l1=$(awk -F, 'NR == 2 { print $2 }' "$csv")
     { echo "tinymembench v0.4 (simple benchmark for memory throughput and latency)"; echo
       echo "block size : single random read / dual random read, $tiny"
-      sizes 12 "$top" 1 | curve 4 tinymembench.txt | awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0
-          printf "%10d : %6.1f ns          / %7.1f ns \n", $1, t, t * 1.35 }'; echo; } >"$out/$id.sim.tinymembench.txt"
+      paste -d' ' <(sizes 12 "$top" 1 | curve 4 tinymembench.txt) <(sizes 12 "$top" 1 | curve 6 tinymembench.dual dual) |
+          awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0; u = $4 - l1; if (u < 0.05) u = 0
+          printf "%10d : %6.1f ns          / %7.1f ns \n", $1, t, u }'; echo; } >"$out/$id.sim.tinymembench.txt"
     { sizes 12 "$top" 1 | curve 5 multichase.txt | while read -r size ns; do
           printf 'nr_threads = 1\npage_size = %s\ntotal_memory = %s (%s MiB)\n' "$mpage" \
               "$size" "$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')"

@@ -37,14 +37,17 @@ for ((seed = first; seed < first + count; seed++)); do
         printf "%d %.2f %d %.4f %d %d %d", k, sharp, excl, noise, wild, ramp, tlb
         for (i = 1; i <= k; i++) printf " %.3f", L[i]; printf " %.3f |", dram
         for (i = 1; i <= k; i++) printf " %.0f", int(S[i] / 4096) * 4096 }')
-    # model SALT FILE < sizes: the model's latency at each size with this seed's noise (FILE: the
-    # curve's file, for the wild points' log)
+    # model SALT FILE [dual] < sizes: the model's latency at each size with this seed's noise (FILE:
+    # the curve's file, for the wild points' log). With "dual", tinymembench's dual random read:
+    # each level above L1 (and memory) costs 1.1..1.8 times as much over L1 (drawn per level), and
+    # the noise and wild points are its own, as in a loop measured apart from the single read's.
     model() {
         awk -v seed="$seed" -v spec="$spec" -v salt="$1" -v nowild="${CORPUS_NO_WILD:-0}" \
-            -v wildlog="${CORPUS_WILD_LOG:-}" -v file="$id.$2" '
+            -v wildlog="${CORPUS_WILD_LOG:-}" -v file="$id.$2" -v dual="${3:-}" '
         BEGIN { srand(seed * 31 + salt); split(spec, parts, "|"); nf = split(parts[1], a, " ")
             k = a[1]; p = a[2]; excl = a[3]; noise = a[4]; wild = a[5]; ramp = a[6]; tlb = a[7]
             for (i = 1; i <= k + 1; i++) L[i] = a[7 + i]
+            if (dual) for (i = 2; i <= k + 1; i++) L[i] = L[1] + (L[i] - L[1]) * (1.1 + rand() * 0.7)
             split(parts[2], s, " "); cum = 0
             for (i = 1; i <= k; i++) { cum += s[i]; S[i] = excl ? cum : s[i] } }
         function gauss() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307 * rand()) }
@@ -82,8 +85,9 @@ for ((seed = first; seed < first + count; seed++)); do
     l1=$(echo "$spec" | awk '{ print $8 }')
     { echo "tinymembench v0.4 (simple benchmark for memory throughput and latency)"; echo
       echo "block size : single random read / dual random read, $tiny"
-      sizes 10 "$top" 1 | model 4 tinymembench.txt | awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0
-          printf "%10d : %6.1f ns          / %7.1f ns \n", $1, t, t * 1.35 }'; echo; } >"$out/$id.tinymembench.txt"
+      paste -d' ' <(sizes 10 "$top" 1 | model 4 tinymembench.txt) <(sizes 10 "$top" 1 | model 6 tinymembench.dual dual) |
+          awk -v l1="$l1" '{ t = $2 - l1; if (t < 0.05) t = 0; u = $4 - l1; if (u < 0.05) u = 0
+          printf "%10d : %6.1f ns          / %7.1f ns \n", $1, t, u }'; echo; } >"$out/$id.tinymembench.txt"
     # tinymembench's own range ends at 64 MiB: the same curve cut there (a level needs an
     # octave beyond it to be required; larger true levels are neither required nor invented).
     sed -n '1,/^  *67108864 :/p' "$out/$id.tinymembench.txt" >"$out/$id.tinymembench64.txt"
