@@ -31,6 +31,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels_null.c \
 	kernel/analysis/levels_confidence.c \
 	kernel/analysis/levels_wild.c \
+	kernel/analysis/levels_witness.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
@@ -306,8 +307,9 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null
+	analysis/test_levels_null analysis/test_levels_witness
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
+test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
@@ -357,7 +359,7 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 # The long seeded families of the level detector (minutes each, nothing timed): make test runs
 # them side by side on the cores.
 UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels test_levels_sparse \
-	test_levels_null)
+	test_levels_null test_levels_witness)
 
 # ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,

@@ -10,6 +10,7 @@
 
 #include "analysis/interpret.h"
 #include "analysis/levels_int.h"
+#include "analysis/levels_model_int.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
@@ -439,6 +440,17 @@ static void build_levels(const struct lpoints *p, struct plateau *pl, size_t m, 
     }
 }
 
+/* Mend p's wild points from the curve measured apart at the same sizes (o->witness_*). */
+static void apply_witness(struct lpoints *p, const struct detect_opts *o, struct detection *d)
+{
+    struct lpoints *w = plat_alloc(sizeof(*w));
+    if (!w)
+        return;
+    lpoints_build(w, o->witness_size, o->witness_ns, NULL, o->witness_n, o->ns_offset);
+    lpoints_apply_witness(p, w, o->ns_offset, d);
+    plat_free(w);
+}
+
 void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
                    const struct detect_opts *o, struct detection *d)
 {
@@ -458,9 +470,11 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         levels_note(d, "too few valid points (%zu) to find levels", p->n);
         goto out;
     }
-    d->noise = lpoints_noise(p);
     bool dense = lpoints_per_octave(p) >= SPARSE_POINTS_PER_OCTAVE;
     d->sparse = !dense;
+    if (!dense && o->witness_ns)
+        apply_witness(p, o, d);
+    d->noise = lpoints_noise(p);
     if (dense) /* wild points: beyond a significant step from both neighbours */
         lpoints_interpolate_extremes(p, kfmax(MIN_STEP_LN, MIN_STEP_SIGMAS * d->noise));
     size_t npc = lpoints_segment(p, d->noise, pc);

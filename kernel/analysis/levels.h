@@ -58,6 +58,12 @@ struct detect_opts {
     /* Beyond this size every load may pay a page walk (4K pages, or guest pages a host may
      * split): a step there that a walk could cost is memory plus walks, not a cache. 0: off. */
     double walk_bytes;
+    /* The same sizes measured apart (tinymembench's dual random read beside its single one), in
+     * the curve's units, NULL: none. Where the two disagree at one point and not at its
+     * neighbours, one of them is wild there: a sparse curve's wild point is then replaced by the
+     * witness times the neighbours' ratio (levels_witness.c). */
+    const double *witness_size, *witness_ns;
+    size_t witness_n;
 };
 
 /*

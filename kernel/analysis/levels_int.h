@@ -55,6 +55,8 @@ double lpoints_piece_slope(const struct lpoints *p, const struct piece *q);
 /* Fill p from the raw curve: drop bad points, sort, merge equal sizes, bin long curves. */
 void lpoints_build(struct lpoints *p, const double *size, const double *ns, const double *cycles,
                    size_t n, double offset);
+/* p->z from p->y: a running median of three, Tukey's end rule at the ends. */
+void lpoints_smooth(struct lpoints *p);
 /* Give each point beyond both its neighbours by more than margin (ln), whose neighbours are not
  * such points, the line through its neighbours as its smoothed value (p->z). */
 void lpoints_interpolate_extremes(struct lpoints *p, double margin);

@@ -104,6 +104,12 @@ void lpoints_build(struct lpoints *p, const double *size, const double *ns, cons
     p->n = k;
     for (size_t i = 0; i < k; i++)
         p->y[i] = kln(p->ns[i]);
+    lpoints_smooth(p);
+}
+
+void lpoints_smooth(struct lpoints *p)
+{
+    size_t k = p->n;
     for (size_t i = 0; i < k; i++)
         p->z[i] =
             k < 3 || i == 0 || i + 1 == k ? p->y[i] : median3(p->y[i - 1], p->y[i], p->y[i + 1]);

@@ -166,6 +166,12 @@ static void resolve_runs(const struct lpoints *p, bool *wild, double quantum)
     }
 }
 
+double lpoints_wild_by(const struct lpoints *p, size_t j)
+{
+    static const bool none[LEVELS_MAX_POINTS];
+    return wild_by(p, none, j, lpoints_print_resolution(p));
+}
+
 /* Flag p's wild points in wild: off both neighbours by more than WILD_LN the same way (at an end,
  * off the line through the next two), or against the rise, each judged against all the others;
  * runs of three or more judged again. */
