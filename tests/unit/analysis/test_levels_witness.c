@@ -92,6 +92,17 @@ static void detect(const double *single, const double *dual, struct detection *d
     levels_detect(size, single, NULL, POINTS, &o, d);
 }
 
+/* The single read's levels with the dual read as witness are those without it, level for level. */
+static void assert_witness_changes_nothing(const double *single, const double *dual)
+{
+    struct detection with, without;
+    detect(single, dual, &with);
+    detect(single, NULL, &without);
+    assert_int_equal(with.nlevels, without.nlevels);
+    for (size_t i = 0; i < with.nlevels; i++)
+        assert_true(with.level[i].size_bytes == without.level[i].size_bytes);
+}
+
 /* Where a member's wild point goes: beside L2's or L3's step (`level`), a 2.5x spike on the
  * plateau's point before its last one (`spike`) or a 0.35x dip on the point after the step's
  * first. Either makes its neighbour on the step's side look wild too: a pair, and without a
@@ -122,12 +133,7 @@ static void test_wild_witness_changes_nothing(void **state)
             double single[POINTS], dual[POINTS];
             curve(&m, false, POINTS, 1, single);
             curve(&m, true, wild_at(&m, places[k]), places[k].spike ? WILD_SPIKE : WILD_DIP, dual);
-            struct detection with, without;
-            detect(single, dual, &with);
-            detect(single, NULL, &without);
-            assert_int_equal(with.nlevels, without.nlevels);
-            for (size_t i = 0; i < with.nlevels; i++)
-                assert_true(with.level[i].size_bytes == without.level[i].size_bytes);
+            assert_witness_changes_nothing(single, dual);
         }
 }
 
@@ -179,12 +185,7 @@ static void test_deciding_point_kept(void **state)
             double single[POINTS], dual[POINTS];
             curve(&m, false, last_on(&m, level), WILD_SPIKE, single);
             curve(&m, true, POINTS, 1, dual);
-            struct detection with, without;
-            detect(single, dual, &with);
-            detect(single, NULL, &without);
-            assert_int_equal(with.nlevels, without.nlevels);
-            for (size_t i = 0; i < with.nlevels; i++)
-                assert_true(with.level[i].size_bytes == without.level[i].size_bytes);
+            assert_witness_changes_nothing(single, dual);
         }
 }
 
