@@ -62,7 +62,7 @@ static void check_recovery(const struct lat_model *m, double lo, double hi, doub
                            double noise, const double tol[4])
 {
     static struct curve_buf c;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct detection d;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         make_curve(&c, m, lo, hi, ppo, noise, seed);
@@ -136,7 +136,7 @@ static void test_random_replacement(void **state)
 
 static void detect_plain(const struct curve_buf *c, struct detection *d, double llc)
 {
-    struct detect_opts o = {llc, 0, 0};
+    struct detect_opts o = {.llc_bytes = llc};
     levels_detect(c->size, c->ns, NULL, c->n, &o, d);
 }
 
@@ -272,7 +272,7 @@ static void test_clock_change_is_no_level(void **state)
     static struct curve_buf c;
     static double cycles[MAX_POINTS];
     struct lat_model m = {4, {1.2, 4.5, 35, 150}, {48 << 10, 2 << 20, 9 << 20}, 3, false};
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct detection d;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         make_curve(&c, &m, 12, 30, 4, 0.005, seed);
@@ -298,7 +298,7 @@ static void test_page_walk_steps_are_memory(void **state)
     static struct curve_buf c;
     struct lat_model m = {4, {1.2, 4.5, 35, 150}, {48 << 10, 2 << 20, 9 << 20}, 3, false};
     struct lat_model big = {4, {1.2, 4.5, 60, 110}, {48 << 10, 1 << 20, 32 << 20}, 3, false};
-    struct detect_opts walk = {0, 0, 12 << 20}, none = {0, 0, 0};
+    struct detect_opts walk = {.walk_bytes = 12 << 20}, none = {.llc_bytes = 0};
     struct detection d;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         make_curve(&c, &m, 12, 31, 4, 0.02, seed);
@@ -419,7 +419,7 @@ static void test_degenerate_inputs(void **state)
 {
     (void)state;
     struct detection d;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     double s[6] = {4096, NAN, -1, INFINITY, 8192, 1e300}, v[6] = {1, 2, NAN, 3, -5, 7};
     levels_detect(s, v, NULL, 0, &o, &d);
     assert_int_equal(d.nlevels, 0);

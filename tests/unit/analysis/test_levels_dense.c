@@ -100,7 +100,7 @@ static void test_one_octave_plateaus_on_the_1_5x_grid(void **state)
 {
     (void)state;
     static struct curve_buf c;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct detection d;
     size_t truths = 0, found = 0, invented = 0, curves = 0;
     for (size_t k = 0; k < sizeof(short_plateaus) / sizeof(short_plateaus[0]); k++) {
@@ -133,7 +133,7 @@ static void test_wild_point_beside_a_step(void **state)
     (void)state;
     static struct curve_buf c;
     struct lat_model m = {4, {1.2, 5.3, 17, 420}, {16 << 10, 128 << 10, 1700 << 10}, 3, false};
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct detection d;
     size_t placements = 0, extra = 0;
     for (uint64_t seed = 1; seed <= 4; seed++) {
@@ -169,7 +169,7 @@ static void test_soft_short_levels(void **state)
     (void)state;
     static const double sharp[] = {1.5, 2}, apart[] = {2, 2.5}, ratio[] = {2.5, 4};
     static struct curve_buf c;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct detection d;
     size_t truths = 0, found = 0, invented = 0, curves = 0;
     for (size_t k = 0; k < 8; k++) {
@@ -212,7 +212,7 @@ static void test_wild_point_on_a_step(void **state)
 {
     (void)state;
     static struct curve_buf c;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct detection d;
     size_t placements = 0, kept = 0, extra = 0;
     for (int soft = 0; soft < 2; soft++) {

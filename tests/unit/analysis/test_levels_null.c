@@ -91,7 +91,7 @@ static void detect_member(const struct family_curve *c, double noise, const size
                           const double *times, size_t nwild, struct detection *d)
 {
     double size[MAX_POINTS], ns[MAX_POINTS];
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     size_t n = 0;
     for (int x = 12; x <= 29; x++, n++) {
         size[n] = exp2(x);

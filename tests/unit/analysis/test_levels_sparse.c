@@ -48,7 +48,7 @@ static double mixed_latency(const struct mixed_model *m, double n)
 static void check_sparse(const struct mixed_model *m, double noise, bool relative)
 {
     double size[MAX_POINTS], ns[MAX_POINTS];
-    struct detect_opts o = {0, relative ? 1.0 : 0, 0};
+    struct detect_opts o = {.ns_offset = relative ? 1.0 : 0};
     struct detection d;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         rng_state = seed * 104729 + 7;
@@ -132,7 +132,7 @@ static void test_wild_points_named(void **state)
     (void)state;
     const struct mixed_model m = {3, {1.2, 4.5, 20, 95}, {32 << 10, 512 << 10, 8 << 20}, {8, 6, 1}};
     double size[MAX_POINTS], ns[MAX_POINTS];
-    struct detect_opts o = {0, 1.0, 0};
+    struct detect_opts o = {.ns_offset = 1.0};
     struct detection d;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         for (int spiked = 0; spiked <= 1; spiked++) {

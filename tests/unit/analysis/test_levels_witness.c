@@ -88,7 +88,10 @@ static void detect(const double *single, const double *dual, struct detection *d
     double size[POINTS];
     for (size_t j = 0; j < POINTS; j++)
         size[j] = exp2(12 + (double)j);
-    struct detect_opts o = {0, 1.0, 0, dual ? size : NULL, dual, dual ? POINTS : 0};
+    struct detect_opts o = {.ns_offset = 1.0,
+                            .witness_size = dual ? size : NULL,
+                            .witness_ns = dual,
+                            .witness_n = dual ? POINTS : 0};
     levels_detect(size, single, NULL, POINTS, &o, d);
 }
 

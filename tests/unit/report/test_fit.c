@@ -83,7 +83,7 @@ static void test_fit_recovers(void **state)
     for (uint64_t seed = 1; seed <= 6; seed++) {
         size_t n = make_curve(&truth, 0.02, seed, size, ns);
         struct detection d;
-        struct detect_opts o = {0, 0, 0};
+        struct detect_opts o = {.llc_bytes = 0};
         struct fit_result f;
         levels_detect(size, ns, NULL, n, &o, &d);
         assert_int_equal(d.nlevels, 3);
@@ -107,7 +107,7 @@ static void test_fit_random_replacement(void **state)
         4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 1, false};
     size_t n = make_curve(&truth, 0.01, 3, size, ns);
     struct detection d;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct fit_result f;
     levels_detect(size, ns, NULL, n, &o, &d);
     assert_int_equal(d.nlevels, 3);
@@ -125,7 +125,7 @@ static void test_fit_exclusive(void **state)
     struct lat_model truth = {4, {1.0, 3.5, 12, 80}, {32 << 10, 512 << 10, 8 << 20}, 4, true};
     size_t n = make_curve(&truth, 0.015, 9, size, ns);
     struct detection d;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct fit_result ex, in;
     levels_detect(size, ns, NULL, n, &o, &d);
     assert_int_equal(d.nlevels, 3);
@@ -149,7 +149,7 @@ static void test_fit_with_offset(void **state)
     for (size_t i = 0; i < n; i++)
         ns[i] -= 1.5;
     struct detection d;
-    struct detect_opts o = {0, 1.0, 0};
+    struct detect_opts o = {.ns_offset = 1.0};
     struct fit_result f;
     levels_detect(size, ns, NULL, n, &o, &d);
     assert_int_equal(d.nlevels, 2);
@@ -168,7 +168,7 @@ static void test_check_finds_missing_level(void **state)
         4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
     size_t n = make_curve(&truth, 0.02, 5, size, ns);
     struct detection d;
-    struct detect_opts o = {0, 0, 0};
+    struct detect_opts o = {.llc_bytes = 0};
     struct fit_result f;
     struct fit_check c;
     levels_detect(size, ns, NULL, n, &o, &d);
