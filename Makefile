@@ -357,9 +357,10 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
 
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 # The long seeded families of the level detector (minutes each, nothing timed): make test runs
-# them side by side on the cores.
-UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels test_levels_sparse \
-	test_levels_null test_levels_witness)
+# them side by side on the cores, the longest (test_levels_null, about 6 minutes) first, on a core
+# of its own.
+UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels_null test_levels \
+	test_levels_sparse test_levels_witness)
 
 # ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,

@@ -3,8 +3,9 @@
 # Run every test and end with one line CI reads: "N passed, N failed".
 #   run-tests.sh [--unit-parallel BIN...] [--unit BIN...] [--script SCRIPT...]
 # Unit tests are cmocka binaries: their "[  PASSED  ]" and "[  FAILED  ]" counts are added up.
-# --unit-parallel ones (long, pure computation: nothing timed) run together, all at once, before
-# the next group; their results are reported in the order given.
+# --unit-parallel ones (long, pure computation: nothing timed) run side by side before the next
+# group, the first given on a core of its own (run_parallel); their results are reported in the
+# order given.
 # Script tests print "ok - what" or "not ok - what" per check (TAP-like); a script that
 # exits non-zero without printing a "not ok" line counts as one failure.
 set -u
@@ -66,18 +67,33 @@ run_script() {
     [ "$f" != 0 ] && failures+=("$name (log: $out)")
 }
 
-# Run the collected --unit-parallel binaries together, then count each in order.
+# Run the collected --unit-parallel binaries side by side, then count each in order. The first
+# one (the longest) has a core to itself; the others take turns on the remaining cores, one lane
+# per core, so no core runs two of them at once.
 run_parallel() {
-    local pids=() i rc
-    for i in "${!parallel[@]}"; do
-        CMOCKA_MESSAGE_OUTPUT=stdout "${parallel[$i]}" \
-            >"$log_dir/$(basename "${parallel[$i]}").log" 2>&1 &
+    local lanes i lane
+    lanes=$(nproc 2>/dev/null || echo 2)
+    ((lanes >= 2)) || lanes=2
+    local pids=()
+    for ((lane = 0; lane < lanes; lane++)); do
+        (
+            for i in "${!parallel[@]}"; do
+                # lane 0 runs the first binary; lanes 1.. share the rest round-robin
+                if { ((i == 0)) && ((lane == 0)); } ||
+                    { ((i > 0)) && ((lane > 0)) && (((i - 1) % (lanes - 1) + 1 == lane)); }; then
+                    CMOCKA_MESSAGE_OUTPUT=stdout "${parallel[$i]}" \
+                        >"$log_dir/$(basename "${parallel[$i]}").log" 2>&1
+                    echo $? >"$log_dir/$(basename "${parallel[$i]}").rc"
+                fi
+            done
+        ) &
         pids+=($!)
     done
+    wait "${pids[@]}"
     for i in "${!parallel[@]}"; do
-        wait "${pids[$i]}"
-        rc=$?
-        run_unit "${parallel[$i]}" "$rc"
+        local rcf="$log_dir/$(basename "${parallel[$i]}").rc"
+        run_unit "${parallel[$i]}" "$(cat "$rcf" 2>/dev/null || echo 1)"
+        rm -f "$rcf"
     done
     parallel=()
 }
