@@ -71,27 +71,25 @@ run_script() {
 # one (the longest) has a core to itself; the others take turns on the remaining cores, one lane
 # per core, so no core runs two of them at once.
 run_parallel() {
-    local lanes i lane
+    local lanes i lane name pids=()
     lanes=$(nproc 2>/dev/null || echo 2)
     ((lanes >= 2)) || lanes=2
-    local pids=()
     for ((lane = 0; lane < lanes; lane++)); do
         (
             for i in "${!parallel[@]}"; do
                 # lane 0 runs the first binary; lanes 1.. share the rest round-robin
-                if { ((i == 0)) && ((lane == 0)); } ||
-                    { ((i > 0)) && ((lane > 0)) && (((i - 1) % (lanes - 1) + 1 == lane)); }; then
-                    CMOCKA_MESSAGE_OUTPUT=stdout "${parallel[$i]}" \
-                        >"$log_dir/$(basename "${parallel[$i]}").log" 2>&1
-                    echo $? >"$log_dir/$(basename "${parallel[$i]}").rc"
-                fi
+                ((lane == (i == 0 ? 0 : (i - 1) % (lanes - 1) + 1))) || continue
+                name=$(basename "${parallel[$i]}")
+                CMOCKA_MESSAGE_OUTPUT=stdout "${parallel[$i]}" >"$log_dir/$name.log" 2>&1
+                echo $? >"$log_dir/$name.rc"
             done
         ) &
         pids+=($!)
     done
     wait "${pids[@]}"
+    local rcf
     for i in "${!parallel[@]}"; do
-        local rcf="$log_dir/$(basename "${parallel[$i]}").rc"
+        rcf="$log_dir/$(basename "${parallel[$i]}").rc"
         run_unit "${parallel[$i]}" "$(cat "$rcf" 2>/dev/null || echo 1)"
         rm -f "$rcf"
     done

@@ -156,12 +156,13 @@ static void detect_curves(const struct an_input *in, struct an_result *r)
         /* The LLC bound is about bytes in cache: a TLB curve touches one line per page. Under
          * a hypervisor other guests share the last cache: CPUID's size bounds nothing. */
         bool llc_bound = c->role != AN_ROLE_TLB && !in->hypervisor;
-        struct detect_opts o = {llc_bound ? in->llc_bytes : 0,
-                                cr->ns_offset,
-                                c->role == AN_ROLE_TLB ? 0 : analysis_walk_bytes(in, c),
-                                c->witness_size,
-                                c->witness_ns,
-                                c->witness_n};
+        struct detect_opts o = {.llc_bytes = llc_bound ? in->llc_bytes : 0,
+                                .ns_offset = cr->ns_offset,
+                                .walk_bytes =
+                                    c->role == AN_ROLE_TLB ? 0 : analysis_walk_bytes(in, c),
+                                .witness_size = c->witness_size,
+                                .witness_ns = c->witness_ns,
+                                .witness_n = c->witness_n};
         levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
         cr->analysed = true;
     }

@@ -61,10 +61,10 @@ size_t model_fit_without_wild(const struct lpoints *p, struct lpoints *q, double
  * or beyond the fall rule against the rise; 0 when it is not (levels_wild.c). */
 double lpoints_wild_by(const struct lpoints *p, size_t j);
 /* Replace the points of p that the witness w (the same sizes measured apart) shows wild by w
- * times the ratio of p to w at their neighbours, and note them in d (latencies less ns_offset);
- * returns how many (levels_witness.c). */
-size_t lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns_offset,
-                             struct detection *d);
+ * times the ratio of p to w at their neighbours, and note them in d (latencies less ns_offset)
+ * (levels_witness.c). */
+void lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns_offset,
+                           struct detection *d);
 /* Note in d the points of p that q, p without its wild points, left out, with their latencies
  * less ns_offset (levels_wild.c). */
 void model_note_wild(const struct lpoints *p, const struct lpoints *q, double ns_offset,

@@ -53,8 +53,8 @@ static void list_point(char *list, size_t cap, size_t *len, const struct lpoints
                                   *len ? ", " : "", sz, a, b);
 }
 
-size_t lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns_offset,
-                             struct detection *d)
+void lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns_offset,
+                           struct detection *d)
 {
     double r[LEVELS_MAX_POINTS], fixed[LEVELS_MAX_POINTS];
     size_t at[LEVELS_MAX_POINTS];
@@ -78,7 +78,8 @@ size_t lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double 
             fixed[j] = w->y[at[j]] + ref;
     }
     char list[LEVELS_NOTE_CHARS] = "";
-    size_t nfixed = 0, len = 0;
+    size_t len = 0;
+    bool mended = false;
     for (size_t j = 0; j < p->n; j++) {
         if (!kisfinite(fixed[j]))
             continue;
@@ -86,11 +87,10 @@ size_t lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double 
                    p->ns[j] - ns_offset);
         p->y[j] = fixed[j];
         p->ns[j] = kexp(fixed[j]);
-        nfixed++;
+        mended = true;
     }
-    if (nfixed) {
+    if (mended) {
         lpoints_smooth(p);
         levels_note(d, "wild where the curve measured apart disagrees, taken from it: %s", list);
     }
-    return nfixed;
 }

@@ -5,7 +5,8 @@
 # sharpness 1.5..5), a noise (multiplicative 0.5..4%, wild single points, a contention ramp
 # in memory, a TLB step of a 4K-page curve) and writes the curve in each input format
 # chase-report reads: chase CSV (4 points per octave), random-chase (1.5x steps), lmbench
-# lat_mem_rd (MiB sizes), tinymembench (one point per octave, time added over L1; also cut at
+# lat_mem_rd (MiB sizes), tinymembench (one point per octave, time added over L1, its dual read
+# drawn apart with noise and wild points of its own; also cut at
 # 64 MiB, where tinymembench's own range ends, as tinymembench64) and multichase -v (one run
 # per size). A curve with the TLB step carries 4K pages where its format says (page_bytes 4096,
 # tinymembench's [MADV_NOHUGEPAGE] table, multichase's page_size), the others 2M (huge pages).
