@@ -43,10 +43,11 @@ agree() {
     check "$name: every --json verdict is a console line" verdicts_agree "$out"
 }
 
-# The rows "L<n> size ns cycles" of the console block against .levels of the JSON.
+# The rows "L<n>|TLB size ns cycles" of the console block against .levels of the JSON (a TLB
+# step is a row of both).
 levels_agree() {
     local rows
-    rows=$(awk '$1 ~ /^L[0-9]+$/ { print $3 }' "$1.console")
+    rows=$(awk '$1 ~ /^(L[0-9]+|TLB)$/ { print $3 }' "$1.console")
     test "$(echo "$rows" | grep -c .)" = "$(jq '.levels | length' "$1.json")" || return 1
     test "$(echo "$rows" | grep -c .)" -ge 1 || return 1
     paste <(echo "$rows") <(jq -r '.levels[].latency_ns' "$1.json") |
