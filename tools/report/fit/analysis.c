@@ -144,8 +144,9 @@ static void fit_curve(struct curve_result *cr, bool check)
         fit_check(c->size, c->ns, c->n, &cr->det, &cr->fit[cr->form], cr->ns_offset, &cr->check);
 }
 
-/* Match each detected level to the nearest CPUID data/unified cache, in order. A shared last
- * cache (the analysis found it well below CPUID's largest cache) is that cache's share. */
+/* Match each detected cache level to the nearest CPUID data/unified cache, in order; a TLB step
+ * is no cache's. A shared last cache (the analysis found it well below CPUID's largest cache)
+ * is that cache's share. */
 static void match_cpuid(struct source_result *r)
 {
     const struct detection *d = primary_detection(r);
@@ -156,6 +157,8 @@ static void match_cpuid(struct source_result *r)
         r->cache_match[i] = -1;
     for (size_t i = 0; d && i < d->nlevels; i++) {
         const struct level *lv = &d->level[i];
+        if (lv->kind == LEVEL_TLB)
+            continue;
         double want = lv->size_known ? lv->size_bytes : lv->to_bytes;
         double best = INFINITY;
         for (size_t k = next; k < s->ncaches; k++) {

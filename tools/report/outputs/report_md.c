@@ -202,7 +202,7 @@ static void cpuid_section(FILE *f, const struct source_result *r)
                     strncat(meas, " (shared: this chase's share)", sizeof(meas) - strlen(meas) - 1);
                 snprintf(ratio, sizeof(ratio), "%.2f", lv->size_bytes / ci->size_bytes);
             } else {
-                snprintf(meas, sizeof(meas), "not reached");
+                snprintf(meas, sizeof(meas), "its end not reached");
             }
             fmt_ns(lat, sizeof(lat), lv->latency_ns);
             fmt_ns(cyc, sizeof(cyc), lv->cycles);
@@ -210,12 +210,21 @@ static void cpuid_section(FILE *f, const struct source_result *r)
         fprintf(f, "| L%d %s | %s | %.0f | %.0f | %.0f | %s | %s | %s | %s |\n", ci->level,
                 ci->type, rep, ci->ways, ci->line_bytes, ci->shared_by, meas, ratio, lat, cyc);
     }
-    for (size_t i = 0; d && i < d->nlevels; i++)
-        if (r->cache_match[i] < 0)
+    for (size_t i = 0; d && i < d->nlevels; i++) {
+        const struct level *lv = &d->level[i];
+        char sz[32];
+        if (r->cache_match[i] >= 0)
+            continue;
+        fmt_size(sz, sizeof(sz), lv->size_bytes);
+        if (lv->kind == LEVEL_TLB)
+            fprintf(f, "| (none) | | | | | the TLB step at %s: not a cache | | %.2f | |\n", sz,
+                    lv->latency_ns);
+        else
             fprintf(f,
                     "| (none) | | | | | %s step: not a CPUID cache (TLB? shared-cache "
                     "slice?) | | %.2f | |\n",
-                    d->level[i].size_known ? "a" : "an open", d->level[i].latency_ns);
+                    lv->size_known ? "a" : "an open", lv->latency_ns);
+    }
     fprintf(f, "\n");
 }
 
