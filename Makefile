@@ -307,12 +307,13 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null analysis/test_levels_witness
+	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
+test_level_kinds_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
 test_levels_dense_SRCS := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c

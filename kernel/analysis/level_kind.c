@@ -25,6 +25,12 @@
  * "found" factor). */
 #define CACHE_NEAR_FACTOR 1.5
 #define SMALL_PAGE_BYTES 4096.0
+/* A curve whose largest size is below this share of CPUID's last cache ended inside it (the
+ * detector's own bound for the same question). */
+#define INSIDE_LLC 0.9
+/* The confidence of a last plateau taken for the last cache rather than memory (end_in_llc):
+ * latency alone cannot tell a guest's share of it from memory. */
+#define END_IN_LLC_CONFIDENCE 0.5
 
 /* What the levels of one curve are judged against: the run, the curve, the tlb experiment's
  * steps (taken once). */
@@ -212,7 +218,50 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
                     : "");
 }
 
-/* Mark the primary curve's levels (kind, confidence) and note a shared last cache. */
+/* Under a hypervisor the detector takes the last plateau for memory: other guests share the
+ * last cache, so CPUID's size bounds nothing (interpret.c). When the curve ended inside that
+ * size and the caches found (TLB steps aside) are fewer than CPUID's, the last plateau is the
+ * last cache, what this guest gets of it, not memory (the quick profile's 4M curve on the Zen 3
+ * guest of issue 15: its 16 ns plateau is the L3, not DRAM). It becomes an open level and
+ * DRAM is not reached. A curve that found as many caches as CPUID lists keeps its memory. */
+static void end_in_llc(const struct an_input *in, const struct an_curve *c, struct detection *d)
+{
+    if (!in->hypervisor || !(in->llc_bytes > 0) || !in->ncaches || !kisfinite(d->dram_ns) ||
+        d->dram_lower_bound || d->nlevels >= LEVELS_MAX || !c->n)
+        return;
+    double largest = 0;
+    size_t caches = 0;
+    for (size_t i = 0; i < c->n; i++)
+        largest = c->size[i] > largest ? c->size[i] : largest;
+    for (size_t i = 0; i < d->nlevels; i++)
+        caches += d->level[i].kind != LEVEL_TLB;
+    if (!(largest < INSIDE_LLC * in->llc_bytes) || caches >= in->ncaches)
+        return;
+    d->level[d->nlevels++] = (struct level){.size_bytes = KM_NAN,
+                                            .size_known = false,
+                                            .latency_ns = d->dram_ns,
+                                            .cycles = d->dram_cycles,
+                                            .from_bytes = d->dram_from_bytes,
+                                            .to_bytes = largest,
+                                            .step_end_bytes = KM_NAN,
+                                            .first = d->npoints ? d->npoints - 1 : 0,
+                                            .last = d->npoints ? d->npoints - 1 : 0,
+                                            .confidence = END_IN_LLC_CONFIDENCE,
+                                            .kind = LEVEL_CACHE};
+    char end[32], llc[32], from[32];
+    analysis_size(end, sizeof(end), largest);
+    analysis_size(llc, sizeof(llc), in->llc_bytes);
+    analysis_size(from, sizeof(from), d->dram_from_bytes);
+    levels_note(d,
+                "the curve ends at %s, inside the %s last cache CPUID reports, with %zu of its %zu "
+                "caches found: the last plateau (%.1f ns from %s) is that cache as this guest "
+                "gets it, not memory; DRAM not reached",
+                end, llc, caches, in->ncaches, d->dram_ns, from);
+    d->dram_ns = d->dram_cycles = d->dram_from_bytes = KM_NAN;
+}
+
+/* Mark the primary curve's levels (kind, confidence), take a last plateau inside CPUID's last
+ * cache for it under a hypervisor, and note a shared last cache. */
 void analysis_level_kinds(const struct an_input *in, struct an_result *r)
 {
     if (r->primary < 0)
@@ -223,6 +272,7 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)
         mark_level(&k, d, i);
+    end_in_llc(in, k.c, d);
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     struct level *last = &d->level[d->nlevels - 1];
