@@ -53,11 +53,21 @@ static void list_point(char *list, size_t cap, size_t *len, const struct lpoints
                                   *len ? ", " : "", sz, a, b);
 }
 
+/* ns on p's print grid of step q (0: none): a mended point printed as the curve prints, so that
+ * the detector still reads the resolution off the points (levels_null.c) and does not take two
+ * rounded readings of one plateau for two levels. */
+static double on_grid(double ns, double q)
+{
+    double r = q > 0 ? kfloor(ns / q + 0.5) * q : ns;
+    return r > 0 ? r : ns;
+}
+
 void lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns_offset,
                            struct detection *d)
 {
     double r[LEVELS_MAX_POINTS], fixed[LEVELS_MAX_POINTS];
     size_t at[LEVELS_MAX_POINTS];
+    double q = lpoints_print_resolution(p);
     for (size_t j = 0; j < p->n; j++) {
         at[j] = match(w, p->x[j]);
         r[j] = at[j] < w->n ? p->y[j] - w->y[at[j]] : KM_NAN;
@@ -75,7 +85,7 @@ void lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns
                 v[nv++] = r[i];
         double ref = nv >= 2 ? lpoints_median(v, nv) : KM_NAN;
         if (kisfinite(ref) && kfabs(r[j] - ref) > WITNESS_LN && curve_is_wild(p, j, w, at[j]))
-            fixed[j] = w->y[at[j]] + ref;
+            fixed[j] = kln(on_grid(kexp(w->y[at[j]] + ref), q));
     }
     char list[LEVELS_NOTE_CHARS] = "";
     size_t len = 0;

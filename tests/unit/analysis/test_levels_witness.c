@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "analysis/levels.h"
+#include "analysis/levels_model_int.h"
 #include "test_noise.h"
 
 #define POINTS 18 /* 4K .. 512M */
@@ -192,12 +193,42 @@ static void test_deciding_point_kept(void **state)
         }
 }
 
+/* A mended point is printed as the curve prints: its latency (with the nominal L1) stays on the
+ * 0.1 ns grid, so the detector still reads the curve's print resolution off its points and two
+ * rounded readings of one plateau (0.0 and 0.2 ns over L1) are not taken for two levels. Mended
+ * off the grid, chase-sim curve s9327 of the corpus (fresh10) was read with an extra level at
+ * 11.3K. */
+static void test_mended_point_on_print_grid(void **state)
+{
+    (void)state;
+    rng_state = 7717 + 29;
+    struct member m;
+    draw(&m);
+    size_t at = wild_at(&m, places[0]);
+    double single[POINTS], dual[POINTS], size[POINTS];
+    curve(&m, false, at, WILD_SPIKE, single);
+    curve(&m, true, POINTS, 1, dual);
+    for (size_t j = 0; j < POINTS; j++)
+        size[j] = exp2(12 + (double)j);
+    static struct lpoints p, w;
+    static struct detection d;
+    lpoints_build(&p, size, single, NULL, POINTS, 1.0);
+    lpoints_build(&w, size, dual, NULL, POINTS, 1.0);
+    assert_true(fabs(lpoints_print_resolution(&p) - 0.1) < 1e-9);
+    double before = p.ns[at];
+    lpoints_apply_witness(&p, &w, 1.0, &d);
+    assert_true(p.ns[at] != before); /* mended */
+    assert_true(fabs(lpoints_print_resolution(&p) - 0.1) < 1e-9);
+    assert_true(fabs(exp(p.y[at]) - p.ns[at]) < 1e-9 * p.ns[at]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wild_witness_changes_nothing),
         cmocka_unit_test(test_mended_point_noted),
         cmocka_unit_test(test_deciding_point_kept),
+        cmocka_unit_test(test_mended_point_on_print_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
