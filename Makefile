@@ -449,7 +449,8 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 		tests/report/corpus/eval.sh fresh3; tests/report/corpus/eval.sh fresh4; \
 		tests/report/corpus/eval.sh fresh5; tests/report/corpus/eval.sh fresh6; \
 		tests/report/corpus/eval.sh fresh7; tests/report/corpus/eval.sh fresh8; \
-		tests/report/corpus/eval.sh fresh9; tests/report/corpus/eval.sh fresh10
+		tests/report/corpus/eval.sh fresh9; tests/report/corpus/eval.sh fresh10; \
+		tests/report/corpus/eval.sh fresh11
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all
