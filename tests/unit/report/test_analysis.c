@@ -418,6 +418,33 @@ static void test_cpuid_match_skips_tlb(void **state)
     assert_int_equal(res[0].cache_match[3], 2);
 }
 
+/* A parallel buffer the last cache holds (the quick profile's 2M under a 12M L3) is chased from
+ * that cache: the headline names the last cache's hits, not memory; one of 64M is memory's. */
+static void test_parallel_buffer_in_llc(void **state)
+{
+    (void)state;
+    const double sizes[2] = {2 << 20, 64 << 20};
+    for (int k = 0; k < 2; k++) {
+        char table[256];
+        snprintf(table, sizeof(table),
+                 "chains,size_bytes,ns_per_access_per_chain\n1,%.0f,90\n2,%.0f,92\n4,%.0f,100\n"
+                 "8,%.0f,180\n",
+                 sizes[k], sizes[k], sizes[k], sizes[k]);
+        reset();
+        add_random(&src[0], 2 << 20, false);
+        add_cache(&src[0], 3, "unified", 12 << 20);
+        load_table(EXP("parallel"), table);
+        struct analysis_opts o = {0};
+        analyse_all(res, src, 1, &o);
+        const char *h = res[0].verdict[EXP("parallel")].headline;
+        print_message("%s\n", h);
+        assert_ptr_equal(strstr(h, k ? "memory-level parallelism reaches"
+                                     : "parallelism of last-cache hits (not memory's: the "
+                                       "buffer fits in the 12M last cache) reaches"),
+                         h);
+    }
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -440,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_offset_noisy_point),
         cmocka_unit_test(test_tlb_verdict_steps),
         cmocka_unit_test(test_cpuid_match_skips_tlb),
+        cmocka_unit_test(test_parallel_buffer_in_llc),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
