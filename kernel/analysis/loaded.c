@@ -2,10 +2,27 @@
 // The loaded experiment's report side: latency against the bandwidth the others use.
 #include "analysis/interpret.h"
 #include "analysis/judge.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 
 /* A loaded point under this share of the top bandwidth is "hardly moving data". */
 #define LOADED_LIGHT_SHARE 0.01
+
+/* A chase the last cache holds (the quick profile's 4M) times that cache under load: dst gets
+ * " (the 4M chase fits in the 32M last cache: not memory's)", else nothing. */
+static void chase_in_llc(const struct an_judge *j, char *dst, size_t cap)
+{
+    int cs = csv_col(j->t, "size_bytes");
+    double chase = cs >= 0 ? csv_num(j->t, 0, cs) : KM_NAN;
+    double llc = analysis_llc_bytes(j->in, j->r);
+    dst[0] = 0;
+    if (llc > 0 && kisfinite(chase) && chase <= llc) {
+        char cz[32], lc[32];
+        analysis_size(cz, sizeof(cz), chase);
+        analysis_size(lc, sizeof(lc), llc);
+        ksnprintf(dst, cap, " (the %s chase fits in the %s last cache: not memory's)", cz, lc);
+    }
+}
 
 static void judge_loaded(const struct an_judge *j, struct verdict *v)
 {
@@ -45,20 +62,22 @@ static void judge_loaded(const struct an_judge *j, struct verdict *v)
     verdict_item(v, "top_gb_per_s", top_bw);
     verdict_item(v, "top_ns", top_ns);
     verdict_item(v, "lightest_ns", low_ns);
+    char whose[96];
+    chase_in_llc(j, whose, sizeof(whose));
     if (top_bw < 0 || kisnan(idle))
-        verdict_headline(v, "loaded latency: idle %.1f ns; no loaded point", idle);
+        verdict_headline(v, "loaded latency%s: idle %.1f ns; no loaded point", whose, idle);
     else if (low_bw < LOADED_LIGHT_SHARE * top_bw)
         /* a point with the generators busy but hardly moving data: what being busy costs */
         verdict_headline(v,
-                         "loaded latency: %.1f ns idle, %.1f ns at the lightest load (%.3f GB/s: "
-                         "the others busy, hardly moving data), %.1f ns at the highest bandwidth "
-                         "(%.2f GB/s from the others), %+.0f%%",
-                         idle, low_ns, low_bw, top_ns, top_bw, (top_ns / idle - 1) * 100);
+                         "loaded latency%s: %.1f ns idle, %.1f ns at the lightest load (%.3f "
+                         "GB/s: the others busy, hardly moving data), %.1f ns at the highest "
+                         "bandwidth (%.2f GB/s from the others), %+.0f%%",
+                         whose, idle, low_ns, low_bw, top_ns, top_bw, (top_ns / idle - 1) * 100);
     else
         verdict_headline(v,
-                         "loaded latency: %.1f ns idle, %.1f ns at the highest bandwidth "
+                         "loaded latency%s: %.1f ns idle, %.1f ns at the highest bandwidth "
                          "(%.2f GB/s from the others), %+.0f%%",
-                         idle, top_ns, top_bw, (top_ns / idle - 1) * 100);
+                         whose, idle, top_ns, top_bw, (top_ns / idle - 1) * 100);
 }
 
 const struct an_experiment analysis_loaded = {

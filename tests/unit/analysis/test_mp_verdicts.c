@@ -18,17 +18,24 @@
 #include "lib/strbuf.h"
 
 /* Run experiment name's verdict over the CSV text. */
-static void judge_text(const char *name, const char *text, struct verdict *v)
+/* Experiment `name`'s verdict on the table `text`, with CPUID's last cache of llc bytes (0:
+ * unknown). */
+static void judge_llc(const char *name, const char *text, double llc, struct verdict *v)
 {
     static struct csv t;
     char err[160];
     assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
     memset(v, 0, sizeof(*v));
-    struct an_input in = {.llc_bytes = 0};
+    struct an_input in = {.llc_bytes = llc};
     struct an_judge j = {.in = &in, .r = NULL, .t = &t, .name = name};
     const struct an_experiment *e = analysis_experiment((size_t)analysis_experiment_index(name));
     e->judge(&j, v);
     csv_free(&t);
+}
+
+static void judge_text(const char *name, const char *text, struct verdict *v)
+{
+    judge_llc(name, text, 0, v);
 }
 
 /* One processor's random curve: three cache levels then memory, slower by `slow`. */
@@ -185,6 +192,23 @@ static void test_loaded_lightest_point(void **state)
                                     "bandwidth (5.00 GB/s from the others), +10%");
 }
 
+/* loaded: a chase the last cache holds (the quick profile's 4M under a 32M L3) times that cache
+ * under load, and the headline says so; one beyond it is memory's, said as before. */
+static void test_loaded_chase_in_llc(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_llc("loaded", LOADED_HEAD "0,4194304,0,read,0,0.000,16.3\n0,4194304,1,read,0,24.5,16.5\n",
+              32 << 20, &v);
+    assert_string_equal(v.headline, "loaded latency (the 4M chase fits in the 32M last cache: not "
+                                    "memory's): 16.3 ns idle, 16.5 ns at the highest bandwidth "
+                                    "(24.50 GB/s from the others), +1%");
+    judge_llc("loaded", LOADED_HEAD "0,134217728,0,read,0,0.000,90\n0,134217728,1,read,0,24.5,99\n",
+              32 << 20, &v);
+    assert_string_equal(v.headline, "loaded latency: 90.0 ns idle, 99.0 ns at the highest "
+                                    "bandwidth (24.50 GB/s from the others), +10%");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_c2c_groups_not_from_noise),
         cmocka_unit_test(test_c2c_noise_from_spread),
         cmocka_unit_test(test_loaded_lightest_point),
+        cmocka_unit_test(test_loaded_chase_in_llc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
