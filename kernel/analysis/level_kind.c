@@ -13,6 +13,7 @@
 #include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/kstring.h"
 
 /* A step sits at a reach when its size is within this factor of entries x page size. */
 #define REACH_FACTOR 1.3
@@ -218,16 +219,30 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
                     : "");
 }
 
+/* Remove d's notes that begin with prefix. */
+static void drop_notes(struct detection *d, const char *prefix)
+{
+    size_t n = kstrlen(prefix), k = 0;
+    for (size_t i = 0; i < d->nnotes; i++)
+        if (kstrncmp(d->note[i], prefix, n) != 0) {
+            if (k != i)
+                kstrlcpy(d->note[k], d->note[i], LEVELS_NOTE_CHARS);
+            k++;
+        }
+    d->nnotes = k;
+}
+
 /* Under a hypervisor the detector takes the last plateau for memory: other guests share the
  * last cache, so CPUID's size bounds nothing (interpret.c). When the curve ended inside that
- * size and the caches found (TLB steps aside) are fewer than CPUID's, the last plateau is the
- * last cache, what this guest gets of it, not memory (the quick profile's 4M curve on the Zen 3
- * guest of issue 15: its 16 ns plateau is the L3, not DRAM). It becomes an open level and
- * DRAM is not reached. A curve that found as many caches as CPUID lists keeps its memory. */
+ * size and the caches found (TLB steps aside) are fewer than CPUID's, the last plateau, or the
+ * rise the curve ends on, is the last cache, what this guest gets of it, not memory (the quick
+ * profile's 4M curve on the Zen 3 guest of issue 15: its 16 ns plateau is the L3, not DRAM). It
+ * becomes an open level and DRAM is not reached. A curve that found as many caches as CPUID
+ * lists keeps its memory. */
 static void end_in_llc(const struct an_input *in, const struct an_curve *c, struct detection *d)
 {
     if (!in->hypervisor || !(in->llc_bytes > 0) || !in->ncaches || !kisfinite(d->dram_ns) ||
-        d->dram_lower_bound || d->nlevels >= LEVELS_MAX || !c->n)
+        d->nlevels >= LEVELS_MAX || !c->n)
         return;
     double largest = 0;
     size_t caches = 0;
@@ -237,27 +252,39 @@ static void end_in_llc(const struct an_input *in, const struct an_curve *c, stru
         caches += d->level[i].kind != LEVEL_TLB;
     if (!(largest < INSIDE_LLC * in->llc_bytes) || caches >= in->ncaches)
         return;
-    d->level[d->nlevels++] = (struct level){.size_bytes = KM_NAN,
-                                            .size_known = false,
-                                            .latency_ns = d->dram_ns,
-                                            .cycles = d->dram_cycles,
-                                            .from_bytes = d->dram_from_bytes,
-                                            .to_bytes = largest,
-                                            .step_end_bytes = KM_NAN,
-                                            .first = d->npoints ? d->npoints - 1 : 0,
-                                            .last = d->npoints ? d->npoints - 1 : 0,
-                                            .confidence = END_IN_LLC_CONFIDENCE,
-                                            .kind = LEVEL_CACHE};
+    d->level[d->nlevels++] =
+        (struct level){.size_bytes = KM_NAN,
+                       .size_known = false,
+                       .latency_ns = d->dram_ns,
+                       .cycles = d->dram_cycles,
+                       .from_bytes = d->dram_lower_bound ? largest : d->dram_from_bytes,
+                       .to_bytes = largest,
+                       .step_end_bytes = KM_NAN,
+                       .first = d->npoints ? d->npoints - 1 : 0,
+                       .last = d->npoints ? d->npoints - 1 : 0,
+                       .confidence = END_IN_LLC_CONFIDENCE,
+                       .kind = LEVEL_CACHE};
     char end[32], llc[32], from[32];
     analysis_size(end, sizeof(end), largest);
     analysis_size(llc, sizeof(llc), in->llc_bytes);
     analysis_size(from, sizeof(from), d->dram_from_bytes);
-    levels_note(d,
-                "the curve ends at %s, inside the %s last cache CPUID reports, with %zu of its %zu "
-                "caches found: the last plateau (%.1f ns from %s) is that cache as this guest "
-                "gets it, not memory; DRAM not reached",
-                end, llc, caches, in->ncaches, d->dram_ns, from);
+    if (d->dram_lower_bound) {
+        /* the detector's reading, "DRAM latency is at least", is replaced */
+        drop_notes(d, "the curve ends still rising: DRAM latency");
+        levels_note(d,
+                    "the curve ends rising at %s, inside the %s last cache CPUID reports, with "
+                    "%zu of its %zu caches found: the rise leads into that cache (at least %.1f "
+                    "ns), not memory; DRAM not reached",
+                    end, llc, caches, in->ncaches, d->dram_ns);
+    } else {
+        levels_note(d,
+                    "the curve ends at %s, inside the %s last cache CPUID reports, with %zu of "
+                    "its %zu caches found: the last plateau (%.1f ns from %s) is that cache as "
+                    "this guest gets it, not memory; DRAM not reached",
+                    end, llc, caches, in->ncaches, d->dram_ns, from);
+    }
     d->dram_ns = d->dram_cycles = d->dram_from_bytes = KM_NAN;
+    d->dram_lower_bound = false;
 }
 
 /* Mark the primary curve's levels (kind, confidence), take a last plateau inside CPUID's last
