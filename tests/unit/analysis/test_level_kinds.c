@@ -68,6 +68,15 @@ static void test_level_kinds(void **state)
         assert_null(strstr(d->note[i], "shared"));
 }
 
+/* A curve of the run: n points of size and ns, of role, with pages of page bytes. */
+static struct an_curve curve_of(const char *label, enum an_role role, double page, size_t n,
+                                double *size, double *ns)
+{
+    struct an_curve c = {.role = role, .page_bytes = page, .n = n, .size = size, .ns = ns};
+    snprintf(c.label, sizeof(c.label), "%s", label);
+    return c;
+}
+
 /* The tlb experiment's curves: one slot per page, 4K pages stepping at reach4k (+3 ns) and at
  * 8M (+20 ns) over the 2M pages' reference; sizes 16K..64M at 4 points per octave. */
 static void tlb_curves(struct an_curve *t, double *size, double *ns4k, double *ns2m, size_t *n,
@@ -79,18 +88,8 @@ static void tlb_curves(struct an_curve *t, double *size, double *ns4k, double *n
         ns2m[*n] = 4.0 * (1 + 0.002 * sin(5 * x));
         ns4k[*n] = ns2m[*n] + (size[*n] > reach4k * 1.01 ? 3 : 0) + (size[*n] > 8.1e6 ? 20 : 0);
     }
-    t[0] = (struct an_curve){.label = "tlb, 4K pages",
-                             .role = AN_ROLE_TLB,
-                             .page_bytes = 4096,
-                             .n = *n,
-                             .size = size,
-                             .ns = ns4k};
-    t[1] = (struct an_curve){.label = "tlb, 2M pages",
-                             .role = AN_ROLE_TLB,
-                             .page_bytes = 2097152,
-                             .n = *n,
-                             .size = size,
-                             .ns = ns2m};
+    t[0] = curve_of("tlb, 4K pages", AN_ROLE_TLB, 4096, *n, size, ns4k);
+    t[1] = curve_of("tlb, 2M pages", AN_ROLE_TLB, 2097152, *n, size, ns2m);
 }
 
 /* A step at a TLB reach the run's tlb experiment measured, for a page size the main curve pays
@@ -156,12 +155,7 @@ static const char *own_step_run(double at, bool hyper, size_t ncaches, struct an
     size_t n, tn;
     struct an_curve c[3];
     kind_curve(size, ns, &n);
-    c[0] = (struct an_curve){.label = "random",
-                             .role = AN_ROLE_LEVELS,
-                             .page_bytes = 2097152,
-                             .n = n,
-                             .size = size,
-                             .ns = ns};
+    c[0] = curve_of("random", AN_ROLE_LEVELS, 2097152, n, size, ns);
     tlb_curves(c + 1, tsize, t4k, t2m, &tn, 1e12); /* no 4K step of its own below 8M */
     for (size_t i = 0; i < tn; i++)
         if (tsize[i] > at * 1.01) {
@@ -392,12 +386,7 @@ static void test_end_in_llc_under_hypervisor(void **state)
         size_t n, tn;
         struct an_curve c[3];
         quick_curve(size, ns, &n, cases[k].l3, cases[k].ns_last);
-        c[0] = (struct an_curve){.label = "random",
-                                 .role = AN_ROLE_LEVELS,
-                                 .page_bytes = 2097152,
-                                 .n = n,
-                                 .size = size,
-                                 .ns = ns};
+        c[0] = curve_of("random", AN_ROLE_LEVELS, 2097152, n, size, ns);
         tlb_curves(c + 1, tsize, t4k, t2m, &tn, 262144);
         struct an_input in = {.curve = c,
                               .ncurves = 3,
