@@ -167,6 +167,15 @@ double judge_random_at(const struct an_judge *j, double size)
     return c ? analysis_interp_log2(c->size, c->ns, c->n, size) : KM_NAN;
 }
 
+bool judge_in_llc(const struct an_judge *j, double bytes, char *llc, size_t cap)
+{
+    double at = analysis_llc_bytes(j->in, j->r);
+    if (!(at > 0) || !kisfinite(bytes) || bytes > at)
+        return false;
+    analysis_size(llc, cap, at);
+    return true;
+}
+
 double judge_median(const double *v, size_t n)
 {
     return lpoints_median(v, n);

@@ -144,27 +144,32 @@ double analysis_llc_bytes(const struct an_input *in, const struct an_result *r)
     return 0;
 }
 
+void analysis_detect(const struct an_input *in, const struct an_curve *c,
+                     struct an_curve_result *cr, double llc_bytes)
+{
+    cr->ns_offset = c->relative ? NOMINAL_L1_NS : 0;
+    struct detect_opts o = {.llc_bytes = llc_bytes,
+                            .ns_offset = cr->ns_offset,
+                            .walk_bytes = c->role == AN_ROLE_TLB ? 0 : analysis_walk_bytes(in, c),
+                            .witness_size = c->witness_size,
+                            .witness_ns = c->witness_ns,
+                            .witness_n = c->witness_n};
+    levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
+    cr->analysed = true;
+}
+
 static void detect_curves(const struct an_input *in, struct an_result *r)
 {
     for (size_t i = 0; i < in->ncurves && i < AN_MAX_CURVES; i++) {
         const struct an_curve *c = &in->curve[i];
-        struct an_curve_result *cr = &r->cr[i];
-        cr->reference = -1;
+        r->cr[i].reference = -1;
         if (c->role == AN_ROLE_EXTRA || c->role == AN_ROLE_NONE)
             continue;
-        cr->ns_offset = c->relative ? NOMINAL_L1_NS : 0;
         /* The LLC bound is about bytes in cache: a TLB curve touches one line per page. Under
-         * a hypervisor other guests share the last cache: CPUID's size bounds nothing. */
+         * a hypervisor other guests share the last cache: CPUID's size bounds nothing, unless
+         * the curve never left it (level_kind.c's end_in_llc detects it again). */
         bool llc_bound = c->role != AN_ROLE_TLB && !in->hypervisor;
-        struct detect_opts o = {.llc_bytes = llc_bound ? in->llc_bytes : 0,
-                                .ns_offset = cr->ns_offset,
-                                .walk_bytes =
-                                    c->role == AN_ROLE_TLB ? 0 : analysis_walk_bytes(in, c),
-                                .witness_size = c->witness_size,
-                                .witness_ns = c->witness_ns,
-                                .witness_n = c->witness_n};
-        levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
-        cr->analysed = true;
+        analysis_detect(in, c, &r->cr[i], llc_bound ? in->llc_bytes : 0);
     }
 }
 

@@ -21,6 +21,10 @@ size_t judge_values(const struct csv *t, int col, double *out, size_t max);
 double judge_random_at(const struct an_judge *j, double size);
 /* The primary curve, or NULL. */
 const struct an_curve *judge_primary(const struct an_judge *j);
+/* Whether a buffer of bytes fits in the last cache (analysis_llc_bytes: CPUID's, or the share
+ * the random chase measured), which a chase of it then times rather than memory; llc gets that
+ * cache's size written. */
+bool judge_in_llc(const struct an_judge *j, double bytes, char *llc, size_t cap);
 /* Median of the n values at v (n > 0); v is not changed. */
 double judge_median(const double *v, size_t n);
 /* v with two significant digits (as printf's %.2g for 1e-5 <= |v| < 1e15); "-" if not finite. */

@@ -13,7 +13,6 @@
 #include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
-#include "lib/kstring.h"
 
 /* A step sits at a reach when its size is within this factor of entries x page size. */
 #define REACH_FACTOR 1.3
@@ -29,9 +28,6 @@
 /* A curve whose largest size is below this share of CPUID's last cache ended inside it (the
  * detector's own bound for the same question). */
 #define INSIDE_LLC 0.9
-/* The confidence of a last plateau taken for the last cache rather than memory (end_in_llc):
- * latency alone cannot tell a guest's share of it from memory. */
-#define END_IN_LLC_CONFIDENCE 0.5
 
 /* What the levels of one curve are judged against: the run, the curve, the tlb experiment's
  * steps (taken once). */
@@ -219,72 +215,35 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
                     : "");
 }
 
-/* Remove d's notes that begin with prefix. */
-static void drop_notes(struct detection *d, const char *prefix)
-{
-    size_t n = kstrlen(prefix), k = 0;
-    for (size_t i = 0; i < d->nnotes; i++)
-        if (kstrncmp(d->note[i], prefix, n) != 0) {
-            if (k != i)
-                kstrlcpy(d->note[k], d->note[i], LEVELS_NOTE_CHARS);
-            k++;
-        }
-    d->nnotes = k;
-}
-
 /* Under a hypervisor the detector takes the last plateau for memory: other guests share the
  * last cache, so CPUID's size bounds nothing (interpret.c). When the curve ended inside that
- * size and the caches found (TLB steps aside) are fewer than CPUID's, the last plateau, or the
- * rise the curve ends on, is the last cache, what this guest gets of it, not memory (the quick
- * profile's 4M curve on the Zen 3 guest of issue 15: its 16 ns plateau is the L3, not DRAM). It
- * becomes an open level and DRAM is not reached. A curve that found as many caches as CPUID
- * lists keeps its memory. */
-static void end_in_llc(const struct an_input *in, const struct an_curve *c, struct detection *d)
+ * size and the caches found (TLB steps aside) are fewer than CPUID's, the curve has not left that
+ * cache: the last plateau, or the rise the curve ends on, is the last cache as this guest gets
+ * it, not memory (the quick profile's 4M curve on the Zen 3 guest of issue 15: its 16 ns plateau
+ * is the L3, not DRAM). Returns whether so (then the curve is detected again with CPUID's bound,
+ * as without a hypervisor). A curve that found as many caches as CPUID lists keeps its memory. */
+static bool end_in_llc(const struct an_input *in, const struct an_curve *c,
+                       const struct detection *d, char *why, size_t cap)
 {
-    if (!in->hypervisor || !(in->llc_bytes > 0) || !in->ncaches || !kisfinite(d->dram_ns) ||
-        d->nlevels >= LEVELS_MAX || !c->n)
-        return;
-    double largest = 0;
+    if (!in->hypervisor || !(in->llc_bytes > 0) || !in->ncaches || !kisfinite(d->dram_ns) || !c->n)
+        return false;
     size_t caches = 0;
-    for (size_t i = 0; i < c->n; i++)
-        largest = c->size[i] > largest ? c->size[i] : largest;
+    double largest = 0;
     for (size_t i = 0; i < d->nlevels; i++)
         caches += d->level[i].kind != LEVEL_TLB;
+    for (size_t i = 0; i < c->n; i++)
+        largest = kfmax(largest, c->size[i]);
     if (!(largest < INSIDE_LLC * in->llc_bytes) || caches >= in->ncaches)
-        return;
-    d->level[d->nlevels++] =
-        (struct level){.size_bytes = KM_NAN,
-                       .size_known = false,
-                       .latency_ns = d->dram_ns,
-                       .cycles = d->dram_cycles,
-                       .from_bytes = d->dram_lower_bound ? largest : d->dram_from_bytes,
-                       .to_bytes = largest,
-                       .step_end_bytes = KM_NAN,
-                       .first = d->npoints ? d->npoints - 1 : 0,
-                       .last = d->npoints ? d->npoints - 1 : 0,
-                       .confidence = END_IN_LLC_CONFIDENCE,
-                       .kind = LEVEL_CACHE};
-    char end[32], llc[32], from[32];
+        return false;
+    char end[32], llc[32];
     analysis_size(end, sizeof(end), largest);
     analysis_size(llc, sizeof(llc), in->llc_bytes);
-    analysis_size(from, sizeof(from), d->dram_from_bytes);
-    if (d->dram_lower_bound) {
-        /* the detector's reading, "DRAM latency is at least", is replaced */
-        drop_notes(d, "the curve ends still rising: DRAM latency");
-        levels_note(d,
-                    "the curve ends rising at %s, inside the %s last cache CPUID reports, with "
-                    "%zu of its %zu caches found: the rise leads into that cache (at least %.1f "
-                    "ns), not memory; DRAM not reached",
-                    end, llc, caches, in->ncaches, d->dram_ns);
-    } else {
-        levels_note(d,
-                    "the curve ends at %s, inside the %s last cache CPUID reports, with %zu of "
-                    "its %zu caches found: the last plateau (%.1f ns from %s) is that cache as "
-                    "this guest gets it, not memory; DRAM not reached",
-                    end, llc, caches, in->ncaches, d->dram_ns, from);
-    }
-    d->dram_ns = d->dram_cycles = d->dram_from_bytes = KM_NAN;
-    d->dram_lower_bound = false;
+    ksnprintf(why, cap,
+              "under a hypervisor the curve ends at %s, inside the %s last cache CPUID reports, "
+              "with %zu of its %zu caches found: it has not left that cache, which bounds it as "
+              "without a hypervisor (DRAM not reached)",
+              end, llc, caches, in->ncaches);
+    return true;
 }
 
 /* Mark the primary curve's levels (kind, confidence), take a last plateau inside CPUID's last
@@ -299,7 +258,13 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)
         mark_level(&k, d, i);
-    end_in_llc(in, k.c, d);
+    char why[LEVELS_NOTE_CHARS];
+    if (end_in_llc(in, k.c, d, why, sizeof(why))) {
+        analysis_detect(in, k.c, &r->cr[r->primary], in->llc_bytes);
+        for (size_t i = 0; i < d->nlevels; i++)
+            mark_level(&k, d, i);
+        levels_note(d, "%s", why);
+    }
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     struct level *last = &d->level[d->nlevels - 1];

@@ -89,7 +89,6 @@ void lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns
     }
     char list[LEVELS_NOTE_CHARS] = "";
     size_t len = 0;
-    bool mended = false;
     for (size_t j = 0; j < p->n; j++) {
         if (!kisfinite(fixed[j]))
             continue;
@@ -97,9 +96,8 @@ void lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns
                    p->ns[j] - ns_offset);
         p->y[j] = fixed[j];
         p->ns[j] = kexp(fixed[j]);
-        mended = true;
     }
-    if (mended) {
+    if (len) { /* the first mended point always fits the list */
         lpoints_smooth(p);
         levels_note(d, "wild where the curve measured apart disagrees, taken from it: %s", list);
     }

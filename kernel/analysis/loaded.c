@@ -14,12 +14,10 @@ static void chase_in_llc(const struct an_judge *j, char *dst, size_t cap)
 {
     int cs = csv_col(j->t, "size_bytes");
     double chase = cs >= 0 ? csv_num(j->t, 0, cs) : KM_NAN;
-    double llc = analysis_llc_bytes(j->in, j->r);
+    char cz[32], lc[32];
     dst[0] = 0;
-    if (llc > 0 && kisfinite(chase) && chase <= llc) {
-        char cz[32], lc[32];
+    if (judge_in_llc(j, chase, lc, sizeof(lc))) {
         analysis_size(cz, sizeof(cz), chase);
-        analysis_size(lc, sizeof(lc), llc);
         ksnprintf(dst, cap, " (the %s chase fits in the %s last cache: not memory's)", cz, lc);
     }
 }

@@ -103,16 +103,12 @@ static void judge_parallel(const struct an_judge *j, struct verdict *v)
     verdict_item(v, "chains", best_chains);
     /* A buffer the last cache holds is chased from that cache (the quick profile's 2M): what
      * overlaps there are its hits, and the headline says whose parallelism it is. */
-    double llc = analysis_llc_bytes(j->in, j->r);
-    char what[112] = "memory-level parallelism";
-    if (llc > 0 && kisfinite(best_size) && best_size <= llc) {
-        char lc[32];
-        analysis_size(lc, sizeof(lc), llc);
+    char what[112] = "memory-level parallelism", lc[32];
+    if (judge_in_llc(j, best_size, lc, sizeof(lc)))
         ksnprintf(what, sizeof(what),
                   "parallelism of last-cache hits (not memory's: the buffer fits in the %s last "
                   "cache)",
                   lc);
-    }
     if (rising)
         verdict_headline(v,
                          "%s is at least %.1f: still rising at the %.0f chains tried (buffer %s), "
