@@ -234,6 +234,30 @@ static double cores_plateau_spread(const struct csv *t, const double *cpus, size
     return worst;
 }
 
+/* What the groups' processors share: how far apart they lie on their plateaus, and in DRAM
+ * where a group of more than one processor reached it (a quick run's curves may end inside the
+ * last cache). With one processor a group there is nothing to compare: no plateau_spread. */
+static void cores_within(char *out, size_t cap, const struct csv *t, const double *cpus, size_t nc,
+                         const struct cores_groups *g, struct verdict *v)
+{
+    size_t members[JUDGE_MAX_VALUES] = {0}, largest = 0;
+    bool dram = false;
+    for (size_t c = 0; c < nc; c++)
+        members[g->of[c]]++;
+    for (size_t k = 0; k < g->n; k++) {
+        largest = members[k] > largest ? members[k] : largest;
+        dram |= members[k] > 1 && kisfinite(g->lv[k].dram_from);
+    }
+    if (largest < 2) {
+        ksnprintf(out, cap, "one processor a group, so none to compare within one");
+        return;
+    }
+    double plateaus = cores_plateau_spread(t, cpus, nc, g);
+    verdict_item(v, "plateau_spread", plateaus);
+    ksnprintf(out, cap, "within a group %s agree within %.0f%%",
+              dram ? "plateaus and DRAM" : "plateaus (DRAM not reached)", plateaus * 100);
+}
+
 /* One line per group (its levels, sizes, DRAM), then per processor on its group's levels. */
 static void cores_tables(const struct an_judge *j, struct verdict *v, const double *cpus, size_t nc,
                          struct cores_groups *g, const double *sizes, size_t ns)
@@ -290,13 +314,12 @@ static void judge_cores(const struct an_judge *j, struct verdict *v)
         judge_append(names, sizeof(names), "%s%s", k ? "; " : "", g.name[k]);
     verdict_item(v, "processors", (double)nc);
     verdict_item(v, "groups", (double)g.n);
-    double plateaus = cores_plateau_spread(t, cpus, nc, &g);
     verdict_item(v, "largest_spread", worst);
-    verdict_item(v, "plateau_spread", plateaus);
-    verdict_headline(v,
-                     "%zu processors in %zu group%s (%s); within a group plateaus and DRAM agree "
-                     "within %.0f%%, the curves differ most at %s (%.0f%%)",
-                     nc, g.n, g.n == 1 ? "" : "s", names, plateaus * 100, sz, worst * 100);
+    char within[VERDICT_CHARS];
+    cores_within(within, sizeof(within), t, cpus, nc, &g, v);
+    verdict_headline(
+        v, "%zu processors in %zu group%s (%s); %s, the curves differ most at %s (%.0f%%)", nc, g.n,
+        g.n == 1 ? "" : "s", names, within, sz, worst * 100);
 }
 
 const struct an_experiment analysis_cores = {

@@ -127,6 +127,45 @@ static void test_cores_shared_share_moves(void **state)
     strbuf_release(&sb);
 }
 
+/* Whether the verdict has an item called key. */
+static bool has_item(const struct verdict *v, const char *key)
+{
+    for (size_t i = 0; i < v->nitems; i++)
+        if (strcmp(v->item[i].key, key) == 0)
+            return true;
+    return false;
+}
+
+/* A quick run's curves end at 4M, inside the 32M last cache: the headline compares the
+   plateaus, not DRAM, which no curve reached. With one processor a group (QEMU's two cores,
+   each with an L3 of its own) there is nothing to compare within a group, and no spread of 0%. */
+static void test_cores_without_dram_or_peers(void **state)
+{
+    (void)state;
+    struct strbuf sb = {0};
+    struct verdict v;
+    strbuf_puts(&sb, CORES_HEAD);
+    for (unsigned cpu = 0; cpu < 2; cpu++)
+        for (double x = 12; x <= 22 + 1e-9; x += 0.5) {
+            double b = exp2(x), ns = b <= 32768 ? 1.0 : b <= (512 << 10) ? 5 : 30;
+            strbuf_printf(&sb, "%u,0,%u,0,0,-,%u,0,%.0f,%.3f\n", cpu, cpu, cpu, b, ns);
+        }
+    judge_llc("cores", strbuf_str(&sb), 32 << 20, &v);
+    assert_non_null(strstr(v.headline, "within a group plateaus (DRAM not reached) agree within"));
+    assert_null(strstr(v.headline, "DRAM agree"));
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, CORES_HEAD);
+    add_curve(&sb, 0, 0, "-", 0, 0, 1.0, 1.0);
+    add_curve(&sb, 1, 1, "-", 1, 1, 1.0, 1.3);
+    judge_text("cores", strbuf_str(&sb), &v);
+    assert_true(item(&v, "groups") == 2);
+    assert_non_null(strstr(v.headline, "one processor a group, so none to compare within one"));
+    assert_null(strstr(v.headline, "agree within"));
+    assert_false(has_item(&v, "plateau_spread"));
+    strbuf_release(&sb);
+}
+
 #define C2C_HEAD "cpu_a,cpu_b,group,ns_median,ns_p90\n"
 
 /* Groups 0.4 ns apart with 0.4 ns between a->b and b->a are one group, not two; 25 ns apart
@@ -215,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_cores_hybrid_groups),
         cmocka_unit_test(test_cores_ccx_and_smt),
         cmocka_unit_test(test_cores_shared_share_moves),
+        cmocka_unit_test(test_cores_without_dram_or_peers),
         cmocka_unit_test(test_c2c_groups_not_from_noise),
         cmocka_unit_test(test_c2c_noise_from_spread),
         cmocka_unit_test(test_loaded_lightest_point),
