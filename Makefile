@@ -453,7 +453,7 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 		tests/report/corpus/eval.sh fresh5; tests/report/corpus/eval.sh fresh6; \
 		tests/report/corpus/eval.sh fresh7; tests/report/corpus/eval.sh fresh8; \
 		tests/report/corpus/eval.sh fresh9; tests/report/corpus/eval.sh fresh10; \
-		tests/report/corpus/eval.sh fresh11
+		tests/report/corpus/eval.sh fresh11; tests/report/corpus/eval.sh fresh12
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Scores chase-report's level detection on the generated corpus:
-# eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|quick].
+# eval.sh [tune|held-out|fresh|fresh2|...|fresh12|quick].
 # tune: seeds 1..60 (what the detector may be adjusted on); held-out: seeds 1001..1060 (scored once
 # per change); fresh: seeds 3001..3060 and chase-sim hierarchies 3001..3040, drawn 2026-11-23 after
 # held-out had been seen; fresh2: 4001..4060 and 4001..4040, drawn after fresh had been scored once
@@ -15,7 +15,9 @@
 # 9201..9240, drawn 2026-11-24 13:51 UTC after fresh8 had been scored; fresh10: 9301..9360 and
 # 9301..9340, drawn 2026-11-24 23:40 UTC after fresh9 had been scored and the tinymembench witness
 # (levels_witness.c) was fixed; fresh11: 9401..9460 and 9401..9440, drawn 2026-11-25 after the
-# witness's mended points were put on the print grid (117ca9c); quick: 2001..2008.
+# witness's mended points were put on the print grid (117ca9c); fresh12: 9501..9560 and 9501..9540,
+# drawn 2026-11-25 05:17 UTC after the sparse model's restarts and step placement (f078688);
+# quick: 2001..2008.
 # Prints per input format: curves, true levels, the share found within a factor 1.5 of their
 # size, and levels invented (a detected level with no true level within 1.5x), per ten curves,
 # and the levels' confidences: their mean over the right levels and over the invented ones, and
@@ -53,8 +55,9 @@ fresh8) first=9101 count=60 sim_first=9101 sim_count=40 ;;
 fresh9) first=9201 count=60 sim_first=9201 sim_count=40 ;;
 fresh10) first=9301 count=60 sim_first=9301 sim_count=40 ;;
 fresh11) first=9401 count=60 sim_first=9401 sim_count=40 ;;
+fresh12) first=9501 count=60 sim_first=9501 sim_count=40 ;;
 quick) first=2001 count=8 sim_first=0 sim_count=0 ;;
-*) echo "usage: eval.sh [tune|held-out|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|quick]" >&2; exit 2 ;;
+*) echo "usage: eval.sh [tune|held-out|fresh|fresh2|...|fresh12|quick]" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
