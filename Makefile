@@ -28,7 +28,6 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_model.c \
-	kernel/analysis/levels_place.c \
 	kernel/analysis/levels_null.c \
 	kernel/analysis/levels_confidence.c \
 	kernel/analysis/levels_wild.c \
@@ -308,15 +307,13 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds \
-	analysis/test_levels_model
+	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_level_kinds_SRCS := $(ANALYSIS_UNIT_SRCS)
-test_levels_model_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_numa_verdict_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_SRCS    := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
 test_levels_dense_SRCS := $(ANALYSIS_UNIT_SRCS) tools/report/fit/model.c
@@ -364,7 +361,7 @@ UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 # them side by side on the cores, the longest (test_levels_null, about 6 minutes) first, on a core
 # of its own.
 UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels_null test_levels \
-	test_levels_sparse test_levels_witness test_levels_model)
+	test_levels_sparse test_levels_witness)
 
 # ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,

@@ -38,7 +38,7 @@ static double place_share(const struct lpoints *p, const struct lpoints *q, cons
 {
     double lo = i > 0 ? m->s[i - 1] : q->x[0];
     double hi = i + 1 < m->k ? m->s[i + 1] : q->x[q->n - 1];
-    double here = model_step_place(p, q, m, i), best = m->rss, all = 1, same = 1;
+    double here = model_step_place(p, m, i), best = m->rss, all = 1, same = 1;
     for (double s = lo + 1 / PLACES_PER_OCTAVE; s < hi; s += 1 / PLACES_PER_OCTAVE) {
         struct model t = *m;
         t.s[i] = s;
@@ -53,7 +53,7 @@ static double place_share(const struct lpoints *p, const struct lpoints *q, cons
         }
         double w = kexp(-(rss - best) / (2 * var));
         all += w;
-        if (kfabs(model_step_place(p, q, &t, i) - here) < 1e-9)
+        if (kfabs(model_step_place(p, &t, i) - here) < 1e-9)
             same += w;
     }
     return same / all;

@@ -13,9 +13,7 @@
 // twice: a change point chosen among many places); the count with the lowest
 // rss / sigma^2 + 3 k ln n is then pruned by a likelihood-ratio test whose null distribution is
 // simulated (levels_null.c). Wild points (off both neighbours the same way; levels_wild.c) are
-// left out first; sizes are searched on a grid, then refined off it, and each fit is restarted
-// from every grid place of each size in turn: a level's size and sharpness, and its neighbour's
-// sharpness, trade off along curved valleys that moves of one parameter at a time cannot follow.
+// left out first; sizes are searched on a grid, then refined off it.
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
@@ -39,6 +37,8 @@ static const double ramps[] = {0.0, 0.03};
  * point per octave a step has one or two points on it, which leave its sharpness nearly free (it
  * trades off against the size) rather than fitting noise away; counting it too made the noise
  * estimate larger and merged true levels (tune: multichase 97% -> 93%). */
+/* A step starts where the model has made this share of its ln rise (10%, as in a rise time). */
+#define STEP_START_FRACTION 0.1
 /* Coordinate-descent sweeps per fit. */
 #define MAX_SWEEPS 8
 
@@ -331,29 +331,6 @@ void model_drop_level(struct model *m, size_t i)
     m->k--;
 }
 
-/* Restart m from each grid place of each of its sizes in turn (the others kept), its sharpness
- * fitted anew and then refined; keep what fits better. Adding levels one at a time and refining
- * can stop in another valley: fresh11's multichase s9424 stopped at rss 0.021 with its L1 soft
- * (sharpness 1) and its L2 at 137K, sharp, where a start near the truth refits to 0.011 with the
- * L2 at 120K (true 123K); test_levels_model checks the search against such starts. */
-static void restart_sizes(const struct lpoints *p, struct model *m, double min_step)
-{
-    struct model base = *m;
-    double lo = p->x[0], hi = p->x[p->n - 1];
-    for (size_t i = 0; i < base.k; i++) {
-        double from = i > 0 ? base.s[i - 1] : lo, to = i + 1 < base.k ? base.s[i + 1] : hi;
-        for (double s = from + GRID_OCTAVES; s < to; s += GRID_OCTAVES) {
-            struct model t = base;
-            t.s[i] = s;
-            if (!kisfinite(model_fit_sharpness(p, &t, min_step)))
-                continue;
-            refine(p, &t, min_step);
-            if (t.rss < m->rss * (1 - 1e-9))
-                *m = t;
-        }
-    }
-}
-
 size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all)
 {
     struct model cur = {.k = 0};
@@ -380,8 +357,6 @@ size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all
             if (t.rss < all[k].rss * (1 - 1e-9))
                 all[k] = t;
         }
-    for (size_t k = 2; k < nall; k++)
-        restart_sizes(q, &all[k], min_step);
     return nall;
 }
 
@@ -393,6 +368,38 @@ double model_ln(const struct model *m, double x)
     for (size_t i = 0; i <= m->k; i++)
         e += w[i] * m->l[i];
     return kln(e);
+}
+
+/* Where the model has risen fraction of the way (ln) from level i to the next, by bisection. */
+static double step_at(const struct model *m, size_t i, double fraction)
+{
+    double target = kln(m->l[i]) + fraction * kln(m->l[i + 1] / m->l[i]);
+    double lo = m->s[i], hi = i + 1 < m->k ? m->s[i + 1] : m->s[i] + 8;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (model_ln(m, mid) < target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Where level i's size is reported: the middle (log2) of the gap between the two points around
+ * the place where the model leaves the level (has made STEP_START_FRACTION of its rise). At one
+ * point per octave the data show the octave in which the curve leaves a plateau, not where in
+ * it: that follows from the fitted sharpness, which one or two points on a step hardly determine
+ * (a sharper step further in fits them as well: chase-sim's LRU caches read 1.4x low at the
+ * gap's first point), so the gap's middle, at most sqrt(2) from any place in it, is the least
+ * wrong. The start of the rise rather than its 30% point (dense curves): a soft step's 30% point
+ * can fall an octave past the gap where the cache starts to miss. */
+double model_step_place(const struct lpoints *p, const struct model *m, size_t i)
+{
+    double x = step_at(m, i, STEP_START_FRACTION);
+    for (size_t j = 0; j + 1 < p->n; j++)
+        if (p->x[j] <= x && x < p->x[j + 1])
+            return 0.5 * (p->x[j] + p->x[j + 1]);
+    return x;
 }
 
 /* The level count with the lowest known-variance criterion: rss / sigma^2 plus, per level, ln n
@@ -450,7 +457,7 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
             j++;
         if (j > a)
             pl[m++] = (struct plateau){a, j - 1, lpoints_median(p->z + a, j - a),
-                                       i < best.k ? model_step_place(p, q, &best, i) : KM_NAN,
+                                       i < best.k ? model_step_place(p, &best, i) : KM_NAN,
                                        i < best.k ? model_level_confidence(p, q, &best, i, min_step)
                                                   : KM_NAN};
     }

@@ -39,9 +39,8 @@ double model_fit_sharpness(const struct lpoints *p, struct model *m, double min_
 /* m without its level i: the level's points go to the level after it. */
 void model_drop_level(struct model *m, size_t i);
 /* Where level i's size is reported (log2 bytes): the middle of the gap between p's two points
- * around the place where the model leaves the level, moved to where q's points leave it. */
-double model_step_place(const struct lpoints *p, const struct lpoints *q, const struct model *m,
-                        size_t i);
+ * around the place where the model leaves the level. */
+double model_step_place(const struct lpoints *p, const struct model *m, size_t i);
 /* How sure level i of m (fitted to q, p without its wild points) is, 0..1: that the curve has it,
  * and that its step lies in the gap of p it is reported in (levels_confidence.c). */
 double model_level_confidence(const struct lpoints *p, const struct lpoints *q,
