@@ -217,11 +217,12 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
 
 /* Under a hypervisor the detector takes the last plateau for memory: other guests share the
  * last cache, so CPUID's size bounds nothing (interpret.c). When the curve ended inside that
- * size and the caches found (TLB steps aside) are fewer than CPUID's, the curve has not left that
- * cache: the last plateau, or the rise the curve ends on, is the last cache as this guest gets
- * it, not memory (the quick profile's 4M curve on the Zen 3 guest of issue 15: its 16 ns plateau
- * is the L3, not DRAM). Returns whether so (then the curve is detected again with CPUID's bound,
- * as without a hypervisor). A curve that found as many caches as CPUID lists keeps its memory. */
+ * size and the caches found (TLB and uncertain steps aside) are fewer than CPUID's, the curve has
+ * not left that cache: the last plateau, or the rise the curve ends on, is the last cache as this
+ * guest gets it, not memory (the quick profile's 4M curve on the Zen 3 guest of issue 15: its 16 ns
+ * plateau is the L3, not DRAM). Returns whether so (then the curve is detected again with CPUID's
+ * bound, as without a hypervisor). A curve that found as many caches as CPUID lists keeps its
+ * memory. */
 static bool end_in_llc(const struct an_input *in, const struct an_curve *c,
                        const struct detection *d, char *why, size_t cap)
 {
@@ -230,7 +231,7 @@ static bool end_in_llc(const struct an_input *in, const struct an_curve *c,
     size_t caches = 0;
     double largest = 0;
     for (size_t i = 0; i < d->nlevels; i++)
-        caches += d->level[i].kind != LEVEL_TLB;
+        caches += d->level[i].kind == LEVEL_CACHE; /* a step at a TLB's reach may be one */
     for (size_t i = 0; i < c->n; i++)
         largest = kfmax(largest, c->size[i]);
     if (!(largest < INSIDE_LLC * in->llc_bytes) || caches >= in->ncaches)

@@ -15,9 +15,9 @@
 # 9201..9240, drawn 2026-11-24 13:51 UTC after fresh8 had been scored; fresh10: 9301..9360 and
 # 9301..9340, drawn 2026-11-24 23:40 UTC after fresh9 had been scored and the tinymembench witness
 # (levels_witness.c) was fixed; fresh11: 9401..9460 and 9401..9440, drawn 2026-11-25 after the
-# witness's mended points were put on the print grid (117ca9c); fresh12: 9501..9560 and 9501..9540,
-# drawn 2026-11-25 05:17 UTC after the sparse model's restarts and step placement (f078688, since reverted);
-# quick: 2001..2008.
+# witness's mended points were put on the print grid (117ca9c); fresh12: 9501..9560 and
+# 9501..9540, drawn 2026-11-25 05:17 UTC after the sparse model's restarts and step placement
+# (f078688, since reverted); quick: 2001..2008.
 # Prints per input format: curves, true levels, the share found within a factor 1.5 of their
 # size, and levels invented (a detected level with no true level within 1.5x), per ten curves,
 # and the levels' confidences: their mean over the right levels and over the invented ones, and
