@@ -444,13 +444,7 @@ fuzz: deps fuzzers
 
 # make eval: chase-report's level detection scored on the generated corpus (docs/report.md).
 eval: $(BUILD)/chase-report $(BUILD)/chase-sim
-	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/eval.sh held-out; \
-		tests/report/corpus/eval.sh fresh; tests/report/corpus/eval.sh fresh2; \
-		tests/report/corpus/eval.sh fresh3; tests/report/corpus/eval.sh fresh4; \
-		tests/report/corpus/eval.sh fresh5; tests/report/corpus/eval.sh fresh6; \
-		tests/report/corpus/eval.sh fresh7; tests/report/corpus/eval.sh fresh8; \
-		tests/report/corpus/eval.sh fresh9; tests/report/corpus/eval.sh fresh10; \
-		tests/report/corpus/eval.sh fresh11; tests/report/corpus/eval.sh fresh12
+	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/pool.sh $(BUILD)/eval
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all

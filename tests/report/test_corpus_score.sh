@@ -98,4 +98,34 @@ check "wildclass: the chase CSV's, the sim curve's and tinymembench64's wild poi
 # another format: elsewhere); s0003 misses both and invents 3M (no wild point); s0004 is right.
 check "wildclass: 4 missed / 2 invented in all; near a step 1 / 1, elsewhere 1 / 0, without 2 / 1" \
     grep -q "invented:  4 /  2, in curves with a wild point near a step  1 /  1, with wild points elsewhere  1 /  0, without  2 /  1" <<<"$wc_row"
+# intervals=1: Wilson's interval for the share found, the Poisson interval for invented per ten
+# curves. 1 of 2 found: 9.5%..90.5%; 1 invented in 1 curve: 0.25..55.7 per 10 (exact 0.253,
+# 55.72); none in 10 curves: up to 3.69 (exact -ln 0.025).
+ci() { awk -F'\t' -v part=t -v intervals=1 -f "$ROOT/tests/report/corpus/score.awk" "$dir/$1" |
+    awk -v f="$2" '$3 == f { print $(NF - 1), $NF }'; }
+check "intervals: 1 of 2 found is 9.5..90.5%" test "$(ci missed e | cut -d' ' -f1)" = "9.5..90.5%"
+check "intervals: one invented in one curve is 0.25..55.64 per 10" \
+    test "$(printf 'x%s32768%s32768:cache,4194304:cache\n' "$T" "$T" >"$dir/one"; ci one x | cut -d' ' -f2)" = "0.25..55.64"
+for i in 1 2 3 4 5 6 7 8 9 10; do printf 'g%s32768%s32768:cache\n' "$T" "$T"; done >"$dir/none"
+check "intervals: none invented in ten curves is 0..3.69 per 10" test "$(ci none g | cut -d' ' -f2)" = "0.00..3.69"
+# pool.sh --from: the parts' lines pooled, the real runs once; exit 1 when the pool misses.
+mkdir -p "$dir/pool"
+for p in held-out fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12; do
+    { printf 'p%s32768,1048576%s32768:cache,1048576:cache\n' "$T" "$T"
+      printf 'real r%s32768%s32768\n' "$T" "$T"; } >"$dir/pool/$p.tsv"
+done
+printf 'p%s32768,1048576%s32768:cache,1048576:cache,8388608:cache\n' "$T" "$T" >>"$dir/pool/fresh3.tsv"
+pooled=$("$ROOT/tests/report/corpus/pool.sh" --from "$dir/pool"); rc=$?
+check "pool: 14 curves and 28 levels in all, one invented" \
+    test "$(awk '$2 == "pool-all:" && $3 == "p" { print $4, $5, $6, $7 }' <<<"$pooled")" = "14 28 100.0% 1"
+check "pool: the unseen parts alone, 3 curves" \
+    test "$(awk '$2 == "pool-unseen:" && $3 == "p" { print $4, $7 }' <<<"$pooled")" = "3 0"
+check "pool: the real runs once" test "$(awk '$2 == "pool-all:" && $3 == "real" { print $5 }' <<<"$pooled")" = 1
+check "pool: 0.71 invented per 10 curves meets the bar" test "$rc" = 0
+printf 'p%s32768%s32768:cache,8388608:cache\n' "$T" "$T" >>"$dir/pool/fresh4.tsv"
+"$ROOT/tests/report/corpus/pool.sh" --from "$dir/pool" >/dev/null; rc=$?
+check "pool: 2 invented in 15 curves misses the bar" test "$rc" = 1
+rm "$dir/pool/fresh5.tsv"
+"$ROOT/tests/report/corpus/pool.sh" --from "$dir/pool" >/dev/null 2>&1; rc=$?
+check "pool: a part missing is an error" test "$rc" = 2
 finish

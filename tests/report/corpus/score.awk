@@ -9,8 +9,18 @@
 # are left out). awk -F'\t' -v part=NAME [-v failures=OUT] -f score.awk FILE; exit 1 when a
 # format (but the sim-half ones) misses the bar: 95% found, at most one invented per ten curves.
 # With failures=OUT, each curve that misses a level or invents one and names its file (a sixth
-# column) is written to OUT: format, file, levels missed, levels invented, true sizes.
+# column) is written to OUT: format, file, levels missed, levels invented, true sizes. With
+# intervals=1 two columns follow: 95% intervals, Wilson's for the share found (true levels as
+# trials), and for invented per ten curves the Poisson interval of the count (chi-square
+# quantiles: exact at 2 degrees of freedom, beyond by Wilson and Hilferty's approximation).
 function near(a, b) { return a / b <= 1.5 && b / a <= 1.5 }
+function wilson(x, n, sign,   p, z, c, h) { if (!n) return 100; p = x / n; z = 1.96
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100 * (c + sign * h) }
+function chi2q(z, df) { return df * (1 - 2 / (9 * df) + z * sqrt(2 / (9 * df))) ^ 3 }
+function poisson_lo(k) { return k > 1 ? chi2q(-1.96, 2 * k) / 2 : k ? -log(0.975) : 0 }
+function poisson_hi(k) { return k ? chi2q(1.96, 2 * k + 2) / 2 : -log(0.025) }
 { f = $1; curves[f]++; nt = split($2, t, ","); ng = $3 == "" ? 0 : split($3, g, ",")
   if ($3 == "ERROR") { errors[f]++; ng = 0 }
   for (k = 1; k <= ng; k++) { nf = split(g[k], e, ":"); kind[k] = nf >= 2 ? e[2] : ""
@@ -30,13 +40,17 @@ function near(a, b) { return a / b <= 1.5 && b / a <= 1.5 }
       printf "%s\t%s\t%d\t%d\t%s\n", f, $6, missed, made_up, $2 >failures }
 function mean(sum, n) { return n ? sprintf("%.2f", sum / n) : "-" }
 END { bad = 0
-  printf "corpus %s: %-18s %6s %6s %8s %9s %12s %11s %14s %6s\n", part, "format", "curves", "levels",
-      "found", "invented", "per 10 curves", "conf right", "conf invented", "brier"
+  printf "corpus %s: %-18s %6s %6s %8s %9s %12s %11s %14s %6s%s\n", part, "format", "curves", "levels",
+      "found", "invented", "per 10 curves", "conf right", "conf invented", "brier",
+      intervals ? sprintf(" %15s %13s", "found 95%", "per 10 95%") : ""
   for (f in curves) {
       pf = truths[f] ? 100 * found[f] / truths[f] : 100; pi = 10 * invented[f] / curves[f]
-      printf "corpus %s: %-18s %6d %6d %7.1f%% %9d %12.2f %11s %14s %6s%s\n", part, f, curves[f],
+      printf "corpus %s: %-18s %6d %6d %7.1f%% %9d %12.2f %11s %14s %6s%s%s\n", part, f, curves[f],
           truths[f], pf, invented[f], pi, mean(conf_right[f], n_right[f]),
           mean(conf_invented[f], n_invented[f]), rated[f] ? sprintf("%.4f", brier[f] / rated[f]) : "-",
+          intervals ? sprintf(" %15s %13s", sprintf("%.1f..%.1f%%", wilson(found[f], truths[f], -1),
+              wilson(found[f], truths[f], 1)), sprintf("%.2f..%.2f",
+              10 * poisson_lo(invented[f]) / curves[f], 10 * poisson_hi(invented[f]) / curves[f])) : "",
           errors[f] ? sprintf("  (%d unreadable)", errors[f]) : ""
       if ((pf < 95 || pi > 1) && f !~ /^sim-half/) bad = 1 }
   exit bad }
