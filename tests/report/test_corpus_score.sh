@@ -110,7 +110,7 @@ for i in 1 2 3 4 5 6 7 8 9 10; do printf 'g%s32768%s32768:cache\n' "$T" "$T"; do
 check "intervals: none invented in ten curves is 0..3.69 per 10" test "$(ci none g | cut -d' ' -f2)" = "0.00..3.69"
 # pool.sh --from: the parts' lines pooled, the real runs once; exit 1 when the pool misses.
 mkdir -p "$dir/pool"
-for p in held-out fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12; do
+for p in $("$ROOT/tests/report/corpus/eval.sh" parts); do
     { printf 'p%s32768,1048576%s32768:cache,1048576:cache\n' "$T" "$T"
       printf 'real r%s32768%s32768\n' "$T" "$T"; } >"$dir/pool/$p.tsv"
 done
@@ -128,4 +128,20 @@ check "pool: 2 invented in 15 curves misses the bar" test "$rc" = 1
 rm "$dir/pool/fresh5.tsv"
 "$ROOT/tests/report/corpus/pool.sh" --from "$dir/pool" >/dev/null 2>&1; rc=$?
 check "pool: a part missing is an error" test "$rc" = 2
+# pool.sh scoring: each part's eval.sh run (here a stand-in beside a copy of pool.sh that writes
+# one curve a part), two at a time, its printout and lines kept, then pooled.
+mkdir -p "$dir/run/t/r/c"
+cp "$ROOT/tests/report/corpus/pool.sh" "$ROOT/tests/report/corpus/score.awk" "$dir/run/t/r/c/"
+cat >"$dir/run/t/r/c/eval.sh" <<'STAND_IN'
+#!/bin/bash
+[ "$1" = parts ] && { echo "held-out fresh11 fresh12 fresh"; exit; }
+printf 'p\t32768\t32768:cache\nreal r\t32768\t32768\n' >"$EVAL_SCORED"
+echo "corpus $1: scored"
+STAND_IN
+chmod +x "$dir/run/t/r/c/eval.sh"
+pooled=$(EVAL_JOBS=2 "$dir/run/t/r/c/pool.sh" "$dir/run/out" 2>/dev/null); rc=$?
+check "pool: each part scored, its printout kept" test "$(cat "$dir/run/out/fresh.out")" = "corpus fresh: scored"
+check "pool: the scored parts pooled, 4 curves" \
+    test "$(awk '$2 == "pool-all:" && $3 == "p" { print $4, $7; exit }' <<<"$pooled")" = "4 0"
+check "pool: scoring exits 0 when the bar is met" test "$rc" = 0
 finish

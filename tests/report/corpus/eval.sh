@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Scores chase-report's level detection on the generated corpus:
-# eval.sh [tune|held-out|fresh|fresh2|...|fresh12|quick].
+# eval.sh [tune|held-out|fresh|fresh2|...|fresh12|quick]; eval.sh parts lists the parts scored
+# out of tuning (all but tune and quick; pool.sh pools them).
 # tune: seeds 1..60 (what the detector may be adjusted on); held-out: seeds 1001..1060 (scored once
 # per change); fresh: seeds 3001..3060 and chase-sim hierarchies 3001..3040, drawn 2026-11-23 after
 # held-out had been seen; fresh2: 4001..4060 and 4001..4040, drawn after fresh had been scored once
@@ -41,7 +42,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 report=${CHASE_REPORT:-$root/build/chase-report}
 part=${1:-held-out}
+# Each drawn part's seeds are in the case below; a part drawn later goes in both.
+scored_parts="held-out fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12"
 case $part in
+parts) echo "$scored_parts"; exit 0 ;;
 tune) first=1 count=60 sim_first=1 sim_count=40 ;;
 held-out) first=1001 count=60 sim_first=1001 sim_count=40 ;;
 fresh) first=3001 count=60 sim_first=3001 sim_count=40 ;;
@@ -57,7 +61,7 @@ fresh10) first=9301 count=60 sim_first=9301 sim_count=40 ;;
 fresh11) first=9401 count=60 sim_first=9401 sim_count=40 ;;
 fresh12) first=9501 count=60 sim_first=9501 sim_count=40 ;;
 quick) first=2001 count=8 sim_first=0 sim_count=0 ;;
-*) echo "usage: eval.sh [tune|held-out|fresh|fresh2|...|fresh12|quick]" >&2; exit 2 ;;
+*) echo "usage: eval.sh [tune|quick|parts|${scored_parts// /|}]" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,17 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# pool.sh [--from DIR] [DIR]: every scored part but tune (held-out, fresh, fresh2..fresh12) with
-# one detector, and their pooled score per format with 95% intervals (score.awk's intervals=1).
-# A part of 60 model curves and 40 chase-sim curves says little about a rate near the bar (one
-# invented level in 60 curves is 0.17 per 10): the pool of 13 parts, 780 and 520 curves a
-# format, says it within about +-0.25 per 10 curves.
+# pool.sh [--from DIR] [DIR]: every part scored out of tuning (`eval.sh parts`: held-out, fresh,
+# fresh2..fresh12) with one detector, and their pooled score per format with 95% intervals
+# (score.awk's intervals=1). A part of 60 model curves and 40 chase-sim curves says little about a
+# rate near the bar (one invented level in 60 curves is 0.17 per 10): the pool of 13 parts, 780
+# and 520 curves a format, says it within about +-0.2 per 10 curves.
 #
 # Runs eval.sh on each part, EVAL_JOBS at a time (default: the processors online), keeping each
-# part's printout (DIR/PART.out) and per-curve lines (DIR/PART.tsv) in DIR (default
-# build/eval); --from DIR only pools the .tsv files a run left there. Prints two pools: all parts, and the parts drawn after the detector last changed for foreign
-# curves (UNSEEN below; parts drawn before were scored while it was tuned, and their misses were
-# looked at). The real runs are the same in every part: pooled once. Exit 1 when held-out or
-# the pool of all parts misses the bar in a format (eval.sh's bar).
+# part's printout (DIR/PART.out) and per-curve lines (DIR/PART.tsv) in DIR (default build/eval);
+# --from DIR only pools the .tsv files a run left there. Prints two pools: all parts, and the
+# parts drawn after the detector last changed for foreign curves (UNSEEN below; parts drawn
+# before were scored while it was tuned, and their misses were looked at). The real runs are the
+# same in every part: pooled once. Exit 1 when held-out or the pool of all parts misses the bar
+# in a format (eval.sh's bar), 2 when a part's lines are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -19,7 +20,7 @@ root=$(cd "$here/../../.." && pwd)
 # after the last change to how foreign curves are read (117ca9c), fresh12 later. A change to the
 # detector makes every part seen: then only parts drawn after it go here.
 UNSEEN="held-out fresh11 fresh12"
-PARTS="held-out fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12"
+PARTS=$("$here/eval.sh" parts)
 
 from=0
 if [ "${1:-}" = --from ]; then
@@ -39,7 +40,8 @@ fi
 
 for p in $PARTS; do
     if [ ! -s "$dir/$p.tsv" ]; then
-        echo "pool: $dir/$p.tsv missing: run pool.sh without --from" >&2
+        echo "pool: $dir/$p.tsv missing ($([ $from = 1 ] && echo "run pool.sh without --from" ||
+            echo "eval.sh $p failed: see $dir/$p.out"))" >&2
         exit 2
     fi
 done
