@@ -239,9 +239,12 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
-UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng
+UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng \
+	lib/test_kmath
 test_rng_SRCS     := kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
 $(BUILD)/tests/lib/test_rng: TEST_LIBS += -lm
+test_kmath_SRCS   := kernel/lib/kmath.c
+$(BUILD)/tests/lib/test_kmath: TEST_LIBS += -lm
 test_fmt_SRCS     := kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 test_json_SRCS    := kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	tests/unit/stubs/stub_platform.c

@@ -97,14 +97,19 @@ static bool fit_latencies(const struct lpoints *p, struct model *m, double min_s
     double a[MODEL_MAX_LEVELS + 1][MODEL_MAX_LEVELS + 1] = {{0}}, b[MODEL_MAX_LEVELS + 1] = {0};
     double w[MODEL_MAX_LEVELS + 1];
     for (size_t j = 0; j < p->n; j++) {
-        double v = p->ns[j];
+        double inv = 1 / p->ns[j]; /* relative errors: each share over the point's latency */
         shares(m, p->x[j], w);
+        for (size_t r = 0; r < q; r++)
+            w[r] *= inv;
         for (size_t r = 0; r < q; r++) {
-            for (size_t c = 0; c < q; c++)
-                a[r][c] += w[r] * w[c] / (v * v);
-            b[r] += w[r] / v;
+            for (size_t c = 0; c <= r; c++)
+                a[r][c] += w[r] * w[c];
+            b[r] += w[r];
         }
     }
+    for (size_t r = 0; r < q; r++) /* the normal equations are symmetric */
+        for (size_t c = r + 1; c < q; c++)
+            a[r][c] = a[c][r];
     if (!solve(a, b, q))
         return false;
     for (size_t i = 0; i < q; i++) {

@@ -143,18 +143,6 @@ static void test_truncation(void **state)
     assert_string_equal(buf, "");
 }
 
-static void test_kmath(void **state)
-{
-    (void)state;
-    assert_float_equal(kexp2(0), 1, 1e-12);
-    assert_float_equal(kexp2(10), 1024, 1e-9);
-    assert_float_equal(kexp2(0.5), 1.41421356237309515, 1e-12);
-    assert_float_equal(kexp2(-2.25), 0.21022410381342863, 1e-12);
-    assert_float_equal(klog2(1024), 10, 1e-12);
-    assert_float_equal(klog2(3), 1.5849625007211563, 1e-12);
-    assert_float_equal(klog2(0.125), -3, 1e-12);
-}
-
 static void test_kstring(void **state)
 {
     (void)state;
@@ -180,7 +168,6 @@ int main(void)
         cmocka_unit_test(test_malformed_specs),
         cmocka_unit_test(test_precision_bounds_the_read),
         cmocka_unit_test(test_truncation),
-        cmocka_unit_test(test_kmath),
         cmocka_unit_test(test_kstring),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
