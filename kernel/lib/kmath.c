@@ -6,7 +6,8 @@
 
 #define LN2 0.69314718055994530942
 
-/* The bits of a double and back (memcpy: no aliasing through pointers). */
+/* The bits of a double and back (memcpy: no aliasing through pointers; the builtin, inlined, not
+ * kmemcpy, a call on kexp2's and klog2's hot path). */
 static uint64_t bits_of(double d)
 {
     uint64_t b;
@@ -151,8 +152,8 @@ double klog2(double x)
     if (!kisfinite(x))
         return x;
     int e = 0;
-    if (x < 2.2250738585072014e-308) { /* subnormal: made normal first */
-        x *= 18014398509481984.0;      /* 2^54 */
+    if (x < pow2_normal(-1022)) { /* subnormal: made normal first */
+        x *= pow2_normal(54);
         e = -54;
     }
     uint64_t b = bits_of(x);

@@ -63,8 +63,6 @@ static void test_log2_against_libm(void **state)
         /* A mantissa in [1, 2) times 2^e over the whole range, subnormals included. */
         int e = -1074 + (int)(uniform(&s) * 2098);
         double x = ldexp(1 + uniform(&s), e);
-        if (x == 0 || isinf(x))
-            continue;
         double want = log2(x), ours = klog2(x);
         /* Absolute near log2 = 0 (x near 1), relative beyond. */
         if (fabs(ours - want) > ULPS * DBL_EPSILON * fmax(1, fabs(want)) && bad++ < 5)
@@ -90,11 +88,11 @@ static void test_edges(void **state)
     assert_true(isinf(kexp2(1e300)));
     assert_true(kexp2(-1076) == 0 && kexp2(-1e300) == 0);
     assert_true(kexp2(-1074) == DBL_TRUE_MIN);
-    assert_true(kexp2(1023.5) == exp2(1023.5) || close_to(kexp2(1023.5), exp2(1023.5)));
+    assert_true(close_to(kexp2(1023.5), exp2(1023.5)));
     assert_true(klog2(0) == -1e300 && klog2(-3) == -1e300);
     assert_true(isinf(klog2(KM_INF)) && isnan(klog2(KM_NAN)));
     assert_true(klog2(DBL_TRUE_MIN) == -1074);
-    assert_true(klog2(DBL_MAX) == log2(DBL_MAX) || close_to(klog2(DBL_MAX), log2(DBL_MAX)));
+    assert_true(close_to(klog2(DBL_MAX), log2(DBL_MAX)));
 }
 
 static void test_built_on_them(void **state)
@@ -110,10 +108,12 @@ static void test_built_on_them(void **state)
         if (!(isinf(exp(y)) ? isinf(kexp(y)) : fabs(kexp(y) - exp(y)) <= 1e-13 * exp(y)) &&
             bad++ < 5) /* x / ln 2 rounds: e^y is as exact as y / ln 2, about 700 ulps */
             print_error("kexp(%.17g) = %.17g, libm %.17g\n", y, kexp(y), exp(y));
-        if (ksqrt(x) != sqrt(x) && !close_to(ksqrt(x), sqrt(x)) && bad++ < 5)
+        if (!close_to(ksqrt(x), sqrt(x)) && bad++ < 5)
             print_error("ksqrt(%.17g) = %.17g, libm %.17g\n", x, ksqrt(x), sqrt(x));
-        if (!close_to(kexp2(klog2(x)), x) && fabs(kexp2(klog2(x)) - x) > 1e-15 * 64 * x &&
-            bad++ < 5)
+        /* klog2's 4 ulps of |log2 x| < 64 come back as ln 2 times as much relative error in
+         * x, kexp2's 4 ulps on top. */
+        double trip = (ULPS * 64 * M_LN2 + ULPS) * DBL_EPSILON * x;
+        if (fabs(kexp2(klog2(x)) - x) > trip && bad++ < 5)
             print_error("kexp2(klog2(%.17g)) = %.17g\n", x, kexp2(klog2(x)));
     }
     assert_int_equal(bad, 0);
