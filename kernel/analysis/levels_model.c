@@ -13,7 +13,12 @@
 // twice: a change point chosen among many places); the count with the lowest
 // rss / sigma^2 + 3 k ln n is then pruned by a likelihood-ratio test whose null distribution is
 // simulated (levels_null.c). Wild points (off both neighbours the same way; levels_wild.c) are
-// left out first; sizes are searched on a grid, then refined off it.
+// left out first; sizes are searched on a grid, then refined off it. The level count is chosen
+// from the fits polished further (model_polish: each size also slid along the curved valley in
+// which one partly risen point holds its size and sharpness), the places from the fits before:
+// a sharp step stuck on the valley's side looked like a misfit that a spare level mended, while
+// the polished fits run to extreme sharpness, which one point per octave leaves free, and move
+// where chase-sim's steps are read (twelfth pass in docs/report.md).
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
@@ -252,9 +257,25 @@ static void nudge(struct model *t, size_t i, int dir, double step)
         t->ramp = kfmin(kfmax(t->ramp + dir * step / 8, 0), RAMP_MAX);
 }
 
+/* m with level i's size moved by d (log2) along its valley: its sharpness changed so that its
+ * share at the first point past it stays, (S/x)^p, which one point on a step pins down; false
+ * when the move would cross that point. */
+static bool slide(const struct lpoints *p, struct model *t, size_t i, double d)
+{
+    size_t j = 0;
+    while (j < p->n && p->x[j] <= t->s[i])
+        j++;
+    if (j >= p->n || t->s[i] + d >= p->x[j])
+        return false;
+    t->p[i] *= (p->x[j] - t->s[i]) / (p->x[j] - t->s[i] - d);
+    t->s[i] += d;
+    return true;
+}
+
 /* Refine sizes and sharpness off the grid by a pattern search with shrinking steps: the grid
- * alone leaves transition points misfit, which a spurious level would then explain. */
-static void refine(const struct lpoints *p, struct model *m, double min_step)
+ * alone leaves transition points misfit, which a spurious level would then explain. With
+ * valley, each size is also slid along its valley (slide). */
+static void refine(const struct lpoints *p, struct model *m, double min_step, bool valley)
 {
     for (double step = GRID_OCTAVES / 2; step > GRID_OCTAVES / 16; step /= 2) {
         for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
@@ -264,6 +285,9 @@ static void refine(const struct lpoints *p, struct model *m, double min_step)
                     struct model t = *m;
                     nudge(&t, i, dir, step);
                     moved |= try_change(p, m, &t, min_step);
+                    t = *m;
+                    if (valley && i < m->k && slide(p, &t, i, dir * step))
+                        moved |= try_change(p, m, &t, min_step);
                 }
             }
             if (!moved)
@@ -296,7 +320,7 @@ void model_add_level(const struct lpoints *p, const struct model *m, struct mode
     }
     if (kisfinite(out->rss)) {
         descend(p, out, min_step);
-        refine(p, out, min_step);
+        refine(p, out, min_step, false);
     }
 }
 
@@ -306,25 +330,8 @@ void model_refit(const struct lpoints *p, struct model *m, double min_step)
     model_fit_sharpness(p, m, min_step);
     if (kisfinite(m->rss)) {
         descend(p, m, min_step);
-        refine(p, m, min_step);
+        refine(p, m, min_step, false);
     }
-}
-
-/* Residual degrees of freedom: n less each level's size and latency and the model's three. */
-double model_dof(const struct model *m, size_t n)
-{
-    return (double)n - (double)(MODEL_PARAMS_PER_LEVEL * m->k + 3);
-}
-
-double model_residual_variance(const struct model *all, size_t nall, size_t n)
-{
-    double var = KM_INF;
-    for (size_t i = 0; i < nall; i++) {
-        double dof = model_dof(&all[i], n);
-        if (dof >= 2)
-            var = kfmin(var, all[i].rss / dof);
-    }
-    return kfmax(var, RESIDUAL_FLOOR_LN * RESIDUAL_FLOOR_LN);
 }
 
 void model_drop_level(struct model *m, size_t i)
@@ -334,6 +341,12 @@ void model_drop_level(struct model *m, size_t i)
         m->p[j] = m->p[j + 1];
     }
     m->k--;
+}
+
+void model_polish(const struct lpoints *p, struct model *m, double min_step)
+{
+    if (kisfinite(m->rss))
+        refine(p, m, min_step, true);
 }
 
 size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all)
@@ -445,12 +458,20 @@ size_t lpoints_model_plateaus(const struct lpoints *p, double min_step, struct p
     }
     size_t nall = model_fit_without_wild(p, q, min_step, all);
     model_note_wild(p, q, ns_offset, d);
+    /* The count from the polished fits (and so the noise estimate and the test); the places
+     * from all[], whose sharpness stays near the grid's. */
+    struct model sure[MODEL_MAX_LEVELS + 1];
+    for (size_t k = 0; k < nall; k++) {
+        sure[k] = all[k];
+        model_polish(q, &sure[k], min_step);
+    }
     double cost;
-    size_t bi = criterion_choice(all, nall, q->n, model_residual_variance(all, nall, q->n), &cost);
+    size_t bi =
+        criterion_choice(sure, nall, q->n, model_residual_variance(sure, nall, q->n), &cost);
     /* The criterion's noise estimate comes from the richest models and is too small on noisy
      * curves: a level it keeps must also pass the simulated likelihood-ratio test. */
     while (bi > 0 && (!model_resolved(q, &all[bi], min_step) ||
-                      !model_level_significant(q, &all[bi - 1], &all[bi], min_step)))
+                      !model_level_significant(q, &sure[bi - 1], &sure[bi], min_step)))
         bi--;
     struct model best = all[bi];
     /* Each level's plateau: its points, above the size before it and up to its own. */

@@ -33,6 +33,9 @@ void model_refit(const struct lpoints *p, struct model *m, double min_step);
 /* The best model with one level more than m on p (out->rss is KM_INF when none is valid). */
 void model_add_level(const struct lpoints *p, const struct model *m, struct model *out,
                      double min_step);
+/* Refine m by the pattern search with each size also slid along its valley (its sharpness
+ * changed to keep its share at the first point past it). */
+void model_polish(const struct lpoints *p, struct model *m, double min_step);
 /* Fit m's latencies with the best sharpness (the grid's, for all levels and for each) and ramp;
  * returns its rss (KM_INF: sizes that leave a level without a point, or no valid latencies). */
 double model_fit_sharpness(const struct lpoints *p, struct model *m, double min_step);

@@ -10,9 +10,9 @@
 // depend on the noise's scale, is compared with its distribution when `fewer` is the truth:
 // curves drawn from `fewer` with its own residual noise (Gaussian in ln latency) and the
 // curve's print resolution, each fitted with the same search as the data (the null model
-// refitted, then one level added). The level is kept when at most NULL_ALPHA of the simulated
-// drops reach the observed one. Reproducible: the generator's seed is fixed
-// (lib/rng.c's, one seed per level count).
+// refitted and polished, then one level added and polished). The level is kept when at most
+// NULL_ALPHA of the simulated drops reach the observed one. Reproducible: the generator's seed is
+// fixed (lib/rng.c's, one seed per level count).
 #include "analysis/levels_model_int.h"
 #include "lib/kmath.h"
 #include "lib/rng.h"
@@ -23,6 +23,23 @@
 #define NULL_DRAWS 39
 #define NULL_ALPHA 0.05
 #define NULL_SEED 0x6c6576656c73ULL
+
+/* Residual degrees of freedom: n less each level's size and latency and the model's three. */
+double model_dof(const struct model *m, size_t n)
+{
+    return (double)n - (double)(MODEL_PARAMS_PER_LEVEL * m->k + 3);
+}
+
+double model_residual_variance(const struct model *all, size_t nall, size_t n)
+{
+    double var = KM_INF;
+    for (size_t i = 0; i < nall; i++) {
+        double dof = model_dof(&all[i], n);
+        if (dof >= 2)
+            var = kfmin(var, all[i].rss / dof);
+    }
+    return kfmax(var, RESIDUAL_FLOOR_LN * RESIDUAL_FLOOR_LN);
+}
 
 double model_noise_variance(const struct model *m, size_t n)
 {
@@ -79,7 +96,9 @@ bool model_level_significant(const struct lpoints *p, const struct model *fewer,
         model_refit(sim, &null, min_step);
         if (!kisfinite(null.rss))
             continue;
+        model_polish(sim, &null, min_step);
         model_add_level(sim, &null, &alt, min_step);
+        model_polish(sim, &alt, min_step);
         if (statistic(&null, &alt, sim->n) >= observed)
             reach++;
     }
