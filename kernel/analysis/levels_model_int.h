@@ -52,7 +52,8 @@ double model_level_confidence(const struct lpoints *p, const struct lpoints *q,
  * returns how many models. */
 size_t model_fit_all(const struct lpoints *q, double min_step, struct model *all);
 /* The noise the models leave: the smallest residual variance per degree of freedom among the
- * models with at least two degrees of freedom left, at least RESIDUAL_FLOOR_LN squared. */
+ * models with at least two degrees of freedom left, at least RESIDUAL_FLOOR_LN squared
+ * (levels_null.c). */
 double model_residual_variance(const struct model *all, size_t nall, size_t n);
 /* The level-count criterion's lowest cost among all[0..nall) at noise variance var. */
 double model_criterion_cost(const struct model *all, size_t nall, size_t n, double var);
@@ -74,7 +75,7 @@ void model_note_wild(const struct lpoints *p, const struct lpoints *q, double ns
                      struct detection *d);
 /* ln of the model's latency at 2^x bytes. */
 double model_ln(const struct model *m, double x);
-/* Residual degrees of freedom of m fitted to n points. */
+/* Residual degrees of freedom of m fitted to n points (levels_null.c). */
 double model_dof(const struct model *m, size_t n);
 /* The noise m leaves per degree of freedom on n points (variance of ln latency), at least
  * RESIDUAL_FLOOR_LN squared (levels_null.c). */

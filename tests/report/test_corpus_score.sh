@@ -125,9 +125,12 @@ check "pool: the unseen parts alone, a curve each" \
     test "$(awk '$2 == "pool-unseen:" && $3 == "p" { print $4, $7 }' <<<"$pooled")" = "$nunseen 0"
 check "pool: the real runs once" test "$(awk '$2 == "pool-all:" && $3 == "real" { print $5 }' <<<"$pooled")" = 1
 check "pool: one invented in more than ten curves meets the bar" test "$rc" = 0
-printf 'p%s32768%s32768:cache,8388608:cache\n' "$T" "$T" >>"$dir/pool/fresh4.tsv"
+# One more curve inventing a level per ten parts and one more (8M, 64M, ...): past one per ten
+# curves however many parts eval.sh lists.
+extra=$(awk -v n=$((nparts / 10 + 1)) 'BEGIN { for (i = 0; i < n; i++) printf ",%d:cache", 8388608 * 8 ^ i }')
+printf 'p%s32768%s32768:cache%s\n' "$T" "$T" "$extra" >>"$dir/pool/fresh4.tsv"
 "$ROOT/tests/report/corpus/pool.sh" --from "$dir/pool" >/dev/null; rc=$?
-check "pool: two invented in fewer than twenty curves misses the bar" test "$rc" = 1
+check "pool: more than one invented per ten curves misses the bar" test "$rc" = 1
 rm "$dir/pool/fresh5.tsv"
 "$ROOT/tests/report/corpus/pool.sh" --from "$dir/pool" >/dev/null 2>&1; rc=$?
 check "pool: a part missing is an error" test "$rc" = 2
