@@ -3,8 +3,8 @@
 # pool.sh [--from DIR] [DIR]: every part scored out of tuning (`eval.sh parts`: held-out, fresh,
 # fresh2..fresh13) with one detector, and their pooled score per format with 95% intervals
 # (score.awk's intervals=1). A part of 60 model curves and 40 chase-sim curves says little about a
-# rate near the bar (one invented level in 60 curves is 0.17 per 10): the pool of 13 parts, 780
-# and 520 curves a format, says it within about +-0.2 per 10 curves.
+# rate near the bar (one invented level in 60 curves is 0.17 per 10): the pool of all parts (with
+# 14, 840 and 560 curves a format) says it within about +-0.2 per 10 curves.
 #
 # Runs eval.sh on each part, EVAL_JOBS at a time (default: the processors online), keeping each
 # part's printout (DIR/PART.out) and per-curve lines (DIR/PART.tsv) in DIR (default build/eval);
