@@ -64,6 +64,10 @@ size_t model_fit_without_wild(const struct lpoints *p, struct lpoints *q, double
 /* How far (ln) point j of p is wild against its neighbours, none flagged: beyond WILD_LN off both,
  * or beyond the fall rule against the rise; 0 when it is not (levels_wild.c). */
 double lpoints_wild_by(const struct lpoints *p, size_t j);
+/* How far (ln) the curve y (n points, printed to quantum ns) falls against the rise: over
+ * neighbouring points, how far the second lies under the first beyond the fall rule's FALL_LN,
+ * counted when it lies two print steps under it too, summed (levels_wild.c). */
+double lpoints_fall(const double *y, size_t n, double quantum);
 /* Replace the points of p that the witness w (the same sizes measured apart) shows wild by w
  * times the ratio of p to w at their neighbours, and note them in d (latencies less ns_offset)
  * (levels_witness.c). */

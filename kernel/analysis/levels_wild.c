@@ -72,6 +72,15 @@ static double fall_by(const struct lpoints *p, size_t j, size_t c1, size_t c2, s
     return by;
 }
 
+double lpoints_fall(const double *y, size_t n, double quantum)
+{
+    double fall = 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (kexp(y[i]) - kexp(y[i + 1]) >= 2 * quantum)
+            fall += kfmax(y[i] - y[i + 1] - FALL_LN, 0);
+    return fall;
+}
+
 /* The k-th point (1, 2) before j (dir < 0) or after it not flagged in wild; p->n: none. */
 static size_t unflagged(const struct lpoints *p, const bool *wild, size_t j, int dir, int k)
 {

@@ -193,6 +193,50 @@ static void test_deciding_point_kept(void **state)
         }
 }
 
+/* Two 2.5x spikes side by side in the single read, on its first two points (L1's plateau), as
+ * in chase-sim curve s9025 of the corpus (fresh7). Each spike pulls the other's reference ratio,
+ * and beside them the next point falls against the rise, so the witness must judge each point
+ * against the points not disputed: both spikes are mended from the dual read, no other point is,
+ * and the levels are those of the single read without the spikes (seeded members, the L1 ending
+ * two or three points on). */
+static void test_spike_pair_mended(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        rng_state = seed * 0x9E3779B97F4A7C15ull + 17;
+        struct member m;
+        draw(&m);
+        double clean[POINTS], single[POINTS], dual[POINTS];
+        uint64_t keep = rng_state;
+        curve(&m, false, POINTS, 1, clean);
+        rng_state = keep;
+        curve(&m, false, 0, WILD_SPIKE, single);
+        single[1] = clean[1] + (clean[1] + m.lat_ns[0]) * (WILD_SPIKE - 1); /* the second spike */
+        single[1] = round(single[1] * 10) / 10;
+        curve(&m, true, POINTS, 1, dual);
+        struct detection with, without;
+        detect(single, dual, &with);
+        detect(clean, dual, &without);
+        bool noted[2] = {false, false};
+        for (size_t i = 0; i < with.nnotes; i++) {
+            const char *n = strstr(with.note[i], "taken from it: ");
+            if (!n)
+                continue;
+            noted[0] = strstr(n, "4K (") != NULL;
+            noted[1] = strstr(n, "8K (") != NULL;
+            assert_null(strstr(n, "16K ("));
+        }
+        print_message("seed %llu: spikes %.1f, %.1f ns (clean %.1f, %.1f), %zu levels (%zu "
+                      "without the spikes)\n",
+                      (unsigned long long)seed, single[0], single[1], clean[0], clean[1],
+                      with.nlevels, without.nlevels);
+        assert_true(noted[0] && noted[1]);
+        assert_int_equal(with.nlevels, without.nlevels);
+        for (size_t i = 0; i < with.nlevels; i++)
+            assert_true(with.level[i].size_bytes == without.level[i].size_bytes);
+    }
+}
+
 /* A mended point is printed as the curve prints: its latency (with the nominal L1) stays on the
  * 0.1 ns grid, so the detector still reads the curve's print resolution off its points and two
  * rounded readings of one plateau (0.0 and 0.2 ns over L1) are not taken for two levels. Mended
@@ -229,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_mended_point_noted),
         cmocka_unit_test(test_deciding_point_kept),
         cmocka_unit_test(test_mended_point_on_print_grid),
+        cmocka_unit_test(test_spike_pair_mended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
