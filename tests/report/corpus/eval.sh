@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Scores chase-report's level detection on the generated corpus:
-# eval.sh [tune|held-out|fresh|fresh2|...|fresh13|quick]; eval.sh parts lists the parts scored
+# eval.sh [tune|held-out|fresh|fresh2|...|fresh14|quick]; eval.sh parts lists the parts scored
 # out of tuning (all but tune and quick; pool.sh pools them).
 # tune: seeds 1..60 (what the detector may be adjusted on); held-out: seeds 1001..1060 (scored once
 # per change); fresh: seeds 3001..3060 and chase-sim hierarchies 3001..3040, drawn 2026-11-23 after
@@ -19,7 +19,9 @@
 # witness's mended points were put on the print grid (117ca9c); fresh12: 9501..9560 and
 # 9501..9540, drawn 2026-11-25 05:17 UTC after the sparse model's restarts and step placement
 # (f078688, since reverted); fresh13: 9601..9660 and 9601..9640, drawn 2026-11-25 after the
-# level count was taken from polished fits (fifteenth pass); quick: 2001..2008.
+# level count was taken from polished fits (fifteenth pass); fresh14: 9701..9760 and 9701..9740,
+# drawn 2026-11-25 18:53 UTC after the witness judged disputed points twice and by the fall
+# (seventeenth pass); quick: 2001..2008.
 # Prints per input format: curves, true levels, the share found within a factor 1.5 of their
 # size, and levels invented (a detected level with no true level within 1.5x), per ten curves,
 # and the levels' confidences: their mean over the right levels and over the invented ones, and
@@ -44,7 +46,7 @@ root=$(cd "$here/../../.." && pwd)
 report=${CHASE_REPORT:-$root/build/chase-report}
 part=${1:-held-out}
 # Each drawn part's seeds are in the case below; a part drawn later goes in both.
-scored_parts="held-out fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12 fresh13"
+scored_parts="held-out fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12 fresh13 fresh14"
 case $part in
 parts) echo "$scored_parts"; exit 0 ;;
 tune) first=1 count=60 sim_first=1 sim_count=40 ;;
@@ -62,6 +64,7 @@ fresh10) first=9301 count=60 sim_first=9301 sim_count=40 ;;
 fresh11) first=9401 count=60 sim_first=9401 sim_count=40 ;;
 fresh12) first=9501 count=60 sim_first=9501 sim_count=40 ;;
 fresh13) first=9601 count=60 sim_first=9601 sim_count=40 ;;
+fresh14) first=9701 count=60 sim_first=9701 sim_count=40 ;;
 quick) first=2001 count=8 sim_first=0 sim_count=0 ;;
 *) echo "usage: eval.sh [tune|quick|parts|${scored_parts// /|}]" >&2; exit 2 ;;
 esac
