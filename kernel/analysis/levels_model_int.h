@@ -69,8 +69,8 @@ double lpoints_wild_by(const struct lpoints *p, size_t j);
  * counted when it lies two print steps under it too, summed (levels_wild.c). */
 double lpoints_fall(const double *y, size_t n, double quantum);
 /* Replace the points of p that the witness w (the same sizes measured apart) shows wild by w
- * times the ratio of p to w at their neighbours, and note them in d (latencies less ns_offset)
- * (levels_witness.c). */
+ * times the ratio of p to w at their nearest undisputed neighbours, and note them in d
+ * (latencies less ns_offset) (levels_witness.c). */
 void lpoints_apply_witness(struct lpoints *p, const struct lpoints *w, double ns_offset,
                            struct detection *d);
 /* Note in d the points of p that q, p without its wild points, left out, with their latencies

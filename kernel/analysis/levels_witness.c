@@ -74,7 +74,10 @@ static double reference(const double *r, size_t n, size_t j, const bool *skip)
 
 /* Of the points with a witness value (cand finite), set in fixed the fewest whose witness values
  * leave p falling least against the rise (p's print step q); none when more than
- * WITNESS_SEARCH_MAX have one. */
+ * WITNESS_SEARCH_MAX have one. Of sets as few that fall as little, the first in the search's
+ * order wins (of single points, the smallest size): two wild points side by side, one in each
+ * read, leave no fall either way, and the points cannot say which is which (docs/report.md,
+ * seventeenth pass). */
 static void least_fall(const struct lpoints *p, const double *cand, double q, double *fixed)
 {
     size_t idx[WITNESS_SEARCH_MAX], nd = 0;
