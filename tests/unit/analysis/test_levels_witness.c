@@ -194,11 +194,12 @@ static void test_deciding_point_kept(void **state)
 }
 
 /* Two 2.5x spikes side by side in the single read, on its first two points (L1's plateau), as
- * in chase-sim curve s9025 of the corpus (fresh7). Each spike pulls the other's reference ratio,
- * and beside them the next point falls against the rise, so the witness must judge each point
- * against the points not disputed: both spikes are mended from the dual read, no other point is,
- * and the levels are those of the single read without the spikes (seeded members, the L1 ending
- * two or three points on). */
+ * in chase-sim curve s9025 of the corpus (fresh7). Each spike pulls the other's reference ratio
+ * off, and the clean point after them falls under both, so a witness that takes its references
+ * from all neighbours and trusts the curve's own wild rule mends that clean point and leaves the
+ * spikes. Both spikes must be mended from the dual read, no other point, and the levels must be
+ * those of the single read without the spikes (seeded members, the L1 ending two or three points
+ * on). */
 static void test_spike_pair_mended(void **state)
 {
     (void)state;
