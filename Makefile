@@ -219,9 +219,11 @@ include $(FRAGMENTS)
 # (report and sim in their fragments); test_MODULE_SRCS lists that test's units under test and
 # stubs (tests/unit/stubs/), so test names are unique across folders.
 
-TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined \
+# gcc's -fsanitize=undefined leaves out double-to-integer overflow (float-cast-overflow), the
+# class of the fuzzers' findings: it is asked for by name, for every unit under test.
+TEST_CFLAGS := $(COMMON) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined,float-cast-overflow \
 		-fno-omit-frame-pointer -fno-sanitize-recover=all -Itests/unit
-TEST_LIBS   := -lcmocka -fsanitize=address,undefined
+TEST_LIBS   := -lcmocka -fsanitize=address,undefined,float-cast-overflow
 
 # Units that several tests link: the configuration, and the configuration with the real
 # experiment rows (their measurement side stubbed: it must not run).
@@ -360,11 +362,12 @@ endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
 
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
-# The long seeded families of the level detector (minutes each, nothing timed): make test runs
+# The long seeded families of the level detector and the hostile-number sweep of chase-report's
+# readers (minutes each, nothing timed): make test runs
 # them side by side on the cores, the longest (test_levels_null, about 6 minutes) first, on a core
 # of its own.
 UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels_null test_levels \
-	test_levels_sparse test_levels_witness)
+	test_levels_sparse test_levels_witness) $(BUILD)/tests/report/test_hostile
 
 # ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,

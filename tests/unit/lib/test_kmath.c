@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -80,19 +81,83 @@ static void test_log2_against_libm(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* Bit-exact equality, so that -0 differs from +0 and NaN equals NaN. */
+static bool same(double a, double b)
+{
+    return memcmp(&a, &b, sizeof(a)) == 0 || (isnan(a) && isnan(b));
+}
+
 static void test_edges(void **state)
 {
     (void)state;
     assert_true(isnan(kexp2(KM_NAN)));
     assert_true(isinf(kexp2(1024)) && kexp2(1024) > 0);
-    assert_true(isinf(kexp2(1e300)));
-    assert_true(kexp2(-1076) == 0 && kexp2(-1e300) == 0);
+    assert_true(isinf(kexp2(1e300)) && isinf(kexp2(KM_INF)) && isinf(kexp2(DBL_MAX)));
+    assert_true(kexp2(-1076) == 0 && kexp2(-1e300) == 0 && kexp2(-KM_INF) == 0);
+    assert_true(kexp2(-DBL_MAX) == 0);
     assert_true(kexp2(-1074) == DBL_TRUE_MIN);
+    assert_true(kexp2(0) == 1 && kexp2(-0.0) == 1 && kexp2(DBL_TRUE_MIN) == 1);
     assert_true(close_to(kexp2(1023.5), exp2(1023.5)));
-    assert_true(klog2(0) == -1e300 && klog2(-3) == -1e300);
+    assert_true(klog2(0) == -1e300 && klog2(-0.0) == -1e300 && klog2(-3) == -1e300);
+    assert_true(klog2(-KM_INF) == -1e300 && klog2(-DBL_MAX) == -1e300);
     assert_true(isinf(klog2(KM_INF)) && isnan(klog2(KM_NAN)));
-    assert_true(klog2(DBL_TRUE_MIN) == -1074);
+    assert_true(klog2(DBL_TRUE_MIN) == -1074 && klog2(DBL_MIN) == -1022);
     assert_true(close_to(klog2(DBL_MAX), log2(DBL_MAX)));
+}
+
+/* kln, kexp and ksqrt at the edges: what each header comment promises. */
+static void test_edges_built_on_them(void **state)
+{
+    (void)state;
+    assert_true(kln(0) == -1e300 && kln(-0.0) == -1e300 && kln(-KM_INF) == -1e300);
+    assert_true(isnan(kln(KM_NAN)) && isinf(kln(KM_INF)));
+    assert_true(close_to(kln(DBL_MAX), log(DBL_MAX)) && close_to(kln(DBL_MIN), log(DBL_MIN)));
+    assert_true(fabs(kln(DBL_TRUE_MIN) - log(DBL_TRUE_MIN)) < 1e-12 * 745);
+    assert_true(isnan(kexp(KM_NAN)) && isinf(kexp(KM_INF)) && kexp(-KM_INF) == 0);
+    assert_true(isinf(kexp(DBL_MAX)) && kexp(-DBL_MAX) == 0 && kexp(-0.0) == 1);
+    assert_true(same(ksqrt(0), 0) && same(ksqrt(-0.0), -0.0));
+    assert_true(isnan(ksqrt(-1)) && isnan(ksqrt(-KM_INF)) && isnan(ksqrt(KM_NAN)));
+    assert_true(isnan(ksqrt(-DBL_MAX)) && isnan(ksqrt(-DBL_TRUE_MIN)));
+    assert_true(isinf(ksqrt(KM_INF)));
+    assert_true(close_to(ksqrt(DBL_MAX), sqrt(DBL_MAX)));
+    assert_true(close_to(ksqrt(DBL_MIN), sqrt(DBL_MIN)));
+    assert_true(close_to(ksqrt(DBL_TRUE_MIN), sqrt(DBL_TRUE_MIN)));
+}
+
+/* kfloor for every kind of double: as C's floor, bit for bit. The reader's largest values (2^52
+ * bytes, 2^62 counts: tools/report/inputs/rbounds.c) and the finding of issue 38 (8.9e30 ns,
+ * where the conversion through long long was undefined) are among them. */
+static void test_floor_everywhere(void **state)
+{
+    (void)state;
+    const double x[] = {0.0,          -0.0,          0.5,        -0.5,       1.0,
+                        -1.0,         2.5,           -2.5,       0x1p52,     -0x1p52,
+                        0x1p52 - 0.5, -0x1p52 + 0.5, 0x1p53 + 2, 0x1p62,     -0x1p62,
+                        0x1p63,       -0x1p63,       0x1p64,     8.88889e32, 1e300,
+                        -1e300,       DBL_MAX,       -DBL_MAX,   DBL_MIN,    -DBL_MIN,
+                        DBL_TRUE_MIN, -DBL_TRUE_MIN, KM_INF,     -KM_INF,    KM_NAN};
+    for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
+        if (!same(kfloor(x[i]), floor(x[i])))
+            print_error("kfloor(%a) = %a, libm %a\n", x[i], kfloor(x[i]), floor(x[i]));
+        assert_true(same(kfloor(x[i]), floor(x[i])));
+    }
+    uint64_t s = 5;
+    for (int i = 0; i < SWEEP; i++) {
+        double v = ldexp(uniform(&s) - 0.5, (int)(uniform(&s) * 130) - 64);
+        assert_true(same(kfloor(v), floor(v)));
+    }
+}
+
+/* kfmin and kfmax as C's fmin and fmax, NaN on either side included. */
+static void test_min_max(void **state)
+{
+    (void)state;
+    assert_true(kfmin(KM_NAN, 2) == 2 && kfmin(2, KM_NAN) == 2 && isnan(kfmin(KM_NAN, KM_NAN)));
+    assert_true(kfmax(KM_NAN, 2) == 2 && kfmax(2, KM_NAN) == 2 && isnan(kfmax(KM_NAN, KM_NAN)));
+    assert_true(kfmin(-KM_INF, DBL_MAX) == -KM_INF && kfmax(KM_INF, -DBL_MAX) == KM_INF);
+    assert_true(kfabs(-0.0) == 0 && kfabs(-KM_INF) == KM_INF && isnan(kfabs(KM_NAN)));
+    assert_true(kisfinite(DBL_MAX) && !kisfinite(KM_INF) && !kisfinite(KM_NAN));
+    assert_true(kisnan(KM_NAN) && !kisnan(KM_INF));
 }
 
 static void test_built_on_them(void **state)
@@ -125,6 +190,9 @@ int main(void)
         cmocka_unit_test(test_exp2_against_libm),
         cmocka_unit_test(test_log2_against_libm),
         cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_edges_built_on_them),
+        cmocka_unit_test(test_floor_everywhere),
+        cmocka_unit_test(test_min_max),
         cmocka_unit_test(test_built_on_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

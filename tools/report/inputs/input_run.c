@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs/rbounds.h"
 #include "inputs/rtext.h"
 #include "inputs/source.h"
 
@@ -80,6 +81,7 @@ void run_load_json(struct source *s, const char *text, size_t len)
         snprintf(s->machine, sizeof(s->machine), "unknown machine");
         return;
     }
+    rbounds_json(s, "run.json", s->run);
     read_machine(s);
     read_caches(s);
     read_status(s);
@@ -159,6 +161,9 @@ int run_load_table(struct source *s, size_t e, const char *text, size_t len, cha
         free(s->table[e]);
     }
     s->table[e] = t;
+    char file[64];
+    snprintf(file, sizeof(file), "%s.csv", exp_name(e));
+    rbounds_csv(s, file, t);
     if (t->bad_rows)
         source_warn(s, "%s.csv: %zu rows with the wrong number of fields were skipped", exp_name(e),
                     t->bad_rows);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "inputs/rbounds.h"
 #include "inputs/rtext.h"
 
 const char source_formats_help[] =
@@ -168,12 +169,9 @@ static void name_foreign(struct source *s, const char *tool)
     snprintf(s->machine, sizeof(s->machine), "unknown machine (%s output)", tool);
 }
 
-int source_load_text(struct source *s, const char *text, size_t len, char *err, size_t cap)
+/* A foreign tool's output by its shape: 0 read, -1 refused (err says why), 1 not one of them. */
+static int load_foreign(struct source *s, const char *text, size_t len, char *err, size_t cap)
 {
-    const char *b = base_name(s->path);
-    size_t bl = strlen(b);
-    if (bl > 4 && strcmp(b + bl - 4, ".csv") == 0)
-        return load_csv_file(s, text, len, err, cap);
     if (foreign_is_tinymembench(text, len)) {
         s->format = FMT_TINYMEMBENCH;
         name_foreign(s, "tinymembench");
@@ -194,6 +192,20 @@ int source_load_text(struct source *s, const char *text, size_t len, char *err, 
         name_foreign(s, "random-chase");
         return foreign_parse_random_chase(text, len, s, err, cap);
     }
+    return 1;
+}
+
+int source_load_text(struct source *s, const char *text, size_t len, char *err, size_t cap)
+{
+    const char *b = base_name(s->path);
+    size_t bl = strlen(b);
+    if (bl > 4 && strcmp(b + bl - 4, ".csv") == 0)
+        return load_csv_file(s, text, len, err, cap);
+    int rc = load_foreign(s, text, len, err, cap);
+    if (rc == 0)
+        rbounds_curves(s, b);
+    if (rc != 1)
+        return rc;
     snprintf(err, cap, "%s: unrecognised input; %s", s->path, source_formats_help);
     return -1;
 }
