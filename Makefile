@@ -45,7 +45,8 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
 	kernel/analysis/tlb.c \
-	kernel/analysis/tlb_steps.c
+	kernel/analysis/tlb_steps.c \
+	kernel/analysis/verdict.c
 
 # Portable kernel code: built for the firmware and for the host.
 KERNEL_SRCS := \

@@ -94,7 +94,7 @@ static void judge_c2c(const struct an_judge *j, struct verdict *v)
                      kisnan(ref) ? "-"
                      : apart     ? "yes"
                                  : "no: within the noise");
-        verdict_item(v, c2c_groups[g], m);
+        verdict_number(v, c2c_groups[g], m, "ns", "median round trip between such processors");
         if (apart) {
             judge_append(head, sizeof(head), "%s%s %.0f ns (%zu pairs)", head[0] ? ", " : "",
                          c2c_groups[g], m, n);
@@ -103,7 +103,7 @@ static void judge_c2c(const struct an_judge *j, struct verdict *v)
             judge_append(same, sizeof(same), "%s%s %.0f ns", same[0] ? ", " : "", c2c_groups[g], m);
         }
     }
-    verdict_item(v, "noise_ns", noise);
+    verdict_number(v, "noise_ns", noise, "ns", "the spread a difference must exceed");
     verdict_line(v,
                  "- noise %.1f ns: the larger of how much a->b and b->a (one handover measured "
                  "twice) differ and of a pair's p90 - median, medians over pairs; a group is "

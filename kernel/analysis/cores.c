@@ -253,7 +253,8 @@ static void cores_within(char *out, size_t cap, const struct csv *t, const doubl
         return;
     }
     double plateaus = cores_plateau_spread(t, cpus, nc, g);
-    verdict_item(v, "plateau_spread", plateaus);
+    verdict_number(v, "plateau_spread", plateaus, NULL,
+                   "the largest relative spread of the processors' plateaus");
     ksnprintf(out, cap, "within a group %s agree within %.0f%%",
               dram ? "plateaus and DRAM" : "plateaus (DRAM not reached)", plateaus * 100);
 }
@@ -312,9 +313,9 @@ static void judge_cores(const struct an_judge *j, struct verdict *v)
     analysis_size(sz, sizeof(sz), worst_size);
     for (size_t k = 0; k < g.n; k++)
         judge_append(names, sizeof(names), "%s%s", k ? "; " : "", g.name[k]);
-    verdict_item(v, "processors", (double)nc);
-    verdict_item(v, "groups", (double)g.n);
-    verdict_item(v, "largest_spread", worst);
+    verdict_number(v, "processors", (double)nc, "processors", "processors measured");
+    verdict_number(v, "groups", (double)g.n, "groups", "groups of processors alike");
+    verdict_number(v, "largest_spread", worst, NULL, "the largest relative spread at one size");
     char within[VERDICT_CHARS];
     cores_within(within, sizeof(within), t, cpus, nc, &g, v);
     verdict_headline(

@@ -82,10 +82,15 @@ static void judge_dual(const struct an_judge *j, struct verdict *v)
     /* Overlap can only make dual cheaper: a ratio above 1 inside the LLC means the second
      * touch already misses there (low-priority insertion), so no overlap gain is measurable. */
     double rel = out / kfmin(in, 1.0);
-    v->data.fields |= VD_ADAPTIVE;
-    v->data.adaptive_insertion = rel < DUAL_KEEPS ? 0 : rel > DUAL_MISSES ? 1 : KM_NAN;
-    verdict_item(v, "dual_over_random_above_llc", out);
-    verdict_item(v, "dual_over_random_inside_llc", in);
+    verdict_bool(v, "adaptive_insertion",
+                 rel < DUAL_KEEPS    ? 0
+                 : rel > DUAL_MISSES ? 1
+                                     : KM_NAN,
+                 "a line's second touch misses above the last cache (BIP/DIP-like insertion)");
+    verdict_number(v, "dual_over_random_above_llc", out, NULL,
+                   "dual's latency over random's, mean above 1.5x the last cache");
+    verdict_number(v, "dual_over_random_inside_llc", in, NULL,
+                   "the same ratio inside the last cache (median), the overlap of two pointers");
     verdict_headline(v, "above the last cache dual costs %.0f%% of random, inside it %.0f%%: %s",
                      100 * out, 100 * in, dual_word(rel));
 }

@@ -107,8 +107,10 @@ static void judge_linear(const struct an_judge *j, struct verdict *v)
     bool from_random = true;
     for (size_t i = 0; i < (ns ? ns : 1); i++)
         from_random &= linear_size(j, v, ns ? sizes[i] : KM_NAN, best);
-    verdict_item(v, "prefetched_max_stride_bytes", best[0]);
-    verdict_item(v, "partly_prefetched_max_stride_bytes", best[1]);
+    verdict_number(v, "prefetched_max_stride_bytes", best[0], "bytes",
+                   "the largest stride under half the random latency (0: none)");
+    verdict_number(v, "partly_prefetched_max_stride_bytes", best[1], "bytes",
+                   "the largest stride measurably below the random latency (0: none)");
     linear_headline(j, v, best,
                     from_random ? "compared with the random chase at the same size"
                                 : "compared with the slowest stride");

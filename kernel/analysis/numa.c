@@ -155,10 +155,11 @@ static void judge_numa(const struct an_judge *j, struct verdict *v)
     for (unsigned a = 0; a < m.n; a++)
         bad += order_disagreements(&m, a, &compared);
     double ratio = nratios ? judge_median(ratios, nratios) : KM_NAN;
-    verdict_item(v, "local_ns", local);
-    verdict_item(v, "remote_ns", remote);
-    verdict_item(v, "remote_local_ratio", ratio);
-    verdict_item(v, "slit_order_agrees", compared ? (bad == 0 ? 1 : 0) : KM_NAN);
+    verdict_number(v, "local_ns", local, "ns", "latency to the processor's own node");
+    verdict_number(v, "remote_ns", remote, "ns", "latency to other nodes");
+    verdict_number(v, "remote_local_ratio", ratio, NULL, "median remote over local latency");
+    verdict_bool(v, "slit_order_agrees", compared ? (bad == 0) : KM_NAN,
+                 "the measured order of nodes is the ACPI SLIT's");
     char order[VERDICT_CHARS];
     if (compared)
         ksnprintf(order, sizeof(order), "the measured order %s SLIT's (%u of %u comparisons)",

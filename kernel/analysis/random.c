@@ -14,6 +14,7 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
     char sizes[VERDICT_CHARS] = "", count[64] = "";
     size_t caches = 0, tlbs = 0;
     v->present = true;
+    int lat = verdict_list(v, "level_ns", "ns", "each level's latency, smallest level first");
     for (size_t i = 0; i < d->nlevels; i++) {
         char sz[32];
         analysis_size(sz, sizeof(sz), d->level[i].size_bytes);
@@ -24,9 +25,9 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
         judge_append(sizes, sizeof(sizes), "%s%s%s%s", i ? ", " : "",
                      d->level[i].size_known ? sz : "open", cache ? "" : " ",
                      cache ? "" : level_kind_name(d->level[i].kind));
-        verdict_item(v, "level_ns", d->level[i].latency_ns);
+        verdict_list_add(v, lat, d->level[i].latency_ns);
     }
-    verdict_item(v, "dram_ns", d->dram_ns);
+    verdict_number(v, "dram_ns", d->dram_ns, "ns", "the DRAM plateau's latency");
     judge_append(count, sizeof(count), "%zu cache level%s", caches, caches == 1 ? "" : "s");
     if (tlbs)
         judge_append(count, sizeof(count), ", %zu TLB step%s", tlbs, tlbs == 1 ? "" : "s");

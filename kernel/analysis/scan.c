@@ -129,14 +129,18 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
     analysis_size(lim, sizeof(lim), x[n - 1]);
     double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
     share_of(share, sizeof(share), frac, j, llc);
-    v->data.fields |= VD_SCAN;
-    v->data.scan_resistant = KM_NAN;
-    verdict_item(v, "leaves_llc_bytes", at);
-    verdict_item(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN);
-    if (scan_undecided(v, t, llc, at, frac, lim, share))
+    bool undecided = scan_undecided(v, t, llc, at, frac, lim, share);
+    double resistant = KM_NAN;
+    if (!undecided && llc > 0)
+        resistant = frac >= SCAN_RESISTANT ? 1 : frac < SCAN_WEAK ? 0 : KM_NAN;
+    verdict_bool(v, "scan_resistant", resistant,
+                 "a small hot array keeps its hits against a huge scan beyond half the LLC");
+    verdict_number(v, "leaves_llc_bytes", at, "bytes",
+                   "small array size where latency is half way to the scan's");
+    verdict_number(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN, NULL,
+                   "that size over the last cache's");
+    if (undecided)
         goto out;
-    if (llc > 0)
-        v->data.scan_resistant = frac >= SCAN_RESISTANT ? 1 : frac < SCAN_WEAK ? 0 : KM_NAN;
     if (kisfinite(at))
         verdict_headline(v,
                          "the small array leaves the last cache at %s (%s; latency half way to the "

@@ -17,6 +17,7 @@ REPORT_SRCS := \
 	tools/report/outputs/report_md.c \
 	tools/report/outputs/report_md_run.c \
 	tools/report/outputs/report_platform.c \
+	tools/report/outputs/report_verdict.c \
 	tools/report/inputs/rjson.c \
 	tools/report/inputs/rtext.c \
 	tools/report/inputs/source.c
@@ -56,7 +57,9 @@ test_readers_SRCS  := $(REPORT_LEVELS_SRCS) tools/report/inputs/rjson.c \
 	tools/report/inputs/rtext.c
 test_inputs_SRCS   := $(REPORT_READER_SRCS)
 test_analysis_SRCS := $(REPORT_CORE_SRCS)
-UNIT_TESTS += report/test_heatmap
+UNIT_TESTS += report/test_heatmap report/test_verdict
+test_verdict_SRCS  := tools/report/outputs/report_verdict.c kernel/lib/json.c \
+	$(REPORT_LEVELS_SRCS)
 test_heatmap_SRCS  := tools/report/outputs/plot_heatmap.c tools/report/outputs/plot.c \
 	tools/report/inputs/rtext.c $(REPORT_LEVELS_SRCS)
 

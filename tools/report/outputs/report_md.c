@@ -249,6 +249,7 @@ static void verdicts_section(FILE *f, const struct source_result *r)
         for (size_t i = 0; i < v->nlines; i++)
             fprintf(f, "%s\n", v->line[i]);
         fprintf(f, "\n");
+        verdict_items_md(f, v);
     }
 }
 
