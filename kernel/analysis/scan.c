@@ -5,11 +5,18 @@
 #include "lib/kmath.h"
 #include "platform.h"
 
-/* scan: the small array's share of the LLC where it leaves the LLC (half way up). */
-/* LRU keeps a small array while it and the scan lines between two of its loads fit: up to
- * half the LLC. Scan-resistant policies (RRIP) keep it to near the whole LLC. */
-#define SCAN_RESISTANT 0.7
-#define SCAN_WEAK 0.6
+/*
+ * The rule. Loads alternate between the small array and the scan, so between two touches of a
+ * small line as many scan lines arrive as the small array holds: LRU keeps the small array
+ * while twice it fits, up to SCAN_LRU_SHARE of the LLC, and loses it beyond. A policy that
+ * keeps it further (RRIP, BIP: scan lines inserted at low priority) is scan-resistant. Where
+ * the small array leaves is interpolated between the sweep's sizes, so an LRU cache's half-way
+ * point lands within half a step of the default sweep (2 points per octave) of LLC/2 (chase-sim's
+ * LRU LLCs: 0.53 and 0.54): the verdict is true when the small array stays beyond
+ * SCAN_LRU_SHARE of the LLC moved up by SCAN_MARGIN_OCTAVES (0.59 of the LLC), false otherwise.
+ */
+#define SCAN_LRU_SHARE 0.5
+#define SCAN_MARGIN_OCTAVES 0.25
 
 /* A scan flushes nothing unless the huge region is well beyond the last cache. */
 #define SCAN_HUGE_OVER_LLC 2
@@ -34,12 +41,11 @@ static double leaves_at(const double *x, const double *y, size_t n)
     return KM_NAN;
 }
 
-static const char *scan_word(double llc, double frac)
+static const char *scan_word(double llc, double frac, double cut)
 {
-    return !(llc > 0)               ? "the last cache's size is unknown"
-           : frac >= SCAN_RESISTANT ? "scan-resistant: the huge scan does not flush it"
-           : frac >= SCAN_WEAK      ? "partly scan-resistant"
-                                    : "not scan-resistant: the scan evicts it (LRU-like)";
+    return !(llc > 0)   ? "the last cache's size is unknown"
+           : frac > cut ? "scan-resistant: the huge scan does not flush it"
+                        : "not scan-resistant: the scan evicts it as under LRU";
 }
 
 /* The finite rows of the table as a curve sorted by small_bytes; returns the points. */
@@ -72,7 +78,7 @@ static double scan_huge_bytes(const struct csv *t)
 /* What the sweep cannot tell: a scan within the LLC, or an array never lost but never large
  * enough to tell. Writes the headline and returns true when there is no verdict. */
 static bool scan_undecided(struct verdict *v, const struct csv *t, double llc, double at,
-                           double frac, const char *lim, const char *share)
+                           double frac, double cut, const char *lim, const char *share)
 {
     double huge = scan_huge_bytes(t);
     if (llc > 0 && kisfinite(huge) && huge < SCAN_HUGE_OVER_LLC * llc) {
@@ -85,7 +91,7 @@ static bool scan_undecided(struct verdict *v, const struct csv *t, double llc, d
                          h, l);
         return true;
     }
-    if (llc > 0 && !kisfinite(at) && frac < SCAN_RESISTANT) {
+    if (llc > 0 && !kisfinite(at) && !(frac > cut)) {
         /* A lower bound: the array may still be lost beyond the sizes tried. */
         verdict_headline(v,
                          "no verdict: the small array stays in the last cache up to %s, but that "
@@ -129,26 +135,28 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
     analysis_size(lim, sizeof(lim), x[n - 1]);
     double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
     share_of(share, sizeof(share), frac, j, llc);
-    bool undecided = scan_undecided(v, t, llc, at, frac, lim, share);
-    double resistant = KM_NAN;
-    if (!undecided && llc > 0)
-        resistant = frac >= SCAN_RESISTANT ? 1 : frac < SCAN_WEAK ? 0 : KM_NAN;
-    verdict_bool(v, "scan_resistant", resistant,
-                 "a small hot array keeps its hits against a huge scan beyond half the LLC");
+    double cut = SCAN_LRU_SHARE * kexp2(SCAN_MARGIN_OCTAVES);
+    bool undecided = scan_undecided(v, t, llc, at, frac, cut, lim, share);
+    verdict_bool(v, "scan_resistant", !undecided && llc > 0 ? frac > cut : KM_NAN,
+                 "a small hot array keeps its hits against a huge scan beyond where LRU loses it");
     verdict_number(v, "leaves_llc_bytes", at, "bytes",
                    "small array size where latency is half way to the scan's");
     verdict_number(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN, NULL,
                    "that size over the last cache's");
+    verdict_number(v, "lru_fraction_of_llc", cut, NULL,
+                   "where LRU loses it: half the LLC, a quarter octave of margin above");
     if (undecided)
         goto out;
     if (kisfinite(at))
         verdict_headline(v,
                          "the small array leaves the last cache at %s (%s; latency half way to the "
-                         "scan's): %s",
-                         sz, share, scan_word(llc, frac));
+                         "scan's; LRU %.2f): %s",
+                         sz, share, cut, scan_word(llc, frac, cut));
     else
-        verdict_headline(v, "the small array stays in the last cache up to %s (at least %s): %s",
-                         lim, share, scan_word(llc, frac));
+        verdict_headline(v,
+                         "the small array stays in the last cache up to %s (at least %s; LRU "
+                         "%.2f): %s",
+                         lim, share, cut, scan_word(llc, frac, cut));
 out:
     plat_free(x);
     plat_free(y);
