@@ -17,13 +17,17 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # ---- sources --------------------------------------------------------------------------------
 
+# The experiments, in no particular order: each is kernel/experiments/<name>.c (what it
+# measures) and kernel/analysis/<name>.c (how its results read), with a row in each of the two
+# table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
+# against the tables. The source lists below take the files from here.
+EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa
+EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
+EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
+
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
-KERNEL_ANALYSIS_SRCS := \
-	kernel/analysis/c2c.c \
-	kernel/analysis/cores.c \
+KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/curves.c \
-	kernel/analysis/dual.c \
-	kernel/analysis/fused.c \
 	kernel/analysis/interpret.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
@@ -34,17 +38,8 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels_witness.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
-	kernel/analysis/linear.c \
-	kernel/analysis/loaded.c \
-	kernel/analysis/numa.c \
-	kernel/analysis/offset.c \
-	kernel/analysis/parallel.c \
-	kernel/analysis/random.c \
-	kernel/analysis/ring.c \
-	kernel/analysis/scan.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
-	kernel/analysis/tlb.c \
 	kernel/analysis/tlb_steps.c \
 	kernel/analysis/verdict.c
 
@@ -63,19 +58,7 @@ KERNEL_SRCS := \
 	kernel/machine/cpuinfo.c \
 	kernel/experiments/common.c \
 	kernel/experiments/driver.c \
-	kernel/experiments/dual.c \
-	kernel/experiments/fused.c \
-	kernel/experiments/linear.c \
-	kernel/experiments/offset.c \
-	kernel/experiments/parallel.c \
-	kernel/experiments/random.c \
-	kernel/experiments/ring.c \
-	kernel/experiments/scan.c \
-	kernel/experiments/tlb.c \
-	kernel/experiments/cores.c \
-	kernel/experiments/c2c.c \
-	kernel/experiments/loaded.c \
-	kernel/experiments/numa.c \
+	$(EXPERIMENT_SRCS) \
 	kernel/experiments/traffic.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
@@ -230,12 +213,8 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
 	tests/unit/stubs/stub_platform.c
-EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
-	kernel/experiments/random.c kernel/experiments/linear.c kernel/experiments/fused.c \
-	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
-	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
-	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
-	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/experiments/traffic.c \
+EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
+	kernel/experiments/mp.c kernel/experiments/traffic.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c

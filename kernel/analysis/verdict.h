@@ -7,8 +7,8 @@
 // records), its unit under verdicts.<experiment>.units and its note under .notes; report.md
 // lists them under the verdict. For example:
 //
-//     verdict_number(v, "dram_ns", ns, "ns", "the random chase's DRAM plateau");
-//     verdict_bool(v, "adaptive_insertion", ratio > LIMIT ? 1 : 0, "dual/random above the LLC");
+//     verdict_number(v, "example_ns", ns, "ns", "what the number is");
+//     verdict_bool(v, "example_true", ratio > LIMIT, "what the truth says (NaN: cannot tell)");
 //     static const struct vcolumn cols[] = {{"level", "", true}, {"read_gbs", "GB/s", false}};
 //     int t = verdict_table(v, "levels", "one row per cache level", cols, 2);
 //     struct vcell *row = verdict_row(v, t);  /* NULL when full: fill nothing */

@@ -7,16 +7,11 @@
 #include "lib/json.h"
 #include "outputs/output.h"
 
-/* Digits after the point of a number in JSON: whole units are whole; other numbers keep
- * four decimals (ratios of two latencies differ in the third). */
-static int item_decimals(const char *unit)
+/* Digits after the point of a number in JSON: none for a whole number or bytes; four for the
+ * rest (ratios of two latencies differ in the third). */
+static int item_decimals(const char *unit, double x)
 {
-    static const char *const whole[] = {"bytes",      "streams", "offsets",
-                                        "processors", "groups",  "chains"};
-    for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
-        if (strcmp(unit, whole[i]) == 0)
-            return 0;
-    return 4;
+    return strcmp(unit, "bytes") == 0 || x == floor(x) ? 0 : 4;
 }
 
 static void cell_json(struct json *j, const char *key, const struct vtable *t,
@@ -25,7 +20,7 @@ static void cell_json(struct json *j, const char *key, const struct vtable *t,
     if (t->text[col])
         json_string(j, key, c->text);
     else
-        json_double(j, key, c->num, item_decimals(t->unit[col]));
+        json_double(j, key, c->num, item_decimals(t->unit[col], c->num));
 }
 
 static void table_json(struct json *j, const struct vitem *it, const struct vtable *t)
@@ -63,7 +58,7 @@ void verdict_items_json(struct json *j, const struct verdict *v)
         else if (it->type == VITEM_BOOL && !isnan(it->value))
             json_bool(j, it->name, it->value != 0);
         else
-            json_double(j, it->name, it->value, item_decimals(it->unit));
+            json_double(j, it->name, it->value, item_decimals(it->unit, it->value));
     }
     for (int notes = 0; notes < 2; notes++) {
         if (!any_meta(v, notes))
