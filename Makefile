@@ -290,7 +290,9 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds
+	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds \
+	analysis/test_llc_verdicts
+test_llc_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)

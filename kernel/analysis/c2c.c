@@ -4,6 +4,7 @@
 #include "analysis/judge.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/stats.h"
 
 /* The groups c2c.c writes, nearest first. */
 static const char *const c2c_groups[] = {"same_core", "shared_l2", "shared_l3", "same_package",
@@ -31,7 +32,7 @@ static double group_median(const struct csv *t, const char *g, size_t *n, double
         }
     }
     *n = k;
-    return k ? judge_median(v, k) : KM_NAN;
+    return k ? stats_median(v, k) : KM_NAN;
 }
 
 /*
@@ -49,7 +50,7 @@ static double c2c_noise(const struct csv *t)
         if (kisfinite(csv_num(t, i, cp) - csv_num(t, i, cn)))
             d[k++] = csv_num(t, i, cp) - csv_num(t, i, cn);
     if (k)
-        spread = judge_median(d, k);
+        spread = stats_median(d, k);
     k = 0;
     for (size_t i = 0; i < t->nrows && k < JUDGE_MAX_VALUES; i++) {
         double a = csv_num(t, i, ca), b = csv_num(t, i, cb), x = csv_num(t, i, cn);
@@ -58,7 +59,7 @@ static double c2c_noise(const struct csv *t)
                 kisfinite(x))
                 d[k++] = kfabs(x - csv_num(t, r, cn));
     }
-    double asym = k ? judge_median(d, k) : KM_NAN;
+    double asym = k ? stats_median(d, k) : KM_NAN;
     return kisnan(asym) ? spread : kisnan(spread) ? asym : kfmax(asym, spread);
 }
 

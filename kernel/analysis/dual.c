@@ -2,7 +2,9 @@
 // The dual experiment's report side: is a line's second touch a hit (insertion policy)?
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/stats.h"
 #include "platform.h"
 
 /*
@@ -38,7 +40,7 @@ static void dual_ratios(const struct an_judge *j, struct verdict *v, double llc,
         if (!kisfinite(d) || !kisfinite(ref) || ref <= 0)
             continue;
         char sz[32];
-        analysis_size(sz, sizeof(sz), size);
+        fmt_size(sz, sizeof(sz), size);
         verdict_line(v, "| %s | %.2f | %.2f | %.2f |", sz, d, ref, d / ref);
         if (size > llc * 1.5) {
             sum += d / ref;
@@ -50,7 +52,7 @@ static void dual_ratios(const struct an_judge *j, struct verdict *v, double llc,
     }
     *out = *above ? sum / (double)*above : KM_NAN;
     *miss = *above ? sum_ref / (double)*above : KM_NAN;
-    *in = k ? judge_median(inside, k) : 1.0;
+    *in = k ? stats_median(inside, k) : 1.0;
     plat_free(inside);
 }
 

@@ -55,8 +55,7 @@ static void judge_fused(const struct an_judge *j, struct verdict *v)
         return;
     }
     /* The median over strides: a few strides the prefetchers ignore should not decide it. */
-    stats_sort(counts, k);
-    double median = counts[k / 2];
+    double median = stats_median(counts, k);
     verdict_number(v, "streams_median", median, "streams",
                    "the median over strides of the streams at the best bandwidth");
     verdict_number(v, "streams_tracked", kfloor(median + 0.5), "streams",

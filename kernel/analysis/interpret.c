@@ -47,33 +47,6 @@ void judge_sig2(char *dst, size_t cap, double v)
         dst[--k] = 0;
 }
 
-void analysis_size(char *dst, size_t cap, double bytes)
-{
-    static const char unit[] = "KMGTPE";
-    if (!kisfinite(bytes) || bytes < 0) {
-        ksnprintf(dst, cap, "?");
-        return;
-    }
-    if (bytes < 1024) {
-        ksnprintf(dst, cap, "%.0f", bytes);
-        return;
-    }
-    int u = -1;
-    while (bytes >= 1024 && u < 5) {
-        bytes /= 1024;
-        u++;
-    }
-    /* Three significant digits without trailing zeros: 1.25M, 1.5M, 48K, 996K. */
-    char num[32];
-    ksnprintf(num, sizeof(num), "%.*f", bytes >= 99.95 ? 0 : bytes >= 9.995 ? 1 : 2, bytes);
-    size_t k = kstrlen(num);
-    while (kstrchr(num, '.') && k > 0 && num[k - 1] == '0')
-        num[--k] = 0;
-    if (k > 0 && num[k - 1] == '.')
-        num[--k] = 0;
-    ksnprintf(dst, cap, "%s%c", num, unit[u]);
-}
-
 double analysis_interp_log2(const double *x, const double *y, size_t n, double x0)
 {
     if (n == 0 || !(x0 >= x[0]) || !(x0 <= x[n - 1]) || !(x[0] > 0))

@@ -2,6 +2,7 @@
 // The linear experiment's report side: which constant strides the prefetchers follow; its plot.
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 
 /* Below these fractions of the unprefetched latency a stride counts as (partly) prefetched. */
@@ -40,7 +41,7 @@ static bool linear_size(const struct an_judge *j, struct verdict *v, double size
     double ref = reference_ns(j, size, &from_random), first = 0, last = 0;
     double line = j->in->line_bytes;
     char sz[32];
-    analysis_size(sz, sizeof(sz), size);
+    fmt_size(sz, sizeof(sz), size);
     const char *prev = NULL;
     for (size_t i = 0; i <= t->nrows; i++) {
         bool row = i < t->nrows;

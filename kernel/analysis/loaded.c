@@ -17,7 +17,7 @@ static void chase_in_llc(const struct an_judge *j, char *dst, size_t cap)
     char cz[32], lc[32];
     dst[0] = 0;
     if (judge_in_llc(j, chase, lc, sizeof(lc))) {
-        analysis_size(cz, sizeof(cz), chase);
+        fmt_size(cz, sizeof(cz), chase);
         ksnprintf(dst, cap, " (the %s chase fits in the %s last cache: not memory's)", cz, lc);
     }
 }

@@ -4,6 +4,7 @@
 #include "analysis/interpret.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/stats.h"
 #include "platform.h"
 
 /* offset: a point stands out from the sweep by this fraction and this many robust sigmas. */
@@ -143,11 +144,11 @@ static void judge_offset(const struct an_judge *j, struct verdict *v)
                             "ns_median)");
         goto out;
     }
-    double med = judge_median(u.ns, u.n);
+    double med = stats_median(u.ns, u.n);
     for (size_t i = 0; i < u.n; i++)
         dev[i] = kfabs(u.ns[i] - med);
     double tol =
-        kfmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * MAD_TO_SIGMA * judge_median(dev, u.n));
+        kfmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * MAD_TO_SIGMA * stats_median(dev, u.n));
     size_t dedicated = 0, hysteresis = 0, noisy = 0;
     offset_rows(v, &u, &d, med, tol, &dedicated, &hysteresis, &noisy);
     verdict_number(v, "dedicated_set_candidates", (double)dedicated, "offsets",

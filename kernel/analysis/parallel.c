@@ -60,7 +60,7 @@ static double parallel_row(struct verdict *v, const struct csv *t, double size, 
     for (size_t i = 0; i < k && *top_k == 0; i++)
         if (ps[i] >= NEAR_TOP * top)
             *top_k = ks[i];
-    analysis_size(sz, sizeof(sz), size);
+    fmt_size(sz, sizeof(sz), size);
     verdict_line(v, "| %s | %s |", sz, row);
     return top;
 }
@@ -95,7 +95,7 @@ static void judge_parallel(const struct an_judge *j, struct verdict *v)
     for (size_t i = 0; i < t->nrows; i++)
         most = kfmax(most, csv_num(t, i, cc));
     char sz[32];
-    analysis_size(sz, sizeof(sz), best_size);
+    fmt_size(sz, sizeof(sz), best_size);
     verdict_number(v, "parallelism", best, NULL,
                    "the best effective parallelism (random latency over per-load time)");
     verdict_number(v, "mlp", best, NULL, "the same: memory-level parallelism");

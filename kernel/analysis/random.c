@@ -2,6 +2,7 @@
 // The random experiment's report side: its curves are the run's cache levels; its plot.
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 
 /* The levels of the primary curve in one line: "3 cache levels (32K, 1M, 8M), DRAM 85.3 ns". */
@@ -17,7 +18,7 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
     int lat = verdict_list(v, "level_ns", "ns", "each level's latency, smallest level first");
     for (size_t i = 0; i < d->nlevels; i++) {
         char sz[32];
-        analysis_size(sz, sizeof(sz), d->level[i].size_bytes);
+        fmt_size(sz, sizeof(sz), d->level[i].size_bytes);
         /* A level that may be a TLB reach or memory plus walks says so where it is listed. */
         bool cache = d->level[i].kind == LEVEL_CACHE;
         caches += cache;

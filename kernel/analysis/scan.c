@@ -2,7 +2,9 @@
 // The scan experiment's report side: does a huge scan flush a small, hot array (resistance)?
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/stats.h"
 #include "platform.h"
 
 /*
@@ -57,14 +59,10 @@ static size_t scan_curve(const struct csv *t, double *x, double *y)
         double a = csv_num(t, i, cs), b = csv_num(t, i, cn);
         if (!kisfinite(a) || !kisfinite(b))
             continue;
-        size_t k = n++;
-        for (; k > 0 && x[k - 1] > a; k--) {
-            x[k] = x[k - 1];
-            y[k] = y[k - 1];
-        }
-        x[k] = a;
-        y[k] = b;
+        x[n] = a;
+        y[n++] = b;
     }
+    stats_sort_by(x, y, NULL, n);
     return n;
 }
 
@@ -83,8 +81,8 @@ static bool scan_undecided(struct verdict *v, const struct csv *t, double llc, d
     double huge = scan_huge_bytes(t);
     if (llc > 0 && kisfinite(huge) && huge < SCAN_HUGE_OVER_LLC * llc) {
         char h[32], l[32];
-        analysis_size(h, sizeof(h), huge);
-        analysis_size(l, sizeof(l), llc);
+        fmt_size(h, sizeof(h), huge);
+        fmt_size(l, sizeof(l), llc);
         verdict_headline(v,
                          "no verdict: the huge region (%s) is not well beyond the last cache "
                          "(%s), so the scan flushes nothing",
@@ -109,7 +107,7 @@ static void share_of(char *dst, size_t cap, double frac, const struct an_judge *
     judge_sig2(dst, cap, frac);
     if (analysis_llc_is_share(j->r)) {
         char l[32];
-        analysis_size(l, sizeof(l), llc);
+        fmt_size(l, sizeof(l), llc);
         judge_append(dst, cap, " of the %s share the random chase measured", l);
     } else {
         judge_append(dst, cap, " of it");
@@ -131,8 +129,8 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
     }
     double at = leaves_at(x, y, n), llc = analysis_llc_bytes(j->in, j->r);
     char sz[32], lim[32], share[96];
-    analysis_size(sz, sizeof(sz), at);
-    analysis_size(lim, sizeof(lim), x[n - 1]);
+    fmt_size(sz, sizeof(sz), at);
+    fmt_size(lim, sizeof(lim), x[n - 1]);
     double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
     share_of(share, sizeof(share), frac, j, llc);
     double cut = SCAN_LRU_SHARE * kexp2(SCAN_MARGIN_OCTAVES);

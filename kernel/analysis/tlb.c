@@ -4,6 +4,7 @@
 #include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/stats.h"
 
 /* A page size pays a TLB penalty where it is slower than the largest page size by more than
  * this fraction and this many ns. */
@@ -25,7 +26,7 @@
 /* What a plateau of extra ns is: the median of its points (a wild point does not move it). */
 static double plateau_ns(const double *v, size_t n)
 {
-    return n ? judge_median(v, n) : 0;
+    return n ? stats_median(v, n) : 0;
 }
 
 /*
@@ -133,12 +134,12 @@ static void own_steps_text(struct verdict *v, const struct an_input *in, const s
 {
     char pg[32], what[VERDICT_CHARS] = "", where[64] = "";
     size_t nsplit = 0;
-    analysis_size(pg, sizeof(pg), ref->page_bytes);
+    fmt_size(pg, sizeof(pg), ref->page_bytes);
     for (size_t k = 0; k < n; k++) {
         char sz[32];
         bool split = st[k].reach_bytes < TLB_MIN_ENTRIES * ref->page_bytes;
         double page = split ? SLOT_PAGE_BYTES : ref->page_bytes;
-        analysis_size(sz, sizeof(sz), st[k].reach_bytes);
+        fmt_size(sz, sizeof(sz), st[k].reach_bytes);
         judge_append(what, sizeof(what), "%s%s (+%.1f ns, about %.0f x %s)", k ? ", " : "", sz,
                      st[k].penalty_ns, st[k].reach_bytes / page, split ? "4K" : pg);
         if (split)
@@ -164,7 +165,7 @@ static void steps_text(const struct detection *d, char *buf, size_t cap)
     buf[0] = 0;
     for (size_t i = 0; i < d->nlevels; i++) {
         char sz[32];
-        analysis_size(sz, sizeof(sz), d->level[i].size_bytes);
+        fmt_size(sz, sizeof(sz), d->level[i].size_bytes);
         judge_append(buf, cap, "%s%s", i ? ", " : "", d->level[i].size_known ? sz : "(open)");
     }
     if (!buf[0])
@@ -193,11 +194,11 @@ static void tlb_row(struct verdict *v, int tsteps, const struct an_curve *c,
     struct verdict_tlb_step st[LEVELS_MAX];
     size_t ns = c != ref ? penalty_steps(c, ref, st, LEVELS_MAX) : 0;
     double total = 0;
-    analysis_size(pg, sizeof(pg), c->page_bytes);
+    fmt_size(pg, sizeof(pg), c->page_bytes);
     steps_text(&cr->det, steps, sizeof(steps));
     for (size_t k = 0; k < ns; k++) {
         char r[32];
-        analysis_size(r, sizeof(r), st[k].reach_bytes);
+        fmt_size(r, sizeof(r), st[k].reach_bytes);
         judge_append(reach_s, sizeof(reach_s), "%s%s", k ? ", " : "", r);
         judge_append(pen_s, sizeof(pen_s), "%s%.1f ns", k ? ", +" : "", st[k].penalty_ns);
         total += st[k].penalty_ns;
@@ -263,7 +264,7 @@ static void judge_tlb(const struct an_judge *j, struct verdict *v)
     int tsteps = verdict_table(v, "steps", "one record per TLB step: reach, page size, penalty",
                                step_cols, sizeof(step_cols) / sizeof(step_cols[0]));
     char rp[32];
-    analysis_size(rp, sizeof(rp), in->curve[ref].page_bytes);
+    fmt_size(rp, sizeof(rp), in->curve[ref].page_bytes);
     verdict_line(v, "| page size | steps in the curve | TLB penalty vs %s pages | from size |", rp);
     verdict_line(v, "|---|---|---|---|");
     for (size_t i = 0; i < n; i++)

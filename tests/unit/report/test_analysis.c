@@ -262,75 +262,6 @@ static void test_scan_shared_llc(void **state)
     assert_null(strstr(v->headline, "share the random chase measured"));
 }
 
-/* The dual verdict of a table whose dual latency is random's inside the 12M LLC and `share`
- * of the way from LRU's expectation to random's above it (64M, 256M): the verdict. */
-static const struct verdict *dual_with_share(double share)
-{
-    reset();
-    add_random(&src[0], 2 << 20, false);
-    add_cache(&src[0], 3, "unified", 12 << 20);
-    double h = model_latency(&machine, 6 << 20), big[] = {64 << 20, 256 << 20};
-    char table[512] = "size_bytes,lag_slots,ns_median\n";
-    for (double x = 1 << 20; x <= 4 << 20; x *= 2)
-        snprintf(table + strlen(table), sizeof(table) - strlen(table), "%.0f,99,%.3f\n", x,
-                 model_latency(&machine, x));
-    for (size_t i = 0; i < 2; i++) {
-        double m = model_latency(&machine, big[i]), lru = 0.5 * (1 + h / m);
-        snprintf(table + strlen(table), sizeof(table) - strlen(table), "%.0f,99,%.3f\n", big[i],
-                 m * (lru + share * (1 - lru)));
-    }
-    load_table(EXP("dual"), table);
-    struct analysis_opts o = {0};
-    analyse_all(res, src, 1, &o);
-    return &res[0].verdict[EXP("dual")];
-}
-
-/* The dual rule against LRU's expectation, (1 + LLC hit / miss) / 2: adaptive insertion when
- * more than half the second touches miss (DRRIP on chase-sim: 78%, SRRIP 30-42%, LRU 0%). */
-static void test_dual_against_lru(void **state)
-{
-    (void)state;
-    const struct verdict *v = dual_with_share(0.7);
-    double lru = item(v, "lru_expectation");
-    assert_true(lru > 0.5 && lru < 0.8);
-    assert_true(fabs(item(v, "second_touch_miss_share") - 0.7) < 0.05);
-    assert_true(item(v, "adaptive_insertion") == 1);
-    assert_non_null(strstr(v->headline, "of second touches miss, lines are inserted at low"));
-    v = dual_with_share(0.3);
-    assert_true(fabs(item(v, "second_touch_miss_share") - 0.3) < 0.05);
-    assert_true(item(v, "adaptive_insertion") == 0);
-    assert_non_null(strstr(v->headline, "as under LRU"));
-}
-
-/* The scan rule: resistant beyond half the LLC moved up a quarter octave (0.59 of it); a small
- * array lost at 0.67 of the LLC (DRRIP on chase-sim) is kept beyond LRU's, one lost at 0.55 is
- * not. The scan leaves half way between the rows around it (40 and 100 ns, log2 sizes). */
-static void test_scan_against_lru(void **state)
-{
-    (void)state;
-    static const struct {
-        double leave, want;
-    } cases[] = {{0.67, 1}, {0.55, 0}};
-    for (size_t i = 0; i < 2; i++) {
-        double at = cases[i].leave * (12 << 20), lo = at / 1.1, hi = at * 1.1;
-        char t[256];
-        snprintf(t, sizeof(t),
-                 "small_bytes,huge_bytes,ns_median\n65536,268435456,40\n%.0f,268435456,40\n"
-                 "%.0f,268435456,100\n33554432,268435456,100\n",
-                 lo, hi);
-        reset();
-        add_random(&src[0], 2 << 20, false);
-        add_cache(&src[0], 3, "unified", 12 << 20);
-        load_table(EXP("scan"), t);
-        struct analysis_opts o = {0};
-        analyse_all(res, src, 1, &o);
-        const struct verdict *v = &res[0].verdict[EXP("scan")];
-        assert_true(fabs(item(v, "fraction_of_llc") - cases[i].leave) < 0.01);
-        assert_true(fabs(item(v, "lru_fraction_of_llc") - 0.5 * pow(2, 0.25)) < 1e-9);
-        assert_true(item(v, "scan_resistant") == cases[i].want);
-    }
-}
-
 static void test_verdicts(void **state)
 {
     (void)state;
@@ -535,8 +466,6 @@ int main(void)
         cmocka_unit_test(test_relative_curve),
         cmocka_unit_test(test_primary_ring),
         cmocka_unit_test(test_verdicts),
-        cmocka_unit_test(test_dual_against_lru),
-        cmocka_unit_test(test_scan_against_lru),
         cmocka_unit_test(test_scan_without_verdict),
         cmocka_unit_test(test_scan_shared_llc),
         cmocka_unit_test(test_offset_noisy_point),
