@@ -152,7 +152,8 @@ static void test_size(void **state)
         const char *text;
     } cases[] = {{100, "100"},       {1536, "1.5K"},           {11584, "11.3K"},
                  {741440, "724K"},   {1482880, "1.41M"},       {32 << 20, "32M"},
-                 {1310720, "1.25M"}, {1048576.0 * 1024, "1G"}, {-1, "?"}};
+                 {1310720, "1.25M"}, {1048576.0 * 1024, "1G"}, {-1, "?"},
+                 {49152, "48K"},     {1019718, "996K"},        {512, "512"}};
     char buf[24];
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         fmt_size(buf, sizeof(buf), cases[i].bytes);
