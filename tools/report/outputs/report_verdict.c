@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "lib/json.h"
 #include "outputs/output.h"
 
@@ -73,13 +74,19 @@ void verdict_items_json(struct json *j, const struct verdict *v)
     }
 }
 
-/* A number as people read it: %.4g, "-" when unknown. */
-static void md_number(FILE *f, double x)
+/* A number as people read it: a size in bytes as fmt_size writes it, else %.4g; "-" when
+ * unknown. */
+static void md_number(FILE *f, double x, const char *unit)
 {
-    if (isnan(x))
+    char sz[32];
+    if (isnan(x)) {
         fprintf(f, "-");
-    else
+    } else if (strcmp(unit, "bytes") == 0) {
+        fmt_size(sz, sizeof(sz), x);
+        fprintf(f, "%s", sz);
+    } else {
         fprintf(f, "%.4g", x);
+    }
 }
 
 static void table_md(FILE *f, const struct vitem *it, const struct vtable *t)
@@ -98,7 +105,7 @@ static void table_md(FILE *f, const struct vitem *it, const struct vtable *t)
             if (t->text[c])
                 fprintf(f, "%s", cl->text);
             else
-                md_number(f, cl->num);
+                md_number(f, cl->num, t->unit[c]);
             fprintf(f, " |");
         }
     }
@@ -113,7 +120,7 @@ void verdict_items_md(FILE *f, const struct verdict *v)
         if (it->type == VITEM_TABLE)
             continue;
         if (!head)
-            fprintf(f, "| value (--json) | | what |\n|---|---|---|\n");
+            fprintf(f, "| item (--json) | value | unit | what |\n|---|---|---|---|\n");
         head = true;
         fprintf(f, "| %s | ", it->name);
         const struct vtable *t = verdict_item_table(v, it);
@@ -121,10 +128,10 @@ void verdict_items_md(FILE *f, const struct verdict *v)
             fprintf(f, "%s", isnan(it->value) ? "cannot tell" : it->value ? "true" : "false");
         for (size_t r = 0; t && r < t->nrows; r++) {
             fprintf(f, "%s", r ? ", " : "");
-            md_number(f, vtable_cell(t, r, 0)->num);
+            md_number(f, vtable_cell(t, r, 0)->num, it->unit);
         }
         if (it->type == VITEM_NUMBER)
-            md_number(f, it->value);
+            md_number(f, it->value, it->unit);
         fprintf(f, " | %s | %s |\n", it->unit, it->note);
     }
     for (size_t i = 0; i < v->nitems; i++)
