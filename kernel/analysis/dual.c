@@ -12,9 +12,11 @@
  * pointer's touch, twice the cache below the last away, hits in the last cache (h ns), so dual
  * costs (m + h) / 2, a ratio to random of lru = (1 + h/m) / 2; when every second touch misses
  * too (a line inserted at low priority, evicted before it: BIP, BRRIP, the duel's winner of
- * DIP/DRRIP under this thrashing) the ratio is 1. The share of second touches that miss is
- * (ratio - lru) / (1 - lru); adaptive insertion is reported when more than DUAL_MISS_SHARE of
- * them miss: the data is then nearer "the second touch misses" than LRU's "it hits".
+ * DIP/DRRIP under this thrashing) the ratio is 1. Both are scaled by the overlap of the two
+ * pointers (the ratio inside the LLC, where both hit, at most 1). The share of second touches
+ * that miss is (ratio - lru) / (overlap - lru); adaptive insertion is reported when more than
+ * DUAL_MISS_SHARE of them miss: the data is then nearer "the second touch misses" than LRU's
+ * "it hits".
  */
 #define DUAL_MISS_SHARE 0.5
 #define MAX_ROWS 4096
@@ -90,13 +92,12 @@ static void judge_dual(const struct an_judge *j, struct verdict *v)
                          llc > 0 ? "" : " (its size is unknown)");
         return;
     }
-    /* Two pointers overlap their loads, so dual is cheaper than random even where both hit:
-     * the verdict compares the ratio above the last cache with the ratio inside it. */
-    /* Overlap can only make dual cheaper: a ratio above 1 inside the LLC means the second
+    /* Two pointers overlap their loads, so dual is cheaper than random even where both hit.
+     * Overlap can only make dual cheaper: a ratio above 1 inside the LLC means the second
      * touch already misses there (low-priority insertion), so no overlap gain is measurable. */
-    double rel = out / kfmin(in, 1.0);
-    double lru = 0.5 * (1 + kfmin(kfmax(llc_hit_ns(j, llc) / miss, 0), 1));
-    double share = lru < 1 ? kfmin(kfmax((rel - lru) / (1 - lru), 0), 1) : KM_NAN;
+    double overlap = kfmin(in, 1.0);
+    double lru = overlap * 0.5 * (1 + kfmin(kfmax(llc_hit_ns(j, llc) / miss, 0), 1));
+    double share = lru < overlap ? kfmin(kfmax((out - lru) / (overlap - lru), 0), 1) : KM_NAN;
     bool adaptive = share > DUAL_MISS_SHARE;
     verdict_bool(v, "adaptive_insertion", kisfinite(share) ? adaptive : KM_NAN,
                  "more than half the second touches miss above the last cache (BIP/DIP-like)");
@@ -105,9 +106,9 @@ static void judge_dual(const struct an_judge *j, struct verdict *v)
     verdict_number(v, "dual_over_random_inside_llc", in, NULL,
                    "the same ratio inside the last cache (median), the overlap of two pointers");
     verdict_number(v, "lru_expectation", lru, NULL,
-                   "the ratio LRU gives: (1 + LLC hit / miss) / 2, every second touch a hit");
+                   "LRU's ratio: (1 + LLC hit / miss) / 2 times the overlap, second touches hit");
     verdict_number(v, "second_touch_miss_share", share, NULL,
-                   "(ratio - LRU's) / (1 - LRU's): the share of second touches that miss");
+                   "(ratio - LRU's) / (overlap - LRU's): the share of second touches that miss");
     verdict_headline(v,
                      "above the last cache dual costs %.0f%% of random (inside it %.0f%%), "
                      "LRU %.0f%%: %.0f%% of second touches miss, %s",

@@ -55,18 +55,25 @@ static const struct verdict *judge(const char *name, const char *text)
     return &r.verdict[e];
 }
 
-/* A dual table: dual costs what random does inside the LLC, and above it `share` of the way
- * from LRU's expectation ((1 + L3/DRAM) / 2: every second touch hits) to random's. */
-static const struct verdict *dual_with_share(double share)
+/* A dual table: dual costs `overlap` of random inside the LLC (two pointers' loads overlap),
+ * and above it `share` of the way from LRU's expectation ((1 + L3/DRAM) / 2: every second
+ * touch hits) to random's, both times the overlap. */
+static const struct verdict *dual_overlapped(double share, double overlap)
 {
     char t[512] = "size_bytes,lag_slots,ns_median\n";
     for (double x = 2; x <= 8; x *= 2)
-        snprintf(t + strlen(t), sizeof(t) - strlen(t), "%.0f,99,%.1f\n", x * 1048576, L3_NS);
+        snprintf(t + strlen(t), sizeof(t) - strlen(t), "%.0f,99,%.4f\n", x * 1048576,
+                 overlap * L3_NS);
     double lru = 0.5 * (1 + L3_NS / DRAM_NS);
     for (double x = 64; x <= 256; x *= 4)
         snprintf(t + strlen(t), sizeof(t) - strlen(t), "%.0f,99,%.4f\n", x * 1048576,
-                 DRAM_NS * (lru + share * (1 - lru)));
+                 overlap * DRAM_NS * (lru + share * (1 - lru)));
     return judge("dual", t);
+}
+
+static const struct verdict *dual_with_share(double share)
+{
+    return dual_overlapped(share, 1);
 }
 
 /* Adaptive insertion when more than half the second touches miss (chase-sim: DRRIP 78%, DIP
@@ -87,6 +94,11 @@ static void test_dual_against_lru(void **state)
     v = dual_with_share(0);
     assert_float_equal(item(v, "dual_over_random_above_llc"), item(v, "lru_expectation"), 1e-3);
     assert_true(item(v, "adaptive_insertion") == 0);
+    /* With the pointers overlapping (dual 80% of random inside the LLC), both ends scale. */
+    v = dual_overlapped(0.7, 0.8);
+    assert_float_equal(item(v, "second_touch_miss_share"), 0.7, 1e-3);
+    assert_float_equal(item(v, "lru_expectation"), 0.8 * 0.5 * (1 + L3_NS / DRAM_NS), 1e-3);
+    assert_true(item(v, "adaptive_insertion") == 1);
 }
 
 /* Resistant beyond half the LLC moved up a quarter octave (0.59 of it): a small array lost at
