@@ -17,13 +17,17 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # ---- sources --------------------------------------------------------------------------------
 
+# The experiments, in no particular order: each is kernel/experiments/<name>.c (what it
+# measures) and kernel/analysis/<name>.c (how its results read), with a row in each of the two
+# table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
+# against the tables. The source lists below take the files from here.
+EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa
+EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
+EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
+
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
-KERNEL_ANALYSIS_SRCS := \
-	kernel/analysis/c2c.c \
-	kernel/analysis/cores.c \
+KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/curves.c \
-	kernel/analysis/dual.c \
-	kernel/analysis/fused.c \
 	kernel/analysis/interpret.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
@@ -34,18 +38,10 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/levels_witness.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/levels_segment.c \
-	kernel/analysis/linear.c \
-	kernel/analysis/loaded.c \
-	kernel/analysis/numa.c \
-	kernel/analysis/offset.c \
-	kernel/analysis/parallel.c \
-	kernel/analysis/random.c \
-	kernel/analysis/ring.c \
-	kernel/analysis/scan.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
-	kernel/analysis/tlb.c \
-	kernel/analysis/tlb_steps.c
+	kernel/analysis/tlb_steps.c \
+	kernel/analysis/verdict.c
 
 # Portable kernel code: built for the firmware and for the host.
 KERNEL_SRCS := \
@@ -62,19 +58,7 @@ KERNEL_SRCS := \
 	kernel/machine/cpuinfo.c \
 	kernel/experiments/common.c \
 	kernel/experiments/driver.c \
-	kernel/experiments/dual.c \
-	kernel/experiments/fused.c \
-	kernel/experiments/linear.c \
-	kernel/experiments/offset.c \
-	kernel/experiments/parallel.c \
-	kernel/experiments/random.c \
-	kernel/experiments/ring.c \
-	kernel/experiments/scan.c \
-	kernel/experiments/tlb.c \
-	kernel/experiments/cores.c \
-	kernel/experiments/c2c.c \
-	kernel/experiments/loaded.c \
-	kernel/experiments/numa.c \
+	$(EXPERIMENT_SRCS) \
 	kernel/experiments/traffic.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
@@ -231,12 +215,8 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
 	tests/unit/stubs/stub_platform.c
-EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
-	kernel/experiments/random.c kernel/experiments/linear.c kernel/experiments/fused.c \
-	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
-	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
-	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
-	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/experiments/traffic.c \
+EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
+	kernel/experiments/mp.c kernel/experiments/traffic.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
@@ -312,7 +292,9 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds
+	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds \
+	analysis/test_llc_verdicts
+test_llc_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)

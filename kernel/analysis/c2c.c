@@ -4,6 +4,7 @@
 #include "analysis/judge.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/stats.h"
 
 /* The groups c2c.c writes, nearest first. */
 static const char *const c2c_groups[] = {"same_core", "shared_l2", "shared_l3", "same_package",
@@ -31,7 +32,7 @@ static double group_median(const struct csv *t, const char *g, size_t *n, double
         }
     }
     *n = k;
-    return k ? judge_median(v, k) : KM_NAN;
+    return k ? stats_median(v, k) : KM_NAN;
 }
 
 /*
@@ -49,7 +50,7 @@ static double c2c_noise(const struct csv *t)
         if (kisfinite(csv_num(t, i, cp) - csv_num(t, i, cn)))
             d[k++] = csv_num(t, i, cp) - csv_num(t, i, cn);
     if (k)
-        spread = judge_median(d, k);
+        spread = stats_median(d, k);
     k = 0;
     for (size_t i = 0; i < t->nrows && k < JUDGE_MAX_VALUES; i++) {
         double a = csv_num(t, i, ca), b = csv_num(t, i, cb), x = csv_num(t, i, cn);
@@ -58,7 +59,7 @@ static double c2c_noise(const struct csv *t)
                 kisfinite(x))
                 d[k++] = kfabs(x - csv_num(t, r, cn));
     }
-    double asym = k ? judge_median(d, k) : KM_NAN;
+    double asym = k ? stats_median(d, k) : KM_NAN;
     return kisnan(asym) ? spread : kisnan(spread) ? asym : kfmax(asym, spread);
 }
 
@@ -94,7 +95,7 @@ static void judge_c2c(const struct an_judge *j, struct verdict *v)
                      kisnan(ref) ? "-"
                      : apart     ? "yes"
                                  : "no: within the noise");
-        verdict_item(v, c2c_groups[g], m);
+        verdict_number(v, c2c_groups[g], m, "ns", "median round trip between such processors");
         if (apart) {
             judge_append(head, sizeof(head), "%s%s %.0f ns (%zu pairs)", head[0] ? ", " : "",
                          c2c_groups[g], m, n);
@@ -103,7 +104,7 @@ static void judge_c2c(const struct an_judge *j, struct verdict *v)
             judge_append(same, sizeof(same), "%s%s %.0f ns", same[0] ? ", " : "", c2c_groups[g], m);
         }
     }
-    verdict_item(v, "noise_ns", noise);
+    verdict_number(v, "noise_ns", noise, "ns", "the spread a difference must exceed");
     verdict_line(v,
                  "- noise %.1f ns: the larger of how much a->b and b->a (one handover measured "
                  "twice) differ and of a pair's p90 - median, medians over pairs; a group is "

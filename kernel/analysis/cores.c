@@ -133,7 +133,7 @@ static double cores_cpu_between(const struct csv *t, double cpu, double from, do
         if (csv_num(t, i, cc) == cpu && s >= from && s <= to && kisfinite(x))
             v[m++] = x;
     }
-    return m ? judge_median(v, m) : KM_NAN;
+    return m ? stats_median(v, m) : KM_NAN;
 }
 
 /* "| 1.2 |" cells: processor cpu's latency on each of its group's plateaus, then DRAM's (a
@@ -151,7 +151,7 @@ static void cores_cells(char *row, size_t cap, const struct csv *t, const struct
             continue;
         }
         if (kisnan(cpu) && l->size_known[i])
-            analysis_size(sz, sizeof(sz), l->size[i]);
+            fmt_size(sz, sizeof(sz), l->size[i]);
         judge_append(row, cap, kisnan(cpu) ? " %.1f (%s) |" : " %.1f |", x,
                      l->size_known[i] ? sz : "open");
     }
@@ -253,7 +253,8 @@ static void cores_within(char *out, size_t cap, const struct csv *t, const doubl
         return;
     }
     double plateaus = cores_plateau_spread(t, cpus, nc, g);
-    verdict_item(v, "plateau_spread", plateaus);
+    verdict_number(v, "plateau_spread", plateaus, NULL,
+                   "the largest relative spread of the processors' plateaus");
     ksnprintf(out, cap, "within a group %s agree within %.0f%%",
               dram ? "plateaus and DRAM" : "plateaus (DRAM not reached)", plateaus * 100);
 }
@@ -309,12 +310,12 @@ static void judge_cores(const struct an_judge *j, struct verdict *v)
     cores_tables(j, v, cpus, nc, &g, sizes, ns);
     double worst = cores_worst_spread(t, sizes, ns, &worst_size);
     char sz[32], names[VERDICT_CHARS] = "";
-    analysis_size(sz, sizeof(sz), worst_size);
+    fmt_size(sz, sizeof(sz), worst_size);
     for (size_t k = 0; k < g.n; k++)
         judge_append(names, sizeof(names), "%s%s", k ? "; " : "", g.name[k]);
-    verdict_item(v, "processors", (double)nc);
-    verdict_item(v, "groups", (double)g.n);
-    verdict_item(v, "largest_spread", worst);
+    verdict_number(v, "processors", (double)nc, "processors", "processors measured");
+    verdict_number(v, "groups", (double)g.n, "groups", "groups of processors alike");
+    verdict_number(v, "largest_spread", worst, NULL, "the largest relative spread at one size");
     char within[VERDICT_CHARS];
     cores_within(within, sizeof(within), t, cpus, nc, &g, v);
     verdict_headline(

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Curves from experiment tables, and the helpers every verdict shares.
 #include "analysis/judge.h"
-#include "analysis/levels_int.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/stats.h"
 #include "platform.h"
 
 /* Most distinct curves one table is split into (strides, page sizes). */
@@ -30,7 +30,7 @@ static size_t distinct(const struct csv *t, int col, double *val, size_t max)
 static void label_for(char *dst, size_t cap, const struct an_experiment *e, int group_col, double g)
 {
     char sz[32];
-    analysis_size(sz, sizeof(sz), g);
+    fmt_size(sz, sizeof(sz), g);
     if (group_col < 0 || kisnan(g))
         ksnprintf(dst, cap, "%s", e->name);
     else if (kstrcmp(e->curves.group, "page_bytes") == 0)
@@ -38,23 +38,6 @@ static void label_for(char *dst, size_t cap, const struct an_experiment *e, int 
                   e->name, sz);
     else
         ksnprintf(dst, cap, "stride %.0f", g);
-}
-
-/* Sort a curve's points by size (insertion sort: tables are ordered or nearly so). */
-static void sort_points(double *x, double *y, double *z, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        double a = x[i], b = y[i], c = z[i];
-        size_t j = i;
-        for (; j > 0 && x[j - 1] > a; j--) {
-            x[j] = x[j - 1];
-            y[j] = y[j - 1];
-            z[j] = z[j - 1];
-        }
-        x[j] = a;
-        y[j] = b;
-        z[j] = c;
-    }
 }
 
 /* The rows of group value g into curve c (arrays from plat_alloc). */
@@ -89,7 +72,7 @@ static bool fill_curve(struct an_curve *c, const struct csv *t, int cg, double g
         if (stride >= 1 && stride < SIZE_LIMIT_BYTES)
             c->stride_bytes = stride;
     }
-    sort_points(x, y, z, n);
+    stats_sort_by(x, y, z, n);
     if (c->page_bytes == 0)
         c->page_bytes = default_page;
     c->size = x;
@@ -172,11 +155,6 @@ bool judge_in_llc(const struct an_judge *j, double bytes, char *llc, size_t cap)
     double at = analysis_llc_bytes(j->in, j->r);
     if (!(at > 0) || !kisfinite(bytes) || bytes > at)
         return false;
-    analysis_size(llc, cap, at);
+    fmt_size(llc, cap, at);
     return true;
-}
-
-double judge_median(const double *v, size_t n)
-{
-    return lpoints_median(v, n);
 }

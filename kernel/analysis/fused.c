@@ -55,11 +55,11 @@ static void judge_fused(const struct an_judge *j, struct verdict *v)
         return;
     }
     /* The median over strides: a few strides the prefetchers ignore should not decide it. */
-    stats_sort(counts, k);
-    double median = counts[k / 2];
-    verdict_item(v, "streams_median", median);
-    v->data.fields |= VD_STREAMS;
-    v->data.streams_tracked = median;
+    double median = stats_median(counts, k);
+    verdict_number(v, "streams_median", median, "streams",
+                   "the median over strides of the streams at the best bandwidth");
+    verdict_number(v, "streams_tracked", kfloor(median + 0.5), "streams",
+                   "interleaved streams the prefetchers track, rounded");
     verdict_headline(v,
                      "the prefetchers track about %.0f interleaved streams: bandwidth stops "
                      "growing beyond that many (median over %zu strides)",

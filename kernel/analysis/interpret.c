@@ -16,32 +16,6 @@
 /* A stride of a lat_mem_rd-like curve that still shows the levels (one load per line). */
 #define RING_PRIMARY_STRIDE 512
 
-void verdict_line(struct verdict *v, const char *fmt, ...)
-{
-    if (v->nlines >= VERDICT_LINES)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    kvsnprintf(v->line[v->nlines++], VERDICT_CHARS, fmt, ap);
-    va_end(ap);
-}
-
-void verdict_item(struct verdict *v, const char *key, double value)
-{
-    if (v->nitems >= VERDICT_ITEMS)
-        return;
-    kstrlcpy(v->item[v->nitems].key, key, sizeof(v->item[0].key));
-    v->item[v->nitems++].value = value;
-}
-
-void verdict_headline(struct verdict *v, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kvsnprintf(v->headline, sizeof(v->headline), fmt, ap);
-    va_end(ap);
-}
-
 void judge_append(char *dst, size_t cap, const char *fmt, ...)
 {
     size_t o = kstrlen(dst);
@@ -71,33 +45,6 @@ void judge_sig2(char *dst, size_t cap, double v)
         dst[--k] = 0;
     if (k > 0 && dst[k - 1] == '.')
         dst[--k] = 0;
-}
-
-void analysis_size(char *dst, size_t cap, double bytes)
-{
-    static const char unit[] = "KMGTPE";
-    if (!kisfinite(bytes) || bytes < 0) {
-        ksnprintf(dst, cap, "?");
-        return;
-    }
-    if (bytes < 1024) {
-        ksnprintf(dst, cap, "%.0f", bytes);
-        return;
-    }
-    int u = -1;
-    while (bytes >= 1024 && u < 5) {
-        bytes /= 1024;
-        u++;
-    }
-    /* Three significant digits without trailing zeros: 1.25M, 1.5M, 48K, 996K. */
-    char num[32];
-    ksnprintf(num, sizeof(num), "%.*f", bytes >= 99.95 ? 0 : bytes >= 9.995 ? 1 : 2, bytes);
-    size_t k = kstrlen(num);
-    while (kstrchr(num, '.') && k > 0 && num[k - 1] == '0')
-        num[--k] = 0;
-    if (k > 0 && num[k - 1] == '.')
-        num[--k] = 0;
-    ksnprintf(dst, cap, "%s%c", num, unit[u]);
 }
 
 double analysis_interp_log2(const double *x, const double *y, size_t n, double x0)
@@ -234,9 +181,6 @@ void analysis_run(const struct an_input *in, struct an_result *r)
     for (size_t e = 0; e < analysis_experiment_count() && e < AN_EXP_MAX; e++) {
         const struct an_experiment *x = analysis_experiment(e);
         struct an_judge j = {in, r, in->table[e], x->name};
-        struct verdict_data *vd = &r->verdict[e].data;
-        vd->adaptive_insertion = vd->scan_resistant = KM_NAN;
-        vd->streams_tracked = vd->mlp = KM_NAN;
         if (x->judge)
             x->judge(&j, &r->verdict[e]);
     }

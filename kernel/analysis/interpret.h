@@ -12,15 +12,14 @@
 #include <stdint.h>
 
 #include "analysis/levels.h"
+#include "analysis/verdict.h"
 #include "lib/csv.h"
+#include "lib/fmt.h"
 #include "lib/strbuf.h"
 
 #define AN_EXP_MAX 16
 #define AN_CACHES_MAX 16 /* CPUID's data and unified caches an input can name */
 #define AN_MAX_CURVES 32
-#define VERDICT_LINES 40
-#define VERDICT_ITEMS 24
-#define VERDICT_CHARS 240
 /* The longest plot caption (an_plot.caption) a report can hold, its terminating 0 included. */
 #define PLOT_CAPTION_CHARS 480
 
@@ -62,51 +61,9 @@ struct an_curve_result {
     struct tlb_step tlb[LEVELS_MAX];
 };
 
-struct vitem {
-    char key[48];
-    double value;
-};
-
-#define VERDICT_LIST 32
-
 /* A TLB's reach and cost under one page size (the tlb experiment). */
 struct verdict_tlb_step {
     double reach_bytes, page_bytes, penalty_ns;
-};
-
-/* The verdicts as data (chase-report --json "verdicts", docs/report.md); each experiment fills
- * its own fields, NaN (or an empty list) where it has no verdict. */
-enum verdict_field {
-    VD_ADAPTIVE = 1u << 0,
-    VD_SCAN = 1u << 1,
-    VD_LEADERS = 1u << 2,
-    VD_STREAMS = 1u << 3,
-    VD_MLP = 1u << 4,
-    VD_STEPS = 1u << 5,
-};
-
-struct verdict_data {
-    unsigned fields; /* which of the fields below the experiment gives (enum verdict_field) */
-    double adaptive_insertion; /* dual: 1 (BIP/DIP-like), 0 (keeps lines), NaN */
-    double scan_resistant;     /* scan: 1, 0, NaN */
-    size_t nleaders;           /* offset: offsets standing out both ways */
-    double leader_offsets_bytes[VERDICT_LIST];
-    double streams_tracked; /* fused */
-    double mlp;             /* parallel: the best effective parallelism */
-    bool mlp_lower_bound;   /* parallel: still rising at the most chains tried */
-    size_t nsteps;          /* tlb: one per page size that pays a penalty */
-    struct verdict_tlb_step step[LEVELS_MAX];
-};
-
-/* What one experiment shows, in words and numbers. */
-struct verdict {
-    struct verdict_data data;
-    bool present;
-    char headline[VERDICT_CHARS];
-    size_t nlines;
-    char line[VERDICT_LINES][VERDICT_CHARS]; /* Markdown lines (table rows or bullets) */
-    size_t nitems;
-    struct vitem item[VERDICT_ITEMS];
 };
 
 /* What the analysis reads: the experiments' tables (index: analysis_experiment) and curves. */
@@ -231,15 +188,11 @@ double analysis_walk_bytes(const struct an_input *in, const struct an_curve *c);
  */
 void analysis_summary(struct strbuf *sb, const struct an_input *in, const struct an_result *r);
 
-/* Add a Markdown line or a number to a verdict (dropped when full). */
-void verdict_line(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void verdict_item(struct verdict *v, const char *key, double value);
-/* Set the headline (printf-like). */
-void verdict_headline(struct verdict *v, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* A size for people: "512", "48K", "1.25M" (three significant digits); "?" when not finite. */
-void analysis_size(char *dst, size_t cap, double bytes);
+/* The level detector's name for fmt_size (lib/fmt.h), until its files call that directly. */
+static inline void analysis_size(char *dst, size_t cap, double bytes)
+{
+    fmt_size(dst, cap, bytes);
+}
 /* Linear interpolation of y over log2(x) at x0 among n points sorted by x; NaN outside. */
 double analysis_interp_log2(const double *x, const double *y, size_t n, double x0);
 /* Size of the last cache the verdicts judge against: the measured share when the last level is

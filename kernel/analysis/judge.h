@@ -25,8 +25,6 @@ const struct an_curve *judge_primary(const struct an_judge *j);
  * the random chase measured), which a chase of it then times rather than memory; llc gets that
  * cache's size written. */
 bool judge_in_llc(const struct an_judge *j, double bytes, char *llc, size_t cap);
-/* Median of the n values at v (n > 0); v is not changed. */
-double judge_median(const double *v, size_t n);
 /* v with two significant digits (as printf's %.2g for 1e-5 <= |v| < 1e15); "-" if not finite. */
 void judge_sig2(char *dst, size_t cap, double v);
 /* Append printf-like text to the NUL-terminated dst of capacity cap (kept when full). */

@@ -2,6 +2,7 @@
 // The linear experiment's report side: which constant strides the prefetchers follow; its plot.
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 
 /* Below these fractions of the unprefetched latency a stride counts as (partly) prefetched. */
@@ -40,7 +41,7 @@ static bool linear_size(const struct an_judge *j, struct verdict *v, double size
     double ref = reference_ns(j, size, &from_random), first = 0, last = 0;
     double line = j->in->line_bytes;
     char sz[32];
-    analysis_size(sz, sizeof(sz), size);
+    fmt_size(sz, sizeof(sz), size);
     const char *prev = NULL;
     for (size_t i = 0; i <= t->nrows; i++) {
         bool row = i < t->nrows;
@@ -107,8 +108,10 @@ static void judge_linear(const struct an_judge *j, struct verdict *v)
     bool from_random = true;
     for (size_t i = 0; i < (ns ? ns : 1); i++)
         from_random &= linear_size(j, v, ns ? sizes[i] : KM_NAN, best);
-    verdict_item(v, "prefetched_max_stride_bytes", best[0]);
-    verdict_item(v, "partly_prefetched_max_stride_bytes", best[1]);
+    verdict_number(v, "prefetched_max_stride_bytes", best[0], "bytes",
+                   "the largest stride under half the random latency (0: none)");
+    verdict_number(v, "partly_prefetched_max_stride_bytes", best[1], "bytes",
+                   "the largest stride measurably below the random latency (0: none)");
     linear_headline(j, v, best,
                     from_random ? "compared with the random chase at the same size"
                                 : "compared with the slowest stride");

@@ -17,7 +17,7 @@ static void chase_in_llc(const struct an_judge *j, char *dst, size_t cap)
     char cz[32], lc[32];
     dst[0] = 0;
     if (judge_in_llc(j, chase, lc, sizeof(lc))) {
-        analysis_size(cz, sizeof(cz), chase);
+        fmt_size(cz, sizeof(cz), chase);
         ksnprintf(dst, cap, " (the %s chase fits in the %s last cache: not memory's)", cz, lc);
     }
 }
@@ -56,10 +56,10 @@ static void judge_loaded(const struct an_judge *j, struct verdict *v)
             low_ns = ns;
         }
     }
-    verdict_item(v, "idle_ns", idle);
-    verdict_item(v, "top_gb_per_s", top_bw);
-    verdict_item(v, "top_ns", top_ns);
-    verdict_item(v, "lightest_ns", low_ns);
+    verdict_number(v, "idle_ns", idle, "ns", "latency with no traffic");
+    verdict_number(v, "top_gb_per_s", top_bw, "GB/s", "the most traffic the generators made");
+    verdict_number(v, "top_ns", top_ns, "ns", "latency under that traffic");
+    verdict_number(v, "lightest_ns", low_ns, "ns", "latency under the lightest traffic");
     char whose[96];
     chase_in_llc(j, whose, sizeof(whose));
     if (top_bw < 0 || kisnan(idle))

@@ -5,6 +5,7 @@
 #include "analysis/judge.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/stats.h"
 
 #define NUMA_NODES 8       /* as PLAT_NODES_MAX: analysis reads CSVs, not the platform */
 #define NUMA_PAIR_LINES 16 /* more off-diagonal pairs: only the matrix is listed */
@@ -131,8 +132,8 @@ static void local_remote(const struct numa_matrix *m, double *local, double *rem
             else
                 r[nr++] = m->ns[a][b];
         }
-    *local = nl ? judge_median(l, nl) : KM_NAN;
-    *remote = nr ? judge_median(r, nr) : KM_NAN;
+    *local = nl ? stats_median(l, nl) : KM_NAN;
+    *remote = nr ? stats_median(r, nr) : KM_NAN;
 }
 
 static void judge_numa(const struct an_judge *j, struct verdict *v)
@@ -154,11 +155,12 @@ static void judge_numa(const struct an_judge *j, struct verdict *v)
     unsigned compared = 0, bad = 0;
     for (unsigned a = 0; a < m.n; a++)
         bad += order_disagreements(&m, a, &compared);
-    double ratio = nratios ? judge_median(ratios, nratios) : KM_NAN;
-    verdict_item(v, "local_ns", local);
-    verdict_item(v, "remote_ns", remote);
-    verdict_item(v, "remote_local_ratio", ratio);
-    verdict_item(v, "slit_order_agrees", compared ? (bad == 0 ? 1 : 0) : KM_NAN);
+    double ratio = nratios ? stats_median(ratios, nratios) : KM_NAN;
+    verdict_number(v, "local_ns", local, "ns", "latency to the processor's own node");
+    verdict_number(v, "remote_ns", remote, "ns", "latency to other nodes");
+    verdict_number(v, "remote_local_ratio", ratio, NULL, "median remote over local latency");
+    verdict_bool(v, "slit_order_agrees", compared ? (bad == 0) : KM_NAN,
+                 "the measured order of nodes is the ACPI SLIT's");
     char order[VERDICT_CHARS];
     if (compared)
         ksnprintf(order, sizeof(order), "the measured order %s SLIT's (%u of %u comparisons)",

@@ -4,6 +4,7 @@
 #include "analysis/interpret.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/stats.h"
 #include "platform.h"
 
 /* offset: a point stands out from the sweep by this fraction and this many robust sigmas. */
@@ -102,6 +103,8 @@ static void offset_rows(struct verdict *v, const struct sweep *u, const struct s
                         double tol, size_t *dedicated, size_t *hysteresis, size_t *noisy)
 {
     size_t rows = 0;
+    int leaders = verdict_list(v, "leader_offsets_bytes", "bytes",
+                               "offsets standing out in both sweep directions (leader sets?)");
     for (size_t i = 0; i < u->n; i++) {
         double dn = down_at(d, u->off[i]), un = u->ns[i];
         bool both = leader_like(u, d, u->off[i], un, med, tol), loud;
@@ -114,8 +117,8 @@ static void offset_rows(struct verdict *v, const struct sweep *u, const struct s
             verdict_line(v, "|---|---|---|---|");
         }
         *dedicated += both;
-        if (both && v->data.nleaders < VERDICT_LIST)
-            v->data.leader_offsets_bytes[v->data.nleaders++] = u->off[i];
+        if (both)
+            verdict_list_add(v, leaders, u->off[i]);
         *hysteresis += differ && !both;
         verdict_line(v, "| %.0f | %.2f | %.2f | %s |", u->off[i], un, dn,
                      both     ? "the sweep changes after it both ways: leader set?"
@@ -141,17 +144,19 @@ static void judge_offset(const struct an_judge *j, struct verdict *v)
                             "ns_median)");
         goto out;
     }
-    double med = judge_median(u.ns, u.n);
+    double med = stats_median(u.ns, u.n);
     for (size_t i = 0; i < u.n; i++)
         dev[i] = kfabs(u.ns[i] - med);
     double tol =
-        kfmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * MAD_TO_SIGMA * judge_median(dev, u.n));
+        kfmax(OFFSET_FRACTION * med, OFFSET_SIGMAS * MAD_TO_SIGMA * stats_median(dev, u.n));
     size_t dedicated = 0, hysteresis = 0, noisy = 0;
-    v->data.fields |= VD_LEADERS;
     offset_rows(v, &u, &d, med, tol, &dedicated, &hysteresis, &noisy);
-    verdict_item(v, "dedicated_set_candidates", (double)dedicated);
-    verdict_item(v, "direction_dependent_offsets", (double)hysteresis);
-    verdict_item(v, "noisy_offsets", (double)noisy);
+    verdict_number(v, "dedicated_set_candidates", (double)dedicated, "offsets",
+                   "offsets standing out from the median in both directions");
+    verdict_number(v, "direction_dependent_offsets", (double)hysteresis, "offsets",
+                   "offsets where the up and down sweeps differ");
+    verdict_number(v, "noisy_offsets", (double)noisy, "offsets",
+                   "medians differ but the fastest repetitions agree");
     verdict_headline(v,
                      "%zu offsets stand out from the median %.2f ns in both directions "
                      "(dedicated-set candidates) and %zu differ between the up and down "

@@ -60,7 +60,7 @@ static double parallel_row(struct verdict *v, const struct csv *t, double size, 
     for (size_t i = 0; i < k && *top_k == 0; i++)
         if (ps[i] >= NEAR_TOP * top)
             *top_k = ks[i];
-    analysis_size(sz, sizeof(sz), size);
+    fmt_size(sz, sizeof(sz), size);
     verdict_line(v, "| %s | %s |", sz, row);
     return top;
 }
@@ -95,12 +95,12 @@ static void judge_parallel(const struct an_judge *j, struct verdict *v)
     for (size_t i = 0; i < t->nrows; i++)
         most = kfmax(most, csv_num(t, i, cc));
     char sz[32];
-    analysis_size(sz, sizeof(sz), best_size);
-    verdict_item(v, "parallelism", best);
-    v->data.fields |= VD_MLP;
-    v->data.mlp = best;
-    v->data.mlp_lower_bound = rising;
-    verdict_item(v, "chains", best_chains);
+    fmt_size(sz, sizeof(sz), best_size);
+    verdict_number(v, "parallelism", best, NULL,
+                   "the best effective parallelism (random latency over per-load time)");
+    verdict_number(v, "mlp", best, NULL, "the same: memory-level parallelism");
+    verdict_bool(v, "mlp_lower_bound", rising, "still rising at the most chains tried");
+    verdict_number(v, "chains", best_chains, "chains", "the chains that reached it");
     /* A buffer the last cache holds is chased from that cache (the quick profile's 2M): what
      * overlaps there are its hits, and the headline says whose parallelism it is. */
     char what[112] = "memory-level parallelism", lc[32];

@@ -2,6 +2,7 @@
 // The random experiment's report side: its curves are the run's cache levels; its plot.
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 
 /* The levels of the primary curve in one line: "3 cache levels (32K, 1M, 8M), DRAM 85.3 ns". */
@@ -14,9 +15,10 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
     char sizes[VERDICT_CHARS] = "", count[64] = "";
     size_t caches = 0, tlbs = 0;
     v->present = true;
+    int lat = verdict_list(v, "level_ns", "ns", "each level's latency, smallest level first");
     for (size_t i = 0; i < d->nlevels; i++) {
         char sz[32];
-        analysis_size(sz, sizeof(sz), d->level[i].size_bytes);
+        fmt_size(sz, sizeof(sz), d->level[i].size_bytes);
         /* A level that may be a TLB reach or memory plus walks says so where it is listed. */
         bool cache = d->level[i].kind == LEVEL_CACHE;
         caches += cache;
@@ -24,9 +26,9 @@ static void judge_random(const struct an_judge *j, struct verdict *v)
         judge_append(sizes, sizeof(sizes), "%s%s%s%s", i ? ", " : "",
                      d->level[i].size_known ? sz : "open", cache ? "" : " ",
                      cache ? "" : level_kind_name(d->level[i].kind));
-        verdict_item(v, "level_ns", d->level[i].latency_ns);
+        verdict_list_add(v, lat, d->level[i].latency_ns);
     }
-    verdict_item(v, "dram_ns", d->dram_ns);
+    verdict_number(v, "dram_ns", d->dram_ns, "ns", "the DRAM plateau's latency");
     judge_append(count, sizeof(count), "%zu cache level%s", caches, caches == 1 ? "" : "s");
     if (tlbs)
         judge_append(count, sizeof(count), ", %zu TLB step%s", tlbs, tlbs == 1 ? "" : "s");

@@ -12,7 +12,7 @@ static void ring_row(struct verdict *v, const struct an_curve *c, const struct a
     for (size_t k = 0; k < cr->det.nlevels; k++) {
         char sz[32];
         const struct level *lv = &cr->det.level[k];
-        analysis_size(sz, sizeof(sz), lv->size_bytes);
+        fmt_size(sz, sizeof(sz), lv->size_bytes);
         judge_append(row, sizeof(row), "%s%s @ %.2f ns", k ? ", " : "",
                      lv->size_known ? sz : "open", lv->latency_ns);
     }

@@ -2,14 +2,23 @@
 // The scan experiment's report side: does a huge scan flush a small, hot array (resistance)?
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/stats.h"
 #include "platform.h"
 
-/* scan: the small array's share of the LLC where it leaves the LLC (half way up). */
-/* LRU keeps a small array while it and the scan lines between two of its loads fit: up to
- * half the LLC. Scan-resistant policies (RRIP) keep it to near the whole LLC. */
-#define SCAN_RESISTANT 0.7
-#define SCAN_WEAK 0.6
+/*
+ * The rule. Loads alternate between the small array and the scan, so between two touches of a
+ * small line as many scan lines arrive as the small array holds: LRU keeps the small array
+ * while twice it fits, up to SCAN_LRU_SHARE of the LLC, and loses it beyond. A policy that
+ * keeps it further (RRIP, BIP: scan lines inserted at low priority) is scan-resistant. Where
+ * the small array leaves is interpolated between the sweep's sizes, so an LRU cache's half-way
+ * point lands within half a step of the default sweep (2 points per octave) of LLC/2 (chase-sim's
+ * LRU LLCs: 0.53 and 0.54): the verdict is true when the small array stays beyond
+ * SCAN_LRU_SHARE of the LLC moved up by SCAN_MARGIN_OCTAVES (0.59 of the LLC), false otherwise.
+ */
+#define SCAN_LRU_SHARE 0.5
+#define SCAN_MARGIN_OCTAVES 0.25
 
 /* A scan flushes nothing unless the huge region is well beyond the last cache. */
 #define SCAN_HUGE_OVER_LLC 2
@@ -34,12 +43,11 @@ static double leaves_at(const double *x, const double *y, size_t n)
     return KM_NAN;
 }
 
-static const char *scan_word(double llc, double frac)
+static const char *scan_word(double llc, double frac, double cut)
 {
-    return !(llc > 0)               ? "the last cache's size is unknown"
-           : frac >= SCAN_RESISTANT ? "scan-resistant: the huge scan does not flush it"
-           : frac >= SCAN_WEAK      ? "partly scan-resistant"
-                                    : "not scan-resistant: the scan evicts it (LRU-like)";
+    return !(llc > 0)   ? "the last cache's size is unknown"
+           : frac > cut ? "scan-resistant: the huge scan does not flush it"
+                        : "not scan-resistant: the scan evicts it as under LRU";
 }
 
 /* The finite rows of the table as a curve sorted by small_bytes; returns the points. */
@@ -51,14 +59,10 @@ static size_t scan_curve(const struct csv *t, double *x, double *y)
         double a = csv_num(t, i, cs), b = csv_num(t, i, cn);
         if (!kisfinite(a) || !kisfinite(b))
             continue;
-        size_t k = n++;
-        for (; k > 0 && x[k - 1] > a; k--) {
-            x[k] = x[k - 1];
-            y[k] = y[k - 1];
-        }
-        x[k] = a;
-        y[k] = b;
+        x[n] = a;
+        y[n++] = b;
     }
+    stats_sort_by(x, y, NULL, n);
     return n;
 }
 
@@ -72,20 +76,20 @@ static double scan_huge_bytes(const struct csv *t)
 /* What the sweep cannot tell: a scan within the LLC, or an array never lost but never large
  * enough to tell. Writes the headline and returns true when there is no verdict. */
 static bool scan_undecided(struct verdict *v, const struct csv *t, double llc, double at,
-                           double frac, const char *lim, const char *share)
+                           double frac, double cut, const char *lim, const char *share)
 {
     double huge = scan_huge_bytes(t);
     if (llc > 0 && kisfinite(huge) && huge < SCAN_HUGE_OVER_LLC * llc) {
         char h[32], l[32];
-        analysis_size(h, sizeof(h), huge);
-        analysis_size(l, sizeof(l), llc);
+        fmt_size(h, sizeof(h), huge);
+        fmt_size(l, sizeof(l), llc);
         verdict_headline(v,
                          "no verdict: the huge region (%s) is not well beyond the last cache "
                          "(%s), so the scan flushes nothing",
                          h, l);
         return true;
     }
-    if (llc > 0 && !kisfinite(at) && frac < SCAN_RESISTANT) {
+    if (llc > 0 && !kisfinite(at) && !(frac > cut)) {
         /* A lower bound: the array may still be lost beyond the sizes tried. */
         verdict_headline(v,
                          "no verdict: the small array stays in the last cache up to %s, but that "
@@ -103,7 +107,7 @@ static void share_of(char *dst, size_t cap, double frac, const struct an_judge *
     judge_sig2(dst, cap, frac);
     if (analysis_llc_is_share(j->r)) {
         char l[32];
-        analysis_size(l, sizeof(l), llc);
+        fmt_size(l, sizeof(l), llc);
         judge_append(dst, cap, " of the %s share the random chase measured", l);
     } else {
         judge_append(dst, cap, " of it");
@@ -125,26 +129,32 @@ static void judge_scan(const struct an_judge *j, struct verdict *v)
     }
     double at = leaves_at(x, y, n), llc = analysis_llc_bytes(j->in, j->r);
     char sz[32], lim[32], share[96];
-    analysis_size(sz, sizeof(sz), at);
-    analysis_size(lim, sizeof(lim), x[n - 1]);
+    fmt_size(sz, sizeof(sz), at);
+    fmt_size(lim, sizeof(lim), x[n - 1]);
     double frac = (kisfinite(at) ? at : x[n - 1]) / llc;
     share_of(share, sizeof(share), frac, j, llc);
-    v->data.fields |= VD_SCAN;
-    v->data.scan_resistant = KM_NAN;
-    verdict_item(v, "leaves_llc_bytes", at);
-    verdict_item(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN);
-    if (scan_undecided(v, t, llc, at, frac, lim, share))
+    double cut = SCAN_LRU_SHARE * kexp2(SCAN_MARGIN_OCTAVES);
+    bool undecided = scan_undecided(v, t, llc, at, frac, cut, lim, share);
+    verdict_bool(v, "scan_resistant", !undecided && llc > 0 ? frac > cut : KM_NAN,
+                 "a small hot array keeps its hits against a huge scan beyond where LRU loses it");
+    verdict_number(v, "leaves_llc_bytes", at, "bytes",
+                   "small array size where latency is half way to the scan's");
+    verdict_number(v, "fraction_of_llc", llc > 0 ? frac : KM_NAN, NULL,
+                   "that size over the last cache's");
+    verdict_number(v, "lru_fraction_of_llc", cut, NULL,
+                   "where LRU loses it: half the LLC, a quarter octave of margin above");
+    if (undecided)
         goto out;
-    if (llc > 0)
-        v->data.scan_resistant = frac >= SCAN_RESISTANT ? 1 : frac < SCAN_WEAK ? 0 : KM_NAN;
     if (kisfinite(at))
         verdict_headline(v,
                          "the small array leaves the last cache at %s (%s; latency half way to the "
-                         "scan's): %s",
-                         sz, share, scan_word(llc, frac));
+                         "scan's; LRU %.2f): %s",
+                         sz, share, cut, scan_word(llc, frac, cut));
     else
-        verdict_headline(v, "the small array stays in the last cache up to %s (at least %s): %s",
-                         lim, share, scan_word(llc, frac));
+        verdict_headline(v,
+                         "the small array stays in the last cache up to %s (at least %s; LRU "
+                         "%.2f): %s",
+                         lim, share, cut, scan_word(llc, frac, cut));
 out:
     plat_free(x);
     plat_free(y);

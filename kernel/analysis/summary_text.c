@@ -27,7 +27,7 @@ static void summary_levels(struct strbuf *sb, const struct an_curve *c,
         char name[8], sz[32], ns[32], cyc[32];
         level_name_of(name, sizeof(name), d, i);
         if (lv->size_known)
-            analysis_size(sz, sizeof(sz), lv->size_bytes);
+            fmt_size(sz, sizeof(sz), lv->size_bytes);
         else
             ksnprintf(sz, sizeof(sz), "open");
         number(ns, sizeof(ns), lv->latency_ns, 2);
@@ -54,7 +54,7 @@ static void summary_dram(struct strbuf *sb, const struct detection *d)
                       d->dram_ns);
         return;
     }
-    analysis_size(from, sizeof(from), d->dram_from_bytes);
+    fmt_size(from, sizeof(from), d->dram_from_bytes);
     number(cyc, sizeof(cyc), d->dram_cycles, 0);
     strbuf_printf(sb, "DRAM latency: %.1f ns, %s cycles (plateau from %s)\n", d->dram_ns, cyc,
                   from);
@@ -66,7 +66,7 @@ static void summary_tlb_steps(struct strbuf *sb, const struct an_input *in,
     for (size_t i = 0; i < in->ncurves && i < AN_MAX_CURVES; i++)
         for (size_t k = 0; k < r->cr[i].ntlb; k++) {
             char sz[32];
-            analysis_size(sz, sizeof(sz), r->cr[i].tlb[k].size_bytes);
+            fmt_size(sz, sizeof(sz), r->cr[i].tlb[k].size_bytes);
             strbuf_printf(sb,
                           "TLB step in \"%s\" at %s: %+.2f ns per load (absent with "
                           "larger pages)\n",

@@ -4,6 +4,7 @@
 #include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/stats.h"
 
 /* A page size pays a TLB penalty where it is slower than the largest page size by more than
  * this fraction and this many ns. */
@@ -25,7 +26,7 @@
 /* What a plateau of extra ns is: the median of its points (a wild point does not move it). */
 static double plateau_ns(const double *v, size_t n)
 {
-    return n ? judge_median(v, n) : 0;
+    return n ? stats_median(v, n) : 0;
 }
 
 /*
@@ -133,12 +134,12 @@ static void own_steps_text(struct verdict *v, const struct an_input *in, const s
 {
     char pg[32], what[VERDICT_CHARS] = "", where[64] = "";
     size_t nsplit = 0;
-    analysis_size(pg, sizeof(pg), ref->page_bytes);
+    fmt_size(pg, sizeof(pg), ref->page_bytes);
     for (size_t k = 0; k < n; k++) {
         char sz[32];
         bool split = st[k].reach_bytes < TLB_MIN_ENTRIES * ref->page_bytes;
         double page = split ? SLOT_PAGE_BYTES : ref->page_bytes;
-        analysis_size(sz, sizeof(sz), st[k].reach_bytes);
+        fmt_size(sz, sizeof(sz), st[k].reach_bytes);
         judge_append(what, sizeof(what), "%s%s (+%.1f ns, about %.0f x %s)", k ? ", " : "", sz,
                      st[k].penalty_ns, st[k].reach_bytes / page, split ? "4K" : pg);
         if (split)
@@ -164,40 +165,54 @@ static void steps_text(const struct detection *d, char *buf, size_t cap)
     buf[0] = 0;
     for (size_t i = 0; i < d->nlevels; i++) {
         char sz[32];
-        analysis_size(sz, sizeof(sz), d->level[i].size_bytes);
+        fmt_size(sz, sizeof(sz), d->level[i].size_bytes);
         judge_append(buf, cap, "%s%s", i ? ", " : "", d->level[i].size_known ? sz : "(open)");
     }
     if (!buf[0])
         ksnprintf(buf, cap, "none");
 }
 
+/* The steps item's columns: one record per TLB step (reach, page size, penalty). */
+static const struct vcolumn step_cols[] = {
+    {"reach_bytes", "bytes", false}, {"page_bytes", "bytes", false}, {"penalty_ns", "ns", false}};
+
+static void add_step(struct verdict *v, int tsteps, const struct verdict_tlb_step *st)
+{
+    struct vcell *row = verdict_row(v, tsteps);
+    if (!row)
+        return;
+    row[0].num = st->reach_bytes;
+    row[1].num = st->page_bytes;
+    row[2].num = st->penalty_ns;
+}
+
 /* One table row per page size; the first penalised page size makes the headline. */
-static void tlb_row(struct verdict *v, const struct an_curve *c, const struct an_curve_result *cr,
-                    const struct an_curve *ref, const char *rp)
+static void tlb_row(struct verdict *v, int tsteps, const struct an_curve *c,
+                    const struct an_curve_result *cr, const struct an_curve *ref, const char *rp)
 {
     char pg[32], steps[160], reach_s[96] = "", pen_s[96] = "", key[48];
     struct verdict_tlb_step st[LEVELS_MAX];
     size_t ns = c != ref ? penalty_steps(c, ref, st, LEVELS_MAX) : 0;
     double total = 0;
-    analysis_size(pg, sizeof(pg), c->page_bytes);
+    fmt_size(pg, sizeof(pg), c->page_bytes);
     steps_text(&cr->det, steps, sizeof(steps));
     for (size_t k = 0; k < ns; k++) {
         char r[32];
-        analysis_size(r, sizeof(r), st[k].reach_bytes);
+        fmt_size(r, sizeof(r), st[k].reach_bytes);
         judge_append(reach_s, sizeof(reach_s), "%s%s", k ? ", " : "", r);
         judge_append(pen_s, sizeof(pen_s), "%s%.1f ns", k ? ", +" : "", st[k].penalty_ns);
         total += st[k].penalty_ns;
-        if (v->data.nsteps < LEVELS_MAX)
-            v->data.step[v->data.nsteps++] = st[k];
+        add_step(v, tsteps, &st[k]);
     }
     if (!ns) {
         ksnprintf(reach_s, sizeof(reach_s), "-");
         ksnprintf(pen_s, sizeof(pen_s), "-");
     } else {
         ksnprintf(key, sizeof(key), "penalty_ns_%s", pg);
-        verdict_item(v, key, total);
+        verdict_number(v, key, total, "ns",
+                       "the TLB penalty per load under these pages, all steps");
         ksnprintf(key, sizeof(key), "reach_bytes_%s", pg);
-        verdict_item(v, key, st[0].reach_bytes);
+        verdict_number(v, key, st[0].reach_bytes, "bytes", "the first TLB's reach, these pages");
         if (!v->headline[0])
             verdict_headline(v,
                              "%s pages: TLB misses beyond %s, adding %.1f ns per load in all "
@@ -246,18 +261,19 @@ static void judge_tlb(const struct an_judge *j, struct verdict *v)
     if (ref < 0)
         return;
     v->present = true;
-    v->data.fields |= VD_STEPS;
+    int tsteps = verdict_table(v, "steps", "one record per TLB step: reach, page size, penalty",
+                               step_cols, sizeof(step_cols) / sizeof(step_cols[0]));
     char rp[32];
-    analysis_size(rp, sizeof(rp), in->curve[ref].page_bytes);
+    fmt_size(rp, sizeof(rp), in->curve[ref].page_bytes);
     verdict_line(v, "| page size | steps in the curve | TLB penalty vs %s pages | from size |", rp);
     verdict_line(v, "|---|---|---|---|");
     for (size_t i = 0; i < n; i++)
         if (j->r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB)
-            tlb_row(v, &in->curve[i], &j->r->cr[i], &in->curve[ref], rp);
+            tlb_row(v, tsteps, &in->curve[i], &j->r->cr[i], &in->curve[ref], rp);
     struct verdict_tlb_step own[LEVELS_MAX];
     size_t nown = own_steps(in, j->r, ref, own, LEVELS_MAX);
-    for (size_t k = 0; k < nown && v->data.nsteps < LEVELS_MAX; k++)
-        v->data.step[v->data.nsteps++] = own[k];
+    for (size_t k = 0; k < nown; k++)
+        add_step(v, tsteps, &own[k]);
     if (count == 1) {
         char steps[160];
         steps_text(&j->r->cr[ref].det, steps, sizeof(steps));

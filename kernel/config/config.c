@@ -342,25 +342,3 @@ bool cfg_parse_size(const char *s, uint64_t *out)
     *out = v << shift;
     return true;
 }
-
-void cfg_format_size(char *buf, size_t cap, uint64_t bytes)
-{
-    static const char units[] = "KMGT";
-    if (bytes < 1024) {
-        ksnprintf(buf, cap, "%llu", (unsigned long long)bytes);
-        return;
-    }
-    int u = 0;
-    uint64_t div = 1024;
-    while (u < 3 && bytes >= div * 1024) {
-        div *= 1024;
-        u++;
-    }
-    if (bytes % div == 0) {
-        ksnprintf(buf, cap, "%llu%c", (unsigned long long)(bytes / div), units[u]);
-        return;
-    }
-    /* Three significant digits: 5.66K, 11.3K, 724K, 1.41M. */
-    double v = (double)bytes / (double)div;
-    ksnprintf(buf, cap, "%.*f%c", v < 10 ? 2 : v < 100 ? 1 : 0, v, units[u]);
-}

@@ -258,9 +258,6 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
 /* Parse a size ("64", "4K", "2M", "1G", "0x1000"); false when malformed or too large. */
 bool cfg_parse_size(const char *s, uint64_t *out);
 
-/* Format a byte count the way a person writes it ("32K", "1.5M", "100"). */
-void cfg_format_size(char *buf, size_t cap, uint64_t bytes);
-
 /* Format parts per million of the whole as a percentage ("0.5%", "2%"). */
 void cfg_format_percent(char *buf, size_t cap, uint64_t ppm);
 

@@ -15,8 +15,8 @@ void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, 
                   (unsigned long long)k->max);
         break;
     case KEY_SIZE:
-        cfg_format_size(lo, sizeof(lo), k->min);
-        cfg_format_size(hi, sizeof(hi), k->max);
+        fmt_size(lo, sizeof(lo), (double)k->min);
+        fmt_size(hi, sizeof(hi), (double)k->max);
         ksnprintf(buf, cap, "a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
         break;
     case KEY_CHOICE: {
@@ -32,8 +32,8 @@ void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, 
         break;
     }
     case KEY_SIZE_LIST:
-        cfg_format_size(lo, sizeof(lo), k->min);
-        cfg_format_size(hi, sizeof(hi), k->max);
+        fmt_size(lo, sizeof(lo), (double)k->min);
+        fmt_size(hi, sizeof(hi), (double)k->max);
         ksnprintf(buf, cap, "a comma-separated list of 1 to %d sizes in bytes, each from %s to %s",
                   CFG_LIST_MAX, lo, hi);
         break;
@@ -42,8 +42,8 @@ void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, 
                   (unsigned long long)k->max);
         break;
     case KEY_SIZE_AUTO:
-        cfg_format_size(lo, sizeof(lo), k->min);
-        cfg_format_size(hi, sizeof(hi), k->max);
+        fmt_size(lo, sizeof(lo), (double)k->min);
+        fmt_size(hi, sizeof(hi), (double)k->max);
         ksnprintf(buf, cap, "'auto' or a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
         break;
     case KEY_PERCENT:

@@ -227,9 +227,9 @@ static void check_plan(const struct chase_config *cfg, const struct cfg_entries 
         ksnprintf(key, sizeof(key), "%s.%s", x->name, x->size_key);
         const struct key_desc *k = find_key(x->keys, x->nkeys, x->size_key);
         uint64_t fits = k ? largest_fitting(x, k, params, limit) : 0;
-        cfg_format_size(a, sizeof(a), need);
-        cfg_format_size(b, sizeof(b), limit);
-        cfg_format_size(c, sizeof(c), fits);
+        fmt_size(a, sizeof(a), (double)need);
+        fmt_size(b, sizeof(b), (double)limit);
+        fmt_size(c, sizeof(c), (double)fits);
         if (fits)
             cfg_error(errs, source_of(entries, key),
                       "key '%s': the plan needs a %s buffer but at most %s fits in memory; "

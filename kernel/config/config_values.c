@@ -14,7 +14,7 @@ static void format_list(char *buf, size_t cap, const struct cfg_list *l, bool by
     for (unsigned i = 0; i < l->n && n < cap; i++) {
         char one[24];
         if (bytes)
-            cfg_format_size(one, sizeof(one), l->v[i]);
+            fmt_size(one, sizeof(one), (double)l->v[i]);
         else
             ksnprintf(one, sizeof(one), "%llu", (unsigned long long)l->v[i]);
         n += (size_t)ksnprintf(buf + n, cap - n, "%s%s", i ? "," : "", one);
@@ -25,7 +25,7 @@ static void format_auto(char *buf, size_t cap, const struct cfg_auto *a, bool si
 {
     char v[24];
     if (size)
-        cfg_format_size(v, sizeof(v), a->value);
+        fmt_size(v, sizeof(v), (double)a->value);
     else
         ksnprintf(v, sizeof(v), "%llu", (unsigned long long)a->value);
     if (!a->is_auto)
@@ -44,7 +44,7 @@ void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const voi
         ksnprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)field);
         break;
     case KEY_SIZE:
-        cfg_format_size(buf, cap, *(const uint64_t *)field);
+        fmt_size(buf, cap, (double)*(const uint64_t *)field);
         break;
     case KEY_CHOICE:
         ksnprintf(buf, cap, "%s", k->choices[*(const unsigned *)field]);

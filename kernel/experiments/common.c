@@ -190,7 +190,7 @@ double exp_point_work(const struct exp_ctx *ctx, const struct measure_plan *plan
 static void point_failed(struct exp_ctx *ctx, const struct point_result *r, uint64_t label)
 {
     char size_text[24], what[160];
-    cfg_format_size(size_text, sizeof(size_text), label);
+    fmt_size(size_text, sizeof(size_text), (double)label);
     if (r->fault.faulted)
         fault_describe(what, sizeof(what), &r->fault);
     else

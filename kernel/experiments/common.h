@@ -249,7 +249,7 @@ void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r);
 /* A size as people write it, in a small static-free buffer the caller provides. */
 static inline const char *exp_size(char *buf, size_t cap, uint64_t bytes)
 {
-    cfg_format_size(buf, cap, bytes);
+    fmt_size(buf, cap, (double)bytes);
     return buf;
 }
 

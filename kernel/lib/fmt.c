@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/kmath.h"
 #include "lib/kstring.h"
 
 struct out {
@@ -331,4 +332,31 @@ int ksnprintf(char *buf, size_t cap, const char *fmt, ...)
     int n = kvsnprintf(buf, cap, fmt, ap);
     va_end(ap);
     return n;
+}
+
+void fmt_size(char *dst, size_t cap, double bytes)
+{
+    static const char unit[] = "KMGTPE";
+    if (!kisfinite(bytes) || bytes < 0) {
+        ksnprintf(dst, cap, "?");
+        return;
+    }
+    if (bytes < 1024) {
+        ksnprintf(dst, cap, "%.0f", bytes);
+        return;
+    }
+    int u = -1;
+    while (bytes >= 1024 && u < 5) {
+        bytes /= 1024;
+        u++;
+    }
+    /* Three significant digits without trailing zeros: 1.25M, 1.5M, 48K, 996K. */
+    char num[32];
+    ksnprintf(num, sizeof(num), "%.*f", bytes >= 99.95 ? 0 : bytes >= 9.995 ? 1 : 2, bytes);
+    size_t k = kstrlen(num);
+    while (kstrchr(num, '.') && k > 0 && num[k - 1] == '0')
+        num[--k] = 0;
+    if (k > 0 && num[k - 1] == '.')
+        num[--k] = 0;
+    ksnprintf(dst, cap, "%s%c", num, unit[u]);
 }

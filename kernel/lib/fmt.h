@@ -15,4 +15,9 @@
 int kvsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
 int ksnprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* A size in bytes for people, the one size formatter of the project: "512", "48K", "1.25M",
+ * "1023K" (three significant digits, no trailing zeros, powers of 1024); "?" when negative or
+ * not finite. */
+void fmt_size(char *dst, size_t cap, double bytes);
+
 #endif

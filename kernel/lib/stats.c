@@ -2,24 +2,37 @@
 // Order statistics over repetitions: minimum, median and percentiles.
 #include "lib/stats.h"
 
+#include "lib/kmath.h"
 #include "platform.h"
 
-void stats_sort(double *v, size_t n)
+void stats_sort_by(double *key, double *a, double *b, size_t n)
 {
-    /* Shell sort: no recursion, no allocation, fast enough for repetition counts. */
-    static const size_t gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    /* Shell sort: no recursion, no allocation, fast enough for repetition counts and curves. */
+    static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
     for (size_t g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
         size_t gap = gaps[g];
         for (size_t i = gap; i < n; i++) {
-            double x = v[i];
+            double x = key[i], xa = a ? a[i] : 0, xb = b ? b[i] : 0;
             size_t j = i;
-            while (j >= gap && v[j - gap] > x) {
-                v[j] = v[j - gap];
-                j -= gap;
+            for (; j >= gap && key[j - gap] > x; j -= gap) {
+                key[j] = key[j - gap];
+                if (a)
+                    a[j] = a[j - gap];
+                if (b)
+                    b[j] = b[j - gap];
             }
-            v[j] = x;
+            key[j] = x;
+            if (a)
+                a[j] = xa;
+            if (b)
+                b[j] = xb;
         }
     }
+}
+
+void stats_sort(double *v, size_t n)
+{
+    stats_sort_by(v, NULL, NULL, n);
 }
 
 double stats_quantile_sorted(const double *sorted, size_t n, double q)
@@ -36,6 +49,21 @@ double stats_quantile_sorted(const double *sorted, size_t n, double q)
     if (lo + 1 >= n)
         return sorted[n - 1];
     return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
+}
+
+double stats_median(const double *v, size_t n)
+{
+    double small[STATS_MEDIAN_STACK];
+    double *tmp = n <= STATS_MEDIAN_STACK ? small : plat_alloc(n * sizeof(double));
+    if (n == 0 || !tmp)
+        return KM_NAN;
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = v[i];
+    stats_sort(tmp, n);
+    double m = stats_quantile_sorted(tmp, n, 0.5);
+    if (tmp != small)
+        plat_free(tmp);
+    return m;
 }
 
 void stats_summarize(const double *v, size_t n, struct stats_summary *out)

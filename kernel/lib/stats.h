@@ -8,6 +8,9 @@
 
 /* Sort n doubles ascending in place. */
 void stats_sort(double *v, size_t n);
+/* Sort n keys ascending in place, moving a[i] and b[i] (either may be NULL) with key[i]: the
+ * points of a curve by size. The same sort as stats_sort (equal keys keep no order). */
+void stats_sort_by(double *key, double *a, double *b, size_t n);
 
 /*
  * The q-quantile (0 <= q <= 1) of n sorted values, interpolating linearly between
@@ -15,6 +18,12 @@ void stats_sort(double *v, size_t n);
  * even). Returns 0 for n == 0.
  */
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
+
+/* The median of n values (the mean of the middle two when n is even), v unchanged; NaN when
+ * n == 0 or no memory for a copy of more than STATS_MEDIAN_STACK values. The one median of the
+ * project: callers with their own values to sort use stats_sort and stats_quantile_sorted. */
+#define STATS_MEDIAN_STACK 64
+double stats_median(const double *v, size_t n);
 
 struct stats_summary {
     double min, median, p90, max;

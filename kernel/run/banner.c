@@ -65,7 +65,7 @@ void banner_print(const struct machine *m)
     con_printf("  caches     (%s)\n", c->cache_source);
     for (unsigned i = 0; i < c->ncaches; i++) {
         const struct cache_info *k = &c->caches[i];
-        cfg_format_size(size, sizeof(size), k->size_bytes);
+        fmt_size(size, sizeof(size), (double)k->size_bytes);
         char ways[16];
         if (k->ways)
             ksnprintf(ways, sizeof(ways), "%u-way", k->ways);
@@ -84,10 +84,10 @@ void banner_print(const struct machine *m)
                    c->hypervisor_vendor);
     else
         con_printf("  hypervisor no\n");
-    cfg_format_size(size, sizeof(size), m->memory_total_bytes);
+    fmt_size(size, sizeof(size), (double)m->memory_total_bytes);
     con_printf("  memory     %s usable", size);
     if (m->buffer_limit_bytes) {
-        cfg_format_size(size, sizeof(size), m->buffer_limit_bytes);
+        fmt_size(size, sizeof(size), (double)m->buffer_limit_bytes);
         con_printf("; the chase buffer can be at most %s, and default sizes stop there", size);
     }
     con_printf("\n");

@@ -81,8 +81,8 @@ static bool read_config(struct chase_config *cfg, struct cfg_entries *entries,
     uint64_t need = buffer_need(cfg);
     if (errs->count == 0 && m->buffer_limit_bytes && need > m->buffer_limit_bytes) {
         char a[24], b[24];
-        cfg_format_size(a, sizeof(a), need);
-        cfg_format_size(b, sizeof(b), m->buffer_limit_bytes);
+        fmt_size(a, sizeof(a), (double)need);
+        fmt_size(b, sizeof(b), (double)m->buffer_limit_bytes);
         struct cfg_source src = {"plan", 0};
         cfg_error(errs, &src,
                   "the experiments need a %s buffer but the largest that fits in memory is %s; "
@@ -366,8 +366,8 @@ static void print_buffer(const struct exp_ctx *ctx)
 {
     const struct plat_buffer *b = &ctx->buffer;
     char size[24], page_text[24];
-    cfg_format_size(size, sizeof(size), b->size_bytes);
-    cfg_format_size(page_text, sizeof(page_text), b->page_bytes);
+    fmt_size(size, sizeof(size), (double)b->size_bytes);
+    fmt_size(page_text, sizeof(page_text), (double)b->page_bytes);
     con_printf("  buffer     %s at physical 0x%llx, %s pages (%s), memory type %s\n", size,
                (unsigned long long)b->phys, page_text, b->page_source,
                b->mem_type ? b->mem_type : "unknown");
@@ -375,7 +375,7 @@ static void print_buffer(const struct exp_ctx *ctx)
         con_printf("  placement  %s\n", b->placement);
     if (b->table_pages) {
         char top[24];
-        cfg_format_size(top, sizeof(top), b->identity_top);
+        fmt_size(top, sizeof(top), (double)b->identity_top);
         con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
                    (unsigned long long)b->table_pages, top,
                    ctx->m->cpu.has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");

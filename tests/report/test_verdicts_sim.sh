@@ -3,7 +3,9 @@
 # Verdicts where the answer is known: chase-sim hierarchies whose policies differ, read back
 # through chase-report --json's "verdicts". The expected answers come from the policies'
 # definitions (LRU keeps a line's second touch and is flushed by a scan at half the LLC; BIP
-# and BRRIP insert at low priority; RRIP and BIP keep a small hot array against a scan;
+# and BRRIP insert at low priority, and so do DIP and DRRIP once their duel settles on the
+# bimodal policy, as it does when the buffer thrashes the LLC; RRIP and BIP keep a small hot
+# array against a scan;
 # DIP/DRRIP have leader sets, LRU/SRRIP none; DRAM's mlp=N is N misses in flight; chase-sim's
 # stride prefetcher misses the first three loads of each region and tracks PF:N streams).
 # VERDICTS=all (make eval) runs every hierarchy and prints the table docs/report.md keeps;
@@ -47,23 +49,31 @@ mlp_args="experiments=random,parallel random.min=1M random.max=8M parallel.size=
     parallel.max_chains=10"
 
 [ -n "$all" ] && { echo "| experiment | hierarchy (LLC policy) | expected | got |"; echo "|---|---|---|---|"; }
-if [ -n "$all" ]; then dual_pols="lru srrip bip brrip"; else dual_pols="lru bip"; fi
+if [ -n "$all" ]; then dual_pols="lru srrip bip brrip dip drrip"; else dual_pols="lru bip"; fi
 for sh in $shapes; do
     for p in $dual_pols; do
         want=false
-        case $p in bip | brrip) want=true ;; esac
+        case $p in bip | brrip | dip | drrip) want=true ;; esac
         # shellcheck disable=SC2086
         row "dual.adaptive_insertion" "$sh $p" "$want" \
             "$(verdict "dual-$p" "$(dual_h $p $sh)" .verdicts.dual.adaptive_insertion $dual_args)"
     done
 done
-if [ -n "$all" ]; then
-    for p in dip drrip; do
-        # shellcheck disable=SC2086
-        got=$(verdict "dual-$p" "$(dual_h $p 1M:16w)" .verdicts.dual.adaptive_insertion $dual_args)
-        echo "| dual.adaptive_insertion | 1M:16w $p | follows the duel (not checked) | $got |"
-    done
-fi
+# A set-dueling LLC behind an L2 of its own, sliced (issue 40): DRRIP's duel settles on BRRIP
+# for both the dual and the scan run, so both verdicts are true; with LRU both are false.
+duel_h() { echo "L1:32K:8w:4c:lru,L2:512K:8w:14c:lru,L3:8M:16w:45c:$1:slices=4,DRAM:250c"; }
+duel_args="experiments=random,dual,scan dual.max=32M scan.huge=128M scan.small_min=512K
+    scan.small_max=16M"
+duel_q='"\(.verdicts.dual.adaptive_insertion) \(.verdicts.scan.scan_resistant)"'
+if [ -n "$all" ]; then duel_pols="drrip lru"; else duel_pols=drrip; fi
+for p in $duel_pols; do
+    want="true true"
+    [ "$p" = lru ] && want="false false"
+    # shellcheck disable=SC2086
+    got=$(verdict "duel-$p" "$(duel_h $p)" "$duel_q" $duel_args)
+    row "dual.adaptive_insertion, scan.scan_resistant" "8M:16w:slices=4 $p, L2 512K" "$want" \
+        "${got//\"/}"
+done
 if [ -n "$all" ]; then scan_pols="lru bip dip srrip brrip drrip"; else scan_pols="lru brrip"; fi
 for sh in $shapes; do
     for p in $scan_pols; do

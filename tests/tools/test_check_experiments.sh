@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# check-experiments.sh catches an experiment named outside its own files and the two tables,
-# on a small git tree made here: clean, then with each kind of stray mention.
+# check-experiments.sh catches an experiment named outside its own files, the two tables and
+# the Makefile's EXPERIMENTS, a list that differs from the tables, and an item of a verdict
+# named by a printer, on a small git tree made here: clean, then with each kind of stray.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -22,8 +23,17 @@ for n in alpha beta; do
     printf 'const struct an_experiment analysis_%s = {.name = "%s"};\n' $n $n \
         >"$tree/kernel/analysis/$n.c"
 done
-printf 'extern const struct an_experiment analysis_alpha, analysis_beta;\n' \
-    >"$tree/kernel/analysis/table.c"
+printf 'static void judge(struct verdict *v) { verdict_bool(v, "alpha_true", 1, NULL); }\n' \
+    >>"$tree/kernel/analysis/alpha.c"
+cat >"$tree/kernel/analysis/table.c" <<'C'
+extern const struct an_experiment analysis_alpha, analysis_beta;
+static const struct an_experiment *const experiments[] = {
+    &analysis_alpha, &analysis_beta,
+};
+C
+makefile='EXPERIMENTS := alpha beta
+KERNEL_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c) kernel/run/run.c'
+echo "$makefile" >"$tree/Makefile"
 printf 'See "alpha" in `alpha.csv`.\n' >"$tree/docs/alpha.md"
 printf 'grep alpha.csv run/0001\n' >"$tree/tests/test_alpha.sh"
 printf 'static int n; /* an alphabet, a beta version */\n' >"$tree/kernel/run/run.c"
@@ -54,5 +64,18 @@ printf 'const struct experiment experiment_alpha = {.cfg = {.name = "alpha"}};\n
 printf 'if (strcmp(name, "beta") == 0) return;\n' >"$tree/kernel/run/summary.c"
 check "a new, untracked file naming an experiment is checked too" flags kernel/run/summary.c
 rm "$tree/kernel/run/summary.c"
+
+echo "$makefile kernel/analysis/beta.c" >"$tree/Makefile"
+check "an experiment's file in a build list fails" flags Makefile
+echo "EXPERIMENTS := alpha" >"$tree/Makefile"
+check "a Makefile list without an experiment of the tables fails" flags '< beta'
+echo "$makefile" >"$tree/Makefile"
+
+printf 'json_bool(j, "alpha_true", x);\n' >"$tree/tools/report/json.c"
+check "a verdict's item named by a printer fails" flags 'tools/report/json.c: alpha_true'
+rm "$tree/tools/report/json.c"
+printf 'if (d->fields & VD_ALPHA) return;\n' >"$tree/kernel/analysis/interpret.c"
+check "a verdict field per experiment fails" flags kernel/analysis/interpret.c
+rm "$tree/kernel/analysis/interpret.c"
 check "clean again once the stray names are gone" run_check
 finish

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/fmt.h"
 #include "fit/analysis.h"
 #include "outputs/output.h"
 #include "inputs/rtext.h"
@@ -103,7 +104,7 @@ static void print_summary(const struct source_result *r, size_t n, const char *o
             const struct level *lv = &d->level[k];
             char sz[32] = "open", nm[8];
             if (lv->size_known)
-                rtext_size(sz, sizeof(sz), lv->size_bytes);
+                fmt_size(sz, sizeof(sz), lv->size_bytes);
             level_name_of(nm, sizeof(nm), d, k);
             /* The kind when the level may not be a cache; report.md says why. */
             printf("  %-3s %8s  %8.2f ns%s%s\n", nm, sz, lv->latency_ns,

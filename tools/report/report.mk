@@ -17,6 +17,7 @@ REPORT_SRCS := \
 	tools/report/outputs/report_md.c \
 	tools/report/outputs/report_md_run.c \
 	tools/report/outputs/report_platform.c \
+	tools/report/outputs/report_verdict.c \
 	tools/report/inputs/rbounds.c \
 	tools/report/inputs/rjson.c \
 	tools/report/inputs/rtext.c \
@@ -60,8 +61,11 @@ test_inputs_SRCS   := $(REPORT_READER_SRCS)
 test_analysis_SRCS := $(REPORT_CORE_SRCS)
 # report/test_hostile: absurd numbers in every field of a run folder (issue 38).
 UNIT_TESTS += report/test_hostile
-test_hostile_SRCS  := $(REPORT_CORE_SRCS) tools/report/outputs/report_json.c kernel/lib/json.c
-UNIT_TESTS += report/test_heatmap
+test_hostile_SRCS  := $(REPORT_CORE_SRCS) tools/report/outputs/report_json.c \
+	tools/report/outputs/report_verdict.c kernel/lib/json.c
+UNIT_TESTS += report/test_heatmap report/test_verdict
+test_verdict_SRCS  := tools/report/outputs/report_verdict.c kernel/lib/json.c \
+	$(REPORT_LEVELS_SRCS)
 test_heatmap_SRCS  := tools/report/outputs/plot_heatmap.c tools/report/outputs/plot.c \
 	tools/report/inputs/rtext.c $(REPORT_LEVELS_SRCS)
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "chase/chain.h"
+#include "lib/stats.h"
 #include "sim_buffer.h"
 #include "sim_cli.h"
 #include "sim_measure.h"
@@ -72,18 +73,6 @@ static int bench_once(const struct chase_point *pt, uint64_t hops, struct bench_
     return 0;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof(*v), by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* BENCH_TRIALS measurements of a random chain of size bytes; their medians in *out. */
 static int bench_random(struct plat_buffer *buf, uint64_t size, struct bench_result *out)
 {
@@ -98,9 +87,10 @@ static int bench_random(struct plat_buffer *buf, uint64_t size, struct bench_res
         model[t] = out->model;
         end_to_end[t] = out->end_to_end;
     }
-    out->model = median(model, BENCH_TRIALS); /* sorts model: its last is the fastest */
+    stats_sort(model, BENCH_TRIALS); /* its last is the fastest */
+    out->model = stats_quantile_sorted(model, BENCH_TRIALS, 0.5);
     out->fastest = model[BENCH_TRIALS - 1];
-    out->end_to_end = median(end_to_end, BENCH_TRIALS);
+    out->end_to_end = stats_median(end_to_end, BENCH_TRIALS);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "lib/fmt.h"
 #include "sim_policy.h"
 
 void sim_cli_usage(FILE *f)
@@ -50,7 +51,7 @@ void sim_cli_describe(FILE *f, const struct sim_spec *spec, const char *name)
     for (unsigned i = 0; i < spec->nlevels; i++) {
         const struct sim_level_spec *l = &spec->level[i];
         uint64_t sets = l->size_bytes / ((uint64_t)l->ways * l->line_bytes);
-        cfg_format_size(line, sizeof(line), l->size_bytes);
+        fmt_size(line, sizeof(line), (double)l->size_bytes);
         fprintf(f, "  %-6s %8s %2u-way %4u B lines %7llu sets %4u cycles %-6s %s", l->name, line,
                 l->ways, l->line_bytes, (unsigned long long)sets, l->latency_cycles,
                 sim_policy_name(l->policy), i ? incl_words[l->incl] : "");

@@ -170,10 +170,12 @@ static const char *own_step_run(double at, bool hyper, size_t ncaches, struct an
                           .cache_bytes = {32768, 524288, 32 << 20}};
     analysis_run(&in, r);
     const struct verdict *v = &r->verdict[analysis_experiment_index("tlb")];
+    const struct vtable *t = verdict_item_table(v, verdict_find(v, "steps"));
     own->reach_bytes = 0;
-    for (size_t i = 0; i < v->data.nsteps; i++)
-        if (v->data.step[i].page_bytes == 2097152)
-            *own = v->data.step[i];
+    for (size_t i = 0; t && i < t->nrows; i++) /* reach_bytes, page_bytes, penalty_ns */
+        if (vtable_cell(t, i, 1)->num == 2097152)
+            *own = (struct verdict_tlb_step){vtable_cell(t, i, 0)->num, vtable_cell(t, i, 1)->num,
+                                             vtable_cell(t, i, 2)->num};
     return v->headline;
 }
 

@@ -130,10 +130,7 @@ static void test_cores_shared_share_moves(void **state)
 /* Whether the verdict has an item called key. */
 static bool has_item(const struct verdict *v, const char *key)
 {
-    for (size_t i = 0; i < v->nitems; i++)
-        if (strcmp(v->item[i].key, key) == 0)
-            return true;
-    return false;
+    return verdict_find(v, key) != NULL;
 }
 
 /* A quick run's curves end at 4M, inside the 32M last cache: the headline compares the

@@ -12,11 +12,9 @@
 /* The value of the verdict's item called key; fails the test when there is none. */
 static inline double item(const struct verdict *v, const char *key)
 {
-    for (size_t i = 0; i < v->nitems; i++)
-        if (strcmp(v->item[i].key, key) == 0)
-            return v->item[i].value;
-    fail_msg("no item %s", key);
-    return NAN;
+    if (!verdict_find(v, key))
+        fail_msg("no item %s", key);
+    return verdict_value(v, key);
 }
 
 /* Whether a line of the verdict holds needle; prints the lines when none does. */

@@ -186,19 +186,6 @@ static void test_size_parser(void **state)
     assert_false(cfg_parse_size("4KX", &v));
     assert_false(cfg_parse_size("99999999999999999999", &v));
     assert_false(cfg_parse_size("17179869184G", &v));
-    char buf[24];
-    cfg_format_size(buf, sizeof(buf), 1536);
-    assert_string_equal(buf, "1.50K");
-    cfg_format_size(buf, sizeof(buf), 11584);
-    assert_string_equal(buf, "11.3K");
-    cfg_format_size(buf, sizeof(buf), 741440);
-    assert_string_equal(buf, "724K");
-    cfg_format_size(buf, sizeof(buf), 1482880);
-    assert_string_equal(buf, "1.41M");
-    cfg_format_size(buf, sizeof(buf), 32 << 20);
-    assert_string_equal(buf, "32M");
-    cfg_format_size(buf, sizeof(buf), 100);
-    assert_string_equal(buf, "100");
 }
 
 static void test_prefetch_global_and_per_experiment(void **state)

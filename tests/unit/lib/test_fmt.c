@@ -143,6 +143,26 @@ static void test_truncation(void **state)
     assert_string_equal(buf, "");
 }
 
+/* The one size formatter: three significant digits, no trailing zeros, powers of 1024. */
+static void test_size(void **state)
+{
+    (void)state;
+    static const struct {
+        double bytes;
+        const char *text;
+    } cases[] = {{100, "100"},       {1536, "1.5K"},           {11584, "11.3K"},
+                 {741440, "724K"},   {1482880, "1.41M"},       {32 << 20, "32M"},
+                 {1310720, "1.25M"}, {1048576.0 * 1024, "1G"}, {-1, "?"},
+                 {49152, "48K"},     {1019718, "996K"},        {512, "512"}};
+    char buf[24];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fmt_size(buf, sizeof(buf), cases[i].bytes);
+        assert_string_equal(buf, cases[i].text);
+    }
+    fmt_size(buf, sizeof(buf), NAN);
+    assert_string_equal(buf, "?");
+}
+
 static void test_kstring(void **state)
 {
     (void)state;
@@ -160,15 +180,11 @@ static void test_kstring(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_integers),
-        cmocka_unit_test(test_strings_and_chars),
-        cmocka_unit_test(test_doubles),
-        cmocka_unit_test(test_doubles_random),
-        cmocka_unit_test(test_spec_parsing),
-        cmocka_unit_test(test_malformed_specs),
-        cmocka_unit_test(test_precision_bounds_the_read),
-        cmocka_unit_test(test_truncation),
-        cmocka_unit_test(test_kstring),
+        cmocka_unit_test(test_integers),          cmocka_unit_test(test_size),
+        cmocka_unit_test(test_strings_and_chars), cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_doubles_random),    cmocka_unit_test(test_spec_parsing),
+        cmocka_unit_test(test_malformed_specs),   cmocka_unit_test(test_precision_bounds_the_read),
+        cmocka_unit_test(test_truncation),        cmocka_unit_test(test_kstring),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,12 +178,11 @@ static void test_primary_ring(void **state)
 
 static double item(const struct verdict *v, const char *key)
 {
-    for (size_t i = 0; i < v->nitems; i++)
-        if (strcmp(v->item[i].key, key) == 0)
-            return v->item[i].value;
-    print_error("no item %s\n", key);
-    fail();
-    return NAN;
+    if (!verdict_find(v, key)) {
+        print_error("no item %s\n", key);
+        fail();
+    }
+    return verdict_value(v, key);
 }
 
 static void load_table(size_t e, const char *text)
@@ -294,8 +293,8 @@ static void test_verdicts(void **state)
     assert_true(fabs(item(&v[EXP("scan")], "fraction_of_llc") - at / (12 << 20)) < 1e-9);
     assert_non_null(strstr(v[EXP("scan")].headline, "scan-resistant: the huge scan"));
     assert_true(fabs(item(&v[EXP("parallel")], "parallelism") - 4.0) < 1e-9);
-    assert_true(item(&v[EXP("parallel")], "chains") == 4); /* 3.6 is within 10% of 4.0 */
-    assert_false(v[EXP("parallel")].data.mlp_lower_bound); /* 8 chains add nothing over 4 */
+    assert_true(item(&v[EXP("parallel")], "chains") == 4);          /* 3.6 is within 10% of 4.0 */
+    assert_true(item(&v[EXP("parallel")], "mlp_lower_bound") == 0); /* 8 add nothing over 4 */
     assert_true(item(&v[EXP("offset")], "dedicated_set_candidates") == 1);
     assert_true(item(&v[EXP("offset")], "direction_dependent_offsets") == 1);
     assert_false(v[EXP("tlb")].present);
@@ -310,7 +309,7 @@ static void test_verdicts(void **state)
     load_table(EXP("parallel"), "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,90\n"
                                 "4,1,90\n8,1,95\n");
     analyse_all(res, src, 1, &o);
-    assert_true(res[0].verdict[EXP("parallel")].data.mlp_lower_bound);
+    assert_true(item(&res[0].verdict[EXP("parallel")], "mlp_lower_bound") == 1);
     assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "is at least 7.6: still "
                                                                      "rising at the 8 chains"));
 }
@@ -377,13 +376,18 @@ static void test_tlb_verdict_steps(void **state)
     analyse_all(res, src, 1, &o);
     const struct verdict *v = &res[0].verdict[EXP("tlb")];
     assert_true(v->present);
-    assert_int_equal(v->data.nsteps, 3);
-    assert_true(v->data.step[0].reach_bytes == 262144 && v->data.step[0].page_bytes == 4096);
-    assert_true(fabs(v->data.step[0].penalty_ns - 10) < 0.5);
-    assert_true(v->data.step[1].reach_bytes == 4194304);
-    assert_true(fabs(v->data.step[1].penalty_ns - 40) < 0.5);
-    assert_true(v->data.step[2].reach_bytes == 134217728 && v->data.step[2].page_bytes == 2 << 20);
-    assert_true(v->data.step[2].penalty_ns > 2 && v->data.step[2].penalty_ns <= 10);
+    const struct vtable *t = verdict_item_table(v, verdict_find(v, "steps"));
+    assert_non_null(t);
+    assert_int_equal(t->nrows, 3);
+    /* Columns: reach_bytes, page_bytes, penalty_ns. */
+#define STEP(r, c) (vtable_cell(t, r, c)->num)
+    assert_true(STEP(0, 0) == 262144 && STEP(0, 1) == 4096);
+    assert_true(fabs(STEP(0, 2) - 10) < 0.5);
+    assert_true(STEP(1, 0) == 4194304);
+    assert_true(fabs(STEP(1, 2) - 40) < 0.5);
+    assert_true(STEP(2, 0) == 134217728 && STEP(2, 1) == 2 << 20);
+    assert_true(STEP(2, 2) > 2 && STEP(2, 2) <= 10);
+#undef STEP
 }
 
 /* A TLB step is no CPUID cache's: the 4K curve's step at 256K, which the tlb experiment

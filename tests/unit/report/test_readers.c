@@ -150,16 +150,6 @@ static void test_text_numbers(void **state)
     assert_false(rtext_parse_u64("18446744073709551616", 20, &u));
     assert_false(rtext_parse_u64("-1", 2, &u));
     char buf[32];
-    rtext_size(buf, sizeof(buf), 49152);
-    assert_string_equal(buf, "48K");
-    rtext_size(buf, sizeof(buf), 1.25 * 1048576);
-    assert_string_equal(buf, "1.25M");
-    rtext_size(buf, sizeof(buf), 1019718);
-    assert_string_equal(buf, "996K");
-    rtext_size(buf, sizeof(buf), 512);
-    assert_string_equal(buf, "512");
-    rtext_size(buf, sizeof(buf), NAN);
-    assert_string_equal(buf, "?");
     rtext_sanitize(buf, sizeof(buf), "a'b\"c\\d`e$f\n");
     assert_string_equal(buf, "a_b_c_d_e_f_");
     rtext_tag(buf, sizeof(buf), "../run 0003");

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "fit/fit.h"
 #include "inputs/rtext.h"
 
@@ -60,8 +61,8 @@ static void compare_levels(const struct detection *d, const struct fit_result *f
         const struct level *lv = &d->level[i];
         if (lv->size_known && i + 1 < f->model.m) {
             double sd, fs = fitted_reach(&f->model, i, &sd, f->size_sd);
-            rtext_size(a, sizeof(a), lv->size_bytes);
-            rtext_size(b, sizeof(b), fs);
+            fmt_size(a, sizeof(a), lv->size_bytes);
+            fmt_size(b, sizeof(b), fs);
             if (apart(lv->size_bytes, fs, sd, SIZE_FACTOR))
                 note(c, "L%zu size: detected %s, fit %s", i + 1, a, b);
         }

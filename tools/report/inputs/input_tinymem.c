@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "inputs/rtext.h"
 #include "inputs/source.h"
 
@@ -164,7 +165,7 @@ static double first_number(const char *v, size_t vn)
 static struct curve *mc_curve(struct source *s, const struct mc_block *b)
 {
     char label[128], pg[32];
-    rtext_size(pg, sizeof(pg), b->page);
+    fmt_size(pg, sizeof(pg), b->page);
     snprintf(label, sizeof(label), "%.20s, stride %.12g, %.10s%s pages%s", b->chase, b->stride,
              isfinite(b->page) ? pg : "default", b->thp ? " THP" : "",
              b->threads > 1 ? ", threads" : "");

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Bounded text helpers for chase-report's readers: whole files, lines, numbers, safe strings.
 #include "inputs/rtext.h"
-#include "analysis/interpret.h"
 
 #include <errno.h>
 #include <math.h>
@@ -232,9 +231,4 @@ void rtext_tag(char *dst, size_t cap, const char *src)
         dst[o++] = ok ? c : '-';
     }
     dst[o] = 0;
-}
-
-void rtext_size(char *dst, size_t cap, double bytes)
-{
-    analysis_size(dst, cap, bytes); /* the console's sizes, the same digits */
 }

@@ -68,7 +68,5 @@ void rtext_copy(char *dst, size_t cap, const char *s, size_t n);
 void rtext_sanitize(char *dst, size_t cap, const char *src);
 /* Copy src into dst keeping letters, digits, '-' and '_' (others become '-'): a file-name tag. */
 void rtext_tag(char *dst, size_t cap, const char *src);
-/* A size in bytes for people: "48K", "1.25M", "12M", "1G", or plain bytes below 1K. */
-void rtext_size(char *dst, size_t cap, double bytes);
 
 #endif

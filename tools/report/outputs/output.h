@@ -37,6 +37,12 @@ int report_md_write(const char *outdir, const struct source_result *r, size_t n,
 void report_md_machine(FILE *f, const struct source_result *r);
 void report_md_config(FILE *f, const struct source_result *r);
 
+/* A verdict's items, whatever the experiment (report_verdict.c): as members of the JSON object
+ * being written (verdicts.<experiment>), and as Markdown tables under its lines. */
+struct json;
+void verdict_items_json(struct json *j, const struct verdict *v);
+void verdict_items_md(FILE *f, const struct verdict *v);
+
 /* Print the analysis as one JSON document to f (levels of the first source at the top). */
 void report_json_print(FILE *f, const struct source_result *r, size_t n);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "inputs/rtext.h"
+#include "lib/fmt.h"
 
 #define MAX_TICS 14
 #define PLOT_MAX_POINTS 4000
@@ -130,7 +131,7 @@ static void size_tics(FILE *f, double xmin, double xmax)
             exp2(hi) * 1.03);
     for (int e = lo; e <= hi; e += step) {
         char sz[32];
-        rtext_size(sz, sizeof(sz), exp2(e));
+        fmt_size(sz, sizeof(sz), exp2(e));
         fprintf(f, "%s'%s' %.9g", e == lo ? "" : ", ", sz, exp2(e));
     }
     fprintf(f, ")\n");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "fit/model.h"
 #include "outputs/output.h"
 #include "outputs/plot.h"
@@ -52,7 +53,7 @@ static void mark_levels(struct plot_spec *ps, const struct source_result *r)
     for (size_t i = 0; d && i < d->nlevels; i++) {
         if (!d->level[i].size_known)
             continue;
-        rtext_size(sz, sizeof(sz), d->level[i].size_bytes);
+        fmt_size(sz, sizeof(sz), d->level[i].size_bytes);
         level_name_of(nm, sizeof(nm), d, i);
         snprintf(label, sizeof(label), "%s %s", nm, sz);
         plot_add_marker(ps, d->level[i].size_bytes,
@@ -66,7 +67,7 @@ static void mark_cpuid(struct plot_spec *ps, const struct source *s)
     for (size_t i = 0; i < s->ncaches; i++) {
         if (strcmp(s->cache[i].type, "instruction") == 0)
             continue;
-        rtext_size(sz, sizeof(sz), s->cache[i].size_bytes);
+        fmt_size(sz, sizeof(sz), s->cache[i].size_bytes);
         snprintf(label, sizeof(label), "CPUID L%d %s", s->cache[i].level, sz);
         plot_add_marker(ps, s->cache[i].size_bytes, MARK_CPUID, label);
     }
@@ -284,7 +285,7 @@ static void series_groups(struct plot_spec *ps, const struct csv *t, const struc
         double *xs, *ys;
         char label[64], sz[32];
         size_t n = table_xy(ps, t, p->x, p->y, ng ? gcol : -1, ng ? g[i] : 0, &xs, &ys);
-        rtext_size(sz, sizeof(sz), ng ? g[i] : NAN);
+        fmt_size(sz, sizeof(sz), ng ? g[i] : NAN);
         if (!ng || p->label == AN_LABEL_NAME)
             snprintf(label, sizeof(label), "%s", x->name);
         else if (p->label == AN_LABEL_STREAMS)

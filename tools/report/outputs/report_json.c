@@ -8,6 +8,9 @@
 #include "outputs/output.h"
 #include "lib/strbuf.h"
 
+/* The list item whose offsets a simulated run's leader_sets name (the offset experiment's). */
+#define SIM_LEADER_ITEM "leader_offsets_bytes"
+
 static const char *const format_names[] = {
     [FMT_RUN] = "chase run",
     [FMT_CSV] = "chase csv",
@@ -109,48 +112,6 @@ static void levels_json(struct json *j, const struct source_result *r)
     json_array_end(j);
 }
 
-/* A tri-state verdict: true, false or null. */
-static void tri_json(struct json *j, const char *key, double v)
-{
-    if (isnan(v))
-        json_double(j, key, NAN, 0);
-    else
-        json_bool(j, key, v != 0);
-}
-
-/* The typed verdicts an experiment gives (docs/report.md, "Verdicts as data"). */
-static void verdict_data_json(struct json *j, const struct verdict_data *d)
-{
-    if (d->fields & VD_ADAPTIVE)
-        tri_json(j, "adaptive_insertion", d->adaptive_insertion);
-    if (d->fields & VD_SCAN)
-        tri_json(j, "scan_resistant", d->scan_resistant);
-    if (d->fields & VD_STREAMS)
-        json_double(j, "streams_tracked",
-                    isnan(d->streams_tracked) ? NAN : round(d->streams_tracked), 0);
-    if (d->fields & VD_MLP) {
-        json_double(j, "mlp", d->mlp, 2);
-        json_bool(j, "mlp_lower_bound", d->mlp_lower_bound);
-    }
-    if (d->fields & VD_LEADERS) {
-        json_array_begin(j, "leader_offsets_bytes");
-        for (size_t i = 0; i < d->nleaders; i++)
-            json_double(j, NULL, d->leader_offsets_bytes[i], 0);
-        json_array_end(j);
-    }
-    if (d->fields & VD_STEPS) {
-        json_array_begin(j, "steps");
-        for (size_t i = 0; i < d->nsteps; i++) {
-            json_object_begin(j, NULL);
-            json_double(j, "reach_bytes", d->step[i].reach_bytes, 0);
-            json_double(j, "page_bytes", d->step[i].page_bytes, 0);
-            json_double(j, "penalty_ns", d->step[i].penalty_ns, 3);
-            json_object_end(j);
-        }
-        json_array_end(j);
-    }
-}
-
 /* Whether set is in the JSON list of numbers l. */
 static bool in_list(const struct rjson *l, double set)
 {
@@ -160,12 +121,14 @@ static bool in_list(const struct rjson *l, double set)
     return false;
 }
 
-/* A simulated run: each leader-set candidate offset named against the layout chase-sim
- * placed (run.json's leader_sets): its set within a slice and whether it leads a or b. */
-static void leader_truth_json(struct json *j, const struct source *s, const struct verdict_data *d)
+/* A simulated run: each leader-set candidate offset (a verdict's list item SIM_LEADER_ITEM)
+ * named against the layout chase-sim placed (run.json's leader_sets): its set within a slice
+ * and whether it leads a or b. The simulator's truth is the report's, not the experiment's. */
+static void leader_truth_json(struct json *j, const struct source *s, const struct verdict *v)
 {
     const struct rjson *ls = s->run ? rjson_get(s->run, "leader_sets") : NULL;
-    if (!ls || ls->type != RJSON_ARRAY)
+    const struct vtable *cand = verdict_item_table(v, verdict_find(v, SIM_LEADER_ITEM));
+    if (!ls || ls->type != RJSON_ARRAY || !cand)
         return;
     json_array_begin(j, "simulator_leader_sets");
     for (const struct rjson *lv = ls->child; lv; lv = lv->next) {
@@ -179,10 +142,10 @@ static void leader_truth_json(struct json *j, const struct source *s, const stru
         json_u64(j, "leaders_a", rjson_count(a));
         json_u64(j, "leaders_b", rjson_count(b));
         json_array_begin(j, "candidates");
-        for (size_t i = 0; i < d->nleaders; i++) {
-            double set = fmod(floor(d->leader_offsets_bytes[i] / line), per);
+        for (size_t i = 0; i < cand->nrows; i++) {
+            double off = vtable_cell(cand, i, 0)->num, set = fmod(floor(off / line), per);
             json_object_begin(j, NULL);
-            json_double(j, "offset_bytes", d->leader_offsets_bytes[i], 0);
+            json_double(j, "offset_bytes", off, 0);
             json_double(j, "set", set, 0);
             json_string(j, "role", in_list(a, set) ? "a" : in_list(b, set) ? "b" : "follower");
             json_object_end(j);
@@ -202,11 +165,8 @@ static void verdicts_json(struct json *j, const struct source_result *r)
             continue;
         json_object_begin(j, exp_name(e));
         json_string(j, "verdict", v->headline);
-        for (size_t i = 0; i < v->nitems; i++)
-            json_double(j, v->item[i].key, v->item[i].value, 4);
-        verdict_data_json(j, &v->data);
-        if (v->data.fields & VD_LEADERS)
-            leader_truth_json(j, r->src, &v->data);
+        verdict_items_json(j, v);
+        leader_truth_json(j, r->src, v);
         json_object_end(j);
     }
     json_object_end(j);

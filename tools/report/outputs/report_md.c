@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "outputs/output.h"
 #include "inputs/rtext.h"
 
@@ -16,10 +17,10 @@ static void fmt_ns(char *dst, size_t cap, double v)
         snprintf(dst, cap, "-");
 }
 
-static void fmt_size(char *dst, size_t cap, double v)
+static void md_size(char *dst, size_t cap, double v)
 {
     if (isfinite(v) && v > 0)
-        rtext_size(dst, cap, v);
+        fmt_size(dst, cap, v);
     else
         snprintf(dst, cap, "-");
 }
@@ -28,8 +29,8 @@ static void fmt_size(char *dst, size_t cap, double v)
 static void fmt_pm_size(char *dst, size_t cap, double v, double sd)
 {
     char a[24], b[24];
-    fmt_size(a, sizeof(a), v);
-    fmt_size(b, sizeof(b), sd);
+    md_size(a, sizeof(a), v);
+    md_size(b, sizeof(b), sd);
     if (!isfinite(sd) || sd <= 0 || sd > v)
         snprintf(dst, cap, "%s (not determined)", a);
     else
@@ -77,9 +78,9 @@ static void levels_table(FILE *f, const struct source_result *r)
     for (size_t i = 0; i < d->nlevels; i++) {
         const struct level *lv = &d->level[i];
         level_name_of(nm, sizeof(nm), d, i);
-        fmt_size(sz, sizeof(sz), lv->size_bytes);
-        fmt_size(from, sizeof(from), lv->from_bytes);
-        fmt_size(to, sizeof(to), lv->to_bytes);
+        md_size(sz, sizeof(sz), lv->size_bytes);
+        md_size(from, sizeof(from), lv->from_bytes);
+        md_size(to, sizeof(to), lv->to_bytes);
         fmt_ns(lat, sizeof(lat), lv->latency_ns);
         fmt_ns(cyc, sizeof(cyc), lv->cycles);
         snprintf(fs, sizeof(fs), "-");
@@ -93,7 +94,7 @@ static void levels_table(FILE *f, const struct source_result *r)
         fprintf(f, "| %s | %s | %s | %s | %s-%s | %s | %s |\n", nm,
                 lv->size_known ? sz : "beyond the sizes tried", lat, cyc, from, to, fs, fl);
     }
-    fmt_size(from, sizeof(from), d->dram_from_bytes);
+    md_size(from, sizeof(from), d->dram_from_bytes);
     fmt_ns(lat, sizeof(lat), d->dram_ns);
     fmt_ns(cyc, sizeof(cyc), d->dram_cycles);
     if (isfinite(d->dram_ns)) {
@@ -119,7 +120,7 @@ static void notes_list(FILE *f, const struct source_result *r)
         const struct curve_result *cr = &r->cr[i];
         for (size_t k = 0; k < cr->ntlb; k++) {
             char sz[32];
-            rtext_size(sz, sizeof(sz), cr->tlb[k].size_bytes);
+            fmt_size(sz, sizeof(sz), cr->tlb[k].size_bytes);
             fprintf(f,
                     "- TLB step in \"%s\" at %s: +%.2f ns per load (absent with larger "
                     "pages)\n",
@@ -191,13 +192,13 @@ static void cpuid_section(FILE *f, const struct source_result *r)
     for (size_t k = 0; k < s->ncaches; k++) {
         const struct cache_info *ci = &s->cache[k];
         char rep[32], meas[64] = "-", ratio[32] = "-", lat[32] = "-", cyc[32] = "-";
-        fmt_size(rep, sizeof(rep), ci->size_bytes);
+        md_size(rep, sizeof(rep), ci->size_bytes);
         for (size_t i = 0; d && i < d->nlevels; i++) {
             if (r->cache_match[i] != (int)k)
                 continue;
             const struct level *lv = &d->level[i];
             if (lv->size_known) {
-                fmt_size(meas, sizeof(meas), lv->size_bytes);
+                md_size(meas, sizeof(meas), lv->size_bytes);
                 if (lv->shared)
                     strncat(meas, " (shared: this chase's share)", sizeof(meas) - strlen(meas) - 1);
                 snprintf(ratio, sizeof(ratio), "%.2f", lv->size_bytes / ci->size_bytes);
@@ -215,7 +216,7 @@ static void cpuid_section(FILE *f, const struct source_result *r)
         char sz[32];
         if (r->cache_match[i] >= 0)
             continue;
-        fmt_size(sz, sizeof(sz), lv->size_bytes);
+        md_size(sz, sizeof(sz), lv->size_bytes);
         if (lv->kind == LEVEL_TLB)
             fprintf(f, "| (none) | | | | | the TLB step at %s: not a cache | | %.2f | |\n", sz,
                     lv->latency_ns);
@@ -249,6 +250,7 @@ static void verdicts_section(FILE *f, const struct source_result *r)
         for (size_t i = 0; i < v->nlines; i++)
             fprintf(f, "%s\n", v->line[i]);
         fprintf(f, "\n");
+        verdict_items_md(f, v);
     }
 }
 
@@ -269,7 +271,7 @@ static void other_curves(FILE *f, const struct source_result *r)
         fprintf(f, "| %s | ", s->curve[i].label);
         for (size_t k = 0; k < cr->det.nlevels; k++) {
             char sz[32];
-            fmt_size(sz, sizeof(sz), cr->det.level[k].size_bytes);
+            md_size(sz, sizeof(sz), cr->det.level[k].size_bytes);
             fprintf(f, "%s%s @ %.2f", k ? ", " : "", cr->det.level[k].size_known ? sz : "open",
                     cr->det.level[k].latency_ns);
         }

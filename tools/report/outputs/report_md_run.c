@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "outputs/output.h"
 #include "inputs/rtext.h"
 
@@ -87,7 +88,7 @@ void report_md_machine(FILE *f, const struct source_result *r)
         fprintf(f, "| memory | %.1f GiB |\n", v / 1073741824.0);
     if (s->page_bytes > 0) {
         char pg[32];
-        rtext_size(pg, sizeof(pg), s->page_bytes);
+        fmt_size(pg, sizeof(pg), s->page_bytes);
         fprintf(f, "| buffer pages | %s |\n", pg);
     }
     row_json_text(f, run, "buffer page source", "buffer.page_source");
