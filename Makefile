@@ -91,6 +91,8 @@ KERNEL_SRCS := \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/srat.c \
+	kernel/machine/smbios.c \
+	kernel/machine/smbios_mem.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
@@ -258,6 +260,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
 UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat
+UNIT_TESTS += machine/test_smbios
+test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
@@ -375,6 +380,9 @@ FUZZ_CFLAGS := -std=gnu11 $(WARN) -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
 		-fno-sanitize-recover=all -MMD -MP
 FUZZ_TARGETS += fuzz_config
 fuzz_config_SRCS := $(EXPERIMENT_ROWS_SRCS)
+FUZZ_TARGETS += fuzz_smbios
+fuzz_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c
 
 $(BUILD)/fuzzobj/%.c.o: %.c
 	@mkdir -p $(dir $@)
