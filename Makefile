@@ -51,6 +51,7 @@ KERNEL_ANALYSIS_SRCS := \
 KERNEL_SRCS := \
 	kernel/machine/acpi.c \
 	kernel/run/banner.c \
+	kernel/run/banner_identity.c \
 	kernel/chase/chain.c \
 	kernel/chase/chain_points.c \
 	kernel/chase/chain_shapes.c \
@@ -91,6 +92,7 @@ KERNEL_SRCS := \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/srat.c \
+	kernel/machine/identity.c \
 	kernel/machine/smbios.c \
 	kernel/machine/smbios_mem.c \
 	kernel/machine/paging.c \
@@ -101,6 +103,7 @@ KERNEL_SRCS := \
 	kernel/run/prefetch.c \
 	kernel/run/results.c \
 	kernel/run/results_machine.c \
+	kernel/run/results_identity.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
 	kernel/lib/rng_gauss.c \
@@ -130,10 +133,12 @@ EFI_SRCS := \
 	efi/efi_numa.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
+	efi/efi_smbios.c \
 	efi/efi_timers.c
 
 HOST_SRCS := \
 	tools/host/host_buffer.c \
+	tools/host/host_identity.c \
 	tools/host/host_main.c \
 	tools/host/host_mp.c \
 	tools/host/host_numa.c \
@@ -260,7 +265,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
 UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat
-UNIT_TESTS += machine/test_smbios
+UNIT_TESTS += machine/test_smbios machine/test_identity
+test_identity_SRCS := kernel/machine/identity.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
 test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
@@ -338,7 +345,10 @@ test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cp
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
 
 # host: chase-host's node discovery over sysfs trees the test writes.
-UNIT_TESTS += host/test_host_numa
+UNIT_TESTS += host/test_host_numa host/test_host_identity
+test_host_identity_SRCS := tools/host/host_identity.c kernel/machine/smbios.c \
+	kernel/machine/smbios_mem.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
+$(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/host -Itests/unit/machine
 test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
 $(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
@@ -438,7 +448,8 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
-	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_smbios.sh \
+	tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \

@@ -51,7 +51,8 @@ static bool entry3_parse(const uint8_t *p, size_t len, struct smbios_entry *e, c
                          size_t cap)
 {
     if (len < SMBIOS_EP3_BYTES || p[6] < SMBIOS_EP3_BYTES || p[6] > len) {
-        ksnprintf(why, cap, "SMBIOS 3 entry point shorter than 0x%x bytes", SMBIOS_EP3_BYTES);
+        ksnprintf(why, cap, "SMBIOS 3 entry point length not valid (0x%x bytes at least)",
+                  SMBIOS_EP3_BYTES);
         return false;
     }
     if (sum8(p, p[6]) != 0) {
@@ -70,7 +71,8 @@ static bool entry2_parse(const uint8_t *p, size_t len, struct smbios_entry *e, c
                          size_t cap)
 {
     if (len < SMBIOS_EP2_BYTES || p[5] < SMBIOS_EP2_BYTES || p[5] > len) {
-        ksnprintf(why, cap, "SMBIOS 2 entry point shorter than 0x%x bytes", SMBIOS_EP2_BYTES);
+        ksnprintf(why, cap, "SMBIOS 2 entry point length not valid (0x%x bytes at least)",
+                  SMBIOS_EP2_BYTES);
         return false;
     }
     if (sum8(p, p[5]) != 0 || kmemcmp(p + EP2_INTERMEDIATE, "_DMI_", 5) != 0 ||
