@@ -106,6 +106,7 @@ KERNEL_SRCS := \
 	kernel/run/results_identity.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
+	kernel/lib/slog.c \
 	kernel/lib/rng_gauss.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
@@ -133,6 +134,7 @@ EFI_SRCS := \
 	efi/efi_numa.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
+	efi/efi_serial.c \
 	efi/efi_smbios.c \
 	efi/efi_timers.c
 
@@ -244,10 +246,12 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/experiments/traffic.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
-	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
+	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
 UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng \
-	lib/test_kmath
+	lib/test_kmath lib/test_slog
+test_slog_SRCS := kernel/lib/slog.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c kernel/lib/csv.c tests/unit/stubs/stub_platform.c
 test_rng_SRCS     := kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
 $(BUILD)/tests/lib/test_rng: TEST_LIBS += -lm
 test_kmath_SRCS   := kernel/lib/kmath.c
@@ -313,7 +317,7 @@ test_traffic_SRCS := kernel/experiments/traffic.c
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
-	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
+	kernel/lib/console.c kernel/lib/slog.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
 	tests/unit/stubs/stub_buffer.c
 
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
@@ -340,7 +344,8 @@ $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 UNIT_TESTS += run/test_summary run/test_prefetch
 test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
-test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
+test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/lib/slog.c \
+	kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
 

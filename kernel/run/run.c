@@ -8,6 +8,7 @@
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/slog.h"
 #include "machine/ap_msr.h"
 #include "machine/fault.h"
 #include "platform.h"
@@ -209,6 +210,7 @@ void run_panic(const struct fault_info *f)
     prefetch_restore(&s->prefetch);
     fault_describe(what, sizeof(what), f);
     s->rec.status = "panic";
+    slog_end("panic");
     for (unsigned i = 0; i < EXPERIMENTS_MAX; i++) {
         if (s->exps[i].status == EXP_RUNNING) {
             s->exps[i].status = EXP_FAILED;
@@ -231,6 +233,7 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
     save_run_json(s);
     strbuf_reset(&ctx->csv);
     strbuf_reset(&ctx->samples);
+    slog_experiment(xname);
     ctx->failure[0] = 0;
     unsigned fault_test = ctx->cfg->global.fault_test;
     ctx->fault_test =
@@ -242,6 +245,7 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
     st->prefetch = prefetch_apply(&s->prefetch, ctx->m, cfg_prefetch(ctx->cfg, idx));
     int rc = x->run(ctx, cfg_params_const(ctx->cfg, idx));
     prefetch_restore(&s->prefetch);
+    slog_rows(&ctx->csv); /* rows no sweep wrote point by point (c2c, numa ...) */
     if (rc == 0) {
         st->status = EXP_OK;
         kstrlcpy(st->reason, ctx->failure, sizeof(st->reason)); /* a note, if any */
@@ -382,6 +386,19 @@ static void print_buffer(const struct exp_ctx *ctx)
     }
 }
 
+/* Start the serial log where the serial_log key asks for it, and say so on the console. */
+static void serial_log_start(const struct machine *m, const struct chase_config *cfg,
+                             const char *start_time)
+{
+    if (!cfg->global.serial_log)
+        return;
+    if (slog_begin(true, start_time, arch_tsc_fenced(), CHASE_VERSION, m->platform))
+        con_printf("serial log: on, run id %s (CHASE-LOG lines on the serial port)\n",
+                   slog_run_id());
+    else
+        con_printf("serial log: on, but there is no serial port here: no lines written\n");
+}
+
 /* Every experiment, the summary, and the files; the buffer is given back. */
 static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
 {
@@ -391,6 +408,7 @@ static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
         run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
     print_windows(ctx, true);
     print_summary(s, ctx);
+    slog_end("complete");
     if (s->unwritten_files)
         con_printf("note: %u result file%s could not be written to %s; every table is on this "
                    "console\n",
@@ -467,10 +485,12 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     ctx->timing = t;
     ctx->measure = in->measure ? in->measure : measure_chase;
     s->rec.simulated = in->simulated;
+    serial_log_start(m, cfg, in->start_time);
     outcome = run_all(s, ctx, t, in);
     strbuf_release(&ctx->csv);
     strbuf_release(&ctx->samples);
 out:
+    slog_end(s && s->rec.status ? s->rec.status : "no_memory"); /* no-op once ended */
     if (s) {
         strbuf_release(&s->json);
         for (unsigned i = 0; i < EXPERIMENTS_MAX; i++)
