@@ -87,6 +87,7 @@ KERNEL_SRCS := \
 	kernel/lib/kstring.c \
 	kernel/chase/measure.c \
 	kernel/machine/cpufacts.c \
+	kernel/machine/prefetch_models.c \
 	kernel/chase/measure_merge.c \
 	kernel/chase/measure_hops.c \
 	kernel/machine/memmap.c \
@@ -251,7 +252,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng \
 	lib/test_kmath lib/test_slog
 test_slog_SRCS := kernel/lib/slog.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
-	kernel/lib/kmath.c kernel/lib/csv.c tests/unit/stubs/stub_platform.c
+	kernel/lib/kmath.c kernel/lib/csv.c kernel/lib/console.c tests/unit/stubs/stub_platform.c
 test_rng_SRCS     := kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
 $(BUILD)/tests/lib/test_rng: TEST_LIBS += -lm
 test_kmath_SRCS   := kernel/lib/kmath.c
@@ -285,7 +286,8 @@ test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
 test_memmap_SRCS  := kernel/machine/memmap.c kernel/machine/memtype.c
 test_paging_SRCS  := kernel/machine/paging.c kernel/machine/memtype.c kernel/lib/kstring.c
 test_memtype_SRCS := kernel/machine/memtype.c kernel/machine/paging.c kernel/lib/kstring.c
-test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/lib/kstring.c
+test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/machine/prefetch_models.c \
+	kernel/lib/kstring.c
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
@@ -342,7 +344,8 @@ $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 
 # run: the end-of-run summary over a run's CSV text.
 UNIT_TESTS += run/test_summary run/test_prefetch
-test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c kernel/lib/fmt.c \
+test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c \
+	kernel/machine/prefetch_models.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/lib/slog.c \
 	kernel/machine/cpuinfo.c \
@@ -454,7 +457,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
 	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_smbios.sh \
-	tests/fuzz/test_fuzz.sh
+	tests/qemu/test_serial_log.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 
+#include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform.h"
@@ -90,6 +91,11 @@ bool slog_begin(bool on, const char *start_time, uint64_t tsc, const char *versi
     field("platform", 8, platform, kstrlen(platform));
     field("start", 5, start_time ? start_time : "", start_time ? kstrlen(start_time) : 0);
     emit();
+    if (slog.on)
+        con_printf("serial log: on, run id %s (machine-readable lines on the serial port)\n",
+                   slog.run_id);
+    else
+        con_printf("serial log: on, but there is no serial port here: no lines written\n");
     return slog.on;
 }
 

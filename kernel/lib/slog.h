@@ -17,8 +17,9 @@
 
 /*
  * Start the log of this run (on: the serial_log key) with its run id, one per boot (the
- * start time and a TSC reading). Writes the kind=run line. Returns false when on but there is
- * no serial port: nothing more is written.
+ * start time and a TSC reading). Writes the kind=run line and says on the console that the log
+ * is on (or that there is no serial port). Returns false when on but there is no serial port:
+ * nothing more is written.
  */
 bool slog_begin(bool on, const char *start_time, uint64_t tsc, const char *version,
                 const char *platform);

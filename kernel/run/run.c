@@ -386,19 +386,6 @@ static void print_buffer(const struct exp_ctx *ctx)
     }
 }
 
-/* Start the serial log where the serial_log key asks for it, and say so on the console. */
-static void serial_log_start(const struct machine *m, const struct chase_config *cfg,
-                             const char *start_time)
-{
-    if (!cfg->global.serial_log)
-        return;
-    if (slog_begin(true, start_time, arch_tsc_fenced(), CHASE_VERSION, m->platform))
-        con_printf("serial log: on, run id %s (CHASE-LOG lines on the serial port)\n",
-                   slog_run_id());
-    else
-        con_printf("serial log: on, but there is no serial port here: no lines written\n");
-}
-
 /* Every experiment, the summary, and the files; the buffer is given back. */
 static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
 {
@@ -485,7 +472,8 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     ctx->timing = t;
     ctx->measure = in->measure ? in->measure : measure_chase;
     s->rec.simulated = in->simulated;
-    serial_log_start(m, cfg, in->start_time);
+    slog_begin(cfg->global.serial_log != 0, in->start_time, arch_tsc_fenced(), CHASE_VERSION,
+               m->platform);
     outcome = run_all(s, ctx, t, in);
     strbuf_release(&ctx->csv);
     strbuf_release(&ctx->samples);

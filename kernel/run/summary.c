@@ -4,6 +4,7 @@
 
 #include "analysis/interpret.h"
 #include "lib/console.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "lib/slog.h"
@@ -81,8 +82,11 @@ static void summary_log(const struct an_input *in, const struct an_result *r)
         const struct detection *d = &r->cr[r->primary].det;
         for (size_t i = 0; i < d->nlevels; i++) {
             const struct level *l = &d->level[i];
-            slog_summary("level", "n=%zu size_bytes=%.0f size_known=%d latency_ns=%.3f", i + 1,
-                         l->size_bytes, l->size_known ? 1 : 0, l->latency_ns);
+            char size[32] = ""; /* empty: a last level whose end the curve never reached */
+            if (l->size_known && kisfinite(l->size_bytes))
+                ksnprintf(size, sizeof(size), "%.0f", l->size_bytes);
+            slog_summary("level", "n=%zu size_bytes=%s latency_ns=%.3f", i + 1, size,
+                         l->latency_ns);
         }
         if (kisfinite(d->dram_ns))
             slog_summary("dram", "latency_ns=%.3f lower_bound=%d", d->dram_ns,

@@ -25,7 +25,7 @@ log_tuples() {
               k[++n] = key; v[key] = val }
           if (v["kind"] != "point") next
           for (i = 1; i <= n; i++)
-              if (k[i] != "kind" && k[i] != "run" && k[i] != "exp" && k[i] != "row")
+              if (k[i] != "v" && k[i] != "kind" && k[i] != "run" && k[i] != "exp" && k[i] != "row")
                   printf "%s\t%s\t%s\t%s\n", v["exp"], v["row"], k[i], v[k[i]] }' | sort
 }
 
@@ -34,9 +34,9 @@ csv_tuples() {
     local dir=$1 e
     shift
     for e in "$@"; do
-        awk -F, -v exp="$e" 'NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
+        awk -F, -v ename="$e" 'NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
             /^#/ || NF == 0 { next }
-            { for (i = 1; i <= NF; i++) printf "%s\t%d\t%s\t%s\n", exp, r, h[i], $i; r++ }' \
+            { for (i = 1; i <= NF; i++) printf "%s\t%d\t%s\t%s\n", ename, r, h[i], $i; r++ }' \
             "$dir/$e.csv"
     done | sort
 }
