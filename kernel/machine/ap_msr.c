@@ -21,6 +21,27 @@ void ap_msr_want(struct ap_msr_book *b, enum ap_msr_which w, uint32_t msr, uint6
     b->want[w].bits = msr ? bits : 0;
 }
 
+/*
+ * Where the bits together fail (a core of another type in a hybrid CPU may define fewer of
+ * them), each bit alone: returns the bits of want that hold now (0: none; the MSR as before).
+ */
+static uint64_t bit_by_bit(const struct ap_msr_want *want, const struct ap_msr_ops *ops,
+                           uint64_t before)
+{
+    uint64_t cur = before, after;
+    for (unsigned i = 0; i < 64; i++) {
+        uint64_t bit = 1ULL << i;
+        if (!(want->bits & bit) || (cur & bit))
+            continue;
+        if (ops->write(ops->ctx, want->msr, cur | bit) && ops->read(ops->ctx, want->msr, &after) &&
+            (after & bit))
+            cur |= bit;
+        else
+            ops->write(ops->ctx, want->msr, cur);
+    }
+    return cur == before ? 0 : cur & want->bits;
+}
+
 /* Set want's bits on this processor for one piece of work, recording what came of it in r. */
 static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
                       const struct ap_msr_ops *ops, struct ap_msr_held *h, unsigned w)
@@ -46,10 +67,16 @@ static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
     if (!ops->write(ops->ctx, want->msr, before | want->bits) ||
         !ops->read(ops->ctx, want->msr, &after) || (after & want->bits) != want->bits) {
         ops->write(ops->ctx, want->msr, before); /* a partial change is not left behind */
-        r->not_stuck++;
-        return;
+        uint64_t held = bit_by_bit(want, ops, before);
+        if (!held) {
+            r->not_stuck++;
+            return;
+        }
+        r->partly++;
+        r->partly_bits = held;
+    } else {
+        r->set++;
     }
-    r->set++;
     h->changed[w] = true;
     h->msr[w] = want->msr;
     h->saved[w] = before;

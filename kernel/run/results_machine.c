@@ -161,6 +161,9 @@ static void ap_record_json(struct json *j, const char *key, const struct ap_msr_
     json_u64(j, "work_set_and_restored", a->set);
     json_u64(j, "work_found_set", a->already);
     json_u64(j, "work_not_kept", a->not_stuck);
+    json_u64(j, "work_partly_set", a->partly);
+    if (a->partly)
+        json_hex(j, "partly_set_bits", a->partly_bits);
     json_u64(j, "work_unreadable", a->unreadable);
     json_u64(j, "restore_failed", a->restore_failed);
     json_object_end(j);
