@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The machine's identity from SMBIOS: QEMU's -smbios values for the firmware (type 0), system
 # (1), board (2), processor (4) and memory devices (17) appear in run.json and the banner,
-# through the SMBIOS 3 entry point and through the 2.x one; a run on tables with no memory
-# device says so.
+# through the SMBIOS 3 entry point and through the 2.x one; two memory devices; QEMU's own
+# tables (OVMF always installs some, so "no SMBIOS" cannot be booted here: the unit tests of
+# chase-host's reader show that path) are reported as they are.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -76,6 +77,21 @@ for ep in 64 32; do
         '(.machine_identity.microcode | has("read")) and
          (.machine_identity.memory_encryption.state | length > 0)'
 done
+
+# QEMU lists one memory device per 16 GiB: 17 GiB (allocated only where touched) gives two
+boot smbios-two-devices --mem 17G "${quick[@]}" \
+    --qemu -smbios --qemu "type=17,manufacturer=ChaseDramCo,part=PART-0042-XYZ,speed=3200"
+j=$RUN_DIR/run.json
+check "two devices: both listed with their sizes, maker, part and speed" json_true "$j" \
+    '.machine_identity.smbios as $s | $s.memory_slots == 2 and $s.memory_installed == 2 and
+     ([$s.memory_devices[].size_bytes] == [17179869184, 1073741824]) and
+     ([$s.memory_devices[] | .manufacturer == "ChaseDramCo" and .part_number == "PART-0042-XYZ"
+       and .speed_mts == 3200] | all) and $s.channels == 2 and
+     $s.dram_bandwidth_bytes_per_s == 51200000000'
+banner "memory 1 x 16 GB RAM-3200 + 1 x 1 GB RAM-3200, 2 of 2 slots"
+banner "16 GB RAM DIMM, 3200 MT/s, runs at 3200 MT/s, ChaseDramCo PART-0042-XYZ"
+banner "1 GB RAM DIMM, 3200 MT/s, runs at 3200 MT/s, ChaseDramCo PART-0042-XYZ"
+banner "dram       2 channels (one per module, assumed), theoretical 51.2 GB/s"
 
 # QEMU's own tables, no -smbios: what the firmware has is said as it is
 boot smbios-default --mem 1G "${quick[@]}"
