@@ -115,7 +115,7 @@ void ap_msr_summary(const struct ap_msr_book *b, char *out, size_t cap)
     size_t n = 0;
     out[0] = 0;
     for (unsigned w = 0; w < AP_MSR_SETTINGS; w++) {
-        unsigned asked = 0, set = 0, kept_not = 0, unreadable = 0, unrestored = 0;
+        unsigned asked = 0, set = 0, kept_not = 0, unreadable = 0, unrestored = 0, partly = 0;
         const struct ap_msr_record *last = NULL;
         for (unsigned i = 0; i < PLAT_CPUS_MAX; i++) {
             const struct ap_msr_record *r = &b->rec[i][w];
@@ -127,15 +127,20 @@ void ap_msr_summary(const struct ap_msr_book *b, char *out, size_t cap)
             kept_not += r->not_stuck > 0;
             unreadable += r->unreadable > 0;
             unrestored += r->restore_failed > 0;
+            partly += r->partly > 0;
         }
         if (!asked || n >= cap)
             continue;
         n += (size_t)ksnprintf(out + n, cap - n,
                                "  per core   %s (MSR 0x%x bits 0x%llx) on the other processors: "
                                "set for their work on %u, not kept on %u, unreadable on %u, not "
-                               "restored on %u (of %u)\n",
+                               "restored on %u",
                                ap_msr_name(w), last->msr, (unsigned long long)last->bits, set,
-                               kept_not, unreadable, unrestored, asked);
+                               kept_not, unreadable, unrestored);
+        if (partly && n < cap)
+            n += (size_t)ksnprintf(out + n, cap - n, ", only some of the bits on %u", partly);
+        if (n < cap)
+            n += (size_t)ksnprintf(out + n, cap - n, " (of %u)\n", asked);
     }
 }
 

@@ -192,6 +192,11 @@ static void test_fewer_bits_on_this_core(void **state)
     struct fake_cpu none = {.fault_bits = 0xf};
     assert_int_equal(work_on(&b, 4, 4, &none, &de), 0);
     assert_int_equal(b.rec[4][AP_MSR_PREFETCH].not_stuck, 1);
+    char line[400];
+    ap_msr_summary(&b, line, sizeof(line));
+    assert_string_equal(line, "  per core   prefetch (MSR 0x1a4 bits 0xf) on the other "
+                              "processors: set for their work on 0, not kept on 1, unreadable "
+                              "on 0, not restored on 0, only some of the bits on 1 (of 2)\n");
 }
 
 int main(void)
