@@ -47,6 +47,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 KERNEL_SRCS := \
 	kernel/machine/acpi.c \
 	kernel/run/banner.c \
+	kernel/run/banner_identity.c \
 	kernel/chase/chain.c \
 	kernel/chase/chain_points.c \
 	kernel/chase/chain_shapes.c \
@@ -70,11 +71,15 @@ KERNEL_SRCS := \
 	kernel/lib/kstring.c \
 	kernel/chase/measure.c \
 	kernel/machine/cpufacts.c \
+	kernel/machine/prefetch_models.c \
 	kernel/chase/measure_merge.c \
 	kernel/chase/measure_hops.c \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/srat.c \
+	kernel/machine/identity.c \
+	kernel/machine/smbios.c \
+	kernel/machine/smbios_mem.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
@@ -83,8 +88,10 @@ KERNEL_SRCS := \
 	kernel/run/prefetch.c \
 	kernel/run/results.c \
 	kernel/run/results_machine.c \
+	kernel/run/results_identity.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
+	kernel/lib/slog.c \
 	kernel/lib/rng_gauss.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
@@ -112,10 +119,13 @@ EFI_SRCS := \
 	efi/efi_numa.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
+	efi/efi_serial.c \
+	efi/efi_smbios.c \
 	efi/efi_timers.c
 
 HOST_SRCS := \
 	tools/host/host_buffer.c \
+	tools/host/host_identity.c \
 	tools/host/host_main.c \
 	tools/host/host_mp.c \
 	tools/host/host_numa.c \
@@ -219,10 +229,12 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIM
 	kernel/experiments/mp.c kernel/experiments/traffic.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
-	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
+	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
 UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng \
-	lib/test_kmath
+	lib/test_kmath lib/test_slog
+test_slog_SRCS := kernel/lib/slog.c kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c kernel/lib/csv.c kernel/lib/console.c tests/unit/stubs/stub_platform.c
 test_rng_SRCS     := kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
 $(BUILD)/tests/lib/test_rng: TEST_LIBS += -lm
 test_kmath_SRCS   := kernel/lib/kmath.c
@@ -240,6 +252,11 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
 UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat
+UNIT_TESTS += machine/test_smbios machine/test_identity
+test_identity_SRCS := kernel/machine/identity.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
+test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
@@ -251,7 +268,8 @@ test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
 test_memmap_SRCS  := kernel/machine/memmap.c kernel/machine/memtype.c
 test_paging_SRCS  := kernel/machine/paging.c kernel/machine/memtype.c kernel/lib/kstring.c
 test_memtype_SRCS := kernel/machine/memtype.c kernel/machine/paging.c kernel/lib/kstring.c
-test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/lib/kstring.c
+test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/machine/prefetch_models.c \
+	kernel/lib/kstring.c
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
@@ -283,7 +301,7 @@ test_traffic_SRCS := kernel/experiments/traffic.c
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
-	kernel/lib/console.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
+	kernel/lib/console.c kernel/lib/slog.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
 	tests/unit/stubs/stub_buffer.c
 
 # analysis: the shared interpretation (the CSV reader and kmath it stands on, level detection).
@@ -310,14 +328,19 @@ $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 
 # run: the end-of-run summary over a run's CSV text.
 UNIT_TESTS += run/test_summary run/test_prefetch
-test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c kernel/lib/fmt.c \
+test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c \
+	kernel/machine/prefetch_models.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
-test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
+test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/lib/slog.c \
+	kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
 
 # host: chase-host's node discovery over sysfs trees the test writes.
-UNIT_TESTS += host/test_host_numa
+UNIT_TESTS += host/test_host_numa host/test_host_identity
+test_host_identity_SRCS := tools/host/host_identity.c kernel/machine/smbios.c \
+	kernel/machine/smbios_mem.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
+$(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/host -Itests/unit/machine
 test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
 $(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
@@ -360,6 +383,9 @@ FUZZ_CFLAGS := -std=gnu11 $(WARN) -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
 		-fno-sanitize-recover=all -MMD -MP
 FUZZ_TARGETS += fuzz_config
 fuzz_config_SRCS := $(EXPERIMENT_ROWS_SRCS)
+FUZZ_TARGETS += fuzz_smbios
+fuzz_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c
 
 $(BUILD)/fuzzobj/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -415,7 +441,8 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
-	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_smbios.sh \
+	tests/qemu/test_serial_log.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \

@@ -39,6 +39,13 @@ void efi_memory_held(unsigned long *pools, uint64_t *pages);
 void efi_describe_memory(struct machine *m);
 /* Read the MTRRs, PAT, CR0 and the prefetch, SMT and boost facts into m (windows set up). */
 void efi_describe_registers(struct machine *m);
+/*
+ * Read the SMBIOS tables the configuration table points to into id (id->smbios from plat_alloc,
+ * kept for the whole run), or say in id->smbios_why why there are none.
+ */
+void efi_describe_smbios(struct machine_identity *id);
+/* Give back what efi_describe_smbios allocated (before returning to the firmware). */
+void efi_smbios_release(struct machine_identity *id);
 /* The memory types efi_describe_memory was given (NULL before). */
 const struct memtype_regs *efi_memtypes(void);
 

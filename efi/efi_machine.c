@@ -68,4 +68,6 @@ void efi_describe_registers(struct machine *m)
 {
     read_memtypes(&m->memtype, &m->cpu);
     cpufacts_read(&m->facts, &m->cpu, efi_cpuid_fn, plat_read_msr);
+    identity_read_cpu(&m->id, &m->cpu, efi_cpuid_fn, plat_read_msr, plat_write_msr);
+    efi_describe_smbios(&m->id);
 }

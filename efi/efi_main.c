@@ -204,6 +204,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     efi_window_restore();
     plat_free(options);
     plat_free(cfg_text);
+    efi_smbios_release(&m.id);
     con_log_reset();
     efi_files_close();
     if (exit_action == ON_EXIT_RETURN || exit_action == ON_EXIT_WAIT)

@@ -25,6 +25,13 @@ void plat_console_write(const char *s);
  */
 int plat_file_write(const char *name, const void *data, size_t len);
 
+/*
+ * Write NUL-terminated ASCII text straight to the serial port, besides the console (which the
+ * firmware may also mirror there): the machine-readable log (lib/slog.h). False when there is
+ * no serial port (chase-host, a firmware without one) or the write failed.
+ */
+bool plat_serial_write(const char *s);
+
 /* Where the run's files go, for people ("\chase\runs\0003" or "./runs/0003"). */
 const char *plat_result_path(void);
 

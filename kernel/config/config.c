@@ -13,6 +13,7 @@ const char *const page_names[] = {"auto", "4K", "2M", "1G", NULL};
 const char *const prefetch_names[] = {"as-is", "off", NULL};
 static const char *const section_prefetch_names[] = {"global", "as-is", "off", NULL};
 static const char *const memtype_test_names[] = {"none", "uc_first", "uc_all", NULL};
+const char *const serial_log_names[] = {"off", "on", NULL};
 
 uint64_t cfg_page_bytes(unsigned index)
 {
@@ -57,6 +58,10 @@ const struct key_desc global_keys[] = {
     {"prefetch", KEY_CHOICE, GKEY(prefetch), 0, 0, prefetch_names, "",
      "hardware prefetchers while measuring: as-is, or off through their documented MSRs, "
      "restored after each experiment (firmware only); EXPERIMENT.prefetch overrides it"},
+    {"serial_log", KEY_CHOICE, GKEY(serial_log), 0, 0, serial_log_names, "",
+     "on: also write one machine-readable line (CHASE-LOG v=1 ... key=value) per finished "
+     "point and per summary item straight to the serial port, for collection over "
+     "serial-over-LAN (docs/serial-log.md); off: the console only"},
     {"memtype_test", KEY_CHOICE, GKEY(memtype_test), 0, 0, memtype_test_names, "",
      "tests only: treat the buffer's first place (uc_first) or all memory (uc_all) as UC, to "
      "show chase moves the buffer or refuses (firmware only)"},

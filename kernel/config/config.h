@@ -87,6 +87,7 @@ struct global_params {
     unsigned page;             /* index into page_names: 0 auto, then 4K, 2M, 1G */
     unsigned prefetch;         /* enum prefetch_mode: the hardware prefetchers while measuring */
     unsigned memtype_test;     /* enum memtype_test (machine.h): tests only */
+    unsigned serial_log;       /* 1: machine-readable lines to the serial port (lib/slog.h) */
 };
 
 /* The hardware prefetchers while an experiment measures (prefetch_names). */
@@ -192,6 +193,7 @@ extern const char *const on_exit_names[];
 extern const char *const fault_test_names[];
 extern const char *const page_names[];
 extern const char *const prefetch_names[];
+extern const char *const serial_log_names[];
 extern const struct key_desc section_common_keys[];
 extern const size_t section_common_key_count;
 

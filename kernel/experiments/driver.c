@@ -4,6 +4,7 @@
 #include "experiments/common.h"
 #include "chase/reps.h"
 #include "lib/kmath.h"
+#include "lib/slog.h"
 
 /* Point i with its plan filled in; returns its estimated work (TSC ticks). */
 static double plan_point(const struct exp_ctx *ctx, const struct exp_sweep *s, unsigned i,
@@ -46,6 +47,7 @@ static int sweep_point(struct exp_ctx *ctx, const struct exp_sweep *s, unsigned 
     if (rc != 0)
         return EXP_RUN_FAILED;
     s->row(ctx, s->data, &p, &r);
+    slog_rows(&ctx->csv);
     measure_release(&r);
     con_progress_step(pg, work, arch_tsc_fenced());
     return 0;
@@ -205,6 +207,7 @@ static int run_passes(struct exp_ctx *ctx, const struct exp_sweep *s, struct pas
             return EXP_RUN_FAILED;
         pts[i].r.measured_tsc = arch_tsc_fenced();
         s->row(ctx, s->data, &pts[i].p, &pts[i].r);
+        slog_rows(&ctx->csv);
     }
     return rc;
 }

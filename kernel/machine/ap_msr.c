@@ -21,6 +21,27 @@ void ap_msr_want(struct ap_msr_book *b, enum ap_msr_which w, uint32_t msr, uint6
     b->want[w].bits = msr ? bits : 0;
 }
 
+/*
+ * Where the bits together fail (a core of another type in a hybrid CPU may define fewer of
+ * them), each bit alone: returns the bits of want that hold now (0: none; the MSR as before).
+ */
+static uint64_t bit_by_bit(const struct ap_msr_want *want, const struct ap_msr_ops *ops,
+                           uint64_t before)
+{
+    uint64_t cur = before, after;
+    for (unsigned i = 0; i < 64; i++) {
+        uint64_t bit = 1ULL << i;
+        if (!(want->bits & bit) || (cur & bit))
+            continue;
+        if (ops->write(ops->ctx, want->msr, cur | bit) && ops->read(ops->ctx, want->msr, &after) &&
+            (after & bit))
+            cur |= bit;
+        else
+            ops->write(ops->ctx, want->msr, cur);
+    }
+    return cur == before ? 0 : cur & want->bits;
+}
+
 /* Set want's bits on this processor for one piece of work, recording what came of it in r. */
 static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
                       const struct ap_msr_ops *ops, struct ap_msr_held *h, unsigned w)
@@ -46,10 +67,16 @@ static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
     if (!ops->write(ops->ctx, want->msr, before | want->bits) ||
         !ops->read(ops->ctx, want->msr, &after) || (after & want->bits) != want->bits) {
         ops->write(ops->ctx, want->msr, before); /* a partial change is not left behind */
-        r->not_stuck++;
-        return;
+        uint64_t held = bit_by_bit(want, ops, before);
+        if (!held) {
+            r->not_stuck++;
+            return;
+        }
+        r->partly++;
+        r->partly_bits = held;
+    } else {
+        r->set++;
     }
-    r->set++;
     h->changed[w] = true;
     h->msr[w] = want->msr;
     h->saved[w] = before;
@@ -88,7 +115,7 @@ void ap_msr_summary(const struct ap_msr_book *b, char *out, size_t cap)
     size_t n = 0;
     out[0] = 0;
     for (unsigned w = 0; w < AP_MSR_SETTINGS; w++) {
-        unsigned asked = 0, set = 0, kept_not = 0, unreadable = 0, unrestored = 0;
+        unsigned asked = 0, set = 0, kept_not = 0, unreadable = 0, unrestored = 0, partly = 0;
         const struct ap_msr_record *last = NULL;
         for (unsigned i = 0; i < PLAT_CPUS_MAX; i++) {
             const struct ap_msr_record *r = &b->rec[i][w];
@@ -100,15 +127,20 @@ void ap_msr_summary(const struct ap_msr_book *b, char *out, size_t cap)
             kept_not += r->not_stuck > 0;
             unreadable += r->unreadable > 0;
             unrestored += r->restore_failed > 0;
+            partly += r->partly > 0;
         }
         if (!asked || n >= cap)
             continue;
         n += (size_t)ksnprintf(out + n, cap - n,
                                "  per core   %s (MSR 0x%x bits 0x%llx) on the other processors: "
                                "set for their work on %u, not kept on %u, unreadable on %u, not "
-                               "restored on %u (of %u)\n",
+                               "restored on %u",
                                ap_msr_name(w), last->msr, (unsigned long long)last->bits, set,
-                               kept_not, unreadable, unrestored, asked);
+                               kept_not, unreadable, unrestored);
+        if (partly && n < cap)
+            n += (size_t)ksnprintf(out + n, cap - n, ", only some of the bits on %u", partly);
+        if (n < cap)
+            n += (size_t)ksnprintf(out + n, cap - n, " (of %u)\n", asked);
     }
 }
 

@@ -32,7 +32,9 @@ struct ap_msr_record {
     uint32_t unreadable;     /* pieces of work where reading it faulted */
     uint32_t already;        /* ... where the bits were found set (nothing written) */
     uint32_t set;            /* ... where chase set them and they stuck (restored after) */
-    uint32_t not_stuck;      /* ... where the write faulted or was not kept */
+    uint32_t not_stuck;      /* ... where the write faulted or was not kept, each bit alone too */
+    uint32_t partly;         /* ... where the bits together failed, some of them alone held */
+    uint64_t partly_bits;    /* the bits that held then (the last such piece of work) */
     uint32_t restore_failed; /* ... where the old value could not be written back */
 };
 

@@ -13,7 +13,6 @@
 #define LEAF_B_TYPE_SMT 1
 #define INTEL_MISC_ENABLE_TURBO_DISABLE CPUFACTS_BIT(38)
 #define AMD_HWCR_CPB_DIS CPUFACTS_BIT(25)
-#define INTEL_PREFETCH_BITS 0xfULL /* L2 streamer, L2 adjacent line, DCU, DCU IP */
 #define AMD_DC_CFG_DIS_HW_PF CPUFACTS_BIT(13)
 #define AMD_PREFETCH_BITS 0x2fULL /* L1 stream, L1 stride, L1 region, L2 stream, up/down */
 
@@ -26,18 +25,24 @@ void cpufacts_prefetch_ctl(const struct cpu_info *ci, struct prefetch_ctl *p)
 {
     kmemset(p, 0, sizeof(*p));
     if (is_vendor(ci, "GenuineIntel") && ci->family == 6) {
-        p->msr = MSR_INTEL_MISC_FEATURE_CONTROL;
-        p->disable_bits = INTEL_PREFETCH_BITS;
-        p->names = "L2 streamer, L2 adjacent line, L1D (DCU) next line, L1D IP stride";
-        p->doc = "Intel: disclosure of H/W prefetcher control, MSR 0x1a4 bits 0..3";
+        prefetch_models_intel(ci->model, p);
     } else if (is_vendor(ci, "AuthenticAMD") && ci->family >= 0x19) {
+        static const struct prefetcher amd19[] = {{"L1 stream", CPUFACTS_BIT(0)},
+                                                  {"L1 stride", CPUFACTS_BIT(1)},
+                                                  {"L1 region", CPUFACTS_BIT(2)},
+                                                  {"L2 stream", CPUFACTS_BIT(3)},
+                                                  {"L2 up/down", CPUFACTS_BIT(5)}};
         p->msr = MSR_AMD_PREFETCH_CONTROL;
         p->disable_bits = AMD_PREFETCH_BITS;
+        p->nprefetchers = PREFETCHERS_MAX;
+        kmemcpy(p->prefetcher, amd19, sizeof(amd19));
         p->names = "L1 stream, L1 stride, L1 region, L2 stream, L2 up/down";
         p->doc = "AMD PPR family 19h: MSR C000_0108 PrefetchControl bits 0..3 and 5";
     } else if (is_vendor(ci, "AuthenticAMD") && ci->family >= 0x10 && ci->family <= 0x16) {
         p->msr = MSR_AMD_DC_CFG;
         p->disable_bits = AMD_DC_CFG_DIS_HW_PF;
+        p->nprefetchers = 1;
+        p->prefetcher[0] = (struct prefetcher){"L1D hardware prefetcher", AMD_DC_CFG_DIS_HW_PF};
         p->names = "L1D hardware prefetcher";
         p->doc = "AMD BKDG families 10h..16h: MSR C001_1022 DC_CFG bit 13 DisHwPf";
     } else {

@@ -21,12 +21,24 @@ typedef bool (*msr_read_fn)(uint32_t msr, uint64_t *value);
 #define MSR_AMD_HWCR 0xc0010015u
 #define MSR_AMD_PSTATE_STATUS 0xc0010063u
 
+#define PREFETCHERS_MAX 5 /* prefetchers one control MSR names at most */
+
+/* One prefetcher and the bit of the control MSR that turns it off. */
+struct prefetcher {
+    const char *name;
+    uint64_t bit;
+};
+
 /* The documented prefetcher control of a CPU: which MSR, which bits turn them off. */
 struct prefetch_ctl {
     uint32_t msr;          /* 0: no documented control on this CPU */
-    uint64_t disable_bits; /* set: prefetchers off */
+    uint64_t disable_bits; /* set: prefetchers off (the prefetchers' bits together) */
     const char *names;     /* what those bits are, for people */
     const char *doc;       /* where it is documented, or why there is none */
+    unsigned nprefetchers;
+    struct prefetcher prefetcher[PREFETCHERS_MAX];
+    bool unsure;              /* the model is not in the table: each bit is tried alone */
+    const char *uncontrolled; /* prefetchers the core has besides these, left on; or NULL */
 };
 
 struct cpu_facts {
@@ -48,6 +60,13 @@ struct cpu_facts {
 
 /* The prefetch control the vendor documents for this CPU (msr 0 when none is). */
 void cpufacts_prefetch_ctl(const struct cpu_info *ci, struct prefetch_ctl *p);
+
+/*
+ * Intel family 6: the prefetchers MSR 0x1a4 controls on this model, from the SDM's model
+ * tables and Intel's disclosures (kernel/machine/prefetch_models.c): Core and Xeon bits 0..3,
+ * Atom cores bits 0 and 2, Xeon Phi bits 0 and 1; a model not listed is "unsure".
+ */
+void prefetch_models_intel(unsigned model, struct prefetch_ctl *p);
 
 /* Fill f from CPUID (fn) and the MSRs rdmsr can read. */
 void cpufacts_read(struct cpu_facts *f, const struct cpu_info *ci, cpuid_fn fn, msr_read_fn rdmsr);

@@ -8,6 +8,7 @@
 
 #include "machine/cpufacts.h"
 #include "machine/cpuinfo.h"
+#include "machine/identity.h"
 #include "machine/memtype.h"
 
 struct machine {
@@ -24,6 +25,7 @@ struct machine {
     struct memtype_regs memtype; /* MTRRs, PAT, CR0 as read (memtype.read false: not read) */
     struct cpu_facts facts;      /* prefetch control, SMT, boost */
     unsigned memtype_test;       /* the memtype_test key (tests only), set before placing */
+    struct machine_identity id;  /* SMBIOS, microcode, memory encryption */
 };
 
 /* What the memtype_test key makes chase pretend, to show placement moves or refuses. */

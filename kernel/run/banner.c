@@ -93,4 +93,5 @@ void banner_print(const struct machine *m)
     con_printf("\n");
     memtypes_print(&m->memtype);
     facts_print(&m->facts);
+    banner_identity_print(m);
 }

@@ -313,6 +313,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     if (r->buffer)
         buffer_json(&j, r->buffer);
     results_machine_json(&j, r);
+    results_identity_json(&j, r);
     if (r->cfg)
         results_config_json(&j, r->cfg);
     warnings_json(&j, r);

@@ -32,6 +32,9 @@ struct json;
 /* Write the machine's memory types, prefetch, SMT and boost facts as run.json members. */
 void results_machine_json(struct json *j, const struct run_record *r);
 
+/* Write the SMBIOS identity, microcode and memory encryption as "machine_identity". */
+void results_identity_json(struct json *j, const struct run_record *r);
+
 /* Write the memory nodes (ranges, processors, SLIT) as the run.json member "memory_nodes". */
 void results_nodes_json(struct json *j);
 

@@ -70,6 +70,25 @@ static void memory_types_json(struct json *j, const struct memtype_regs *t)
     json_object_end(j);
 }
 
+/* Each prefetcher the model's table names, and what the last prefetch=off did to it. */
+static void prefetchers_each_json(struct json *j, const struct run_record *r)
+{
+    const struct prefetch_ctl *c = &r->m->facts.prefetch;
+    const struct prefetch_run *p = r->prefetch;
+    json_bool(j, "model_in_table", c->msr && !c->unsure);
+    json_bool(j, "written_one_at_a_time", p && p->one_by_one);
+    json_string(j, "uncontrolled", c->uncontrolled);
+    json_array_begin(j, "each");
+    for (unsigned i = 0; i < c->nprefetchers; i++) {
+        json_object_begin(j, NULL);
+        json_string(j, "name", c->prefetcher[i].name);
+        json_hex(j, "bit", c->prefetcher[i].bit);
+        json_string(j, "when_asked_off", prefetch_state_names[p ? p->state[i] : PREFETCHER_ON]);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
 static void prefetch_json(struct json *j, const struct run_record *r)
 {
     const struct cpu_facts *f = &r->m->facts;
@@ -88,6 +107,7 @@ static void prefetch_json(struct json *j, const struct run_record *r)
     if (r->cfg)
         json_string(j, "requested", prefetch_names[r->cfg->global.prefetch]);
     json_string(j, "note", r->prefetch && r->prefetch->note[0] ? r->prefetch->note : NULL);
+    prefetchers_each_json(j, r);
     json_object_begin(j, "experiments");
     for (unsigned i = 0; r->cfg && i < r->cfg->global.n_experiments; i++) {
         unsigned x = r->cfg->global.experiments[i];
@@ -141,6 +161,9 @@ static void ap_record_json(struct json *j, const char *key, const struct ap_msr_
     json_u64(j, "work_set_and_restored", a->set);
     json_u64(j, "work_found_set", a->already);
     json_u64(j, "work_not_kept", a->not_stuck);
+    json_u64(j, "work_partly_set", a->partly);
+    if (a->partly)
+        json_hex(j, "partly_set_bits", a->partly_bits);
     json_u64(j, "work_unreadable", a->unreadable);
     json_u64(j, "restore_failed", a->restore_failed);
     json_object_end(j);

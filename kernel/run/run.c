@@ -8,6 +8,7 @@
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/slog.h"
 #include "machine/ap_msr.h"
 #include "machine/fault.h"
 #include "platform.h"
@@ -209,6 +210,7 @@ void run_panic(const struct fault_info *f)
     prefetch_restore(&s->prefetch);
     fault_describe(what, sizeof(what), f);
     s->rec.status = "panic";
+    slog_end("panic");
     for (unsigned i = 0; i < EXPERIMENTS_MAX; i++) {
         if (s->exps[i].status == EXP_RUNNING) {
             s->exps[i].status = EXP_FAILED;
@@ -231,6 +233,7 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
     save_run_json(s);
     strbuf_reset(&ctx->csv);
     strbuf_reset(&ctx->samples);
+    slog_experiment(xname);
     ctx->failure[0] = 0;
     unsigned fault_test = ctx->cfg->global.fault_test;
     ctx->fault_test =
@@ -242,6 +245,7 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
     st->prefetch = prefetch_apply(&s->prefetch, ctx->m, cfg_prefetch(ctx->cfg, idx));
     int rc = x->run(ctx, cfg_params_const(ctx->cfg, idx));
     prefetch_restore(&s->prefetch);
+    slog_rows(&ctx->csv); /* rows no sweep wrote point by point (c2c, numa ...) */
     if (rc == 0) {
         st->status = EXP_OK;
         kstrlcpy(st->reason, ctx->failure, sizeof(st->reason)); /* a note, if any */
@@ -391,6 +395,7 @@ static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
         run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
     print_windows(ctx, true);
     print_summary(s, ctx);
+    slog_end("complete");
     if (s->unwritten_files)
         con_printf("note: %u result file%s could not be written to %s; every table is on this "
                    "console\n",
@@ -467,10 +472,13 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     ctx->timing = t;
     ctx->measure = in->measure ? in->measure : measure_chase;
     s->rec.simulated = in->simulated;
+    slog_begin(cfg->global.serial_log != 0, in->start_time, arch_tsc_fenced(), CHASE_VERSION,
+               m->platform);
     outcome = run_all(s, ctx, t, in);
     strbuf_release(&ctx->csv);
     strbuf_release(&ctx->samples);
 out:
+    slog_end(s && s->rec.status ? s->rec.status : "no_memory"); /* no-op once ended */
     if (s) {
         strbuf_release(&s->json);
         for (unsigned i = 0; i < EXPERIMENTS_MAX; i++)

@@ -4,7 +4,10 @@
 
 #include "analysis/interpret.h"
 #include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/slog.h"
 #include "platform.h"
 
 /* The line size the analysis assumes when CPUID gives none (as chase-report does). */
@@ -70,6 +73,36 @@ static void summary_release(struct summary_work *w)
     plat_free(w);
 }
 
+/* The summary's items on the serial log: the levels, DRAM, each verdict's typed items. */
+static void summary_log(const struct an_input *in, const struct an_result *r)
+{
+    if (!slog_active())
+        return;
+    if (r->primary >= 0) {
+        const struct detection *d = &r->cr[r->primary].det;
+        for (size_t i = 0; i < d->nlevels; i++) {
+            const struct level *l = &d->level[i];
+            char size[32] = ""; /* empty: a last level whose end the curve never reached */
+            if (l->size_known && kisfinite(l->size_bytes))
+                ksnprintf(size, sizeof(size), "%.0f", l->size_bytes);
+            slog_summary("level", "n=%zu size_bytes=%s latency_ns=%.3f", i + 1, size,
+                         l->latency_ns);
+        }
+        if (kisfinite(d->dram_ns))
+            slog_summary("dram", "latency_ns=%.3f lower_bound=%d", d->dram_ns,
+                         d->dram_lower_bound ? 1 : 0);
+    }
+    for (size_t e = 0; e < AN_EXP_MAX && e < analysis_experiment_count(); e++) {
+        const struct verdict *v = &r->verdict[e];
+        if (!v->present || !in->table[e])
+            continue;
+        for (size_t k = 0; k < v->nitems; k++)
+            if (kisfinite(v->item[k].value))
+                slog_summary("verdict", "exp=%s key=%s value=%.4f", analysis_experiment(e)->name,
+                             v->item[k].key, v->item[k].value);
+    }
+}
+
 void summary_write(struct strbuf *sb, const struct summary_input *si)
 {
     struct summary_work *w = plat_alloc(sizeof(*w));
@@ -79,6 +112,7 @@ void summary_write(struct strbuf *sb, const struct summary_input *si)
         machine_caches(si->m, &w->in);
         load_tables(w, si, sb);
         analysis_run(&w->in, &w->result);
+        summary_log(&w->in, &w->result);
         analysis_summary(sb, &w->in, &w->result);
         summary_release(w);
     }

@@ -22,6 +22,14 @@ check "Intel: linear off, or as-is with the reason recorded" json_true "$j" \
      (.prefetch.experiments.linear == "as-is" and (.prefetch.note | test("0x1a4")))'
 check "Intel: the console says what happened to the prefetchers" \
     grep -Eq 'prefetch   (off for this experiment|cannot be turned off: MSR 0x1a4)' "$RUN_DIR/console.txt"
+check "Intel: each prefetcher of the model's table (Skylake-SP: bits 0..3) and what off did to it" \
+    json_true "$j" '.prefetch.model_in_table and (.prefetch.each | length) == 4 and
+        ([.prefetch.each[].when_asked_off] | all(. == "off" or . == "on: write not kept"))'
+check "Intel: TCG keeps no bit: after the combined write each bit was tried alone" json_true "$j" \
+    '.prefetch.experiments.linear == "off" or .prefetch.written_one_at_a_time'
+check "Intel: the microcode revision read the SDM's way (write 0, CPUID(1), read 0x8b)" \
+    json_true "$j" '.machine_identity.microcode.read and
+        (.machine_identity.microcode.how | test("write 0, CPUID\\(1\\)"))'
 check "Intel: both experiments ran" json_true "$j" \
     '.status == "complete" and .experiments.random == "ok" and .experiments.linear == "ok"'
 "$ROOT/build/chase-report" --out "$WORK/report" "$RUN_DIR" >/dev/null 2>&1

@@ -12,6 +12,7 @@
 #include "arch/x86_64/cpu.h"
 #include "lib/console.h"
 #include "host.h"
+#include "host_identity.h"
 #include "run/run.h"
 
 static void host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
@@ -76,6 +77,9 @@ static void describe_machine(struct machine *m)
     m->cpuid_cpu_how = before == after ? "sched_getcpu() before and after reading CPUID"
                                        : "the process moved between CPUs while reading CPUID";
     cpufacts_read(&m->facts, &m->cpu, host_cpuid, plat_read_msr);
+    identity_read_cpu(&m->id, &m->cpu, host_cpuid, plat_read_msr, plat_write_msr);
+    host_identity_microcode(&m->id, HOST_CPUINFO, m->cpuid_cpu);
+    host_identity_smbios(&m->id, HOST_DMI_DIR);
     host_memory(&total, &available);
     m->memory_total_bytes = total;
     m->buffer_limit_bytes = available / 2;
@@ -194,6 +198,7 @@ int main(int argc, char **argv)
         describe_machine(&m);
         usage(stdout);
         chase_print_help(&m);
+        free((void *)m.id.smbios);
         return 0;
     }
     struct run_inputs in = {0};
@@ -209,6 +214,7 @@ int main(int argc, char **argv)
     enum on_exit on_exit;
     enum run_outcome outcome = chase_main(&m, &in, &on_exit);
     free(text);
+    free((void *)m.id.smbios);
     con_log_reset();
     return run_exit_status(outcome);
 }

@@ -36,6 +36,12 @@ void plat_console_write(const char *s)
     fflush(stdout);
 }
 
+bool plat_serial_write(const char *s)
+{
+    (void)s;
+    return false; /* a Linux process has no serial port of its own: stdout is its console */
+}
+
 int host_make_dirs(const char *dir)
 {
     char path[sizeof(run_dir)];

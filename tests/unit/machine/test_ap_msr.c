@@ -23,6 +23,7 @@ struct fake_cpu {
     bool drops_writes;    /* TCG: reads work, writes are ignored */
     bool no_de_cfg;       /* reading or writing DE_CFG faults (#GP) */
     bool restore_refused; /* the write of the old value faults */
+    uint64_t fault_bits;  /* a prefetch write setting any of these faults (bits it lacks) */
     unsigned writes, reads;
     bool changed_once; /* a value other than the first was written */
 };
@@ -51,7 +52,8 @@ static bool fake_write(void *ctx, uint32_t msr, uint64_t value)
 {
     struct fake_cpu *c = ctx;
     uint64_t *r = reg(c, msr);
-    if (!r || (c->restore_refused && c->changed_once))
+    if (!r || (c->restore_refused && c->changed_once) ||
+        (msr == MSR_PREFETCH && (value & c->fault_bits)))
         return false;
     c->writes++;
     if (!c->drops_writes) {
@@ -172,10 +174,36 @@ static void test_restore_refused_and_new_setting(void **state)
     assert_int_equal(e.reads + e.writes, 0);
 }
 
+/* A core of another type (a hybrid CPU's) lacks two of the bits: the others alone hold. */
+static void test_fewer_bits_on_this_core(void **state)
+{
+    (void)state;
+    static struct ap_msr_book b;
+    memset(&b, 0, sizeof(b));
+    ap_msr_want(&b, AP_MSR_PREFETCH, MSR_PREFETCH, PREFETCH_OFF_BITS);
+    struct fake_cpu c = {.fault_bits = 0xa};
+    uint64_t de;
+    assert_int_equal(work_on(&b, 3, 3, &c, &de), 0x5); /* bits 0 and 2 off for the work */
+    assert_int_equal(c.prefetch, 0);                   /* and back after it */
+    const struct ap_msr_record *p = &b.rec[3][AP_MSR_PREFETCH];
+    assert_int_equal(p->partly, 1);
+    assert_int_equal(p->partly_bits, 0x5);
+    assert_int_equal(p->set + p->not_stuck, 0);
+    struct fake_cpu none = {.fault_bits = 0xf};
+    assert_int_equal(work_on(&b, 4, 4, &none, &de), 0);
+    assert_int_equal(b.rec[4][AP_MSR_PREFETCH].not_stuck, 1);
+    char line[400];
+    ap_msr_summary(&b, line, sizeof(line));
+    assert_string_equal(line, "  per core   prefetch (MSR 0x1a4 bits 0xf) on the other "
+                              "processors: set for their work on 0, not kept on 1, unreadable "
+                              "on 0, not restored on 0, only some of the bits on 1 (of 2)\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_core),
+        cmocka_unit_test(test_fewer_bits_on_this_core),
         cmocka_unit_test(test_tcg_drops_writes),
         cmocka_unit_test(test_faults_and_already_set),
         cmocka_unit_test(test_restore_refused_and_new_setting),

@@ -31,6 +31,23 @@ void plat_console_write(const char *s)
     stub_console[stub_console_len] = 0;
 }
 
+char stub_serial[1 << 16];
+size_t stub_serial_len;
+bool stub_serial_present; /* false: plat_serial_write says there is no port */
+
+bool plat_serial_write(const char *s)
+{
+    size_t n = strlen(s);
+    if (!stub_serial_present)
+        return false;
+    if (stub_serial_len + n + 1 > sizeof(stub_serial))
+        n = sizeof(stub_serial) - stub_serial_len - 1;
+    memcpy(stub_serial + stub_serial_len, s, n);
+    stub_serial_len += n;
+    stub_serial[stub_serial_len] = 0;
+    return true;
+}
+
 void stub_console_reset(void)
 {
     stub_console_len = 0;

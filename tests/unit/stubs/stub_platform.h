@@ -3,6 +3,7 @@
 #ifndef CHASE_STUB_PLATFORM_H
 #define CHASE_STUB_PLATFORM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define STUB_CONSOLE_BYTES 65536
@@ -22,5 +23,10 @@ extern unsigned stub_window_interruption_vector;
 
 /* Forget what the console stub captured. */
 void stub_console_reset(void);
+
+/* What plat_serial_write was given, while stub_serial_present says there is a port. */
+extern char stub_serial[1 << 16];
+extern size_t stub_serial_len;
+extern bool stub_serial_present;
 
 #endif

@@ -60,6 +60,50 @@ static void row_prefetch(FILE *f, const struct rjson *run)
     row_json_text(f, run, "prefetch note", "prefetch.note");
 }
 
+/* "a b c" from the strings at the three paths under base (missing ones left out). */
+static void joined(char *out, size_t cap, const struct rjson *base, const char *const paths[3])
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < 3; i++) {
+        const char *v = rjson_string(rjson_path(base, paths[i]));
+        if (v && *v && n < cap)
+            n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " " : "", v);
+    }
+}
+
+/* The machine's identity: SMBIOS board, firmware and memory; microcode; DRAM encryption. */
+static void rows_identity(FILE *f, const struct rjson *run)
+{
+    const struct rjson *s = rjson_path(run, "machine_identity.smbios");
+    char text[SOURCE_TEXT];
+    double v;
+    if (s && !rjson_true(rjson_get(s, "found")))
+        row_json_text(f, run, "SMBIOS", "machine_identity.smbios.why");
+    if (s && rjson_true(rjson_get(s, "found"))) {
+        static const char *const board[3] = {"board.manufacturer", "board.product",
+                                             "board.version"};
+        static const char *const system[3] = {"system.manufacturer", "system.product",
+                                              "system.version"};
+        static const char *const firmware[3] = {"firmware.vendor", "firmware.version",
+                                                "firmware.date"};
+        joined(text, sizeof(text), s, board);
+        row_text(f, "board", text);
+        joined(text, sizeof(text), s, system);
+        row_text(f, "system", text);
+        joined(text, sizeof(text), s, firmware);
+        row_text(f, "firmware (SMBIOS)", text);
+        row_json_text(f, run, "memory devices", "machine_identity.smbios.memory_summary");
+        double channels = 0;
+        rjson_number(rjson_get(s, "channels"), &channels);
+        if (rjson_number(rjson_get(s, "dram_bandwidth_bytes_per_s"), &v))
+            fprintf(f, "| DRAM bandwidth, theoretical | %.1f GB/s over %.0f channel%s |\n", v / 1e9,
+                    channels, channels == 1 ? "" : "s");
+    }
+    row_json_text(f, run, "microcode", "machine_identity.microcode.revision");
+    row_json_text(f, run, "memory encryption", "machine_identity.memory_encryption.state");
+}
+
 void report_md_machine(FILE *f, const struct source_result *r)
 {
     const struct source *s = r->src;
@@ -79,6 +123,7 @@ void report_md_machine(FILE *f, const struct source_result *r)
     row_json_text(f, run, "platform", "platform");
     row_json_text(f, run, "firmware", "firmware.vendor");
     row_json_text(f, run, "CPU vendor", "cpu.vendor");
+    rows_identity(f, run);
     if (rjson_true(rjson_get(run, "hypervisor")))
         row_text(f, "hypervisor", "present: timings are from a guest");
     row_tsc(f, run);

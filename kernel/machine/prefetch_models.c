@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Which hardware prefetchers MSR 0x1a4 (MSR_MISC_FEATURE_CONTROL) turns off on each Intel
+// family 6 model: the bit layout differs between Core/Xeon, Atom and Xeon Phi cores, and the
+// newest cores have prefetchers beyond these bits.
+#include "lib/kstring.h"
+#include "machine/cpufacts.h"
+
+#define PF_BIT(n) (1ULL << (n))
+
+/*
+ * Core and Xeon, Nehalem to Rocket Lake (Intel's disclosure of H/W prefetcher control, 2014;
+ * SDM Vol. 4 MSR_MISC_FEATURE_CONTROL): bit 0 L2 streamer, 1 L2 adjacent line, 2 L1D next
+ * line (DCU), 3 L1D IP stride.
+ */
+static const uint8_t core_models[] = {
+    0x1a, 0x1e, 0x1f, 0x2e,             /* Nehalem */
+    0x25, 0x2c, 0x2f,                   /* Westmere */
+    0x2a, 0x2d, 0x3a, 0x3e,             /* Sandy Bridge, Ivy Bridge */
+    0x3c, 0x3f, 0x45, 0x46,             /* Haswell */
+    0x3d, 0x47, 0x4f, 0x56,             /* Broadwell */
+    0x4e, 0x5e, 0x55,                   /* Skylake, Skylake-SP/Cascade Lake/Cooper Lake */
+    0x8e, 0x9e, 0xa5, 0xa6, 0x66,       /* Kaby/Coffee/Comet Lake, Cannon Lake */
+    0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d, /* Ice Lake (client, server), Tiger Lake */
+    0xa7,                               /* Rocket Lake */
+};
+
+/* The same four bits on Golden Cove and later cores, which have further prefetchers (the L2
+ * AMP and LLC page prefetchers among them) that bits 0..3 do not reach. */
+static const uint8_t core_more_models[] = {
+    0x97, 0x9a, 0xb7, 0xba, 0xbf, /* Alder Lake, Raptor Lake */
+    0xaa, 0xac,                   /* Meteor Lake */
+    0x8f, 0xcf, 0xad, 0xae,       /* Sapphire, Emerald, Granite Rapids */
+};
+
+/* Atom cores (Silvermont-D, Goldmont, Goldmont Plus, Tremont, Crestmont): bit 0 L2, bit 2 DCU;
+ * bits 1 and 3 are not defined there. */
+static const uint8_t atom_models[] = {0x4d, 0x5c, 0x5f, 0x7a, 0x86, 0x96, 0x9c, 0xaf, 0xb6};
+
+/* Xeon Phi (Knights Landing, Knights Mill): bit 0 DCU, bit 1 L2. */
+static const uint8_t phi_models[] = {0x57, 0x85};
+
+static const struct prefetcher core_prefetchers[] = {
+    {"L2 streamer", PF_BIT(0)},
+    {"L2 adjacent line", PF_BIT(1)},
+    {"L1D next line (DCU)", PF_BIT(2)},
+    {"L1D IP stride", PF_BIT(3)},
+};
+static const struct prefetcher atom_prefetchers[] = {
+    {"L2 streamer", PF_BIT(0)},
+    {"L1D next line (DCU)", PF_BIT(2)},
+};
+static const struct prefetcher phi_prefetchers[] = {
+    {"L1D next line (DCU)", PF_BIT(0)},
+    {"L2 streamer", PF_BIT(1)},
+};
+
+static bool listed(const uint8_t *models, size_t n, unsigned model)
+{
+    for (size_t i = 0; i < n; i++)
+        if (models[i] == model)
+            return true;
+    return false;
+}
+
+#define LISTED(a, model) listed((a), sizeof(a) / sizeof((a)[0]), (model))
+
+static void set(struct prefetch_ctl *p, const struct prefetcher *list, unsigned n)
+{
+    p->nprefetchers = n;
+    p->disable_bits = 0;
+    for (unsigned i = 0; i < n; i++) {
+        p->prefetcher[i] = list[i];
+        p->disable_bits |= list[i].bit;
+    }
+}
+
+void prefetch_models_intel(unsigned model, struct prefetch_ctl *p)
+{
+    p->msr = MSR_INTEL_MISC_FEATURE_CONTROL;
+    p->unsure = false;
+    p->uncontrolled = NULL;
+    if (LISTED(atom_models, model)) {
+        set(p, atom_prefetchers, 2);
+        p->names = "L2 streamer, L1D next line (DCU)";
+        p->doc = "Intel Atom cores: MSR 0x1a4 bit 0 (L2), bit 2 (DCU); bits 1 and 3 undefined";
+    } else if (LISTED(phi_models, model)) {
+        set(p, phi_prefetchers, 2);
+        p->names = "L1D next line (DCU), L2 streamer";
+        p->doc = "Intel Xeon Phi: MSR 0x1a4 bit 0 (DCU), bit 1 (L2)";
+    } else {
+        set(p, core_prefetchers, 4);
+        p->names = "L2 streamer, L2 adjacent line, L1D (DCU) next line, L1D IP stride";
+        p->doc = "Intel: disclosure of H/W prefetcher control, MSR 0x1a4 bits 0..3";
+        if (LISTED(core_more_models, model)) {
+            p->uncontrolled = "this core's further prefetchers (L2 AMP, LLC page prefetcher) "
+                              "are not among MSR 0x1a4 bits 0..3: they stay as they are";
+        } else if (!LISTED(core_models, model)) {
+            p->unsure = true;
+            p->doc = "Intel family 6 model not in chase's table: MSR 0x1a4 bits 0..3 as on "
+                     "Core, each written alone and kept only where it holds";
+        }
+    }
+}
