@@ -96,10 +96,13 @@ static void summary_log(const struct an_input *in, const struct an_result *r)
         const struct verdict *v = &r->verdict[e];
         if (!v->present || !in->table[e])
             continue;
-        for (size_t k = 0; k < v->nitems; k++)
-            if (kisfinite(v->item[k].value))
+        for (size_t k = 0; k < v->nitems; k++) {
+            const struct vitem *it = &v->item[k];
+            bool scalar = it->type == VITEM_NUMBER || it->type == VITEM_BOOL;
+            if (scalar && kisfinite(it->value))
                 slog_summary("verdict", "exp=%s key=%s value=%.4f", analysis_experiment(e)->name,
-                             v->item[k].key, v->item[k].value);
+                             it->name, it->value);
+        }
     }
 }
 
