@@ -344,6 +344,9 @@ UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt
 test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
 test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
 
+# AArch64 (issue 42): chase-host cross-built for AArch64 Linux, in its own fragment.
+include kernel/arch/aarch64/aarch64.mk
+
 UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
 	$(if $(word 2,$(filter %/$(n),$(UNIT_TESTS))),$(n))))
 $(if $(UNIT_DUPLICATES),$(error unit test names used in two folders: $(UNIT_DUPLICATES)))

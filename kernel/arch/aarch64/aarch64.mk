@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test.
+
+AARCH64_CC := aarch64-linux-gnu-gcc
+# The portable kernel includes "arch/x86_64/NAME.h"; x86_names/ (first on the path) turns each
+# into kernel/arch/aarch64/NAME.h.
+AARCH64_HOST_CFLAGS := -Ikernel/arch/aarch64/x86_names $(HOST_CFLAGS)
+AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S
+AARCH64_HOST_OBJS := $(patsubst %,$(BUILD)/host-aarch64/%.o,$(KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
+	$(HOST_SRCS))
+
+$(BUILD)/host-aarch64/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC(a64)  $<")
+	$(Q)$(AARCH64_CC) $(AARCH64_HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/host-aarch64/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS(a64)  $<")
+	$(Q)$(AARCH64_CC) $(AARCH64_HOST_CFLAGS) -c $< -o $@
+
+# Static, so that it runs under qemu-aarch64 and on any AArch64 Linux without a sysroot.
+$(BUILD)/chase-host-aarch64: $(AARCH64_HOST_OBJS)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(AARCH64_CC) -static -o $@ $(AARCH64_HOST_OBJS)
