@@ -127,10 +127,14 @@ static void print_timing(const struct timing *t)
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
     if (t->aperf_mperf > 0)
         con_printf("; APERF/MPERF says %.3f", t->aperf_mperf);
+#if defined(__aarch64__)
+    con_printf("\n  SMIs       not on this architecture (AArch64 has no SMIs or MSRs)\n");
+#else
     con_printf("\n  SMIs       %s\n", t->smi_counting
                                           ? "counted around every repetition (MSR_SMI_COUNT)"
                                           : "not counted (not an Intel CPU in ring 0 with "
                                             "MSR_SMI_COUNT)");
+#endif
 }
 
 /* What the windows rest on (at the start), or what they saw (at the end). */

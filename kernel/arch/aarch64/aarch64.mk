@@ -6,8 +6,10 @@ AARCH64_CC := aarch64-linux-gnu-gcc
 # into kernel/arch/aarch64/NAME.h.
 AARCH64_HOST_CFLAGS := -Ikernel/arch/aarch64/x86_names $(HOST_CFLAGS)
 AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S
+# What chase-host reads on AArch64 instead of CPUID: MIDR_EL1 (named) and sysfs's caches.
+AARCH64_HOST_SRCS := kernel/machine/arm_id.c tools/host/host_arm.c
 AARCH64_HOST_OBJS := $(patsubst %,$(BUILD)/host-aarch64/%.o,$(KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
-	$(HOST_SRCS))
+	$(HOST_SRCS) $(AARCH64_HOST_SRCS))
 
 $(BUILD)/host-aarch64/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -23,3 +25,6 @@ $(BUILD)/host-aarch64/%.S.o: %.S
 $(BUILD)/chase-host-aarch64: $(AARCH64_HOST_OBJS)
 	@$(if $(Q),echo "  LINK     $@")
 	$(Q)$(AARCH64_CC) -static -o $@ $(AARCH64_HOST_OBJS)
+
+ALL_TARGETS  += $(BUILD)/chase-host-aarch64
+SCRIPT_TESTS += tests/host/test_host_aarch64.sh

@@ -30,6 +30,17 @@ static inline uint64_t arch_counter_hz(void)
     return v;
 }
 
+/*
+ * MIDR_EL1. EL1 and above read it directly; at EL0 Linux traps and emulates the read only when
+ * getauxval(AT_HWCAP) has HWCAP_CPUID (bit 11): check that first, or this raises SIGILL.
+ */
+static inline uint64_t arch_read_midr(void)
+{
+    uint64_t v;
+    __asm__ volatile("mrs %0, midr_el1" : "=r"(v));
+    return v;
+}
+
 /* A full-system data synchronization barrier followed by an instruction barrier. */
 static inline void arch_barrier(void)
 {
