@@ -28,3 +28,7 @@ $(BUILD)/chase-host-aarch64: $(AARCH64_HOST_OBJS)
 
 ALL_TARGETS  += $(BUILD)/chase-host-aarch64
 SCRIPT_TESTS += tests/host/test_host_aarch64.sh
+
+# The PPTT reader under libFuzzer (tests/fuzz/test_fuzz.sh runs it with the others).
+FUZZ_TARGETS += fuzz_pptt
+fuzz_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
