@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# chase-host cross-built for AArch64 runs the random experiment of the quick profile under
-# qemu-aarch64 (user mode): the AArch64 chase loops, counter reads and the ID-register and sysfs
-# descriptions in place of CPUID, with the same files as on x86. Behaviour only: TCG timings
-# are never judged.
+# chase-host cross-built for AArch64 runs the quick profile under qemu-aarch64 (user mode): the
+# AArch64 chase loops, counter reads and the ID-register and sysfs descriptions in place of
+# CPUID, with the same files as on x86. Behaviour only: TCG timings are never judged.
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/lib_run.sh"
@@ -43,7 +42,21 @@ check "random.csv: every chain checksum is a 64-bit hex value" awk -F, '
     NR == 1 { for (i = 1; i <= NF; i++) if ($i == "chain_checksum") c = i; next }
     $c !~ /^0x[0-9a-f]+$/ { bad = 1 } END { exit bad || !c || NR < 2 }' "$dir/random.csv"
 
+# The whole quick profile: every experiment runs (or is skipped for want of a second memory
+# node or huge pages, saying so) and writes files in the x86 runs' format.
+full=$(fresh_dir host-aarch64-quick)
+timeout 600 qemu-aarch64 "$HOST" --out "$full" profile=quick >"$TEST_TMP/host-aarch64-quick.log" 2>&1
+check "chase-host-aarch64 runs the whole quick profile and exits 0" test "$?" = 0
+dir="$full/0001"
+check "run.json: complete, all thirteen experiments ok (or skipped, saying why)" \
+    json_true "$dir/run.json" '.arch=="aarch64" and .status=="complete"
+     and (.experiments|length==13) and all(.experiments[]; startswith("ok")
+         or startswith("skipped: needs two processors")
+         or startswith("skipped: needs two memory nodes"))'
+validate_experiments "$dir"
+
 # The x86-64 chase-host, with the same seed, builds the same chains: the checksums agree.
+dir="$out/0001"
 x86=$(fresh_dir host-aarch64-x86)
 "$ROOT/build/chase-host" --out "$x86" profile=quick experiments=random \
     >"$TEST_TMP/host-aarch64-x86.log" 2>&1
