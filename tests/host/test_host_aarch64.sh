@@ -45,7 +45,8 @@ check "random.csv: every chain checksum is a 64-bit hex value" awk -F, '
 # The whole quick profile: every experiment runs (or is skipped for want of a second memory
 # node or huge pages, saying so) and writes files in the x86 runs' format.
 full=$(fresh_dir host-aarch64-quick)
-timeout 600 qemu-aarch64 "$HOST" --out "$full" profile=quick >"$TEST_TMP/host-aarch64-quick.log" 2>&1
+timeout 600 qemu-aarch64 "$HOST" --out "$full" profile=quick \
+    >"$TEST_TMP/host-aarch64-quick.log" 2>&1
 check "chase-host-aarch64 runs the whole quick profile and exits 0" test "$?" = 0
 dir="$full/0001"
 check "run.json: complete, all thirteen experiments ok (or skipped, saying why)" \
