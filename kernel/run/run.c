@@ -112,8 +112,13 @@ static void print_timing(const struct timing *t)
     for (unsigned i = 1; i < t->nsources; i++)
         con_printf("             %.3f MHz by %s (spread %.3f%%)\n", t->sources[i].hz / 1e6,
                    t->sources[i].name, t->sources[i].spread * 100);
+#if defined(__aarch64__)
+    if (t->cpuid_hz) /* the generic timer's rate as firmware set it */
+        con_printf("             %.3f MHz from %s\n", t->cpuid_hz / 1e6, t->cpuid_leaf);
+#else
     if (t->cpuid_hz)
         con_printf("             %.3f MHz from CPUID leaf %s\n", t->cpuid_hz / 1e6, t->cpuid_leaf);
+#endif
     if (t->disagreement > TSC_DISAGREEMENT_WARN)
         con_printf("  WARNING    the TSC frequency sources disagree by %.2f%%: ns may be off by "
                    "that much\n",

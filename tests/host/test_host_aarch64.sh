@@ -31,6 +31,8 @@ check "run.json: x86-only records say not on this architecture" json_true "$dir/
     '(.memory_types.why|startswith("not on this architecture"))
      and (.prefetch.documented|startswith("not on this architecture"))
      and (.windows.lfence|startswith("not on this architecture"))'
+check "console: the counter's rate from CNTFRQ_EL0, not from a CPUID leaf" \
+    grep -q '^             [0-9.]* MHz from CNTFRQ_EL0$' "$dir/console.txt"
 check "console: SMIs, memory types and boost are not on this architecture" sh -c "
     grep -q '^  SMIs       not on this architecture' '$dir/console.txt' &&
     grep -q '^  memtypes   not on this architecture' '$dir/console.txt' &&
