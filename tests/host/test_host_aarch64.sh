@@ -11,6 +11,13 @@ HOST="$ROOT/build/chase-host-aarch64"
 check "chase-host-aarch64 is an AArch64 executable" sh -c "file -b '$HOST' | grep -q 'ARM aarch64'"
 check "qemu-aarch64 is installed (make deps)" command -v qemu-aarch64
 
+# The loops themselves: each chase ends where its hops lead, lock-step and serialized heads
+# included, and the counter and add chain behave (tests/host/check_loops_aarch64.c).
+qemu-aarch64 "$ROOT/build/check_loops_aarch64" >"$TEST_TMP/check-loops-aarch64.log" 2>&1
+check "the AArch64 chase loops end where their chains lead (check_loops_aarch64)" test "$?" = 0
+check "check_loops_aarch64 ran all its 45 checks" \
+    test "$(grep -c '^ok - ' "$TEST_TMP/check-loops-aarch64.log")" = 45
+
 out=$(fresh_dir host-aarch64)
 timeout 600 qemu-aarch64 "$HOST" --out "$out" profile=quick experiments=random \
     >"$TEST_TMP/host-aarch64.log" 2>&1

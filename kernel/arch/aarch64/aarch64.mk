@@ -32,3 +32,10 @@ SCRIPT_TESTS += tests/host/test_host_aarch64.sh
 # The PPTT reader under libFuzzer (tests/fuzz/test_fuzz.sh runs it with the others).
 FUZZ_TARGETS += fuzz_pptt
 fuzz_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
+
+# A check of the AArch64 loops themselves (where each chase ends), run by the script test.
+$(BUILD)/check_loops_aarch64: tests/host/check_loops_aarch64.c $(AARCH64_ARCH_SRCS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(AARCH64_CC) $(COMMON) -O1 -static -o $@ $^
+ALL_TARGETS += $(BUILD)/check_loops_aarch64
