@@ -64,6 +64,12 @@ check "run.json: complete, all thirteen experiments ok (or skipped, saying why)"
          or startswith("skipped: needs two processors")
          or startswith("skipped: needs two memory nodes"))'
 validate_experiments "$dir"
+rep=$(fresh_dir host-aarch64-report)
+"$ROOT/build/chase-report" --out "$rep" "$dir" >"$TEST_TMP/host-aarch64-report.log" 2>&1
+rc=$?
+check "chase-report reads the AArch64 run and names its processor by MIDR" sh -c "
+    test $rc = 0 && test -s '$rep/report.md' &&
+    grep -q '^run 0001: .*(MIDR 0x[0-9a-f]*)' '$TEST_TMP/host-aarch64-report.log'"
 
 # The x86-64 chase-host, with the same seed, builds the same chains: the checksums agree.
 dir="$out/0001"
