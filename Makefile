@@ -344,6 +344,14 @@ $(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/hos
 test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
 $(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
+# AArch64 (issue 42): the ID register (MIDR, MPIDR, CLIDR, CCSIDR, CTR) and PPTT decoders.
+UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt
+test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
+test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
+
+# AArch64 (issue 42): chase-host cross-built for AArch64 Linux, in its own fragment.
+include kernel/arch/aarch64/aarch64.mk
+
 UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
 	$(if $(word 2,$(filter %/$(n),$(UNIT_TESTS))),$(n))))
 $(if $(UNIT_DUPLICATES),$(error unit test names used in two folders: $(UNIT_DUPLICATES)))

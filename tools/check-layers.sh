@@ -21,11 +21,11 @@ src() { git ls-files -co --exclude-standard -- "$@" 2>/dev/null; }
 
 check "GNU-EFI headers are included only in efi/" \
     "$(src '*.c' '*.h' | grep -v '^efi/' | xargs -r grep -lE '#include *[<"](efi|efilib)\.h[>"]')"
-check "inline assembly lives only in kernel/arch/x86_64/" \
-    "$(src '*.c' '*.h' | grep -v '^kernel/arch/x86_64/' |
+check "inline assembly lives only in kernel/arch/x86_64/ and kernel/arch/aarch64/" \
+    "$(src '*.c' '*.h' | grep -vE '^kernel/arch/(x86_64|aarch64)/' |
         xargs -r grep -lE '(__asm__|\basm\b *(volatile|__volatile__)? *\()')"
-check "assembly files live only in kernel/arch/x86_64/" \
-    "$(src '*.S' '*.s' '*.asm' | grep -v '^kernel/arch/x86_64/')"
+check "assembly files live only in kernel/arch/x86_64/ and kernel/arch/aarch64/" \
+    "$(src '*.S' '*.s' '*.asm' | grep -vE '^kernel/arch/(x86_64|aarch64)/')"
 check "kernel/ uses only freestanding C headers" \
     "$(src 'kernel/*.c' 'kernel/*.h' |
         xargs -r grep -nE '#include *<' |

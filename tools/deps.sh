@@ -17,6 +17,8 @@ packages=(
     clang libclang-rt-14-dev    # fuzzing (libFuzzer) and sanitizers
     clang-format                # make format, tools/check-format.sh (version 14 in Debian 12)
     sbsigntool openssl          # signing chase.efi for Secure Boot
+    gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross # chase-host-aarch64
+    qemu-user                   # running chase-host-aarch64 in the tests (qemu-aarch64)
 )
 names=()
 for p in "${packages[@]}"; do

@@ -14,8 +14,12 @@
 static void memtypes_print(const struct memtype_regs *t)
 {
     if (!t->read) {
+#if defined(__aarch64__)
+        con_printf("  memtypes   not on this architecture (MTRRs and PAT are x86's)\n");
+#else
         con_printf("  memtypes   not read (MTRRs and PAT need ring 0): the buffer's type is "
                    "unknown\n");
+#endif
         return;
     }
     con_printf("  memtypes   MTRRs %s, default %s, %u variable, fixed %s; PAT entry 0 %s; "
@@ -44,8 +48,13 @@ static void facts_print(const struct cpu_facts *f)
     if (f->threads_per_core)
         con_printf("  smt        %u thread%s per core (%s)\n", f->threads_per_core,
                    f->threads_per_core > 1 ? "s" : "", f->smt_source);
+#if defined(__aarch64__)
+    if (!f->boost_supported)
+        con_printf("  boost      not on this architecture (CPUID is x86's)\n");
+#else
     if (!f->boost_supported)
         con_printf("  boost      not reported by CPUID\n");
+#endif
     else
         con_printf("  boost      supported%s\n", f->boost_disabled < 0 ? ", state not readable"
                                                  : f->boost_disabled   ? ", disabled"

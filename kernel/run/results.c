@@ -293,6 +293,11 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     json_string(&j, "version", CHASE_VERSION);
     json_string(&j, "status", r->status);
     json_string(&j, "platform", r->m->platform);
+#if defined(__aarch64__)
+    json_string(&j, "arch", "aarch64");
+#else
+    json_string(&j, "arch", "x86_64");
+#endif
     json_bool(&j, "simulated", r->simulated != NULL);
     if (r->simulated)
         json_string(&j, "hierarchy", r->simulated);

@@ -34,7 +34,11 @@ static void memory_types_json(struct json *j, const struct memtype_regs *t)
     json_object_begin(j, "memory_types");
     json_bool(j, "read", t->read);
     if (!t->read) {
+#if defined(__aarch64__)
+        json_string(j, "why", "not on this architecture (AArch64: MTRRs and PAT are x86's)");
+#else
         json_string(j, "why", "MTRRs and PAT are read only in ring 0 (chase.efi)");
+#endif
         json_object_end(j);
         return;
     }

@@ -113,8 +113,13 @@ static void print_timing(const struct timing *t)
     for (unsigned i = 1; i < t->nsources; i++)
         con_printf("             %.3f MHz by %s (spread %.3f%%)\n", t->sources[i].hz / 1e6,
                    t->sources[i].name, t->sources[i].spread * 100);
+#if defined(__aarch64__)
+    if (t->cpuid_hz) /* the generic timer's rate as firmware set it */
+        con_printf("             %.3f MHz from %s\n", t->cpuid_hz / 1e6, t->cpuid_leaf);
+#else
     if (t->cpuid_hz)
         con_printf("             %.3f MHz from CPUID leaf %s\n", t->cpuid_hz / 1e6, t->cpuid_leaf);
+#endif
     if (t->disagreement > TSC_DISAGREEMENT_WARN)
         con_printf("  WARNING    the TSC frequency sources disagree by %.2f%%: ns may be off by "
                    "that much\n",
@@ -128,10 +133,14 @@ static void print_timing(const struct timing *t)
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
     if (t->aperf_mperf > 0)
         con_printf("; APERF/MPERF says %.3f", t->aperf_mperf);
+#if defined(__aarch64__)
+    con_printf("\n  SMIs       not on this architecture (AArch64 has no SMIs or MSRs)\n");
+#else
     con_printf("\n  SMIs       %s\n", t->smi_counting
                                           ? "counted around every repetition (MSR_SMI_COUNT)"
                                           : "not counted (not an Intel CPU in ring 0 with "
                                             "MSR_SMI_COUNT)");
+#endif
 }
 
 /* What the windows rest on (at the start), or what they saw (at the end). */

@@ -13,6 +13,9 @@
 #include "lib/console.h"
 #include "host.h"
 #include "host_identity.h"
+#if defined(__aarch64__)
+#include "host_arm.h"
+#endif
 #include "run/run.h"
 
 static void host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
@@ -71,7 +74,11 @@ static void describe_machine(struct machine *m)
     memset(m, 0, sizeof(*m));
     /* After pinning: a hybrid CPU's cores differ. The CPU is the one seen as CPUID ran. */
     int before = sched_getcpu();
+#if defined(__aarch64__)
+    host_arm_cpu_read(&m->cpu, before); /* no CPUID: MIDR_EL1 and sysfs */
+#else
     cpuinfo_read(&m->cpu, host_cpuid);
+#endif
     int after = sched_getcpu();
     m->cpuid_cpu = before == after ? before : -1;
     m->cpuid_cpu_how = before == after ? "sched_getcpu() before and after reading CPUID"
@@ -80,6 +87,10 @@ static void describe_machine(struct machine *m)
     identity_read_cpu(&m->id, &m->cpu, host_cpuid, plat_read_msr, plat_write_msr);
     host_identity_microcode(&m->id, HOST_CPUINFO, m->cpuid_cpu);
     host_identity_smbios(&m->id, HOST_DMI_DIR);
+#if defined(__aarch64__)
+    m->facts.prefetch.doc = HOST_ARM_NOT_HERE ": the prefetcher controls are "
+                                              "implementation-defined registers";
+#endif
     host_memory(&total, &available);
     m->memory_total_bytes = total;
     m->buffer_limit_bytes = available / 2;

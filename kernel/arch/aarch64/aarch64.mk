@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test.
+
+AARCH64_CC := aarch64-linux-gnu-gcc
+# The portable kernel includes "arch/x86_64/NAME.h"; x86_names/ (first on the path) turns each
+# into kernel/arch/aarch64/NAME.h.
+AARCH64_HOST_CFLAGS := -Ikernel/arch/aarch64/x86_names $(HOST_CFLAGS)
+AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S
+# What chase-host reads on AArch64 instead of CPUID: MIDR_EL1 (named) and sysfs's caches.
+AARCH64_HOST_SRCS := kernel/machine/arm_id.c tools/host/host_arm.c
+AARCH64_HOST_OBJS := $(patsubst %,$(BUILD)/host-aarch64/%.o,$(KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
+	$(HOST_SRCS) $(AARCH64_HOST_SRCS))
+
+$(BUILD)/host-aarch64/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC(a64)  $<")
+	$(Q)$(AARCH64_CC) $(AARCH64_HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/host-aarch64/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS(a64)  $<")
+	$(Q)$(AARCH64_CC) $(AARCH64_HOST_CFLAGS) -c $< -o $@
+
+# Static, so that it runs under qemu-aarch64 and on any AArch64 Linux without a sysroot.
+$(BUILD)/chase-host-aarch64: $(AARCH64_HOST_OBJS)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(AARCH64_CC) -static -o $@ $(AARCH64_HOST_OBJS)
+
+ALL_TARGETS  += $(BUILD)/chase-host-aarch64
+SCRIPT_TESTS += tests/host/test_host_aarch64.sh
+
+# The PPTT reader under libFuzzer (tests/fuzz/test_fuzz.sh runs it with the others).
+FUZZ_TARGETS += fuzz_pptt
+fuzz_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
+
+# A check of the AArch64 loops themselves (where each chase ends), run by the script test.
+$(BUILD)/check_loops_aarch64: tests/host/check_loops_aarch64.c $(AARCH64_ARCH_SRCS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(AARCH64_CC) $(COMMON) -O1 -static -o $@ $^
+ALL_TARGETS += $(BUILD)/check_loops_aarch64

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// AArch64 instructions the kernel uses (the generic timer, barriers, ID registers); with
+// kernel/arch/x86_64/cpu.h the only home of inline assembly.
+#ifndef CHASE_ARCH_AARCH64_CPU_H
+#define CHASE_ARCH_AARCH64_CPU_H
+
+#include <stdint.h>
+
+#define BIT(n) (1ULL << (n))
+
+/*
+ * The generic timer's virtual count, ordered as Arm documents for timing: DSB SY makes every
+ * earlier memory access complete and ISB keeps the read from being taken early (CNTVCT_EL0
+ * may otherwise be read speculatively, out of order); the ISB after it keeps later
+ * instructions from starting before it. Ticks at arch_counter_hz(). The kernel's name for it
+ * is the x86 one (the "TSC" of the platform contract).
+ */
+static inline uint64_t arch_tsc_fenced(void)
+{
+    uint64_t v;
+    __asm__ volatile("dsb sy\n\tisb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v)::"memory");
+    return v;
+}
+
+/* CNTFRQ_EL0: the generic timer's frequency in Hz as firmware set it (24 MHz to 1 GHz). */
+static inline uint64_t arch_counter_hz(void)
+{
+    uint64_t v;
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
+    return v;
+}
+
+/*
+ * MIDR_EL1. EL1 and above read it directly; at EL0 Linux traps and emulates the read only when
+ * getauxval(AT_HWCAP) has HWCAP_CPUID (bit 11): check that first, or this raises SIGILL.
+ */
+static inline uint64_t arch_read_midr(void)
+{
+    uint64_t v;
+    __asm__ volatile("mrs %0, midr_el1" : "=r"(v));
+    return v;
+}
+
+/* A full-system data synchronization barrier followed by an instruction barrier. */
+static inline void arch_barrier(void)
+{
+    __asm__ volatile("dsb sy\n\tisb" ::: "memory");
+}
+
+/* The spin-wait hint (x86's pause). */
+static inline void arch_pause(void)
+{
+    __asm__ volatile("yield" ::: "memory");
+}
+
+/*
+ * CPUID does not exist on AArch64: every leaf reads as zero, so the x86 readers built on it
+ * (cpuinfo, cpufacts, window_rules) find "no leaves" and record nothing; the machine's
+ * description comes from the ID registers instead (machine/arm_id.h).
+ */
+static inline void arch_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
+{
+    (void)leaf;
+    (void)subleaf;
+    out[0] = out[1] = out[2] = out[3] = 0;
+}
+
+/*
+ * MSRs do not exist on AArch64. The kernel reads them only after plat_read_msr() said they can
+ * be read, which never happens here; reaching this is a bug, so it stops loudly.
+ */
+static inline uint64_t arch_rdmsr(uint32_t msr)
+{
+    (void)msr;
+    __builtin_trap();
+}
+
+#endif
