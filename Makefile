@@ -91,6 +91,8 @@ KERNEL_SRCS := \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/srat.c \
+	kernel/machine/placement.c \
+	kernel/machine/topology.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
@@ -257,7 +259,11 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
-UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat
+UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat machine/test_placement \
+	machine/test_topology
+test_topology_SRCS := kernel/machine/topology.c
+test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
@@ -430,7 +436,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
-	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_server.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \

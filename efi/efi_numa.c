@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Memory nodes on the firmware: ACPI SRAT and SLIT read once, processors matched by APIC ID,
 // and chase buffers placed in write-back memory inside one node's SRAT ranges.
+#include "arch/x86_64/cpu.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -10,6 +11,9 @@
 
 #define EFI_PAGE_BYTES 4096ULL
 #define NODE_ALIGN_BYTES (2ULL << 20) /* what free_bytes is counted in */
+#define CPUID_LEAF_FEATURES 1
+#define CPUID_LEAF_X2APIC 0xb       /* EDX: this processor's x2APIC ID (SDM vol. 2A, CPUID) */
+#define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24]: the initial xAPIC ID */
 
 /* The tables as read at the first question: firmware facts, like the timers. */
 static struct {
@@ -50,6 +54,32 @@ unsigned efi_numa_node_of_apic(uint32_t apic_id)
             if (numa.t.node[i].apic_id[k] == apic_id)
                 return i;
     return 0;
+}
+
+/* The APIC ID of the processor this runs on (the boot processor's, when chase asks). */
+static uint32_t apic_id_here(void)
+{
+    uint32_t r[4];
+    arch_cpuid(0, 0, r);
+    uint32_t max = r[0];
+    if (max >= CPUID_LEAF_X2APIC) {
+        arch_cpuid(CPUID_LEAF_X2APIC, 0, r);
+        if (r[1]) /* EBX 0: the leaf is not implemented */
+            return r[3];
+    }
+    arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
+    return r[1] >> CPUID_INITIAL_APIC_SHIFT;
+}
+
+const struct plat_numa *efi_numa_tables(void)
+{
+    read_tables();
+    return numa.ok ? &numa.t : NULL;
+}
+
+unsigned efi_numa_home(void)
+{
+    return efi_numa_node_of_apic(apic_id_here());
 }
 
 /* The usable memory map inside node's ranges that may take a buffer (not hot-pluggable). */

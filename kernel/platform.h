@@ -113,6 +113,11 @@ struct plat_buffer {
     uint64_t contiguous_runs; /* physically contiguous runs the buffer is made of */
     struct plat_phys_run runs[PLAT_BUFFER_RUNS_LISTED]; /* the first of them, in buffer order */
     unsigned runs_listed;                               /* how many of runs[] hold one */
+    bool node_known; /* node holds the memory node the buffer lies in (plat_numa index) */
+    unsigned node;
+    char node_note[200];   /* how the node was chosen when not the boot processor's ("") */
+    bool table_node_known; /* table_node holds the node of chase's page tables */
+    unsigned table_node;
 };
 
 /*
@@ -139,9 +144,14 @@ struct plat_cpu {
     unsigned id;                    /* what plat_cpu_run and plat_cpus_start take */
     uint32_t apic_id;               /* initial (x2)APIC ID; 0 when unknown */
     unsigned package, core, thread; /* location: package, core in it, thread in the core */
-    unsigned node;                  /* memory node (0 with one node) */
-    bool bsp;                       /* the processor chase_main runs on */
-    bool lost;                      /* did not come back within a timeout: left out */
+    unsigned die;                   /* die in the package (0 when the CPU names none) */
+    const char *topology;           /* where the location came from ("CPUID 0xB", "firmware") */
+    bool fw_known;                  /* the firmware's location (MP services) is below */
+    unsigned fw_package, fw_die, fw_core, fw_thread;
+    bool fw_differs; /* ... and it differs from CPUID's */
+    unsigned node;   /* memory node (0 with one node) */
+    bool bsp;        /* the processor chase_main runs on */
+    bool lost;       /* did not come back within a timeout: left out */
 };
 
 /*

@@ -87,6 +87,7 @@ struct global_params {
     unsigned page;             /* index into page_names: 0 auto, then 4K, 2M, 1G */
     unsigned prefetch;         /* enum prefetch_mode: the hardware prefetchers while measuring */
     unsigned memtype_test;     /* enum memtype_test (machine.h): tests only */
+    struct cfg_auto node;      /* memory node of the chase buffer; auto: the boot processor's */
 };
 
 /* The hardware prefetchers while an experiment measures (prefetch_names). */

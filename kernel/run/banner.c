@@ -5,6 +5,7 @@
 #include "config/config.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
+#include "platform.h"
 
 #ifndef CHASE_VERSION
 #define CHASE_VERSION "unknown"
@@ -93,4 +94,17 @@ void banner_print(const struct machine *m)
     con_printf("\n");
     memtypes_print(&m->memtype);
     facts_print(&m->facts);
+}
+
+void banner_print_nodes(const struct plat_buffer *b)
+{
+    if (!b->node_known)
+        return;
+    con_printf("  node       buffer in memory node %u, page tables in node ", b->node);
+    if (b->table_node_known)
+        con_printf("%u\n", b->table_node);
+    else
+        con_printf("unknown\n");
+    if (b->node_note[0])
+        con_printf("  node note  %s\n", b->node_note);
 }

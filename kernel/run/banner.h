@@ -8,4 +8,8 @@
 /* Print version, CPU identity, caches, TSC facts, hypervisor and memory. */
 void banner_print(const struct machine *m);
 
+struct plat_buffer;
+/* Print the memory nodes of the buffer and page tables, and why the buffer's moved if it did. */
+void banner_print_nodes(const struct plat_buffer *b);
+
 #endif

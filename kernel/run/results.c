@@ -260,6 +260,24 @@ static void processors_json(struct json *j)
     json_string(j, "processors_note", n ? NULL : why);
 }
 
+/* A memory node index, or null when the platform does not know it. */
+static void node_json(struct json *j, const char *key, bool known, unsigned node)
+{
+    if (known)
+        json_u64(j, key, node);
+    else
+        json_string(j, key, NULL);
+}
+
+/* chase's page tables: their pages and memory node (firmware; the node null elsewhere). */
+static void tables_json(struct json *j, const struct plat_buffer *b)
+{
+    json_object_begin(j, "tables");
+    json_u64(j, "pages", b->table_pages);
+    node_json(j, "node", b->table_node_known, b->table_node);
+    json_object_end(j);
+}
+
 /* The chase buffer: where it is, its pages and memory type, and (chase-host) its contiguity. */
 static void buffer_json(struct json *j, const struct plat_buffer *b)
 {
@@ -279,7 +297,10 @@ static void buffer_json(struct json *j, const struct plat_buffer *b)
         json_u64(j, "contiguous_runs", b->contiguous_runs);
         phys_runs_json(j, b);
     }
+    node_json(j, "node", b->node_known, b->node);
+    json_string(j, "node_note", b->node_note[0] ? b->node_note : NULL);
     json_object_end(j);
+    tables_json(j, b);
     json_u64(j, "page_size_bytes", b->page_bytes);
 }
 

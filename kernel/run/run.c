@@ -373,6 +373,7 @@ static void print_buffer(const struct exp_ctx *ctx)
                b->mem_type ? b->mem_type : "unknown");
     if (b->placement)
         con_printf("  placement  %s\n", b->placement);
+    banner_print_nodes(b);
     if (b->table_pages) {
         char top[24];
         cfg_format_size(top, sizeof(top), b->identity_top);
@@ -451,6 +452,7 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     s->rec.cfg = cfg;
     s->rec.prefetch = &s->prefetch;
     m->memtype_test = cfg->global.memtype_test;
+    m->buffer_node = cfg->global.node.is_auto ? -1 : (int)cfg->global.node.value;
     *on_exit = (enum on_exit)cfg->global.on_exit;
     if (entries->want_help) {
         chase_print_help(m);
