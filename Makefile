@@ -93,6 +93,8 @@ KERNEL_SRCS := \
 	kernel/machine/srat.c \
 	kernel/machine/placement.c \
 	kernel/machine/topology.c \
+	kernel/machine/cpu_select.c \
+	kernel/machine/mp_ctl.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
@@ -236,6 +238,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/dual.c kernel/experiments/scan.c kernel/experiments/ring.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
+	kernel/machine/cpu_select.c \
 	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/experiments/traffic.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
@@ -260,8 +263,10 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
 UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat machine/test_placement \
-	machine/test_topology
+	machine/test_topology machine/test_mp_ctl machine/test_cpu_select
 test_topology_SRCS := kernel/machine/topology.c
+test_mp_ctl_SRCS := kernel/machine/mp_ctl.c
+test_cpu_select_SRCS := kernel/machine/cpu_select.c tests/unit/stubs/stub_platform.c
 test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \

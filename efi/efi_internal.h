@@ -76,6 +76,13 @@ uint64_t efi_window_cr3(void);
  */
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
+/*
+ * Before chase returns: wait for every processor still busy to be back with the firmware and
+ * give the processor table back. True when one was lost (it may still run chase's code or use
+ * its memory): the tables are kept and the caller must reset the machine.
+ */
+bool efi_mp_release(void);
+
 /* The ACPI RSDP from the EFI configuration table (2.0 preferred), or NULL. */
 const void *efi_find_rsdp(void);
 /* The memory node (index in plat_numa's list) of the processor with this APIC ID; 0 if unknown. */

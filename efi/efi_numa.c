@@ -103,9 +103,11 @@ static unsigned node_regions(const struct plat_node *nd, struct mem_region **out
 /* The processors' platform ids by APIC ID, and each node's largest free span. */
 static void complete(struct plat_numa *t)
 {
-    static struct plat_cpu cpus[PLAT_CPUS_MAX];
     char why[160];
-    unsigned n = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
+    unsigned enabled, held, failed;
+    plat_cpus_total(&enabled, &held, &failed);
+    struct plat_cpu *cpus = plat_alloc((held ? held : 1) * sizeof(*cpus));
+    unsigned n = cpus ? plat_cpus(cpus, held, why, sizeof(why)) : 0;
     for (unsigned i = 0; i < t->nnodes; i++) {
         struct plat_node *nd = &t->node[i];
         for (unsigned k = 0; k < nd->ncpus; k++)
@@ -117,6 +119,7 @@ static void complete(struct plat_numa *t)
         nd->free_bytes = memmap_largest_usable(r, k, NODE_ALIGN_BYTES);
         plat_free(r);
     }
+    plat_free(cpus);
 }
 
 unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)

@@ -11,8 +11,9 @@
 extern const struct experiment experiment_c2c;
 
 #define C2C_REPS_MAX 64
-#define C2C_MATRIX_PRINT_MAX 16     /* larger matrices are summarized by group */
-#define C2C_WAIT_S 2                /* a partner that does not answer within this is gone */
+#define C2C_MATRIX_PRINT_MAX 16 /* larger matrices are summarized by group */
+#define C2C_WAIT_S 2 /* a partner that does not answer within this (or window_max_ms) is gone */
+#define MS_PER_S 1000
 #define C2C_AREA_BYTES (1ULL << 20) /* the flag line and the modified lines, in the buffer */
 
 struct c2c_params {
@@ -30,7 +31,8 @@ static const char *const c2c_hang_names[] = {"none", "answer", NULL};
 
 static const struct key_desc c2c_keys[] = {
     {"cpus", KEY_U64, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
-     "processors to pair, the first ones by number (0: all)"},
+     "processors to pair (0: all, at most 64): on a larger machine a set spread over nodes, "
+     "packages, dies and core types, said on the console"},
     {"rounds", KEY_U64, P(rounds), 16, 1000000, NULL, "", "round trips per timed repetition"},
     {"reps", KEY_U64, P(reps), 3, C2C_REPS_MAX, NULL, "", "timed repetitions per pair"},
     {"lines", KEY_U64, P(lines), 8, 4096, NULL, "",
@@ -287,7 +289,10 @@ static void c2c_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2
     pr->rounds = p->rounds;
     pr->reps = p->reps;
     pr->hops = p->lines;
+    /* Each wait, the boot processor's included (interrupts off), is bounded like a window. */
+    uint64_t window = ctx->cfg->global.window_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S;
     pr->wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
+    pr->wait_ticks = window < pr->wait_ticks ? window : pr->wait_ticks;
 }
 
 static int c2c_run(struct exp_ctx *ctx, const void *params)

@@ -23,8 +23,12 @@
 #define LEVEL_TYPE_SMT 1                       /* Intel SMT, AMD "core" (its threads) */
 #define INTEL_LEVEL_TYPE_DIE 5                 /* leaf 0x1F */
 #define AMD_LEVEL_TYPE_DIE 3                   /* leaf 0x80000026 (CCD) */
-#define LEVELS_MAX 8                           /* subleaves read at most */
-#define LEAF1_HTT (1U << 28)                   /* EDX: EBX[23:16] is valid */
+#define LEAF_EXT_FEATURES 7
+#define LEAF_HYBRID 0x1aU
+#define LEAF7_EDX_HYBRID (1U << 15)
+#define HYBRID_TYPE(eax) ((eax) >> 24)
+#define LEVELS_MAX 8         /* subleaves read at most */
+#define LEAF1_HTT (1U << 28) /* EDX: EBX[23:16] is valid */
 #define LEAF1_LOGICAL(ebx) (((ebx) >> 16) & 0xffU)
 #define LEAF1_APIC_ID(ebx) ((ebx) >> 24)
 #define LEAF4_CORES(eax) ((((eax) >> 26) & 0x3fU) + 1)
@@ -131,15 +135,23 @@ static void decode_legacy(const struct topo_cpuid *c, bool amd, uint32_t max, ui
         amd_die(c, ext_max, t);
 }
 
-void topo_decode(const struct topo_cpuid *c, struct topology *t)
+/* The core type of a hybrid part (leaf 0x1A), 0 elsewhere. */
+static unsigned core_type(const struct topo_cpuid *c, uint32_t max)
 {
     uint32_t r[4];
-    *t = (struct topology){0};
-    cpuid(c, LEAF_VENDOR, 0, r);
-    uint32_t max = r[0];
-    bool amd = r[1] == VENDOR_AMD_EBX || r[1] == VENDOR_HYGON_EBX;
-    cpuid(c, LEAF_EXT_MAX, 0, r);
-    uint32_t ext_max = r[0] >= LEAF_EXT_MAX ? r[0] : 0;
+    if (max < LEAF_HYBRID)
+        return 0;
+    cpuid(c, LEAF_EXT_FEATURES, 0, r);
+    if (!(r[3] & LEAF7_EDX_HYBRID))
+        return 0;
+    cpuid(c, LEAF_HYBRID, 0, r);
+    return HYBRID_TYPE(r[0]);
+}
+
+/* The place from the first leaf that gives it. */
+static void decode_place(const struct topo_cpuid *c, bool amd, uint32_t max, uint32_t ext_max,
+                         struct topology *t)
+{
     if (amd && ext_max >= LEAF_AMD_TOPOLOGY &&
         decode_levels(c, LEAF_AMD_TOPOLOGY, AMD_LEVEL_TYPE_DIE, t)) {
         t->source = "CPUID 0x80000026";
@@ -159,12 +171,26 @@ void topo_decode(const struct topo_cpuid *c, struct topology *t)
     decode_legacy(c, amd, max, ext_max, t);
 }
 
+void topo_decode(const struct topo_cpuid *c, struct topology *t)
+{
+    uint32_t r[4];
+    *t = (struct topology){0};
+    cpuid(c, LEAF_VENDOR, 0, r);
+    uint32_t max = r[0];
+    bool amd = r[1] == VENDOR_AMD_EBX || r[1] == VENDOR_HYGON_EBX;
+    cpuid(c, LEAF_EXT_MAX, 0, r);
+    uint32_t ext_max = r[0] >= LEAF_EXT_MAX ? r[0] : 0;
+    decode_place(c, amd, max, ext_max, t);
+    t->core_type = core_type(c, max);
+}
+
 void topo_fill_cpu(struct plat_cpu *p, const struct topology *t, const struct topo_firmware *fw)
 {
     p->package = t->package;
     p->die = t->die;
     p->core = t->core;
     p->thread = t->thread;
+    p->core_type = t->core_type;
     p->topology = t->source;
     p->fw_known = fw->known;
     p->fw_package = fw->package;

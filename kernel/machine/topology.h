@@ -21,6 +21,7 @@ struct topology {
     unsigned die;       /* die in the package (0 when the CPU reports no die level) */
     unsigned core;      /* core in the package: the bits between the SMT and package shifts */
     unsigned thread;    /* SMT thread in the core */
+    unsigned core_type; /* hybrid parts: CPUID 0x1A EAX[31:24] (0x20 Atom, 0x40 Core); else 0 */
     unsigned smt_bits;  /* APIC ID bits of the thread */
     unsigned pkg_bits;  /* APIC ID bits below the package */
     const char *source; /* the leaf it came from ("CPUID 0x1F", ...) */
@@ -29,7 +30,8 @@ struct topology {
 /* Decode this processor's place from the CPUID values c gives (run on the processor itself). */
 void topo_decode(const struct topo_cpuid *c, struct topology *t);
 
-/* The firmware's word for a processor's place (the MP services processor information: Location, Location2). */
+/* The firmware's word for a processor's place (the MP services processor information: Location,
+ * Location2). */
 struct topo_firmware {
     bool known;
     bool has_die; /* PI 1.7 Location2 was given */

@@ -9,7 +9,7 @@
 void banner_print(const struct machine *m);
 
 struct plat_buffer;
-/* Print the memory nodes of the buffer and page tables, and why the buffer's moved if it did. */
-void banner_print_nodes(const struct plat_buffer *b);
+/* Print where the buffer lies (and its memory node), how it is mapped, and the page tables. */
+void banner_print_buffer(const struct plat_buffer *b, bool has_1g_pages);
 
 #endif

@@ -5,6 +5,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fault_test.h"
 #include "experiments/experiment.h"
+#include "experiments/mp.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -204,6 +205,7 @@ void run_panic(const struct fault_info *f)
               s && s->rec.running ? "running " : "between experiments",
               s && s->rec.running ? s->rec.running : "");
     fault_panic_screen(f, where);
+    mp_stop_all();
     if (!s)
         return;
     prefetch_restore(&s->prefetch);
@@ -361,28 +363,6 @@ static int alloc_buffer(struct exp_ctx *ctx, char *why, size_t why_cap)
     return rc;
 }
 
-/* Print where the buffer lies and how it is mapped. */
-static void print_buffer(const struct exp_ctx *ctx)
-{
-    const struct plat_buffer *b = &ctx->buffer;
-    char size[24], page_text[24];
-    cfg_format_size(size, sizeof(size), b->size_bytes);
-    cfg_format_size(page_text, sizeof(page_text), b->page_bytes);
-    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s), memory type %s\n", size,
-               (unsigned long long)b->phys, page_text, b->page_source,
-               b->mem_type ? b->mem_type : "unknown");
-    if (b->placement)
-        con_printf("  placement  %s\n", b->placement);
-    banner_print_nodes(b);
-    if (b->table_pages) {
-        char top[24];
-        cfg_format_size(top, sizeof(top), b->identity_top);
-        con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
-                   (unsigned long long)b->table_pages, top,
-                   ctx->m->cpu.has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
-    }
-}
-
 /* Every experiment, the summary, and the files; the buffer is given back. */
 static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
 {
@@ -421,7 +401,7 @@ static enum run_outcome run_all(struct run_state *s, struct exp_ctx *ctx, struct
         s->rec.buffer = NULL;
         return outcome;
     }
-    print_buffer(ctx);
+    banner_print_buffer(&ctx->buffer, ctx->m->cpu.has_1g_pages);
     run_experiments(s, ctx);
     plat_buffer_free(&ctx->buffer);
     s->rec.buffer = NULL;
@@ -470,6 +450,7 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     ctx->measure = in->measure ? in->measure : measure_chase;
     s->rec.simulated = in->simulated;
     outcome = run_all(s, ctx, t, in);
+    mp_exit_check(on_exit);
     strbuf_release(&ctx->csv);
     strbuf_release(&ctx->samples);
 out:
