@@ -83,6 +83,10 @@ int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault
  */
 bool efi_mp_release(void);
 
+/* Add the other processors' window statistics (each kept by its own processor) into sum. */
+struct window_stats;
+void efi_mp_window_stats(struct window_stats *sum);
+
 /* The ACPI RSDP from the EFI configuration table (2.0 preferred), or NULL. */
 const void *efi_find_rsdp(void);
 /* The memory node (index in plat_numa's list) of the processor with this APIC ID; 0 if unknown. */

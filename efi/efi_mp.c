@@ -346,8 +346,11 @@ int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void
         return -1;
     for (unsigned k = 0; k < n; k++) {
         int i = cpu_index(ids[k]);
-        if (!slot_ready(i, fn, args[k]))
+        /* every one back with the firmware first: then they start within microseconds */
+        if (!slot_ready(i, fn, args[k]) || !mp_ctl_ready(&mps.ctl, (unsigned)i)) {
+            sync_lost();
             return -1;
+        }
         mps.started[k] = (unsigned)i;
     }
     for (unsigned k = 0; k < n; k++)
@@ -393,6 +396,12 @@ int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault
     if (rc == 0 || mps.slot[i].done)
         *fault = mps.slot[i].fault;
     return rc == 0 ? 0 : -1;
+}
+
+void efi_mp_window_stats(struct window_stats *sum)
+{
+    for (unsigned i = 0; i < mps.n; i++)
+        arch_window_stats_add(&mps.slot[i].env, sum);
 }
 
 bool efi_mp_release(void)

@@ -47,15 +47,14 @@ static enum mp_fw start_retrying(struct mp_ctl *c, unsigned slot, bool wait, uin
     return r;
 }
 
-/* May slot take a job now? */
-static bool ready(struct mp_ctl *c, unsigned slot)
+bool mp_ctl_ready(struct mp_ctl *c, unsigned slot)
 {
     return slot < c->n && !c->slot[slot].bsp && !c->slot[slot].lost && settled(c, slot);
 }
 
 int mp_ctl_run(struct mp_ctl *c, unsigned slot, uint64_t timeout_us)
 {
-    if (!ready(c, slot))
+    if (!mp_ctl_ready(c, slot))
         return -1;
     enum mp_fw r = start_retrying(c, slot, true, timeout_us);
     if (r == MP_FW_TIMEOUT) {
@@ -67,7 +66,7 @@ int mp_ctl_run(struct mp_ctl *c, unsigned slot, uint64_t timeout_us)
 
 int mp_ctl_start(struct mp_ctl *c, unsigned slot, uint64_t timeout_us)
 {
-    if (!ready(c, slot))
+    if (!mp_ctl_ready(c, slot))
         return -1;
     if (start_retrying(c, slot, false, timeout_us) != MP_FW_OK)
         return -1;

@@ -55,6 +55,13 @@ struct mp_ctl {
  * MP_CTL_TIMEOUT (now lost). A processor still busy from a start is first awaited. */
 int mp_ctl_run(struct mp_ctl *c, unsigned slot, uint64_t timeout_us);
 
+/*
+ * May slot take a job now? Waits (bounded) for the firmware to have it back from a start
+ * without waiting; false when it is the caller's own, lost, or never came back (then lost).
+ * Call it for every processor of a group before starting any, so they start together.
+ */
+bool mp_ctl_ready(struct mp_ctl *c, unsigned slot);
+
 /* Start slot's job without waiting (the firmware's timeout timeout_us): 0 or -1. */
 int mp_ctl_start(struct mp_ctl *c, unsigned slot, uint64_t timeout_us);
 
