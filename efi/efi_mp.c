@@ -406,7 +406,7 @@ void efi_mp_window_stats(struct window_stats *sum)
 
 bool efi_mp_release(void)
 {
-    if (!mps.n)
+    if (!mps.probed)
         return false;
     mp_ctl_settle(&mps.ctl);
     bool reset = mp_ctl_must_reset(&mps.ctl);
@@ -419,6 +419,10 @@ bool efi_mp_release(void)
     plat_free(mps.slot_pool);
     plat_free(mps.ctl_slot);
     plat_free(mps.started);
+    mps.cpu = NULL;
+    mps.slot = mps.slot_pool = NULL;
+    mps.ctl_slot = NULL;
+    mps.started = NULL;
     mps.n = 0;
     return false;
 }

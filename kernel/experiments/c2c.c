@@ -12,7 +12,9 @@ extern const struct experiment experiment_c2c;
 
 #define C2C_REPS_MAX 64
 #define C2C_MATRIX_PRINT_MAX 16 /* larger matrices are summarized by group */
-#define C2C_WAIT_S 2 /* a partner that does not answer within this (or window_max_ms) is gone */
+/* A partner that does not answer within this is gone (window_max_ms when one side is the boot
+ * processor, whose interrupts are off meanwhile). */
+#define C2C_WAIT_S 2
 #define MS_PER_S 1000
 #define C2C_AREA_BYTES (1ULL << 20) /* the flag line and the modified lines, in the buffer */
 
@@ -75,7 +77,9 @@ struct c2c_pair {
     void **chain;             /* lines the answering side modifies, read by the timer */
     struct chain_layout layout;
     uint64_t rounds, reps, hops;
-    uint64_t wait_ticks;
+    uint64_t wait_ticks;                 /* this pair's: one of the two below */
+    uint64_t ap_wait_ticks;              /* between two other processors: C2C_WAIT_S */
+    uint64_t bsp_wait_ticks;             /* with the boot processor: also window_max_ms */
     uint64_t bounce_ticks[C2C_REPS_MAX]; /* per repetition, on the timing side's TSC */
     uint64_t read_ticks[C2C_REPS_MAX];
     void *sink;
@@ -193,6 +197,7 @@ static bool c2c_pair_run(struct exp_ctx *ctx, struct c2c_pair *pr, const struct 
     struct mp_job jobs[2] = {{c2c_timer, pr}, {c2c_answer, pr}};
     bool done[2];
     pr->failed = false;
+    pr->wait_ticks = a->p.bsp || b->p.bsp ? pr->bsp_wait_ticks : pr->ap_wait_ticks;
     *pr->flag = 0;
     *pr->ready = 0;
     int rc = mp_run_together(two, 2, jobs, MP_TIMEOUT_US, done);
@@ -289,10 +294,10 @@ static void c2c_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2
     pr->rounds = p->rounds;
     pr->reps = p->reps;
     pr->hops = p->lines;
-    /* Each wait, the boot processor's included (interrupts off), is bounded like a window. */
+    /* The boot processor's waits (interrupts off there) are bounded like its windows. */
     uint64_t window = ctx->cfg->global.window_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S;
-    pr->wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
-    pr->wait_ticks = window < pr->wait_ticks ? window : pr->wait_ticks;
+    pr->ap_wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
+    pr->bsp_wait_ticks = window < pr->ap_wait_ticks ? window : pr->ap_wait_ticks;
 }
 
 static int c2c_run(struct exp_ctx *ctx, const void *params)
