@@ -5,7 +5,8 @@
 # buffer and page tables go in the boot processor's node (node 0, not the top of memory) and
 # lie inside its SRAT range; with node=1 the buffer moves there. Each processor's package, core
 # and thread come from CPUID run on it; c2c asked for 4 of the 8 takes them spread over both
-# packages and says which. TCG timings are never judged.
+# packages and says which. With node 0 too small, node 1 (nearest by SLIT) takes the buffer,
+# said and recorded. TCG timings are never judged.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -62,6 +63,23 @@ check "node=1: the run completes" json_true "$j" '.status == "complete" and .exp
 check "node=1: the buffer moves to node 1, the tables stay in the boot processor's node" \
     json_true "$j" '.buffer.node == 1 and .tables.node == 0 and .config.node == 1 and (.config.node_auto | not)'
 check "node=1: the buffer lies inside node 1's SRAT range" in_node "$j" 1
+
+# Node 0 too small for the buffer: the nearest node by SLIT takes it, said and recorded.
+SMALL0=(--mem 1G --smp 8,sockets=2,cores=2,threads=2
+    --qemu -object --qemu memory-backend-ram,id=m0,size=128M
+    --qemu -object --qemu memory-backend-ram,id=m1,size=896M
+    --qemu -numa --qemu node,nodeid=0,cpus=0-3,memdev=m0
+    --qemu -numa --qemu node,nodeid=1,cpus=4-7,memdev=m1
+    --qemu -numa --qemu dist,src=0,dst=1,val=21)
+boot server-fallback --timeout 400 "${SMALL0[@]}" --set profile=quick --set on_exit=shutdown \
+    --set experiments=random --set random.min=160M --set random.max=160M
+j=$RUN_DIR/run.json
+check "fallback: the run completes with the buffer in node 1, the tables in node 0" \
+    json_true "$j" '.status == "complete" and .buffer.node == 1 and .tables.node == 0'
+check "fallback: run.json and the console say why" sh -c "
+    jq -e '.buffer.node_note | test(\"^node 0 .the boot processor.s. has no free write-back span .*placed in node 1, the nearest with room .SLIT distance 21.\")' '$j' >/dev/null &&
+    grep -q '^  node note  node 0 (the boot processor' '$RUN_DIR/console.txt'"
+check "fallback: the buffer lies inside node 1's SRAT range" in_node "$j" 1
 
 boot server-node7 --timeout 200 "${SERVER[@]}" "${QUICK[@]}" --set node=7
 check "node=7: no such node: nothing runs, the reason is said" sh -c "
