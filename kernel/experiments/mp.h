@@ -62,8 +62,8 @@ volatile uint64_t *mp_stop_flag(void);
 void mp_stop_all(void);
 
 /*
- * After the run: when a processor was lost (it may still run chase's code, or store into
- * memory chase gives back), say so and make *on_exit a reboot. Returns how many were lost.
+ * After the run on the firmware: when a processor was lost (it may still run chase's code, or store
+ * into memory chase gives back), say so and make *on_exit a reboot. Returns how many were lost.
  */
 unsigned mp_exit_check(enum on_exit *on_exit);
 

@@ -268,7 +268,7 @@ static void processor_counts_json(struct json *j, unsigned listed, unsigned diff
 }
 
 /* The processors and where they are; lost ones did not come back within a timeout. */
-static void processors_json(struct json *j)
+static void processors_json(struct json *j, bool firmware)
 {
     unsigned enabled, held, failed, differs = 0;
     plat_cpus_total(&enabled, &held, &failed);
@@ -293,7 +293,7 @@ static void processors_json(struct json *j)
     json_array_end(j);
     json_string(j, "processors_note", n ? NULL : why);
     processor_counts_json(j, n, differs);
-    unsigned lost = mp_lost_count();
+    unsigned lost = firmware ? mp_lost_count() : 0; /* chase-host: a thread, ended with it */
     json_string(j, "on_exit_forced",
                 lost ? "reboot: a processor was lost and may still run chase's code" : NULL);
     plat_free(cpus);
@@ -377,7 +377,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         results_config_json(&j, r->cfg);
     warnings_json(&j, r);
     if (!r->simulated) {
-        processors_json(&j);
+        processors_json(&j, kstrcmp(r->m->platform, "uefi") == 0);
         results_nodes_json(&j);
     }
     json_string(&j, "start_time", r->start_time);
