@@ -80,6 +80,10 @@ KERNEL_SRCS := \
 	kernel/machine/identity.c \
 	kernel/machine/smbios.c \
 	kernel/machine/smbios_mem.c \
+	kernel/machine/placement.c \
+	kernel/machine/topology.c \
+	kernel/machine/cpu_select.c \
+	kernel/machine/mp_ctl.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
@@ -226,7 +230,7 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
-	kernel/experiments/mp.c kernel/experiments/traffic.c \
+	kernel/experiments/mp.c kernel/experiments/traffic.c kernel/machine/cpu_select.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
@@ -257,6 +261,13 @@ test_identity_SRCS := kernel/machine/identity.c kernel/lib/fmt.c kernel/lib/kstr
 	kernel/lib/kmath.c
 test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
+UNIT_TESTS += machine/test_placement \
+	machine/test_topology machine/test_mp_ctl machine/test_cpu_select
+test_topology_SRCS := kernel/machine/topology.c
+test_mp_ctl_SRCS := kernel/machine/mp_ctl.c
+test_cpu_select_SRCS := kernel/machine/cpu_select.c tests/unit/stubs/stub_platform.c
+test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
@@ -450,7 +461,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
 	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_smbios.sh \
-	tests/qemu/test_serial_log.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_serial_log.sh tests/qemu/test_server.sh tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \

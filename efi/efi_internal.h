@@ -83,10 +83,31 @@ uint64_t efi_window_cr3(void);
  */
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
+/*
+ * Before chase returns: wait for every processor still busy to be back with the firmware and
+ * give the processor table back. True when one was lost (it may still run chase's code or use
+ * its memory): the tables are kept and the caller must reset the machine.
+ */
+bool efi_mp_release(void);
+
+/* Add the other processors' window statistics (each kept by its own processor) into sum. */
+struct window_stats;
+void efi_mp_window_stats(struct window_stats *sum);
+
 /* The ACPI RSDP from the EFI configuration table (2.0 preferred), or NULL. */
 const void *efi_find_rsdp(void);
 /* The memory node (index in plat_numa's list) of the processor with this APIC ID; 0 if unknown. */
 unsigned efi_numa_node_of_apic(uint32_t apic_id);
+/* The memory nodes from SRAT and SLIT as read (processors not matched), or NULL without SRAT. */
+const struct plat_numa *efi_numa_tables(void);
+/* The node (index in efi_numa_tables) of the processor running chase; 0 when unknown. */
+unsigned efi_numa_home(void);
+/*
+ * Claim bytes (a multiple of 4 KiB) of write-back memory for chase's page tables in the boot
+ * processor's node (the nearest with room, without SRAT anywhere): 0 with *pa and *node (-1:
+ * no nodes known), or -1.
+ */
+int efi_pages_alloc_home(uint64_t bytes, EFI_PHYSICAL_ADDRESS *pa, int *node);
 /* The size of the page chase's tables map phys with (0: not mapped, no tables). */
 uint64_t efi_paging_page_at(uint64_t phys);
 

@@ -21,13 +21,17 @@ static void efi_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
 /* The number MP services give the boot processor, which chase runs on; -1 when not known. */
 static int boot_cpu_number(void)
 {
-    static struct plat_cpu cpus[PLAT_CPUS_MAX];
     char why[160];
-    unsigned n = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
+    unsigned enabled, held, failed;
+    plat_cpus_total(&enabled, &held, &failed);
+    struct plat_cpu *cpus = plat_alloc((held ? held : 1) * sizeof(*cpus));
+    unsigned n = cpus ? plat_cpus(cpus, held, why, sizeof(why)) : 0;
+    int id = -1;
     for (unsigned i = 0; i < n; i++)
         if (cpus[i].bsp)
-            return (int)cpus[i].id;
-    return -1;
+            id = (int)cpus[i].id;
+    plat_free(cpus);
+    return id;
 }
 
 static void describe_machine(struct machine *m)
@@ -207,6 +211,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     efi_smbios_release(&m.id);
     con_log_reset();
     efi_files_close();
+    if (efi_mp_release() && exit_action != ON_EXIT_REBOOT) {
+        plat_console_write("chase: a processor did not come back to the firmware: rebooting "
+                           "instead of returning with it running\n");
+        exit_action = ON_EXIT_REBOOT;
+    }
     if (exit_action == ON_EXIT_RETURN || exit_action == ON_EXIT_WAIT)
         report_left_as_found(&entry);
     finish(exit_action, outcome);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Memory nodes on the firmware: ACPI SRAT and SLIT read once, processors matched by APIC ID,
 // and chase buffers placed in write-back memory inside one node's SRAT ranges.
+#include "arch/x86_64/cpu.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -10,6 +11,9 @@
 
 #define EFI_PAGE_BYTES 4096ULL
 #define NODE_ALIGN_BYTES (2ULL << 20) /* what free_bytes is counted in */
+#define CPUID_LEAF_FEATURES 1
+#define CPUID_LEAF_X2APIC 0xb       /* EDX: this processor's x2APIC ID (SDM vol. 2A, CPUID) */
+#define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24]: the initial xAPIC ID */
 
 /* The tables as read at the first question: firmware facts, like the timers. */
 static struct {
@@ -52,6 +56,32 @@ unsigned efi_numa_node_of_apic(uint32_t apic_id)
     return 0;
 }
 
+/* The APIC ID of the processor this runs on (the boot processor's, when chase asks). */
+static uint32_t apic_id_here(void)
+{
+    uint32_t r[4];
+    arch_cpuid(0, 0, r);
+    uint32_t max = r[0];
+    if (max >= CPUID_LEAF_X2APIC) {
+        arch_cpuid(CPUID_LEAF_X2APIC, 0, r);
+        if (r[1]) /* EBX 0: the leaf is not implemented */
+            return r[3];
+    }
+    arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
+    return r[1] >> CPUID_INITIAL_APIC_SHIFT;
+}
+
+const struct plat_numa *efi_numa_tables(void)
+{
+    read_tables();
+    return numa.ok ? &numa.t : NULL;
+}
+
+unsigned efi_numa_home(void)
+{
+    return efi_numa_node_of_apic(apic_id_here());
+}
+
 /* The usable memory map inside node's ranges that may take a buffer (not hot-pluggable). */
 static unsigned node_regions(const struct plat_node *nd, struct mem_region **out)
 {
@@ -73,9 +103,11 @@ static unsigned node_regions(const struct plat_node *nd, struct mem_region **out
 /* The processors' platform ids by APIC ID, and each node's largest free span. */
 static void complete(struct plat_numa *t)
 {
-    static struct plat_cpu cpus[PLAT_CPUS_MAX];
     char why[160];
-    unsigned n = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
+    unsigned enabled, held, failed;
+    plat_cpus_total(&enabled, &held, &failed);
+    struct plat_cpu *cpus = plat_alloc((held ? held : 1) * sizeof(*cpus));
+    unsigned n = cpus ? plat_cpus(cpus, held, why, sizeof(why)) : 0;
     for (unsigned i = 0; i < t->nnodes; i++) {
         struct plat_node *nd = &t->node[i];
         for (unsigned k = 0; k < nd->ncpus; k++)
@@ -87,6 +119,7 @@ static void complete(struct plat_numa *t)
         nd->free_bytes = memmap_largest_usable(r, k, NODE_ALIGN_BYTES);
         plat_free(r);
     }
+    plat_free(cpus);
 }
 
 unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)

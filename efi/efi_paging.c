@@ -103,7 +103,8 @@ static int build_tables(struct plat_buffer *b, uint64_t buffer_page, bool exact,
         return -1;
     }
     EFI_PHYSICAL_ADDRESS pool = 0;
-    if (efi_pages_alloc(AllocateAnyPages, pages, &pool) != EFI_SUCCESS) {
+    int node = -1;
+    if (efi_pages_alloc_home(pages * EFI_PAGE_BYTES, &pool, &node) != 0) {
         ksnprintf(why, why_cap, "no memory for %zu page-table pages", pages);
         return -1;
     }
@@ -123,6 +124,8 @@ static int build_tables(struct plat_buffer *b, uint64_t buffer_page, bool exact,
         page = 0; /* cannot happen: the plan maps the buffer */
     b->page_bytes = page;
     b->table_pages = pages;
+    b->table_node_known = node >= 0;
+    b->table_node = node >= 0 ? (unsigned)node : 0;
     b->identity_top = (plan.top + PAGE_1G - 1) / PAGE_1G * PAGE_1G;
     b->page_source = buffer_page == plan.default_page ? "own page tables, largest page"
                                                       : "own page tables, page key";

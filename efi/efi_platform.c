@@ -3,6 +3,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/window.h"
 #include "efi_internal.h"
+#include "lib/kstring.h"
 #include "machine/ap_msr.h"
 #include "machine/window_rules.h"
 #include "platform.h"
@@ -107,7 +108,9 @@ void efi_window_restore(void)
 void plat_window_report(struct window_report *r)
 {
     struct window_stats s;
-    arch_window_stats(&s);
+    kmemset(&s, 0, sizeof(s));
+    arch_window_stats_add(&window, &s);
+    efi_mp_window_stats(&s);
     *r = found;
     r->windows = s.windows;
     r->longest_ticks = s.longest_ticks;

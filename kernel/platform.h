@@ -120,6 +120,11 @@ struct plat_buffer {
     uint64_t contiguous_runs; /* physically contiguous runs the buffer is made of */
     struct plat_phys_run runs[PLAT_BUFFER_RUNS_LISTED]; /* the first of them, in buffer order */
     unsigned runs_listed;                               /* how many of runs[] hold one */
+    bool node_known; /* node holds the memory node the buffer lies in (plat_numa index) */
+    unsigned node;
+    char node_note[200];   /* how the node was chosen when not the boot processor's ("") */
+    bool table_node_known; /* table_node holds the node of chase's page tables */
+    unsigned table_node;
 };
 
 /*
@@ -138,7 +143,9 @@ void plat_buffer_free(struct plat_buffer *b);
 
 /* ---- Other processors (cores, c2c, loaded, numa) ---------------------------------------- */
 
-#define PLAT_CPUS_MAX 64      /* processors the experiments use at most */
+#define PLAT_CPUS_MAX                                                                              \
+    64                        /* processors one experiment uses at most (mp_cpus chooses a         \
+                                 subset spread over the machine when it has more) */
 #define PLAT_CPU_TIMEOUT (-2) /* a processor did not come back in time; it is left out */
 
 /* Where a processor is: the platform's number and its place in the machine. */
@@ -146,17 +153,32 @@ struct plat_cpu {
     unsigned id;                    /* what plat_cpu_run and plat_cpus_start take */
     uint32_t apic_id;               /* initial (x2)APIC ID; 0 when unknown */
     unsigned package, core, thread; /* location: package, core in it, thread in the core */
-    unsigned node;                  /* memory node (0 with one node) */
-    bool bsp;                       /* the processor chase_main runs on */
-    bool lost;                      /* did not come back within a timeout: left out */
+    unsigned die;                   /* die in the package (0 when the CPU names none) */
+    unsigned core_type;             /* CPUID 0x1A EAX[31:24] on hybrid parts (0x20 Atom, 0x40
+                                       Core); 0 elsewhere */
+    const char *topology;           /* where the location came from ("CPUID 0xB", "firmware") */
+    bool fw_known;                  /* the firmware's location (MP services) is below */
+    unsigned fw_package, fw_die, fw_core, fw_thread;
+    bool fw_differs; /* ... and it differs from CPUID's */
+    unsigned node;   /* memory node (0 with one node) */
+    bool bsp;        /* the processor chase_main runs on */
+    bool lost;       /* did not come back within a timeout: left out */
 };
 
 /*
- * The processors, the one running chase_main included, sorted by id (at most cap).
- * Returns how many; 0 with the reason in why when other processors cannot be used here
- * (no MP services in the firmware, one processor only, a simulated machine).
+ * The processors, the one running chase_main included, sorted by id (the first cap of them:
+ * pass plat_cpus_total's held count for all). Returns how many; 0 with the reason in why when
+ * other processors cannot be used here (no MP services, one processor only, a simulated
+ * machine).
  */
 unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap);
+
+/*
+ * The processors the firmware (or OS) reports: returns the total; *enabled of them enabled,
+ * *held of those that plat_cpus lists (all on the firmware), *cpuid_failed whose place is the
+ * firmware's word because CPUID could not run there. 0 when none are known.
+ */
+unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_failed);
 
 /*
  * Run fn(arg) on processor id, in a measurement window there (interrupts off, chase's page
@@ -168,10 +190,12 @@ int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout
 
 /*
  * Start fn(args[i]) on processor ids[i], i < n, all at once and without waiting, each in a
- * window of its own; the caller's own processor is not among them. Returns 0, or -1 when
- * one cannot be started (then none is). plat_cpus_wait must follow.
+ * window of its own; the caller's own processor is not among them. timeout_us: past it the
+ * firmware may reset a processor still running it (each job also checks a deadline of its
+ * own). Returns 0, or -1 when one cannot be started (then none is). plat_cpus_wait must follow.
  */
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args);
+int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+                    uint64_t timeout_us);
 
 /*
  * Wait at most timeout_us for the processors plat_cpus_start started; done[i] says which came

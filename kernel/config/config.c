@@ -4,6 +4,7 @@
 
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "platform.h"
 
 const char *const profile_names[] = {"full", "quick", NULL};
 const char *const on_exit_names[] = {"wait", "return", "shutdown", "reboot", NULL};
@@ -62,6 +63,11 @@ const struct key_desc global_keys[] = {
      "on: also write one machine-readable line (CHASE-LOG v=1 ... key=value) per finished "
      "point and per summary item straight to the serial port, for collection over "
      "serial-over-LAN (docs/serial-log.md); off: the console only"},
+    {"node", KEY_U64_AUTO, GKEY(node), 0, PLAT_NODES_MAX - 1, NULL, "",
+     "memory node of the chase buffer (index in run.json's memory_nodes): auto, the boot "
+     "processor's (else the nearest by SLIT with room, said), never special-purpose or "
+     "hot-pluggable memory; a number: that node only, its special-purpose and hot-pluggable "
+     "memory allowed (firmware only)"},
     {"memtype_test", KEY_CHOICE, GKEY(memtype_test), 0, 0, memtype_test_names, "",
      "tests only: treat the buffer's first place (uc_first) or all memory (uc_all) as UC, to "
      "show chase moves the buffer or refuses (firmware only)"},

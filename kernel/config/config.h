@@ -88,6 +88,7 @@ struct global_params {
     unsigned prefetch;         /* enum prefetch_mode: the hardware prefetchers while measuring */
     unsigned memtype_test;     /* enum memtype_test (machine.h): tests only */
     unsigned serial_log;       /* 1: machine-readable lines to the serial port (lib/slog.h) */
+    struct cfg_auto node;      /* memory node of the chase buffer; auto: the boot processor's */
 };
 
 /* The hardware prefetchers while an experiment measures (prefetch_names). */

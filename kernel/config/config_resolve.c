@@ -187,6 +187,7 @@ static void set_defaults(struct chase_config *cfg, const struct cfg_table *t,
     g->window_max_ms = DEFAULT_WINDOW_MAX_MS;
     g->passes = profile == PROFILE_QUICK ? QUICK_PASSES : FULL_PASSES;
     g->warm_laps.is_auto = true;
+    g->node.is_auto = true;
     for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++)
         t->section(i)->defaults(cfg_params(cfg, i), m, (enum profile)profile);
 }
@@ -295,7 +296,7 @@ static void apply_entries(struct chase_config *cfg, const struct cfg_entries *en
     }
 }
 
-/* Keys only chase.efi can honour: prefetch=off (MSR writes) and memtype_test. */
+/* Keys only chase.efi can honour: prefetch=off (MSR writes), memtype_test and node. */
 static void check_firmware_only(const struct chase_config *cfg, const struct cfg_table *t,
                                 const struct cfg_entries *entries, const struct machine *m,
                                 struct cfg_errors *errs)
@@ -316,6 +317,10 @@ static void check_firmware_only(const struct chase_config *cfg, const struct cfg
     if (cfg->global.memtype_test)
         cfg_error(errs, source_of(entries, "memtype_test"),
                   "key 'memtype_test': only chase.efi places its buffer by memory type");
+    if (!cfg->global.node.is_auto)
+        cfg_error(errs, source_of(entries, "node"),
+                  "key 'node': chase-host takes its memory where the OS gives it; accepted here: "
+                  "auto, or run it under numactl --membind, or run chase.efi");
 }
 
 bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,

@@ -11,8 +11,11 @@
 extern const struct experiment experiment_c2c;
 
 #define C2C_REPS_MAX 64
-#define C2C_MATRIX_PRINT_MAX 16     /* larger matrices are summarized by group */
-#define C2C_WAIT_S 2                /* a partner that does not answer within this is gone */
+#define C2C_MATRIX_PRINT_MAX 16 /* larger matrices are summarized by group */
+/* A partner that does not answer within this is gone (window_max_ms for the waits on the boot
+ * processor, whose interrupts are off meanwhile). */
+#define C2C_WAIT_S 2
+#define MS_PER_S 1000
 #define C2C_AREA_BYTES (1ULL << 20) /* the flag line and the modified lines, in the buffer */
 
 struct c2c_params {
@@ -30,7 +33,8 @@ static const char *const c2c_hang_names[] = {"none", "answer", NULL};
 
 static const struct key_desc c2c_keys[] = {
     {"cpus", KEY_U64, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
-     "processors to pair, the first ones by number (0: all)"},
+     "processors to pair (0: all, at most 64): on a larger machine a set spread over nodes, "
+     "packages, dies and core types, said on the console"},
     {"rounds", KEY_U64, P(rounds), 16, 1000000, NULL, "", "round trips per timed repetition"},
     {"reps", KEY_U64, P(reps), 3, C2C_REPS_MAX, NULL, "", "timed repetitions per pair"},
     {"lines", KEY_U64, P(lines), 8, 4096, NULL, "",
@@ -73,7 +77,9 @@ struct c2c_pair {
     void **chain;             /* lines the answering side modifies, read by the timer */
     struct chain_layout layout;
     uint64_t rounds, reps, hops;
-    uint64_t wait_ticks;
+    uint64_t timer_wait_ticks, answer_wait_ticks; /* each side's: one of the two below */
+    uint64_t ap_wait_ticks;                       /* on another processor: C2C_WAIT_S */
+    uint64_t bsp_wait_ticks; /* on the boot processor (interrupts off): also window_max_ms */
     uint64_t bounce_ticks[C2C_REPS_MAX]; /* per repetition, on the timing side's TSC */
     uint64_t read_ticks[C2C_REPS_MAX];
     void *sink;
@@ -86,20 +92,20 @@ static void c2c_timer(void *arg)
 {
     struct c2c_pair *pr = arg;
     uint64_t v = 0;
-    if (!mp_wait_for(pr->ready, 1, arch_tsc_fenced() + pr->wait_ticks))
+    if (!mp_wait_for(pr->ready, 1, arch_tsc_fenced() + pr->timer_wait_ticks))
         goto lost;
     for (uint64_t r = 0; r < pr->reps; r++) {
         uint64_t t0 = arch_tsc_fenced();
         for (uint64_t i = 0; i < pr->rounds; i++) {
             __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
-            if (!mp_wait_for(pr->flag, ++v, t0 + pr->wait_ticks))
+            if (!mp_wait_for(pr->flag, ++v, t0 + pr->timer_wait_ticks))
                 goto lost;
         }
         pr->bounce_ticks[r] = arch_tsc_fenced() - t0;
     }
     for (uint64_t r = 0; r < pr->reps; r++) {
         __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE); /* "modify the lines" */
-        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->wait_ticks))
+        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->timer_wait_ticks))
             goto lost;
         uint64_t t0 = arch_tsc_fenced();
         void **p = chain_walk(pr->chain, pr->hops);
@@ -127,16 +133,16 @@ static void c2c_answer(void *arg)
     struct c2c_pair *pr = arg;
     if (pr->hang)
         c2c_hang(pr->ready);
-    uint64_t v = 0, deadline = arch_tsc_fenced() + pr->wait_ticks;
+    uint64_t v = 0, deadline = arch_tsc_fenced() + pr->answer_wait_ticks;
     __atomic_store_n(pr->ready, 1, __ATOMIC_RELEASE);
     for (uint64_t i = 0; i < pr->rounds * pr->reps; i++) {
         if (!mp_wait_for(pr->flag, ++v, deadline) || pr->failed)
             return;
         __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
-        deadline = arch_tsc_fenced() + pr->wait_ticks;
+        deadline = arch_tsc_fenced() + pr->answer_wait_ticks;
     }
     for (uint64_t r = 0; r < pr->reps; r++) {
-        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->wait_ticks))
+        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->answer_wait_ticks))
             return;
         void **p = pr->chain; /* rewrite every link as it is: each line modified here */
         for (uint64_t h = 0; h < pr->hops; h++) {
@@ -146,7 +152,7 @@ static void c2c_answer(void *arg)
         }
         __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
     }
-    mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->wait_ticks);
+    mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->answer_wait_ticks);
 }
 
 /* How two processors relate, nearest first (the groups the summary names). */
@@ -191,6 +197,8 @@ static bool c2c_pair_run(struct exp_ctx *ctx, struct c2c_pair *pr, const struct 
     struct mp_job jobs[2] = {{c2c_timer, pr}, {c2c_answer, pr}};
     bool done[2];
     pr->failed = false;
+    pr->timer_wait_ticks = a->p.bsp ? pr->bsp_wait_ticks : pr->ap_wait_ticks;
+    pr->answer_wait_ticks = b->p.bsp ? pr->bsp_wait_ticks : pr->ap_wait_ticks;
     *pr->flag = 0;
     *pr->ready = 0;
     int rc = mp_run_together(two, 2, jobs, MP_TIMEOUT_US, done);
@@ -287,7 +295,10 @@ static void c2c_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2
     pr->rounds = p->rounds;
     pr->reps = p->reps;
     pr->hops = p->lines;
-    pr->wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
+    /* The boot processor's waits (interrupts off there) are bounded like its windows. */
+    uint64_t window = ctx->cfg->global.window_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S;
+    pr->ap_wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
+    pr->bsp_wait_ticks = window < pr->ap_wait_ticks ? window : pr->ap_wait_ticks;
 }
 
 static int c2c_run(struct exp_ctx *ctx, const void *params)

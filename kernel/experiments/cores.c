@@ -22,7 +22,8 @@ CFG_PARAMS_FIT(struct cores_params);
 static const struct key_desc cores_keys[] = {
     EXP_RANDOM_SWEEP_KEYS(P),
     {"cpus", KEY_U64, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
-     "processors to measure, the first ones by number (0: all)"},
+     "processors to measure (0: all, at most 64): on a larger machine a set spread over nodes, "
+     "packages, dies and core types, said on the console"},
 };
 
 static void cores_defaults(void *params, const struct machine *m, enum profile profile)

@@ -2,6 +2,8 @@
 // The loaded experiment: chase latency on one processor while the others read memory.
 #include "experiments/common.h"
 
+#include "arch/x86_64/cpu.h"
+
 #include "experiments/mp.h"
 #include "experiments/traffic.h"
 
@@ -96,9 +98,6 @@ static uint64_t loaded_buffer_bytes(const void *params)
     return p->size_bytes + p->traffic_bytes;
 }
 
-/* The generators' stop flag, on a line of its own: never in the traffic they may write. */
-static volatile uint64_t loaded_stop_flag[16] __attribute__((aligned(128)));
-
 /* What one point's generators did over all its visits (one per pass). */
 struct loaded_acc {
     uint64_t moved_bytes[PLAT_CPUS_MAX], ticks[PLAT_CPUS_MAX];
@@ -142,17 +141,21 @@ static int loaded_start(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned in
     uint64_t delay = loaded_delay_ns(d, index) * ctx->timing->wall_tsc_hz / 1000000000ULL;
     if (index == 0)
         return 0;
+    /* Never longer than the wait for them: a generator the boot processor lost stops itself. */
+    uint64_t hz = ctx->timing->wall_tsc_hz ? ctx->timing->wall_tsc_hz : ctx->timing->tsc_hz;
+    uint64_t deadline = hz ? arch_tsc_fenced() + MP_TIMEOUT_US * (hz / 1000000) : 0;
     *d->stop = 0;
     for (unsigned g = 0; g < d->ngen; g++) {
         d->gen[g] = (struct traffic_gen){.stop = d->stop,
                                          .base = ctx->buffer.virt + d->p->size_bytes + g * slice,
                                          .bytes = slice,
                                          .delay_ticks = delay,
-                                         .write = d->p->mode == LOADED_READ_WRITE};
+                                         .write = d->p->mode == LOADED_READ_WRITE,
+                                         .deadline_tsc = deadline};
         ids[g] = d->cpus[1 + g].p.id;
         args[g] = &d->gen[g];
     }
-    if (plat_cpus_start(ids, d->ngen, traffic_generate, args) != 0)
+    if (plat_cpus_start(ids, d->ngen, traffic_generate, args, MP_TIMEOUT_US) != 0)
         return -1;
     d->running = true;
     return 0;
@@ -277,7 +280,7 @@ static int loaded_run(struct exp_ctx *ctx, const void *params)
     static struct loaded_sweep d;
     kmemset(&d, 0, sizeof(d));
     d.p = p;
-    d.stop = loaded_stop_flag;
+    d.stop = mp_stop_flag();
     if (loaded_begin(ctx, &d) != 0)
         return EXP_RUN_SKIPPED;
     /* one chain for all points, built before the sweep: revisiting a point costs no build */

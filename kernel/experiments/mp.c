@@ -3,6 +3,7 @@
 #include "experiments/mp.h"
 
 #include "arch/x86_64/cpu.h"
+#include "machine/cpu_select.h"
 
 #define CPUID_LEAF_FEATURES 1
 #define CPUID_LEAF_EXT_FEATURES 7
@@ -71,15 +72,26 @@ static void probe_here(void *arg)
     c->probed = true;
 }
 
+/* Every processor the platform holds, in a table from plat_alloc (*n of them); NULL: none. */
+static struct plat_cpu *all_cpus(unsigned *n, char *why, size_t why_cap)
+{
+    unsigned enabled, held, failed;
+    plat_cpus_total(&enabled, &held, &failed);
+    struct plat_cpu *all = plat_alloc((held ? held : 1) * sizeof(*all));
+    *n = all ? plat_cpus(all, held, why, why_cap) : 0;
+    return all;
+}
+
 void mp_refresh_lost(struct mp_cpu *cpus, unsigned n)
 {
-    static struct plat_cpu all[PLAT_CPUS_MAX];
     char why[8];
-    unsigned total = plat_cpus(all, PLAT_CPUS_MAX, why, sizeof(why));
+    unsigned total;
+    struct plat_cpu *all = all_cpus(&total, why, sizeof(why));
     for (unsigned i = 0; i < n; i++)
         for (unsigned k = 0; k < total; k++)
             if (all[k].id == cpus[i].p.id)
                 cpus[i].p.lost = all[k].lost;
+    plat_free(all);
 }
 
 const char *mp_core_type_name(unsigned core_type)
@@ -87,32 +99,57 @@ const char *mp_core_type_name(unsigned core_type)
     return core_type == CORE_TYPE_CORE ? "P-core" : core_type == CORE_TYPE_ATOM ? "E-core" : "-";
 }
 
+/* Say which processors were chosen when not all of them could be. */
+static void say_chosen(const struct plat_cpu *all, unsigned total, const unsigned *pick, unsigned k)
+{
+    if (k >= total)
+        return;
+    con_printf("processors: %u of %u, spread over memory nodes, packages, dies and core types "
+               "(one thread per core first):",
+               k, total);
+    for (unsigned i = 0; i < k; i++)
+        con_printf(" %u", all[pick[i]].id);
+    con_printf("\n");
+}
+
+/* Probe the chosen processors on themselves into cpus; returns how many answered. */
+static unsigned probe_chosen(const struct plat_cpu *all, const unsigned *pick, unsigned k,
+                             struct mp_cpu *cpus)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < k; i++) {
+        const struct plat_cpu *p = &all[pick[i]];
+        kmemset(&cpus[n], 0, sizeof(cpus[n]));
+        cpus[n].p = *p;
+        struct fault_info f;
+        int rc = p->bsp ? plat_window_run(probe_here, &cpus[n], &f)
+                        : plat_cpu_run(p->id, probe_here, &cpus[n], MP_TIMEOUT_US);
+        if (rc == 0)
+            n++;
+        else
+            con_printf("processor %u did not answer the CPUID probe%s: left out\n", p->id,
+                       rc == PLAT_CPU_TIMEOUT ? " in time" : "");
+    }
+    return n;
+}
+
 unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap)
 {
-    static struct plat_cpu all[PLAT_CPUS_MAX];
     char why[160] = "";
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "needs real processors: this measurement backend models one processor's caches");
         return 0;
     }
-    unsigned total = plat_cpus(all, PLAT_CPUS_MAX, why, sizeof(why)), n = 0, lost = 0;
-    for (unsigned i = 0; i < total && n < cap && (!want || n < want); i++) {
-        if (all[i].lost) {
-            lost++;
-            continue;
-        }
-        kmemset(&cpus[n], 0, sizeof(cpus[n]));
-        cpus[n].p = all[i];
-        struct fault_info f;
-        int rc = all[i].bsp ? plat_window_run(probe_here, &cpus[n], &f)
-                            : plat_cpu_run(all[i].id, probe_here, &cpus[n], MP_TIMEOUT_US);
-        if (rc == 0)
-            n++;
-        else
-            con_printf("processor %u did not answer the CPUID probe%s: left out\n", all[i].id,
-                       rc == PLAT_CPU_TIMEOUT ? " in time" : "");
-    }
+    unsigned total, lost = 0, n = 0, pick[PLAT_CPUS_MAX];
+    struct plat_cpu *all = all_cpus(&total, why, sizeof(why));
+    for (unsigned i = 0; i < total; i++)
+        lost += all[i].lost;
+    unsigned lim = cap < PLAT_CPUS_MAX ? cap : PLAT_CPUS_MAX;
+    unsigned k = cpu_select_spread(all, total, want && want < lim ? want : lim, pick);
+    say_chosen(all, total - lost, pick, k);
+    n = probe_chosen(all, pick, k, cpus);
+    plat_free(all);
     if (n < 2) {
         if (total)
             ksnprintf(ctx->failure, sizeof(ctx->failure),
@@ -149,7 +186,7 @@ int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *
     void *others[PLAT_CPUS_MAX];
     for (unsigned j = 0; j < k; j++)
         others[j] = (void *)&jobs[map[j]];
-    if (k && plat_cpus_start(ids, k, job_run, others) != 0)
+    if (k && plat_cpus_start(ids, k, job_run, others, timeout_us) != 0)
         return -1;
     if (here >= 0) {
         struct fault_info f;
@@ -186,4 +223,41 @@ bool mp_wait_for(const volatile uint64_t *flag, uint64_t value, uint64_t deadlin
         if (arch_tsc_fenced() > deadline_tsc)
             return false;
     }
+}
+
+/* The stop flag, on a line of its own: never in the traffic the generators may write. */
+static volatile uint64_t stop_line[16] __attribute__((aligned(128)));
+
+volatile uint64_t *mp_stop_flag(void)
+{
+    return stop_line;
+}
+
+void mp_stop_all(void)
+{
+    __atomic_store_n(stop_line, 1, __ATOMIC_RELEASE);
+}
+
+unsigned mp_lost_count(void)
+{
+    char why[8];
+    unsigned n, lost = 0;
+    struct plat_cpu *all = all_cpus(&n, why, sizeof(why));
+    for (unsigned i = 0; i < n; i++)
+        lost += all[i].lost;
+    plat_free(all);
+    return lost;
+}
+
+unsigned mp_exit_check(enum on_exit *on_exit)
+{
+    mp_stop_all();
+    unsigned lost = mp_lost_count();
+    if (lost && *on_exit != ON_EXIT_REBOOT) {
+        con_printf("chase: %u processor%s lost: %s may still run chase's code, so the run ends "
+                   "with a reboot instead of on_exit = %s\n",
+                   lost, lost > 1 ? "s" : "", lost > 1 ? "they" : "it", on_exit_names[*on_exit]);
+        *on_exit = ON_EXIT_REBOOT;
+    }
+    return lost;
 }

@@ -22,9 +22,11 @@ struct mp_cpu {
 };
 
 /*
- * The processors an experiment uses: the first `want` (0: all) of the platform's, not lost,
- * each probed on itself. Returns how many (>= 2), or 0 with ctx->failure saying why (a
- * simulated machine, no MP services, one processor).
+ * The processors an experiment uses: `want` of them (0: all, at most cap and PLAT_CPUS_MAX),
+ * not lost, each probed on itself; when they are fewer than the machine has, a subset spread
+ * over nodes, packages, dies and core types (cpu_select_spread), said on the console. Returns
+ * how many (>= 2), or 0 with ctx->failure saying why (a simulated machine, no MP services, one
+ * processor).
  */
 unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap);
 
@@ -53,5 +55,19 @@ void mp_print_cpus(const struct mp_cpu *cpus, unsigned n);
 
 /* Spin until *flag == value or the TSC passes deadline; false on the deadline. */
 bool mp_wait_for(const volatile uint64_t *flag, uint64_t value, uint64_t deadline_tsc);
+
+/* The flag every long AP job (loaded's generators) stops at; on a line of its own. */
+volatile uint64_t *mp_stop_flag(void);
+/* Raise it: on every way out, the panic path included, so no AP keeps running chase's code. */
+void mp_stop_all(void);
+
+/*
+ * After the run on the firmware: when a processor was lost (it may still run chase's code, or store
+ * into memory chase gives back), say so and make *on_exit a reboot. Returns how many were lost.
+ */
+unsigned mp_exit_check(enum on_exit *on_exit);
+
+/* How many processors are lost so far (run.json records the reboot it forces). */
+unsigned mp_lost_count(void);
 
 #endif

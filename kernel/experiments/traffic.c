@@ -43,7 +43,13 @@ void traffic_generate(void *arg)
     struct traffic_gen *g = arg;
     uint64_t part = g->bytes / TRAFFIC_STREAMS, pos = 0, blocks = 0, sum = 0;
     uint64_t t0 = arch_tsc_fenced();
+    g->deadline_hit = false;
     while (!__atomic_load_n(g->stop, __ATOMIC_ACQUIRE)) {
+        if (g->deadline_tsc && blocks % TRAFFIC_DEADLINE_BLOCKS == 0 &&
+            arch_tsc_fenced() > g->deadline_tsc) {
+            g->deadline_hit = true; /* the boot processor never said stop: never run on */
+            break;
+        }
         for (unsigned s = 0; s < TRAFFIC_STREAMS; s++)
             sum = stream_block(g->base + s * part + pos, g->write, sum);
         pos += STREAM_BLOCK_BYTES;

@@ -14,14 +14,19 @@
 /* One block: what a generator reads between two looks at the stop flag (and two delays). */
 #define TRAFFIC_BLOCK_BYTES (TRAFFIC_STREAMS * TRAFFIC_CHUNKS_PER_STREAM * TRAFFIC_CHUNK_BYTES)
 
+/* Blocks between two looks at the generator's deadline (the flag is looked at every block). */
+#define TRAFFIC_DEADLINE_BLOCKS 64
+
 /* One generator: its region, its pace, and (filled by traffic_generate) what it did. */
 struct traffic_gen {
     const volatile uint64_t *stop; /* it stops when this is nonzero */
     uint8_t *base;                 /* its region: a multiple of TRAFFIC_BLOCK_BYTES, aligned */
     uint64_t bytes;
-    uint64_t delay_ticks; /* TSC ticks it waits after each block (0: flat out) */
-    bool write;           /* also write one word of every chunk, so every line goes back */
+    uint64_t delay_ticks;  /* TSC ticks it waits after each block (0: flat out) */
+    bool write;            /* also write one word of every chunk, so every line goes back */
+    uint64_t deadline_tsc; /* it stops by itself when the TSC passes this (0: no deadline) */
     /* Its results. */
+    bool deadline_hit;    /* it stopped at its deadline, not at the flag */
     uint64_t blocks;      /* blocks done */
     uint64_t ticks;       /* its own TSC time from start to stop */
     uint64_t moved_bytes; /* bytes read, plus as many written back in write mode */
@@ -31,7 +36,8 @@ struct traffic_gen {
 /*
  * Run generator g (passed as void * to run on any processor): TRAFFIC_STREAMS sequential
  * streams over quarters of its region, each block loading every word of its chunks, wrapping
- * at the region's end, until *g->stop; then fill its results. No platform call inside.
+ * at the region's end, until *g->stop or its deadline; then fill its results. No platform call
+ * inside.
  */
 void traffic_generate(void *g);
 

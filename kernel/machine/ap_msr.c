@@ -85,14 +85,17 @@ static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
 void ap_msr_apply(struct ap_msr_book *b, unsigned slot, unsigned cpu_id,
                   const struct ap_msr_ops *ops, struct ap_msr_held *h)
 {
+    struct ap_msr_record unbooked[AP_MSR_SETTINGS]; /* beyond the book: done, not recorded */
+    struct ap_msr_record *rec = slot < PLAT_CPUS_MAX ? b->rec[slot] : unbooked;
     kmemset(h, 0, sizeof(*h));
-    if (slot >= PLAT_CPUS_MAX)
-        return;
-    b->used[slot] = true;
-    b->cpu_id[slot] = cpu_id;
+    kmemset(unbooked, 0, sizeof(unbooked));
+    if (slot < PLAT_CPUS_MAX) {
+        b->used[slot] = true;
+        b->cpu_id[slot] = cpu_id;
+    }
     for (unsigned w = 0; w < AP_MSR_SETTINGS; w++)
         if (b->want[w].msr)
-            apply_one(&b->want[w], &b->rec[slot][w], ops, h, w);
+            apply_one(&b->want[w], &rec[w], ops, h, w);
 }
 
 void ap_msr_restore(struct ap_msr_book *b, unsigned slot, const struct ap_msr_ops *ops,

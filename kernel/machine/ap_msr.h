@@ -67,9 +67,10 @@ struct ap_msr_book *ap_msr_book(void);
 void ap_msr_want(struct ap_msr_book *b, enum ap_msr_which w, uint32_t msr, uint64_t bits);
 
 /*
- * On processor cpu_id (book slot `slot` < PLAT_CPUS_MAX), before its work: for every setting
- * asked for, read the MSR, set the bits where they are clear, read it back; record what was
- * found and done, and what to undo in *h.
+ * On processor cpu_id (book slot `slot`), before its work: for every setting asked for, read
+ * the MSR, set the bits where they are clear, read it back; record what was found and done
+ * (slot < PLAT_CPUS_MAX: the book has room for that many processors; beyond, it is done and not
+ * recorded), and what to undo in *h.
  */
 void ap_msr_apply(struct ap_msr_book *b, unsigned slot, unsigned cpu_id,
                   const struct ap_msr_ops *ops, struct ap_msr_held *h);

@@ -26,6 +26,8 @@ struct machine {
     struct cpu_facts facts;      /* prefetch control, SMT, boost */
     unsigned memtype_test;       /* the memtype_test key (tests only), set before placing */
     struct machine_identity id;  /* SMBIOS, microcode, memory encryption */
+    int buffer_node;             /* the node key, set before placing: a node index, or -1 (auto:
+                                    the boot processor's node) */
 };
 
 /* What the memtype_test key makes chase pretend, to show placement moves or refuses. */

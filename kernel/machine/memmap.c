@@ -75,7 +75,7 @@ uint64_t memmap_ram_bytes(const struct mem_region *r, unsigned n)
 {
     uint64_t total = 0;
     for (unsigned i = 0; i < n; i++) {
-        if (r[i].type == MEM_USABLE || r[i].type == MEM_FIRMWARE)
+        if (r[i].type == MEM_USABLE || r[i].type == MEM_SPECIAL || r[i].type == MEM_FIRMWARE)
             total += r[i].size;
     }
     return total;
@@ -174,6 +174,8 @@ const char *memmap_type_name(enum mem_type t)
     switch (t) {
     case MEM_USABLE:
         return "usable";
+    case MEM_SPECIAL:
+        return "special";
     case MEM_FIRMWARE:
         return "firmware";
     case MEM_RESERVED:

@@ -8,6 +8,8 @@
 
 enum mem_type {
     MEM_USABLE,   /* free for chase to claim (conventional memory) */
+    MEM_SPECIAL,  /* free RAM chase claims only when asked: the memory map's special-purpose
+                     (SP attribute: CXL, HBM) or hot-pluggable attribute */
     MEM_FIRMWARE, /* in use by the firmware or chase itself, but RAM (boot services, loader) */
     MEM_RESERVED, /* RAM that nobody may touch (reserved, ACPI, unusable, persistent) */
     MEM_MMIO      /* device registers */
@@ -22,13 +24,13 @@ struct mem_region {
 /*
  * Sort regions by base, drop empty ones and merge neighbours of the same type that
  * touch or overlap; where regions of different types overlap, the more restrictive
- * type (MMIO > reserved > firmware > usable) wins the overlap. Returns the new count
+ * type (MMIO > reserved > firmware > special > usable) wins the overlap. Returns the new count
  * (at most 2n - 1). The array must have room for 3 * n entries: the result is built
  * behind the input, then moved to the front.
  */
 unsigned memmap_normalize(struct mem_region *r, unsigned n);
 
-/* Total bytes of RAM (usable and firmware types) in a normalized map. */
+/* Total bytes of RAM (usable, special and firmware types) in a normalized map. */
 uint64_t memmap_ram_bytes(const struct mem_region *r, unsigned n);
 
 /* Bytes of the largest usable region, after aligning its start to align bytes. */

@@ -5,6 +5,7 @@
 #include "config/config.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
+#include "platform.h"
 
 #ifndef CHASE_VERSION
 #define CHASE_VERSION "unknown"
@@ -103,4 +104,38 @@ void banner_print(const struct machine *m)
     memtypes_print(&m->memtype);
     facts_print(&m->facts);
     banner_identity_print(m);
+}
+
+/* The memory nodes of the buffer and page tables, and why the buffer's moved if it did. */
+static void print_nodes(const struct plat_buffer *b)
+{
+    if (!b->node_known)
+        return;
+    con_printf("  node       buffer in memory node %u, page tables in node ", b->node);
+    if (b->table_node_known)
+        con_printf("%u\n", b->table_node);
+    else
+        con_printf("unknown\n");
+    if (b->node_note[0])
+        con_printf("  node note  %s\n", b->node_note);
+}
+
+void banner_print_buffer(const struct plat_buffer *b, bool has_1g_pages)
+{
+    char size[24], page_text[24];
+    cfg_format_size(size, sizeof(size), b->size_bytes);
+    cfg_format_size(page_text, sizeof(page_text), b->page_bytes);
+    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s), memory type %s\n", size,
+               (unsigned long long)b->phys, page_text, b->page_source,
+               b->mem_type ? b->mem_type : "unknown");
+    if (b->placement)
+        con_printf("  placement  %s\n", b->placement);
+    print_nodes(b);
+    if (b->table_pages) {
+        char top[24];
+        cfg_format_size(top, sizeof(top), b->identity_top);
+        con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
+                   (unsigned long long)b->table_pages, top,
+                   has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
+    }
 }

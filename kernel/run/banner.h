@@ -13,5 +13,8 @@ void banner_print(const struct machine *m);
  * or why it is not known.
  */
 void banner_identity_print(const struct machine *m);
+struct plat_buffer;
+/* Print where the buffer lies (and its memory node), how it is mapped, and the page tables. */
+void banner_print_buffer(const struct plat_buffer *b, bool has_1g_pages);
 
 #endif

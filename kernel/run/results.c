@@ -3,6 +3,7 @@
 #include "run/results.h"
 
 #include "experiments/experiment.h"
+#include "experiments/mp.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/kstring.h"
@@ -237,12 +238,43 @@ static void cpuid_cpu_json(struct json *j, const struct machine *m)
     json_object_end(j);
 }
 
-/* The processors and where they are; lost ones did not come back within a timeout. */
-static void processors_json(struct json *j)
+/* Where a processor's place came from, and the firmware's word where it differs. */
+static void topology_json(struct json *j, const struct plat_cpu *c)
 {
-    static struct plat_cpu cpus[PLAT_CPUS_MAX];
-    char why[160] = "";
-    unsigned n = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
+    json_u64(j, "die", c->die);
+    json_u64(j, "core_type", c->core_type);
+    json_string(j, "topology", c->topology);
+    if (!c->fw_differs)
+        return;
+    json_object_begin(j, "firmware_location"); /* MP services' Location: kept as a check */
+    json_u64(j, "package", c->fw_package);
+    json_u64(j, "die", c->fw_die);
+    json_u64(j, "core", c->fw_core);
+    json_u64(j, "thread", c->fw_thread);
+    json_object_end(j);
+}
+
+/* The counts the platform reports: total, enabled, held, and places not from CPUID. */
+static void processor_counts_json(struct json *j, unsigned listed, unsigned differs)
+{
+    unsigned enabled, held, failed, total = plat_cpus_total(&enabled, &held, &failed);
+    json_object_begin(j, "processor_counts");
+    json_u64(j, "total", total);
+    json_u64(j, "enabled", enabled);
+    json_u64(j, "listed", listed);
+    json_u64(j, "topology_not_from_cpuid", failed);
+    json_u64(j, "firmware_location_differs", differs);
+    json_object_end(j);
+}
+
+/* The processors and where they are; lost ones did not come back within a timeout. */
+static void processors_json(struct json *j, bool firmware)
+{
+    unsigned enabled, held, failed, differs = 0;
+    plat_cpus_total(&enabled, &held, &failed);
+    struct plat_cpu *cpus = plat_alloc((held ? held : 1) * sizeof(*cpus));
+    char why[160] = "no memory for the processor table";
+    unsigned n = cpus ? plat_cpus(cpus, held, why, sizeof(why)) : 0;
     json_array_begin(j, "processors");
     for (unsigned i = 0; i < n; i++) {
         json_object_begin(j, NULL);
@@ -252,12 +284,37 @@ static void processors_json(struct json *j)
         json_u64(j, "thread", cpus[i].thread);
         json_u64(j, "node", cpus[i].node);
         json_u64(j, "apic_id", cpus[i].apic_id);
+        topology_json(j, &cpus[i]);
         json_bool(j, "runs_chase", cpus[i].bsp);
         json_bool(j, "lost", cpus[i].lost);
         json_object_end(j);
+        differs += cpus[i].fw_differs;
     }
     json_array_end(j);
     json_string(j, "processors_note", n ? NULL : why);
+    processor_counts_json(j, n, differs);
+    unsigned lost = firmware ? mp_lost_count() : 0; /* chase-host: a thread, ended with it */
+    json_string(j, "on_exit_forced",
+                lost ? "reboot: a processor was lost and may still run chase's code" : NULL);
+    plat_free(cpus);
+}
+
+/* A memory node index, or null when the platform does not know it. */
+static void node_json(struct json *j, const char *key, bool known, unsigned node)
+{
+    if (known)
+        json_u64(j, key, node);
+    else
+        json_string(j, key, NULL);
+}
+
+/* chase's page tables: their pages and memory node (firmware; the node null elsewhere). */
+static void tables_json(struct json *j, const struct plat_buffer *b)
+{
+    json_object_begin(j, "tables");
+    json_u64(j, "pages", b->table_pages);
+    node_json(j, "node", b->table_node_known, b->table_node);
+    json_object_end(j);
 }
 
 /* The chase buffer: where it is, its pages and memory type, and (chase-host) its contiguity. */
@@ -279,7 +336,10 @@ static void buffer_json(struct json *j, const struct plat_buffer *b)
         json_u64(j, "contiguous_runs", b->contiguous_runs);
         phys_runs_json(j, b);
     }
+    node_json(j, "node", b->node_known, b->node);
+    json_string(j, "node_note", b->node_note[0] ? b->node_note : NULL);
     json_object_end(j);
+    tables_json(j, b);
     json_u64(j, "page_size_bytes", b->page_bytes);
 }
 
@@ -323,7 +383,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         results_config_json(&j, r->cfg);
     warnings_json(&j, r);
     if (!r->simulated) {
-        processors_json(&j);
+        processors_json(&j, kstrcmp(r->m->platform, "uefi") == 0);
         results_nodes_json(&j);
     }
     json_string(&j, "start_time", r->start_time);

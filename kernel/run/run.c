@@ -5,6 +5,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fault_test.h"
 #include "experiments/experiment.h"
+#include "experiments/mp.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -214,6 +215,7 @@ void run_panic(const struct fault_info *f)
               s && s->rec.running ? "running " : "between experiments",
               s && s->rec.running ? s->rec.running : "");
     fault_panic_screen(f, where);
+    mp_stop_all();
     if (!s)
         return;
     prefetch_restore(&s->prefetch);
@@ -374,27 +376,6 @@ static int alloc_buffer(struct exp_ctx *ctx, char *why, size_t why_cap)
     return rc;
 }
 
-/* Print where the buffer lies and how it is mapped. */
-static void print_buffer(const struct exp_ctx *ctx)
-{
-    const struct plat_buffer *b = &ctx->buffer;
-    char size[24], page_text[24];
-    fmt_size(size, sizeof(size), (double)b->size_bytes);
-    fmt_size(page_text, sizeof(page_text), (double)b->page_bytes);
-    con_printf("  buffer     %s at physical 0x%llx, %s pages (%s), memory type %s\n", size,
-               (unsigned long long)b->phys, page_text, b->page_source,
-               b->mem_type ? b->mem_type : "unknown");
-    if (b->placement)
-        con_printf("  placement  %s\n", b->placement);
-    if (b->table_pages) {
-        char top[24];
-        fmt_size(top, sizeof(top), (double)b->identity_top);
-        con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
-                   (unsigned long long)b->table_pages, top,
-                   ctx->m->cpu.has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
-    }
-}
-
 /* Every experiment, the summary, and the files; the buffer is given back. */
 static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
 {
@@ -434,7 +415,7 @@ static enum run_outcome run_all(struct run_state *s, struct exp_ctx *ctx, struct
         s->rec.buffer = NULL;
         return outcome;
     }
-    print_buffer(ctx);
+    banner_print_buffer(&ctx->buffer, ctx->m->cpu.has_1g_pages);
     run_experiments(s, ctx);
     plat_buffer_free(&ctx->buffer);
     s->rec.buffer = NULL;
@@ -465,6 +446,7 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     s->rec.cfg = cfg;
     s->rec.prefetch = &s->prefetch;
     m->memtype_test = cfg->global.memtype_test;
+    m->buffer_node = cfg->global.node.is_auto ? -1 : (int)cfg->global.node.value;
     *on_exit = (enum on_exit)cfg->global.on_exit;
     if (entries->want_help) {
         chase_print_help(m);
@@ -484,6 +466,8 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     slog_begin(cfg->global.serial_log != 0, in->start_time, arch_tsc_fenced(), CHASE_VERSION,
                m->platform);
     outcome = run_all(s, ctx, t, in);
+    if (kstrcmp(m->platform, "uefi") == 0) /* chase-host's threads end with the process */
+        mp_exit_check(on_exit);
     strbuf_release(&ctx->csv);
     strbuf_release(&ctx->samples);
 out:

@@ -7,8 +7,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
+# c2c's waits are bounded by window_max_ms: TCG's vCPU threads on a shared host need more.
 SMALL=(--set profile=quick --set on_exit=shutdown --set cores.max=64K --set c2c.rounds=50
-    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0)
+    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set window_max_ms=1000)
 
 boot cores-smp4 --smp 4 --timeout 240 --set experiments=cores,c2c,loaded "${SMALL[@]}"
 check "-smp 4: qemu-run exits 0 and copies the run folder" \
@@ -49,6 +50,10 @@ check "hung AP: the run still completes and shuts down" \
 check "hung AP: the console reports it, run.json marks it lost" sh -c "
     grep -q 'did not come back within 10 s: reported and left out' '$RUN_DIR/console.txt' &&
     jq -e '([.processors[] | select(.lost)] | length) == 1' '$RUN_DIR/run.json' >/dev/null"
+check "hung AP: the run ends with a reboot instead of on_exit, said and recorded" sh -c "
+    jq -e '.on_exit_forced | startswith(\"reboot: a processor was lost\")' '$RUN_DIR/run.json' \
+        >/dev/null && grep -q '^chase: 1 processor lost: it may still run chase.s code, so the run ends with a reboot instead of on_exit = shutdown' '$SERIAL' &&
+    grep -q '^chase: rebooting' '$SERIAL'"
 check "hung AP: its pairs are left out of c2c, cores measures the other three" sh -c "
     jq -e '(.experiments.c2c | test(\"pairs left out\")) and .experiments.cores == \"ok\"' \
         '$RUN_DIR/run.json' >/dev/null &&

@@ -112,6 +112,7 @@ static void probe(void)
         snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/topology/core_id", c);
         read_unsigned(path, &p->core);
         p->thread = thread_index(c);
+        p->topology = "sysfs (the OS's reading of CPUID)";
         p->node = cpu_node(c);
         p->bsp = c == here;
         if (p->bsp) { /* the caller is pinned here: its CPUID is this processor's */
@@ -280,8 +281,21 @@ int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout
     return rc;
 }
 
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args)
+unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_failed)
 {
+    long conf = sysconf(_SC_NPROCESSORS_CONF), online = sysconf(_SC_NPROCESSORS_ONLN);
+    char why[8];
+    static struct plat_cpu cpus[PLAT_CPUS_MAX];
+    *held = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
+    *enabled = online > 0 ? (unsigned)online : 0;
+    *cpuid_failed = 0; /* the places come from sysfs, the OS's reading of CPUID */
+    return conf > 0 ? (unsigned)conf : 0;
+}
+
+int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+                    uint64_t timeout_us)
+{
+    (void)timeout_us; /* threads: the caller's wait is the bound */
     pthread_mutex_lock(&mp.lock);
     int rc = mp.nstarted || n > PLAT_CPUS_MAX ? -1 : 0;
     for (unsigned k = 0; k < n && rc == 0; k++) {

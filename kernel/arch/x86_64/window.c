@@ -13,9 +13,6 @@
 extern char isr_stubs[];                 /* window.S: one 16-byte stub per vector */
 extern volatile uint64_t arch_nmi_count; /* window.S: NMIs taken */
 
-/* What the windows did: hardware facts of this run, read for run.json. */
-static struct window_stats stats;
-
 /* The window in progress; an exception returns through it. Hardware state, not config. */
 static struct window_env *volatile active;
 /* Where an exception outside any window goes (the panic path), when armed. */
@@ -123,12 +120,13 @@ void arch_exception(const uint64_t *frame)
 static int window_account(struct window_env *env, int rc, uint64_t t0, uint64_t nmi0)
 {
     uint64_t ticks = arch_tsc_fenced() - t0;
-    stats.windows++;
-    stats.longest_ticks = ticks > stats.longest_ticks ? ticks : stats.longest_ticks;
+    struct window_stats *stats = &env->stats; /* this processor's own */
+    stats->windows++;
+    stats->longest_ticks = ticks > stats->longest_ticks ? ticks : stats->longest_ticks;
     if (rc != 0 && env->fault.vector == VECTOR_MACHINE_CHECK)
-        stats.machine_checks++;
+        stats->machine_checks++;
     if (arch_nmi_count != nmi0) {
-        stats.nmi_windows++;
+        stats->nmi_windows++;
         if (rc == 0) {
             kmemset(&env->fault, 0, sizeof(env->fault));
             env->fault.faulted = true;
@@ -173,10 +171,15 @@ int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
     return rc;
 }
 
-void arch_window_stats(struct window_stats *out)
+void arch_window_stats_add(const struct window_env *env, struct window_stats *sum)
 {
-    *out = stats;
-    out->nmis = arch_nmi_count;
+    const struct window_stats *s = &env->stats;
+    sum->windows += s->windows;
+    sum->longest_ticks =
+        s->longest_ticks > sum->longest_ticks ? s->longest_ticks : sum->longest_ticks;
+    sum->nmi_windows += s->nmi_windows;
+    sum->machine_checks += s->machine_checks;
+    sum->nmis = arch_nmi_count; /* counted with a locked increment by every processor */
 }
 
 struct wrmsr_job {

@@ -25,16 +25,6 @@ struct idt_gate {
     uint32_t reserved;
 } __attribute__((packed));
 
-/* Everything a window loads, and where a fault inside it returns to. */
-struct window_env {
-    struct idt_gate idt[IDT_EXCEPTION_VECTORS] __attribute__((aligned(16)));
-    struct descriptor_ptr idtr;
-    uint64_t cr3;           /* chase's PML4 (physical); 0 keeps the firmware's tables */
-    struct arch_jmp resume; /* where a fault inside the window continues */
-    struct fault_info fault;
-    uint64_t magic; /* WINDOW_ENV_MAGIC: a fault finds its window from the IDT loaded */
-};
-
 /* What the windows did so far: how many, the longest, what interrupted them. */
 struct window_stats {
     uint64_t windows;
@@ -44,8 +34,20 @@ struct window_stats {
     uint64_t machine_checks; /* machine checks inside windows */
 };
 
-/* Copy what the windows did so far into out. */
-void arch_window_stats(struct window_stats *out);
+/* Everything a window loads, and where a fault inside it returns to. */
+struct window_env {
+    struct idt_gate idt[IDT_EXCEPTION_VECTORS] __attribute__((aligned(16)));
+    struct descriptor_ptr idtr;
+    uint64_t cr3;           /* chase's PML4 (physical); 0 keeps the firmware's tables */
+    struct arch_jmp resume; /* where a fault inside the window continues */
+    struct fault_info fault;
+    uint64_t magic;            /* WINDOW_ENV_MAGIC: a fault finds its window from the IDT loaded */
+    struct window_stats stats; /* the windows run with this env: one processor's, written only
+                                  there (no update shared between processors) */
+};
+
+/* Add what env's windows did so far into sum (sum->nmis: every processor's NMIs so far). */
+void arch_window_stats_add(const struct window_env *env, struct window_stats *sum);
 
 /*
  * Write an MSR inside a window (interrupts off, a #GP caught). Returns 0, or -1 when the

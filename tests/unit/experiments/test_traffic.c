@@ -97,6 +97,25 @@ static void test_delay_paces_blocks(void **state)
 }
 
 /* Slices: whole blocks, one at least. */
+/* A generator whose boot processor never says stop ends at its own deadline (one in the past
+ * here, so the test never waits on a clock): no processor runs on past it. */
+static void test_deadline_without_stop(void **state)
+{
+    (void)state;
+    uint64_t *r = region_of_ones();
+    static const volatile uint64_t never = 0;
+    struct traffic_gen g = {
+        .stop = &never, .base = (uint8_t *)r, .bytes = REGION_BYTES, .deadline_tsc = 1};
+    traffic_generate(&g); /* returns: the flag never rises */
+    assert_true(g.deadline_hit);
+    assert_int_equal(g.blocks, 0);
+    struct traffic_gen h = {.base = (uint8_t *)r, .bytes = REGION_BYTES, .deadline_tsc = 0};
+    run_for(&h, 5); /* no deadline: the flag stops it */
+    assert_false(h.deadline_hit);
+    assert_true(h.blocks > 0);
+    free(r);
+}
+
 static void test_slices(void **state)
 {
     (void)state;
@@ -113,6 +132,7 @@ int main(void)
         cmocka_unit_test(test_read_counts_blocks_and_writes_nothing),
         cmocka_unit_test(test_readwrite_dirties_every_chunk),
         cmocka_unit_test(test_delay_paces_blocks),
+        cmocka_unit_test(test_deadline_without_stop),
         cmocka_unit_test(test_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

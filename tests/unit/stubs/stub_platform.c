@@ -139,10 +139,17 @@ int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout
     return -1;
 }
 
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args)
+int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+                    uint64_t timeout_us)
 {
-    (void)ids, (void)n, (void)fn, (void)args;
+    (void)ids, (void)n, (void)fn, (void)args, (void)timeout_us;
     return -1;
+}
+
+unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_failed)
+{
+    *enabled = *held = *cpuid_failed = 0;
+    return 0;
 }
 
 int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the buffer's placement over memory maps and memory nodes: the boot processor's
+// node rather than the highest address, the nearest node by SLIT when it has no room, never
+// special-purpose or hot-pluggable memory unless a node is asked for, and write-back only.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "machine/memtype.h"
+#include "machine/placement.h"
+
+#define MiB (1ULL << 20)
+#define GiB (1ULL << 30)
+
+static struct plat_numa t;
+static char why[240];
+
+static void add_range(unsigned node, uint64_t base, uint64_t size, bool hotplug)
+{
+    struct plat_node *nd = &t.node[node];
+    nd->range[nd->nranges++] = (struct plat_mem_range){base, size, hotplug, false};
+    if (t.nnodes <= node)
+        t.nnodes = node + 1;
+}
+
+/*
+ * A two-socket machine as firmware lays it out: node 0 holds [1 MiB, 2 GiB) and [4 GiB, 8 GiB),
+ * node 1 holds [8 GiB, 16 GiB), the highest addresses. SLIT 10/21.
+ */
+static unsigned two_sockets(struct mem_region *r)
+{
+    memset(&t, 0, sizeof(t));
+    add_range(0, 0, 2 * GiB, false);
+    add_range(0, 4 * GiB, 4 * GiB, false);
+    add_range(1, 8 * GiB, 8 * GiB, false);
+    t.slit = true;
+    t.distance[0][0] = t.distance[1][1] = 10;
+    t.distance[0][1] = t.distance[1][0] = 21;
+    r[0] = (struct mem_region){1 * MiB, 2 * GiB - 1 * MiB, MEM_USABLE};
+    r[1] = (struct mem_region){4 * GiB, 12 * GiB, MEM_USABLE};
+    return 2;
+}
+
+static struct place_request req(uint64_t size, int node, unsigned home)
+{
+    return (struct place_request){size, 2 * MiB, NULL, 1 * GiB, node, home};
+}
+
+static void test_home_node_not_highest(void **state)
+{
+    (void)state;
+    struct mem_region r[4];
+    unsigned n = two_sockets(r);
+    struct place_result res;
+    struct place_request q = req(512 * MiB, PLACE_NODE_HOME, 0);
+    /* Without nodes the highest address wins: node 1's memory, remote to the boot processor. */
+    assert_true(place_in_nodes(r, n, NULL, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.addr, 16 * GiB - 512 * MiB);
+    assert_int_equal(res.node, PLACE_NODE_NONE);
+    /* With nodes: the top of node 0, inside its SRAT range, no fallback said. */
+    assert_true(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 0);
+    assert_int_equal(res.addr, 8 * GiB - 512 * MiB);
+    assert_int_equal(place_node_of(&t, res.addr, q.size), 0);
+    assert_false(res.fallback);
+    assert_string_equal(res.note, "");
+    /* The boot processor in node 1: node 1. */
+    q.home = 1;
+    assert_true(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 1);
+    assert_int_equal(place_node_of(&t, res.addr, q.size), 1);
+}
+
+static void test_asked_node(void **state)
+{
+    (void)state;
+    struct mem_region r[4];
+    unsigned n = two_sockets(r);
+    struct place_result res;
+    struct place_request q = req(512 * MiB, 1, 0);
+    assert_true(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 1);
+    assert_int_equal(res.addr, 16 * GiB - 512 * MiB);
+    /* A node the SRAT does not list, or too small, is an error that says so: no fallback. */
+    q.node = 2;
+    assert_false(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_non_null(strstr(why, "node 2 was asked for; the SRAT lists 2 node(s)"));
+    q = req(9 * GiB, 1, 0);
+    assert_false(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_non_null(strstr(why, "node 1 (asked for) has no free write-back span"));
+    q.node = 0;
+    assert_false(place_in_nodes(r, n, NULL, &q, &res, why, sizeof(why)));
+    assert_non_null(strstr(why, "no ACPI SRAT"));
+}
+
+static void test_nearest_by_slit(void **state)
+{
+    (void)state;
+    struct mem_region r[4];
+    unsigned n = two_sockets(r);
+    /* Four nodes: node 0 has only 2 GiB free now; node 3 is nearer than 1 and 2 (SLIT). */
+    add_range(2, 16 * GiB, 4 * GiB, false);
+    add_range(3, 20 * GiB, 4 * GiB, false);
+    r[1].size = 2 * GiB; /* [4 GiB, 6 GiB) free in node 0 */
+    r[2] = (struct mem_region){8 * GiB, 16 * GiB, MEM_USABLE};
+    n = 3;
+    static const uint8_t d[4][4] = {
+        {10, 32, 32, 12}, {32, 10, 12, 32}, {32, 12, 10, 32}, {12, 32, 32, 10}};
+    memcpy(t.distance, d, sizeof(d));
+    unsigned order[PLAT_NODES_MAX];
+    assert_int_equal(place_node_order(&t, 0, order), 4);
+    assert_int_equal(order[0], 0);
+    assert_int_equal(order[1], 3);
+    assert_int_equal(order[2], 1);
+    assert_int_equal(order[3], 2);
+    struct place_result res;
+    struct place_request q = req(3 * GiB, PLACE_NODE_HOME, 0);
+    assert_true(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 3);
+    assert_true(res.fallback);
+    assert_non_null(strstr(res.note, "node 0 (the boot processor's) has no free write-back span"));
+    assert_non_null(strstr(res.note, "placed in node 3, the nearest with room (SLIT distance 12)"));
+    /* Without SLIT: the next node by number. */
+    t.slit = false;
+    assert_true(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 1);
+    assert_non_null(strstr(res.note, "no SLIT: next by number"));
+    /* Nothing fits anywhere: the reason names the home node's largest span. */
+    q.size = 9 * GiB;
+    assert_false(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_non_null(strstr(why, "boot processor's node 0: at most 2147483648 bytes"));
+}
+
+static void test_special_and_hotplug(void **state)
+{
+    (void)state;
+    struct mem_region r[4];
+    /* Node 0's upper range is hot-pluggable; [1 MiB, 1 GiB) is special-purpose (EFI_MEMORY_SP). */
+    two_sockets(r);
+    t.node[0].range[1].hotplug = true;
+    struct mem_region m[3] = {{1 * MiB, 1 * GiB - 1 * MiB, MEM_SPECIAL},
+                              {1 * GiB, 1 * GiB, MEM_USABLE},
+                              {4 * GiB, 12 * GiB, MEM_USABLE}};
+    struct place_result res;
+    struct place_request q = req(512 * MiB, PLACE_NODE_HOME, 0);
+    assert_true(place_in_nodes(m, 3, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 0);
+    assert_int_equal(res.addr, 2 * GiB - 512 * MiB); /* not the hot-pluggable [4, 8) GiB */
+    q.size = 1 * GiB + 512 * MiB; /* fits only with the special memory: node 1 instead */
+    assert_true(place_in_nodes(m, 3, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 1);
+    q.node = 0; /* asked for: special-purpose and hot-pluggable memory allowed */
+    assert_true(place_in_nodes(m, 3, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 0);
+    assert_int_equal(res.addr, 8 * GiB - q.size);
+    /* Special memory is never taken without nodes either. */
+    struct mem_region only_sp[1] = {{1 * MiB, 4 * GiB, MEM_SPECIAL}};
+    q = req(512 * MiB, PLACE_NODE_HOME, 0);
+    assert_false(place_in_nodes(only_sp, 1, NULL, &q, &res, why, sizeof(why)));
+}
+
+/* A machine whose MTRRs make node 0's top 256 MiB UC (default WB): placed just below it. */
+static void test_write_back_in_node(void **state)
+{
+    (void)state;
+    struct mem_region r[4];
+    unsigned n = two_sockets(r);
+    struct memtype_regs mt;
+    memset(&mt, 0, sizeof(mt));
+    mt.read = true;
+    mt.phys_bits = 39;
+    mt.mtrr_cap = 10 | MTRRCAP_FIX;
+    mt.mtrr_def_type = MTRR_DEF_E | MT_WB;
+    mt.nvar = 1;
+    uint64_t base = 8 * GiB - 256 * MiB;
+    mt.var[0] =
+        (struct mtrr_var){base | MT_UC, (~(256 * MiB - 1) & 0x7fffffffffULL & MTRR_PHYS_ADDR_MASK) |
+                                            MTRR_PHYSMASK_VALID};
+    mt.pat = PAT_RESET_VALUE;
+    struct place_result res;
+    struct place_request q = req(512 * MiB, PLACE_NODE_HOME, 0);
+    q.types = &mt;
+    assert_true(place_in_nodes(r, n, &t, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 0);
+    /* 1 GiB pages over it must be WB too: the page [7, 8) GiB holds the UC part. */
+    assert_int_equal(res.addr, 7 * GiB - 512 * MiB);
+    assert_true(res.big_pages_wb);
+    assert_int_equal(memtype_range(&mt, res.addr, q.size, 0), MT_WB);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_home_node_not_highest), cmocka_unit_test(test_asked_node),
+        cmocka_unit_test(test_nearest_by_slit),       cmocka_unit_test(test_special_and_hotplug),
+        cmocka_unit_test(test_write_back_in_node),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
