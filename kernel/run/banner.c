@@ -123,8 +123,8 @@ static void print_nodes(const struct plat_buffer *b)
 void banner_print_buffer(const struct plat_buffer *b, bool has_1g_pages)
 {
     char size[24], page_text[24];
-    cfg_format_size(size, sizeof(size), b->size_bytes);
-    cfg_format_size(page_text, sizeof(page_text), b->page_bytes);
+    fmt_size(size, sizeof(size), (double)b->size_bytes);
+    fmt_size(page_text, sizeof(page_text), (double)b->page_bytes);
     con_printf("  buffer     %s at physical 0x%llx, %s pages (%s), memory type %s\n", size,
                (unsigned long long)b->phys, page_text, b->page_source,
                b->mem_type ? b->mem_type : "unknown");
@@ -133,7 +133,7 @@ void banner_print_buffer(const struct plat_buffer *b, bool has_1g_pages)
     print_nodes(b);
     if (b->table_pages) {
         char top[24];
-        cfg_format_size(top, sizeof(top), b->identity_top);
+        fmt_size(top, sizeof(top), (double)b->identity_top);
         con_printf("  paging     own tables: %llu pages, identity map of [0, %s), %s elsewhere\n",
                    (unsigned long long)b->table_pages, top,
                    has_1g_pages ? "1G pages" : "2M pages (no 1 GiB pages on this CPU)");
