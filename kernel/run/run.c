@@ -422,6 +422,17 @@ static enum run_outcome run_all(struct run_state *s, struct exp_ctx *ctx, struct
     return RUN_OK;
 }
 
+/* The run's record from its first line on: what the panic path and run.json read. */
+static void record_begin(struct run_state *s, struct machine *m, const struct run_inputs *in)
+{
+    s->rec.m = m;
+    current_run = s;
+    s->rec.exps = s->exps;
+    s->rec.start_time = in->start_time;
+    s->rec.status = "starting";
+    s->rec.simulated = in->simulated;
+}
+
 enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum on_exit *on_exit)
 {
     struct run_state *s = plat_alloc(sizeof(*s));
@@ -437,11 +448,7 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
         goto out;
     }
     banner_print(m);
-    s->rec.m = m;
-    current_run = s;
-    s->rec.exps = s->exps;
-    s->rec.start_time = in->start_time;
-    s->rec.status = "starting";
+    record_begin(s, m, in);
     bool ok = read_config(cfg, entries, m, in, &errs);
     s->rec.cfg = cfg;
     s->rec.prefetch = &s->prefetch;
@@ -458,11 +465,8 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
         outcome = RUN_CONFIG_ERROR;
         goto out;
     }
-    ctx->m = m;
-    ctx->cfg = cfg;
-    ctx->timing = t;
-    ctx->measure = in->measure ? in->measure : measure_chase;
-    s->rec.simulated = in->simulated;
+    *ctx = (struct exp_ctx){
+        .m = m, .cfg = cfg, .timing = t, .measure = in->measure ? in->measure : measure_chase};
     slog_begin(cfg->global.serial_log != 0, in->start_time, arch_tsc_fenced(), CHASE_VERSION,
                m->platform);
     outcome = run_all(s, ctx, t, in);
