@@ -30,7 +30,8 @@
  * runs from point a to the size one window past point b. */
 struct step {
     size_t a, b;
-    double peak; /* the steepest octave's rise (ln) */
+    double peak;         /* the steepest octave's rise (ln) */
+    bool ended_by_split; /* the next step began right after it (starts_next) */
 };
 
 /* The fit's rise over the octave after point j. */
@@ -60,7 +61,10 @@ static bool starts_next(const struct lpoints *p, const struct step *s, double pe
     double before = rise_before(p, j);
     if (p->x[j] < p->x[s->a] + RISE_WINDOW_OCTAVES - 1e-9 || rise_after(p, j) <= before)
         return false;
-    return before >= SPLIT_RISE_LN || p->x[j] >= peak_x + 2 * RISE_WINDOW_OCTAVES - 1e-9;
+    /* The octave before must hold no point of its own: where it does, the curve shows whether
+     * it flattened between the two rises, and a rise that did not flatten is one step. */
+    bool gap = j > 0 && p->x[j] - p->x[j - 1] >= RISE_WINDOW_OCTAVES - 1e-9;
+    return gap && (before >= SPLIT_RISE_LN || p->x[j] >= peak_x + 2 * RISE_WINDOW_OCTAVES - 1e-9);
 }
 
 /* The steps of p, at most max; returns how many. */
@@ -73,12 +77,25 @@ static size_t find_steps(const struct lpoints *p, struct step *st, size_t max)
             j++;
             continue;
         }
-        struct step s = {j, j, r};
+        struct step s = {j, j, r, false};
         double peak_x = p->x[j];
+        /* A rise that resumes within a window of the last step's end is that step's (noise
+         * dipped below STEP_RISE_LN inside it), unless that step ended by starts_next. */
+        bool resumes = ns && p->x[j] < p->x[st[ns - 1].b] + RISE_WINDOW_OCTAVES - 1e-9;
+        if (resumes && !(j == st[ns - 1].b + 1 && st[ns - 1].ended_by_split)) {
+            s = st[--ns];
+            peak_x = p->x[s.b];
+            s.b = j;
+            s.peak = kfmax(s.peak, r);
+        }
         while (s.b + 1 < p->n && window_inside(p, s.b + 1)) {
             double next = rise_after(p, s.b + 1);
-            if (next < STEP_RISE_LN || starts_next(p, &s, peak_x, s.b + 1))
+            if (next < STEP_RISE_LN)
                 break;
+            if (starts_next(p, &s, peak_x, s.b + 1)) {
+                s.ended_by_split = true;
+                break;
+            }
             s.b++;
             if (next > s.peak) {
                 s.peak = next;
@@ -125,8 +142,7 @@ void levels_note(struct detection *d, const char *fmt, ...)
 
 void levels_size_meaning(char *dst, size_t cap, const struct detection *d)
 {
-    ksnprintf(dst, cap,
-              "where latency has risen %.0f%% of the way to the next level%s",
+    ksnprintf(dst, cap, "where latency has risen %.0f%% of the way to the next level%s",
               100 * LEVELS_STEP_FRACTION,
               d && d->sparse ? "; at one point per octave only the two sizes around it are known"
                              : "");
