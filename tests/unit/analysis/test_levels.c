@@ -70,11 +70,6 @@ static void check_recovery(const struct lat_model *m, double lo, double hi, doub
         if (d.nlevels != m->m - 1) {
             print_error("seed %llu: %zu levels detected, want %zu\n", (unsigned long long)seed,
                         d.nlevels, m->m - 1);
-            for (size_t k = 0; k < d.nlevels; k++)
-                print_error("  level %zu: %.4g bytes (%.4g..%.4g), %.3g ns, %s %.2f\n", k + 1,
-                            d.level[k].size_bytes, d.level[k].size_lo_bytes,
-                            d.level[k].size_hi_bytes, d.level[k].latency_ns,
-                            level_kind_name(d.level[k].kind), d.level[k].confidence);
             fail();
         }
         for (size_t i = 0; i < d.nlevels; i++) {
