@@ -27,13 +27,7 @@ KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/interpret.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
-	kernel/analysis/levels_model.c \
-	kernel/analysis/levels_null.c \
-	kernel/analysis/levels_confidence.c \
-	kernel/analysis/levels_wild.c \
-	kernel/analysis/levels_witness.c \
 	kernel/analysis/levels_prep.c \
-	kernel/analysis/levels_segment.c \
 	kernel/analysis/linear.c \
 	kernel/analysis/loaded.c \
 	kernel/analysis/numa.c \
@@ -310,10 +304,8 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds
+	analysis/test_level_kinds
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
-test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
-test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_level_kinds_SRCS := $(ANALYSIS_UNIT_SRCS)
@@ -361,10 +353,8 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
 
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 # The long seeded families of the level detector (minutes each, nothing timed): make test runs
-# them side by side on the cores, the longest (test_levels_null, about 6 minutes) first, on a core
-# of its own.
-UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels_null test_levels \
-	test_levels_sparse test_levels_witness)
+# them side by side on the cores.
+UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels test_levels_sparse)
 
 # ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,

@@ -70,6 +70,11 @@ static void check_recovery(const struct lat_model *m, double lo, double hi, doub
         if (d.nlevels != m->m - 1) {
             print_error("seed %llu: %zu levels detected, want %zu\n", (unsigned long long)seed,
                         d.nlevels, m->m - 1);
+            for (size_t k = 0; k < d.nlevels; k++)
+                print_error("  level %zu: %.4g bytes (%.4g..%.4g), %.3g ns, %s %.2f\n", k + 1,
+                            d.level[k].size_bytes, d.level[k].size_lo_bytes,
+                            d.level[k].size_hi_bytes, d.level[k].latency_ns,
+                            level_kind_name(d.level[k].kind), d.level[k].confidence);
             fail();
         }
         for (size_t i = 0; i < d.nlevels; i++) {
@@ -207,6 +212,9 @@ static void test_memory_noise_is_no_level(void **state)
                     c.ns[i] = 47; /* one wild point */
             }
             detect_plain(&c, &d, 0);
+            if (d.nlevels != 3)
+                print_error("%g points per octave, seed %llu: %zu levels\n", ppo,
+                            (unsigned long long)seed, d.nlevels);
             assert_int_equal(d.nlevels, 3);
             assert_true(d.dram_ns > 120 && d.dram_ns < 170);
             for (size_t i = 0; i < d.nlevels; i++)
@@ -228,8 +236,14 @@ static void test_single_wild_point_anywhere(void **state)
             c.ns[k] *= dir ? 2.5 : 0.4;
             detect_plain(&c, &d, 0);
             c.ns[k] = keep;
-            if (d.nlevels != 3)
+            if (d.nlevels != 3) {
                 print_error("wild point %zu (%s): %zu levels\n", k, dir ? "up" : "down", d.nlevels);
+                for (size_t i = 0; i < d.nlevels; i++)
+                    print_error("  level %zu: %.4g bytes, %.3g ns, %s\n", i + 1,
+                                d.level[i].size_bytes, d.level[i].latency_ns,
+                                level_kind_name(d.level[i].kind));
+                print_error("  dram %.3g ns%s\n", d.dram_ns, d.dram_lower_bound ? " (bound)" : "");
+            }
             assert_int_equal(d.nlevels, 3);
         }
 }
