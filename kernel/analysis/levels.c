@@ -61,10 +61,10 @@ static bool starts_next(const struct lpoints *p, const struct step *s, double pe
     double before = rise_before(p, j);
     if (p->x[j] < p->x[s->a] + RISE_WINDOW_OCTAVES - 1e-9 || rise_after(p, j) <= before)
         return false;
-    /* The octave before must hold no point of its own: where it does, the curve shows whether
-     * it flattened between the two rises, and a rise that did not flatten is one step. */
+    /* A steep octave before splits only where it holds no point of its own: where it does, the
+     * curve shows whether it flattened between the two rises, and one that did not is one step. */
     bool gap = j > 0 && p->x[j] - p->x[j - 1] >= RISE_WINDOW_OCTAVES - 1e-9;
-    return gap && (before >= SPLIT_RISE_LN || p->x[j] >= peak_x + 2 * RISE_WINDOW_OCTAVES - 1e-9);
+    return (gap && before >= SPLIT_RISE_LN) || p->x[j] >= peak_x + 2 * RISE_WINDOW_OCTAVES - 1e-9;
 }
 
 /* The steps of p, at most max; returns how many. */
@@ -79,15 +79,6 @@ static size_t find_steps(const struct lpoints *p, struct step *st, size_t max)
         }
         struct step s = {j, j, r, false};
         double peak_x = p->x[j];
-        /* A rise that resumes within a window of the last step's end is that step's (noise
-         * dipped below STEP_RISE_LN inside it), unless that step ended by starts_next. */
-        bool resumes = ns && p->x[j] < p->x[st[ns - 1].b] + RISE_WINDOW_OCTAVES - 1e-9;
-        if (resumes && !(j == st[ns - 1].b + 1 && st[ns - 1].ended_by_split)) {
-            s = st[--ns];
-            peak_x = p->x[s.b];
-            s.b = j;
-            s.peak = kfmax(s.peak, r);
-        }
         while (s.b + 1 < p->n && window_inside(p, s.b + 1)) {
             double next = rise_after(p, s.b + 1);
             if (next < STEP_RISE_LN)
@@ -102,7 +93,17 @@ static size_t find_steps(const struct lpoints *p, struct step *st, size_t max)
                 peak_x = p->x[s.b];
             }
         }
-        st[ns++] = s;
+        /* A rise that resumes within a window of the last step's end and is nowhere steeper
+         * than the octave before it is that step's: noise (a dip) broke the run inside it. */
+        bool resumes = ns && !st[ns - 1].ended_by_split &&
+                       p->x[s.a] < p->x[st[ns - 1].b] + RISE_WINDOW_OCTAVES - 1e-9 &&
+                       s.peak <= rise_before(p, s.a);
+        if (resumes) {
+            st[ns - 1].b = s.b;
+            st[ns - 1].ended_by_split = s.ended_by_split;
+        } else {
+            st[ns++] = s;
+        }
         j = s.b + 1;
     }
     return ns;
@@ -211,14 +212,14 @@ static void note_gentle(struct detection *d, const struct level *lv, double peak
                 sz, kexp(peak));
 }
 
-/* Trailing gentle steps that start beyond o->walk_bytes, where every load may pay a page walk:
- * memory plus walks, not caches. Drops them from d and returns the first point of memory. */
+/* Trailing gentle steps from plateaus that start beyond o->walk_bytes, where every load may pay
+ * a page walk: memory plus walks, not caches. Drops them from d and returns the first point of memory. */
 static size_t drop_walk_steps(const struct lpoints *p, const struct detect_opts *o, size_t a,
                               struct detection *d)
 {
     size_t k = d->nlevels;
     while (o->walk_bytes > 0 && k > 1 && d->level[k - 1].kind == LEVEL_UNCERTAIN &&
-           d->level[k - 1].size_lo_bytes >= o->walk_bytes)
+           d->level[k - 1].from_bytes >= o->walk_bytes)
         k--;
     if (k == d->nlevels)
         return a;
@@ -249,8 +250,7 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
             note_gentle(d, lv, st[i].peak);
         a = step_end(p, &st[i]);
     }
-    if (!rising_end(p, st, ns))
-        a = drop_walk_steps(p, o, a, d);
+    a = drop_walk_steps(p, o, a, d);
     /* The last step's rise reaches the curve's end and the fit still climbs there. */
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;
     /* The curve stayed in the last cache: it ends inside it, or shortly past it without a step

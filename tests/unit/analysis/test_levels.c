@@ -279,7 +279,8 @@ static void test_one_point_per_octave(void **state)
 
 /* A step in ns that the core cycles measured beside each point do not show is the core clock
  * changing (this machine's full run: 1.22 -> 1.39 ns at 11K, 5.0 cycles throughout), no level;
- * without cycles the same curve has that level. */
+ * without cycles the same curve has that level (the clock halved here, so that the step in ns is
+ * one the detector reads as a level). */
 static void test_clock_change_is_no_level(void **state)
 {
     (void)state;
@@ -291,7 +292,7 @@ static void test_clock_change_is_no_level(void **state)
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         make_curve(&c, &m, 12, 30, 4, 0.005, seed);
         for (size_t i = 0; i < c.n; i++) {
-            double ghz = c.size[i] >= (11 << 10) && c.size[i] < (48 << 10) ? 3.6 : 4.1;
+            double ghz = c.size[i] >= (11 << 10) && c.size[i] < (48 << 10) ? 2.05 : 4.1;
             cycles[i] = c.ns[i] * 4.1; /* the cache's cost in cycles does not move */
             c.ns[i] = cycles[i] / ghz;
         }
@@ -303,9 +304,10 @@ static void test_clock_change_is_no_level(void **state)
     }
 }
 
-/* Where every load may pay a page walk (walk_bytes: 4K pages or a hypervisor), a step of at
- * most 2x between plateaus that both start beyond it is memory plus walks: DRAM is the plateau
- * before it. A last cache whose plateau starts below that size keeps its step into memory. */
+/* Where every load may pay a page walk (walk_bytes: 4K pages or a hypervisor), a gentle step
+ * (under 2x in its steepest octave) from a plateau that starts beyond it is memory plus walks:
+ * DRAM is the plateau before it. A last cache whose plateau starts below that size keeps its
+ * step into memory. */
 static void test_page_walk_steps_are_memory(void **state)
 {
     (void)state;
@@ -318,8 +320,13 @@ static void test_page_walk_steps_are_memory(void **state)
         make_curve(&c, &m, 12, 31, 4, 0.02, seed);
         for (size_t i = 0; i < c.n; i++)
             if (c.size[i] >= 1.5 * 1073741824.0)
-                c.ns[i] *= 1.35;
+                c.ns[i] *= 1.8;
         levels_detect(c.size, c.ns, NULL, c.n, &walk, &d);
+        for (size_t i = 0; d.nlevels != 3 && i < d.nlevels; i++)
+            print_error("seed %llu level %zu: %.4g bytes from %.4g, %.3g ns, %s\n",
+                        (unsigned long long)seed, i + 1, d.level[i].size_bytes,
+                        d.level[i].from_bytes, d.level[i].latency_ns,
+                        level_kind_name(d.level[i].kind));
         assert_int_equal(d.nlevels, 3);
         assert_true(d.dram_ns > 135 && d.dram_ns < 165);
         levels_detect(c.size, c.ns, NULL, c.n, &none, &d);
