@@ -208,7 +208,7 @@ static void note_gentle(struct detection *d, const struct level *lv, double peak
     analysis_size(sz, sizeof(sz), lv->size_bytes);
     levels_note(d,
                 "the step at %s rises at most x%.2f in an octave (a cache's step doubles it): "
-                "a TLB reach, a shared cache or a ramp, uncertain",
+                "a TLB reach, a cache that other cores also fill, or a ramp: uncertain",
                 sz, kexp(peak));
 }
 
