@@ -149,7 +149,7 @@ void levels_size_meaning(char *dst, size_t cap, const struct detection *d)
                              : "");
 }
 
-/* Level lv ending at step s: plateau points a..s->a, size where the fit makes
+/* Level lv ending at step s: plateau from point a, size where the fit makes
  * LEVELS_STEP_FRACTION of the step's rise, and between which two points that is. */
 static void set_level(const struct lpoints *p, size_t a, const struct step *s, double offset,
                       struct level *lv)
@@ -160,12 +160,15 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
         c++;
     double df = p->f[c + 1] - p->f[c];
     double t = df > 1e-12 ? kfmin(kfmax((thr - p->f[c]) / df, 0), 1) : 0;
+    /* The plateau runs to the last point below the size: where the step's window begins (s->a)
+     * the curve may not have started to rise yet. */
+    size_t last = c > a ? c : a;
     lv->first = a;
-    lv->last = s->a;
+    lv->last = last;
     lv->from_bytes = kexp2(p->x[a]);
-    lv->to_bytes = kexp2(p->x[s->a]);
-    lv->latency_ns = median_of(p->ns, a, s->a) - offset;
-    lv->cycles = median_of(p->cyc, a, s->a);
+    lv->to_bytes = kexp2(p->x[last]);
+    lv->latency_ns = median_of(p->ns, a, last) - offset;
+    lv->cycles = median_of(p->cyc, a, last);
     lv->size_known = true;
     lv->size_bytes = kexp2(p->x[c] + t * (p->x[c + 1] - p->x[c]));
     lv->size_lo_bytes = kexp2(p->x[c]);
@@ -195,10 +198,13 @@ static void open_level(const struct lpoints *p, size_t a, double offset, struct 
                          .kind = LEVEL_CACHE};
 }
 
-/* Whether the last step's rise reaches the curve's end with the fit still climbing there. */
+/* Whether the last step's rise reaches the curve's end with the fit still climbing there at a
+ * step's rate (STEP_RISE_LN per window) over the last gap. */
 static bool rising_end(const struct lpoints *p, const struct step *st, size_t ns)
 {
-    return ns && step_end(p, &st[ns - 1]) == p->n - 1 && p->f[p->n - 1] > p->f[p->n - 2];
+    size_t n = p->n;
+    double rate = (p->f[n - 1] - p->f[n - 2]) / (p->x[n - 1] - p->x[n - 2]);
+    return ns && step_end(p, &st[ns - 1]) == n - 1 && rate >= STEP_RISE_LN / RISE_WINDOW_OCTAVES;
 }
 
 /* Why a gentle step is uncertain, noted once per level. */
