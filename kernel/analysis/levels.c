@@ -149,16 +149,29 @@ void levels_size_meaning(char *dst, size_t cap, const struct detection *d)
                              : "");
 }
 
+/* Whether the fit overrules point j by at least a step's rise. */
+static bool overruled(const struct lpoints *p, size_t j)
+{
+    return kfabs(p->y[j] - p->f[j]) >= STEP_RISE_LN;
+}
+
 /* Level lv ending at step s: plateau from point a, size where the fit makes
  * LEVELS_STEP_FRACTION of the step's rise, and between which two points that is. */
 static void set_level(const struct lpoints *p, size_t a, const struct step *s, double offset,
                       struct level *lv)
 {
-    size_t e = step_end(p, s), c = s->a;
+    size_t e = step_end(p, s), c = s->a, h;
     double thr = p->f[s->a] + LEVELS_STEP_FRACTION * (p->f[e] - p->f[s->a]);
     while (c + 1 < e && p->f[c + 1] < thr)
         c++;
-    double df = p->f[c + 1] - p->f[c];
+    /* A point the fit overrules by a step's rise (a wild dip or spike beside the step) does not
+     * place it: the bracket runs on to the next point the fit agrees with. */
+    h = c + 1;
+    while (c > a && overruled(p, c))
+        c--;
+    while (h < e && overruled(p, h))
+        h++;
+    double df = p->f[h] - p->f[c];
     double t = df > 1e-12 ? kfmin(kfmax((thr - p->f[c]) / df, 0), 1) : 0;
     /* The plateau runs to the last point below the size: where the step's window begins (s->a)
      * the curve may not have started to rise yet. */
@@ -170,9 +183,9 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
     lv->latency_ns = median_of(p->ns, a, last) - offset;
     lv->cycles = median_of(p->cyc, a, last);
     lv->size_known = true;
-    lv->size_bytes = kexp2(p->x[c] + t * (p->x[c + 1] - p->x[c]));
+    lv->size_bytes = kexp2(p->x[c] + t * (p->x[h] - p->x[c]));
     lv->size_lo_bytes = kexp2(p->x[c]);
-    lv->size_hi_bytes = kexp2(p->x[c + 1]);
+    lv->size_hi_bytes = kexp2(p->x[h]);
     lv->step_end_bytes = kexp2(p->x[e]);
     /* 0.5 at the cache threshold, 0.93 for a step of x4 in an octave, 0.16 at the least step. */
     double q = s->peak / CACHE_RISE_LN;
