@@ -257,6 +257,25 @@ static size_t drop_walk_steps(const struct lpoints *p, const struct detect_opts 
     return a;
 }
 
+/* Name the points the fit overrules by a step's rise (at most three, latencies less offset). */
+static void note_overruled(const struct lpoints *p, double offset, struct detection *d)
+{
+    char list[LEVELS_NOTE_CHARS] = "", sz[32];
+    size_t len = 0, count = 0;
+    for (size_t j = 0; j < p->n; j++) {
+        if (!overruled(p, j))
+            continue;
+        analysis_size(sz, sizeof(sz), kexp2(p->x[j]));
+        if (count++ < 3)
+            len += (size_t)ksnprintf(list + len, sizeof(list) - len, "%s%s (%.1f ns)",
+                                     count > 1 ? ", " : "", sz, p->ns[j] - offset);
+    }
+    if (count > 3)
+        ksnprintf(list + len, sizeof(list) - len, " and %zu more", count - 3);
+    if (count)
+        levels_note(d, "left out of the fit as wild (off the monotone fit by a step or more): %s", list);
+}
+
 /* Levels and memory from the steps of p, the first level's plateau from point a. */
 static void build_levels(const struct lpoints *p, const struct step *st, size_t ns, size_t a,
                          const struct detect_opts *o, struct detection *d)
@@ -315,6 +334,7 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
     }
     d->sparse = lpoints_per_octave(p) < SPARSE_POINTS_PER_OCTAVE;
     d->noise = lpoints_noise(p);
+    note_overruled(p, o->ns_offset, d);
     struct step st[LEVELS_MAX];
     size_t nsteps = find_steps(p, st, LEVELS_MAX);
     /* A rise from the very first point has no plateau before it: one point cannot tell a level
