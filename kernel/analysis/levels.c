@@ -234,7 +234,7 @@ static void note_gentle(struct detection *d, const struct level *lv, double peak
 /* Trailing gentle steps from plateaus that start beyond o->walk_bytes, where every load may pay
  * a page walk: memory plus walks, not caches. Drops them from d and returns the first point of memory. */
 static size_t drop_walk_steps(const struct lpoints *p, const struct detect_opts *o, size_t a,
-                              struct detection *d)
+                              size_t *mem_last, struct detection *d)
 {
     size_t k = d->nlevels;
     while (o->walk_bytes > 0 && k > 1 && d->level[k - 1].kind == LEVEL_UNCERTAIN &&
@@ -253,6 +253,7 @@ static size_t drop_walk_steps(const struct lpoints *p, const struct detect_opts 
                 "TLB's reach (%s with 4K pages), not a cache",
                 from, d->walk_ns, at);
     a = d->level[k].first;
+    *mem_last = d->level[k].last;
     d->nlevels = k;
     return a;
 }
@@ -288,7 +289,8 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
             note_gentle(d, lv, st[i].peak);
         a = step_end(p, &st[i]);
     }
-    a = drop_walk_steps(p, o, a, d);
+    size_t mem_last = p->n - 1; /* memory's plateau: a..mem_last, page walks beyond */
+    a = drop_walk_steps(p, o, a, &mem_last, d);
     /* The last step's rise reaches the curve's end and the fit still climbs there. */
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;
     /* The curve stayed in the last cache: it ends inside it, or shortly past it without a step
@@ -308,8 +310,8 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
         open_level(p, a, o->ns_offset, d);
         levels_note(d, "the largest size is inside the last cache (CPUID): no DRAM plateau");
     } else {
-        d->dram_ns = median_of(p->ns, a, p->n - 1) - o->ns_offset;
-        d->dram_cycles = median_of(p->cyc, a, p->n - 1);
+        d->dram_ns = median_of(p->ns, a, mem_last) - o->ns_offset;
+        d->dram_cycles = median_of(p->cyc, a, mem_last);
         d->dram_from_bytes = kexp2(p->x[a]);
     }
 }
