@@ -232,7 +232,8 @@ static void note_gentle(struct detection *d, const struct level *lv, double peak
 }
 
 /* Trailing gentle steps from plateaus that start beyond o->walk_bytes, where every load may pay
- * a page walk: memory plus walks, not caches. Drops them from d and returns the first point of memory. */
+ * a page walk: memory plus walks, not caches. Drops them from d and returns the first point of
+ * memory. */
 static size_t drop_walk_steps(const struct lpoints *p, const struct detect_opts *o, size_t a,
                               size_t *mem_last, struct detection *d)
 {
@@ -274,7 +275,8 @@ static void note_overruled(const struct lpoints *p, double offset, struct detect
     if (count > 3)
         ksnprintf(list + len, sizeof(list) - len, " and %zu more", count - 3);
     if (count)
-        levels_note(d, "left out of the fit as wild (off the monotone fit by a step or more): %s", list);
+        levels_note(d, "left out of the fit as wild (off the monotone fit by a step or more): %s",
+                    list);
 }
 
 /* Levels and memory from the steps of p, the first level's plateau from point a. */

@@ -16,8 +16,7 @@
 #include "lib/csv.h"
 #include "lib/kmath.h"
 
-/* A curve with caches at 32K and 4M and a 1.6x step at 256K (64 entries x 4K): a gentle step,
- * which the detector reads as a level (over STEP_RISE_LN) but not as a cache by itself. */
+/* A curve with caches at 32K and 4M and a gentle 1.6x step at 256K (64 entries x 4K). */
 static void kind_curve(double *size, double *ns, size_t *n)
 {
     *n = 0;
@@ -28,10 +27,9 @@ static void kind_curve(double *size, double *ns, size_t *n)
     }
 }
 
-/* Steps where a TLB's reach would be are uncertain under a hypervisor or with 4K pages; with
- * native huge pages a gentle step (1.6x) stays uncertain as the detector read it (a shared cache
- * or a ramp as much as a cache); big steps are caches wherever they are; a last cache far below
- * CPUID's is noted and marked as shared, one above half of it is not. */
+/* Gentle steps (under 2x an octave) are uncertain, with 4K or huge pages; big steps are caches
+ * wherever they are; a last cache far below CPUID's is noted and marked as shared, one above
+ * half of it is not. */
 static void test_level_kinds(void **state)
 {
     (void)state;
@@ -115,9 +113,9 @@ static void test_measured_tlb_reach(void **state)
         double near_cache;
         enum level_kind want;
     } cases[] = {
-        {2097152, 262144, true, 3, 3, 0, LEVEL_TLB},    /* the Zen 3 guest of issue 15 */
-        {4096, 262144, false, 3, 3, 0, LEVEL_TLB},      /* 4K pages, native */
-        {2097152, 262144, false, 3, 3, 0, LEVEL_UNCERTAIN}, /* native 2M: a gentle step */
+        {2097152, 262144, true, 3, 3, 0, LEVEL_TLB},            /* the Zen 3 guest of issue 15 */
+        {4096, 262144, false, 3, 3, 0, LEVEL_TLB},              /* 4K pages, native */
+        {2097152, 262144, false, 3, 3, 0, LEVEL_UNCERTAIN},     /* native 2M: a gentle step */
         {2097152, 262144, true, 3, 3, 262144, LEVEL_UNCERTAIN}, /* an L2 of 256K */
         {2097152, 131072, true, 3, 3, 0, LEVEL_UNCERTAIN}, /* the reach measured is elsewhere */
         {2097152, 262144, true, 0, 3, 0, LEVEL_UNCERTAIN}, /* no CPUID: a foreign curve */
@@ -255,11 +253,9 @@ static void walk_curve(double *size, double *ns, size_t *n, double lat_ns, doubl
     }
 }
 
-/* A last step into memory of at most 2x beyond the 4K TLBs' reach (12M) is what page walks add
- * as much as a cache: uncertain with 4K pages or under a hypervisor (noted as walks), and with
- * native 2M pages uncertain as the detector's gentle step (under 2x in an octave); a larger
- * step (3x) is a cache everywhere. One below the reach is no walk. (The steps are away from the
- * 2M TLBs' reaches: 64M, 2G.) */
+/* A last step into memory of at most 2x beyond the 4K TLBs' reach (12M): uncertain, noted as page
+ * walks with 4K pages or under a hypervisor; a larger step (3x) is a cache everywhere; one below
+ * the reach is no walk. (The steps are away from the 2M TLBs' reaches: 64M, 2G.) */
 static void test_walk_step_is_uncertain(void **state)
 {
     (void)state;
@@ -419,8 +415,6 @@ static void test_end_in_llc_under_hypervisor(void **state)
         for (size_t i = 0; cases[k].open && i < d->nnotes; i++)
             assert_null(strstr(d->note[i], "DRAM latency is at least"));
         assert_int_equal(kisfinite(d->dram_ns), !cases[k].open);
-        if (d->dram_lower_bound)
-            print_error("case %zu: %zu levels, DRAM at least %.3g ns\n", k, d->nlevels, d->dram_ns);
         assert_false(d->dram_lower_bound);
         /* Only a last cache found at 2M of CPUID's 32M is a share; the L2 never is. */
         for (size_t i = 0; i + 1 < d->nlevels; i++)
