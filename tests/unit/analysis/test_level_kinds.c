@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of what each level of the main curve is (cache, TLB step, uncertain, shared, open
-// last cache) and of the tlb experiment's steps it is judged against.
+// Unit tests of what each level of the main curve is (cache, TLB step, uncertain, shared, open last
+// cache) and of the tlb experiment's steps it is judged against.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -238,6 +238,15 @@ static struct an_curve random_4k_curve(double *size, double *ns, size_t n)
                              .page_bytes = 4096};
 }
 
+/* Whether a note of d contains what. */
+static bool has_note(const struct detection *d, const char *what)
+{
+    for (size_t i = 0; i < d->nnotes; i++)
+        if (strstr(d->note[i], what))
+            return true;
+    return false;
+}
+
 static void walk_curve(double *size, double *ns, size_t *n, double lat_ns, double step_bytes,
                        double ratio)
 {
@@ -276,10 +285,7 @@ static void test_walk_step_is_uncertain(void **state)
             assert_int_equal(d->nlevels, 3);
             bool gentle = ratio[k / 9] <= 2, walks = how < 2 && gentle;
             assert_int_equal(d->level[2].kind, gentle ? LEVEL_UNCERTAIN : LEVEL_CACHE);
-            bool walk_note = false;
-            for (size_t i = 0; i < d->nnotes; i++)
-                walk_note = walk_note || strstr(d->note[i], "memory plus page walks") != NULL;
-            assert_int_equal(walk_note, walks);
+            assert_int_equal(has_note(d, "memory plus page walks"), walks);
         }
     }
     /* The same shape with its step below the reach and away from every TLB's (between the
@@ -290,8 +296,7 @@ static void test_walk_step_is_uncertain(void **state)
     struct an_input in = {.curve = &c, .ncurves = 1};
     analysis_run(&in, &r);
     assert_int_equal(r.cr[0].det.nlevels, 3);
-    for (size_t i = 0; i < r.cr[0].det.nnotes; i++)
-        assert_null(strstr(r.cr[0].det.note[i], "memory plus page walks"));
+    assert_false(has_note(&r.cr[0].det, "memory plus page walks"));
 }
 
 /* A tinymembench-like curve (time added over L1, one point per octave, 1K..64M): L1 32K, a
