@@ -27,6 +27,15 @@ static void kind_curve(double *size, double *ns, size_t *n)
     }
 }
 
+/* Whether a note of d contains what. */
+static bool has_note(const struct detection *d, const char *what)
+{
+    for (size_t i = 0; i < d->nnotes; i++)
+        if (strstr(d->note[i], what))
+            return true;
+    return false;
+}
+
 /* Gentle steps (under 2x an octave) are uncertain, with 4K or huge pages; big steps are caches
  * wherever they are; a last cache far below CPUID's is noted and marked as shared, one above
  * half of it is not. */
@@ -51,10 +60,7 @@ static void test_level_kinds(void **state)
         assert_int_equal(d->level[1].kind, LEVEL_UNCERTAIN);
         assert_true(d->level[1].confidence < d->level[0].confidence);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE);
-        bool shared = false;
-        for (size_t i = 0; i < d->nnotes; i++)
-            shared = shared || strstr(d->note[i], "shared") != NULL;
-        assert_true(shared);
+        assert_true(has_note(d, "shared"));
         assert_true(d->level[2].shared && !d->level[1].shared && !d->level[0].shared);
     }
     /* A last cache of 4.2M is more than half of an 8M LLC: not marked shared. */
@@ -64,8 +70,7 @@ static void test_level_kinds(void **state)
     const struct detection *d = &r.cr[0].det;
     assert_int_equal(d->nlevels, 3);
     assert_false(d->level[2].shared);
-    for (size_t i = 0; i < d->nnotes; i++)
-        assert_null(strstr(d->note[i], "shared"));
+    assert_false(has_note(d, "shared"));
 }
 
 /* A curve of the run: n points of size and ns, of role, with pages of page bytes. */
@@ -139,10 +144,7 @@ static void test_measured_tlb_reach(void **state)
         assert_int_equal(d->level[0].kind, LEVEL_CACHE);
         assert_int_equal(d->level[1].kind, cases[k].want);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE); /* the last: never a TLB step */
-        bool named = false;
-        for (size_t i = 0; i < d->nnotes; i++)
-            named = named || strstr(d->note[i], "a TLB step, not a cache") != NULL;
-        assert_int_equal(named, cases[k].want == LEVEL_TLB);
+        assert_int_equal(has_note(d, "a TLB step, not a cache"), cases[k].want == LEVEL_TLB);
     }
 }
 
@@ -236,15 +238,6 @@ static struct an_curve random_4k_curve(double *size, double *ns, size_t n)
                              .size = size,
                              .ns = ns,
                              .page_bytes = 4096};
-}
-
-/* Whether a note of d contains what. */
-static bool has_note(const struct detection *d, const char *what)
-{
-    for (size_t i = 0; i < d->nnotes; i++)
-        if (strstr(d->note[i], what))
-            return true;
-    return false;
 }
 
 static void walk_curve(double *size, double *ns, size_t *n, double lat_ns, double step_bytes,
