@@ -36,4 +36,20 @@
 /* A curve whose largest size is below this share of CPUID's last cache ended inside it. */
 #define INSIDE_LLC 0.9
 
+/* Classification (level_kind.c, tlb_steps.c). A step of at most exp(CACHE_RISE_LN), 2x, in whole
+ * latencies is no more than a page walk adds (a few cache hits): it may be a TLB's. */
+/* A step sits at a TLB's reach when its size is within this factor of entries x page size (the
+ * effective reach blurs by the cache lines the page tables take). */
+#define REACH_FACTOR 1.3
+/* A last cache found below this share of CPUID's size is shared with other cores or guests. */
+#define SHARED_SHARE 0.5
+/* A cache CPUID reports within this factor of a step may be what the step is (the scorers'
+ * "found" factor). */
+#define CACHE_NEAR_FACTOR 1.5
+/* A level of a small-page curve matches one of a larger-page curve within this many octaves
+ * (half an octave of placement either way, and a quarter for the step's own width). */
+#define MATCH_OCTAVES 0.75
+/* Only steps this far inside the larger-page curve's sizes are compared with it. */
+#define COVERED_MARGIN 1.4
+
 #endif

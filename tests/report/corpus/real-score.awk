@@ -4,7 +4,8 @@
 # the nearest unmatched level whose interval lo..hi, or its size alone, comes within 1.5x; a
 # level finds at most one), `cache` and other levels invented per 10 curves (no true level
 # within 1.5x of the interval), and the share of `cache` levels that found a true level; then
-# the tinymembench formats pooled. awk -F'\t' -f real-score.awk FILE.
+# the tinymembench formats pooled and their levels by confidence band (how many found a true
+# level, and how many lie within 1.5x of one: a second level near a true one is not invented). awk -F'\t' -f real-score.awk FILE.
 function near(t, lo, hi) { return t >= lo / 1.5 && t <= hi * 1.5 }
 function dist(t, lo, hi) { return t < lo ? log(lo / t) : t > hi ? log(t / hi) : 0 }
 { f = $1; curves[f]++; nt = split($2, t, ","); ng = ($3 == "" || $3 == "ERROR") ? 0 : split($3, g, ",")
@@ -18,6 +19,8 @@ function dist(t, lo, hi) { return t < lo ? log(lo / t) : t > hi ? log(t / hi) : 
   for (k = 1; k <= ng; k++) { m = used[k]
       for (i = 1; i <= nt; i++) if (near(t[i], lo[k], hi[k])) m = 1
       if (kind[k] == "cache") { caches[f]++; if (used[k]) real_caches[f]++ }
+      if (f ~ /^tinymembench/) { split(g[k], e, ":"); b = int(4 * e[3]); b = b > 3 ? 3 : b < 0 ? 0 : b
+          band_n[b]++; band_real[b] += used[k]; band_near[b] += m; band_cache[b] += kind[k] == "cache" }
       if (!m && kind[k] == "cache") inv_cache[f]++
       if (!m && kind[k] != "cache") inv_other[f]++ } }
 END { printf "real: %-18s %6s %6s %8s %14s %14s %12s\n", "format", "curves", "levels", "found",
@@ -30,4 +33,8 @@ END { printf "real: %-18s %6s %6s %8s %14s %14s %12s\n", "format", "curves", "le
       if (f ~ /^tinymembench/) { C += curves[f]; T += truths[f]; F += found[f]; IC += inv_cache[f]
           IO += inv_other[f]; CA += caches[f]; RC += real_caches[f] } }
   if (C) printf "real: %-18s %6d %6d %7.1f%% %14.2f %14.2f %11.1f%%\n", "tinymembench-all", C, T,
-      100 * F / T, 10 * IC / C, 10 * IO / C, CA ? 100 * RC / CA : 100 }
+      100 * F / T, 10 * IC / C, 10 * IO / C, CA ? 100 * RC / CA : 100
+  for (b = 0; b < 4; b++) if (band_n[b])
+      printf "real: ~calibration confidence %.2f-%.2f: %3d levels (%3d cache), %3d found a true level " \
+          "(%.0f%%), %3d within 1.5x of one (%.0f%%)\n", b / 4, (b + 1) / 4, band_n[b], band_cache[b],
+          band_real[b], 100 * band_real[b] / band_n[b], band_near[b], 100 * band_near[b] / band_n[b] }
