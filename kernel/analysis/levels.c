@@ -23,7 +23,6 @@
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
-#include "lib/stats.h"
 #include "platform.h"
 
 /* One step: points a..b (inclusive) start octaves that rise by at least STEP_RISE_LN; its rise
@@ -118,6 +117,7 @@ static size_t step_end(const struct lpoints *p, const struct step *s)
     return e;
 }
 
+/* Median of the finite values of v[a..b] (inclusive), NaN when none. */
 static double median_of(const double *v, size_t a, size_t b)
 {
     double tmp[LEVELS_MAX_POINTS];
@@ -125,10 +125,7 @@ static double median_of(const double *v, size_t a, size_t b)
     for (size_t i = a; i <= b; i++)
         if (kisfinite(v[i]))
             tmp[n++] = v[i];
-    if (!n)
-        return KM_NAN;
-    stats_sort(tmp, n);
-    return stats_quantile_sorted(tmp, n, 0.5);
+    return n ? lpoints_median(tmp, n) : KM_NAN;
 }
 
 void levels_note(struct detection *d, const char *fmt, ...)

@@ -28,7 +28,7 @@ static void sort_raw(struct raw_point *v, size_t n)
     }
 }
 
-static double median(const double *v, size_t n)
+double lpoints_median(const double *v, size_t n)
 {
     double small[64];
     double *tmp = n <= 64 ? small : plat_alloc(n * sizeof(double));
@@ -55,8 +55,8 @@ static void put_group(struct lpoints *p, size_t k, const struct raw_point *raw, 
             cyc[nc++] = raw[i].cyc;
     }
     p->x[k] = xs / (double)(b - a);
-    p->ns[k] = median(ns, n);
-    p->cyc[k] = nc ? median(cyc, nc) : KM_NAN;
+    p->ns[k] = lpoints_median(ns, n);
+    p->cyc[k] = nc ? lpoints_median(cyc, nc) : KM_NAN;
 }
 
 /* Group sorted points whose x differ by less than width (0: equal sizes only). */
