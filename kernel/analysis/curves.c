@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Curves from experiment tables, and the helpers every verdict shares.
 #include "analysis/judge.h"
+#include "analysis/levels_int.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
-#include "lib/stats.h"
 #include "platform.h"
 
 /* Most distinct curves one table is split into (strides, page sizes). */
@@ -178,14 +178,5 @@ bool judge_in_llc(const struct an_judge *j, double bytes, char *llc, size_t cap)
 
 double judge_median(const double *v, size_t n)
 {
-    double small[64];
-    double *tmp = n <= 64 ? small : plat_alloc(n * sizeof(double));
-    if (!tmp)
-        return v[n / 2];
-    kmemcpy(tmp, v, n * sizeof(double));
-    stats_sort(tmp, n);
-    double m = stats_quantile_sorted(tmp, n, 0.5);
-    if (tmp != small)
-        plat_free(tmp);
-    return m;
+    return lpoints_median(v, n);
 }
