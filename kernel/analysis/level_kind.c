@@ -257,8 +257,10 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     struct level *last = &d->level[d->nlevels - 1];
+    /* Not when a smaller cache CPUID lists is near it: then it is that cache, and the last one
+     * left no plateau of its own (a guest whose host's other tenants fill the L3). */
     if (last->size_known && last->kind == LEVEL_CACHE &&
-        last->size_bytes < SHARED_SHARE * in->llc_bytes) {
+        last->size_bytes < SHARED_SHARE * in->llc_bytes && !cache_near(in, last->size_bytes)) {
         char sz[32], llc[32];
         last->shared = true;
         analysis_size(sz, sizeof(sz), last->size_bytes);

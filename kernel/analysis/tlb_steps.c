@@ -4,7 +4,6 @@
 #include "analysis/levels_params.h"
 #include "lib/kmath.h"
 
-
 static bool matched(const struct level *lv, const struct detection *ref)
 {
     for (size_t i = 0; i < ref->nlevels; i++) {
