@@ -7,7 +7,9 @@
 //     size, and a lone wild point is outvoted by the points pooled with it.
 //  2. At each size the fit's rise over the next octave is measured (RISE_WINDOW_OCTAVES).
 //  3. A step is a run of sizes whose rise is at least STEP_RISE_LN; inside a run, after an
-//     octave that rose SPLIT_RISE_LN, an octave that rises more starts the next step.
+//     octave without a point of its own that rose SPLIT_RISE_LN, or two octaves past the run's
+//     steepest, an octave that rises more starts the next step (starts_next). A rise from the
+//     first point alone, or into the last point alone, is no step.
 //  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
 //     step's rise, reported with the two measured sizes around it (the interval the data
 //     place it in); its latency is the median of the points between the previous step and
