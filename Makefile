@@ -31,13 +31,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/interpret.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
-	kernel/analysis/levels_model.c \
-	kernel/analysis/levels_null.c \
-	kernel/analysis/levels_confidence.c \
-	kernel/analysis/levels_wild.c \
-	kernel/analysis/levels_witness.c \
 	kernel/analysis/levels_prep.c \
-	kernel/analysis/levels_segment.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
 	kernel/analysis/tlb_steps.c \
@@ -321,12 +315,9 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds \
-	analysis/test_llc_verdicts
+	analysis/test_level_kinds analysis/test_llc_verdicts
 test_llc_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
-test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
-test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_level_kinds_SRCS := $(ANALYSIS_UNIT_SRCS)
@@ -387,11 +378,9 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
 
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
 # The long seeded families of the level detector and the hostile-number sweep of chase-report's
-# readers (minutes each, nothing timed): make test runs
-# them side by side on the cores, the longest (test_levels_null, about 6 minutes) first, on a core
-# of its own.
-UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels_null test_levels \
-	test_levels_sparse test_levels_witness) $(BUILD)/tests/report/test_hostile
+# readers (minutes each, nothing timed): make test runs them side by side on the cores.
+UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels test_levels_sparse) \
+	$(BUILD)/tests/report/test_hostile
 
 # ---- fuzzing (libFuzzer, clang) ---------------------------------------------------------------
 # Each target: tests/fuzz/NAME.c with LLVMFuzzerTestOneInput, NAME_SRCS the units under test,
@@ -476,9 +465,11 @@ fuzzers: $(FUZZ_BINS)
 fuzz: deps fuzzers
 	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tests/fuzz/test_fuzz.sh $(FUZZ_BINS)
 
-# make eval: chase-report's level detection scored on the generated corpus (docs/report.md).
+# make eval: chase-report's level detection scored on real machines' curves (real-score.sh:
+# ../shared/real-curves and chase-host's runs), then on the generated corpus (docs/report.md).
 eval: $(BUILD)/chase-report $(BUILD)/chase-sim
-	$(Q)tests/report/corpus/eval.sh tune; tests/report/corpus/pool.sh $(BUILD)/eval
+	$(Q)tests/report/corpus/real-score.sh; tests/report/corpus/eval.sh tune; \
+		tests/report/corpus/pool.sh $(BUILD)/eval
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
 bench: all

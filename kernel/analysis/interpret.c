@@ -5,7 +5,6 @@
 #include <stdarg.h>
 
 #include "analysis/judge.h"
-#include "analysis/levels_int.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
@@ -97,10 +96,7 @@ void analysis_detect(const struct an_input *in, const struct an_curve *c,
     cr->ns_offset = c->relative ? NOMINAL_L1_NS : 0;
     struct detect_opts o = {.llc_bytes = llc_bytes,
                             .ns_offset = cr->ns_offset,
-                            .walk_bytes = c->role == AN_ROLE_TLB ? 0 : analysis_walk_bytes(in, c),
-                            .witness_size = c->witness_size,
-                            .witness_ns = c->witness_ns,
-                            .witness_n = c->witness_n};
+                            .walk_bytes = c->role == AN_ROLE_TLB ? 0 : analysis_walk_bytes(in, c)};
     levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
     cr->analysed = true;
 }

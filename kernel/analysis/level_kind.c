@@ -11,23 +11,11 @@
 // guest huge pages with 4K pages, so a curve on 2M guest pages can pay the 4K TLBs' reaches
 // (the 64-entry L1 DTLB's 256K step of the Zen 3 guest in issue 15).
 #include "analysis/interpret.h"
+#include "analysis/levels_params.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 
-/* A step sits at a reach when its size is within this factor of entries x page size. */
-#define REACH_FACTOR 1.3
-/* A step that multiplies latency by more than this is more than a page walk (which costs at
- * most a few cache hits): a cache or memory level. */
-#define TLB_STEP_MAX_RATIO 2.0
-/* Last caches found below this share of CPUID's size are shared with other cores or guests. */
-#define SHARED_SHARE 0.5
-/* A cache CPUID reports within this factor of a step may be what the step is (the corpus'
- * "found" factor). */
-#define CACHE_NEAR_FACTOR 1.5
 #define SMALL_PAGE_BYTES 4096.0
-/* A curve whose largest size is below this share of CPUID's last cache ended inside it (the
- * detector's own bound for the same question). */
-#define INSIDE_LLC 0.9
 
 /* What the levels of one curve are judged against: the run, the curve, the tlb experiment's
  * steps (taken once). */
@@ -194,7 +182,7 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
     /* Ratios of whole latencies: a curve of time added over L1 gets its nominal L1 back. */
     double next = (i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns) + k->ns_offset;
     double ratio = next / (lv->latency_ns + k->ns_offset);
-    if (!(lv->latency_ns > 0) || !kisfinite(ratio) || ratio > TLB_STEP_MAX_RATIO)
+    if (!(lv->latency_ns > 0) || !kisfinite(ratio) || ratio > kexp(CACHE_RISE_LN))
         return;
     if (mark_measured_tlb(k, d, i, ratio))
         return;
@@ -269,8 +257,10 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     struct level *last = &d->level[d->nlevels - 1];
+    /* Not when a smaller cache CPUID lists is near it: then it is that cache, and the last one
+     * left no plateau of its own (a guest whose host's other tenants fill the L3). */
     if (last->size_known && last->kind == LEVEL_CACHE &&
-        last->size_bytes < SHARED_SHARE * in->llc_bytes) {
+        last->size_bytes < SHARED_SHARE * in->llc_bytes && !cache_near(in, last->size_bytes)) {
         char sz[32], llc[32];
         last->shared = true;
         analysis_size(sz, sizeof(sz), last->size_bytes);

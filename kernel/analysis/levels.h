@@ -21,6 +21,7 @@ enum level_kind { LEVEL_CACHE, LEVEL_TLB, LEVEL_UNCERTAIN };
 
 struct level {
     double size_bytes; /* effective size: the curve has risen LEVELS_STEP_FRACTION of the step */
+    double size_lo_bytes, size_hi_bytes; /* the two measured sizes size_bytes lies between */
     bool size_known;   /* false for a last cache level whose end the curve never reached */
     double latency_ns; /* median latency over the level's plateau */
     double cycles;     /* median core cycles over the plateau, NaN when unknown */
@@ -44,10 +45,7 @@ struct detection {
     double walk_ns;         /* what the walks add to memory's latency there, NaN: none */
     double noise;           /* estimated noise, as the standard deviation of ln(latency) */
     size_t npoints;         /* points analysed */
-    /* Read by the latency model (about one point per octave): each size is the middle of the gap
-     * between the two points where latency starts to rise, not where it has risen
-     * LEVELS_STEP_FRACTION of the way. */
-    bool sparse;
+    bool sparse; /* about one point per octave: a size is only known between two points */
     size_t nnotes;
     char note[LEVELS_NOTES][LEVELS_NOTE_CHARS];
 };
@@ -58,22 +56,15 @@ struct detect_opts {
     /* Beyond this size every load may pay a page walk (4K pages, or guest pages a host may
      * split): a step there that a walk could cost is memory plus walks, not a cache. 0: off. */
     double walk_bytes;
-    /* The same sizes measured apart (tinymembench's dual random read beside its single one), in
-     * the curve's units, NULL: none. Where the two disagree at one point and not at its
-     * neighbours, one of them is wild there: a sparse curve's wild point is then replaced by the
-     * witness times the neighbours' ratio (levels_witness.c). */
-    const double *witness_size, *witness_ns;
-    size_t witness_n;
 };
 
 /*
  * Detect cache levels in the curve of n points (size in bytes, latency in ns per load, core
- * cycles per load or NULL). Points that are not finite and positive are ignored; sizes need
- * not be sorted or powers of two. A step counts as a level only when it is well above the
- * noise and at least 12% in latency (and in core cycles, where known: a clock change moves
- * ns, not cycles); the last plateau is DRAM unless o->llc_bytes says the curve never left the
- * last cache. Latencies in d are without o->ns_offset. Never fails: too
- * few points give no levels and a note.
+ * cycles per load or NULL) by the method of levels.c: a monotone fit of ln latency, and a level
+ * ending at each octave-scale step of it (levels_params.h). Points that are not finite and
+ * positive are ignored; sizes need not be sorted or powers of two. The last plateau is DRAM
+ * unless o->llc_bytes says the curve never left the last cache. Latencies in d are without
+ * o->ns_offset. Never fails: too few points give no levels and a note.
  */
 void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
                    const struct detect_opts *o, struct detection *d);
@@ -85,8 +76,8 @@ const char *level_kind_name(enum level_kind k);
 void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i);
 
 /* What d's level sizes mean, for a heading or caption (at most LEVELS_SIZE_MEANING_CHARS with its
- * terminator): where latency has risen LEVELS_STEP_FRACTION of the way to the next level, or on a
- * sparse curve the middle of the gap where it starts to rise. */
+ * terminator): where latency has risen LEVELS_STEP_FRACTION of the way to the next level, and on a
+ * sparse curve that only the two measured sizes around it are known. */
 #define LEVELS_SIZE_MEANING_CHARS 160
 void levels_size_meaning(char *dst, size_t cap, const struct detection *d);
 

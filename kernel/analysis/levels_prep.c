@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The level detector's preparation: clean, sort and bin the curve, smooth it, estimate noise.
+// The level detector's preparation: clean, sort and bin the curve, fit it monotone, its noise.
 
 #include "analysis/levels_int.h"
 #include "lib/fmt.h"
@@ -73,11 +73,6 @@ static size_t group(struct lpoints *p, const struct raw_point *raw, size_t m, do
     return k;
 }
 
-static double median3(double a, double b, double c)
-{
-    return kfmax(kfmin(a, b), kfmin(kfmax(a, b), c));
-}
-
 void lpoints_build(struct lpoints *p, const double *size, const double *ns, const double *cycles,
                    size_t n, double offset)
 {
@@ -96,58 +91,84 @@ void lpoints_build(struct lpoints *p, const double *size, const double *ns, cons
     sort_raw(raw, m);
     size_t k = group(p, raw, m, 1e-9);
     if (k >= LEVELS_MAX_POINTS && m > 0) {
-        /* Too many points for the O(n^2) segmentation: medians of narrow log2 bins instead. */
+        /* More points than the detector holds: medians of narrow log2 bins instead. */
         double width = (raw[m - 1].x - raw[0].x) / (LEVELS_MAX_POINTS / 2);
         k = group(p, raw, m, width);
     }
     plat_free(raw);
     p->n = k;
+    /* A cache's latency is fixed in core cycles: where every point has them, they are what is
+     * fitted, so a clock change that moves ns alone makes no step. */
+    bool all_cycles = k > 0;
     for (size_t i = 0; i < k; i++)
-        p->y[i] = kln(p->ns[i]);
-    lpoints_smooth(p);
+        all_cycles = all_cycles && kisfinite(p->cyc[i]);
+    for (size_t i = 0; i < k; i++)
+        p->y[i] = kln(all_cycles ? p->cyc[i] : p->ns[i]);
+    lpoints_fit_monotone(p);
 }
 
-void lpoints_smooth(struct lpoints *p)
+/* The two middle values of y[a..b] (inclusive), equal for an odd count. */
+static void block_middles(const double *y, size_t a, size_t b, double *lo, double *hi)
 {
-    size_t k = p->n;
-    for (size_t i = 0; i < k; i++)
-        p->z[i] =
-            k < 3 || i == 0 || i + 1 == k ? p->y[i] : median3(p->y[i - 1], p->y[i], p->y[i + 1]);
-    if (k >= 4) {
-        /* Tukey's end rule on the smoothed neighbours: the end point, its neighbour, and the
-         * line through the next two continued to the end, so one wild point at or next to
-         * an end cannot fake a step. */
-        p->z[0] = median3(p->y[0], p->z[1], 2 * p->z[1] - p->z[2]);
-        p->z[k - 1] = median3(p->y[k - 1], p->z[k - 2], 2 * p->z[k - 2] - p->z[k - 3]);
+    double tmp[LEVELS_MAX_POINTS];
+    size_t n = b - a + 1;
+    kmemcpy(tmp, y + a, n * sizeof(double));
+    stats_sort(tmp, n);
+    *lo = tmp[(n - 1) / 2];
+    *hi = tmp[n / 2];
+}
+
+void lpoints_fit_monotone(struct lpoints *p)
+{
+    size_t start[LEVELS_MAX_POINTS + 1], nb = 0; /* blocks: start[i] .. start[i + 1] - 1 */
+    double level[LEVELS_MAX_POINTS], lo, hi;
+    for (size_t i = 0; i < p->n; i++) {
+        start[nb] = i;
+        level[nb++] = p->y[i];
+        /* Pool the last two blocks while they violate the order; the pool takes their median. */
+        while (nb > 1 && level[nb - 2] > level[nb - 1]) {
+            nb--;
+            block_middles(p->y, start[nb - 1], i, &lo, &hi);
+            level[nb - 1] = 0.5 * (lo + hi);
+        }
+    }
+    start[nb] = p->n;
+    /* A block of an even count fits as well anywhere between its two middle values (two points
+     * pooled: the wild one and its neighbour); it takes the one nearer a neighbouring block. */
+    for (size_t b = 0; b < nb; b++) {
+        block_middles(p->y, start[b], start[b + 1] - 1, &lo, &hi);
+        double dlo = KM_INF, dhi = KM_INF;
+        if (b > 0) {
+            dlo = kfabs(lo - level[b - 1]);
+            dhi = kfabs(hi - level[b - 1]);
+        }
+        if (b + 1 < nb) {
+            dlo = kfmin(dlo, kfabs(lo - level[b + 1]));
+            dhi = kfmin(dhi, kfabs(hi - level[b + 1]));
+        }
+        if (lo < hi && nb > 1)
+            level[b] = dlo <= dhi ? lo : hi;
+        if (b > 0)
+            level[b] = kfmax(level[b], level[b - 1]);
+        if (b + 1 < nb)
+            level[b] = kfmin(level[b], level[b + 1]);
+        for (size_t i = start[b]; i < start[b + 1]; i++)
+            p->f[i] = level[b];
     }
 }
 
-/* Whether point i is beyond both its neighbours by more than margin (ln): a spike or a dip. */
-static bool is_extreme(const struct lpoints *p, size_t i, double margin)
+double lpoints_fit_at(const struct lpoints *p, double x)
 {
-    if (i == 0 || i + 1 >= p->n)
-        return false;
-    double l = p->y[i - 1], r = p->y[i + 1], y = p->y[i];
-    return y - kfmax(l, r) > margin || kfmin(l, r) - y > margin;
-}
-
-/* A point beyond both its neighbours by more than margin (ln), a spike or a dip, says nothing
- * about where a step is: the running median of three gives it the nearer neighbour's value,
- * which beside a step moves the step by a whole point (a dip just past a step puts it one point
- * late). A cache hierarchy's latency does not fall with size, so such a point is noise: its
- * smoothed value becomes the line through its two neighbours instead. Not when a neighbour is
- * such a point too (a spike beside a dip): which of the two is wild is then unknown, and the
- * running median's value stays. */
-void lpoints_interpolate_extremes(struct lpoints *p, double margin)
-{
-    for (size_t i = 1; i + 1 < p->n; i++) {
-        if (!is_extreme(p, i, margin) || is_extreme(p, i - 1, margin) ||
-            is_extreme(p, i + 1, margin))
-            continue;
-        double l = p->y[i - 1], r = p->y[i + 1];
-        double t = (p->x[i] - p->x[i - 1]) / (p->x[i + 1] - p->x[i - 1]);
-        p->z[i] = l + t * (r - l);
-    }
+    if (!p->n)
+        return KM_NAN;
+    if (x <= p->x[0])
+        return p->f[0];
+    for (size_t j = 0; j + 1 < p->n; j++)
+        if (x <= p->x[j + 1]) {
+            double t = (x - p->x[j]) / (p->x[j + 1] - p->x[j]);
+            return p->f[j] + t * (p->f[j + 1] - p->f[j]);
+        }
+    return p->f[p->n - 1];
 }
 
 double lpoints_noise(const struct lpoints *p)

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: MIT
 // TLB steps: steps of a small-page curve that a larger-page curve of the same machine lacks.
 #include "analysis/interpret.h"
+#include "analysis/levels_params.h"
 #include "lib/kmath.h"
-
-/* A level of a small-page curve matches one of the larger-page curve within this many octaves. */
-#define MATCH_OCTAVES 0.75
-/* Only steps this far inside the reference curve's sizes are judged. */
-#define COVERED_MARGIN 1.4
 
 static bool matched(const struct level *lv, const struct detection *ref)
 {

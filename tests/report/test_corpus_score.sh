@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # make eval's scorer (tests/report/corpus/score.awk) on hand-written per-curve lines: what is
 # found, what is invented, and what a TLB reach or a level beyond the curve's end excuses; the
-# corpus' wild points (gen.sh's CORPUS_NO_WILD and CORPUS_WILD_LOG) and wildclass.awk.
+# corpus' wild points (gen.sh's CORPUS_NO_WILD and CORPUS_WILD_LOG) and wildclass.awk; the
+# real curves' scorer (real-score.awk): intervals, one true level per level, kinds.
 set -u
 . "$(dirname "$0")/../lib.sh"
 dir=$(fresh_dir corpus-score)
@@ -150,4 +151,22 @@ check "pool: each part scored, its printout kept" test "$(cat "$dir/run/out/fres
 check "pool: the scored parts pooled, 4 curves" \
     test "$(awk '$2 == "pool-all:" && $3 == "p" { print $4, $7; exit }' <<<"$pooled")" = "4 0"
 check "pool: scoring exits 0 when the bar is met" test "$rc" = 0
+# real-score.awk: "found% cache-invented/10 other-invented/10 cache-real%" of format $2 in file $1.
+real_row() { awk -F'\t' -f "$ROOT/tests/report/corpus/real-score.awk" "$dir/$1" |
+    awk -v f="$2" '$2 == f { print $5, $6, $7, $8 }'; }
+# Truth 24K, 1M. The 16K..32K interval finds 24K; 1.2M finds 1M; 200K (uncertain) is invented.
+printf 't\t24576,1048576\t20000:cache:0.8:16384:32768,1200000:cache:0.9:1048576:2097152,200000:uncertain:0.3:196608:262144\tx\n' >"$dir/r1"
+check "real: intervals find, an uncertain level far from truth is counted apart" \
+    test "$(real_row r1 t)" = "100.0% 0.00 10.00 100.0%"
+# One level cannot find two true levels an octave apart; a second cache near truth is not invented.
+printf 'u\t2097152,4194304\t3000000:cache:0.9:2097152:4194304\tx\n' >"$dir/r2"
+printf 'v\t2097152\t2000000:cache:0.9:2000000:2000000,2200000:cache:0.9:2200000:2200000\tx\n' >>"$dir/r2"
+check "real: a level finds at most one true level" test "$(real_row r2 u)" = "50.0% 0.00 0.00 100.0%"
+check "real: a duplicate near a true level is not invented, nor real" \
+    test "$(real_row r2 v)" = "100.0% 0.00 0.00 50.0%"
+# Without an interval the size alone is scored: 2x off is an invented cache.
+printf 'w\t32768\t32768:cache:1:null:null,65536:cache:1:null:null\tx\n' >"$dir/r3"
+check "real: a size without interval 2x off is an invented cache" \
+    test "$(real_row r3 w)" = "100.0% 10.00 0.00 50.0%"
+
 finish

@@ -31,17 +31,17 @@ check "random-chase: L3 of the sample near 12M" \
     in_range "$(level_value "$tmp/random-chase.json" 3 size_bytes)" 10000000 16000000
 
 # What a size means is said where it is shown (the summary, the table's note, the latency plot's
-# caption where there is one): on a sparse curve (one point per octave) the middle of the gap
-# where latency starts to rise, on a dense one where it has risen 30%.
+# caption where there is one): where latency has risen 30%, and on a sparse curve (one point per
+# octave) that only the two measured sizes around it are known.
 for name in tinymembench multichase; do
-    check "$name: report.md says its sizes are the middle of a gap" \
-        test "$(grep -c 'middle of the gap between the two points' "$tmp/$name/report.md")" -ge 3
+    check "$name: report.md says only the two sizes around each are known" \
+        test "$(grep -c 'only the two sizes around it are known' "$tmp/$name/report.md")" -ge 3
 done
 for name in lat_mem_rd random-chase; do
     check "$name: report.md says its sizes are where latency has risen 30%" \
         test "$(grep -c 'risen 30% of the way' "$tmp/$name/report.md")" -ge 2
-    check "$name: and not the middle of a gap" \
-        test "$(grep -c 'middle of the gap' "$tmp/$name/report.md")" = 0
+    check "$name: and does not call them sparse" \
+        test "$(grep -c 'only the two sizes around it' "$tmp/$name/report.md")" = 0
 done
 
 # tinymembench reports time above an L1 hit; --l1-ns turns it into latency.

@@ -112,10 +112,43 @@ static void test_plot_texts_fit(void **state)
     }
 }
 
+/* A last cache far below CPUID's LLC is a share of it, unless a smaller CPUID cache is near it:
+ * then it is that cache and the LLC left no plateau (a guest whose host's tenants fill the L3). */
+static void test_last_cache_share_or_l2(void **state)
+{
+    (void)state;
+    static double size[96], ns[96];
+    static struct an_result r;
+    size_t n = 0;
+    for (double x = 12; x <= 28 + 1e-9; x += 0.25, n++) {
+        size[n] = exp2(x);
+        ns[n] = size[n] <= 32768 ? 1.2 : size[n] <= 1048576 ? 4.5 : 100;
+    }
+    struct an_curve c = {.label = "random",
+                         .role = AN_ROLE_LEVELS,
+                         .n = n,
+                         .size = size,
+                         .ns = ns,
+                         .page_bytes = 2097152};
+    for (int l2_listed = 0; l2_listed < 2; l2_listed++) {
+        struct an_input in = {.curve = &c,
+                              .ncurves = 1,
+                              .llc_bytes = 36 << 20,
+                              .hypervisor = true,
+                              .ncaches = 3,
+                              .cache_bytes = {32768, l2_listed ? 1048576 : 262144, 36 << 20}};
+        analysis_run(&in, &r);
+        const struct detection *d = &r.cr[0].det;
+        assert_int_equal(d->nlevels, 2);
+        assert_int_equal(d->level[1].shared, !l2_listed);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers_match_strtod),
+        cmocka_unit_test(test_last_cache_share_or_l2),
         cmocka_unit_test(test_csv_table),
         cmocka_unit_test(test_kmath_against_libm),
         cmocka_unit_test(test_table_lists_each_experiment_once),

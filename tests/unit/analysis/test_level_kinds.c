@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of what each level of the main curve is (cache, TLB step, uncertain, shared, open
-// last cache) and of the tlb experiment's steps it is judged against.
+// Unit tests of what each level of the main curve is (cache, TLB step, uncertain, shared, open last
+// cache) and of the tlb experiment's steps it is judged against.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,20 +16,29 @@
 #include "lib/csv.h"
 #include "lib/kmath.h"
 
-/* A curve with caches at 32K and 4M and a 1.3x step at 256K (64 entries x 4K). */
+/* A curve with caches at 32K and 4M and a gentle 1.6x step at 256K (64 entries x 4K). */
 static void kind_curve(double *size, double *ns, size_t *n)
 {
     *n = 0;
     for (double x = 12; x <= 28 + 1e-9; x += 0.25) {
-        double b = exp2(x), v = b <= 32768 ? 1.2 : b <= 280000 ? 5.0 : b <= 4.2e6 ? 6.5 : 110;
+        double b = exp2(x), v = b <= 32768 ? 1.2 : b <= 280000 ? 5.0 : b <= 4.2e6 ? 8.0 : 110;
         size[*n] = b;
         ns[(*n)++] = v * (1 + 0.003 * sin(7 * x));
     }
 }
 
-/* Steps where a TLB's reach would be are uncertain under a hypervisor or with 4K pages, caches
- * with native huge pages; big steps are caches wherever they are; a last cache far below
- * CPUID's is noted and marked as shared, one above half of it is not. */
+/* Whether a note of d contains what. */
+static bool has_note(const struct detection *d, const char *what)
+{
+    for (size_t i = 0; i < d->nnotes; i++)
+        if (strstr(d->note[i], what))
+            return true;
+    return false;
+}
+
+/* Gentle steps (under 2x an octave) are uncertain, with 4K or huge pages; big steps are caches
+ * wherever they are; a last cache far below CPUID's is noted and marked as shared, one above
+ * half of it is not. */
 static void test_level_kinds(void **state)
 {
     (void)state;
@@ -48,13 +57,10 @@ static void test_level_kinds(void **state)
         const struct detection *d = &r.cr[0].det;
         assert_int_equal(d->nlevels, 3);
         assert_int_equal(d->level[0].kind, LEVEL_CACHE);
-        assert_int_equal(d->level[1].kind, k == 2 ? LEVEL_CACHE : LEVEL_UNCERTAIN);
+        assert_int_equal(d->level[1].kind, LEVEL_UNCERTAIN);
         assert_true(d->level[1].confidence < d->level[0].confidence);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE);
-        bool shared = false;
-        for (size_t i = 0; i < d->nnotes; i++)
-            shared = shared || strstr(d->note[i], "shared") != NULL;
-        assert_true(shared);
+        assert_true(has_note(d, "shared"));
         assert_true(d->level[2].shared && !d->level[1].shared && !d->level[0].shared);
     }
     /* A last cache of 4.2M is more than half of an 8M LLC: not marked shared. */
@@ -64,8 +70,7 @@ static void test_level_kinds(void **state)
     const struct detection *d = &r.cr[0].det;
     assert_int_equal(d->nlevels, 3);
     assert_false(d->level[2].shared);
-    for (size_t i = 0; i < d->nnotes; i++)
-        assert_null(strstr(d->note[i], "shared"));
+    assert_false(has_note(d, "shared"));
 }
 
 /* A curve of the run: n points of size and ns, of role, with pages of page bytes. */
@@ -113,9 +118,9 @@ static void test_measured_tlb_reach(void **state)
         double near_cache;
         enum level_kind want;
     } cases[] = {
-        {2097152, 262144, true, 3, 3, 0, LEVEL_TLB},    /* the Zen 3 guest of issue 15 */
-        {4096, 262144, false, 3, 3, 0, LEVEL_TLB},      /* 4K pages, native */
-        {2097152, 262144, false, 3, 3, 0, LEVEL_CACHE}, /* native 2M pages pay no 4K reach */
+        {2097152, 262144, true, 3, 3, 0, LEVEL_TLB},            /* the Zen 3 guest of issue 15 */
+        {4096, 262144, false, 3, 3, 0, LEVEL_TLB},              /* 4K pages, native */
+        {2097152, 262144, false, 3, 3, 0, LEVEL_UNCERTAIN},     /* native 2M: a gentle step */
         {2097152, 262144, true, 3, 3, 262144, LEVEL_UNCERTAIN}, /* an L2 of 256K */
         {2097152, 131072, true, 3, 3, 0, LEVEL_UNCERTAIN}, /* the reach measured is elsewhere */
         {2097152, 262144, true, 0, 3, 0, LEVEL_UNCERTAIN}, /* no CPUID: a foreign curve */
@@ -139,10 +144,7 @@ static void test_measured_tlb_reach(void **state)
         assert_int_equal(d->level[0].kind, LEVEL_CACHE);
         assert_int_equal(d->level[1].kind, cases[k].want);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE); /* the last: never a TLB step */
-        bool named = false;
-        for (size_t i = 0; i < d->nnotes; i++)
-            named = named || strstr(d->note[i], "a TLB step, not a cache") != NULL;
-        assert_int_equal(named, cases[k].want == LEVEL_TLB);
+        assert_int_equal(has_note(d, "a TLB step, not a cache"), cases[k].want == LEVEL_TLB);
     }
 }
 
@@ -255,10 +257,9 @@ static void walk_curve(double *size, double *ns, size_t *n, double lat_ns, doubl
     }
 }
 
-/* A last step into memory of at most 2x beyond the 4K TLBs' reach (12M) is what page walks add
- * as much as a cache: uncertain with 4K pages or under a hypervisor, a cache with native 2M
- * pages; a larger step (3x) is a cache everywhere, as is one below the reach. (The steps are
- * away from the 2M TLBs' reaches: 64M, 2G.) */
+/* A last step into memory of at most 2x beyond the 4K TLBs' reach (12M): uncertain, noted as page
+ * walks with 4K pages or under a hypervisor; a larger step (3x) is a cache everywhere; one below
+ * the reach is no walk. (The steps are away from the 2M TLBs' reaches: 64M, 2G.) */
 static void test_walk_step_is_uncertain(void **state)
 {
     (void)state;
@@ -277,19 +278,20 @@ static void test_walk_step_is_uncertain(void **state)
             analysis_run(&in, &r);
             const struct detection *d = &r.cr[0].det;
             assert_int_equal(d->nlevels, 3);
-            bool walks = how < 2 && ratio[k / 9] <= 2;
-            assert_int_equal(d->level[2].kind, walks ? LEVEL_UNCERTAIN : LEVEL_CACHE);
+            bool gentle = ratio[k / 9] <= 2, walks = how < 2 && gentle;
+            assert_int_equal(d->level[2].kind, gentle ? LEVEL_UNCERTAIN : LEVEL_CACHE);
+            assert_int_equal(has_note(d, "memory plus page walks"), walks);
         }
     }
     /* The same shape with its step below the reach and away from every TLB's (between the
-     * 512- and 1024-entry 4K reaches): a cache. */
+     * 512- and 1024-entry 4K reaches): no page walks. */
     size_t n;
-    walk_curve(size, ns, &n, 40, 2.9 * 1048576, 1.6);
+    walk_curve(size, ns, &n, 40, 3.6 * 1048576, 1.6);
     struct an_curve c = random_4k_curve(size, ns, n);
     struct an_input in = {.curve = &c, .ncurves = 1};
     analysis_run(&in, &r);
     assert_int_equal(r.cr[0].det.nlevels, 3);
-    assert_int_equal(r.cr[0].det.level[2].kind, LEVEL_CACHE);
+    assert_false(has_note(&r.cr[0].det, "memory plus page walks"));
 }
 
 /* A tinymembench-like curve (time added over L1, one point per octave, 1K..64M): L1 32K, a
@@ -310,7 +312,8 @@ static void relative_curve(double *size, double *ns, size_t *n, double lo_ns, do
 
 /* On a foreign curve of 4K pages a small step where an Arm core's TLB reach would be (A76: 48
  * entries, 192K) is uncertain, as is one of at most 2x in whole latencies that is above 2x in
- * the time added over L1; the same curves on huge pages keep them caches. */
+ * the time added over L1; on huge pages they stay uncertain as gentle steps (under 2x in an
+ * octave), the note then naming no TLB reach. */
 static void test_relative_tlb_step(void **state)
 {
     (void)state;
@@ -318,7 +321,7 @@ static void test_relative_tlb_step(void **state)
     static struct an_result r;
     const struct {
         double lo, step, hi;
-    } cases[] = {{4.0, 131072, 6.0}, {2.0, 262144, 4.3}};
+    } cases[] = {{4.0, 131072, 7.0}, {2.0, 262144, 4.3}};
     for (size_t k = 0; k < 2; k++)
         for (int huge = 0; huge < 2; huge++) {
             size_t n;
@@ -337,7 +340,7 @@ static void test_relative_tlb_step(void **state)
             assert_true(d->level[1].size_bytes > cases[k].step &&
                         d->level[1].size_bytes < 2 * cases[k].step);
             assert_int_equal(d->level[0].kind, LEVEL_CACHE);
-            assert_int_equal(d->level[1].kind, huge ? LEVEL_CACHE : LEVEL_UNCERTAIN);
+            assert_int_equal(d->level[1].kind, LEVEL_UNCERTAIN);
             assert_int_equal(d->level[2].kind, LEVEL_CACHE);
         }
 }

@@ -70,6 +70,11 @@ static void check_recovery(const struct lat_model *m, double lo, double hi, doub
         if (d.nlevels != m->m - 1) {
             print_error("seed %llu: %zu levels detected, want %zu\n", (unsigned long long)seed,
                         d.nlevels, m->m - 1);
+            for (size_t k = 0; k < d.nlevels; k++)
+                print_error("  level %zu: %.4g bytes (%.4g..%.4g), %.3g ns, %s %.2f\n", k + 1,
+                            d.level[k].size_bytes, d.level[k].size_lo_bytes,
+                            d.level[k].size_hi_bytes, d.level[k].latency_ns,
+                            level_kind_name(d.level[k].kind), d.level[k].confidence);
             fail();
         }
         for (size_t i = 0; i < d.nlevels; i++) {
@@ -207,6 +212,9 @@ static void test_memory_noise_is_no_level(void **state)
                     c.ns[i] = 47; /* one wild point */
             }
             detect_plain(&c, &d, 0);
+            if (d.nlevels != 3)
+                print_error("%g points per octave, seed %llu: %zu levels\n", ppo,
+                            (unsigned long long)seed, d.nlevels);
             assert_int_equal(d.nlevels, 3);
             assert_true(d.dram_ns > 120 && d.dram_ns < 170);
             for (size_t i = 0; i < d.nlevels; i++)
@@ -228,8 +236,14 @@ static void test_single_wild_point_anywhere(void **state)
             c.ns[k] *= dir ? 2.5 : 0.4;
             detect_plain(&c, &d, 0);
             c.ns[k] = keep;
-            if (d.nlevels != 3)
+            if (d.nlevels != 3) {
                 print_error("wild point %zu (%s): %zu levels\n", k, dir ? "up" : "down", d.nlevels);
+                for (size_t i = 0; i < d.nlevels; i++)
+                    print_error("  level %zu: %.4g bytes, %.3g ns, %s\n", i + 1,
+                                d.level[i].size_bytes, d.level[i].latency_ns,
+                                level_kind_name(d.level[i].kind));
+                print_error("  dram %.3g ns%s\n", d.dram_ns, d.dram_lower_bound ? " (bound)" : "");
+            }
             assert_int_equal(d.nlevels, 3);
         }
 }
@@ -265,7 +279,8 @@ static void test_one_point_per_octave(void **state)
 
 /* A step in ns that the core cycles measured beside each point do not show is the core clock
  * changing (this machine's full run: 1.22 -> 1.39 ns at 11K, 5.0 cycles throughout), no level;
- * without cycles the same curve has that level. */
+ * without cycles the same curve has that level (the clock halved here, so that the step in ns is
+ * one the detector reads as a level). */
 static void test_clock_change_is_no_level(void **state)
 {
     (void)state;
@@ -277,7 +292,7 @@ static void test_clock_change_is_no_level(void **state)
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         make_curve(&c, &m, 12, 30, 4, 0.005, seed);
         for (size_t i = 0; i < c.n; i++) {
-            double ghz = c.size[i] >= (11 << 10) && c.size[i] < (48 << 10) ? 3.6 : 4.1;
+            double ghz = c.size[i] >= (11 << 10) && c.size[i] < (48 << 10) ? 2.05 : 4.1;
             cycles[i] = c.ns[i] * 4.1; /* the cache's cost in cycles does not move */
             c.ns[i] = cycles[i] / ghz;
         }
@@ -289,9 +304,10 @@ static void test_clock_change_is_no_level(void **state)
     }
 }
 
-/* Where every load may pay a page walk (walk_bytes: 4K pages or a hypervisor), a step of at
- * most 2x between plateaus that both start beyond it is memory plus walks: DRAM is the plateau
- * before it. A last cache whose plateau starts below that size keeps its step into memory. */
+/* Where every load may pay a page walk (walk_bytes: 4K pages or a hypervisor), a gentle step
+ * (under 2x in its steepest octave) from a plateau that starts beyond it is memory plus walks:
+ * DRAM is the plateau before it. A last cache whose plateau starts below that size keeps its
+ * step into memory. */
 static void test_page_walk_steps_are_memory(void **state)
 {
     (void)state;
@@ -304,8 +320,13 @@ static void test_page_walk_steps_are_memory(void **state)
         make_curve(&c, &m, 12, 31, 4, 0.02, seed);
         for (size_t i = 0; i < c.n; i++)
             if (c.size[i] >= 1.5 * 1073741824.0)
-                c.ns[i] *= 1.35;
+                c.ns[i] *= 1.8;
         levels_detect(c.size, c.ns, NULL, c.n, &walk, &d);
+        for (size_t i = 0; d.nlevels != 3 && i < d.nlevels; i++)
+            print_error("seed %llu level %zu: %.4g bytes from %.4g, %.3g ns, %s\n",
+                        (unsigned long long)seed, i + 1, d.level[i].size_bytes,
+                        d.level[i].from_bytes, d.level[i].latency_ns,
+                        level_kind_name(d.level[i].kind));
         assert_int_equal(d.nlevels, 3);
         assert_true(d.dram_ns > 135 && d.dram_ns < 165);
         levels_detect(c.size, c.ns, NULL, c.n, &none, &d);
