@@ -188,11 +188,6 @@ double analysis_walk_bytes(const struct an_input *in, const struct an_curve *c);
  */
 void analysis_summary(struct strbuf *sb, const struct an_input *in, const struct an_result *r);
 
-/* The level detector's name for fmt_size (lib/fmt.h), until its files call that directly. */
-static inline void analysis_size(char *dst, size_t cap, double bytes)
-{
-    fmt_size(dst, cap, bytes);
-}
 /* Linear interpolation of y over log2(x) at x0 among n points sorted by x; NaN outside. */
 double analysis_interp_log2(const double *x, const double *y, size_t n, double x0);
 /* Size of the last cache the verdicts judge against: the measured share when the last level is

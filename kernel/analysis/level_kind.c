@@ -95,8 +95,8 @@ static void make_uncertain(struct level *lv, double reach, char *sz, char *rs)
 {
     lv->kind = LEVEL_UNCERTAIN;
     lv->confidence *= 0.5;
-    analysis_size(sz, 32, lv->size_bytes);
-    analysis_size(rs, 32, reach);
+    fmt_size(sz, 32, lv->size_bytes);
+    fmt_size(rs, 32, reach);
 }
 
 /* The last cache's step into memory lies beyond every common 4K TLB's reach and is no more
@@ -161,9 +161,9 @@ static bool mark_measured_tlb(const struct kind_ctx *k, struct detection *d, siz
         return false;
     char sz[32], rs[32], pg[32];
     lv->kind = LEVEL_TLB;
-    analysis_size(sz, sizeof(sz), lv->size_bytes);
-    analysis_size(rs, sizeof(rs), st.reach_bytes);
-    analysis_size(pg, sizeof(pg), st.page_bytes);
+    fmt_size(sz, sizeof(sz), lv->size_bytes);
+    fmt_size(rs, sizeof(rs), st.reach_bytes);
+    fmt_size(pg, sizeof(pg), st.page_bytes);
     levels_note(d,
                 "the step at %s (x%.2f) is the %s TLB reach the tlb experiment measured (%s, "
                 "+%.1f ns) and no CPUID cache is near it: a TLB step, not a cache%s",
@@ -225,8 +225,8 @@ static bool end_in_llc(const struct an_input *in, const struct an_curve *c,
     if (!(largest < INSIDE_LLC * in->llc_bytes) || caches >= in->ncaches)
         return false;
     char end[32], llc[32];
-    analysis_size(end, sizeof(end), largest);
-    analysis_size(llc, sizeof(llc), in->llc_bytes);
+    fmt_size(end, sizeof(end), largest);
+    fmt_size(llc, sizeof(llc), in->llc_bytes);
     ksnprintf(why, cap,
               "under a hypervisor the curve ends at %s, inside the %s last cache CPUID reports, "
               "with %zu of its %zu caches found: it has not left that cache, which bounds it as "
@@ -263,8 +263,8 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
         last->size_bytes < SHARED_SHARE * in->llc_bytes && !cache_near(in, last->size_bytes)) {
         char sz[32], llc[32];
         last->shared = true;
-        analysis_size(sz, sizeof(sz), last->size_bytes);
-        analysis_size(llc, sizeof(llc), in->llc_bytes);
+        fmt_size(sz, sizeof(sz), last->size_bytes);
+        fmt_size(llc, sizeof(llc), in->llc_bytes);
         levels_note(d,
                     "the last cache holds %s for this chase of the %s CPUID reports: it is "
                     "shared (other cores or guests use the rest)",

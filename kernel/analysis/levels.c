@@ -223,7 +223,7 @@ static bool rising_end(const struct lpoints *p, const struct step *st, size_t ns
 static void note_gentle(struct detection *d, const struct level *lv, double peak)
 {
     char sz[32];
-    analysis_size(sz, sizeof(sz), lv->size_bytes);
+    fmt_size(sz, sizeof(sz), lv->size_bytes);
     levels_note(d,
                 "the step at %s rises at most x%.2f in an octave (a cache's step doubles it): "
                 "a TLB reach, a cache that other cores also fill, or a ramp: uncertain",
@@ -246,8 +246,8 @@ static size_t drop_walk_steps(const struct lpoints *p, const struct detect_opts 
     d->walk_from_bytes = d->level[k].size_bytes;
     d->walk_ns = end - d->level[k].latency_ns;
     char from[32], at[32];
-    analysis_size(from, sizeof(from), d->walk_from_bytes);
-    analysis_size(at, sizeof(at), o->walk_bytes);
+    fmt_size(from, sizeof(from), d->walk_from_bytes);
+    fmt_size(at, sizeof(at), o->walk_bytes);
     levels_note(d,
                 "from %s memory costs up to %.1f ns more: page walks, the buffer is beyond the "
                 "TLB's reach (%s with 4K pages), not a cache",
@@ -266,7 +266,7 @@ static void note_overruled(const struct lpoints *p, double offset, struct detect
     for (size_t j = 0; j < p->n; j++) {
         if (!overruled(p, j))
             continue;
-        analysis_size(sz, sizeof(sz), kexp2(p->x[j]));
+        fmt_size(sz, sizeof(sz), kexp2(p->x[j]));
         if (count++ < 3)
             len += (size_t)ksnprintf(list + len, sizeof(list) - len, "%s%s (%.1f ns)",
                                      count > 1 ? ", " : "", sz, p->ns[j] - offset);

@@ -2,6 +2,7 @@
 // TLB steps: steps of a small-page curve that a larger-page curve of the same machine lacks.
 #include "analysis/interpret.h"
 #include "analysis/levels_params.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
 
 static bool matched(const struct level *lv, const struct detection *ref)
@@ -51,7 +52,7 @@ void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
                        lv->size_bytes <= hi / COVERED_MARGIN;
         if (covered && !matched(lv, &rr->det)) {
             char sz[32];
-            analysis_size(sz, sizeof(sz), lv->size_bytes);
+            fmt_size(sz, sizeof(sz), lv->size_bytes);
             levels_note(&cr->det, "the step at %s is not in the %s curve: a TLB step", sz,
                         ref->label);
             remove_step(cr, i);
