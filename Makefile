@@ -60,6 +60,8 @@ KERNEL_SRCS := \
 	kernel/config/config_values.c \
 	kernel/lib/console.c \
 	kernel/machine/cpuinfo.c \
+	kernel/machine/simd.c \
+	kernel/machine/simd_peak.c \
 	kernel/experiments/common.c \
 	kernel/experiments/driver.c \
 	kernel/experiments/dual.c \
@@ -75,6 +77,9 @@ KERNEL_SRCS := \
 	kernel/experiments/c2c.c \
 	kernel/experiments/loaded.c \
 	kernel/experiments/numa.c \
+	kernel/experiments/bandwidth.c \
+	kernel/experiments/bw_plan.c \
+	kernel/experiments/bw_measure.c \
 	kernel/experiments/traffic.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
@@ -113,7 +118,7 @@ KERNEL_SRCS := \
 	$(KERNEL_ANALYSIS_SRCS)
 
 # x86-64 code shared by both builds (the timed loops).
-ARCH_SRCS := kernel/arch/x86_64/chase_loop.S
+ARCH_SRCS := kernel/arch/x86_64/chase_loop.S kernel/arch/x86_64/bw_kernels.S
 
 # x86-64 code only the bare machine runs (ring 0).
 ARCH_EFI_SRCS := kernel/arch/x86_64/window.c kernel/arch/x86_64/window.S
@@ -235,7 +240,8 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
 	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/experiments/traffic.c \
-	kernel/lib/stats.c \
+	kernel/experiments/bandwidth.c kernel/experiments/bw_plan.c kernel/machine/simd.c \
+	kernel/machine/simd_peak.c kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
@@ -257,7 +263,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
-UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat
+UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat machine/test_simd
+test_simd_SRCS := kernel/machine/simd.c kernel/machine/simd_peak.c kernel/machine/cpuinfo.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
@@ -291,13 +299,16 @@ test_measure_windows_SRCS := $(test_measure_reps_SRCS) kernel/chase/chain_shapes
 test_sweep_SRCS          := kernel/chase/sweep.c kernel/lib/kmath.c
 
 # config: reading the configuration, every error class.
-UNIT_TESTS += config/test_config config/test_config_errors
+UNIT_TESTS += config/test_config config/test_config_errors config/test_config_bandwidth
 test_config_SRCS        := $(EXPERIMENT_ROWS_SRCS)
 test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
+test_config_bandwidth_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 # experiments: the sweep driver, with a fake measurement.
-UNIT_TESTS += experiments/test_driver experiments/test_traffic
+UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan
 test_traffic_SRCS := kernel/experiments/traffic.c
+test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \

@@ -71,6 +71,8 @@ static void describe_machine(struct machine *m)
     /* After pinning: a hybrid CPU's cores differ. The CPU is the one seen as CPUID ran. */
     int before = sched_getcpu();
     cpuinfo_read(&m->cpu, host_cpuid);
+    if (m->cpu.simd.os_xsave) /* what Linux enabled: the widths chase-host may use */
+        m->cpu.simd.xcr0_os = arch_xgetbv(0);
     int after = sched_getcpu();
     m->cpuid_cpu = before == after ? before : -1;
     m->cpuid_cpu_how = before == after ? "sched_getcpu() before and after reading CPUID"
