@@ -19,6 +19,7 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := \
+	kernel/analysis/bandwidth.c \
 	kernel/analysis/c2c.c \
 	kernel/analysis/cores.c \
 	kernel/analysis/curves.c \
@@ -321,7 +322,9 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds
+	analysis/test_levels_null analysis/test_levels_witness analysis/test_level_kinds \
+	analysis/test_bw_verdicts
+test_bw_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_witness_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_null_SRCS := $(ANALYSIS_UNIT_SRCS)

@@ -83,6 +83,15 @@ enum verdict_field {
     VD_STREAMS = 1u << 3,
     VD_MLP = 1u << 4,
     VD_STEPS = 1u << 5,
+    VD_BW_LEVELS = 1u << 6,
+};
+
+/* One level's bandwidth from one core (GB/s: 10^9 bytes moved per second), NaN: not measured. */
+struct verdict_bw_level {
+    char level[8]; /* "L1", "L2", ..., "DRAM" */
+    double size_bytes, latency_ns;
+    double read_gbs, write_gbs, copy_gbs;
+    double read_peak_gbs; /* the documented L1 load peak at the measured clock (L1 only) */
 };
 
 struct verdict_data {
@@ -96,6 +105,8 @@ struct verdict_data {
     bool mlp_lower_bound;   /* parallel: still rising at the most chains tried */
     size_t nsteps;          /* tlb: one per page size that pays a penalty */
     struct verdict_tlb_step step[LEVELS_MAX];
+    size_t nbw_levels; /* bandwidth: the levels, DRAM last */
+    struct verdict_bw_level bw_level[LEVELS_MAX + 1];
 };
 
 /* What one experiment shows, in words and numbers. */

@@ -138,6 +138,22 @@ static void verdict_data_json(struct json *j, const struct verdict_data *d)
             json_double(j, NULL, d->leader_offsets_bytes[i], 0);
         json_array_end(j);
     }
+    if (d->fields & VD_BW_LEVELS) {
+        json_array_begin(j, "levels");
+        for (size_t i = 0; i < d->nbw_levels; i++) {
+            const struct verdict_bw_level *b = &d->bw_level[i];
+            json_object_begin(j, NULL);
+            json_string(j, "level", b->level);
+            json_double(j, "size_bytes", b->size_bytes, 0);
+            json_double(j, "latency_ns", b->latency_ns, 3);
+            json_double(j, "read_gbs", b->read_gbs, 3);
+            json_double(j, "write_gbs", b->write_gbs, 3);
+            json_double(j, "copy_gbs", b->copy_gbs, 3);
+            json_double(j, "read_peak_gbs", b->read_peak_gbs, 3);
+            json_object_end(j);
+        }
+        json_array_end(j);
+    }
     if (d->fields & VD_STEPS) {
         json_array_begin(j, "steps");
         for (size_t i = 0; i < d->nsteps; i++) {

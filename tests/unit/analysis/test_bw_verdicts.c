@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the bandwidth verdict: per-level read, write and copy GB/s on known plateaus.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/interpret.h"
+#include "verdict_lookup.h"
+#include "analysis/judge.h"
+#include "lib/csv.h"
+#include "lib/strbuf.h"
+
+#define HEAD                                                                                       \
+    "size_bytes,kernel,width_bits,gbs_median,gbs_min,gbs_max,bytes_per_cycle_median,reps,"         \
+    "l1_peak_bytes_per_cycle\n"
+#define CLOCK_GHZ 3.0
+
+/* A machine with L1 32K (read 300 GB/s), L2 1M (100), memory (10): write half of read, copy
+   0.8 of read; the documented L1 read peak 128 bytes per cycle at CLOCK_GHZ. One octave apart. */
+static void table(struct strbuf *sb)
+{
+    static const char *const kernels[] = {"read", "write", "copy"};
+    static const double share[] = {1.0, 0.5, 0.8};
+    strbuf_puts(sb, HEAD);
+    for (double x = 12; x <= 26 + 1e-9; x += 1) {
+        double b = exp2(x), g = b <= 32768 ? 300 : b <= (1 << 20) ? 100 : 10;
+        for (unsigned k = 0; k < 3; k++)
+            strbuf_printf(sb, "%.0f,%s,512,%.3f,%.3f,%.3f,%.3f,7,%s\n", b, kernels[k], g * share[k],
+                          g * share[k] * 0.99, g * share[k] * 1.01, g * share[k] / CLOCK_GHZ,
+                          k < 2 ? (k ? "64" : "128") : "128");
+    }
+}
+
+static void judge(const char *text, const struct an_result *r, struct verdict *v)
+{
+    static struct csv t;
+    char err[160];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    memset(v, 0, sizeof(*v));
+    struct an_input in = {0};
+    struct an_judge j = {.in = &in, .r = r, .t = &t, .name = "bandwidth"};
+    const struct an_experiment *e =
+        analysis_experiment((size_t)analysis_experiment_index("bandwidth"));
+    e->judge(&j, v);
+    csv_free(&t);
+}
+
+/* With the random chase's levels (L1 plateau 4K-32K, L2 64K-1M, memory from 4M). */
+static void test_levels_from_the_random_chase(void **state)
+{
+    (void)state;
+    static struct an_result r;
+    struct strbuf sb = {0};
+    struct verdict v;
+    memset(&r, 0, sizeof(r));
+    r.primary = 0;
+    struct detection *d = &r.cr[0].det;
+    d->nlevels = 2;
+    d->level[0] = (struct level){.size_bytes = 32768,
+                                 .size_known = true,
+                                 .latency_ns = 1.3,
+                                 .from_bytes = 4096,
+                                 .to_bytes = 32768};
+    d->level[1] = (struct level){.size_bytes = 1 << 20,
+                                 .size_known = true,
+                                 .latency_ns = 4.5,
+                                 .from_bytes = 65536,
+                                 .to_bytes = 1 << 20};
+    d->dram_from_bytes = 4 << 20;
+    d->dram_ns = 100;
+    table(&sb);
+    judge(strbuf_str(&sb), &r, &v);
+    const struct verdict_data *vd = &v.data;
+    assert_true(vd->fields & VD_BW_LEVELS);
+    assert_int_equal(vd->nbw_levels, 3);
+    assert_string_equal(vd->bw_level[0].level, "L1");
+    assert_true(fabs(vd->bw_level[0].read_gbs - 300) < 1e-9);
+    assert_true(fabs(vd->bw_level[0].write_gbs - 150) < 1e-9);
+    assert_true(fabs(vd->bw_level[0].copy_gbs - 240) < 1e-9);
+    assert_true(fabs(vd->bw_level[0].read_peak_gbs - 128 * CLOCK_GHZ) < 1e-6);
+    assert_true(fabs(vd->bw_level[0].latency_ns - 1.3) < 1e-9);
+    assert_string_equal(vd->bw_level[1].level, "L2");
+    assert_true(fabs(vd->bw_level[1].read_gbs - 100) < 1e-9);
+    assert_true(isnan(vd->bw_level[1].read_peak_gbs));
+    assert_string_equal(vd->bw_level[2].level, "DRAM");
+    assert_true(fabs(vd->bw_level[2].read_gbs - 10) < 1e-9);
+    assert_true(fabs(vd->bw_level[2].copy_gbs - 8) < 1e-9);
+    assert_true(fabs(item(&v, "DRAM_read_gbs") - 10) < 1e-9);
+    /* 300 of 384 GB/s: 78% */
+    assert_non_null(strstr(v.headline, "L1 300.0 (78% of the documented L1 peak), L2 100.0, "
+                                       "DRAM 10.0 (levels from the random chase)"));
+    assert_true(has_line(&v, "| L1 | 32K | 1.3 | 300.0 | 150.0 | 240.0 | 384.0 |"));
+    strbuf_release(&sb);
+}
+
+/* Without a random chase: the read curve's own steps give the levels. */
+static void test_levels_from_its_own_steps(void **state)
+{
+    (void)state;
+    struct strbuf sb = {0};
+    struct verdict v;
+    table(&sb);
+    judge(strbuf_str(&sb), NULL, &v);
+    const struct verdict_data *vd = &v.data;
+    assert_int_equal(vd->nbw_levels, 3);
+    assert_true(fabs(vd->bw_level[0].read_gbs - 300) < 1e-9);
+    assert_true(fabs(vd->bw_level[1].read_gbs - 100) < 1e-9);
+    assert_string_equal(vd->bw_level[2].level, "DRAM");
+    assert_true(fabs(vd->bw_level[2].read_gbs - 10) < 1e-9);
+    assert_true(isnan(vd->bw_level[0].latency_ns));
+    assert_non_null(strstr(v.headline, "(levels from the read curve's own steps)"));
+    strbuf_release(&sb);
+}
+
+/* A table without the columns says so. */
+static void test_missing_columns(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge("size_bytes,gbs\n4096,1\n", NULL, &v);
+    assert_true(v.present);
+    assert_string_equal(v.headline, "bandwidth.csv lacks kernel, size_bytes or gbs_median");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levels_from_the_random_chase),
+        cmocka_unit_test(test_levels_from_its_own_steps),
+        cmocka_unit_test(test_missing_columns),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
