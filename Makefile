@@ -20,6 +20,7 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := \
 	kernel/analysis/bandwidth.c \
+	kernel/analysis/bw_cores.c \
 	kernel/analysis/c2c.c \
 	kernel/analysis/cores.c \
 	kernel/analysis/curves.c \
@@ -79,6 +80,7 @@ KERNEL_SRCS := \
 	kernel/experiments/loaded.c \
 	kernel/experiments/numa.c \
 	kernel/experiments/bandwidth.c \
+	kernel/experiments/bw_cores.c \
 	kernel/experiments/bw_plan.c \
 	kernel/experiments/bw_measure.c \
 	kernel/experiments/traffic.c \
@@ -241,7 +243,8 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c \
 	kernel/experiments/offset.c kernel/experiments/parallel.c kernel/experiments/tlb.c \
 	kernel/experiments/cores.c kernel/experiments/c2c.c kernel/experiments/mp.c \
 	kernel/experiments/loaded.c kernel/experiments/numa.c kernel/experiments/traffic.c \
-	kernel/experiments/bandwidth.c kernel/experiments/bw_plan.c kernel/machine/simd.c \
+	kernel/experiments/bandwidth.c kernel/experiments/bw_cores.c kernel/experiments/bw_plan.c \
+	kernel/machine/simd.c \
 	kernel/machine/simd_peak.c kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c tests/unit/stubs/stub_exp_run.c
@@ -308,8 +311,7 @@ test_config_bandwidth_SRCS := $(EXPERIMENT_ROWS_SRCS)
 # experiments: the sweep driver, with a fake measurement.
 UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan
 test_traffic_SRCS := kernel/experiments/traffic.c
-test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c kernel/lib/fmt.c \
-	kernel/lib/kstring.c kernel/lib/kmath.c
+test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
@@ -341,7 +343,7 @@ $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 # run: the end-of-run summary over a run's CSV text.
 UNIT_TESTS += run/test_summary run/test_prefetch
 test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c kernel/lib/fmt.c \
-	kernel/lib/kstring.c kernel/lib/kmath.c
+	kernel/lib/kmath.c
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm

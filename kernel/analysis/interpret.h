@@ -84,7 +84,15 @@ enum verdict_field {
     VD_MLP = 1u << 4,
     VD_STEPS = 1u << 5,
     VD_BW_LEVELS = 1u << 6,
+    VD_BW_PEAK = 1u << 7,
 };
+
+/* One read:write mix of the all-processor peak table: GB/s of all processors together. */
+struct verdict_bw_peak {
+    char mix[16]; /* "all-read", "3:1", "2:1", "1:1", "nt-write 1:1" */
+    double gbs;
+};
+#define VERDICT_BW_PEAKS 8
 
 /* One level's bandwidth from one core (GB/s: 10^9 bytes moved per second), NaN: not measured. */
 struct verdict_bw_level {
@@ -107,6 +115,8 @@ struct verdict_data {
     struct verdict_tlb_step step[LEVELS_MAX];
     size_t nbw_levels; /* bandwidth: the levels, DRAM last */
     struct verdict_bw_level bw_level[LEVELS_MAX + 1];
+    size_t nbw_peaks; /* bw_cores: the peak table, in its order */
+    struct verdict_bw_peak bw_peak[VERDICT_BW_PEAKS];
 };
 
 /* What one experiment shows, in words and numbers. */

@@ -56,13 +56,10 @@ static void bandwidth_defaults(void *params, const struct machine *m, enum profi
 static void bandwidth_check(const void *params, const struct machine *m, struct cfg_check *c)
 {
     const struct bandwidth_params *p = params;
-    char why[160];
     exp_check_min_max(c, "min", p->min_bytes, p->max_bytes, "min", "max");
     exp_check_sweep_points(c, p->min_bytes, p->max_bytes, p->points_per_octave, BW_SIZE_ALIGN_BYTES,
                            "points");
-    if (p->width != SIMD_AUTO && simd_choose(&m->cpu.simd, m->ring0, (enum simd_width)p->width, why,
-                                             sizeof(why)) == SIMD_AUTO)
-        cfg_check_fail(c, "width", "%s", why);
+    bw_check_width(c, "width", m, p->width);
 }
 
 static uint64_t bandwidth_buffer_bytes(const void *params)

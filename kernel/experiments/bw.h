@@ -49,6 +49,11 @@ unsigned bw_width_bits(enum bw_kernel k, enum simd_width w);
  */
 double bw_l1_peak_bpc(enum bw_kernel k, double load_bpc, double store_bpc);
 
+struct cfg_check;
+struct machine;
+/* Report key `key` when width (enum simd_width) is not usable on m, naming what is. */
+void bw_check_width(struct cfg_check *c, const char *key, const struct machine *m, unsigned width);
+
 /* The machine code of kernel k at width w (the string kernels ignore w); NULL: none. */
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w);
 

@@ -2,6 +2,7 @@
 // The bandwidth kernels' names and byte accounting (what a GB/s counts).
 #include "experiments/bw.h"
 
+#include "config/config.h"
 #include "lib/kmath.h"
 
 const char *const bw_kernel_names[] = {"read",    "write",     "copy",      "nt_write",
@@ -39,4 +40,12 @@ double bw_l1_peak_bpc(enum bw_kernel k, double load_bpc, double store_bpc)
     default:
         return KM_NAN;
     }
+}
+
+void bw_check_width(struct cfg_check *c, const char *key, const struct machine *m, unsigned width)
+{
+    char why[160];
+    if (width != SIMD_AUTO &&
+        simd_choose(&m->cpu.simd, m->ring0, (enum simd_width)width, why, sizeof(why)) == SIMD_AUTO)
+        cfg_check_fail(c, key, "%s", why);
 }

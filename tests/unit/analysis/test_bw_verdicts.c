@@ -129,12 +129,57 @@ static void test_missing_columns(void **state)
     assert_string_equal(v.headline, "bandwidth.csv lacks kernel, size_bytes or gbs_median");
 }
 
+/* bw_cores: the scaling rows' first and last, and the peak table as data, in its order. */
+static void test_bw_cores_scaling_and_peak(void **state)
+{
+    (void)state;
+    static struct csv t;
+    struct verdict v;
+    char err[160];
+    const char *text = "table,processors,level,kernel,gbs_total\n"
+                       "scaling,1,dram,read,12\nscaling,2,dram,read,22\nscaling,4,dram,read,30\n"
+                       "peak,4,dram,all-read,30\npeak,4,dram,3:1,28\npeak,4,dram,1:1,24\n";
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    memset(&v, 0, sizeof(v));
+    struct an_input in = {0};
+    struct an_judge j = {.in = &in, .r = NULL, .t = &t, .name = "bw_cores"};
+    analysis_experiment((size_t)analysis_experiment_index("bw_cores"))->judge(&j, &v);
+    csv_free(&t);
+    assert_string_equal(v.headline, "read: 12.00 GB/s on one processor, 30.00 on all 4 (2.50x); "
+                                    "peak GB/s: all-read 30.0, 3:1 28.0, 1:1 24.0");
+    assert_true(v.data.fields & VD_BW_PEAK);
+    assert_int_equal(v.data.nbw_peaks, 3);
+    assert_string_equal(v.data.bw_peak[1].mix, "3:1");
+    assert_true(v.data.bw_peak[1].gbs == 28);
+    assert_true(has_line(&v, "| 2 | 22.00 | 11.00 | 1.83x |"));
+    assert_true(item(&v, "all_gbs") == 30);
+}
+
+/* One processor: one scaling row, said. */
+static void test_bw_cores_one_processor(void **state)
+{
+    (void)state;
+    static struct csv t;
+    struct verdict v;
+    char err[160];
+    const char *text = "table,processors,level,kernel,gbs_total\nscaling,1,L2,copy,80\n";
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    memset(&v, 0, sizeof(v));
+    struct an_input in = {0};
+    struct an_judge j = {.in = &in, .r = NULL, .t = &t, .name = "bw_cores"};
+    analysis_experiment((size_t)analysis_experiment_index("bw_cores"))->judge(&j, &v);
+    csv_free(&t);
+    assert_string_equal(v.headline, "copy on one processor (the only one): 80.00 GB/s");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels_from_the_random_chase),
         cmocka_unit_test(test_levels_from_its_own_steps),
         cmocka_unit_test(test_missing_columns),
+        cmocka_unit_test(test_bw_cores_scaling_and_peak),
+        cmocka_unit_test(test_bw_cores_one_processor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,14 +152,45 @@ static void test_min_above_max(void **state)
     assert_error("key 'bandwidth.min': min (1048576) is larger than max (65536)");
 }
 
+/* bw_cores: each processor's buffer from the level (half an L2 here: 1M of 2M), or as given. */
+static void test_bw_cores_sizes(void **state)
+{
+    (void)state;
+    machine.cpu.ncaches = 2;
+    machine.cpu.caches[1] = (struct cache_info){.level = 2,
+                                                .type = CACHE_UNIFIED,
+                                                .size_bytes = 2 << 20,
+                                                .ways = 16,
+                                                .line_bytes = 64,
+                                                .sets = 2048};
+    assert_true(resolve("bw_cores.level=L2"));
+    assert_true(cfg_auto_value(&cfg, "bw_cores.size")->is_auto);
+    assert_int_equal(cfg_auto_value(&cfg, "bw_cores.size")->value, 1 << 20);
+    assert_true(resolve("bw_cores.level=dram"));
+    assert_int_equal(cfg_auto_value(&cfg, "bw_cores.size")->value, 64 << 20); /* 2 x 32M LLC */
+    assert_true(resolve("bw_cores.size=96K"));
+    assert_false(cfg_auto_value(&cfg, "bw_cores.size")->is_auto);
+    assert_int_equal(cfg_auto_value(&cfg, "bw_cores.size")->value, 96 << 10);
+}
+
+static void test_bw_cores_errors(void **state)
+{
+    (void)state;
+    assert_false(resolve("bw_cores.size=1000000 bw_cores.width=avx512 bw_cores.level=L4"));
+    assert_error("key 'bw_cores.size': 1000000 is not a multiple of 1024");
+    assert_error("key 'bw_cores.width': avx512 is not usable here");
+    assert_error("key 'bw_cores.level'");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(test_defaults),       T(test_kernel_lists),        T(test_unknown_kernel),
-        T(test_widths),         T(test_width_the_cpu_lacks), T(test_width_the_os_lacks),
-        T(test_width_in_ring0), T(test_min_above_max),
+        T(test_defaults),        T(test_kernel_lists),        T(test_unknown_kernel),
+        T(test_widths),          T(test_width_the_cpu_lacks), T(test_width_the_os_lacks),
+        T(test_width_in_ring0),  T(test_min_above_max),       T(test_bw_cores_sizes),
+        T(test_bw_cores_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

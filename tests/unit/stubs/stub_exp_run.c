@@ -203,3 +203,23 @@ int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const
     not_here("bw_measure");
     return -1;
 }
+
+void reps_insert_sorted(double *sorted, unsigned n, double v)
+{
+    (void)sorted, (void)n, (void)v;
+    not_here("reps_insert_sorted");
+}
+
+void reps_assess(const double *sorted, unsigned n, struct reps_verdict *v)
+{
+    (void)sorted, (void)n, (void)v;
+    not_here("reps_assess");
+}
+
+enum reps_stop reps_should_stop(const struct reps_rule *rule, const struct reps_verdict *v,
+                                uint64_t elapsed_ticks)
+{
+    (void)rule, (void)v, (void)elapsed_ticks;
+    not_here("reps_should_stop");
+    return REPS_GO_ON;
+}

@@ -154,6 +154,16 @@ static void verdict_data_json(struct json *j, const struct verdict_data *d)
         }
         json_array_end(j);
     }
+    if (d->fields & VD_BW_PEAK) {
+        json_array_begin(j, "peak");
+        for (size_t i = 0; i < d->nbw_peaks; i++) {
+            json_object_begin(j, NULL);
+            json_string(j, "mix", d->bw_peak[i].mix);
+            json_double(j, "gbs", d->bw_peak[i].gbs, 3);
+            json_object_end(j);
+        }
+        json_array_end(j);
+    }
     if (d->fields & VD_STEPS) {
         json_array_begin(j, "steps");
         for (size_t i = 0; i < d->nsteps; i++) {
