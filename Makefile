@@ -446,7 +446,8 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/report/test_sim_curves.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
-	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_bandwidth.sh \
+	tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \

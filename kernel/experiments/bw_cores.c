@@ -209,6 +209,7 @@ static void bwc_cpus(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     d->n = mp_cpus(ctx, 0, d->cpus, PLAT_CPUS_MAX);
     if (d->n == 0) {
         con_printf("one processor: one row per table (%s)\n", ctx->failure);
+        ctx->failure[0] = 0; /* said; the experiment still runs, on this processor */
         kmemset(&d->cpus[0], 0, sizeof(d->cpus[0]));
         d->cpus[0].p.bsp = true;
         d->n = 1;
@@ -290,7 +291,7 @@ static int bwc_measure(struct exp_ctx *ctx, struct bw_cores_sweep *d, unsigned n
             return -1;
         wk.at = wk.at + 2 * wk.bytes <= d->size ? wk.at + wk.bytes : 0;
         double gbs = (double)o->moved * (double)ctx->timing->tsc_hz / (double)ticks / 1e9;
-        strbuf_printf(&ctx->samples, "%u,%s,%u,%llu,%.3f\n", n, mix->name, o->reps,
+        strbuf_printf(&ctx->samples, "%u,%s,%u,%llu,%.6f\n", n, mix->name, o->reps,
                       (unsigned long long)ticks, gbs);
         reps_insert_sorted(d->sorted, o->reps, (double)ticks / (double)o->moved);
         reps_assess(d->sorted, o->reps + 1, &v);
@@ -315,7 +316,7 @@ static int bwc_row(struct exp_ctx *ctx, struct bw_cores_sweep *d, const char *pa
         con_printf("%s\n", ctx->failure);
         return EXP_RUN_FAILED;
     }
-    strbuf_printf(&ctx->csv, "%s,%u,%s,%s,%llu,%.3f,%.3f,%.3f,%.3f,%u,%u,%llu\n", part, n, level,
+    strbuf_printf(&ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu\n", part, n, level,
                   mix->name, (unsigned long long)d->size, o.median, o.median / n, o.min, o.max,
                   o.reps, o.outliers, (unsigned long long)o.moved);
     con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f\n", part, n, mix->name, o.median,
