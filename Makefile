@@ -469,6 +469,7 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 
 bench: all
 	$(Q)tools/bench.sh $(BUILD)/chase-host
+	$(Q)tools/bench_bw.sh $(BUILD)/chase-host
 	$(Q)for b in $(BENCH_SCRIPTS); do $$b || exit 1; done
 
 # make sign KEY=db.key CERT=db.pem: a Secure Boot signed chase.efi and an image with it.
