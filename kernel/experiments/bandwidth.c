@@ -2,6 +2,7 @@
 // The bandwidth experiment: bytes per second each level delivers to one core, per kernel.
 #include "experiments/common.h"
 
+#include "arch/x86_64/cpu.h"
 #include "chase/reps.h"
 #include "chase/sweep.h"
 #include "experiments/bw.h"
@@ -138,13 +139,19 @@ static int bandwidth_point(struct exp_ctx *ctx, struct bandwidth_sweep *d, uint6
     char why[120];
     struct bw_point pt = {k, bw_kernel_code(k, d->width), ctx->buffer.virt, size};
     struct measure_plan plan = exp_plan(ctx, size, exp_line_bytes(ctx->m), 1);
+    struct time_split split = {0};
+    uint64_t t0 = arch_tsc_fenced();
     if (bw_measure(&pt, &plan, ctx->timing, &d->r, why, sizeof(why)) != 0) {
         ksnprintf(ctx->failure, sizeof(ctx->failure), "%s at %llu bytes: %s", bw_kernel_names[k],
                   (unsigned long long)size, why);
         con_printf("%s\n", ctx->failure);
         return EXP_RUN_FAILED;
     }
+    uint64_t t1 = arch_tsc_fenced();
+    time_split_measured(&split, t1 - t0, d->r.warm_ticks, d->r.timed_ticks);
     bandwidth_row(ctx, d, size, k);
+    split.output = arch_tsc_fenced() - t1;
+    time_split_add(&ctx->spent, &split);
     return 0;
 }
 

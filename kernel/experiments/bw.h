@@ -82,6 +82,7 @@ struct bw_result {
     unsigned stop;                       /* enum reps_stop */
     unsigned dropped;                    /* windows lost to an NMI and taken again */
     uint64_t sink;                       /* what the read kernels summed */
+    uint64_t warm_ticks, timed_ticks;    /* the warm-up's windows; the repetitions' timed parts */
 };
 
 /*

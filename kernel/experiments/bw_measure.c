@@ -85,6 +85,7 @@ static int bw_warm(const struct bw_point *pt, struct bw_job *j, struct bw_result
     uint64_t piece = span < BW_WARM_PIECE_BYTES ? span : BW_WARM_PIECE_BYTES;
     j->clock_iters = 0;
     j->laps = 1;
+    uint64_t t0 = arch_tsc_fenced();
     for (uint64_t at = 0; at + piece <= span; at += piece) {
         bw_aim(pt, j, at);
         j->span = piece;
@@ -94,6 +95,7 @@ static int bw_warm(const struct bw_point *pt, struct bw_job *j, struct bw_result
             best = j->ticks, best_bytes = bw_bytes_moved(pt->kernel, piece, 1);
     }
     *pace = (double)(best ? best : 1) / (double)best_bytes;
+    r->warm_ticks = arch_tsc_fenced() - t0;
     return 0;
 }
 
@@ -178,6 +180,7 @@ int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const
             return -1;
         at = at + 2 * j.span <= span ? at + j.span : 0; /* stretches walk round the buffer */
         r->ticks[r->reps] = j.ticks;
+        r->timed_ticks += j.ticks;
         r->core_per[r->reps] = bw_clock(&j, t);
         reps_insert_sorted(sorted, r->reps, (double)j.ticks / (double)r->bytes_per_rep);
         r->reps++;
