@@ -343,7 +343,7 @@ $(BUILD)/tests/analysis/%: TEST_LIBS += -lm
 # run: the end-of-run summary over a run's CSV text.
 UNIT_TESTS += run/test_summary run/test_prefetch
 test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c kernel/lib/fmt.c \
-	kernel/lib/kmath.c
+	kernel/lib/kstring.c kernel/lib/kmath.c
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/machine/cpuinfo.c \
 	$(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
