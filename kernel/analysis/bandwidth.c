@@ -150,8 +150,8 @@ static void judge_bandwidth(const struct an_judge *j, struct verdict *v)
 {
     static struct detection own;
     const struct csv *t = j->t;
-    if (!t)
-        return;
+    if (!t || t->nrows == 0)
+        return; /* skipped: run.json says why */
     v->present = true;
     if (csv_col(t, "kernel") < 0 || csv_col(t, "size_bytes") < 0 || csv_col(t, "gbs_median") < 0) {
         verdict_headline(v, "bandwidth.csv lacks kernel, size_bytes or gbs_median");

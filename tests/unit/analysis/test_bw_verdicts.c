@@ -127,6 +127,8 @@ static void test_missing_columns(void **state)
     judge("size_bytes,gbs\n4096,1\n", NULL, &v);
     assert_true(v.present);
     assert_string_equal(v.headline, "bandwidth.csv lacks kernel, size_bytes or gbs_median");
+    judge(HEAD, NULL, &v); /* skipped: only the header, no verdict (run.json says why) */
+    assert_false(v.present);
 }
 
 /* bw_cores: the scaling rows' first and last, and the peak table as data, in its order. */
