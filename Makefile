@@ -21,7 +21,8 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 # measures) and kernel/analysis/<name>.c (how its results read), with a row in each of the two
 # table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
 # against the tables. The source lists below take the files from here.
-EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa
+EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa \
+	bandwidth bw_cores
 EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
 
@@ -51,9 +52,13 @@ KERNEL_SRCS := \
 	kernel/config/config_values.c \
 	kernel/lib/console.c \
 	kernel/machine/cpuinfo.c \
+	kernel/machine/simd.c \
+	kernel/machine/simd_peak.c \
 	kernel/experiments/common.c \
 	kernel/experiments/driver.c \
 	$(EXPERIMENT_SRCS) \
+	kernel/experiments/bw_plan.c \
+	kernel/experiments/bw_measure.c \
 	kernel/experiments/traffic.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
@@ -102,7 +107,7 @@ KERNEL_SRCS := \
 	$(KERNEL_ANALYSIS_SRCS)
 
 # x86-64 code shared by both builds (the timed loops).
-ARCH_SRCS := kernel/arch/x86_64/chase_loop.S
+ARCH_SRCS := kernel/arch/x86_64/chase_loop.S kernel/arch/x86_64/bw_kernels.S
 
 # x86-64 code only the bare machine runs (ring 0).
 ARCH_EFI_SRCS := kernel/arch/x86_64/window.c kernel/arch/x86_64/window.S
@@ -225,6 +230,7 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/experiments/mp.c kernel/experiments/traffic.c kernel/machine/cpu_select.c \
+	kernel/experiments/bw_plan.c kernel/machine/simd.c kernel/machine/simd_peak.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
@@ -249,7 +255,9 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 # machine: ACPI tables, CPUID, the memory map, page tables.
 UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
 	machine/test_memtype machine/test_cpufacts
-UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat
+UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat machine/test_simd
+test_simd_SRCS := kernel/machine/simd.c kernel/machine/simd_peak.c kernel/machine/cpuinfo.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 UNIT_TESTS += machine/test_smbios machine/test_identity
 test_identity_SRCS := kernel/machine/identity.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
@@ -296,13 +304,15 @@ test_measure_windows_SRCS := $(test_measure_reps_SRCS) kernel/chase/chain_shapes
 test_sweep_SRCS          := kernel/chase/sweep.c kernel/lib/kmath.c
 
 # config: reading the configuration, every error class.
-UNIT_TESTS += config/test_config config/test_config_errors
+UNIT_TESTS += config/test_config config/test_config_errors config/test_config_bandwidth
 test_config_SRCS        := $(EXPERIMENT_ROWS_SRCS)
 test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
+test_config_bandwidth_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 # experiments: the sweep driver, with a fake measurement.
-UNIT_TESTS += experiments/test_driver experiments/test_traffic
+UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan
 test_traffic_SRCS := kernel/experiments/traffic.c
+test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
@@ -315,8 +325,9 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_level_kinds analysis/test_llc_verdicts
+	analysis/test_level_kinds analysis/test_llc_verdicts analysis/test_bw_verdicts
 test_llc_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
+test_bw_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_mp_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_interpret_SRCS := $(ANALYSIS_UNIT_SRCS)
@@ -450,7 +461,8 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
 	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_smbios.sh \
-	tests/qemu/test_serial_log.sh tests/qemu/test_server.sh tests/fuzz/test_fuzz.sh
+	tests/qemu/test_serial_log.sh tests/qemu/test_server.sh tests/qemu/test_bandwidth.sh \
+	tests/fuzz/test_fuzz.sh
 
 test: deps all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \
@@ -474,6 +486,7 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 
 bench: all
 	$(Q)tools/bench.sh $(BUILD)/chase-host
+	$(Q)tools/bench_bw.sh $(BUILD)/chase-host
 	$(Q)for b in $(BENCH_SCRIPTS); do $$b || exit 1; done
 
 # make sign KEY=db.key CERT=db.pem: a Secure Boot signed chase.efi and an image with it.

@@ -65,6 +65,12 @@ int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
     return arch_window_run(&window, fn, arg, fault);
 }
 
+bool plat_window_xstate(uint64_t xcr0)
+{
+    arch_window_xstate(xcr0);
+    return true;
+}
+
 /* Make LFENCE dispatch-serializing where the CPU needs DE_CFG[1] for it; say what was done. */
 static void lfence_setup(void)
 {
@@ -101,6 +107,7 @@ bool efi_window_check(char *why, size_t why_cap)
 
 void efi_window_restore(void)
 {
+    arch_window_xstate(0); /* a run that stopped half-way (panic) leaves no request behind */
     if (de_cfg_changed && arch_window_wrmsr(&window, MSR_AMD_DE_CFG, found.de_cfg) == 0)
         de_cfg_changed = false;
 }

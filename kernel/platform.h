@@ -78,6 +78,15 @@ struct fault_info {
  */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
+/*
+ * From now on, measurement windows (here and on other processors) have these XCR0 state
+ * components enabled (AVX, AVX-512 registers): on the bare machine each window sets
+ * CR4.OSXSAVE and them, and puts both back exactly as found when it leaves; on Linux the
+ * OS decides, and this only says whether it has enabled them. 0: windows leave the state
+ * alone. Returns false when they cannot be had.
+ */
+bool plat_window_xstate(uint64_t xcr0);
+
 /* What the measurement windows saw and what was set up for them (run.json "windows"). */
 struct window_report {
     uint64_t windows;        /* windows run so far */

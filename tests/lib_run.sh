@@ -166,4 +166,52 @@ validate_experiments() {
             ([.memory_nodes.nodes[] | select(.free_bytes > 0)] | length)' "$dir/run.json")" \
             cpu_node mem_node cpu_domain mem_domain cpu size_bytes slit_distance buffer_phys
     fi
+    if ran bandwidth && [ "$(jq -r .experiments.bandwidth "$dir/run.json")" = ok ]; then
+        check_bandwidth
+    fi
+    if ran bw_cores && [ "$(jq -r .experiments.bw_cores "$dir/run.json")" = ok ]; then
+        check_bw_cores
+    fi
+}
+
+# check_bw_cores: scaling rows for 1, 2, 4 ... N processors, then the five peak mixes on N.
+check_bw_cores() {
+    local f="$dir/bw_cores.csv" n want
+    check "bw_cores.csv names its columns" csv_has_columns "$f" table processors level kernel \
+        gbs_total gbs_per_processor
+    n=$(awk -F, 'NR > 1 && $1 == "scaling" && $2 > m { m = $2 } END { print m + 0 }' "$f")
+    want=$(awk -v n="$n" 'BEGIN { for (k = 1; k < n; k *= 2) s = s k " "; print s n " " }')
+    check "bw_cores.csv: scaling on 1, 2, 4 ... $n processors" \
+        test "$(awk -F, 'NR > 1 && $1 == "scaling" { printf "%s ", $2 }' "$f")" = "$want"
+    check "bw_cores.csv: the five peak mixes on all $n processors" \
+        test "$(awk -F, -v n="$n" 'NR > 1 && $1 == "peak" && $2 == n { printf "%s;", $4 }' "$f")" \
+        = "all-read;3:1;2:1;1:1;nt-write 1:1;"
+    check "bw_cores.csv: GB/s positive, per processor the total over the count" awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        !($c["gbs_total"] > 0 &&
+          ($c["gbs_total"] / $c["processors"] - $c["gbs_per_processor"])^2 < 1e-4) { bad = 1 }
+        END { exit bad }' "$f"
+    check "bw_cores.samples.csv has every run" \
+        test "$(csv_rows "$dir/bw_cores.samples.csv")" = "$(csv_sum "$f" reps)"
+}
+
+# check_bandwidth: one row per size (random's sweep, 1K-aligned) and kernel, every repetition in
+# the samples, GB/s positive and ordered min <= median <= max, the width said on the console.
+check_bandwidth() {
+    local f="$dir/bandwidth.csv" kernels sizes rows
+    kernels=$(jq '.config.bandwidth.kernels | length' "$dir/run.json")
+    sizes=$(sweep_points "$(cfg bandwidth.min)" "$(cfg bandwidth.max)" \
+        "$(cfg bandwidth.points_per_octave)" 1024)
+    rows=$(csv_rows "$f" 2>/dev/null || echo 0)
+    check "bandwidth.csv names its columns" csv_has_columns "$f" size_bytes kernel width_bits \
+        gbs_median gbs_min gbs_max bytes_per_cycle_median reps
+    check "bandwidth.csv has one row per size and kernel ($rows of $sizes x $kernels)" \
+        test "$rows" = "$((sizes * kernels))"
+    check "bandwidth.csv: GB/s positive, min <= median <= max" awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        !($c["gbs_min"] > 0 && $c["gbs_min"] <= $c["gbs_median"] &&
+          $c["gbs_median"] <= $c["gbs_max"]) { bad = 1 } END { exit bad }' "$f"
+    check "bandwidth.samples.csv has every repetition" \
+        test "$(csv_rows "$dir/bandwidth.samples.csv")" = "$(csv_sum "$f" reps)"
+    check "console says the vector width used" grep -q '^vector width: ' "$dir/console.txt"
 }

@@ -29,6 +29,7 @@ enum key_type {
     KEY_SIZE_LIST,   /* comma-separated sizes, each in [min, max] (struct cfg_list) */
     KEY_U64_AUTO,    /* "auto" or an integer in [min, max] (struct cfg_auto) */
     KEY_SIZE_AUTO,   /* "auto" or a size in [min, max] (struct cfg_auto) */
+    KEY_CHOICE_LIST, /* comma-separated names of key_desc.choices: indices (struct cfg_list) */
     KEY_PERCENT      /* a percentage ("0.5" or "0.5%"), stored as uint64_t parts per million
                         of the whole (0.5% = 5000) in [min, max] */
 };
@@ -38,7 +39,7 @@ enum key_type {
 
 #define CFG_LIST_MAX 8
 
-/* A list value (KEY_SIZE_LIST). */
+/* A list value (KEY_SIZE_LIST; KEY_CHOICE_LIST: indices into the key's choices). */
 struct cfg_list {
     uint64_t v[CFG_LIST_MAX];
     unsigned n;

@@ -25,6 +25,13 @@ void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, 
             n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "", k->choices[i]);
         break;
     }
+    case KEY_CHOICE_LIST: {
+        size_t n =
+            (size_t)ksnprintf(buf, cap, "a comma-separated list of 1 to %d of", CFG_LIST_MAX);
+        for (int i = 0; k->choices[i] && n < cap; i++)
+            n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "", k->choices[i]);
+        break;
+    }
     case KEY_EXPERIMENTS: {
         size_t n = (size_t)ksnprintf(buf, cap, "'all' or a comma-separated list of");
         for (size_t i = 0; i < t->n && n < cap; i++)
@@ -142,6 +149,19 @@ static enum value_error parse_number(const struct key_desc *k, const char *value
 }
 
 /* A comma-separated list of numbers into a cfg_list. */
+/* One item of a list: a size (KEY_SIZE_LIST) or the index of a choice (KEY_CHOICE_LIST). */
+static enum value_error parse_item(const struct key_desc *k, const char *item, uint64_t *v)
+{
+    if (k->type != KEY_CHOICE_LIST)
+        return parse_number(k, item, v);
+    for (unsigned i = 0; k->choices[i]; i++)
+        if (kstrcasecmp(k->choices[i], item) == 0) {
+            *v = i;
+            return VALUE_OK;
+        }
+    return VALUE_MALFORMED;
+}
+
 static enum value_error parse_list(const struct key_desc *k, const char *value,
                                    struct cfg_list *out)
 {
@@ -162,7 +182,7 @@ static enum value_error parse_list(const struct key_desc *k, const char *value,
             return VALUE_MALFORMED;
         kmemcpy(item, p, t);
         item[t] = 0;
-        enum value_error e = parse_number(k, item, &l.v[l.n++]);
+        enum value_error e = parse_item(k, item, &l.v[l.n++]);
         if (e == VALUE_MALFORMED)
             return e;
         worst = e != VALUE_OK ? e : worst;
@@ -204,6 +224,7 @@ enum value_error cfg_apply_value(const struct key_desc *k, void *params, const c
         return e;
     }
     case KEY_SIZE_LIST:
+    case KEY_CHOICE_LIST:
         return parse_list(k, value, (struct cfg_list *)field);
     case KEY_PERCENT:
         if (!parse_percent(value, &v))

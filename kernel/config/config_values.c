@@ -6,14 +6,18 @@
 #include "lib/json.h"
 #include "lib/kstring.h"
 
-/* A list as written: sizes with K/M/G where the unit is bytes, plain integers otherwise (ns). */
-static void format_list(char *buf, size_t cap, const struct cfg_list *l, bool bytes)
+/* A list as written: sizes with K/M/G where the unit is bytes, plain integers otherwise (ns),
+   choices by name. */
+static void format_list(char *buf, size_t cap, const struct cfg_list *l, bool bytes,
+                        const char *const *choices)
 {
     size_t n = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < l->n && n < cap; i++) {
         char one[24];
-        if (bytes)
+        if (choices)
+            ksnprintf(one, sizeof(one), "%s", choices[l->v[i]]);
+        else if (bytes)
             fmt_size(one, sizeof(one), (double)l->v[i]);
         else
             ksnprintf(one, sizeof(one), "%llu", (unsigned long long)l->v[i]);
@@ -53,8 +57,10 @@ void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const voi
         ksnprintf(buf, cap, "all");
         break;
     case KEY_SIZE_LIST:
+    case KEY_CHOICE_LIST:
         format_list(buf, cap, (const struct cfg_list *)field,
-                    k->unit && kstrcmp(k->unit, "bytes") == 0);
+                    k->unit && kstrcmp(k->unit, "bytes") == 0,
+                    k->type == KEY_CHOICE_LIST ? k->choices : NULL);
         break;
     case KEY_U64_AUTO:
     case KEY_SIZE_AUTO:
@@ -105,6 +111,14 @@ void cfg_value_json(struct json *j, const struct key_desc *k, const void *params
         json_array_begin(j, k->name);
         for (unsigned i = 0; i < l->n; i++)
             json_u64(j, NULL, l->v[i]);
+        json_array_end(j);
+        break;
+    }
+    case KEY_CHOICE_LIST: {
+        const struct cfg_list *l = (const struct cfg_list *)field;
+        json_array_begin(j, k->name);
+        for (unsigned i = 0; i < l->n; i++)
+            json_string(j, NULL, k->choices[l->v[i]]);
         json_array_end(j);
         break;
     }

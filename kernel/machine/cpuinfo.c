@@ -9,6 +9,14 @@
 #define CPUID_EXT1_EDX_RDTSCP (1u << 27)
 #define CPUID_EXT1_ECX_TOPOEXT (1u << 22)
 #define CPUID_EXT7_EDX_INVARIANT_TSC (1u << 8)
+#define CPUID1_EDX_SSE2 (1u << 26)
+#define CPUID1_ECX_XSAVE (1u << 26)
+#define CPUID1_ECX_OSXSAVE (1u << 27)
+#define CPUID1_ECX_AVX (1u << 28)
+#define CPUID7_EBX_AVX2 (1u << 5)
+#define CPUID7_EBX_ERMS (1u << 9)
+#define CPUID7_EBX_AVX512F (1u << 16)
+#define CPUID_LEAF_XSTATE 0xd
 
 static inline uint32_t bits(uint32_t v, unsigned lo, unsigned hi)
 {
@@ -195,12 +203,37 @@ static void read_caches(struct cpu_info *ci, cpuid_fn fn)
         ci->cache_source = "none";
 }
 
+/* The vector units (leaves 1, 7 and 0xD); xcr0_os is the front end's to fill. */
+static void read_simd(struct simd_caps *c, cpuid_fn fn, uint32_t max_leaf)
+{
+    uint32_t r[4];
+    kmemset(c, 0, sizeof(*c));
+    if (max_leaf < 1)
+        return;
+    fn(1, 0, r);
+    c->sse2 = (r[3] & CPUID1_EDX_SSE2) != 0;
+    c->xsave = (r[2] & CPUID1_ECX_XSAVE) != 0;
+    c->os_xsave = (r[2] & CPUID1_ECX_OSXSAVE) != 0;
+    c->avx = (r[2] & CPUID1_ECX_AVX) != 0;
+    if (max_leaf >= 7) {
+        fn(7, 0, r);
+        c->avx2 = c->avx && (r[1] & CPUID7_EBX_AVX2);
+        c->avx512f = c->avx && (r[1] & CPUID7_EBX_AVX512F);
+        c->erms = (r[1] & CPUID7_EBX_ERMS) != 0;
+    }
+    if (max_leaf >= CPUID_LEAF_XSTATE && c->xsave) {
+        fn(CPUID_LEAF_XSTATE, 0, r);
+        c->xcr0_cpu = ((uint64_t)r[3] << 32) | r[0];
+    }
+}
+
 void cpuinfo_read(struct cpu_info *ci, cpuid_fn fn)
 {
     kmemset(ci, 0, sizeof(*ci));
     read_identity(ci, fn);
     read_features(ci, fn);
     read_caches(ci, fn);
+    read_simd(&ci->simd, fn, ci->max_leaf);
 }
 
 const char *cache_type_name(enum cache_type t)

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "machine/simd.h"
+
 /* Executes CPUID(leaf, subleaf) into out = {eax, ebx, ecx, edx}. */
 typedef void (*cpuid_fn)(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
 
@@ -38,6 +40,7 @@ struct cpu_info {
     char hypervisor_vendor[13];
     uint64_t cpuid_tsc_hz;      /* from leaf 0x15 (or 0x16 base MHz); 0 when not given */
     const char *cpuid_tsc_leaf; /* "0x15", "0x16" or NULL */
+    struct simd_caps simd;      /* the vector units */
 };
 
 /* Fill ci from CPUID as executed by fn. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# chase-host runs all thirteen experiments in the quick profile; every CSV is checked against the
+# chase-host runs all fifteen experiments in the quick profile; every CSV is checked against the
 # configuration in run.json (header, one row per planned point, positive values), and bad
 # configurations stop it before anything runs. Timings are never judged.
 set -u
@@ -16,8 +16,8 @@ check "chase-host runs the quick profile and exits 0" test "$rc" = 0
 dir="$out/0001"
 check "chase-host made run folder 0001" test -d "$dir"
 validate_run_json "$dir"
-check "run.json: status complete, all thirteen experiments ok (or, with one CPU or node, skipped)" \
-    json_true "$dir/run.json" '.status=="complete" and (.experiments|length==13)
+check "run.json: status complete, all fifteen experiments ok (or, with one CPU or node, skipped)" \
+    json_true "$dir/run.json" '.status=="complete" and (.experiments|length==15)
      and all(.experiments[]; startswith("ok") or startswith("skipped: needs two processors")
          or startswith("skipped: needs two memory nodes"))'
 validate_experiments "$dir"
@@ -32,7 +32,7 @@ fi
 check "tlb.csv: 4K pages measured on Linux" grep -q '^4096,' "$dir/tlb.csv"
 
 check "console: a header with what and why for each experiment" \
-    test "$(grep -c '^   why: ' "$dir/console.txt")" = 13
+    test "$(grep -c '^   why: ' "$dir/console.txt")" = 15
 check "console: the summary with levels, DRAM, the TLB and other verdicts and the folder" sh -c "
     grep -q '^levels of \"random, ' '$dir/console.txt' && grep -q '^      L1 ' '$dir/console.txt' &&
     grep -q '^DRAM latency: ' '$dir/console.txt' && grep -q '^tlb: ' '$dir/console.txt' &&

@@ -155,10 +155,13 @@ check "outside a window: the finished experiment's files are complete" \
 
 # ---- return to the firmware: the UEFI shell runs probe.efi, chase twice, probe.efi again
 nsh="$TEST_TMP/startup.nsh"
+# bandwidth's AVX kernels (-cpu max) make every window enable CR4.OSXSAVE and XCR0 and put them back
+run='chase\chase.efi profile=quick on_exit=return experiments=random,bandwidth random.max=64K'
+run="$run bandwidth.max=8K bandwidth.kernels=read"
 printf '%s\r\n' 'echo chase-test: shell started' 'fs0:' 'chase\probe.efi' \
-    'chase\chase.efi profile=quick on_exit=return experiments=random random.max=64K' \
+    "$run" \
     'echo chase-test: first returned' \
-    'chase\chase.efi profile=quick on_exit=return experiments=random random.max=64K' \
+    "$run" \
     'echo chase-test: second returned' 'chase\probe.efi' 'reset -s' >"$nsh"
 "$ROOT/tools/mkimage.sh" --shell "$nsh" --add "$ROOT/build/probe.efi" "$TEST_TMP/shell.img" \
     "$ROOT/build/chase.efi" "$ROOT/tools/chase.cfg.example"
@@ -170,8 +173,10 @@ check "shell: each chase says it left CR3, IDT, GDT, IF and all memory as it fou
 probes=$(grep -a 'probe: cr3=' "$SERIAL" | tr -d '\r')
 check "shell: a second EFI program (probe.efi) runs after chase" \
     test "$(echo "$probes" | grep -c .)" = 2
-check "shell: probe sees the same CR3, IDTR, GDTR and interrupt flag before and after" \
+check "shell: probe sees the same CR3, IDTR, GDTR, interrupt flag, CR4 and XCR0 before and after" \
     test "$(echo "$probes" | sed 's/ free_pages.*//' | sort -u | grep -c .)" = 1
+check "shell: probe reads CR4 and XCR0 (chase's bandwidth windows enable AVX state in between)" \
+    test "$(echo "$probes" | grep -cE ' cr4=[0-9a-f]+ xcr0=([0-9a-f]+|-) ')" = 2
 # The firmware's FAT driver keeps ~12 pages per new folder and files (the shell's own
 # mkdir and echo do the same); a leaked buffer (>= 512 pages) or table would show.
 before=$(echo "$probes" | sed -n '1s/.*free_pages=//p')
@@ -182,5 +187,6 @@ for n in 0001 0002; do
     mkdir -p "$WORK/pulled/$n"
     mcopy -s -n -i "$WORK/vm/disk.img@@1M" "::/chase/runs/$n/*" "$WORK/pulled/$n/" 2>/dev/null
     check "shell: run $n is complete" json_true "$WORK/pulled/$n/run.json" \
-        '.status=="complete" and .experiments.random=="ok" and .config.on_exit=="return"'
+        '.status=="complete" and .experiments.random=="ok" and .experiments.bandwidth=="ok" and
+         .config.on_exit=="return"'
 done

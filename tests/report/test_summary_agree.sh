@@ -30,7 +30,7 @@ agree() {
     console_block "$dir" >"$out.console"
     check "$name: the console printed a summary with levels and verdicts" sh -c "
         grep -q '^levels of ' '$out.console' && grep -q '^DRAM latency: ' '$out.console' &&
-        test \$(grep -c '^[a-z0-9]*: ' '$out.console') -ge 9"
+        test \$(grep -c '^[a-z0-9_]*: ' '$out.console') -ge 9"
     "$report" --out "$out.report" "$dir" >"$out.log" 2>&1
     check "$name: chase-report writes report.md" test -s "$out.report/report.md"
     report_block "$out.report" >"$out.md"
@@ -72,7 +72,7 @@ verdicts_agree() {
         grep -qxF "$key: $line" "$1.console" || return 1
         n=$((n + 1))
     done < <(jq -r '.verdicts | to_entries[] | [.key, .value.verdict] | @tsv' "$1.json")
-    test "$n" -ge 9 && test "$n" = "$(grep -c '^[a-z0-9]*: ' "$1.console")"
+    test "$n" -ge 9 && test "$n" = "$(grep -c '^[a-z0-9_]*: ' "$1.console")"
 }
 
 "$host" --out "$work/host" profile=quick seed=7 >"$work/host.log" 2>&1

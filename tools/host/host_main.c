@@ -78,6 +78,8 @@ static void describe_machine(struct machine *m)
     host_arm_cpu_read(&m->cpu, before); /* no CPUID: MIDR_EL1 and sysfs */
 #else
     cpuinfo_read(&m->cpu, host_cpuid);
+    if (m->cpu.simd.os_xsave) /* what Linux enabled: the widths chase-host may use */
+        m->cpu.simd.xcr0_os = arch_xgetbv(0);
 #endif
     int after = sched_getcpu();
     m->cpuid_cpu = before == after ? before : -1;

@@ -16,7 +16,8 @@
 #include "machine/window_rules.h"
 #include "platform.h"
 
-#define CALIBRATION_NS 20000000ULL /* 20 ms per calibration */
+#define CALIBRATION_NS 20000000ULL        /* 20 ms per calibration */
+#define CPUID1_ECX_OSXSAVE_BIT (1u << 27) /* the OS set CR4.OSXSAVE: XGETBV works */
 
 static char run_dir[PATH_MAX];
 
@@ -162,6 +163,15 @@ bool plat_write_msr(uint32_t msr, uint64_t value)
     (void)msr;
     (void)value;
     return false;
+}
+
+bool plat_window_xstate(uint64_t xcr0)
+{
+    uint32_t r[4];
+    arch_cpuid(1, 0, r);
+    if (!xcr0)
+        return true;
+    return (r[2] & CPUID1_ECX_OSXSAVE_BIT) && (arch_xgetbv(0) & xcr0) == xcr0;
 }
 
 /* The windows run so far and the longest (with interrupts on: Linux may come in). */

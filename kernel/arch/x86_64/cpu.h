@@ -40,7 +40,22 @@ static inline void arch_irq_restore(uint64_t flags)
         __asm__ volatile("sti" ::: "memory");
 }
 
-#define CR4_PGE BIT(7) /* global pages */
+#define CR4_PGE BIT(7)      /* global pages */
+#define CR4_OSXSAVE BIT(18) /* XSAVE and the extended states XCR0 enables (XGETBV/XSETBV) */
+
+/* Read extended control register n (XGETBV); #UD unless CR4.OSXSAVE is set. */
+static inline uint64_t arch_xgetbv(uint32_t n)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(n));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Write extended control register n (XSETBV, ring 0 only); #GP for a value the CPU refuses. */
+static inline void arch_xsetbv(uint32_t n, uint64_t v)
+{
+    __asm__ volatile("xsetbv" ::"c"(n), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
+}
 
 static inline uint64_t arch_read_cr0(void)
 {

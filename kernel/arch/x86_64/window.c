@@ -18,6 +18,8 @@ static struct window_env *volatile active;
 /* Where an exception outside any window goes (the panic path), when armed. */
 static struct arch_jmp *volatile panic_resume;
 static struct fault_info *volatile panic_fault;
+/* XCR0 bits every window enables for its work (0: windows leave CR4.OSXSAVE and XCR0 alone). */
+static volatile uint64_t window_xcr0;
 
 #define IDT_GATES 256
 #define FRAME_RFLAGS 4
@@ -66,6 +68,11 @@ void arch_panic_arm(struct arch_jmp *j, struct fault_info *f)
 {
     panic_fault = f;
     panic_resume = j;
+}
+
+void arch_window_xstate(uint64_t xcr0)
+{
+    window_xcr0 = xcr0;
 }
 
 /* Flush every TLB entry, global ones too, by toggling CR4.PGE when it is on. */
@@ -154,11 +161,25 @@ int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
     }
     arch_lidt(&env->idtr);
     active = env;
+    /* The state the work needs: CR4.OSXSAVE first (setting a bit CPUID offers cannot fault),
+       so that XCR0 can be read and, after a fault too, written back. */
+    volatile uint64_t want_xcr0 = window_xcr0, saved_xcr0 = 0;
+    if (want_xcr0) {
+        arch_write_cr4(cr4 | CR4_OSXSAVE);
+        saved_xcr0 = arch_xgetbv(0);
+    }
     volatile int rc = 0;
-    if (arch_setjmp(&env->resume) == 0)
+    if (arch_setjmp(&env->resume) == 0) {
+        if (want_xcr0)
+            arch_xsetbv(0, saved_xcr0 | want_xcr0);
         fn(arg);
-    else
+    } else {
         rc = -1;
+    }
+    if (want_xcr0) { /* exactly as found, whichever way fn ended */
+        arch_xsetbv(0, saved_xcr0);
+        arch_write_cr4(cr4);
+    }
     active = NULL;
     arch_lidt(&firmware_idt);
     if (env->cr3) {

@@ -58,6 +58,14 @@ int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value);
 /* Read an MSR inside a window into *value. Returns 0, or -1 when the read faulted. */
 int arch_window_rdmsr(struct window_env *env, uint32_t msr, uint64_t *value);
 
+/*
+ * From now on every window (on this processor and the others) sets CR4.OSXSAVE and these
+ * XCR0 bits (CPUID leaf 0xD says which exist) for its work, and puts both back exactly as it
+ * found them when it leaves, a fault included; 0: windows leave them alone. The firmware
+ * usually runs with CR4.OSXSAVE clear, so AVX and AVX-512 code needs this.
+ */
+void arch_window_xstate(uint64_t xcr0);
+
 /* Marks a window_env, so that a processor's loaded IDT tells which window it is in. */
 #define WINDOW_ENV_MAGIC 0x776e646f77656e76ULL
 

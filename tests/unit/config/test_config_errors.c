@@ -84,8 +84,8 @@ static void test_defaults_of_all_experiments_resolve(void **state)
 {
     (void)state;
     assert_true(resolve(NULL, NULL));
-    assert_int_equal(cfg.global.n_experiments, 13);
-    assert_int_equal(experiment_count, 13);
+    assert_int_equal(cfg.global.n_experiments, 15);
+    assert_int_equal(experiment_count, 15);
     assert_int_equal(cfg_u64(&cfg, "cores.cpus"), 0); /* every processor */
     assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 7);
     assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->v[6], 0); /* flat out last */

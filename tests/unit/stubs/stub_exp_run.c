@@ -8,6 +8,7 @@
 #include "chase/measure.h"
 #include "chase/reps.h"
 #include "chase/time_split.h"
+#include "experiments/bw.h"
 #include "machine/fault.h"
 #include "platform.h"
 
@@ -186,4 +187,39 @@ void plat_node_buffer_free(struct plat_buffer *b)
 {
     (void)b;
     not_here("plat_node_buffer_free");
+}
+
+bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
+{
+    (void)k, (void)w;
+    not_here("bw_kernel_code");
+    return NULL;
+}
+
+int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
+               struct bw_result *r, char *why, size_t cap)
+{
+    (void)pt, (void)plan, (void)t, (void)r, (void)why, (void)cap;
+    not_here("bw_measure");
+    return -1;
+}
+
+void reps_insert_sorted(double *sorted, unsigned n, double v)
+{
+    (void)sorted, (void)n, (void)v;
+    not_here("reps_insert_sorted");
+}
+
+void reps_assess(const double *sorted, unsigned n, struct reps_verdict *v)
+{
+    (void)sorted, (void)n, (void)v;
+    not_here("reps_assess");
+}
+
+enum reps_stop reps_should_stop(const struct reps_rule *rule, const struct reps_verdict *v,
+                                uint64_t elapsed_ticks)
+{
+    (void)rule, (void)v, (void)elapsed_ticks;
+    not_here("reps_should_stop");
+    return REPS_GO_ON;
 }

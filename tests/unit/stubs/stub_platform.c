@@ -96,6 +96,12 @@ bool plat_write_msr(uint32_t msr, uint64_t value)
     return false;
 }
 
+bool plat_window_xstate(uint64_t xcr0)
+{
+    (void)xcr0;
+    return true;
+}
+
 unsigned stub_windows;
 unsigned stub_window_skip;
 unsigned stub_window_interruptions;

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+// The bandwidth experiment: bytes per second each level delivers to one core, per kernel.
+#include "experiments/common.h"
+
+#include "arch/x86_64/cpu.h"
+#include "chase/reps.h"
+#include "chase/sweep.h"
+#include "experiments/bw.h"
+#include "lib/kmath.h"
+
+/* This experiment's row of the table (defined at the end). */
+extern const struct experiment experiment_bandwidth;
+
+struct bandwidth_params {
+    uint64_t min_bytes;
+    uint64_t max_bytes;
+    uint64_t points_per_octave;
+    struct cfg_list kernels; /* indices into bw_kernel_names */
+    unsigned width;          /* enum simd_width */
+};
+CFG_PARAMS_FIT(struct bandwidth_params);
+
+#define P(field) offsetof(struct bandwidth_params, field)
+
+static const struct key_desc bandwidth_keys[] = {
+    {"min", KEY_SIZE, P(min_bytes), BW_SIZE_ALIGN_BYTES, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "smallest buffer"},
+    {"max", KEY_SIZE, P(max_bytes), BW_SIZE_ALIGN_BYTES, EXP_SIZE_KEY_MAX, NULL, "bytes",
+     "largest buffer (default: 4x the last-level cache, bounded by memory, as random's)"},
+    {"points_per_octave", KEY_U64, P(points_per_octave), 1, 32, NULL, "",
+     "sizes per doubling of the buffer"},
+    {"kernels", KEY_CHOICE_LIST, P(kernels), 0, 0, bw_kernel_names, "",
+     "what each point does to its buffer: read (load every byte), write (store every byte), "
+     "copy (read one half, write the other), nt_write and nt_copy (non-temporal stores), "
+     "rep_movsb and rep_stosb (the CPU's string copy and fill)"},
+    {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
+     "vector width of the kernels: auto (the widest the CPU and platform allow), sse2, avx2, "
+     "avx512"},
+};
+
+static const enum bw_kernel default_kernels[] = {BW_READ, BW_WRITE, BW_COPY, BW_NT_WRITE,
+                                                 BW_NT_COPY};
+
+static void bandwidth_defaults(void *params, const struct machine *m, enum profile profile)
+{
+    struct bandwidth_params *p = params;
+    p->min_bytes = EXP_SWEEP_MIN_BYTES;
+    p->max_bytes = exp_sweep_max_bytes(m, profile);
+    p->points_per_octave =
+        profile == PROFILE_QUICK ? EXP_SWEEP_QUICK_PER_OCTAVE : EXP_SWEEP_FULL_PER_OCTAVE;
+    p->kernels.n = sizeof(default_kernels) / sizeof(default_kernels[0]);
+    for (unsigned i = 0; i < p->kernels.n; i++)
+        p->kernels.v[i] = default_kernels[i];
+    p->width = SIMD_AUTO;
+}
+
+static void bandwidth_check(const void *params, const struct machine *m, struct cfg_check *c)
+{
+    const struct bandwidth_params *p = params;
+    exp_check_min_max(c, "min", p->min_bytes, p->max_bytes, "min", "max");
+    exp_check_sweep_points(c, p->min_bytes, p->max_bytes, p->points_per_octave, BW_SIZE_ALIGN_BYTES,
+                           "points");
+    bw_check_width(c, "width", m, p->width);
+}
+
+static uint64_t bandwidth_buffer_bytes(const void *params)
+{
+    return ((const struct bandwidth_params *)params)->max_bytes;
+}
+
+/* The sweep: sizes, the width chosen and what the core's L1 is documented to deliver. */
+struct bandwidth_sweep {
+    const struct bandwidth_params *p;
+    enum simd_width width;
+    uint64_t sizes[EXP_POINTS_MAX];
+    unsigned nsizes;
+    bool peak_known;
+    double load_bpc, store_bpc;
+    struct bw_result r;
+};
+
+static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, uint64_t size,
+                          enum bw_kernel k)
+{
+    const struct bw_result *r = &d->r;
+    char sz[24], bpc[24] = "", prec[24] = "", peak[24] = "", stop[24];
+    double peak_bpc = d->peak_known ? bw_l1_peak_bpc(k, d->load_bpc, d->store_bpc) : KM_NAN;
+    if (kisfinite(r->bpc_median))
+        ksnprintf(bpc, sizeof(bpc), "%.3f", r->bpc_median);
+    if (kisfinite(r->precision))
+        ksnprintf(prec, sizeof(prec), "%.3f", r->precision * 100);
+    if (kisfinite(peak_bpc))
+        ksnprintf(peak, sizeof(peak), "%.0f", peak_bpc);
+    ksnprintf(stop, sizeof(stop), "%s", reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
+    strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%llu,%u,%s,%s,%s\n",
+                  (unsigned long long)size, bw_kernel_names[k], bw_width_bits(k, d->width),
+                  r->gbs_median, r->gbs_min, r->gbs_max, bpc, r->reps,
+                  (unsigned long long)r->bytes_per_rep, r->outliers, prec, stop, peak);
+    for (unsigned i = 0; i < r->reps; i++)
+        strbuf_printf(&ctx->samples, "%llu,%s,%u,%llu,%llu,%.5f,%d\n", (unsigned long long)size,
+                      bw_kernel_names[k], i, (unsigned long long)r->bytes_per_rep,
+                      (unsigned long long)r->ticks[i], r->core_per[i], r->outlier[i] ? 1 : 0);
+    con_printf("%10s %-9s %9.2f %9.2f %9.2f %8s %5u %7s\n", exp_size(sz, sizeof(sz), size),
+               bw_kernel_names[k], r->gbs_median, r->gbs_min, r->gbs_max, *bpc ? bpc : "-", r->reps,
+               *prec ? prec : "-");
+}
+
+/* The width, said; its state enabled for the windows. 0, or EXP_RUN_SKIPPED with why. */
+static int bandwidth_width(struct exp_ctx *ctx, struct bandwidth_sweep *d)
+{
+    const struct machine *m = ctx->m;
+    const char *core = NULL, *source = NULL;
+    d->width = simd_choose(&m->cpu.simd, m->ring0, (enum simd_width)d->p->width, ctx->failure,
+                           sizeof(ctx->failure));
+    if (d->width == SIMD_AUTO)
+        return EXP_RUN_SKIPPED;
+    if (!plat_window_xstate(simd_xcr0_needed(d->width))) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "the %s register state cannot be enabled",
+                  simd_width_name(d->width));
+        return EXP_RUN_SKIPPED;
+    }
+    con_printf("vector width: %s (%u-bit)%s\n", simd_width_name(d->width),
+               simd_width_bits(d->width),
+               d->p->width == SIMD_AUTO ? ", the widest this CPU and platform allow" : "");
+    d->peak_known = simd_l1_peak(&m->cpu, d->width, &d->load_bpc, &d->store_bpc, &core, &source);
+    if (d->peak_known)
+        con_printf("L1 peak of a %s core at this width: %.0f bytes loaded and %.0f stored per "
+                   "cycle (%s)\n",
+                   core, d->load_bpc, d->store_bpc, source);
+    else
+        con_printf("L1 peak: this core is not in chase's table (machine/simd_peak.c)\n");
+    return 0;
+}
+
+/* Measure kernel k over size bytes into d->r and write its row; 0 or EXP_RUN_FAILED. */
+static int bandwidth_point(struct exp_ctx *ctx, struct bandwidth_sweep *d, uint64_t size,
+                           enum bw_kernel k)
+{
+    char why[120];
+    struct bw_point pt = {k, bw_kernel_code(k, d->width), ctx->buffer.virt, size};
+    struct measure_plan plan = exp_plan(ctx, size, exp_line_bytes(ctx->m), 1);
+    struct time_split split = {0};
+    uint64_t t0 = arch_tsc_fenced();
+    if (bw_measure(&pt, &plan, ctx->timing, &d->r, why, sizeof(why)) != 0) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "%s at %llu bytes: %s", bw_kernel_names[k],
+                  (unsigned long long)size, why);
+        con_printf("%s\n", ctx->failure);
+        return EXP_RUN_FAILED;
+    }
+    uint64_t t1 = arch_tsc_fenced();
+    time_split_measured(&split, t1 - t0, d->r.warm_ticks, d->r.timed_ticks);
+    bandwidth_row(ctx, d, size, k);
+    split.output = arch_tsc_fenced() - t1;
+    time_split_add(&ctx->spent, &split);
+    return 0;
+}
+
+static int bandwidth_sweep_all(struct exp_ctx *ctx, struct bandwidth_sweep *d)
+{
+    for (unsigned i = 0; i < d->nsizes; i++)
+        for (unsigned k = 0; k < d->p->kernels.n; k++)
+            if (bandwidth_point(ctx, d, d->sizes[i], (enum bw_kernel)d->p->kernels.v[k]) != 0)
+                return EXP_RUN_FAILED;
+    return 0;
+}
+
+static int bandwidth_run(struct exp_ctx *ctx, const void *params)
+{
+    static struct bandwidth_sweep d;
+    kmemset(&d, 0, sizeof(d));
+    d.p = params;
+    unsigned n = sweep_sizes(d.p->min_bytes, d.p->max_bytes, (unsigned)d.p->points_per_octave,
+                             BW_SIZE_ALIGN_BYTES, d.sizes, EXP_POINTS_MAX);
+    d.nsizes = n < EXP_POINTS_MAX ? n : EXP_POINTS_MAX;
+    exp_header(ctx, &experiment_bandwidth,
+               "%u sizes x %u kernels, one core; GB/s = 10^9 bytes moved per second (a copy "
+               "counts the bytes it reads and those it writes)",
+               d.nsizes, d.p->kernels.n);
+    strbuf_puts(&ctx->csv, "size_bytes,kernel,width_bits,gbs_median,gbs_min,gbs_max,"
+                           "bytes_per_cycle_median,reps,bytes_per_rep,outliers,precision_pct,"
+                           "stop,l1_peak_bytes_per_cycle\n");
+    strbuf_puts(&ctx->samples, "size_bytes,kernel,rep,bytes,tsc_total,core_per_tsc,outlier\n");
+    if (ctx->measure != measure_chase) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs real processors: this measurement backend models chases, not the "
+                  "vector kernels");
+        return EXP_RUN_SKIPPED;
+    }
+    if (bandwidth_width(ctx, &d) != 0)
+        return EXP_RUN_SKIPPED;
+    con_printf("%10s %-9s %9s %9s %9s %8s %5s %7s\n", "size", "kernel", "GB/s", "min", "max",
+               "B/cycle", "reps", "+-%");
+    int rc = bandwidth_sweep_all(ctx, &d);
+    plat_window_xstate(0);
+    return rc;
+}
+
+const struct experiment experiment_bandwidth = {
+    .cfg = {.name = "bandwidth",
+            .keys = bandwidth_keys,
+            .nkeys = sizeof(bandwidth_keys) / sizeof(bandwidth_keys[0]),
+            .params_size = sizeof(struct bandwidth_params),
+            .size_key = "max",
+            .defaults = bandwidth_defaults,
+            .check = bandwidth_check,
+            .buffer_bytes = bandwidth_buffer_bytes},
+    .describe = "bytes per second each level delivers to one core: read, write, copy and "
+                "non-temporal kernels in the widest vector unit allowed, over random's sizes",
+    .why = "the other half of a level's character: how many bytes per second it delivers, "
+           "beside how long a load waits",
+    .run = bandwidth_run,
+};

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// The bandwidth kernels' names and byte accounting (what a GB/s counts).
+#include "experiments/bw.h"
+
+#include "config/config.h"
+#include "lib/kmath.h"
+
+const char *const bw_kernel_names[] = {"read",    "write",     "copy",      "nt_write",
+                                       "nt_copy", "rep_movsb", "rep_stosb", NULL};
+
+bool bw_is_copy(enum bw_kernel k)
+{
+    return k == BW_COPY || k == BW_NT_COPY || k == BW_REP_MOVSB;
+}
+
+uint64_t bw_span_bytes(enum bw_kernel k, uint64_t size_bytes)
+{
+    return bw_is_copy(k) ? size_bytes / 2 : size_bytes;
+}
+
+uint64_t bw_bytes_moved(enum bw_kernel k, uint64_t span, uint64_t laps)
+{
+    return span * laps * (bw_is_copy(k) ? 2 : 1);
+}
+
+unsigned bw_width_bits(enum bw_kernel k, enum simd_width w)
+{
+    return k == BW_REP_MOVSB || k == BW_REP_STOSB ? 0 : simd_width_bits(w);
+}
+
+double bw_l1_peak_bpc(enum bw_kernel k, double load_bpc, double store_bpc)
+{
+    switch (k) {
+    case BW_READ:
+        return load_bpc;
+    case BW_WRITE:
+        return store_bpc;
+    case BW_COPY:
+        return 2 * (load_bpc < store_bpc ? load_bpc : store_bpc);
+    default:
+        return KM_NAN;
+    }
+}
+
+void bw_check_width(struct cfg_check *c, const char *key, const struct machine *m, unsigned width)
+{
+    char why[160];
+    if (width != SIMD_AUTO &&
+        simd_choose(&m->cpu.simd, m->ring0, (enum simd_width)width, why, sizeof(why)) == SIMD_AUTO)
+        cfg_check_fail(c, key, "%s", why);
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# chase.efi's bandwidth kernels under TCG (behaviour only, timings never judged): -cpu max picks
+# the widest width TCG offers (QEMU 7.2, Debian 12's: AVX2, no AVX-512) and says so, enabling
+# its state in the windows; -cpu qemu64 falls back to SSE2; a width the CPU lacks is a
+# configuration error naming what it supports; bw_cores gives rows for 1, 2, 4 processors with
+# -smp 4 and one row with -smp 1. (CR4 and XCR0 after chase returns: test_machine.sh's probe.)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+SMALL=(--set profile=quick --set on_exit=shutdown --set experiments=bandwidth,bw_cores
+    --set bandwidth.max=16K --set bandwidth.kernels=read,copy,nt_write --set bw_cores.level=L1)
+
+boot bw-max --cpu max --smp 4 --timeout 240 "${SMALL[@]}"
+check "-cpu max: qemu-run exits 0 and copies the run folder" \
+    sh -c "test $BOOT_RC = 0 && test -d '$RUN_DIR'"
+check "-cpu max: both experiments ok, every file written" sh -c "
+    jq -e '.status == \"complete\" and .experiments.bandwidth == \"ok\" and
+        .experiments.bw_cores == \"ok\"' '$RUN_DIR/run.json' >/dev/null &&
+    for f in bandwidth.csv bandwidth.samples.csv bw_cores.csv bw_cores.samples.csv console.txt; do
+        test -s '$RUN_DIR/'\$f || exit 1; done"
+check "-cpu max: the widest width TCG offers (AVX2), said on the console" \
+    grep -q '^vector width: avx2 (256-bit), the widest this CPU and platform allow' \
+    "$RUN_DIR/console.txt"
+check "-cpu max: bandwidth.csv rows at 256 bits" awk -F, \
+    'NR > 1 && $3 != 256 { bad = 1 } NR > 1 { n++ } END { exit bad || !n }' \
+    "$RUN_DIR/bandwidth.csv"
+validate_experiments "$RUN_DIR"
+check "-smp 4: bw_cores scales over 1, 2, 4 processors" test \
+    "$(awk -F, 'NR > 1 && $1 == "scaling" { printf "%s ", $2 }' "$RUN_DIR/bw_cores.csv")" \
+    = "1 2 4 "
+
+boot bw-qemu64 --cpu qemu64 --smp 1 --timeout 240 "${SMALL[@]}"
+check "-cpu qemu64: both experiments ok" json_true "$RUN_DIR/run.json" \
+    '.status == "complete" and .experiments.bandwidth == "ok" and .experiments.bw_cores == "ok"'
+check "-cpu qemu64: SSE2, said on the console" \
+    grep -q '^vector width: sse2 (128-bit), the widest this CPU and platform allow' \
+    "$RUN_DIR/console.txt"
+check "-cpu qemu64: bandwidth.csv rows at 128 bits" awk -F, \
+    'NR > 1 && $3 != 128 { bad = 1 } NR > 1 { n++ } END { exit bad || !n }' \
+    "$RUN_DIR/bandwidth.csv"
+check "-smp 1: bw_cores says one processor and gives one scaling row" sh -c "
+    grep -q '^one processor: one row per table' '$RUN_DIR/console.txt' &&
+    test \$(awk -F, 'NR > 1 && \$1 == \"scaling\"' '$RUN_DIR/bw_cores.csv' | wc -l) = 1"
+
+boot bw-bad-width --cpu qemu64 --timeout 120 "${SMALL[@]}" --set bandwidth.width=avx2
+check "a width the CPU lacks: config_error, nothing run" sh -c "
+    jq -e '.status == \"config_error\"' '$RUN_DIR/run.json' >/dev/null &&
+    ! ls '$RUN_DIR' | grep -q '\\.csv$'"
+check "a width the CPU lacks: the error names what this machine supports" grep -q \
+    "key 'bandwidth.width': avx2 is not usable here (the CPU lacks it); this machine supports sse2" \
+    "$RUN_DIR/errors.txt"
+finish

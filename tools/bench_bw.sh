@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Single-core bandwidth side by side with peers (`make bench`, issue 41): chase-host's bandwidth
+# experiment and, where built or installed, likwid-bench (Debian's likwid), lmbench's bw_mem and
+# tinymembench, in three interleaved rounds at an L1, an L2 and a DRAM size, all pinned to one
+# CPU. Every figure is GB/s = 10^9 bytes moved by the program per second (a copy counts what it
+# reads and what it writes; peers that count a copy once are doubled). Prints each median of
+# three and its spread (min-max), and chase's L1 read in bytes per core cycle.
+#   tools/bench_bw.sh [path/to/chase-host]
+#   BW_CPU=N (default 0), BW_PEERS_DIR (default build/peers: tinymembench/tinymembench and
+#   lmbench/src/bw_mem), BW_SIZES="16384 262144 268435456", BW_ROUNDS=3.
+# A benchmark, not a test: it judges nothing.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+host=${1:-$root/build/chase-host}
+[ -x "$host" ] || make -C "$root" -s build/chase-host
+cpu=${BW_CPU:-0}
+peers=${BW_PEERS_DIR:-$root/build/peers}
+sizes=${BW_SIZES:-16384 262144 268435456}
+rounds=${BW_ROUNDS:-3}
+work=$(mktemp -d "${TMPDIR:-/tmp}/chase-bw.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+out=$work/figures # lines: "tool kernel size round gbs"
+
+echo "== single-core bandwidth on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+echo "   $(date -u '+%Y-%m-%d %H:%M UTC'), CPU $cpu, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+chase() { # round size
+    "$host" --cpu "$cpu" --out "$work/chase-$1-$2" experiments=bandwidth bandwidth.min="$2" \
+        bandwidth.max="$2" bandwidth.kernels=read,write,copy >/dev/null 2>&1 || return 0
+    awk -F, -v r="$1" -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { print "chase", $c["kernel"], s, r, $c["gbs_median"]
+          if ($c["kernel"] == "read") print "chase", "read_bytes_per_cycle", s, r,
+              $c["bytes_per_cycle_median"] }' "$work/chase-$1-$2/0001/bandwidth.csv" >>"$out"
+}
+
+likwid() { # round size: load, store, copy (likwid counts both streams of a copy)
+    command -v likwid-bench >/dev/null || return 0
+    local t k
+    for t in load:read store:write copy:copy; do
+        k=${t#*:}
+        likwid-bench -t "${t%%:*}_avx512" -w "N:$(($2 / 1024))kB:1" 2>/dev/null |
+            awk -v r="$1" -v s="$2" -v k="$k" '/^MByte\/s:/ { print "likwid-bench", k, s, r, $2 / 1000 }' \
+            >>"$out" || true
+    done
+}
+
+bw_mem() { # round size: frd, fwr (every word) and fcp (counted once: doubled)
+    local b=$peers/lmbench/src/bw_mem
+    [ -x "$b" ] || return 0
+    taskset -c "$cpu" "$b" -P 1 "$2" frd 2>&1 | awk -v r="$1" -v s="$2" '{ print "bw_mem", "read", s, r, $2 / 1000 }' >>"$out"
+    taskset -c "$cpu" "$b" -P 1 "$2" fwr 2>&1 | awk -v r="$1" -v s="$2" '{ print "bw_mem", "write", s, r, $2 / 1000 }' >>"$out"
+    taskset -c "$cpu" "$b" -P 1 "$2" fcp 2>&1 | awk -v r="$1" -v s="$2" '{ print "bw_mem", "copy", s, r, 2 * $2 / 1000 }' >>"$out"
+}
+
+tinymem() { # round: its 32 MiB copy and fill tables, the best line of each (copy doubled)
+    local b=$peers/tinymembench/tinymembench
+    [ -x "$b" ] || return 0
+    timeout 150 stdbuf -oL taskset -c "$cpu" "$b" 2>/dev/null |
+        awk -v r="$1" '/MB\/s/ && /copy/ && !/prefetch/ { v = $(NF - 1) + 0; if ($0 ~ /\(/) v = $(NF - 2) + 0
+                           if (v > c) c = v }
+                       /MB\/s/ && /fill/ { v = $(NF - 1) + 0; if ($0 ~ /\(/) v = $(NF - 2) + 0
+                           if (v > f) f = v }
+                       /Memory latency/ { exit }
+                       END { if (c) print "tinymembench", "copy", 33554432, r, 2 * c / 1000
+                             if (f) print "tinymembench", "write", 33554432, r, f / 1000 }' >>"$out" || true
+}
+
+for r in $(seq 1 "$rounds"); do
+    for s in $sizes; do
+        chase "$r" "$s"
+        likwid "$r" "$s"
+        bw_mem "$r" "$s"
+    done
+    tinymem "$r"
+done
+
+echo
+echo "| size | kernel | tool | GB/s median of $rounds | min-max |"
+echo "|---|---|---|---|---|"
+sort -k3,3n -k2,2 -k1,1 "$out" | awk '
+    function flush(   i, j, t, m) {
+        if (!n) return
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+        m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        printf "| %s | %s | %s | %.2f | %.2f-%.2f |\n", key[3], key[2], key[1], m, v[1], v[n]
+        n = 0 }
+    { k = $1 " " $2 " " $3; if (k != last) { flush(); last = k; split(k, key, " ") } v[++n] = $5 }
+    END { flush() }'
