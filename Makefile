@@ -21,8 +21,7 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 # measures) and kernel/analysis/<name>.c (how its results read), with a row in each of the two
 # table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
 # against the tables. The source lists below take the files from here.
-EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa \
-	bandwidth bw_cores
+EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores
 EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
 
@@ -174,7 +173,6 @@ PROBE_OBJS := $(BUILD)/efi/efi/probe.c.o
 $(BUILD)/probe.so: $(PROBE_OBJS) linker/chase-efi.lds
 	@$(if $(Q),echo "  LD       $@")
 	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
-
 
 $(BUILD)/chase.img: $(BUILD)/chase.efi tools/mkimage.sh tools/chase.cfg.example
 	@$(if $(Q),echo "  IMAGE    $@")

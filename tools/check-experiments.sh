@@ -20,6 +20,9 @@ ALLOWED=(
     "kernel/analysis/level_kind.c:tlb"    # the level kind "tlb" (a TLB reach step)
     # chase-sim's own truth (run.json's leader_sets) set beside offset's candidates in --json
     "tools/report/outputs/report_json.c:leader_offsets_bytes"
+    # the run's detected levels, a top-level key of --json, beside bandwidth's verdict item
+    "tools/report/outputs/report_json.c:levels"
+    "kernel/analysis/bw_cores.c:processors" # bw_cores.csv's own column, beside cores's item
 )
 allowed() {
     local a

@@ -12,6 +12,7 @@
 #include "lib/kmath.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/stats.h"
 
 /* The read curve needs this many sizes to find levels on. */
 #define BW_CURVE_MIN_POINTS 4
@@ -56,7 +57,7 @@ static double median_in(const struct csv *t, const char *k, const char *y, doubl
         if (kstrcmp(csv_text(t, r, ck), k) == 0 && s >= lo && s <= hi && kisfinite(g))
             v[n++] = g;
     }
-    return n ? judge_median(v, n) : KM_NAN;
+    return n ? stats_median(v, n) : KM_NAN;
 }
 
 /* Levels from the read kernel's curve (ns per byte as the latency); false with too few sizes. */

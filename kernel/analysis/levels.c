@@ -24,6 +24,7 @@
 #include "analysis/levels_params.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/stats.h"
 #include "lib/kstring.h"
 #include "platform.h"
 
@@ -127,7 +128,7 @@ static double median_of(const double *v, size_t a, size_t b)
     for (size_t i = a; i <= b; i++)
         if (kisfinite(v[i]))
             tmp[n++] = v[i];
-    return n ? lpoints_median(tmp, n) : KM_NAN;
+    return n ? stats_median(tmp, n) : KM_NAN;
 }
 
 void levels_note(struct detection *d, const char *fmt, ...)

@@ -28,8 +28,6 @@ void lpoints_fit_monotone(struct lpoints *p);
 double lpoints_noise(const struct lpoints *p);
 /* Points per octave of p (its mean spacing), 0 with fewer than two points. */
 double lpoints_per_octave(const struct lpoints *p);
-/* Median of the n values at v (n > 0); v is not changed. */
-double lpoints_median(const double *v, size_t n);
 /* The fit p->f at 2^x bytes, linear in x between points, held beyond the ends. */
 double lpoints_fit_at(const struct lpoints *p, double x);
 

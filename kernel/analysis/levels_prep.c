@@ -28,20 +28,6 @@ static void sort_raw(struct raw_point *v, size_t n)
     }
 }
 
-double lpoints_median(const double *v, size_t n)
-{
-    double small[64];
-    double *tmp = n <= 64 ? small : plat_alloc(n * sizeof(double));
-    if (!tmp)
-        return v[n / 2];
-    kmemcpy(tmp, v, n * sizeof(double));
-    stats_sort(tmp, n);
-    double m = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
-    if (tmp != small)
-        plat_free(tmp);
-    return m;
-}
-
 /* Median of the latencies (and of the known cycles) of raw[a, b) into point k of p. */
 static void put_group(struct lpoints *p, size_t k, const struct raw_point *raw, size_t a, size_t b)
 {
@@ -55,8 +41,8 @@ static void put_group(struct lpoints *p, size_t k, const struct raw_point *raw, 
             cyc[nc++] = raw[i].cyc;
     }
     p->x[k] = xs / (double)(b - a);
-    p->ns[k] = lpoints_median(ns, n);
-    p->cyc[k] = nc ? lpoints_median(cyc, nc) : KM_NAN;
+    p->ns[k] = stats_median(ns, n);
+    p->cyc[k] = nc ? stats_median(cyc, nc) : KM_NAN;
 }
 
 /* Group sorted points whose x differ by less than width (0: equal sizes only). */

@@ -10,7 +10,7 @@
 //     verdict_number(v, "example_ns", ns, "ns", "what the number is");
 //     verdict_bool(v, "example_true", ratio > LIMIT, "what the truth says (NaN: cannot tell)");
 //     static const struct vcolumn cols[] = {{"level", "", true}, {"read_gbs", "GB/s", false}};
-//     int t = verdict_table(v, "levels", "one row per cache level", cols, 2);
+//     int t = verdict_table(v, "rows", "one row per cache level", cols, 2);
 //     struct vcell *row = verdict_row(v, t);  /* NULL when full: fill nothing */
 //     if (row) { vcell_text(&row[0], "L1"); row[1].num = 123.4; }
 //

@@ -110,15 +110,9 @@ static int bandwidth_width(struct exp_ctx *ctx, struct bandwidth_sweep *d)
 {
     const struct machine *m = ctx->m;
     const char *core = NULL, *source = NULL;
-    d->width = simd_choose(&m->cpu.simd, m->ring0, (enum simd_width)d->p->width, ctx->failure,
-                           sizeof(ctx->failure));
-    if (d->width == SIMD_AUTO)
-        return EXP_RUN_SKIPPED;
-    if (!plat_window_xstate(simd_xcr0_needed(d->width))) {
-        ksnprintf(ctx->failure, sizeof(ctx->failure), "the %s register state cannot be enabled",
-                  simd_width_name(d->width));
-        return EXP_RUN_SKIPPED;
-    }
+    int rc = bw_width_choose(ctx, (int)d->p->width, &d->width);
+    if (rc)
+        return rc;
     con_printf("vector width: %s (%u-bit)%s\n", simd_width_name(d->width),
                simd_width_bits(d->width),
                d->p->width == SIMD_AUTO ? ", the widest this CPU and platform allow" : "");

@@ -56,6 +56,11 @@ void bw_check_width(struct cfg_check *c, const char *key, const struct machine *
 
 /* The machine code of kernel k at width w (the string kernels ignore w); NULL: none. */
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w);
+/* The width for asked (a bandwidth.width value) into *w, its register state enabled for the
+ * windows: 0, or EXP_RUN_SKIPPED with ctx->failure saying why (no kernels on this
+ * architecture, a width the CPU lacks, state that cannot be enabled). */
+struct exp_ctx;
+int bw_width_choose(struct exp_ctx *ctx, int asked, enum simd_width *w);
 
 /* One point: kernel k over a buffer, timed until its median is known. */
 struct bw_point {

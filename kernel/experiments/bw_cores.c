@@ -329,10 +329,9 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     const struct bw_cores_params *p = d->p;
     char a[24];
-    d->width = simd_choose(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)p->width,
-                           ctx->failure, sizeof(ctx->failure));
-    if (d->width == SIMD_AUTO || !plat_window_xstate(simd_xcr0_needed(d->width)))
-        return EXP_RUN_SKIPPED;
+    int rc = bw_width_choose(ctx, (int)p->width, &d->width);
+    if (rc)
+        return rc;
     bwc_cpus(ctx, d);
     d->size = p->size.value;
     if (p->size.is_auto && p->level == LEVEL_L3)

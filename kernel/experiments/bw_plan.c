@@ -2,8 +2,13 @@
 // The bandwidth kernels' names and byte accounting (what a GB/s counts).
 #include "experiments/bw.h"
 
+#include "experiments/experiment.h"
+
 #include "config/config.h"
+#include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/kstring.h"
+#include "platform.h"
 
 const char *const bw_kernel_names[] = {"read",    "write",     "copy",      "nt_write",
                                        "nt_copy", "rep_movsb", "rep_stosb", NULL};
@@ -48,4 +53,23 @@ void bw_check_width(struct cfg_check *c, const char *key, const struct machine *
     if (width != SIMD_AUTO &&
         simd_choose(&m->cpu.simd, m->ring0, (enum simd_width)width, why, sizeof(why)) == SIMD_AUTO)
         cfg_check_fail(c, key, "%s", why);
+}
+
+int bw_width_choose(struct exp_ctx *ctx, int asked, enum simd_width *w)
+{
+    if (!BW_ARCH_HAS_KERNELS) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "no bandwidth kernels for this architecture yet");
+        return EXP_RUN_SKIPPED;
+    }
+    *w = simd_choose(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)asked, ctx->failure,
+                     sizeof(ctx->failure));
+    if (*w == SIMD_AUTO)
+        return EXP_RUN_SKIPPED;
+    if (!plat_window_xstate(simd_xcr0_needed(*w))) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "the %s register state cannot be enabled",
+                  simd_width_name(*w));
+        return EXP_RUN_SKIPPED;
+    }
+    return 0;
 }

@@ -58,11 +58,12 @@ timeout 600 qemu-aarch64 "$HOST" --out "$full" profile=quick \
     >"$TEST_TMP/host-aarch64-quick.log" 2>&1
 check "chase-host-aarch64 runs the whole quick profile and exits 0" test "$?" = 0
 dir="$full/0001"
-check "run.json: complete, all thirteen experiments ok (or skipped, saying why)" \
+check "run.json: complete, every experiment ok (or skipped, saying why: bandwidth's loops are not written for AArch64 yet)" \
     json_true "$dir/run.json" '.arch=="aarch64" and .status=="complete"
-     and (.experiments|length==13) and all(.experiments[]; startswith("ok")
+     and (.experiments|length==15) and all(.experiments[]; startswith("ok")
          or startswith("skipped: needs two processors")
-         or startswith("skipped: needs two memory nodes"))'
+         or startswith("skipped: needs two memory nodes")
+         or startswith("skipped: no bandwidth kernels for this architecture yet"))'
 validate_experiments "$dir"
 rep=$(fresh_dir host-aarch64-report)
 "$ROOT/build/chase-report" --out "$rep" "$dir" >"$TEST_TMP/host-aarch64-report.log" 2>&1

@@ -167,11 +167,15 @@ bool plat_write_msr(uint32_t msr, uint64_t value)
 
 bool plat_window_xstate(uint64_t xcr0)
 {
-    uint32_t r[4];
-    arch_cpuid(1, 0, r);
     if (!xcr0)
         return true;
+#if defined(__x86_64__)
+    uint32_t r[4];
+    arch_cpuid(1, 0, r);
     return (r[2] & CPUID1_ECX_OSXSAVE_BIT) && (arch_xgetbv(0) & xcr0) == xcr0;
+#else
+    return false; /* no XCR0 on this architecture */
+#endif
 }
 
 /* The windows run so far and the longest (with interrupts on: Linux may come in). */

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* This architecture has the kernels below (AArch64's header says 0). */
+#define BW_ARCH_HAS_KERNELS 1
+
 /* Every kernel's bytes argument is a multiple of this (eight 64-byte vectors). */
 #define BW_BLOCK_BYTES 512
 /* ... and its pointers are aligned to this (the widest vector). */
