@@ -63,9 +63,9 @@ bool rbound_holds(struct rbound b, double v)
 static void warn_out(struct source *s, const char *where, const char *field, size_t count,
                      double first, struct rbound b)
 {
-    source_warn(s, "%s: %s out of range in %zu %s (first %.6g; accepted %.6g .. %.6g%s%s): %s",
-                where, field, count, count == 1 ? "row" : "rows", first, b.lo, b.hi,
-                b.unit[0] ? " " : "", b.unit, "left out");
+    source_warn(
+        s, "%s: %s out of range in %zu %s (first %.6g; accepted %.6g .. %.6g%s%s): left out", where,
+        field, count, count == 1 ? "row" : "rows", first, b.lo, b.hi, b.unit[0] ? " " : "", b.unit);
 }
 
 void rbounds_csv(struct source *s, const char *file, struct csv *t)
