@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Registers that decide how memory behaves, read on the firmware: MTRRs, PAT and CR0 (each
 // MSR inside a window, a #GP meaning "not here"), the prefetch, SMT and boost facts, MSR writes.
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "efi_internal.h"
 #include "lib/kstring.h"
 #include "platform.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The UEFI entry point: gather what the firmware knows, run chase, then do what on_exit says.
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "arch/x86_64/window.h"
 #include "lib/console.h"
 #include "efi_internal.h"

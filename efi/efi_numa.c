@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Memory nodes on the firmware: ACPI SRAT and SLIT read once, processors matched by APIC ID,
 // and chase buffers placed in write-back memory inside one node's SRAT ranges.
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Timers and measurement windows on the firmware.
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "arch/x86_64/window.h"
 #include "efi_internal.h"
 #include "lib/kstring.h"

@@ -2,7 +2,7 @@
 // Reference clocks for TSC calibration on the firmware: the ACPI PM timer and the HPET found
 // through the ACPI tables in the EFI configuration table, and the Stall service.
 #include "machine/acpi.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "efi_internal.h"
 #include "lib/kstring.h"
 #include "platform.h"

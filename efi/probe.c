@@ -7,7 +7,7 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 
 static UINT64 free_pages(void)
 {

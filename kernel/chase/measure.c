@@ -2,9 +2,9 @@
 // Timing one point: a warm-up lap, then timed repetitions, each in its own window.
 #include "chase/measure.h"
 
-#include "arch/x86_64/chase_loop.h"
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/fault_test.h"
+#include "arch/chase_loop.h"
+#include "arch/cpu.h"
+#include "arch/fault_test.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "machine/fault.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "platform.h"
-#include "arch/x86_64/chase_loop.h"
+#include "arch/chase_loop.h"
 #include "lib/stats.h"
 #include "chase/time_split.h"
 #include "chase/timing.h"

@@ -2,7 +2,7 @@
 // How many hops a repetition times, and how many it walks untimed first in its window.
 #include "chase/measure.h"
 
-#include "arch/x86_64/chase_loop.h"
+#include "arch/chase_loop.h"
 
 /*
  * Grow hops so that the bounded untimed walk (what refills the TLBs) of a chain longer than

@@ -2,7 +2,7 @@
 // Calibrating the TSC against a free-running counter of known frequency (PM timer, HPET).
 #include "chase/refclock.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 
 /* Reads that may pass before a counter that never changes is given up on. */
 #define STUCK_READS 1000000

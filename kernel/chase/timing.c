@@ -2,7 +2,7 @@
 // The clocks behind every number: TSC frequency, timer overhead and the core/TSC ratio.
 #include "chase/timing.h"
 
-#include "arch/x86_64/chase_loop.h"
+#include "arch/chase_loop.h"
 #include "chase/chain.h"
 #include "lib/kstring.h"
 #include "machine/machine.h"

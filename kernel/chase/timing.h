@@ -6,13 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86_64/chase_loop.h"
+#include "arch/chase_loop.h"
 #include "machine/cpuinfo.h"
 #include "machine/window_rules.h"
 
 #define TSC_CALIBRATIONS 5
 
-/* Times a chase: see chase_timed_rdtscp in arch/x86_64/chase_loop.h. */
+/* Times a chase: see chase_timed_rdtscp in arch/chase_loop.h. */
 typedef uint64_t (*chase_timed_fn)(void **start, uint64_t iters, void ***end);
 
 #define TSC_MAX_SOURCES 4

@@ -2,7 +2,7 @@
 // The bandwidth experiment: bytes per second each level delivers to one core, per kernel.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/reps.h"
 #include "chase/sweep.h"
 #include "experiments/bw.h"

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86_64/bw_kernels.h"
+#include "arch/bw_kernels.h"
 #include "chase/measure.h"
 #include "chase/timing.h"
 #include "machine/simd.h"

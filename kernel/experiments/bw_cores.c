@@ -2,7 +2,7 @@
 // The bw_cores experiment: bandwidth on 1, 2, 4 ... all processors, and the all-processor peak.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "experiments/bw.h"
 #include "experiments/mp.h"
 #include "lib/kmath.h"

@@ -2,7 +2,7 @@
 // Timing one bandwidth point: a warm-up lap, then repetitions in windows until the median is known.
 #include "experiments/bw.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/reps.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"

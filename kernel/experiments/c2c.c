@@ -2,7 +2,7 @@
 // The c2c experiment: core-to-core latency, one cache line bounced between two processors.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/chain.h"
 #include "experiments/mp.h"
 #include "lib/stats.h"

@@ -4,7 +4,7 @@
 
 #include "chase/sweep.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/reps.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"

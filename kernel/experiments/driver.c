@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The sweep driver: every experiment's loop over its points, in one pass or interleaved passes.
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "experiments/common.h"
 #include "chase/reps.h"
 #include "lib/kmath.h"

@@ -2,7 +2,7 @@
 // The dual experiment: two pointers on one random cycle, so each line is touched twice.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/sweep.h"
 
 /* This experiment's row of the table (defined at the end). */

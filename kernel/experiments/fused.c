@@ -2,8 +2,8 @@
 // The fused experiment: how many interleaved constant-stride streams the prefetchers track.
 #include "experiments/common.h"
 
-#include "arch/x86_64/chase_loop.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/chase_loop.h"
+#include "arch/cpu.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_fused;

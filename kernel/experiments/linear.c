@@ -2,7 +2,7 @@
 // The linear experiment: what the prefetchers make of a constant forward stride.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_linear;

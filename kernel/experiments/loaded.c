@@ -2,7 +2,7 @@
 // The loaded experiment: chase latency on one processor while the others read memory.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 
 #include "experiments/mp.h"
 #include "experiments/traffic.h"

@@ -2,7 +2,7 @@
 // What the experiments on several processors share: the processor list, groups, starting work.
 #include "experiments/mp.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "machine/cpu_select.h"
 
 #define CPUID_LEAF_FEATURES 1

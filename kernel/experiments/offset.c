@@ -2,7 +2,7 @@
 // The offset experiment: hunting set-dueling leader sets with a chain confined to one set.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/sweep.h"
 
 /* This experiment's row of the table (defined at the end). */

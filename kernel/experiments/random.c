@@ -2,7 +2,7 @@
 // The random experiment: latency per cache level from one random cycle per size.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/sweep.h"
 
 /* This experiment's row of the table (defined at the end). */

@@ -2,7 +2,7 @@
 // The ring experiment: lmbench's lat_mem_rd, pointers one stride backward, per stride.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/sweep.h"
 
 /* This experiment's row of the table (defined at the end). */

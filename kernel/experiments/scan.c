@@ -2,7 +2,7 @@
 // The scan experiment: does a small array stay cached while a huge one streams past?
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/sweep.h"
 
 /* This experiment's row of the table (defined at the end). */

@@ -2,7 +2,7 @@
 // The tlb experiment: the random sweep with one slot per 4 KiB page, under each page size.
 #include "experiments/common.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "chase/sweep.h"
 
 /* This experiment's row of the table (defined at the end). */

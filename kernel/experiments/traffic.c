@@ -2,7 +2,7 @@
 // The loaded experiment's traffic generator: streams of whole lines read (or read and written).
 #include "experiments/traffic.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 
 #define WORDS_PER_CHUNK (TRAFFIC_CHUNK_BYTES / 8)
 #define STREAM_BLOCK_BYTES (TRAFFIC_CHUNKS_PER_STREAM * TRAFFIC_CHUNK_BYTES)

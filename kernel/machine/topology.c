@@ -4,7 +4,7 @@
 // 0x8000001E (APM vol. 3, appendix E), leaves 1, 4 and 0x80000008 on older processors.
 #include "machine/topology.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "platform.h"
 
 #define LEAF_VENDOR 0

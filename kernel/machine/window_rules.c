@@ -2,7 +2,7 @@
 // The CPU facts measurement windows rest on: whether LFENCE serializes, and the paging mode.
 #include "machine/window_rules.h"
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 

@@ -2,8 +2,8 @@
 // One chase run from start to end: configuration, timing, experiments, results, summary.
 #include "run/run.h"
 
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/fault_test.h"
+#include "arch/cpu.h"
+#include "arch/fault_test.h"
 #include "experiments/experiment.h"
 #include "experiments/mp.h"
 #include "lib/console.h"

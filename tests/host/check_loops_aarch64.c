@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "arch/aarch64/chase_loop.h"
+#include "arch/chase_loop.h"
 #include "arch/aarch64/cpu.h"
 
 #define SLOTS 61 /* prime: slot i -> (i + STEP) mod SLOTS is one cycle over all of them */

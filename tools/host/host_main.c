@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "lib/console.h"
 #include "host.h"
 #include "host_identity.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "host.h"
 #include "platform.h"
 

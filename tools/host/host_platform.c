@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "host.h"
 #include "machine/window_rules.h"
 #include "platform.h"

@@ -2,9 +2,8 @@
 # chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test.
 
 AARCH64_CC := aarch64-linux-gnu-gcc
-# The portable kernel includes "arch/x86_64/NAME.h"; x86_names/ (first on the path) turns each
-# into kernel/arch/aarch64/NAME.h.
-AARCH64_HOST_CFLAGS := -Ikernel/arch/aarch64/x86_names $(HOST_CFLAGS)
+# The portable kernel includes "arch/NAME.h", which picks kernel/arch/aarch64/NAME.h here.
+AARCH64_HOST_CFLAGS := $(HOST_CFLAGS)
 AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S
 # What chase-host reads on AArch64 instead of CPUID: MIDR_EL1 (named) and sysfs's caches.
 AARCH64_HOST_SRCS := kernel/machine/arm_id.c tools/host/host_arm.c

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "arch/x86_64/chase_loop.h"
+#include "arch/chase_loop.h"
 #include "chase/chain.h"
 #include "chase/measure.h"
 

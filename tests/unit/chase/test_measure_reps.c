@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "arch/x86_64/chase_loop.h"
+#include "arch/chase_loop.h"
 #include "chase/chain.h"
 #include "config/config.h"
 #include "chase/measure.h"

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "arch/x86_64/cpu.h"
+#include "arch/cpu.h"
 #include "experiments/traffic.h"
 
 #define REGION_BYTES (64u * TRAFFIC_BLOCK_BYTES)

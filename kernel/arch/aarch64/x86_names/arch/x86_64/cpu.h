@@ -1,4 +1,0 @@
-// SPDX-License-Identifier: MIT
-// On AArch64 the kernel's #include "arch/x86_64/cpu.h" finds this file (the AArch64 build puts
-// kernel/arch/aarch64/x86_names first on its include path) and gets the AArch64 cpu.h.
-#include "arch/aarch64/cpu.h"

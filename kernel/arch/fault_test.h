@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+// The portable kernel's way to kernel/arch/<arch>/fault_test.h: the architecture the compiler
+// targets.
+#if defined(__x86_64__)
+#include "arch/x86_64/fault_test.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/fault_test.h"
+#else
+#error "chase supports x86-64 and AArch64"
+#endif
