@@ -4,7 +4,7 @@
 AARCH64_CC := aarch64-linux-gnu-gcc
 # The portable kernel includes "arch/NAME.h", which picks kernel/arch/aarch64/NAME.h here.
 AARCH64_HOST_CFLAGS := $(HOST_CFLAGS)
-AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S
+AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S kernel/arch/aarch64/bw_kernels.S
 # What chase-host reads on AArch64 instead of CPUID: MIDR_EL1 (named) and sysfs's caches.
 AARCH64_HOST_SRCS := kernel/machine/arm_id.c tools/host/host_arm.c
 AARCH64_HOST_OBJS := $(patsubst %,$(BUILD)/host-aarch64/%.o,$(KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
@@ -33,8 +33,15 @@ FUZZ_TARGETS += fuzz_pptt
 fuzz_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
 
 # A check of the AArch64 loops themselves (where each chase ends), run by the script test.
-$(BUILD)/check_loops_aarch64: tests/host/check_loops_aarch64.c $(AARCH64_ARCH_SRCS)
+$(BUILD)/check_loops_aarch64: tests/host/check_loops_aarch64.c kernel/arch/aarch64/chase_loop.S
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK     $@")
 	$(Q)$(AARCH64_CC) $(COMMON) -O1 -static -o $@ $^
 ALL_TARGETS += $(BUILD)/check_loops_aarch64
+
+# A check of the AArch64 bandwidth kernels (the bytes each reads and writes), run by the test.
+$(BUILD)/check_bw_aarch64: tests/host/check_bw_aarch64.c kernel/arch/aarch64/bw_kernels.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(AARCH64_CC) $(COMMON) -O1 -static -o $@ $^
+ALL_TARGETS += $(BUILD)/check_bw_aarch64

@@ -41,6 +41,17 @@ static inline uint64_t arch_read_midr(void)
     return v;
 }
 
+/*
+ * SVE's vector length in bytes (RDVL: 16 to 256). Only where SVE may run at this exception
+ * level (Linux: HWCAP_SVE; firmware: CPACR_EL1.ZEN set), else it is an undefined instruction.
+ */
+static inline uint64_t arch_sve_vector_bytes(void)
+{
+    uint64_t v;
+    __asm__ volatile(".arch_extension sve\n\trdvl %0, #1" : "=r"(v));
+    return v;
+}
+
 /* A full-system data synchronization barrier followed by an instruction barrier. */
 static inline void arch_barrier(void)
 {

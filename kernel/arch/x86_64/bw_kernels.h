@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-/* This architecture has the kernels below (AArch64's header says 0). */
-#define BW_ARCH_HAS_KERNELS 1
+/* rep movsb and rep stosb, the CPU's own string copy and fill, are here (AArch64 has none). */
+#define BW_ARCH_STRING_KERNELS 1
 
 /* Every kernel's bytes argument is a multiple of this (eight 64-byte vectors). */
 #define BW_BLOCK_BYTES 512
