@@ -35,7 +35,7 @@ static const struct key_desc bandwidth_keys[] = {
      "rep_movsb and rep_stosb (the CPU's string copy and fill)"},
     {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
      "vector width of the kernels: auto (the widest the CPU and platform allow), sse2, avx2, "
-     "avx512"},
+     "avx512 (x86-64), neon, sve (AArch64)"},
 };
 
 static const enum bw_kernel default_kernels[] = {BW_READ, BW_WRITE, BW_COPY, BW_NT_WRITE,
@@ -61,6 +61,8 @@ static void bandwidth_check(const void *params, const struct machine *m, struct 
     exp_check_sweep_points(c, p->min_bytes, p->max_bytes, p->points_per_octave, BW_SIZE_ALIGN_BYTES,
                            "points");
     bw_check_width(c, "width", m, p->width);
+    for (unsigned k = 0; k < p->kernels.n; k++)
+        bw_check_kernel(c, "kernels", p->kernels.v[k]);
 }
 
 static uint64_t bandwidth_buffer_bytes(const void *params)
@@ -93,9 +95,10 @@ static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, 
         ksnprintf(peak, sizeof(peak), "%.0f", peak_bpc);
     ksnprintf(stop, sizeof(stop), "%s", reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
     strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%llu,%u,%s,%s,%s\n",
-                  (unsigned long long)size, bw_kernel_names[k], bw_width_bits(k, d->width),
-                  r->gbs_median, r->gbs_min, r->gbs_max, bpc, r->reps,
-                  (unsigned long long)r->bytes_per_rep, r->outliers, prec, stop, peak);
+                  (unsigned long long)size, bw_kernel_names[k],
+                  bw_width_bits(k, &ctx->m->cpu.simd, d->width), r->gbs_median, r->gbs_min,
+                  r->gbs_max, bpc, r->reps, (unsigned long long)r->bytes_per_rep, r->outliers, prec,
+                  stop, peak);
     for (unsigned i = 0; i < r->reps; i++)
         strbuf_printf(&ctx->samples, "%llu,%s,%u,%llu,%llu,%.5f,%d\n", (unsigned long long)size,
                       bw_kernel_names[k], i, (unsigned long long)r->bytes_per_rep,
@@ -114,7 +117,7 @@ static int bandwidth_width(struct exp_ctx *ctx, struct bandwidth_sweep *d)
     if (rc)
         return rc;
     con_printf("vector width: %s (%u-bit)%s\n", simd_width_name(d->width),
-               simd_width_bits(d->width),
+               simd_vector_bits(&m->cpu.simd, d->width),
                d->p->width == SIMD_AUTO ? ", the widest this CPU and platform allow" : "");
     d->peak_known = simd_l1_peak(&m->cpu, d->width, &d->load_bpc, &d->store_bpc, &core, &source);
     if (d->peak_known)

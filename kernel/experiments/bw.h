@@ -38,9 +38,9 @@ uint64_t bw_span_bytes(enum bw_kernel k, uint64_t size_bytes);
  * does), and a whole lap over a buffer of size_bytes moves size_bytes whatever the kernel.
  */
 uint64_t bw_bytes_moved(enum bw_kernel k, uint64_t span, uint64_t laps);
-/* The vector bits a row of kernel k at width w reports: w's, or 0 for the string kernels
-   (the CPU's microcode picks its own). */
-unsigned bw_width_bits(enum bw_kernel k, enum simd_width w);
+/* The vector bits a row of kernel k at width w reports on the machine c describes: w's
+   (simd_vector_bits), or 0 for the string kernels (the CPU's microcode picks its own). */
+unsigned bw_width_bits(enum bw_kernel k, const struct simd_caps *c, enum simd_width w);
 /*
  * The documented L1 peak of kernel k, bytes moved per core cycle, from the core's load and
  * store bytes per cycle: read: the loads; write: the stores; copy: a load and a store of
@@ -53,12 +53,15 @@ struct cfg_check;
 struct machine;
 /* Report key `key` when width (enum simd_width) is not usable on m, naming what is. */
 void bw_check_width(struct cfg_check *c, const char *key, const struct machine *m, unsigned width);
+/* Report key `key` when kernel (enum bw_kernel) has no code on this architecture (x86-64's
+   rep movsb and rep stosb elsewhere). */
+void bw_check_kernel(struct cfg_check *c, const char *key, unsigned kernel);
 
 /* The machine code of kernel k at width w (the string kernels ignore w); NULL: none. */
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w);
 /* The width for asked (a bandwidth.width value) into *w, its register state enabled for the
- * windows: 0, or EXP_RUN_SKIPPED with ctx->failure saying why (no kernels on this
- * architecture, a width the CPU lacks, state that cannot be enabled). */
+ * windows: 0, or EXP_RUN_SKIPPED with ctx->failure saying why (a width the CPU lacks, state
+ * that cannot be enabled). */
 struct exp_ctx;
 int bw_width_choose(struct exp_ctx *ctx, int asked, enum simd_width *w);
 

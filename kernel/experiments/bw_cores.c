@@ -37,7 +37,7 @@ static const struct key_desc bw_cores_keys[] = {
     {"kernel", KEY_CHOICE, P(kernel), 0, 0, bw_kernel_names, "",
      "what each processor does to its buffer in the scaling table (bandwidth's kernels)"},
     {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
-     "vector width: auto (the widest allowed), sse2, avx2, avx512"},
+     "vector width: auto (the widest allowed), sse2, avx2, avx512 (x86-64), neon, sve (AArch64)"},
 };
 
 static void bw_cores_defaults(void *params, const struct machine *m, enum profile profile)
@@ -86,6 +86,7 @@ static void bw_cores_check(const void *params, const struct machine *m, struct c
         cfg_check_fail(c, "size", "%llu is not a multiple of %d", (unsigned long long)p->size.value,
                        BW_SIZE_ALIGN_BYTES);
     bw_check_width(c, "width", m, p->width);
+    bw_check_kernel(c, "kernel", p->kernel);
 }
 
 static uint64_t bw_cores_buffer_bytes(const void *params)
@@ -343,7 +344,7 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     }
     d->size = d->size ? d->size : BW_SIZE_ALIGN_BYTES;
     con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s)\n",
-               simd_width_name(d->width), simd_width_bits(d->width),
+               simd_width_name(d->width), simd_vector_bits(&ctx->m->cpu.simd, d->width),
                exp_size(a, sizeof(a), d->size), p->size.is_auto ? level_names[p->level] : "size");
     con_printf("%-8s %10s %-13s %10s %10s %9s %9s\n", "table", "processors", "kernel/mix", "GB/s",
                "per proc", "min", "max");

@@ -19,26 +19,29 @@
 
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
 {
-#if BW_ARCH_HAS_KERNELS
+    /* Each architecture's widths; the other's stay NULL (never usable there, simd.h). */
     static const bw_kernel_fn vec[BW_NT_COPY + 1][SIMD_WIDTHS] = {
-        [BW_READ] = {NULL, bw_read_sse2, bw_read_avx2, bw_read_avx512},
-        [BW_WRITE] = {NULL, bw_write_sse2, bw_write_avx2, bw_write_avx512},
-        [BW_COPY] = {NULL, bw_copy_sse2, bw_copy_avx2, bw_copy_avx512},
-        [BW_NT_WRITE] = {NULL, bw_nt_write_sse2, bw_nt_write_avx2, bw_nt_write_avx512},
-        [BW_NT_COPY] = {NULL, bw_nt_copy_sse2, bw_nt_copy_avx2, bw_nt_copy_avx512},
+#if defined(__x86_64__)
+        [BW_READ] = {[SIMD_SSE2] = bw_read_sse2, bw_read_avx2, bw_read_avx512},
+        [BW_WRITE] = {[SIMD_SSE2] = bw_write_sse2, bw_write_avx2, bw_write_avx512},
+        [BW_COPY] = {[SIMD_SSE2] = bw_copy_sse2, bw_copy_avx2, bw_copy_avx512},
+        [BW_NT_WRITE] = {[SIMD_SSE2] = bw_nt_write_sse2, bw_nt_write_avx2, bw_nt_write_avx512},
+        [BW_NT_COPY] = {[SIMD_SSE2] = bw_nt_copy_sse2, bw_nt_copy_avx2, bw_nt_copy_avx512},
+#elif defined(__aarch64__)
+        [BW_READ] = {[SIMD_NEON] = bw_read_neon, bw_read_sve},
+        [BW_WRITE] = {[SIMD_NEON] = bw_write_neon, bw_write_sve},
+        [BW_COPY] = {[SIMD_NEON] = bw_copy_neon, bw_copy_sve},
+        [BW_NT_WRITE] = {[SIMD_NEON] = bw_nt_write_neon, bw_nt_write_sve},
+        [BW_NT_COPY] = {[SIMD_NEON] = bw_nt_copy_neon, bw_nt_copy_sve},
+#endif
     };
+#if BW_ARCH_STRING_KERNELS
     if (k == BW_REP_MOVSB)
         return bw_rep_movsb;
     if (k == BW_REP_STOSB)
         return bw_rep_stosb;
-    return k <= BW_NT_COPY && w < SIMD_WIDTHS ? vec[k][w] : NULL;
-#else
-    /* No bandwidth kernels for this architecture yet (AArch64's NEON and SVE loops are still
-     * to be written): no width is usable there (no CPUID), and the experiments say so. */
-    (void)k;
-    (void)w;
-    return NULL;
 #endif
+    return k <= BW_NT_COPY && w < SIMD_WIDTHS ? vec[k][w] : NULL;
 }
 
 /* One window's work: the clock before, the kernel timed, the clock after. */

@@ -28,9 +28,9 @@ uint64_t bw_bytes_moved(enum bw_kernel k, uint64_t span, uint64_t laps)
     return span * laps * (bw_is_copy(k) ? 2 : 1);
 }
 
-unsigned bw_width_bits(enum bw_kernel k, enum simd_width w)
+unsigned bw_width_bits(enum bw_kernel k, const struct simd_caps *c, enum simd_width w)
 {
-    return k == BW_REP_MOVSB || k == BW_REP_STOSB ? 0 : simd_width_bits(w);
+    return k == BW_REP_MOVSB || k == BW_REP_STOSB ? 0 : simd_vector_bits(c, w);
 }
 
 double bw_l1_peak_bpc(enum bw_kernel k, double load_bpc, double store_bpc)
@@ -55,13 +55,17 @@ void bw_check_width(struct cfg_check *c, const char *key, const struct machine *
         cfg_check_fail(c, key, "%s", why);
 }
 
+void bw_check_kernel(struct cfg_check *c, const char *key, unsigned kernel)
+{
+    if (!BW_ARCH_STRING_KERNELS && (kernel == BW_REP_MOVSB || kernel == BW_REP_STOSB))
+        cfg_check_fail(c, key,
+                       "%s is not on this architecture (x86-64's string instructions); "
+                       "the kernels here are read, write, copy, nt_write, nt_copy",
+                       bw_kernel_names[kernel]);
+}
+
 int bw_width_choose(struct exp_ctx *ctx, int asked, enum simd_width *w)
 {
-    if (!BW_ARCH_HAS_KERNELS) {
-        ksnprintf(ctx->failure, sizeof(ctx->failure),
-                  "no bandwidth kernels for this architecture yet");
-        return EXP_RUN_SKIPPED;
-    }
     *w = simd_choose(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)asked, ctx->failure,
                      sizeof(ctx->failure));
     if (*w == SIMD_AUTO)

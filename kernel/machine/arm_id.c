@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "lib/kstring.h"
+#include "machine/simd.h"
 
 /* Implementer codes (MIDR_EL1 [31:24], Arm ARM D23.2 and the vendors' manuals). */
 #define ARM_IMPL_ARM 0x41
@@ -221,4 +222,12 @@ const char *arm_l1ip_name(unsigned l1ip)
 {
     static const char *const names[] = {"VPIPT", "AIVIVT", "VIPT", "PIPT"};
     return names[l1ip & 3];
+}
+
+void arm_pfr0_simd(uint64_t pfr0, struct simd_caps *c)
+{
+    unsigned advsimd = (unsigned)(pfr0 >> ARM_PFR0_ADVSIMD_SHIFT) & ARM_PFR0_FIELD_MASK;
+    unsigned sve = (unsigned)(pfr0 >> ARM_PFR0_SVE_SHIFT) & ARM_PFR0_FIELD_MASK;
+    c->neon = advsimd != ARM_PFR0_ADVSIMD_NONE;
+    c->sve = sve != 0;
 }

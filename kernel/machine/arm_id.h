@@ -89,6 +89,21 @@ struct arm_ctr {
     bool dic;                 /* [29]: I-cache invalidation to PoU not needed */
 };
 
+/* ID_AA64PFR0_EL1 fields (Arm ARM D23.2 "ID_AA64PFR0_EL1, AArch64 Processor Feature Register
+   0"): AdvSIMD [23:20] is signed (0xF: not implemented, 0 or 1: implemented), SVE [35:32] is
+   0 when there is no SVE. */
+#define ARM_PFR0_ADVSIMD_SHIFT 20
+#define ARM_PFR0_SVE_SHIFT 32
+#define ARM_PFR0_FIELD_MASK 0xFu
+#define ARM_PFR0_ADVSIMD_NONE 0xFu
+
+struct simd_caps;
+/*
+ * The AArch64 vector units of c from ID_AA64PFR0_EL1: neon and sve (what exists; sve_enabled
+ * and sve_vector_bytes are the front end's to set, as they depend on the exception level).
+ */
+void arm_pfr0_simd(uint64_t pfr0, struct simd_caps *c);
+
 /* Decode ctr. */
 void arm_ctr_decode(uint64_t ctr, struct arm_ctr *c);
 /* "VPIPT", "AIVIVT", "VIPT" or "PIPT" for CTR_EL0.L1Ip. */

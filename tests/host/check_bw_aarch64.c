@@ -24,13 +24,13 @@ struct kernel {
 };
 
 static const struct kernel neon[] = {
-    {"read_neon", bw_read_neon, READ},         {"write_neon", bw_write_neon, WRITE},
-    {"copy_neon", bw_copy_neon, COPY},         {"nt_write_neon", bw_nt_write_neon, WRITE},
+    {"read_neon", bw_read_neon, READ},       {"write_neon", bw_write_neon, WRITE},
+    {"copy_neon", bw_copy_neon, COPY},       {"nt_write_neon", bw_nt_write_neon, WRITE},
     {"nt_copy_neon", bw_nt_copy_neon, COPY},
 };
 static const struct kernel sve[] = {
-    {"read_sve", bw_read_sve, READ},         {"write_sve", bw_write_sve, WRITE},
-    {"copy_sve", bw_copy_sve, COPY},         {"nt_write_sve", bw_nt_write_sve, WRITE},
+    {"read_sve", bw_read_sve, READ},       {"write_sve", bw_write_sve, WRITE},
+    {"copy_sve", bw_copy_sve, COPY},       {"nt_write_sve", bw_nt_write_sve, WRITE},
     {"nt_copy_sve", bw_nt_copy_sve, COPY},
 };
 /* Ranges: one block, and sizes that leave a tail after whole 8-vector groups at long VLs. */
@@ -75,8 +75,8 @@ static void check_one(const struct kernel *kn, uint64_t bytes)
         uint64_t want = 0;
         for (uint64_t i = 0; i < bytes / 8; i++)
             want += src[GUARD_BYTES / 8 + i];
-        uint64_t got = kn->fn((uint8_t *)dst + GUARD_BYTES, (const uint8_t *)src + GUARD_BYTES,
-                              bytes, laps);
+        uint64_t got =
+            kn->fn((uint8_t *)dst + GUARD_BYTES, (const uint8_t *)src + GUARD_BYTES, bytes, laps);
         ok &= got == (kn->kind == READ ? want * laps : 0);
         ok &= dst_as_expected(kn->kind, bytes);
         ok &= memcmp(src, src_copy, sizeof(src)) == 0;

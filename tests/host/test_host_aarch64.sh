@@ -18,6 +18,22 @@ check "the AArch64 chase loops end where their chains lead (check_loops_aarch64)
 check "check_loops_aarch64 ran all its 45 checks" \
     test "$(grep -c '^ok - ' "$TEST_TMP/check-loops-aarch64.log")" = 45
 
+# The bandwidth kernels: each reads and writes exactly its bytes, NEON on a core without SVE,
+# NEON and SVE at the shortest, a middle and the longest vector length (the longest leaves a
+# tail after whole 8-vector groups; tests/host/check_bw_aarch64.c).
+for c in cortex-a72 max,sve-default-vector-length=16 max,sve-default-vector-length=64 \
+    max,sve-default-vector-length=256; do
+    log="$TEST_TMP/check-bw-aarch64-${c//[,=]/_}.log"
+    qemu-aarch64 -cpu "$c" "$ROOT/build/check_bw_aarch64" >"$log" 2>&1
+    check "the AArch64 bandwidth kernels move exactly their bytes (-cpu $c)" test "$?" = 0
+    want=50
+    [ "$c" = cortex-a72 ] && want=25
+    check "check_bw_aarch64 ran all its $want checks (-cpu $c)" \
+        test "$(grep -c '^ok - ' "$log")" = "$want"
+done
+check "check_bw_aarch64: the SVE vector length is the one asked for (256 bytes)" \
+    grep -q '^# SVE vector length 256 bytes$' "$TEST_TMP/check-bw-aarch64-max_sve-default-vector-length_256.log"
+
 out=$(fresh_dir host-aarch64)
 timeout 600 qemu-aarch64 "$HOST" --out "$out" profile=quick experiments=random \
     >"$TEST_TMP/host-aarch64.log" 2>&1
@@ -58,19 +74,45 @@ timeout 600 qemu-aarch64 "$HOST" --out "$full" profile=quick \
     >"$TEST_TMP/host-aarch64-quick.log" 2>&1
 check "chase-host-aarch64 runs the whole quick profile and exits 0" test "$?" = 0
 dir="$full/0001"
-check "run.json: complete, every experiment ok (or skipped, saying why: bandwidth's loops are not written for AArch64 yet)" \
+check "run.json: complete, every experiment ok (or skipped for want of a second node), bandwidth and bw_cores ok" \
     json_true "$dir/run.json" '.arch=="aarch64" and .status=="complete"
      and (.experiments|length==15) and all(.experiments[]; startswith("ok")
          or startswith("skipped: needs two processors")
-         or startswith("skipped: needs two memory nodes")
-         or startswith("skipped: no bandwidth kernels for this architecture yet"))'
+         or startswith("skipped: needs two memory nodes"))
+     and .experiments.bandwidth=="ok" and .experiments.bw_cores=="ok"'
 validate_experiments "$dir"
+check "bandwidth.csv: SVE (qemu-aarch64's default -cpu max has it) at its vector length" \
+    awk -F, -v vl="$(sed -n 's/^# SVE vector length \([0-9]*\) bytes$/\1/p' \
+        "$TEST_TMP/check-bw-aarch64-max_sve-default-vector-length_64.log")" '
+    NR == 1 { for (i = 1; i <= NF; i++) if ($i == "width_bits") c = i; next }
+    $c != 8 * vl { bad = 1 } END { exit bad || !c || NR < 2 || vl != 64 }' "$dir/bandwidth.csv"
+check "console: the width chosen is SVE, the widest here" \
+    grep -q '^vector width: sve (512-bit), the widest this CPU and platform allow$' \
+        "$dir/console.txt"
 rep=$(fresh_dir host-aarch64-report)
 "$ROOT/build/chase-report" --out "$rep" "$dir" >"$TEST_TMP/host-aarch64-report.log" 2>&1
 rc=$?
 check "chase-report reads the AArch64 run and names its processor by MIDR" sh -c "
     test $rc = 0 && test -s '$rep/report.md' &&
     grep -q '^run 0001: .*(MIDR 0x[0-9a-f]*)' '$TEST_TMP/host-aarch64-report.log'"
+
+# A core without SVE gets NEON; x86's widths and string kernels are configuration errors that
+# name what this machine has.
+nosve=$(fresh_dir host-aarch64-a72)
+timeout 600 qemu-aarch64 -cpu cortex-a72 "$HOST" --out "$nosve" profile=quick \
+    experiments=bandwidth,bw_cores bandwidth.max=64K >"$TEST_TMP/host-aarch64-a72.log" 2>&1
+check "on a Cortex-A72 (no SVE) bandwidth and bw_cores run with NEON, 128-bit" sh -c "
+    test $? = 0 && grep -q '^vector width: neon (128-bit), the widest' '$nosve/0001/console.txt' &&
+    awk -F, 'NR > 1 && \$3 != 128 { bad = 1 } END { exit bad || NR < 2 }' \
+        '$nosve/0001/bandwidth.csv'"
+bad=$(fresh_dir host-aarch64-bad)
+qemu-aarch64 -cpu cortex-a72 "$HOST" --out "$bad" profile=quick bandwidth.width=sve \
+    bw_cores.width=avx2 bandwidth.kernels=read,rep_movsb >"$TEST_TMP/host-aarch64-bad.log" 2>&1
+check "an unsupported width or kernel is a configuration error (exit 2) naming what is here" sh -c "
+    test $? = 2 && log='$TEST_TMP/host-aarch64-bad.log' &&
+    grep -q \"key 'bandwidth.width': sve is not usable here (the CPU lacks it); this machine supports neon\" \"\$log\" &&
+    grep -q \"key 'bw_cores.width': avx2 is not usable here (the CPU lacks it); this machine supports neon\" \"\$log\" &&
+    grep -q \"key 'bandwidth.kernels': rep_movsb is not on this architecture\" \"\$log\""
 
 # The x86-64 chase-host, with the same seed, builds the same chains: the checksums agree.
 dir="$out/0001"

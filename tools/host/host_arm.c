@@ -10,7 +10,10 @@
 #include "arch/aarch64/cpu.h"
 #include "machine/arm_id.h"
 
-#define HWCAP_CPUID_BIT (1UL << 11) /* Linux arm64: EL0 reads of ID registers are emulated */
+/* Linux arm64 AT_HWCAP bits (arch/arm64/include/uapi/asm/hwcap.h). */
+#define HWCAP_ASIMD_BIT (1UL << 1)  /* Advanced SIMD (NEON) may be used */
+#define HWCAP_CPUID_BIT (1UL << 11) /* EL0 reads of ID registers are emulated */
+#define HWCAP_SVE_BIT (1UL << 22)   /* SVE exists and Linux lets EL0 use it */
 
 /* MIDR_EL1, read at EL0: Linux traps and emulates it when HWCAP_CPUID is set. */
 static int read_midr(uint32_t *midr)
@@ -107,10 +110,21 @@ static bool read_cache(int cpu, unsigned idx, struct cache_info *k)
     return k->level > 0 && k->size_bytes > 0;
 }
 
+/* The vector units Linux lets chase-host use: HWCAP says both that they exist and that EL0 may
+   run them, so SVE is enabled where it is present. */
+static void read_simd(struct simd_caps *c)
+{
+    unsigned long hwcap = getauxval(AT_HWCAP);
+    c->neon = (hwcap & HWCAP_ASIMD_BIT) != 0;
+    c->sve = c->sve_enabled = (hwcap & HWCAP_SVE_BIT) != 0;
+    c->sve_vector_bytes = c->sve ? (unsigned)arch_sve_vector_bytes() : 0;
+}
+
 void host_arm_cpu_read(struct cpu_info *ci, int cpu)
 {
     memset(ci, 0, sizeof(*ci));
     describe_midr(ci);
+    read_simd(&ci->simd);
     for (unsigned i = 0; ci->ncaches < CPU_MAX_CACHES; i++) {
         struct cache_info k;
         if (!read_cache(cpu, i, &k))

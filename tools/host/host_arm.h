@@ -16,7 +16,8 @@
  * model and stepping = implementer, part and revision; the caches from
  * /sys/devices/system/cpu/cpu<cpu>/cache (cache_source "sysfs", else "none"); the counter's
  * frequency from CNTFRQ_EL0 in cpuid_tsc_hz (cpuid_tsc_leaf "CNTFRQ_EL0"); the generic timer
- * is constant-rate by architecture, so invariant_tsc is true.
+ * is constant-rate by architecture, so invariant_tsc is true; the vector units (NEON, SVE and
+ * its vector length) from AT_HWCAP.
  */
 void host_arm_cpu_read(struct cpu_info *ci, int cpu);
 

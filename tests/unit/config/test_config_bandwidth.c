@@ -182,6 +182,22 @@ static void test_bw_cores_errors(void **state)
     assert_error("key 'bw_cores.level'");
 }
 
+/* AArch64's widths: neon and sve where the machine has them; x86's are errors naming them, and
+   neon on the x86 machine names x86's. */
+static void test_aarch64_widths(void **state)
+{
+    (void)state;
+    assert_false(resolve("bandwidth.width=neon"));
+    assert_error("key 'bandwidth.width': neon is not usable here (the CPU lacks it); this "
+                 "machine supports sse2, avx2");
+    machine.cpu.simd = (struct simd_caps){.neon = true, .sve = true, .sve_enabled = true};
+    strbuf_release(&errs.text);
+    memset(&errs, 0, sizeof(errs));
+    assert_true(resolve("bandwidth.width=sve bw_cores.width=neon"));
+    assert_false(resolve("bandwidth.width=avx2"));
+    assert_error("avx2 is not usable here (the CPU lacks it); this machine supports neon, sve");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -190,7 +206,7 @@ int main(void)
         T(test_defaults),        T(test_kernel_lists),        T(test_unknown_kernel),
         T(test_widths),          T(test_width_the_cpu_lacks), T(test_width_the_os_lacks),
         T(test_width_in_ring0),  T(test_min_above_max),       T(test_bw_cores_sizes),
-        T(test_bw_cores_errors),
+        T(test_bw_cores_errors), T(test_aarch64_widths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,9 +45,13 @@ static void test_names(void **state)
 static void test_width_bits(void **state)
 {
     (void)state;
-    assert_int_equal(bw_width_bits(BW_READ, SIMD_AVX512), 512);
-    assert_int_equal(bw_width_bits(BW_COPY, SIMD_SSE2), 128);
-    assert_int_equal(bw_width_bits(BW_REP_MOVSB, SIMD_AVX2), 0);
+    struct simd_caps sve256 = {
+        .neon = true, .sve = true, .sve_enabled = true, .sve_vector_bytes = 32};
+    assert_int_equal(bw_width_bits(BW_READ, &sve256, SIMD_AVX512), 512);
+    assert_int_equal(bw_width_bits(BW_COPY, &sve256, SIMD_SSE2), 128);
+    assert_int_equal(bw_width_bits(BW_REP_MOVSB, &sve256, SIMD_AVX2), 0);
+    assert_int_equal(bw_width_bits(BW_NT_COPY, &sve256, SIMD_NEON), 128);
+    assert_int_equal(bw_width_bits(BW_READ, &sve256, SIMD_SVE), 256); /* the machine's VL */
 }
 
 /* L1 peaks per kernel from a core's load and store bytes per cycle (Cascade Lake, AVX-512). */

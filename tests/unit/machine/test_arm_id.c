@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "machine/arm_id.h"
+#include "machine/simd.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * KiB)
@@ -197,6 +198,28 @@ static void test_ctr_of_real_cores(void **state)
     assert_int_equal(c.dmin_line_bytes, 4);
 }
 
+/*
+ * ID_AA64PFR0_EL1 of real cores (their TRMs' reset values, as QEMU's models carry them):
+ * Cortex-A72 0x2222 (AdvSIMD 0: implemented, no SVE); Neoverse V1 0x1101110120111112
+ * (AdvSIMD 1: with half precision, SVE 1). A core without Advanced SIMD has AdvSIMD 0xF.
+ */
+static void test_pfr0_vector_units(void **state)
+{
+    (void)state;
+    struct simd_caps c;
+    memset(&c, 0, sizeof(c));
+    arm_pfr0_simd(0x0000000000002222ull, &c);
+    assert_true(c.neon);
+    assert_false(c.sve);
+    arm_pfr0_simd(0x1101110120111112ull, &c);
+    assert_true(c.neon);
+    assert_true(c.sve);
+    assert_false(c.sve_enabled); /* the front end's to say */
+    arm_pfr0_simd(0x0000000000ff2222ull, &c);
+    assert_false(c.neon);
+    assert_false(c.sve);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_ccsidr_32bit_of_real_cores),
         cmocka_unit_test(test_ccsidr_ccidx),
         cmocka_unit_test(test_ctr_of_real_cores),
+        cmocka_unit_test(test_pfr0_vector_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,6 +117,9 @@ static void test_sse2_only(void **state)
     assert_int_equal(simd_choose(&ci.simd, true, SIMD_AVX2, why, sizeof(why)), SIMD_AUTO);
     assert_string_equal(why, "avx2 is not usable here (the CPU lacks it); this machine supports "
                              "sse2");
+    assert_int_equal(simd_choose(&ci.simd, true, SIMD_NEON, why, sizeof(why)), SIMD_AUTO);
+    assert_string_equal(why, "neon is not usable here (the CPU lacks it); this machine supports "
+                             "sse2");
 }
 
 /* A CPU that has AVX-512F but whose leaf 0xD lacks the ZMM state cannot use it in ring 0. */
@@ -129,6 +132,39 @@ static void test_ring0_needs_the_state_components(void **state)
     assert_int_equal(simd_choose(&ci.simd, true, SIMD_AUTO, why, sizeof(why)), SIMD_AVX2);
     assert_false(simd_usable(&ci.simd, true, SIMD_AVX512, why, sizeof(why)));
     assert_non_null(strstr(why, "cannot enable its register state"));
+}
+
+/* AArch64: NEON always, SVE where the CPU has it and it is enabled here; x86 widths never. */
+static void test_aarch64_widths(void **state)
+{
+    (void)state;
+    struct simd_caps c;
+    char why[160];
+    memset(&c, 0, sizeof(c));
+    c.neon = true; /* Cortex-A72 */
+    assert_int_equal(simd_choose(&c, false, SIMD_AUTO, why, sizeof(why)), SIMD_NEON);
+    assert_int_equal(simd_choose(&c, false, SIMD_SVE, why, sizeof(why)), SIMD_AUTO);
+    assert_string_equal(why, "sve is not usable here (the CPU lacks it); this machine supports "
+                             "neon");
+    assert_int_equal(simd_choose(&c, false, SIMD_AVX2, why, sizeof(why)), SIMD_AUTO);
+    assert_string_equal(why, "avx2 is not usable here (the CPU lacks it); this machine supports "
+                             "neon");
+    c.sve = true; /* Neoverse V1 under an OS without SVE support */
+    assert_int_equal(simd_choose(&c, false, SIMD_AUTO, why, sizeof(why)), SIMD_NEON);
+    assert_false(simd_usable(&c, false, SIMD_SVE, why, sizeof(why)));
+    assert_string_equal(why, "the operating system has not enabled it (no HWCAP_SVE)");
+    assert_false(simd_usable(&c, true, SIMD_SVE, why, sizeof(why)));
+    assert_non_null(strstr(why, "CPACR_EL1.ZEN"));
+    c.sve_enabled = true;
+    c.sve_vector_bytes = 32; /* 256-bit vectors */
+    assert_int_equal(simd_choose(&c, false, SIMD_AUTO, why, sizeof(why)), SIMD_SVE);
+    assert_int_equal(simd_vector_bits(&c, SIMD_SVE), 256);
+    assert_int_equal(simd_vector_bits(&c, SIMD_NEON), 128);
+    assert_int_equal(simd_xcr0_needed(SIMD_SVE), 0);
+    assert_string_equal(simd_width_name(SIMD_SVE), "sve");
+    c.neon = c.sve = false;
+    assert_int_equal(simd_choose(&c, false, SIMD_AUTO, why, sizeof(why)), SIMD_AUTO);
+    assert_string_equal(why, "no vector width is usable here (not even SSE2 or NEON)");
 }
 
 /* The L1 table: Cascade Lake loads 2 x 64 and stores 1 x 64 bytes per cycle with AVX-512. */
@@ -156,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_sse2_only),
         cmocka_unit_test(test_ring0_needs_the_state_components),
         cmocka_unit_test(test_l1_peak_table),
+        cmocka_unit_test(test_aarch64_widths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
