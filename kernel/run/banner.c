@@ -2,6 +2,7 @@
 // The banner: what chase found on this machine, printed before anything runs.
 #include "run/banner.h"
 
+#include "arch/cpu.h"
 #include "config/config.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
@@ -87,8 +88,14 @@ void banner_print(const struct machine *m)
             con_printf(", shared by %u", k->shared_by);
         con_printf("\n");
     }
+#if defined(__aarch64__)
+    con_printf("  tsc        the generic timer's CNTVCT_EL0 (constant rate by architecture), read "
+               "as %s; rdtscp not on this architecture\n",
+               ARCH_COUNTER_READ_TEXT);
+#else
     con_printf("  tsc        invariant %s, rdtscp %s\n", c->invariant_tsc ? "yes" : "NO",
                c->has_rdtscp ? "yes" : "no (fenced rdtsc)");
+#endif
     if (c->hypervisor)
         con_printf("  hypervisor yes (%s): timings are those of a virtual machine\n",
                    c->hypervisor_vendor);

@@ -2,11 +2,13 @@
 // run.json: everything needed to interpret a run's CSV files, rewritten after each experiment.
 #include "run/results.h"
 
+#include "arch/cpu.h"
 #include "experiments/experiment.h"
 #include "experiments/mp.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/kstring.h"
+#include "machine/arm_id.h"
 #include "platform.h"
 
 #ifndef CHASE_VERSION
@@ -82,11 +84,22 @@ static void timing_json(struct json *j, const struct timing *t)
     json_u64(j, "cpuid_hz", t->cpuid_hz);
     json_string(j, "cpuid_leaf", t->cpuid_leaf);
     json_double(j, "disagreement", t->disagreement, 6);
+#if defined(__aarch64__)
+    json_string(j, "end_fence", ARCH_COUNTER_READ_TEXT);
+    json_string(j, "adds_end_fence", ARCH_COUNTER_READ_TEXT);
+    json_string(j, "adds_end_why",
+                "not on this architecture (AArch64 has no LFENCE): every "
+                "counter read is ordered with DSB SY and ISB");
+#else
     json_string(j, "end_fence", t->rdtscp ? "rdtscp; lfence" : "lfence; rdtsc; lfence");
     json_string(j, "adds_end_fence", timed_end_fence(t->adds_end));
     json_string(j, "adds_end_why", timed_end_why(t->adds_end));
+#endif
     json_double(j, "overhead_ticks", t->overhead_ticks, 2);
     json_bool(j, "smi_counting", t->smi_counting);
+#if defined(__aarch64__)
+    json_string(j, "smi", "not on this architecture (AArch64 has no SMIs or MSR_SMI_COUNT)");
+#endif
     json_object_begin(j, "loop_check");
     json_double(j, "l1_ticks_per_load_unroll16", t->l1_ticks_16, 3);
     json_double(j, "l1_ticks_per_load_unroll256", t->l1_ticks_256, 3);
@@ -123,6 +136,9 @@ static void windows_json(struct json *j, const struct run_record *r)
     json_u64(j, "machine_checks", w.machine_checks);
     json_string(j, "lfence", w.lfence);
     json_bool(j, "de_cfg_read", w.de_cfg_read);
+#if defined(__aarch64__)
+    json_string(j, "de_cfg", "not on this architecture (DE_CFG is an AMD MSR)");
+#endif
     if (w.de_cfg_read)
         json_u64(j, "de_cfg_found", w.de_cfg);
     json_string(j, "paging", w.paging);
@@ -238,11 +254,24 @@ static void cpuid_cpu_json(struct json *j, const struct machine *m)
     json_object_end(j);
 }
 
+/* An AArch64 core's MIDR_EL1 and the part it names ("Cortex-A55"; null when not in the table). */
+static void arm_core_json(struct json *j, uint32_t midr)
+{
+    struct arm_midr m;
+    char hex[16];
+    arm_midr_decode(midr, &m);
+    ksnprintf(hex, sizeof(hex), "0x%08x", midr);
+    json_string(j, "midr", hex);
+    json_string(j, "core_part", arm_part_name(m.implementer, m.part));
+}
+
 /* Where a processor's place came from, and the firmware's word where it differs. */
 static void topology_json(struct json *j, const struct plat_cpu *c)
 {
     json_u64(j, "die", c->die);
     json_u64(j, "core_type", c->core_type);
+    if (c->midr) /* AArch64: the core type is the part MIDR_EL1 names */
+        arm_core_json(j, c->midr);
     json_string(j, "topology", c->topology);
     if (!c->fw_differs)
         return;

@@ -45,17 +45,25 @@ validate_run_json "$dir"
 check "run.json says aarch64, linux, complete, random ok" json_true "$dir/run.json" \
     '.arch=="aarch64" and .platform=="linux" and .status=="complete"
      and .experiments.random=="ok"'
-check "run.json: the processor from MIDR_EL1, the caches from sysfs" json_true "$dir/run.json" \
-    '(.cpu.brand|test("\\(MIDR 0x[0-9a-f]{8}\\)$")) and .cache_source=="sysfs"'
+check "run.json: the processor from MIDR_EL1, the caches from the PPTT or else sysfs (saying why)" \
+    json_true "$dir/run.json" '(.cpu.brand|test("\\(MIDR 0x[0-9a-f]{8}\\)$"))
+        and (.cache_source=="PPTT" or (.cache_source|startswith("sysfs; PPTT: ")))'
 check "run.json: the counter's frequency from CNTFRQ_EL0, calibrated against Linux's clock" \
     json_true "$dir/run.json" '.tsc.cpuid_leaf=="CNTFRQ_EL0" and .tsc.cpuid_hz>0
         and .tsc.method=="clock_monotonic_raw" and .tsc.hz>0 and .tsc.invariant==true'
 check "run.json: x86-only records say not on this architecture" json_true "$dir/run.json" \
     '(.memory_types.why|startswith("not on this architecture"))
      and (.prefetch.documented|startswith("not on this architecture"))
-     and (.windows.lfence|startswith("not on this architecture"))'
+     and (.windows.lfence|startswith("not on this architecture"))
+     and (.windows.de_cfg|startswith("not on this architecture"))
+     and (.tsc.smi|startswith("not on this architecture"))
+     and (.tsc.adds_end_why|startswith("not on this architecture"))
+     and .tsc.end_fence=="dsb sy; isb; mrs cntvct_el0; isb"'
 check "console: the counter's rate from CNTFRQ_EL0, not from a CPUID leaf" \
     grep -q '^             [0-9.]* MHz from CNTFRQ_EL0$' "$dir/console.txt"
+check "console: the add chain ends with the ordered counter read, not LFENCE" \
+    grep -q '^  add chain  ends with dsb sy; isb; mrs cntvct_el0; isb (no LFENCE on this architecture)$' \
+        "$dir/console.txt"
 check "console: SMIs, memory types and boost are not on this architecture" sh -c "
     grep -q '^  SMIs       not on this architecture' '$dir/console.txt' &&
     grep -q '^  memtypes   not on this architecture' '$dir/console.txt' &&
@@ -113,6 +121,13 @@ check "an unsupported width or kernel is a configuration error (exit 2) naming w
     grep -q \"key 'bandwidth.width': sve is not usable here (the CPU lacks it); this machine supports neon\" \"\$log\" &&
     grep -q \"key 'bw_cores.width': avx2 is not usable here (the CPU lacks it); this machine supports neon\" \"\$log\" &&
     grep -q \"key 'bandwidth.kernels': rep_movsb is not on this architecture\" \"\$log\""
+
+# prefetch=off cannot be honoured on AArch64 (its controls are implementation-defined): a
+# configuration error saying so, before anything runs.
+pf=$(fresh_dir host-aarch64-prefetch)
+qemu-aarch64 "$HOST" --out "$pf" prefetch=off >"$TEST_TMP/host-aarch64-prefetch.log" 2>&1
+check "prefetch=off is a configuration error (exit 2) naming why on AArch64" sh -c "
+    test $? = 2 && grep -q \"key 'prefetch': not on this architecture: AArch64's prefetcher controls are implementation-defined registers\" '$TEST_TMP/host-aarch64-prefetch.log'"
 
 # The x86-64 chase-host, with the same seed, builds the same chains: the checksums agree.
 dir="$out/0001"

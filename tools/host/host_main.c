@@ -75,7 +75,7 @@ static void describe_machine(struct machine *m)
     /* After pinning: a hybrid CPU's cores differ. The CPU is the one seen as CPUID ran. */
     int before = sched_getcpu();
 #if defined(__aarch64__)
-    host_arm_cpu_read(&m->cpu, before); /* no CPUID: MIDR_EL1 and sysfs */
+    host_arm_cpu_read(&m->cpu, before, ""); /* no CPUID: MIDR_EL1, the PPTT or sysfs */
 #else
     cpuinfo_read(&m->cpu, host_cpuid);
     if (m->cpu.simd.os_xsave) /* what Linux enabled: the widths chase-host may use */

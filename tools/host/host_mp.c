@@ -11,6 +11,9 @@
 
 #include "arch/cpu.h"
 #include "host.h"
+#if defined(__aarch64__)
+#include "host_arm_files.h"
+#endif
 #include "platform.h"
 
 #define SYSFS_CPU "/sys/devices/system/cpu"
@@ -115,6 +118,9 @@ static void probe(void)
         p->topology = "sysfs (the OS's reading of CPUID)";
         p->node = cpu_node(c);
         p->bsp = c == here;
+#if defined(__aarch64__)
+        p->midr = host_arm_cpuinfo_midr("", (int)c); /* big.LITTLE: each core's own part */
+#endif
         if (p->bsp) { /* the caller is pinned here: its CPUID is this processor's */
             uint32_t r[4];
             arch_cpuid(CPUID_LEAF_FEATURES, 0, r);

@@ -22,6 +22,10 @@ static inline uint64_t arch_tsc_fenced(void)
     return v;
 }
 
+/* How arch_tsc_fenced (and the timed loops' COUNTER_READ) reads the counter, as run.json says it.
+ */
+#define ARCH_COUNTER_READ_TEXT "dsb sy; isb; mrs cntvct_el0; isb"
+
 /* CNTFRQ_EL0: the generic timer's frequency in Hz as firmware set it (24 MHz to 1 GHz). */
 static inline uint64_t arch_counter_hz(void)
 {
