@@ -356,14 +356,6 @@ $(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/hos
 test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
 $(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
-# AArch64 (issue 42): the ID register (MIDR, MPIDR, CLIDR, CCSIDR, CTR) and PPTT decoders.
-UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt host/test_host_arm_files
-test_host_arm_files_SRCS := tools/host/host_arm_files.c kernel/machine/arm_pptt.c \
-	kernel/lib/fmt.c kernel/lib/kstring.c
-$(BUILD)/test/tests/unit/host/test_host_arm_files.c.o: TEST_CFLAGS += -Itools/host
-test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
-test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
-
 # AArch64 (issue 42): chase-host cross-built for AArch64 Linux, in its own fragment.
 include kernel/arch/aarch64/aarch64.mk
 

@@ -45,3 +45,12 @@ $(BUILD)/check_bw_aarch64: tests/host/check_bw_aarch64.c kernel/arch/aarch64/bw_
 	@$(if $(Q),echo "  LINK     $@")
 	$(Q)$(AARCH64_CC) $(COMMON) -O1 -static -o $@ $^
 ALL_TARGETS += $(BUILD)/check_bw_aarch64
+
+# Unit tests (host-built): the ID register (MIDR, MPIDR, CLIDR, CCSIDR, CTR, ID_AA64PFR0) and
+# PPTT decoders, and chase-host's AArch64 file readers (PPTT, sysfs, /proc/cpuinfo) over fake trees.
+UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt host/test_host_arm_files
+test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
+test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
+test_host_arm_files_SRCS := tools/host/host_arm_files.c kernel/machine/arm_pptt.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c
+$(BUILD)/test/tests/unit/host/test_host_arm_files.c.o: TEST_CFLAGS += -Itools/host
