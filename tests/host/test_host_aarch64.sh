@@ -103,6 +103,10 @@ rc=$?
 check "chase-report reads the AArch64 run and names its processor by MIDR" sh -c "
     test $rc = 0 && test -s '$rep/report.md' &&
     grep -q '^run 0001: .*(MIDR 0x[0-9a-f]*)' '$TEST_TMP/host-aarch64-report.log'"
+check "report.md compares the levels with the machine's cache description (sysfs or PPTT)" \
+    grep -Eq "^#### Against the machine's cache description \((sysfs|PPTT)\)$" "$rep/report.md"
+check "report.md: the described caches' rows and the bandwidth table of the AArch64 run" sh -c "
+    grep -q '^| L1 data | ' '$rep/report.md' && grep -qi 'bandwidth' '$rep/report.md'"
 
 # A core without SVE gets NEON; x86's widths and string kernels are configuration errors that
 # name what this machine has.

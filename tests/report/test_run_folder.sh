@@ -15,8 +15,8 @@ for plot in random ring tlb dual linear fused scan offset parallel; do
     check "run folder: $plot.png drawn" is_png "$out/$plot.png"
     check "run folder: report.md shows $plot.png" grep -q "^!\[$plot.png\]($plot.png)" "$out/report.md"
 done
-for section in "Cache levels" "Latency model" "Against CPUID" "Plots" linear fused dual scan ring \
-    offset parallel tlb Configuration; do
+for section in "Cache levels" "Latency model" "Against the machine's cache description (CPUID)" \
+    "Plots" linear fused dual scan ring offset parallel tlb Configuration; do
     check "report.md has a $section section" grep -q "^#### $section\$" "$out/report.md"
 done
 check "report.md names the machine" grep -q "Synthetic Test CPU @ 3.00GHz" "$out/report.md"

@@ -36,8 +36,22 @@ static void read_machine(struct source *s)
         rtext_sanitize(s->hierarchy, sizeof(s->hierarchy), h);
 }
 
+/* Who described the caches, in a word: run.json's cache_source up to its first ';' (sysfs's
+   note on the PPTT follows it), CPUID for x86's leaves. */
+static void read_cache_from(struct source *s)
+{
+    const char *from = rjson_string(rjson_get(s->run, "cache_source"));
+    if (!from || !*from)
+        from = "the machine";
+    else if (!strncmp(from, "cpuid", 5))
+        from = "CPUID";
+    rtext_sanitize(s->cache_from, sizeof(s->cache_from), from);
+    s->cache_from[strcspn(s->cache_from, ";")] = 0;
+}
+
 static void read_caches(struct source *s)
 {
+    read_cache_from(s);
     const struct rjson *arr = rjson_get(s->run, "caches");
     for (const struct rjson *c = arr && arr->type == RJSON_ARRAY ? arr->child : NULL; c;
          c = c->next) {

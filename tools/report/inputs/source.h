@@ -68,9 +68,11 @@ struct source {
     struct curve curve[SOURCE_MAX_CURVES];
     size_t ncaches;
     struct cache_info cache[SOURCE_MAX_CACHES];
-    double core_hz;    /* 0 when unknown */
-    double page_bytes; /* buffer page size of the run, 0 when unknown */
-    bool hypervisor;   /* run.json says the CPU runs under a hypervisor */
+    char cache_from[48]; /* who described the caches: "CPUID", "PPTT", "CLIDR/CCSIDR", "sysfs",
+                            "simulated"...; "the machine" when the input does not say */
+    double core_hz;      /* 0 when unknown */
+    double page_bytes;   /* buffer page size of the run, 0 when unknown */
+    bool hypervisor;     /* run.json says the CPU runs under a hypervisor */
     size_t nwarnings;
     char warning[SOURCE_MAX_WARNINGS][SOURCE_TEXT];
 };

@@ -63,12 +63,13 @@ static void mark_levels(struct plot_spec *ps, const struct source_result *r)
 
 static void mark_cpuid(struct plot_spec *ps, const struct source *s)
 {
-    char label[64], sz[32];
+    char label[96], sz[32];
     for (size_t i = 0; i < s->ncaches; i++) {
         if (strcmp(s->cache[i].type, "instruction") == 0)
             continue;
         fmt_size(sz, sizeof(sz), s->cache[i].size_bytes);
-        snprintf(label, sizeof(label), "CPUID L%d %s", s->cache[i].level, sz);
+        snprintf(label, sizeof(label), "%s L%d %s", s->cache_from[0] ? s->cache_from : "described",
+                 s->cache[i].level, sz);
         plot_add_marker(ps, s->cache[i].size_bytes, MARK_CPUID, label);
     }
 }
@@ -172,9 +173,10 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
     char means[LEVELS_SIZE_MEANING_CHARS];
     levels_size_meaning(means, sizeof(means), d);
     snprintf(finding, cap,
-             "Red lines: the effective sizes of the %zu detected levels (%s); blue dashed: CPUID "
-             "sizes; grey dashed: the fitted model.",
-             d ? d->nlevels : 0, means);
+             "Red lines: the effective sizes of the %zu detected levels (%s); blue dashed: the "
+             "sizes the machine's cache description (%s) gives; grey dashed: the fitted model.",
+             d ? d->nlevels : 0, means,
+             c->r->src->cache_from[0] ? c->r->src->cache_from : "none given");
 }
 
 /* The curves of the experiment's role (and, for levels, the plotted-only extras). */
@@ -313,7 +315,7 @@ static void add_markers(struct ctx *c, struct plot_spec *ps, const struct an_plo
     if (p->mark_cpuid)
         mark_cpuid(ps, c->r->src);
     if (p->mark_llc && c->r->llc_bytes > 0)
-        plot_add_marker(ps, c->r->llc_bytes, MARK_CPUID, "CPUID last cache");
+        plot_add_marker(ps, c->r->llc_bytes, MARK_CPUID, "described last cache");
 }
 
 /* Experiment e's heatmap (its plot has a z column), recorded like the other plots. */

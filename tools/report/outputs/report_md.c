@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// report.md: machine, levels, latency model, CPUID comparison, plots and verdicts per input.
+// report.md: machine, levels, latency model, the comparison with the machine's cache description
+// (CPUID, CLIDR/CCSIDR or PPTT, sysfs), plots and verdicts per input.
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -186,9 +187,11 @@ static void cpuid_section(FILE *f, const struct source_result *r)
     const struct detection *d = primary_detection(r);
     if (s->ncaches == 0)
         return;
-    fprintf(f, "#### Against CPUID\n\n| CPUID cache | reported size | ways | line | shared by | "
-               "measured effective size | measured/reported | latency ns | core cycles |\n"
-               "|---|---|---|---|---|---|---|---|---|\n");
+    fprintf(f,
+            "#### Against the machine's cache description (%s)\n\n| described cache | reported "
+            "size | ways | line | shared by | measured effective size | measured/reported | "
+            "latency ns | core cycles |\n|---|---|---|---|---|---|---|---|---|\n",
+            s->cache_from[0] ? s->cache_from : "the machine");
     for (size_t k = 0; k < s->ncaches; k++) {
         const struct cache_info *ci = &s->cache[k];
         char rep[32], meas[64] = "-", ratio[32] = "-", lat[32] = "-", cyc[32] = "-";
@@ -222,7 +225,7 @@ static void cpuid_section(FILE *f, const struct source_result *r)
                     lv->latency_ns);
         else
             fprintf(f,
-                    "| (none) | | | | | %s step: not a CPUID cache (TLB? shared-cache "
+                    "| (none) | | | | | %s step: not a described cache (TLB? shared-cache "
                     "slice?) | | %.2f | |\n",
                     lv->size_known ? "a" : "an open", lv->latency_ns);
     }
