@@ -53,7 +53,6 @@ KERNEL_SRCS := \
 	kernel/machine/cpuinfo.c \
 	kernel/machine/simd.c \
 	kernel/machine/simd_peak.c \
-	kernel/machine/arm_id.c \
 	kernel/experiments/common.c \
 	kernel/experiments/driver.c \
 	$(EXPERIMENT_SRCS) \

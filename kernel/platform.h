@@ -164,9 +164,8 @@ struct plat_cpu {
     unsigned package, core, thread; /* location: package, core in it, thread in the core */
     unsigned die;                   /* die in the package (0 when the CPU names none) */
     unsigned core_type;             /* CPUID 0x1A EAX[31:24] on hybrid parts (0x20 Atom, 0x40
-                                       Core); 0 elsewhere */
-    uint32_t midr;                  /* AArch64: the core's MIDR_EL1, its core type on big.LITTLE
-                                       and DynamIQ machines; 0 unknown or not AArch64 */
+                                       Core); AArch64: the core's MIDR_EL1 (big.LITTLE and
+                                       DynamIQ cores differ in part); 0 elsewhere, unknown */
     const char *topology;           /* where the location came from ("CPUID 0xB", "firmware") */
     bool fw_known;                  /* the firmware's location (MP services) is below */
     unsigned fw_package, fw_die, fw_core, fw_thread;

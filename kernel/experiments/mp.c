@@ -3,6 +3,7 @@
 #include "experiments/mp.h"
 
 #include "arch/cpu.h"
+#include "machine/arm_id.h"
 #include "machine/cpu_select.h"
 
 #define CPUID_LEAF_FEATURES 1
@@ -57,7 +58,7 @@ static void probe_here(void *arg)
         if (r[1])
             apic = r[3];
     }
-    c->core_type = 0;
+    c->core_type = c->p.core_type; /* the platform's word (AArch64: MIDR) unless CPUID has one */
     if (max >= CPUID_LEAF_HYBRID) {
         arch_cpuid(CPUID_LEAF_EXT_FEATURES, 0, r);
         if (r[3] & CPUID7_EDX_HYBRID) {
@@ -96,7 +97,14 @@ void mp_refresh_lost(struct mp_cpu *cpus, unsigned n)
 
 const char *mp_core_type_name(unsigned core_type)
 {
+#if defined(__aarch64__)
+    struct arm_midr m;
+    arm_midr_decode(core_type, &m);
+    const char *part = arm_part_name(m.implementer, m.part);
+    return !core_type ? "-" : part ? part : "unnamed part";
+#else
     return core_type == CORE_TYPE_CORE ? "P-core" : core_type == CORE_TYPE_ATOM ? "E-core" : "-";
+#endif
 }
 
 /* Say which processors were chosen when not all of them could be. */

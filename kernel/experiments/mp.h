@@ -15,7 +15,8 @@
 /* A processor as the experiments see it: its location and what CPUID says there. */
 struct mp_cpu {
     struct plat_cpu p;
-    unsigned core_type; /* CPUID 0x1A EAX[31:24] on hybrid parts (0x20 Atom, 0x40 Core); 0 */
+    unsigned core_type; /* CPUID 0x1A EAX[31:24] on hybrid parts (0x20 Atom, 0x40 Core); the
+                           platform's (AArch64: MIDR_EL1, plat_cpu) where CPUID says none; 0 */
     uint32_t l2_group;  /* processors with the same value share an L2 (x2APIC ID bits above it) */
     uint32_t l3_group;  /* ... an L3 */
     bool probed;        /* the values above were read on the processor itself */
@@ -33,7 +34,8 @@ unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsign
 /* Copy the platform's lost marks into cpus (after a timeout). */
 void mp_refresh_lost(struct mp_cpu *cpus, unsigned n);
 
-/* The name of a core type ("P-core", "E-core", "-"). */
+/* The name of a core type ("P-core", "E-core"; on AArch64 its MIDR's part, "Cortex-A76";
+   "-" when none is known). */
 const char *mp_core_type_name(unsigned core_type);
 
 /* Work for one processor. */

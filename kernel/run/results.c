@@ -254,6 +254,7 @@ static void cpuid_cpu_json(struct json *j, const struct machine *m)
     json_object_end(j);
 }
 
+#if defined(__aarch64__)
 /* An AArch64 core's MIDR_EL1 and the part it names ("Cortex-A55"; null when not in the table). */
 static void arm_core_json(struct json *j, uint32_t midr)
 {
@@ -264,14 +265,17 @@ static void arm_core_json(struct json *j, uint32_t midr)
     json_string(j, "midr", hex);
     json_string(j, "core_part", arm_part_name(m.implementer, m.part));
 }
+#endif
 
 /* Where a processor's place came from, and the firmware's word where it differs. */
 static void topology_json(struct json *j, const struct plat_cpu *c)
 {
     json_u64(j, "die", c->die);
     json_u64(j, "core_type", c->core_type);
-    if (c->midr) /* AArch64: the core type is the part MIDR_EL1 names */
-        arm_core_json(j, c->midr);
+#if defined(__aarch64__)
+    if (c->core_type) /* the core type is the part MIDR_EL1 names */
+        arm_core_json(j, c->core_type);
+#endif
     json_string(j, "topology", c->topology);
     if (!c->fw_differs)
         return;

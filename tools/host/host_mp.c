@@ -119,7 +119,7 @@ static void probe(void)
         p->node = cpu_node(c);
         p->bsp = c == here;
 #if defined(__aarch64__)
-        p->midr = host_arm_cpuinfo_midr("", (int)c); /* big.LITTLE: each core's own part */
+        p->core_type = host_arm_cpuinfo_midr("", (int)c); /* big.LITTLE: each core's part */
 #endif
         if (p->bsp) { /* the caller is pinned here: its CPUID is this processor's */
             uint32_t r[4];

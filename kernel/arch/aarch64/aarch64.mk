@@ -6,7 +6,8 @@ AARCH64_CC := aarch64-linux-gnu-gcc
 AARCH64_HOST_CFLAGS := $(HOST_CFLAGS)
 AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S kernel/arch/aarch64/bw_kernels.S
 # What chase-host reads on AArch64 instead of CPUID: MIDR_EL1 (named), the PPTT or sysfs's caches.
-AARCH64_HOST_SRCS := kernel/machine/arm_pptt.c tools/host/host_arm.c tools/host/host_arm_files.c
+AARCH64_HOST_SRCS := kernel/machine/arm_id.c kernel/machine/arm_pptt.c tools/host/host_arm.c \
+	tools/host/host_arm_files.c
 AARCH64_HOST_OBJS := $(patsubst %,$(BUILD)/host-aarch64/%.o,$(KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
 	$(HOST_SRCS) $(AARCH64_HOST_SRCS))
 
