@@ -134,6 +134,9 @@ static void smt_boost_json(struct json *j, const struct cpu_facts *f)
         json_string(j, "core_has_sibling_thread", NULL);
     json_object_end(j);
     json_object_begin(j, "boost");
+#if defined(__aarch64__)
+    json_string(j, "why", "not on this architecture (turbo and its MSRs are x86's)");
+#endif
     json_bool(j, "supported", f->boost_supported);
     if (f->boost_disabled >= 0)
         json_bool(j, "disabled", f->boost_disabled != 0);
@@ -178,11 +181,15 @@ static void ap_msrs_json(struct json *j)
 {
     const struct ap_msr_book *b = ap_msr_book();
     json_object_begin(j, "processor_msrs");
+#if defined(__aarch64__)
+    json_string(j, "note", "not on this architecture (AArch64 has no MSRs)");
+#else
     json_string(j, "note",
                 "per-core MSRs: the processor running chase is in windows.de_cfg_found "
                 "and prefetch.value_at_start; every other processor sets the same "
                 "bits for each piece of its work and restores them after it (the "
                 "firmware only: chase-host writes no MSR)");
+#endif
     json_array_begin(j, "processors");
     for (unsigned i = 0; i < PLAT_CPUS_MAX; i++) {
         if (!b->used[i])

@@ -56,6 +56,8 @@ check "run.json: x86-only records say not on this architecture" json_true "$dir/
      and (.prefetch.documented|startswith("not on this architecture"))
      and (.windows.lfence|startswith("not on this architecture"))
      and (.windows.de_cfg|startswith("not on this architecture"))
+     and (.boost.why|startswith("not on this architecture"))
+     and (.processor_msrs.note|startswith("not on this architecture"))
      and (.tsc.smi|startswith("not on this architecture"))
      and (.tsc.adds_end_why|startswith("not on this architecture"))
      and .tsc.end_fence=="dsb sy; isb; mrs cntvct_el0; isb"'
@@ -125,6 +127,19 @@ check "an unsupported width or kernel is a configuration error (exit 2) naming w
     grep -q \"key 'bandwidth.width': sve is not usable here (the CPU lacks it); this machine supports neon\" \"\$log\" &&
     grep -q \"key 'bw_cores.width': avx2 is not usable here (the CPU lacks it); this machine supports neon\" \"\$log\" &&
     grep -q \"key 'bandwidth.kernels': rep_movsb is not on this architecture\" \"\$log\""
+
+# Measured and simulated side by side: the AArch64 run with chase-sim's Cortex-A72 model, in one
+# report, each compared with its own cache description.
+sim=$(fresh_dir host-aarch64-sim)
+"$ROOT/build/chase-sim" --hierarchy cortex-a72 --out "$sim" profile=quick experiments=random \
+    >"$TEST_TMP/host-aarch64-sim.log" 2>&1
+both=$(fresh_dir host-aarch64-both)
+"$ROOT/build/chase-report" --out "$both" "$dir" "$sim/0001" >"$TEST_TMP/host-aarch64-both.log" 2>&1
+check "chase-report reads the AArch64 run beside a chase-sim run of a Cortex-A72 model" sh -c "
+    test $? = 0 && grep -q '^run 0001: .*(MIDR 0x[0-9a-f]*)' '$TEST_TMP/host-aarch64-both.log' &&
+    grep -q '^run 0001: simulated ' '$TEST_TMP/host-aarch64-both.log' &&
+    grep -q \"^#### Against the machine's cache description (simulated)\" '$both/report.md' &&
+    grep -Eq \"^#### Against the machine's cache description \\((sysfs|PPTT)\\)\" '$both/report.md'"
 
 # prefetch=off cannot be honoured on AArch64 (its controls are implementation-defined): a
 # configuration error saying so, before anything runs.
