@@ -105,6 +105,9 @@ rc=$?
 check "chase-report reads the AArch64 run and names its processor by MIDR" sh -c "
     test $rc = 0 && test -s '$rep/report.md' &&
     grep -q '^run 0001: .*(MIDR 0x[0-9a-f]*)' '$TEST_TMP/host-aarch64-report.log'"
+"$ROOT/build/chase-report" --json "$dir" >"$TEST_TMP/host-aarch64-report.json" 2>/dev/null
+check "chase-report --json names the AArch64 run's cache description (sysfs or PPTT)" json_true \
+    "$TEST_TMP/host-aarch64-report.json" '.sources[0].cache_description|test("^(sysfs|PPTT)$")'
 check "report.md compares the levels with the machine's cache description (sysfs or PPTT)" \
     grep -Eq "^#### Against the machine's cache description \((sysfs|PPTT)\)$" "$rep/report.md"
 check "report.md: the described caches' rows and the bandwidth table of the AArch64 run" sh -c "

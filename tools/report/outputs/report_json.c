@@ -205,6 +205,7 @@ static void source_json(struct json *j, const struct source_result *r)
     json_string(j, "name", s->name);
     json_string(j, "machine", s->machine);
     json_bool(j, "simulated", s->simulated);
+    json_string(j, "cache_description", s->cache_from[0] ? s->cache_from : NULL);
     levels_json(j, r);
     verdicts_json(j, r);
     json_string(j, "summary", r->summary);
