@@ -32,7 +32,7 @@ static const struct key_desc bandwidth_keys[] = {
     {"kernels", KEY_CHOICE_LIST, P(kernels), 0, 0, bw_kernel_names, "",
      "what each point does to its buffer: read (load every byte), write (store every byte), "
      "copy (read one half, write the other), nt_write and nt_copy (non-temporal stores), "
-     "rep_movsb and rep_stosb (the CPU's string copy and fill)"},
+     "rep_movsb and rep_stosb (the CPU's string copy and fill; x86-64 only)"},
     {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
      "vector width of the kernels: auto (the widest the CPU and platform allow), sse2, avx2, "
      "avx512 (x86-64), neon, sve (AArch64)"},
