@@ -231,6 +231,21 @@ static void note_gentle(struct detection *d, const struct level *lv, double peak
                 sz, kexp(peak));
 }
 
+/* A level whose step starts where the previous step ends has no plateau of its own: no point
+ * between the two rises is flat. One cache's step spread over two octaves reads so as well as
+ * two caches an octave apart, so the data do not carry it as a cache: uncertain. */
+static void note_unseen(struct detection *d, struct level *lv)
+{
+    char sz[32];
+    lv->kind = LEVEL_UNCERTAIN;
+    lv->confidence *= 0.5;
+    fmt_size(sz, sizeof(sz), lv->size_bytes);
+    levels_note(d,
+                "the step at %s follows the one before without a flat point between them: "
+                "one cache's step spread over two octaves, or a second cache, uncertain",
+                sz);
+}
+
 /* Trailing gentle steps from plateaus that start beyond o->walk_bytes, where every load may pay
  * a page walk: memory plus walks, not caches. Drops them from d and returns the first point of
  * memory. */
@@ -289,6 +304,8 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
         set_level(p, a < st[i].a ? a : st[i].a, &st[i], o->ns_offset, lv);
         if (lv->kind == LEVEL_UNCERTAIN)
             note_gentle(d, lv, st[i].peak);
+        else if (i > 0 && st[i - 1].ended_by_split)
+            note_unseen(d, lv);
         a = step_end(p, &st[i]);
     }
     size_t mem_last = p->n - 1; /* memory's plateau: a..mem_last, page walks beyond */
