@@ -203,40 +203,7 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
                     : "");
 }
 
-/* Under a hypervisor the detector takes the last plateau for memory: other guests share the
- * last cache, so CPUID's size bounds nothing (interpret.c). When the curve ended inside that
- * size and the caches found (TLB and uncertain steps aside) are fewer than CPUID's, the curve has
- * not left that cache: the last plateau, or the rise the curve ends on, is the last cache as this
- * guest gets it, not memory (the quick profile's 4M curve on the Zen 3 guest of issue 15: its 16 ns
- * plateau is the L3, not DRAM). Returns whether so (then the curve is detected again with CPUID's
- * bound, as without a hypervisor). A curve that found as many caches as CPUID lists keeps its
- * memory. */
-static bool end_in_llc(const struct an_input *in, const struct an_curve *c,
-                       const struct detection *d, char *why, size_t cap)
-{
-    if (!in->hypervisor || !(in->llc_bytes > 0) || !in->ncaches || !kisfinite(d->dram_ns) || !c->n)
-        return false;
-    size_t caches = 0;
-    double largest = 0;
-    for (size_t i = 0; i < d->nlevels; i++)
-        caches += d->level[i].kind == LEVEL_CACHE; /* a step at a TLB's reach may be one */
-    for (size_t i = 0; i < c->n; i++)
-        largest = kfmax(largest, c->size[i]);
-    if (!(largest < INSIDE_LLC * in->llc_bytes) || caches >= in->ncaches)
-        return false;
-    char end[32], llc[32];
-    fmt_size(end, sizeof(end), largest);
-    fmt_size(llc, sizeof(llc), in->llc_bytes);
-    ksnprintf(why, cap,
-              "under a hypervisor the curve ends at %s, inside the %s last cache CPUID reports, "
-              "with %zu of its %zu caches found: it has not left that cache, which bounds it as "
-              "without a hypervisor (DRAM not reached)",
-              end, llc, caches, in->ncaches);
-    return true;
-}
-
-/* Mark the primary curve's levels (kind, confidence), take a last plateau inside CPUID's last
- * cache for it under a hypervisor, and note a shared last cache. */
+/* Mark the primary curve's levels (kind, confidence) and note a shared last cache. */
 void analysis_level_kinds(const struct an_input *in, struct an_result *r)
 {
     if (r->primary < 0)
@@ -247,13 +214,6 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)
         mark_level(&k, d, i);
-    char why[LEVELS_NOTE_CHARS];
-    if (end_in_llc(in, k.c, d, why, sizeof(why))) {
-        analysis_detect(in, k.c, &r->cr[r->primary], in->llc_bytes);
-        for (size_t i = 0; i < d->nlevels; i++)
-            mark_level(&k, d, i);
-        levels_note(d, "%s", why);
-    }
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     struct level *last = &d->level[d->nlevels - 1];

@@ -294,6 +294,29 @@ static void note_overruled(const struct lpoints *p, double offset, struct detect
                     list);
 }
 
+/* CPUID's last cache as the bound on where memory may start (0: none). Under a hypervisor
+ * (o->llc_bound_caches) only a curve that ended inside it with fewer caches found than CPUID lists
+ * has not left it; one that found them all met memory, whatever share the other guests left. */
+static double llc_bound(const struct lpoints *p, const struct detect_opts *o, struct detection *d)
+{
+    if (!(o->llc_bytes > 0) || !o->llc_bound_caches)
+        return o->llc_bytes;
+    size_t caches = 0;
+    double largest = kexp2(p->x[p->n - 1]);
+    for (size_t i = 0; i < d->nlevels; i++)
+        caches += d->level[i].kind == LEVEL_CACHE;
+    if (caches >= o->llc_bound_caches || !(largest < INSIDE_LLC * o->llc_bytes))
+        return 0;
+    char end[32], llc[32];
+    fmt_size(end, sizeof(end), largest);
+    fmt_size(llc, sizeof(llc), o->llc_bytes);
+    levels_note(d,
+                "under a hypervisor the curve ends at %s, inside the %s last cache CPUID reports, "
+                "with %zu of its %zu caches found: it has not left that cache",
+                end, llc, caches, o->llc_bound_caches);
+    return o->llc_bytes;
+}
+
 /* Levels and memory from the steps of p, the first level's plateau from point a. */
 static void build_levels(const struct lpoints *p, const struct step *st, size_t ns, size_t a,
                          const struct detect_opts *o, struct detection *d)
@@ -314,9 +337,9 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;
     /* The curve stayed in the last cache: it ends inside it, or shortly past it without a step
      * from a plateau that starts inside it. */
-    bool in_llc = o->llc_bytes > 0 && largest < INSIDE_LLC * o->llc_bytes;
-    bool open = o->llc_bytes > 0 && kexp2(p->x[a]) < INSIDE_LLC * o->llc_bytes &&
-                largest < LLC_REACH_FACTOR * o->llc_bytes;
+    double llc = llc_bound(p, o, d);
+    bool in_llc = llc > 0 && largest < INSIDE_LLC * llc;
+    bool open = llc > 0 && kexp2(p->x[a]) < INSIDE_LLC * llc && largest < LLC_REACH_FACTOR * llc;
     if (rising && in_llc) {
         open_level(p, a, o->ns_offset, d);
         levels_note(d, "the curve ends rising inside the last cache (CPUID): no DRAM plateau");
