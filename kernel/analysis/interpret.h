@@ -41,9 +41,6 @@ struct an_curve {
     bool relative;       /* latencies are time added to an L1 hit (tinymembench) */
     size_t n;
     const double *size, *ns, *cycles;
-    /* The same sizes measured apart (tinymembench's dual read beside its single), NULL: none. */
-    size_t witness_n;
-    const double *witness_size, *witness_ns;
 };
 
 /* A step found in a small-page curve and not in a larger-page curve of the same machine. */

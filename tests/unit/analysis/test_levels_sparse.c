@@ -114,13 +114,19 @@ static void test_printed_resolution(void **state)
     check_sparse(&m, 0.03, true);
 }
 
+/* The note of d that holds text, NULL when none does. */
+static const char *note_with(const struct detection *d, const char *text)
+{
+    for (size_t i = 0; i < d->nnotes; i++)
+        if (strstr(d->note[i], text))
+            return d->note[i];
+    return NULL;
+}
+
 /* The note that names the points left out as wild, if any. */
 static const char *wild_note(const struct detection *d)
 {
-    for (size_t i = 0; i < d->nnotes; i++)
-        if (strstr(d->note[i], "left out of the fit as wild"))
-            return d->note[i];
-    return NULL;
+    return note_with(d, "left out of the fit as wild");
 }
 
 /* Points left out of the fit are named, with the latency as the input has it: a 2.5x spike on
@@ -165,10 +171,7 @@ static void test_wild_points_named(void **state)
 /* The note that says a level has no flat point before its step, if any. */
 static const char *unseen_note(const struct detection *d)
 {
-    for (size_t i = 0; i < d->nnotes; i++)
-        if (strstr(d->note[i], "without a flat point between them"))
-            return d->note[i];
-    return NULL;
+    return note_with(d, "without a flat point between them");
 }
 
 /* A step spread over two octaves (x2.2, then x2.7: a 4K-page curve whose 1M L2 starts missing an
