@@ -50,12 +50,23 @@ void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i)
         ksnprintf(dst, cap, "L%zu", n);
 }
 
+/* Whether a step at size (where latency has made LEVELS_STEP_FRACTION of its rise) may be a
+ * TLB's of this reach. Past the reach a random chase misses the TLB on 1 - reach/size of its
+ * loads, so a step no larger than a page walk's makes that share of its rise at
+ * reach / (1 - LEVELS_STEP_FRACTION) (1.43x) when the TLB is fully associative LRU, and at the
+ * reach when it is sharper; REACH_FACTOR either way for where the grid places it. */
+static bool at_reach(double size, double reach)
+{
+    return size >= reach / REACH_FACTOR &&
+           size <= reach / (1 - LEVELS_STEP_FRACTION) * REACH_FACTOR;
+}
+
 /* The TLB reach (bytes) near size under page bytes per entry, or 0. */
 static double near_reach(double size, double page, const double *entries, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         double reach = entries[i] * page;
-        if (size >= reach / REACH_FACTOR && size <= reach * REACH_FACTOR)
+        if (at_reach(size, reach))
             return reach;
     }
     return 0;
@@ -131,8 +142,8 @@ static bool cache_near(const struct an_input *in, double size)
     return false;
 }
 
-/* The tlb experiment's step that a step at size is: a reach within REACH_FACTOR of it, for a
- * page size the curve's loads pay (its own, or 4K: pays_4k), with no CPUID cache near it. */
+/* The tlb experiment's step that a step at size is: a reach it is at (at_reach), for a page size
+ * the curve's loads pay (its own, or 4K: pays_4k), with no CPUID cache near it. */
 static bool measured_step(const struct kind_ctx *k, double size, struct verdict_tlb_step *st)
 {
     if (!k->in->ncaches || !(size > 0) || cache_near(k->in, size))
@@ -141,7 +152,7 @@ static bool measured_step(const struct kind_ctx *k, double size, struct verdict_
         double reach = k->step[i].reach_bytes, page = k->step[i].page_bytes;
         bool paid = (k->c->page_bytes > 0 && page == k->c->page_bytes) ||
                     (page <= SMALL_PAGE_BYTES && pays_4k(k->in, k->c));
-        if (reach > 0 && paid && size <= reach * REACH_FACTOR && size >= reach / REACH_FACTOR) {
+        if (reach > 0 && paid && at_reach(size, reach)) {
             *st = k->step[i];
             return true;
         }

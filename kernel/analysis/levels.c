@@ -220,14 +220,15 @@ static bool rising_end(const struct lpoints *p, const struct step *st, size_t ns
     return ns && step_end(p, &st[ns - 1]) == n - 1 && rate >= STEP_RISE_LN / RISE_WINDOW_OCTAVES;
 }
 
-/* Why a gentle step is uncertain, noted once per level. */
+/* Why a gentle step is not taken for a cache, noted once per level (classification may still
+ * name it a TLB's). */
 static void note_gentle(struct detection *d, const struct level *lv, double peak)
 {
     char sz[32];
     fmt_size(sz, sizeof(sz), lv->size_bytes);
     levels_note(d,
-                "the step at %s rises at most x%.2f in an octave (a cache's step doubles it): "
-                "a TLB reach, a cache that other cores also fill, or a ramp: uncertain",
+                "the step at %s rises at most x%.2f in an octave, less than a cache's step "
+                "(x2): a TLB reach, a cache that other cores also fill, or a ramp",
                 sz, kexp(peak));
 }
 
