@@ -26,6 +26,12 @@ check "a level near a true level beyond the end is not invented" test "$(row ski
 # The real runs' lines carry sizes without kinds and no reach columns.
 printf 'real x%s49152,2097152%s49152,2097152\n' "$T" "$T" >"$dir/real"
 check "sizes without kinds are scored" test "$(score real | awk '$3 == "real" { print $6, $7, $8 }')" = "2 100.0% 0"
+# A level's interval: 256K..512K finds a true 680K (within 1.5x of 512K) though its size, 315K,
+# is 2.2x off; scored by its size alone (points=1) it misses and is invented.
+printf 'p%s24576,696320%s21743:cache:0.9:16384:32768,322737:cache:0.8:262144:524288%s%s\n' "$T" "$T" "$T" "$T" >"$dir/iv"
+check "a level's interval finds a true level its size is 2.2x from" test "$(row iv p)" = "1 2 100.0% 0"
+check "points=1 scores the size alone" test "$(awk -F'\t' -v part=t -v points=1 \
+    -f "$ROOT/tests/report/corpus/score.awk" "$dir/iv" | awk '$3 == "p" { print $4, $5, $6, $7 }')" = "1 2 50.0% 1"
 # A missed level: 1 of 2 found.
 printf 'e%s32768,1048576%s32768:cache\n' "$T" "$T" >"$dir/missed"
 check "a level with nothing within 1.5x is missed" test "$(row missed e)" = "1 2 50.0% 0"
