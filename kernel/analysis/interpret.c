@@ -98,11 +98,11 @@ static void detect_curve(const struct an_input *in, const struct an_curve *c,
 {
     bool tlb = c->role == AN_ROLE_TLB;
     cr->ns_offset = c->relative ? NOMINAL_L1_NS : 0;
-    struct detect_opts o = {
-        .llc_bytes = tlb || (in->hypervisor && !in->ncaches) ? 0 : in->llc_bytes,
-        .llc_bound_caches = in->hypervisor ? in->ncaches : 0,
-        .ns_offset = cr->ns_offset,
-        .walk_bytes = tlb ? 0 : analysis_walk_bytes(in, c)};
+    struct detect_opts o = {.llc_bytes =
+                                tlb || (in->hypervisor && !in->ncaches) ? 0 : in->llc_bytes,
+                            .llc_bound_caches = in->hypervisor ? in->ncaches : 0,
+                            .ns_offset = cr->ns_offset,
+                            .walk_bytes = tlb ? 0 : analysis_walk_bytes(in, c)};
     levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
     cr->analysed = true;
 }

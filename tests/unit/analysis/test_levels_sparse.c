@@ -183,7 +183,7 @@ static void test_adjacent_steps_uncertain(void **state)
 {
     (void)state;
     /* 4K .. 64M: L1 to 32K, a plateau to 512K, then the two steep octaves, memory from 4M. */
-    static const double spread[] = {1.2, 1.2, 1.2, 1.2, 4.6, 4.8, 5.0, 5.2,  5.5,
+    static const double spread[] = {1.2, 1.2, 1.2, 1.2, 4.6, 4.8, 5.0, 5.2, 5.5,
                                     12,  32,  41,  45,  48,  50,  51,  52};
     static const double flat[] = {1.2, 1.2, 1.2, 1.2, 4.6, 4.8, 5.0, 5.2, 5.5,
                                   12,  13,  32,  41,  45,  48,  50,  51};
