@@ -90,11 +90,14 @@ while IFS=$'\t' read -r file truth spec half; do
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$fmt" "$truth" "${got:-}" "$reach" "$skip" "$file"
     [ -z "${half:-}" ] || printf '%s\t%s\t%s\t%s\t%s\n' "sim-half.${fmt#sim.}" "$half" "${got:-}" "$reach" "$skip"
 done <"$work/truth.tsv" >"$work/scored.tsv"
-# The real runs: "real" as the format, sizes above the bound dropped from both sides.
+# The real runs: "real" as the format, sizes above the bound dropped from both sides; the TLB
+# reaches their tlb experiment measured (a level there that is not called a cache is excused).
 grep -v '^#' "$here/real/truth.tsv" | while IFS=$'\t' read -r dir truth bound _; do
     got=$("$report" --json "$here/real/$dir" 2>/dev/null |
-        jq -r --argjson b "$bound" '[.levels[] | select(.size_known and .size_bytes < $b) |
-            "\(.size_bytes):\(.kind):\(.confidence):\(.size_lo_bytes):\(.size_hi_bytes)"] | join(",")' 2>/dev/null) || got=ERROR
+        jq -r --argjson b "$bound" '([.levels[] | select(.size_known and .size_bytes < $b) |
+            "\(.size_bytes):\(.kind):\(.confidence):\(.size_lo_bytes):\(.size_hi_bytes)"] |
+            join(",")) + "\t" + ([.verdicts.tlb.steps[]?.reach_bytes] | join(","))' \
+            2>/dev/null) || got=ERROR
     printf 'real %s\t%s\t%s\n' "$dir" "$truth" "${got:-}"
 done >>"$work/scored.tsv"
 # EVAL_SCORED=FILE keeps the per-curve lines (format, truth, detected size:kind:confidence:lo:hi,
