@@ -174,5 +174,23 @@ check "real: a duplicate near a true level is not invented, nor real" \
 printf 'w\t32768\t32768:cache:1:null:null,65536:cache:1:null:null\tx\n' >"$dir/r3"
 check "real: a size without interval 2x off is an invented cache" \
     test "$(real_row r3 w)" = "100.0% 10.00 0.00 50.0%"
+# real-score.awk md=1: the same counts as Markdown rows, and the calibration bands.
+check "real: md=1 prints the score as a Markdown row" \
+    grep -qxF '| v | 1 | 1 | 100.0% | 0.00 | 0.00 | 50.0% (1 of 2) |' <(printf 'tinymembench\t2097152\t2000000:cache:0.9:2000000:2000000,2200000:cache:0.6:2200000:2200000\tx\n' |
+    awk -F'\t' -v md=1 -f "$ROOT/tests/report/corpus/real-score.awk" | sed 's/tinymembench, 4K pages/v/')
+check "real: md=1 prints a calibration band per confidence quarter" \
+    grep -qxF '| 0.50-0.75 | 1 | 1 | 0 (0%) | 1 (100%) |' <(printf 'tinymembench\t2097152\t2000000:cache:0.9:2000000:2000000,2200000:cache:0.6:2200000:2200000\tx\n' |
+    awk -F'\t' -v md=1 -f "$ROOT/tests/report/corpus/real-score.awk")
+# docs-scores.sh: the tables replace what lies between the markers, the rest of the file kept.
+begin='<!-- real-score tables: written by tests/report/corpus/docs-scores.sh -->'
+printf 'before\n%s\nstale\n<!-- real-score tables end -->\nafter\n' "$begin" >"$dir/doc.md"
+DOC=$dir/doc.md "$ROOT/tests/report/corpus/docs-scores.sh"
+check "docs-scores: the stale lines go, the score table comes" \
+    test "$(grep -c '^stale$' "$dir/doc.md"):$(grep -c '^| format | curves |' "$dir/doc.md")" = 0:1
+check "docs-scores: the lines around the markers stay" \
+    test "$(head -1 "$dir/doc.md"):$(tail -1 "$dir/doc.md")" = before:after
+printf 'no markers\n' >"$dir/bare.md"
+DOC=$dir/bare.md "$ROOT/tests/report/corpus/docs-scores.sh" 2>/dev/null
+check "docs-scores: a file without the markers is an error" test $? = 1
 
 finish
