@@ -328,12 +328,14 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
         set_level(p, a < st[i].a ? a : st[i].a, &st[i], o->ns_offset, lv);
         if (lv->kind == LEVEL_UNCERTAIN)
             note_gentle(d, lv, st[i].peak);
-        else if (i > 0 && st[i - 1].ended_by_split)
-            note_unseen(d, lv);
         a = step_end(p, &st[i]);
     }
     size_t mem_last = p->n - 1; /* memory's plateau: a..mem_last, page walks beyond */
     a = drop_walk_steps(p, o, a, &mem_last, d);
+    /* After the walks: those are gentle steps, an unseen plateau's level may be steep. */
+    for (size_t i = 1; i < d->nlevels; i++)
+        if (d->level[i].kind == LEVEL_CACHE && st[i - 1].ended_by_split)
+            note_unseen(d, &d->level[i]);
     /* The last step's rise reaches the curve's end and the fit still climbs there. */
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;
     /* The curve stayed in the last cache: it ends inside it, or shortly past it without a step

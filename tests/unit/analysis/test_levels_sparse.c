@@ -177,8 +177,8 @@ static const char *unseen_note(const struct detection *d)
 /* A step spread over two octaves (x2.2, then x2.7: a 4K-page curve whose 1M L2 starts missing an
  * octave early) reads as two steps with no flat point between them. The first is the cache; the
  * second has no plateau of its own, so the data do not carry it as a cache: uncertain, with its
- * confidence below one half and the reason noted. With a flat point between the two rises both
- * are caches. */
+ * confidence below one half and the reason noted, and not taken for page walks. With a flat
+ * point between the two rises both are caches. */
 static void test_adjacent_steps_uncertain(void **state)
 {
     (void)state;
@@ -200,6 +200,13 @@ static void test_adjacent_steps_uncertain(void **state)
     assert_int_equal(d.level[2].kind, LEVEL_UNCERTAIN);
     assert_true(d.level[2].confidence < 0.5);
     assert_non_null(unseen_note(&d));
+    /* Beyond the 4K TLBs' reach a gentle last step is memory plus page walks; this one is steep
+     * (x2.7), so it stays a level though uncertain. */
+    o.walk_bytes = 1 << 20;
+    levels_detect(size, spread, NULL, n, &o, &d);
+    assert_int_equal(d.nlevels, 3);
+    assert_int_equal(d.level[2].kind, LEVEL_UNCERTAIN);
+    o.walk_bytes = 0;
     levels_detect(size, flat, NULL, n, &o, &d);
     assert_int_equal(d.nlevels, 3);
     for (size_t i = 0; i < d.nlevels; i++)
