@@ -13,8 +13,9 @@
 //  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
 //     step's rise, reported with the two measured sizes around it (the interval the data
 //     place it in); its latency is the median of the points between the previous step and
-//     this one. The level is a cache when its steepest octave rises CACHE_RISE_LN, otherwise
-//     uncertain, with the reason noted.
+//     this one. The level is a cache when its steepest octave rises CACHE_RISE_LN and a point
+//     between the previous step and its own is flat (its step did not start where the last
+//     ended: starts_next); otherwise uncertain, with the reason noted.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
