@@ -90,13 +90,19 @@ double analysis_llc_bytes(const struct an_input *in, const struct an_result *r)
     return 0;
 }
 
-void analysis_detect(const struct an_input *in, const struct an_curve *c,
-                     struct an_curve_result *cr, double llc_bytes)
+/* Detect curve c's levels into cr. The LLC bound is about bytes in cache: a TLB curve touches
+ * one line per page, so it gets none. Under a hypervisor other guests share the last cache:
+ * CPUID's size bounds only a curve that ended inside it short of CPUID's caches (levels.h). */
+static void detect_curve(const struct an_input *in, const struct an_curve *c,
+                         struct an_curve_result *cr)
 {
+    bool tlb = c->role == AN_ROLE_TLB;
     cr->ns_offset = c->relative ? NOMINAL_L1_NS : 0;
-    struct detect_opts o = {.llc_bytes = llc_bytes,
+    struct detect_opts o = {.llc_bytes =
+                                tlb || (in->hypervisor && !in->ncaches) ? 0 : in->llc_bytes,
+                            .llc_bound_caches = in->hypervisor ? in->ncaches : 0,
                             .ns_offset = cr->ns_offset,
-                            .walk_bytes = c->role == AN_ROLE_TLB ? 0 : analysis_walk_bytes(in, c)};
+                            .walk_bytes = tlb ? 0 : analysis_walk_bytes(in, c)};
     levels_detect(c->size, c->ns, c->cycles, c->n, &o, &cr->det);
     cr->analysed = true;
 }
@@ -106,13 +112,8 @@ static void detect_curves(const struct an_input *in, struct an_result *r)
     for (size_t i = 0; i < in->ncurves && i < AN_MAX_CURVES; i++) {
         const struct an_curve *c = &in->curve[i];
         r->cr[i].reference = -1;
-        if (c->role == AN_ROLE_EXTRA || c->role == AN_ROLE_NONE)
-            continue;
-        /* The LLC bound is about bytes in cache: a TLB curve touches one line per page. Under
-         * a hypervisor other guests share the last cache: CPUID's size bounds nothing, unless
-         * the curve never left it (level_kind.c's end_in_llc detects it again). */
-        bool llc_bound = c->role != AN_ROLE_TLB && !in->hypervisor;
-        analysis_detect(in, c, &r->cr[i], llc_bound ? in->llc_bytes : 0);
+        if (c->role != AN_ROLE_EXTRA && c->role != AN_ROLE_NONE)
+            detect_curve(in, c, &r->cr[i]);
     }
 }
 

@@ -41,9 +41,6 @@ struct an_curve {
     bool relative;       /* latencies are time added to an L1 hit (tinymembench) */
     size_t n;
     const double *size, *ns, *cycles;
-    /* The same sizes measured apart (tinymembench's dual read beside its single), NULL: none. */
-    size_t witness_n;
-    const double *witness_size, *witness_ns;
 };
 
 /* A step found in a small-page curve and not in a larger-page curve of the same machine. */
@@ -170,9 +167,6 @@ void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
  * and a note when the last cache is well below CPUID's (shared).
  */
 void analysis_level_kinds(const struct an_input *in, struct an_result *r);
-/* Detect curve c's levels into cr with CPUID's last cache of llc_bytes as the bound (0: none). */
-void analysis_detect(const struct an_input *in, const struct an_curve *c,
-                     struct an_curve_result *cr, double llc_bytes);
 /* The tlb experiment's steps (reach, page size, penalty) over every page size it measured,
  * against its largest page size; 0 when it did not run. */
 size_t analysis_tlb_steps(const struct an_input *in, const struct an_result *r,

@@ -50,12 +50,23 @@ void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i)
         ksnprintf(dst, cap, "L%zu", n);
 }
 
+/* Whether a step at size (where latency has made LEVELS_STEP_FRACTION of its rise) may be a
+ * TLB's of this reach. Past the reach a random chase misses the TLB on 1 - reach/size of its
+ * loads, so a step no larger than a page walk's makes that share of its rise at
+ * reach / (1 - LEVELS_STEP_FRACTION) (1.43x) when the TLB is fully associative LRU, and at the
+ * reach when it is sharper; REACH_FACTOR either way for where the grid places it. */
+static bool at_reach(double size, double reach)
+{
+    return size >= reach / REACH_FACTOR &&
+           size <= reach / (1 - LEVELS_STEP_FRACTION) * REACH_FACTOR;
+}
+
 /* The TLB reach (bytes) near size under page bytes per entry, or 0. */
 static double near_reach(double size, double page, const double *entries, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         double reach = entries[i] * page;
-        if (size >= reach / REACH_FACTOR && size <= reach * REACH_FACTOR)
+        if (at_reach(size, reach))
             return reach;
     }
     return 0;
@@ -131,8 +142,8 @@ static bool cache_near(const struct an_input *in, double size)
     return false;
 }
 
-/* The tlb experiment's step that a step at size is: a reach within REACH_FACTOR of it, for a
- * page size the curve's loads pay (its own, or 4K: pays_4k), with no CPUID cache near it. */
+/* The tlb experiment's step that a step at size is: a reach it is at (at_reach), for a page size
+ * the curve's loads pay (its own, or 4K: pays_4k), with no CPUID cache near it. */
 static bool measured_step(const struct kind_ctx *k, double size, struct verdict_tlb_step *st)
 {
     if (!k->in->ncaches || !(size > 0) || cache_near(k->in, size))
@@ -141,7 +152,7 @@ static bool measured_step(const struct kind_ctx *k, double size, struct verdict_
         double reach = k->step[i].reach_bytes, page = k->step[i].page_bytes;
         bool paid = (k->c->page_bytes > 0 && page == k->c->page_bytes) ||
                     (page <= SMALL_PAGE_BYTES && pays_4k(k->in, k->c));
-        if (reach > 0 && paid && size <= reach * REACH_FACTOR && size >= reach / REACH_FACTOR) {
+        if (reach > 0 && paid && at_reach(size, reach)) {
             *st = k->step[i];
             return true;
         }
@@ -203,40 +214,7 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
                     : "");
 }
 
-/* Under a hypervisor the detector takes the last plateau for memory: other guests share the
- * last cache, so CPUID's size bounds nothing (interpret.c). When the curve ended inside that
- * size and the caches found (TLB and uncertain steps aside) are fewer than CPUID's, the curve has
- * not left that cache: the last plateau, or the rise the curve ends on, is the last cache as this
- * guest gets it, not memory (the quick profile's 4M curve on the Zen 3 guest of issue 15: its 16 ns
- * plateau is the L3, not DRAM). Returns whether so (then the curve is detected again with CPUID's
- * bound, as without a hypervisor). A curve that found as many caches as CPUID lists keeps its
- * memory. */
-static bool end_in_llc(const struct an_input *in, const struct an_curve *c,
-                       const struct detection *d, char *why, size_t cap)
-{
-    if (!in->hypervisor || !(in->llc_bytes > 0) || !in->ncaches || !kisfinite(d->dram_ns) || !c->n)
-        return false;
-    size_t caches = 0;
-    double largest = 0;
-    for (size_t i = 0; i < d->nlevels; i++)
-        caches += d->level[i].kind == LEVEL_CACHE; /* a step at a TLB's reach may be one */
-    for (size_t i = 0; i < c->n; i++)
-        largest = kfmax(largest, c->size[i]);
-    if (!(largest < INSIDE_LLC * in->llc_bytes) || caches >= in->ncaches)
-        return false;
-    char end[32], llc[32];
-    fmt_size(end, sizeof(end), largest);
-    fmt_size(llc, sizeof(llc), in->llc_bytes);
-    ksnprintf(why, cap,
-              "under a hypervisor the curve ends at %s, inside the %s last cache CPUID reports, "
-              "with %zu of its %zu caches found: it has not left that cache, which bounds it as "
-              "without a hypervisor (DRAM not reached)",
-              end, llc, caches, in->ncaches);
-    return true;
-}
-
-/* Mark the primary curve's levels (kind, confidence), take a last plateau inside CPUID's last
- * cache for it under a hypervisor, and note a shared last cache. */
+/* Mark the primary curve's levels (kind, confidence) and note a shared last cache. */
 void analysis_level_kinds(const struct an_input *in, struct an_result *r)
 {
     if (r->primary < 0)
@@ -247,13 +225,6 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)
         mark_level(&k, d, i);
-    char why[LEVELS_NOTE_CHARS];
-    if (end_in_llc(in, k.c, d, why, sizeof(why))) {
-        analysis_detect(in, k.c, &r->cr[r->primary], in->llc_bytes);
-        for (size_t i = 0; i < d->nlevels; i++)
-            mark_level(&k, d, i);
-        levels_note(d, "%s", why);
-    }
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     struct level *last = &d->level[d->nlevels - 1];

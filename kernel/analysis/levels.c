@@ -13,8 +13,9 @@
 //  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
 //     step's rise, reported with the two measured sizes around it (the interval the data
 //     place it in); its latency is the median of the points between the previous step and
-//     this one. The level is a cache when its steepest octave rises CACHE_RISE_LN, otherwise
-//     uncertain, with the reason noted.
+//     this one. The level is a cache when its steepest octave rises CACHE_RISE_LN and a point
+//     between the previous step and its own is flat (its step did not start where the last
+//     ended: starts_next); otherwise uncertain, with the reason noted.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
@@ -220,15 +221,31 @@ static bool rising_end(const struct lpoints *p, const struct step *st, size_t ns
     return ns && step_end(p, &st[ns - 1]) == n - 1 && rate >= STEP_RISE_LN / RISE_WINDOW_OCTAVES;
 }
 
-/* Why a gentle step is uncertain, noted once per level. */
+/* Why a gentle step is not taken for a cache, noted once per level (classification may still
+ * name it a TLB's). */
 static void note_gentle(struct detection *d, const struct level *lv, double peak)
 {
     char sz[32];
     fmt_size(sz, sizeof(sz), lv->size_bytes);
     levels_note(d,
-                "the step at %s rises at most x%.2f in an octave (a cache's step doubles it): "
-                "a TLB reach, a cache that other cores also fill, or a ramp: uncertain",
+                "the step at %s rises at most x%.2f in an octave, less than a cache's step "
+                "(x2): a TLB reach, a cache that other cores also fill, or a ramp",
                 sz, kexp(peak));
+}
+
+/* A level whose step starts where the previous step ends has no plateau of its own: no point
+ * between the two rises is flat. One cache's step spread over two octaves reads so as well as
+ * two caches an octave apart, so the data do not carry it as a cache: uncertain. */
+static void note_unseen(struct detection *d, struct level *lv)
+{
+    char sz[32];
+    lv->kind = LEVEL_UNCERTAIN;
+    lv->confidence *= 0.5;
+    fmt_size(sz, sizeof(sz), lv->size_bytes);
+    levels_note(d,
+                "the step at %s follows the one before without a flat point between them: "
+                "one cache's step spread over two octaves, or a second cache, uncertain",
+                sz);
 }
 
 /* Trailing gentle steps from plateaus that start beyond o->walk_bytes, where every load may pay
@@ -279,6 +296,29 @@ static void note_overruled(const struct lpoints *p, double offset, struct detect
                     list);
 }
 
+/* CPUID's last cache as the bound on where memory may start (0: none). Under a hypervisor
+ * (o->llc_bound_caches) only a curve that ended inside it with fewer caches found than CPUID lists
+ * has not left it; one that found them all met memory, whatever share the other guests left. */
+static double llc_bound(const struct lpoints *p, const struct detect_opts *o, struct detection *d)
+{
+    if (!(o->llc_bytes > 0) || !o->llc_bound_caches)
+        return o->llc_bytes;
+    size_t caches = 0;
+    double largest = kexp2(p->x[p->n - 1]);
+    for (size_t i = 0; i < d->nlevels; i++)
+        caches += d->level[i].kind == LEVEL_CACHE;
+    if (caches >= o->llc_bound_caches || !(largest < INSIDE_LLC * o->llc_bytes))
+        return 0;
+    char end[32], llc[32];
+    fmt_size(end, sizeof(end), largest);
+    fmt_size(llc, sizeof(llc), o->llc_bytes);
+    levels_note(d,
+                "under a hypervisor the curve ends at %s, inside the %s last cache CPUID reports, "
+                "with %zu of its %zu caches found: it has not left that cache",
+                end, llc, caches, o->llc_bound_caches);
+    return o->llc_bytes;
+}
+
 /* Levels and memory from the steps of p, the first level's plateau from point a. */
 static void build_levels(const struct lpoints *p, const struct step *st, size_t ns, size_t a,
                          const struct detect_opts *o, struct detection *d)
@@ -293,13 +333,17 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
     }
     size_t mem_last = p->n - 1; /* memory's plateau: a..mem_last, page walks beyond */
     a = drop_walk_steps(p, o, a, &mem_last, d);
+    /* After the walks: those are gentle steps, an unseen plateau's level may be steep. */
+    for (size_t i = 1; i < d->nlevels; i++)
+        if (d->level[i].kind == LEVEL_CACHE && st[i - 1].ended_by_split)
+            note_unseen(d, &d->level[i]);
     /* The last step's rise reaches the curve's end and the fit still climbs there. */
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;
     /* The curve stayed in the last cache: it ends inside it, or shortly past it without a step
      * from a plateau that starts inside it. */
-    bool in_llc = o->llc_bytes > 0 && largest < INSIDE_LLC * o->llc_bytes;
-    bool open = o->llc_bytes > 0 && kexp2(p->x[a]) < INSIDE_LLC * o->llc_bytes &&
-                largest < LLC_REACH_FACTOR * o->llc_bytes;
+    double llc = llc_bound(p, o, d);
+    bool in_llc = llc > 0 && largest < INSIDE_LLC * llc;
+    bool open = llc > 0 && kexp2(p->x[a]) < INSIDE_LLC * llc && largest < LLC_REACH_FACTOR * llc;
     if (rising && in_llc) {
         open_level(p, a, o->ns_offset, d);
         levels_note(d, "the curve ends rising inside the last cache (CPUID): no DRAM plateau");

@@ -52,6 +52,10 @@ struct detection {
 
 struct detect_opts {
     double llc_bytes; /* largest cache CPUID reports, 0 when unknown */
+    /* Under a hypervisor other guests share the last cache, so its size bounds a curve only while
+     * the curve has found fewer caches (kind cache) than CPUID lists, this many, and ends inside
+     * it; 0: llc_bytes bounds every curve. */
+    size_t llc_bound_caches;
     double ns_offset; /* added to each latency before analysis (tinymembench's time above L1) */
     /* Beyond this size every load may pay a page walk (4K pages, or guest pages a host may
      * split): a step there that a walk could cost is memory plus walks, not a cache. 0: off. */

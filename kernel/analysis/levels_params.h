@@ -38,8 +38,9 @@
 
 /* Classification (level_kind.c, tlb_steps.c). A step of at most exp(CACHE_RISE_LN), 2x, in whole
  * latencies is no more than a page walk adds (a few cache hits): it may be a TLB's. */
-/* A step sits at a TLB's reach when its size is within this factor of entries x page size (the
- * effective reach blurs by the cache lines the page tables take). */
+/* A step sits at a TLB's reach R (entries x page size) when its size lies within this factor of
+ * R .. R / (1 - LEVELS_STEP_FRACTION), where a sharp and a fully associative TLB's misses make
+ * that share of their rise (the effective reach blurs by the lines the page tables take). */
 #define REACH_FACTOR 1.3
 /* A last cache found below this share of CPUID's size is shared with other cores or guests. */
 #define SHARED_SHARE 0.5

@@ -2,43 +2,27 @@
 // The level detector's preparation: clean, sort and bin the curve, fit it monotone, its noise.
 
 #include "analysis/levels_int.h"
-#include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "lib/stats.h"
 #include "platform.h"
 
-struct raw_point {
-    double x, ns, cyc;
+/* The cleaned curve before grouping: log2 size, latency + offset, cycles (NaN when unknown). */
+struct raw_curve {
+    double *x, *ns, *cyc;
 };
 
-/* Sort points by size: a Shell sort (no recursion, no allocation), gaps as in stats_sort. */
-static void sort_raw(struct raw_point *v, size_t n)
-{
-    static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
-    for (size_t g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
-        size_t gap = gaps[g];
-        for (size_t i = gap; i < n; i++) {
-            struct raw_point x = v[i];
-            size_t j = i;
-            for (; j >= gap && v[j - gap].x > x.x; j -= gap)
-                v[j] = v[j - gap];
-            v[j] = x;
-        }
-    }
-}
-
 /* Median of the latencies (and of the known cycles) of raw[a, b) into point k of p. */
-static void put_group(struct lpoints *p, size_t k, const struct raw_point *raw, size_t a, size_t b)
+static void put_group(struct lpoints *p, size_t k, const struct raw_curve *raw, size_t a, size_t b)
 {
     double ns[64] = {0}, cyc[64] = {0}, xs = 0;
     size_t n = 0, nc = 0;
     for (size_t i = a; i < b; i++) {
-        xs += raw[i].x;
+        xs += raw->x[i];
         if (n < 64)
-            ns[n++] = raw[i].ns;
-        if (nc < 64 && kisfinite(raw[i].cyc))
-            cyc[nc++] = raw[i].cyc;
+            ns[n++] = raw->ns[i];
+        if (nc < 64 && kisfinite(raw->cyc[i]))
+            cyc[nc++] = raw->cyc[i];
     }
     p->x[k] = xs / (double)(b - a);
     p->ns[k] = stats_median(ns, n);
@@ -46,12 +30,12 @@ static void put_group(struct lpoints *p, size_t k, const struct raw_point *raw, 
 }
 
 /* Group sorted points whose x differ by less than width (0: equal sizes only). */
-static size_t group(struct lpoints *p, const struct raw_point *raw, size_t m, double width)
+static size_t group(struct lpoints *p, const struct raw_curve *raw, size_t m, double width)
 {
     size_t k = 0, a = 0;
     while (a < m && k < LEVELS_MAX_POINTS) {
         size_t b = a + 1;
-        while (b < m && raw[b].x - raw[a].x <= width)
+        while (b < m && raw->x[b] - raw->x[a] <= width)
             b++;
         put_group(p, k++, raw, a, b);
         a = b;
@@ -63,25 +47,28 @@ void lpoints_build(struct lpoints *p, const double *size, const double *ns, cons
                    size_t n, double offset)
 {
     p->n = 0;
-    struct raw_point *raw = plat_alloc((n ? n : 1) * sizeof(*raw));
-    if (!raw)
+    size_t cap = n ? n : 1;
+    double *mem = plat_alloc(3 * cap * sizeof(double));
+    if (!mem)
         return;
+    struct raw_curve raw = {mem, mem + cap, mem + 2 * cap};
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         double v = ns[i] + offset;
         if (!kisfinite(size[i]) || size[i] < 1 || size[i] > 1e19 || !kisfinite(v) || v <= 0)
             continue;
-        double c = cycles && kisfinite(cycles[i]) && cycles[i] > 0 ? cycles[i] : KM_NAN;
-        raw[m++] = (struct raw_point){klog2(size[i]), v, c};
+        raw.x[m] = klog2(size[i]);
+        raw.ns[m] = v;
+        raw.cyc[m++] = cycles && kisfinite(cycles[i]) && cycles[i] > 0 ? cycles[i] : KM_NAN;
     }
-    sort_raw(raw, m);
-    size_t k = group(p, raw, m, 1e-9);
+    stats_sort_by(raw.x, raw.ns, raw.cyc, m);
+    size_t k = group(p, &raw, m, 1e-9);
     if (k >= LEVELS_MAX_POINTS && m > 0) {
         /* More points than the detector holds: medians of narrow log2 bins instead. */
-        double width = (raw[m - 1].x - raw[0].x) / (LEVELS_MAX_POINTS / 2);
-        k = group(p, raw, m, width);
+        double width = (raw.x[m - 1] - raw.x[0]) / (LEVELS_MAX_POINTS / 2);
+        k = group(p, &raw, m, width);
     }
-    plat_free(raw);
+    plat_free(mem);
     p->n = k;
     /* A cache's latency is fixed in core cycles: where every point has them, they are what is
      * fitted, so a clock change that moves ns alone makes no step. */

@@ -26,6 +26,12 @@ check "a level near a true level beyond the end is not invented" test "$(row ski
 # The real runs' lines carry sizes without kinds and no reach columns.
 printf 'real x%s49152,2097152%s49152,2097152\n' "$T" "$T" >"$dir/real"
 check "sizes without kinds are scored" test "$(score real | awk '$3 == "real" { print $6, $7, $8 }')" = "2 100.0% 0"
+# A level's interval: 256K..512K finds a true 680K (within 1.5x of 512K) though its size, 315K,
+# is 2.2x off; scored by its size alone (points=1) it misses and is invented.
+printf 'p%s24576,696320%s21743:cache:0.9:16384:32768,322737:cache:0.8:262144:524288%s%s\n' "$T" "$T" "$T" "$T" >"$dir/iv"
+check "a level's interval finds a true level its size is 2.2x from" test "$(row iv p)" = "1 2 100.0% 0"
+check "points=1 scores the size alone" test "$(awk -F'\t' -v part=t -v points=1 \
+    -f "$ROOT/tests/report/corpus/score.awk" "$dir/iv" | awk '$3 == "p" { print $4, $5, $6, $7 }')" = "1 2 50.0% 1"
 # A missed level: 1 of 2 found.
 printf 'e%s32768,1048576%s32768:cache\n' "$T" "$T" >"$dir/missed"
 check "a level with nothing within 1.5x is missed" test "$(row missed e)" = "1 2 50.0% 0"
@@ -168,5 +174,23 @@ check "real: a duplicate near a true level is not invented, nor real" \
 printf 'w\t32768\t32768:cache:1:null:null,65536:cache:1:null:null\tx\n' >"$dir/r3"
 check "real: a size without interval 2x off is an invented cache" \
     test "$(real_row r3 w)" = "100.0% 10.00 0.00 50.0%"
+# real-score.awk md=1: the same counts as Markdown rows, and the calibration bands.
+check "real: md=1 prints the score as a Markdown row" \
+    grep -qxF '| v | 1 | 1 | 100.0% | 0.00 | 0.00 | 50.0% (1 of 2) |' <(printf 'tinymembench\t2097152\t2000000:cache:0.9:2000000:2000000,2200000:cache:0.6:2200000:2200000\tx\n' |
+    awk -F'\t' -v md=1 -f "$ROOT/tests/report/corpus/real-score.awk" | sed 's/tinymembench, 4K pages/v/')
+check "real: md=1 prints a calibration band per confidence quarter" \
+    grep -qxF '| 0.50-0.75 | 1 | 1 | 0 (0%) | 1 (100%) |' <(printf 'tinymembench\t2097152\t2000000:cache:0.9:2000000:2000000,2200000:cache:0.6:2200000:2200000\tx\n' |
+    awk -F'\t' -v md=1 -f "$ROOT/tests/report/corpus/real-score.awk")
+# docs-scores.sh: the tables replace what lies between the markers, the rest of the file kept.
+begin='<!-- real-score tables: written by tests/report/corpus/docs-scores.sh -->'
+printf 'before\n%s\nstale\n<!-- real-score tables end -->\nafter\n' "$begin" >"$dir/doc.md"
+DOC=$dir/doc.md "$ROOT/tests/report/corpus/docs-scores.sh"
+check "docs-scores: the stale lines go, the score table comes" \
+    test "$(grep -c '^stale$' "$dir/doc.md"):$(grep -c '^| format | curves |' "$dir/doc.md")" = 0:1
+check "docs-scores: the lines around the markers stay" \
+    test "$(head -1 "$dir/doc.md"):$(tail -1 "$dir/doc.md")" = before:after
+printf 'no markers\n' >"$dir/bare.md"
+DOC=$dir/bare.md "$ROOT/tests/report/corpus/docs-scores.sh" 2>/dev/null
+check "docs-scores: a file without the markers is an error" test $? = 1
 
 finish

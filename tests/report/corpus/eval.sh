@@ -23,7 +23,8 @@
 # drawn 2026-11-25 18:53 UTC after the witness judged disputed points twice and by the fall
 # (seventeenth pass); quick: 2001..2008.
 # Prints per input format: curves, true levels, the share found within a factor 1.5 of their
-# size, and levels invented (a detected level with no true level within 1.5x), per ten curves,
+# size, and levels invented (a detected level with no true level within 1.5x of the interval it
+# is reported in, as real-score.sh scores; EVAL_POINTS=1: of its size alone), per ten curves,
 # and the levels' confidences: their mean over the right levels and over the invented ones, and
 # the Brier score (score.awk). Exit 1 when held-out misses the issue's
 # bar (95% found, at most one invented per ten curves) in any format. Then the real runs of
@@ -84,22 +85,27 @@ while IFS=$'\t' read -r file truth spec half; do
     fmt=${file#*.}; fmt=${fmt%.txt}
     got=$("$report" --json "$work/$file" 2>/dev/null |
         jq -r '[.levels[] | select(.size_known) |
-            "\(.size_bytes):\(.kind):\(.confidence)"] | join(",")' 2>/dev/null) ||
+            "\(.size_bytes):\(.kind):\(.confidence):\(.size_lo_bytes):\(.size_hi_bytes)"] | join(",")' 2>/dev/null) ||
         got=ERROR
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$fmt" "$truth" "${got:-}" "$reach" "$skip" "$file"
     [ -z "${half:-}" ] || printf '%s\t%s\t%s\t%s\t%s\n' "sim-half.${fmt#sim.}" "$half" "${got:-}" "$reach" "$skip"
 done <"$work/truth.tsv" >"$work/scored.tsv"
-# The real runs: "real" as the format, sizes above the bound dropped from both sides.
+# The real runs: "real" as the format, sizes above the bound dropped from both sides; the TLB
+# reaches their tlb experiment measured (a level there that is not called a cache is excused).
 grep -v '^#' "$here/real/truth.tsv" | while IFS=$'\t' read -r dir truth bound _; do
     got=$("$report" --json "$here/real/$dir" 2>/dev/null |
-        jq -r --argjson b "$bound" '[.levels[] | select(.size_known and .size_bytes < $b) |
-            "\(.size_bytes):\(.kind):\(.confidence)"] | join(",")' 2>/dev/null) || got=ERROR
+        jq -r --argjson b "$bound" '([.levels[] | select(.size_known and .size_bytes < $b) |
+            "\(.size_bytes):\(.kind):\(.confidence):\(.size_lo_bytes):\(.size_hi_bytes)"] |
+            join(",")) + "\t" + ([.verdicts.tlb.steps[]?.reach_bytes] | join(","))' \
+            2>/dev/null) || got=ERROR
     printf 'real %s\t%s\t%s\n' "$dir" "$truth" "${got:-}"
 done >>"$work/scored.tsv"
-# EVAL_SCORED=FILE keeps the per-curve lines (format, truth, detected size:kind, TLB reaches,
-# sizes beyond the curve's end, file) to look at.
+# EVAL_SCORED=FILE keeps the per-curve lines (format, truth, detected size:kind:confidence:lo:hi,
+# TLB reaches, sizes beyond the curve's end, file) to look at.
 [ -z "${EVAL_SCORED:-}" ] || cp "$work/scored.tsv" "$EVAL_SCORED"
-awk -F'\t' -v part="$part" -v failures="$work/failures.tsv" -f "$here/score.awk" "$work/scored.tsv"
+# EVAL_POINTS=1 scores each level by its size alone, not the interval it is reported in.
+awk -F'\t' -v part="$part" -v points="${EVAL_POINTS:-0}" -v failures="$work/failures.tsv" \
+    -f "$here/score.awk" "$work/scored.tsv"
 status=$?
 touch "$work/failures.tsv"
 awk -F'\t' -v part="$part" -f "$here/wildclass.awk" "$work/wild.log" "$work/failures.tsv" \

@@ -96,10 +96,9 @@ static void tlb_curves(struct an_curve *t, double *size, double *ns4k, double *n
     t[1] = curve_of("tlb, 2M pages", AN_ROLE_TLB, 2097152, *n, size, ns2m);
 }
 
-/* A step at a TLB reach the run's tlb experiment measured, for a page size the main curve pays
- * (its own, or 4K under a hypervisor), with no CPUID cache within 1.5x, is a TLB step (kind
- * tlb); a CPUID cache near it, a reach measured elsewhere, native huge pages, no CPUID list or
- * no tlb experiment leave it as before. */
+/* A step at (or 1.5x past) a TLB reach the tlb experiment measured, for pages the main curve pays,
+ * with no CPUID cache within 1.5x, is kind tlb; a CPUID cache near it, a reach twice as far, native
+ * huge pages, no CPUID list or no tlb experiment leave it as before. */
 static void test_measured_tlb_reach(void **state)
 {
     (void)state;
@@ -121,6 +120,7 @@ static void test_measured_tlb_reach(void **state)
         {4096, 262144, false, 3, 3, 0, LEVEL_TLB},              /* 4K pages, native */
         {2097152, 262144, false, 3, 3, 0, LEVEL_UNCERTAIN},     /* native 2M: a gentle step */
         {2097152, 262144, true, 3, 3, 262144, LEVEL_UNCERTAIN}, /* an L2 of 256K */
+        {2097152, 185364, true, 3, 3, 0, LEVEL_TLB},            /* misses grow as 1 - reach/size */
         {2097152, 131072, true, 3, 3, 0, LEVEL_UNCERTAIN}, /* the reach measured is elsewhere */
         {2097152, 262144, true, 0, 3, 0, LEVEL_UNCERTAIN}, /* no CPUID: a foreign curve */
         {2097152, 262144, true, 3, 1, 0, LEVEL_UNCERTAIN}, /* no tlb experiment */

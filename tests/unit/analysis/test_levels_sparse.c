@@ -114,13 +114,19 @@ static void test_printed_resolution(void **state)
     check_sparse(&m, 0.03, true);
 }
 
+/* The note of d that holds text, NULL when none does. */
+static const char *note_with(const struct detection *d, const char *text)
+{
+    for (size_t i = 0; i < d->nnotes; i++)
+        if (strstr(d->note[i], text))
+            return d->note[i];
+    return NULL;
+}
+
 /* The note that names the points left out as wild, if any. */
 static const char *wild_note(const struct detection *d)
 {
-    for (size_t i = 0; i < d->nnotes; i++)
-        if (strstr(d->note[i], "left out of the fit as wild"))
-            return d->note[i];
-    return NULL;
+    return note_with(d, "left out of the fit as wild");
 }
 
 /* Points left out of the fit are named, with the latency as the input has it: a 2.5x spike on
@@ -162,12 +168,58 @@ static void test_wild_points_named(void **state)
     }
 }
 
+/* The note that says a level has no flat point before its step, if any. */
+static const char *unseen_note(const struct detection *d)
+{
+    return note_with(d, "without a flat point between them");
+}
+
+/* A step spread over two octaves (x2.2, then x2.7: a 4K-page curve whose 1M L2 starts missing an
+ * octave early) reads as two steps with no flat point between them. The first is the cache; the
+ * second has no plateau of its own, so the data do not carry it as a cache: uncertain, with its
+ * confidence below one half and the reason noted, and not taken for page walks. With a flat
+ * point between the two rises both are caches. */
+static void test_adjacent_steps_uncertain(void **state)
+{
+    (void)state;
+    /* 4K .. 64M: L1 to 32K, a plateau to 512K, then the two steep octaves, memory from 4M. */
+    static const double spread[] = {1.2, 1.2, 1.2, 1.2, 4.6, 4.8, 5.0, 5.2, 5.5,
+                                    12,  32,  41,  45,  48,  50,  51,  52};
+    static const double flat[] = {1.2, 1.2, 1.2, 1.2, 4.6, 4.8, 5.0, 5.2, 5.5,
+                                  12,  13,  32,  41,  45,  48,  50,  51};
+    double size[MAX_POINTS];
+    struct detect_opts o = {0};
+    struct detection d;
+    size_t n = sizeof(spread) / sizeof(spread[0]);
+    for (size_t i = 0; i < n; i++)
+        size[i] = exp2(12 + (double)i);
+    levels_detect(size, spread, NULL, n, &o, &d);
+    assert_int_equal(d.nlevels, 3);
+    assert_int_equal(d.level[0].kind, LEVEL_CACHE);
+    assert_int_equal(d.level[1].kind, LEVEL_CACHE);
+    assert_int_equal(d.level[2].kind, LEVEL_UNCERTAIN);
+    assert_true(d.level[2].confidence < 0.5);
+    assert_non_null(unseen_note(&d));
+    /* Beyond the 4K TLBs' reach a gentle last step is memory plus page walks; this one is steep
+     * (x2.7), so it stays a level though uncertain. */
+    o.walk_bytes = 1 << 20;
+    levels_detect(size, spread, NULL, n, &o, &d);
+    assert_int_equal(d.nlevels, 3);
+    assert_int_equal(d.level[2].kind, LEVEL_UNCERTAIN);
+    o.walk_bytes = 0;
+    levels_detect(size, flat, NULL, n, &o, &d);
+    assert_int_equal(d.nlevels, 3);
+    for (size_t i = 0; i < d.nlevels; i++)
+        assert_int_equal(d.level[i].kind, LEVEL_CACHE);
+    assert_null(unseen_note(&d));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sharp_then_soft),   cmocka_unit_test(test_sharp_then_two_soft),
         cmocka_unit_test(test_soft_then_sharp),   cmocka_unit_test(test_printed_resolution),
-        cmocka_unit_test(test_wild_points_named),
+        cmocka_unit_test(test_wild_points_named), cmocka_unit_test(test_adjacent_steps_uncertain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

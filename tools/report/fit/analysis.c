@@ -67,11 +67,6 @@ static struct an_curve as_an_curve(const struct curve *k)
                          .size = k->size,
                          .ns = k->ns,
                          .cycles = k->cycles};
-    if (k->witness) {
-        c.witness_n = k->witness->n;
-        c.witness_size = k->witness->size;
-        c.witness_ns = k->witness->ns;
-    }
     snprintf(c.label, sizeof(c.label), "%s", k->label);
     return c;
 }

@@ -54,10 +54,6 @@ static void tiny_block(struct source *s, const char *l, size_t n, struct curve *
         c->page_bytes = page;
         c->relative = true;
     }
-    /* The dual read is a loop of its own, its noise its own: it tells the single read's wild
-     * points from its steps. */
-    if (*single)
-        (*single)->witness = *dual;
 }
 
 /* "  65536 :    4.3 ns          /     6.6 ns": size, single, dual (dual may be missing). */

@@ -12,6 +12,7 @@
 
 #include "inputs/rbounds.h"
 #include "inputs/rtext.h"
+#include "lib/stats.h"
 
 const char source_formats_help[] =
     "accepted inputs: a chase result folder (run.json and <experiment>.csv files), one chase "
@@ -74,30 +75,9 @@ bool curve_push(struct curve *c, double size, double ns, double cycles)
     return true;
 }
 
-struct curve_point {
-    double size, ns, cycles;
-};
-
-static int cmp_point(const void *a, const void *b)
-{
-    double u = ((const struct curve_point *)a)->size, v = ((const struct curve_point *)b)->size;
-    return (u > v) - (u < v);
-}
-
 void curve_sort(struct curve *c)
 {
-    struct curve_point *p = malloc((c->n ? c->n : 1) * sizeof(*p));
-    if (!p)
-        return; /* unsorted: the analysis sorts its own copies */
-    for (size_t i = 0; i < c->n; i++)
-        p[i] = (struct curve_point){c->size[i], c->ns[i], c->cycles[i]};
-    qsort(p, c->n, sizeof(*p), cmp_point);
-    for (size_t i = 0; i < c->n; i++) {
-        c->size[i] = p[i].size;
-        c->ns[i] = p[i].ns;
-        c->cycles[i] = p[i].cycles;
-    }
-    free(p);
+    stats_sort_by(c->size, c->ns, c->cycles, c->n);
 }
 
 static void curve_free(struct curve *c)

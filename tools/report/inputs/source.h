@@ -43,8 +43,6 @@ struct curve {
     double *size;   /* bytes */
     double *ns;     /* ns per load */
     double *cycles; /* core cycles per load, NaN when unknown */
-    /* The same sizes measured apart (tinymembench's dual read beside its single), NULL: none. */
-    const struct curve *witness;
 };
 
 struct cache_info {
