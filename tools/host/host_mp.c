@@ -27,7 +27,8 @@
 struct worker {
     pthread_t thread;
     bool started;
-    void (*fn)(void *arg);
+    void (*fn)(void *arg);   /* a job of one window; or */
+    bool (*step)(void *arg); /* ... one of several: run again while it returns true */
     void *arg;
     bool busy; /* a job is posted or running */
 };
@@ -171,14 +172,20 @@ static void *worker_main(void *arg)
             spin_for_job(&mp.w[i]);
             pthread_mutex_lock(&mp.lock);
         }
-        while (!mp.w[i].busy || !mp.w[i].fn)
+        while (!mp.w[i].busy || (!mp.w[i].fn && !mp.w[i].step))
             pthread_cond_wait(&mp.posted, &mp.lock);
         void (*fn)(void *) = mp.w[i].fn;
+        bool (*step)(void *) = mp.w[i].step;
         void *fn_arg = mp.w[i].arg;
         pthread_mutex_unlock(&mp.lock);
-        fn(fn_arg);
+        if (step)
+            while (step(fn_arg)) /* no windows here: the OS takes its interrupts anyway */
+                ;
+        else
+            fn(fn_arg);
         pthread_mutex_lock(&mp.lock);
         mp.w[i].fn = NULL;
+        mp.w[i].step = NULL;
         mp.w[i].busy = false;
         pthread_cond_broadcast(&mp.finished);
     }
@@ -208,12 +215,13 @@ static bool worker_ready(unsigned i)
     return true;
 }
 
-/* Post fn(arg) to worker i (under mp.lock); false when it cannot take it. */
-static bool post(unsigned i, void (*fn)(void *), void *arg)
+/* Post fn(arg), or step(arg), to worker i (under mp.lock); false when it cannot take it. */
+static bool post(unsigned i, void (*fn)(void *), bool (*step)(void *), void *arg)
 {
     if (mp.cpu[i].lost || mp.w[i].busy || !worker_ready(i))
         return false;
     mp.w[i].fn = fn;
+    mp.w[i].step = step;
     mp.w[i].arg = arg;
     __atomic_store_n(&mp.w[i].busy, true, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&mp.posted);
@@ -273,7 +281,7 @@ int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout
 {
     pthread_mutex_lock(&mp.lock);
     int i = cpu_index(id), rc = -1;
-    if (i >= 0 && !mp.cpu[i].bsp && post((unsigned)i, fn, arg)) {
+    if (i >= 0 && !mp.cpu[i].bsp && post((unsigned)i, fn, NULL, arg)) {
         unsigned idx = (unsigned)i;
         rc = wait_workers(&idx, 1, NULL, timeout_us);
     }
@@ -292,7 +300,7 @@ unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_fail
     return conf > 0 ? (unsigned)conf : 0;
 }
 
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
                     uint64_t timeout_us)
 {
     (void)timeout_us; /* threads: the caller's wait is the bound */
@@ -306,7 +314,7 @@ int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void
             mp.started[k] = (unsigned)i;
     }
     for (unsigned k = 0; k < n && rc == 0; k++)
-        post(mp.started[k], fn, args[k]);
+        post(mp.started[k], NULL, step, args[k]);
     mp.nstarted = rc == 0 ? n : 0;
     pthread_mutex_unlock(&mp.lock);
     return rc;

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# Unit tests of the work on several processors: windows cut to window_max_ms on every processor,
+# window records kept per processor (included by the top-level Makefile, as its FRAGMENTS).
+
+UNIT_TESTS += experiments/test_win_slice machine/test_window_stats
+test_win_slice_SRCS := kernel/experiments/win_slice.c
+test_window_stats_SRCS := kernel/machine/window_stats.c
