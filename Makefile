@@ -129,7 +129,7 @@ HOST_SRCS := \
 	tools/host/host_buffer.c \
 	tools/host/host_identity.c \
 	tools/host/host_main.c \
-	tools/host/host_mp.c \
+	tools/host/host_mp.c tools/host/host_cpus.c \
 	tools/host/host_numa.c \
 	tools/host/host_platform.c
 

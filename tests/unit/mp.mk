@@ -5,3 +5,9 @@
 UNIT_TESTS += experiments/test_win_slice machine/test_window_stats
 test_win_slice_SRCS := kernel/experiments/win_slice.c
 test_window_stats_SRCS := kernel/machine/window_stats.c
+
+# chase-host's processor table over a sysfs tree the test writes (2 x 96 threads).
+UNIT_TESTS += host/test_host_cpus
+test_host_cpus_SRCS := tools/host/host_cpus.c kernel/machine/cpu_select.c \
+	tests/unit/stubs/stub_platform.c
+$(BUILD)/test/tests/unit/host/test_host_cpus.c.o: TEST_CFLAGS += -Itools/host
