@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Unit tests of the work on several processors: windows cut to window_max_ms on every processor,
-# window records kept per processor (included by the top-level Makefile, as its FRAGMENTS).
+# Tests of the work on several processors: windows cut to window_max_ms on every processor,
+# window records kept per processor, more than 64 processors (a fragment of the Makefile).
 
 UNIT_TESTS += experiments/test_win_slice machine/test_window_stats
 test_win_slice_SRCS := kernel/experiments/win_slice.c
@@ -11,3 +11,6 @@ UNIT_TESTS += host/test_host_cpus
 test_host_cpus_SRCS := tools/host/host_cpus.c kernel/machine/cpu_select.c \
 	tests/unit/stubs/stub_platform.c
 $(BUILD)/test/tests/unit/host/test_host_cpus.c.o: TEST_CFLAGS += -Itools/host
+
+# More than 64 processors in QEMU (-smp 96 as two packages).
+SCRIPT_TESTS += tests/qemu/test_many_cpus.sh
