@@ -58,7 +58,7 @@ KERNEL_SRCS := \
 	$(EXPERIMENT_SRCS) \
 	kernel/experiments/bw_plan.c \
 	kernel/experiments/bw_measure.c \
-	kernel/experiments/traffic.c \
+	kernel/experiments/traffic.c kernel/experiments/win_slice.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
@@ -83,7 +83,7 @@ KERNEL_SRCS := \
 	kernel/machine/cpu_select.c \
 	kernel/machine/mp_ctl.c \
 	kernel/machine/paging.c \
-	kernel/machine/window_rules.c \
+	kernel/machine/window_rules.c kernel/machine/window_stats.c \
 	kernel/machine/ap_msr.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
@@ -129,7 +129,7 @@ HOST_SRCS := \
 	tools/host/host_buffer.c \
 	tools/host/host_identity.c \
 	tools/host/host_main.c \
-	tools/host/host_mp.c \
+	tools/host/host_mp.c tools/host/host_cpus.c \
 	tools/host/host_numa.c \
 	tools/host/host_platform.c
 
@@ -205,7 +205,7 @@ ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUI
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
-FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk)
+FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
@@ -229,7 +229,7 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/experiments/mp.c kernel/experiments/traffic.c kernel/machine/cpu_select.c \
 	kernel/experiments/bw_plan.c kernel/machine/simd.c kernel/machine/simd_peak.c \
-	kernel/lib/stats.c \
+	kernel/lib/stats.c kernel/experiments/win_slice.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
@@ -309,7 +309,7 @@ test_config_bandwidth_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 # experiments: the sweep driver, with a fake measurement.
 UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan
-test_traffic_SRCS := kernel/experiments/traffic.c
+test_traffic_SRCS := kernel/experiments/traffic.c kernel/experiments/win_slice.c
 test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \

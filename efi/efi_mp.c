@@ -64,8 +64,10 @@ struct mp_services {
 
 /* One AP's window: its IDT, the job, and whether it came back. */
 struct ap_slot {
-    struct window_env env; /* 16-byte aligned: the table is aligned by hand */
-    void (*fn)(void *arg);
+    struct window_env env;   /* 16-byte aligned: the table is aligned by hand */
+    void (*fn)(void *arg);   /* a job of one window; or */
+    bool (*step)(void *arg); /* ... one of several: true while more remains */
+    bool more;
     void *arg;
     struct fault_info fault;
     int rc;
@@ -107,8 +109,35 @@ static bool ap_wrmsr(void *ctx, uint32_t msr, uint64_t value)
     return arch_window_wrmsr(ctx, msr, value) == 0;
 }
 
+/* One window's share of a job of several windows. */
+static void slot_step(void *arg)
+{
+    struct ap_slot *s = arg;
+    s->more = s->step(s->arg);
+}
+
 /*
- * Run on the AP by the firmware: the job in the AP's own window, with the boot processor's
+ * The job in windows of the AP's own: one, or as many as its steps ask for, the AP's interrupts
+ * as the firmware had them between two (an NMI in one does not stop the work: the step ran to
+ * its end; rc says that one window was lost).
+ */
+static void ap_windows(struct ap_slot *s)
+{
+    if (!s->step) {
+        s->rc = arch_window_run(&s->env, s->fn, s->arg, &s->fault);
+        return;
+    }
+    int rc = 0;
+    do {
+        s->more = false; /* stays so when a fault stops the step half-way: nothing more of it */
+        rc |= arch_window_run(&s->env, slot_step, s, &s->fault);
+        arch_pause(); /* interrupts pending meanwhile are taken here */
+    } while (s->more);
+    s->rc = rc;
+}
+
+/*
+ * Run on the AP by the firmware: the job in the AP's own windows, with the boot processor's
  * per-core settings (prefetchers, DE_CFG) made here for it and undone after; nothing of UEFI
  * is called.
  */
@@ -120,7 +149,7 @@ static void __attribute__((ms_abi)) ap_entry(void *arg)
     struct ap_msr_held held;
     s->env.cr3 = efi_window_cr3();
     ap_msr_apply(ap_msr_book(), s->book, mps.cpu[i].id, &ops, &held);
-    s->rc = arch_window_run(&s->env, s->fn, s->arg, &s->fault);
+    ap_windows(s);
     ap_msr_restore(ap_msr_book(), s->book, &ops, &held);
     __atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 }
@@ -314,8 +343,8 @@ static void fw_stall(void *ctx, uint64_t us)
 
 static const struct mp_fw_ops fw_ops = {fw_start, fw_finished, fw_job_done, fw_stall, NULL};
 
-/* Prepare slot i for fn(arg); false when its processor cannot take work. */
-static bool slot_ready(int i, void (*fn)(void *), void *arg)
+/* Prepare slot i for fn(arg), or step(arg) in windows; false when it cannot take work. */
+static bool slot_ready(int i, void (*fn)(void *), bool (*step)(void *), void *arg)
 {
     if (i < 0 || !mps.mp || mps.cpu[i].bsp || mps.ctl_slot[i].lost)
         return false;
@@ -323,6 +352,7 @@ static bool slot_ready(int i, void (*fn)(void *), void *arg)
     if (s->book == PLAT_CPUS_MAX && mps.books < PLAT_CPUS_MAX)
         s->book = mps.books++; /* handed out here, on the BSP: the APs only write their own */
     s->fn = fn;
+    s->step = step;
     s->arg = arg;
     s->rc = -1;
     s->done = 0;
@@ -332,14 +362,14 @@ static bool slot_ready(int i, void (*fn)(void *), void *arg)
 int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
 {
     int i = cpu_index(id);
-    if (!slot_ready(i, fn, arg))
+    if (!slot_ready(i, fn, NULL, arg))
         return -1;
     int rc = mp_ctl_run(&mps.ctl, (unsigned)i, timeout_us);
     sync_lost();
     return rc == MP_CTL_TIMEOUT ? PLAT_CPU_TIMEOUT : rc == 0 ? mps.slot[i].rc : -1;
 }
 
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
                     uint64_t timeout_us)
 {
     if (mps.nstarted || n > mps.n)
@@ -347,7 +377,7 @@ int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void
     for (unsigned k = 0; k < n; k++) {
         int i = cpu_index(ids[k]);
         /* every one back with the firmware first: then they start within microseconds */
-        if (!slot_ready(i, fn, args[k]) || !mp_ctl_ready(&mps.ctl, (unsigned)i)) {
+        if (!slot_ready(i, NULL, step, args[k]) || !mp_ctl_ready(&mps.ctl, (unsigned)i)) {
             sync_lost();
             return -1;
         }

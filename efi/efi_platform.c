@@ -117,7 +117,8 @@ void plat_window_report(struct window_report *r)
     struct window_stats s;
     kmemset(&s, 0, sizeof(s));
     arch_window_stats_add(&window, &s);
-    efi_mp_window_stats(&s);
+    efi_mp_window_stats(&s); /* each processor's own record, summed */
+    s.nmis += arch_nmis_between_windows();
     *r = found;
     r->windows = s.windows;
     r->longest_ticks = s.longest_ticks;

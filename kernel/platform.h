@@ -199,12 +199,15 @@ unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_fail
 int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us);
 
 /*
- * Start fn(args[i]) on processor ids[i], i < n, all at once and without waiting, each in a
- * window of its own; the caller's own processor is not among them. timeout_us: past it the
- * firmware may reset a processor still running it (each job also checks a deadline of its
- * own). Returns 0, or -1 when one cannot be started (then none is). plat_cpus_wait must follow.
+ * Start step(args[i]) on processor ids[i], i < n, all at once and without waiting, each in a
+ * window of its own; the caller's own processor is not among them. step does one window's share
+ * of the work (at most window_max_ms: it looks at the clock itself) and returns true while more
+ * remains: the platform then runs it again in a new window, the processor's interrupts let in
+ * between (on the firmware: RFLAGS as the firmware had them). timeout_us: past it the firmware
+ * may reset a processor still running (each job also checks a deadline of its own). Returns 0,
+ * or -1 when one cannot be started (then none is). plat_cpus_wait must follow.
  */
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
                     uint64_t timeout_us);
 
 /*

@@ -12,10 +12,12 @@ extern const struct experiment experiment_c2c;
 
 #define C2C_REPS_MAX 64
 #define C2C_MATRIX_PRINT_MAX 16 /* larger matrices are summarized by group */
-/* A partner that does not answer within this is gone (window_max_ms for the waits on the boot
- * processor, whose interrupts are off meanwhile). */
+/* A partner that does not answer within this is gone (the wait goes on over windows of at most
+ * window_max_ms: interrupts are off inside them). */
 #define C2C_WAIT_S 2
-#define MS_PER_S 1000
+/* Round trips between two looks at the clock in a repetition that may outlast its window: one
+   fenced TSC read (tens of cycles) per 64 round trips of hundreds, under 1% of the time. */
+#define C2C_ROUNDS_PER_LOOK 64
 #define C2C_AREA_BYTES (1ULL << 20) /* the flag line and the modified lines, in the buffer */
 
 struct c2c_params {
@@ -70,6 +72,18 @@ static uint64_t c2c_buffer_bytes(const void *params)
     return C2C_AREA_BYTES;
 }
 
+/* One side's progress, kept between its windows (each side writes only its own). */
+struct c2c_side {
+    unsigned phase;     /* C2C_* */
+    uint64_t v;         /* the last value this side stored or answered */
+    uint64_t i, r;      /* round trips and repetitions done in this phase */
+    uint64_t deadline;  /* the wait in progress ends here (0: none yet) */
+    bool stored;        /* this round's value is stored: its answer is awaited */
+    uint64_t rep_ticks; /* the last repetition's length (whether the next fits a window) */
+};
+
+enum { C2C_START, C2C_BOUNCE, C2C_READ, C2C_FINISH, C2C_END };
+
 /* What both sides of one pair share; the `flag` line is the one bounced. */
 struct c2c_pair {
     volatile uint64_t *flag;  /* its own cache line */
@@ -77,46 +91,118 @@ struct c2c_pair {
     void **chain;             /* lines the answering side modifies, read by the timer */
     struct chain_layout layout;
     uint64_t rounds, reps, hops;
-    uint64_t timer_wait_ticks, answer_wait_ticks; /* each side's: one of the two below */
-    uint64_t ap_wait_ticks;                       /* on another processor: C2C_WAIT_S */
-    uint64_t bsp_wait_ticks; /* on the boot processor (interrupts off): also window_max_ms */
+    uint64_t timer_wait_ticks, answer_wait_ticks; /* each side's longest wait: C2C_WAIT_S */
+    uint64_t window_ticks;                        /* each side's longest window: window_max_ms */
+    struct c2c_side timer, answer;
     uint64_t bounce_ticks[C2C_REPS_MAX]; /* per repetition, on the timing side's TSC */
     uint64_t read_ticks[C2C_REPS_MAX];
+    uint64_t cuts; /* window ends inside a timed repetition (its parts are summed) */
     void *sink;
     bool failed;
     bool hang; /* the answering side spins forever (hang_test) */
 };
 
-/* The timing side (its own TSC only): round trips, then reads of lines the other modified. */
-static void c2c_timer(void *arg)
+/* Whether a repetition of the timing side may outlast what is left of a window (the first
+   one's length is not known yet): then it looks at the clock every C2C_ROUNDS_PER_LOOK. */
+static bool c2c_may_outlast(const struct win_slice *w, const struct c2c_side *s)
 {
-    struct c2c_pair *pr = arg;
-    uint64_t v = 0;
-    if (!mp_wait_for(pr->ready, 1, arch_tsc_fenced() + pr->timer_wait_ticks))
-        goto lost;
-    for (uint64_t r = 0; r < pr->reps; r++) {
+    return w->window_ticks && (!s->rep_ticks || s->rep_ticks > w->window_ticks / 2);
+}
+
+/*
+ * The timed round trips, repetition after repetition: a repetition starts in a window that
+ * holds it (at the last one's pace) and is cut only where it is longer than half a window or
+ * the partner is late; a cut one is the sum of its parts (the round trip in flight at the cut
+ * counts up to the cut).
+ */
+static enum win_state c2c_time_bounces(struct c2c_pair *pr, struct c2c_side *s,
+                                       const struct win_slice *w)
+{
+    for (; s->r < pr->reps; s->r++, s->i = 0) {
         uint64_t t0 = arch_tsc_fenced();
-        for (uint64_t i = 0; i < pr->rounds; i++) {
-            __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
-            if (!mp_wait_for(pr->flag, ++v, t0 + pr->timer_wait_ticks))
-                goto lost;
+        if (s->i == 0 && !s->stored) { /* a new repetition (not one cut in its first trip) */
+            if (!win_fits(w, t0, s->rep_ticks))
+                return WIN_WINDOW_END; /* the next window holds it whole */
+            pr->bounce_ticks[s->r] = 0;
+            s->deadline = t0 + pr->timer_wait_ticks;
         }
-        pr->bounce_ticks[r] = arch_tsc_fenced() - t0;
+        bool look = c2c_may_outlast(w, s);
+        for (; s->i < pr->rounds; s->i++, s->v++, s->stored = false) {
+            enum win_state st = WIN_GO_ON;
+            if (!s->stored) {
+                if (look && s->i && s->i % C2C_ROUNDS_PER_LOOK == 0) /* a cut between trips */
+                    st = win_check(w, arch_tsc_fenced(), s->deadline);
+                if (st == WIN_GO_ON)
+                    __atomic_store_n(pr->flag, ++s->v, __ATOMIC_RELEASE);
+                s->stored = st == WIN_GO_ON;
+            }
+            if (st == WIN_GO_ON)
+                st = mp_wait_in(pr->flag, s->v + 1, s->deadline, w);
+            if (st != WIN_GO_ON) {
+                pr->bounce_ticks[s->r] += arch_tsc_fenced() - t0;
+                pr->cuts += st == WIN_WINDOW_END;
+                return st;
+            }
+        }
+        pr->bounce_ticks[s->r] += arch_tsc_fenced() - t0;
+        s->rep_ticks = pr->bounce_ticks[s->r];
     }
-    for (uint64_t r = 0; r < pr->reps; r++) {
-        __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE); /* "modify the lines" */
-        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->timer_wait_ticks))
-            goto lost;
+    s->phase = C2C_READ;
+    s->r = 0;
+    return WIN_GO_ON;
+}
+
+/* The reads of lines the other side modified: one request, its answer, the timed walk each. */
+static enum win_state c2c_time_reads(struct c2c_pair *pr, struct c2c_side *s,
+                                     const struct win_slice *w)
+{
+    for (; s->r < pr->reps; s->r++, s->v++, s->stored = false) {
+        if (!s->stored) {
+            uint64_t now = arch_tsc_fenced();
+            if (win_check(w, now, 0) != WIN_GO_ON)
+                return WIN_WINDOW_END;
+            __atomic_store_n(pr->flag, ++s->v, __ATOMIC_RELEASE); /* "modify the lines" */
+            s->deadline = now + pr->timer_wait_ticks;
+        }
+        s->stored = true;
+        enum win_state st = mp_wait_in(pr->flag, s->v + 1, s->deadline, w);
+        if (st != WIN_GO_ON)
+            return st;
         uint64_t t0 = arch_tsc_fenced();
         void **p = chain_walk(pr->chain, pr->hops);
-        pr->read_ticks[r] = arch_tsc_fenced() - t0;
+        pr->read_ticks[s->r] = arch_tsc_fenced() - t0;
         pr->sink = p;
     }
-    __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE); /* "done" */
-    return;
-lost:
-    pr->failed = true;
-    __atomic_store_n(pr->flag, ~0ULL, __ATOMIC_RELEASE);
+    __atomic_store_n(pr->flag, ++s->v, __ATOMIC_RELEASE); /* "done" */
+    s->phase = C2C_END;
+    return WIN_GO_ON;
+}
+
+/*
+ * The timing side (its own TSC only), one window's share: round trips, then reads of lines
+ * the other modified. Returns true while more remains.
+ */
+static bool c2c_timer(void *arg)
+{
+    struct c2c_pair *pr = arg;
+    struct c2c_side *s = &pr->timer;
+    struct win_slice w;
+    win_begin(&w, arch_tsc_fenced(), pr->window_ticks);
+    enum win_state st = WIN_GO_ON;
+    if (s->phase == C2C_START) {
+        s->deadline = s->deadline ? s->deadline : w.start_tsc + pr->timer_wait_ticks;
+        st = mp_wait_in(pr->ready, 1, s->deadline, &w);
+        s->phase = st == WIN_GO_ON ? C2C_BOUNCE : C2C_START;
+    }
+    if (st == WIN_GO_ON && s->phase == C2C_BOUNCE)
+        st = c2c_time_bounces(pr, s, &w);
+    if (st == WIN_GO_ON && s->phase == C2C_READ)
+        st = c2c_time_reads(pr, s, &w);
+    if (st == WIN_DEADLINE) {
+        pr->failed = true;
+        __atomic_store_n(pr->flag, ~0ULL, __ATOMIC_RELEASE);
+    }
+    return st == WIN_WINDOW_END;
 }
 
 /* The answering side of hang_test: never returns, so its processor's timeout must end it. */
@@ -127,32 +213,58 @@ static void c2c_hang(volatile uint64_t *ready)
         arch_pause();
 }
 
-/* The answering side: each odd value is answered with the next even one. */
-static void c2c_answer(void *arg)
+/*
+ * The answering side's wait for the next odd value (deadline: C2C_WAIT_S from its start); the
+ * clock read for the deadline also ends the window when it is over.
+ */
+static enum win_state c2c_await(struct c2c_pair *pr, struct c2c_side *s, const struct win_slice *w)
+{
+    if (!s->deadline) {
+        uint64_t now = arch_tsc_fenced();
+        if (win_check(w, now, 0) != WIN_GO_ON)
+            return WIN_WINDOW_END;
+        s->deadline = now + pr->answer_wait_ticks;
+    }
+    enum win_state st = mp_wait_in(pr->flag, s->v + 1, s->deadline, w);
+    if (st == WIN_GO_ON)
+        s->deadline = 0;
+    return st;
+}
+
+/* One window's share of answering: each odd value with the next even one, the lines modified
+   before each read answer. Returns true while more remains. */
+static bool c2c_answer(void *arg)
 {
     struct c2c_pair *pr = arg;
+    struct c2c_side *s = &pr->answer;
+    struct win_slice w;
+    win_begin(&w, arch_tsc_fenced(), pr->window_ticks);
     if (pr->hang)
         c2c_hang(pr->ready);
-    uint64_t v = 0, deadline = arch_tsc_fenced() + pr->answer_wait_ticks;
     __atomic_store_n(pr->ready, 1, __ATOMIC_RELEASE);
-    for (uint64_t i = 0; i < pr->rounds * pr->reps; i++) {
-        if (!mp_wait_for(pr->flag, ++v, deadline) || pr->failed)
-            return;
-        __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
-        deadline = arch_tsc_fenced() + pr->answer_wait_ticks;
-    }
-    for (uint64_t r = 0; r < pr->reps; r++) {
-        if (!mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->answer_wait_ticks))
-            return;
-        void **p = pr->chain; /* rewrite every link as it is: each line modified here */
-        for (uint64_t h = 0; h < pr->hops; h++) {
-            void **next = (void **)*p;
-            *(void *volatile *)p = next;
-            p = next;
+    for (enum win_state st; s->phase != C2C_END; s->v += 2) {
+        if ((st = c2c_await(pr, s, &w)) != WIN_GO_ON || pr->failed)
+            return st == WIN_WINDOW_END && !pr->failed;
+        if (s->phase == C2C_FINISH) {
+            s->phase = C2C_END;
+            break;
         }
-        __atomic_store_n(pr->flag, ++v, __ATOMIC_RELEASE);
+        if (s->phase == C2C_READ) {
+            void **p = pr->chain; /* rewrite every link as it is: each line modified here */
+            for (uint64_t h = 0; h < pr->hops; h++) {
+                void **next = (void **)*p;
+                *(void *volatile *)p = next;
+                p = next;
+            }
+        }
+        __atomic_store_n(pr->flag, s->v + 2, __ATOMIC_RELEASE);
+        uint64_t phase_len = s->phase == C2C_READ ? pr->reps : pr->rounds * pr->reps;
+        if (++s->i == phase_len) {
+            s->phase = s->phase == C2C_READ ? C2C_FINISH : C2C_READ;
+            s->i = 0;
+        }
     }
-    mp_wait_for(pr->flag, ++v, arch_tsc_fenced() + pr->answer_wait_ticks);
+    return false;
 }
 
 /* How two processors relate, nearest first (the groups the summary names). */
@@ -194,14 +306,13 @@ static bool c2c_pair_run(struct exp_ctx *ctx, struct c2c_pair *pr, const struct 
                          const struct mp_cpu *b, struct c2c_result *res)
 {
     struct mp_cpu two[2] = {*a, *b};
-    struct mp_job jobs[2] = {{c2c_timer, pr}, {c2c_answer, pr}};
+    struct mp_step_job jobs[2] = {{c2c_timer, pr}, {c2c_answer, pr}};
     bool done[2];
     pr->failed = false;
-    pr->timer_wait_ticks = a->p.bsp ? pr->bsp_wait_ticks : pr->ap_wait_ticks;
-    pr->answer_wait_ticks = b->p.bsp ? pr->bsp_wait_ticks : pr->ap_wait_ticks;
+    pr->timer = pr->answer = (struct c2c_side){0};
     *pr->flag = 0;
     *pr->ready = 0;
-    int rc = mp_run_together(two, 2, jobs, MP_TIMEOUT_US, done);
+    int rc = mp_run_steps(two, 2, jobs, MP_TIMEOUT_US, done);
     if (rc == PLAT_CPU_TIMEOUT)
         con_printf("processor %u did not come back within %llu s: reported and left out\n",
                    done[0] ? b->p.id : a->p.id, (unsigned long long)(MP_TIMEOUT_US / 1000000));
@@ -295,10 +406,10 @@ static void c2c_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2
     pr->rounds = p->rounds;
     pr->reps = p->reps;
     pr->hops = p->lines;
-    /* The boot processor's waits (interrupts off there) are bounded like its windows. */
-    uint64_t window = ctx->cfg->global.window_max_ms * ctx->timing->wall_tsc_hz / MS_PER_S;
-    pr->ap_wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
-    pr->bsp_wait_ticks = window < pr->ap_wait_ticks ? window : pr->ap_wait_ticks;
+    /* Each side's windows (interrupts off) are bounded as the boot processor's measuring ones;
+       a wait goes on over several. */
+    pr->window_ticks = mp_window_ticks(ctx);
+    pr->timer_wait_ticks = pr->answer_wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz;
 }
 
 static int c2c_run(struct exp_ctx *ctx, const void *params)
@@ -341,6 +452,10 @@ static int c2c_run(struct exp_ctx *ctx, const void *params)
         }
     c2c_print_matrix(cpus, n, m);
     c2c_print_groups(cpus, n, m);
+    if (pr.cuts)
+        con_printf("note: %llu window ends (window_max_ms = %llu) fell inside timed repetitions: "
+                   "each such repetition is the sum of its parts\n",
+                   (unsigned long long)pr.cuts, (unsigned long long)ctx->cfg->global.window_max_ms);
     if (lost)
         ksnprintf(
             ctx->failure, sizeof(ctx->failure),

@@ -141,7 +141,8 @@ static int loaded_start(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned in
     uint64_t delay = loaded_delay_ns(d, index) * ctx->timing->wall_tsc_hz / 1000000000ULL;
     if (index == 0)
         return 0;
-    /* Never longer than the wait for them: a generator the boot processor lost stops itself. */
+    /* Never longer than the wait for them: a generator the boot processor lost stops itself;
+       its windows (interrupts off there) as long as the boot processor's at most. */
     uint64_t hz = ctx->timing->wall_tsc_hz ? ctx->timing->wall_tsc_hz : ctx->timing->tsc_hz;
     uint64_t deadline = hz ? arch_tsc_fenced() + MP_TIMEOUT_US * (hz / 1000000) : 0;
     *d->stop = 0;
@@ -151,7 +152,8 @@ static int loaded_start(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned in
                                          .bytes = slice,
                                          .delay_ticks = delay,
                                          .write = d->p->mode == LOADED_READ_WRITE,
-                                         .deadline_tsc = deadline};
+                                         .deadline_tsc = deadline,
+                                         .window_ticks = mp_window_ticks(ctx)};
         ids[g] = d->cpus[1 + g].p.id;
         args[g] = &d->gen[g];
     }

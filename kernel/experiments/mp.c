@@ -171,14 +171,39 @@ unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsign
     return n;
 }
 
-static void job_run(void *arg)
+static bool job_step(void *arg)
 {
-    const struct mp_job *j = arg;
-    j->fn(j->arg);
+    const struct mp_step_job *j = arg;
+    return j->step(j->arg);
 }
 
-int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *jobs,
-                    uint64_t timeout_us, bool *done)
+/* The caller's own job, in windows here: one after another while it asks for more. */
+struct here_job {
+    const struct mp_step_job *job;
+    bool more;
+};
+
+static void here_step(void *arg)
+{
+    struct here_job *h = arg;
+    h->more = h->job->step(h->job->arg);
+}
+
+/* Run job on the caller's processor; true when no window of it faulted or saw an NMI. */
+static bool run_here(const struct mp_step_job *job)
+{
+    struct here_job h = {job, false};
+    bool clean = true;
+    do {
+        struct fault_info f;
+        h.more = false; /* stays so when a fault stops the step half-way */
+        clean &= plat_window_run(here_step, &h, &f) == 0;
+    } while (h.more);
+    return clean;
+}
+
+int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job *jobs,
+                 uint64_t timeout_us, bool *done)
 {
     unsigned ids[PLAT_CPUS_MAX], map[PLAT_CPUS_MAX], k = 0;
     int here = -1;
@@ -194,17 +219,32 @@ int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *
     void *others[PLAT_CPUS_MAX];
     for (unsigned j = 0; j < k; j++)
         others[j] = (void *)&jobs[map[j]];
-    if (k && plat_cpus_start(ids, k, job_run, others, timeout_us) != 0)
+    if (k && plat_cpus_start(ids, k, job_step, others, timeout_us) != 0)
         return -1;
-    if (here >= 0) {
-        struct fault_info f;
-        done[here] = plat_window_run(jobs[here].fn, jobs[here].arg, &f) == 0;
-    }
+    if (here >= 0)
+        done[here] = run_here(&jobs[here]);
     bool back[PLAT_CPUS_MAX];
     int rc = k ? plat_cpus_wait(back, k, timeout_us) : 0;
     for (unsigned j = 0; j < k; j++)
         done[map[j]] = back[j];
     return rc;
+}
+
+/* A job of one window as a step: all of it, nothing more. */
+static bool one_window(void *arg)
+{
+    const struct mp_job *j = arg;
+    j->fn(j->arg);
+    return false;
+}
+
+int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *jobs,
+                    uint64_t timeout_us, bool *done)
+{
+    static struct mp_step_job steps[PLAT_CPUS_MAX]; /* one run at a time, on the boot processor */
+    for (unsigned i = 0; i < n && i < PLAT_CPUS_MAX; i++)
+        steps[i] = (struct mp_step_job){one_window, (void *)&jobs[i]};
+    return mp_run_steps(cpus, n, steps, timeout_us, done);
 }
 
 void mp_print_cpus(const struct mp_cpu *cpus, unsigned n)
@@ -231,6 +271,20 @@ bool mp_wait_for(const volatile uint64_t *flag, uint64_t value, uint64_t deadlin
         if (arch_tsc_fenced() > deadline_tsc)
             return false;
     }
+}
+
+enum win_state mp_wait_in(const volatile uint64_t *flag, uint64_t value, uint64_t deadline_tsc,
+                          const struct win_slice *w)
+{
+    if (mp_wait_for(flag, value, win_wait_until(w, deadline_tsc)))
+        return WIN_GO_ON;
+    enum win_state st = win_check(w, arch_tsc_fenced(), deadline_tsc);
+    return st == WIN_GO_ON ? WIN_WINDOW_END : st; /* past the earlier of the two: the window */
+}
+
+uint64_t mp_window_ticks(const struct exp_ctx *ctx)
+{
+    return win_ticks_of(ctx->cfg->global.window_max_ms, ctx->timing->wall_tsc_hz);
 }
 
 /* The stop flag, on a line of its own: never in the traffic the generators may write. */

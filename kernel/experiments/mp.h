@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "experiments/common.h"
+#include "experiments/win_slice.h"
 #include "platform.h"
 
 /* How long a processor may take for one window or one piece of work before it is left out. */
@@ -38,17 +39,28 @@ void mp_refresh_lost(struct mp_cpu *cpus, unsigned n);
    "-" when none is known). */
 const char *mp_core_type_name(unsigned core_type);
 
-/* Work for one processor. */
+/* Work for one processor, in one window. */
 struct mp_job {
     void (*fn)(void *arg);
     void *arg;
 };
 
+/* Work for one processor in as many windows as it asks for (win_slice.h: how long each). */
+struct mp_step_job {
+    bool (*step)(void *arg); /* one window's share; true while more remains */
+    void *arg;
+};
+
 /*
  * Run jobs[i] on cpus[i] for i < n at once: the others started first, the caller's own
- * processor (if among them) inside a window here; then wait at most timeout_us. done[i]
- * says which came back. Returns 0, -1 when they could not be started, or PLAT_CPU_TIMEOUT.
+ * processor (if among them) inside windows here, its interrupts let in between two; then wait
+ * at most timeout_us. done[i] says which came back (the caller's: every window of it without a
+ * fault or NMI). Returns 0, -1 when they could not be started, or PLAT_CPU_TIMEOUT.
  */
+int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job *jobs,
+                 uint64_t timeout_us, bool *done);
+
+/* mp_run_steps with jobs of one window each. */
 int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *jobs,
                     uint64_t timeout_us, bool *done);
 
@@ -57,6 +69,16 @@ void mp_print_cpus(const struct mp_cpu *cpus, unsigned n);
 
 /* Spin until *flag == value or the TSC passes deadline; false on the deadline. */
 bool mp_wait_for(const volatile uint64_t *flag, uint64_t value, uint64_t deadline_tsc);
+
+/*
+ * Spin until *flag == value (WIN_GO_ON), the end of window w (WIN_WINDOW_END: wait on in the
+ * next window) or deadline_tsc (WIN_DEADLINE).
+ */
+enum win_state mp_wait_in(const volatile uint64_t *flag, uint64_t value, uint64_t deadline_tsc,
+                          const struct win_slice *w);
+
+/* The longest window of this run (window_max_ms), in TSC ticks; 0 where the rate is unknown. */
+uint64_t mp_window_ticks(const struct exp_ctx *ctx);
 
 /* The flag every long AP job (loaded's generators) stops at; on a line of its own. */
 volatile uint64_t *mp_stop_flag(void);

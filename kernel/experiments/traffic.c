@@ -3,6 +3,7 @@
 #include "experiments/traffic.h"
 
 #include "arch/cpu.h"
+#include "experiments/win_slice.h"
 
 #define WORDS_PER_CHUNK (TRAFFIC_CHUNK_BYTES / 8)
 #define STREAM_BLOCK_BYTES (TRAFFIC_CHUNKS_PER_STREAM * TRAFFIC_CHUNK_BYTES)
@@ -38,30 +39,53 @@ static void wait_ticks(uint64_t ticks)
         arch_pause();
 }
 
-void traffic_generate(void *arg)
+/*
+ * Where the generator stands after `done` blocks in this window, looking at the clock as
+ * TRAFFIC_DEADLINE_BLOCKS says: at a window's start only the deadline counts (a window always
+ * moves a block, so no window is empty however short).
+ */
+static enum win_state traffic_look(const struct traffic_gen *g, const struct win_slice *w,
+                                   uint64_t done)
+{
+    uint64_t every = g->delay_ticks ? 1 : TRAFFIC_DEADLINE_BLOCKS;
+    if (!done)
+        return g->deadline_tsc && arch_tsc_fenced() > g->deadline_tsc ? WIN_DEADLINE : WIN_GO_ON;
+    if (done % every || (!g->deadline_tsc && !g->window_ticks))
+        return WIN_GO_ON;
+    return win_check(w, arch_tsc_fenced(), g->deadline_tsc);
+}
+
+bool traffic_generate(void *arg)
 {
     struct traffic_gen *g = arg;
-    uint64_t part = g->bytes / TRAFFIC_STREAMS, pos = 0, blocks = 0, sum = 0;
-    uint64_t t0 = arch_tsc_fenced();
-    g->deadline_hit = false;
+    uint64_t part = g->bytes / TRAFFIC_STREAMS, done = 0, sum = g->sink;
+    uint64_t pos = g->blocks % (part / STREAM_BLOCK_BYTES) * STREAM_BLOCK_BYTES;
+    struct win_slice w;
+    win_begin(&w, arch_tsc_fenced(), g->window_ticks);
+    if (!g->started) {
+        g->started = true;
+        g->t0 = w.start_tsc;
+    }
+    g->windows++;
+    enum win_state st = WIN_GO_ON;
     while (!__atomic_load_n(g->stop, __ATOMIC_ACQUIRE)) {
-        if (g->deadline_tsc && blocks % TRAFFIC_DEADLINE_BLOCKS == 0 &&
-            arch_tsc_fenced() > g->deadline_tsc) {
-            g->deadline_hit = true; /* the boot processor never said stop: never run on */
+        st = traffic_look(g, &w, done);
+        if (st != WIN_GO_ON)
             break;
-        }
         for (unsigned s = 0; s < TRAFFIC_STREAMS; s++)
             sum = stream_block(g->base + s * part + pos, g->write, sum);
         pos += STREAM_BLOCK_BYTES;
         pos = pos == part ? 0 : pos;
-        blocks++;
+        done++;
         if (g->delay_ticks)
             wait_ticks(g->delay_ticks);
     }
-    g->ticks = arch_tsc_fenced() - t0;
-    g->blocks = blocks;
-    g->moved_bytes = blocks * TRAFFIC_BLOCK_BYTES * (g->write ? 2 : 1);
+    g->deadline_hit = st == WIN_DEADLINE; /* the boot processor never said stop: never run on */
+    g->ticks = arch_tsc_fenced() - g->t0;
+    g->blocks += done;
+    g->moved_bytes = g->blocks * TRAFFIC_BLOCK_BYTES * (g->write ? 2 : 1);
     g->sink = sum;
+    return st == WIN_WINDOW_END;
 }
 
 uint64_t traffic_slice_bytes(uint64_t region_bytes, unsigned ways)

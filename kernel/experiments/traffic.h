@@ -14,7 +14,11 @@
 /* One block: what a generator reads between two looks at the stop flag (and two delays). */
 #define TRAFFIC_BLOCK_BYTES (TRAFFIC_STREAMS * TRAFFIC_CHUNKS_PER_STREAM * TRAFFIC_CHUNK_BYTES)
 
-/* Blocks between two looks at the generator's deadline (the flag is looked at every block). */
+/*
+ * Blocks between two looks at the clock (window end, deadline) when the generator runs flat
+ * out: 64 KiB, microseconds at memory speed; with a delay it looks after every block (the delay
+ * reads the clock anyway). The flag is looked at every block.
+ */
 #define TRAFFIC_DEADLINE_BLOCKS 64
 
 /* One generator: its region, its pace, and (filled by traffic_generate) what it did. */
@@ -25,7 +29,11 @@ struct traffic_gen {
     uint64_t delay_ticks;  /* TSC ticks it waits after each block (0: flat out) */
     bool write;            /* also write one word of every chunk, so every line goes back */
     uint64_t deadline_tsc; /* it stops by itself when the TSC passes this (0: no deadline) */
-    /* Its results. */
+    uint64_t window_ticks; /* one call (one window) lasts about this long at most (0: no cap) */
+    /* Its results, kept over its windows (zero them before the first). */
+    bool started;         /* a window has run: t0 holds the start */
+    uint64_t t0;          /* the TSC at its start */
+    uint64_t windows;     /* windows (calls) it took */
     bool deadline_hit;    /* it stopped at its deadline, not at the flag */
     uint64_t blocks;      /* blocks done */
     uint64_t ticks;       /* its own TSC time from start to stop */
@@ -34,12 +42,15 @@ struct traffic_gen {
 };
 
 /*
- * Run generator g (passed as void * to run on any processor): TRAFFIC_STREAMS sequential
- * streams over quarters of its region, each block loading every word of its chunks, wrapping
- * at the region's end, until *g->stop or its deadline; then fill its results. No platform call
- * inside.
+ * Run generator g for one window (passed as void * to run on any processor): TRAFFIC_STREAMS
+ * sequential streams over quarters of its region, each block loading every word of its chunks,
+ * wrapping at the region's end, until *g->stop, its deadline, or the end of the window
+ * (g->window_ticks after the call, looked at as TRAFFIC_DEADLINE_BLOCKS says: a window runs
+ * over by at most that many blocks and their delays); its results are brought up to date.
+ * Returns true when only the window ended (call it again, in the next window), false when it
+ * stopped. No platform call inside.
  */
-void traffic_generate(void *g);
+bool traffic_generate(void *g);
 
 /* The largest multiple of TRAFFIC_BLOCK_BYTES in region/ways (at least one block). */
 uint64_t traffic_slice_bytes(uint64_t region_bytes, unsigned ways);

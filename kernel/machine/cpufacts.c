@@ -34,7 +34,7 @@ void cpufacts_prefetch_ctl(const struct cpu_info *ci, struct prefetch_ctl *p)
                                                   {"L2 up/down", CPUFACTS_BIT(5)}};
         p->msr = MSR_AMD_PREFETCH_CONTROL;
         p->disable_bits = AMD_PREFETCH_BITS;
-        p->nprefetchers = PREFETCHERS_MAX;
+        p->nprefetchers = sizeof(amd19) / sizeof(amd19[0]);
         kmemcpy(p->prefetcher, amd19, sizeof(amd19));
         p->names = "L1 stream, L1 stride, L1 region, L2 stream, L2 up/down";
         p->doc = "AMD PPR family 19h: MSR C000_0108 PrefetchControl bits 0..3 and 5";

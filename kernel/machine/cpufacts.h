@@ -21,7 +21,7 @@ typedef bool (*msr_read_fn)(uint32_t msr, uint64_t *value);
 #define MSR_AMD_HWCR 0xc0010015u
 #define MSR_AMD_PSTATE_STATUS 0xc0010063u
 
-#define PREFETCHERS_MAX 5 /* prefetchers one control MSR names at most */
+#define PREFETCHERS_MAX 8 /* prefetchers one control MSR names at most (Granite Rapids: 8) */
 
 /* One prefetcher and the bit of the control MSR that turns it off. */
 struct prefetcher {
@@ -64,7 +64,8 @@ void cpufacts_prefetch_ctl(const struct cpu_info *ci, struct prefetch_ctl *p);
 /*
  * Intel family 6: the prefetchers MSR 0x1a4 controls on this model, from the SDM's model
  * tables and Intel's disclosures (kernel/machine/prefetch_models.c): Core and Xeon bits 0..3,
- * Atom cores bits 0 and 2, Xeon Phi bits 0 and 1; a model not listed is "unsure".
+ * Sapphire and Emerald Rapids bits 0..5, Granite Rapids bits 0..7, Atom cores bits 0 and 2,
+ * Xeon Phi bits 0 and 1; a model not listed is "unsure".
  */
 void prefetch_models_intel(unsigned model, struct prefetch_ctl *p);
 

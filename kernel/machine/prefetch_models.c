@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Which hardware prefetchers MSR 0x1a4 (MSR_MISC_FEATURE_CONTROL) turns off on each Intel
-// family 6 model: the bit layout differs between Core/Xeon, Atom and Xeon Phi cores, and the
-// newest cores have prefetchers beyond these bits.
+// family 6 model: the bit layout differs between Core/Xeon, newest Xeon, Atom and Xeon Phi.
 #include "lib/kstring.h"
 #include "machine/cpufacts.h"
 
@@ -24,13 +23,27 @@ static const uint8_t core_models[] = {
     0xa7,                               /* Rocket Lake */
 };
 
-/* The same four bits on Golden Cove and later cores, which have further prefetchers (the L2
- * AMP and LLC page prefetchers among them) that bits 0..3 do not reach. */
-static const uint8_t core_more_models[] = {
+/* The same four bits on the client cores from Golden Cove on (Alder, Raptor, Meteor Lake):
+ * their further prefetchers (the L2 AMP among them) have no bit in a source of Intel's that
+ * names these models. */
+static const uint8_t core_client_more_models[] = {
     0x97, 0x9a, 0xb7, 0xba, 0xbf, /* Alder Lake, Raptor Lake */
     0xaa, 0xac,                   /* Meteor Lake */
-    0x8f, 0xcf, 0xad, 0xae,       /* Sapphire, Emerald, Granite Rapids */
 };
+
+/*
+ * Xeon on Golden Cove and Raptor Cove (Sapphire Rapids, Emerald Rapids), and on Redwood Cove
+ * (Granite Rapids): Intel's PerfSpect prefetcher table (github.com/intel/PerfSpect,
+ * prefetcher definitions) adds MSR 0x1a4 bit 4 DCU next page and bit 5 AMP on all three, bit 6
+ * LLC page and bit 7 array of pointers on Granite Rapids; the homeless and LLC prefetchers are
+ * MSR 0x6d bits 14 and 42 there, which chase does not write.
+ */
+static const uint8_t xeon_spr_models[] = {0x8f, 0xcf}; /* Sapphire, Emerald Rapids */
+static const uint8_t xeon_gnr_models[] = {0xad, 0xae}; /* Granite Rapids X, D */
+
+/* Sierra Forest (Crestmont, an Atom core in a Xeon): the LLC stream prefetcher is MSR 0x1320
+ * bit 43 in the same table, which chase does not write. */
+#define XEON_SRF_MODEL 0xaf
 
 /* Atom cores (Silvermont-D, Goldmont, Goldmont Plus, Tremont, Crestmont): bit 0 L2, bit 2 DCU;
  * bits 1 and 3 are not defined there. */
@@ -44,7 +57,14 @@ static const struct prefetcher core_prefetchers[] = {
     {"L2 adjacent line", PF_BIT(1)},
     {"L1D next line (DCU)", PF_BIT(2)},
     {"L1D IP stride", PF_BIT(3)},
+    {"L1D next page (DCU NP)", PF_BIT(4)},
+    {"L2 AMP (adaptive multipath)", PF_BIT(5)},
+    {"LLC page (LLCPP)", PF_BIT(6)},
+    {"L2 array of pointers (AOP)", PF_BIT(7)},
 };
+#define CORE_BITS 4 /* core_prefetchers' first four: every Core and Xeon model */
+#define SPR_BITS 6  /* ... and DCU NP, AMP: Sapphire and Emerald Rapids */
+#define GNR_BITS 8  /* all eight: Granite Rapids */
 static const struct prefetcher atom_prefetchers[] = {
     {"L2 streamer", PF_BIT(0)},
     {"L1D next line (DCU)", PF_BIT(2)},
@@ -74,6 +94,37 @@ static void set(struct prefetch_ctl *p, const struct prefetcher *list, unsigned 
     }
 }
 
+/* Core and Xeon: the first n of core_prefetchers, and what else the model has. */
+static void core_model(unsigned model, struct prefetch_ctl *p)
+{
+    static const char *const names[] = {
+        [CORE_BITS] = "L2 streamer, L2 adjacent line, L1D (DCU) next line, L1D IP stride",
+        [SPR_BITS] = "L2 streamer, L2 adjacent line, L1D (DCU) next line, L1D IP stride, L1D "
+                     "next page, L2 AMP",
+        [GNR_BITS] = "L2 streamer, L2 adjacent line, L1D (DCU) next line, L1D IP stride, L1D "
+                     "next page, L2 AMP, LLC page, L2 array of pointers",
+    };
+    unsigned n = LISTED(xeon_gnr_models, model)   ? GNR_BITS
+                 : LISTED(xeon_spr_models, model) ? SPR_BITS
+                                                  : CORE_BITS;
+    set(p, core_prefetchers, n);
+    p->names = names[n];
+    p->doc = n == CORE_BITS ? "Intel: disclosure of H/W prefetcher control, MSR 0x1a4 bits 0..3"
+                            : "Intel PerfSpect's prefetcher table: MSR 0x1a4 bits 0..5 (Sapphire, "
+                              "Emerald Rapids), 0..7 (Granite Rapids)";
+    if (n != CORE_BITS)
+        p->uncontrolled = "the homeless and LLC prefetchers (MSR 0x6d bits 14 and 42) are not "
+                          "written by chase: they stay as they are";
+    else if (LISTED(core_client_more_models, model))
+        p->uncontrolled = "this core's further prefetchers (L2 AMP among them) have no bit "
+                          "documented for this model: they stay as they are";
+    else if (!LISTED(core_models, model)) {
+        p->unsure = true;
+        p->doc = "Intel family 6 model not in chase's table: MSR 0x1a4 bits 0..3 as on "
+                 "Core, each written alone and kept only where it holds";
+    }
+}
+
 void prefetch_models_intel(unsigned model, struct prefetch_ctl *p)
 {
     p->msr = MSR_INTEL_MISC_FEATURE_CONTROL;
@@ -83,21 +134,14 @@ void prefetch_models_intel(unsigned model, struct prefetch_ctl *p)
         set(p, atom_prefetchers, 2);
         p->names = "L2 streamer, L1D next line (DCU)";
         p->doc = "Intel Atom cores: MSR 0x1a4 bit 0 (L2), bit 2 (DCU); bits 1 and 3 undefined";
+        if (model == XEON_SRF_MODEL)
+            p->uncontrolled = "the LLC stream prefetcher (MSR 0x1320 bit 43) is not written by "
+                              "chase: it stays as it is";
     } else if (LISTED(phi_models, model)) {
         set(p, phi_prefetchers, 2);
         p->names = "L1D next line (DCU), L2 streamer";
         p->doc = "Intel Xeon Phi: MSR 0x1a4 bit 0 (DCU), bit 1 (L2)";
     } else {
-        set(p, core_prefetchers, 4);
-        p->names = "L2 streamer, L2 adjacent line, L1D (DCU) next line, L1D IP stride";
-        p->doc = "Intel: disclosure of H/W prefetcher control, MSR 0x1a4 bits 0..3";
-        if (LISTED(core_more_models, model)) {
-            p->uncontrolled = "this core's further prefetchers (L2 AMP, LLC page prefetcher) "
-                              "are not among MSR 0x1a4 bits 0..3: they stay as they are";
-        } else if (!LISTED(core_models, model)) {
-            p->unsure = true;
-            p->doc = "Intel family 6 model not in chase's table: MSR 0x1a4 bits 0..3 as on "
-                     "Core, each written alone and kept only where it holds";
-        }
+        core_model(model, p);
     }
 }

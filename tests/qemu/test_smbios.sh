@@ -3,8 +3,10 @@
 # The machine's identity from SMBIOS: QEMU's -smbios values for the firmware (type 0), system
 # (1), board (2), processor (4) and memory devices (17) appear in run.json and the banner,
 # through the SMBIOS 3 entry point and through the 2.x one; two memory devices; QEMU's own
-# tables (OVMF always installs some, so "no SMBIOS" cannot be booted here: the unit tests of
-# chase-host's reader show that path) are reported as they are.
+# tables are reported as they are; and a machine without SMBIOS: QEMU's pc-i440fx-2.0 hands its
+# tables over only through the legacy fw_cfg entries, which OVMF does not read (OVMF's
+# SmbiosPlatformDxe installs tables only from fw_cfg's etc/smbios/smbios-tables), so the
+# configuration table holds no SMBIOS entry point and chase says so.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -102,5 +104,15 @@ check "default tables: found, QEMU's own values, and the memory device QEMU list
           and .machine_identity.smbios.memory_slots >= 1'
 check "default tables: the banner has the machine line, no board listed by QEMU" \
     grep -q '^  machine    board not listed, firmware .*, memory 1 x 1 GB RAM, 1 of 1 slots$' \
+    "$RUN_DIR/console.txt"
+
+# No SMBIOS at all: the firmware's configuration table has no entry point; said, the run goes on
+boot smbios-none --mem 512M --qemu -machine --qemu type=pc-i440fx-2.0 "${quick[@]}"
+j=$RUN_DIR/run.json
+check "no SMBIOS (pc-i440fx-2.0): a complete run that records none was found, and why" \
+    json_true "$j" '.status == "complete" and (.machine_identity.smbios.found | not) and
+        (.machine_identity.smbios.why | test("configuration table holds no SMBIOS"))'
+check "no SMBIOS: the banner says so" \
+    grep -q '^  machine    no SMBIOS: the firmware.s configuration table holds no SMBIOS entry' \
     "$RUN_DIR/console.txt"
 finish

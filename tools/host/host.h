@@ -16,6 +16,12 @@ uint64_t host_phys_addr(const void *virt);
 /* Usable memory in bytes (MemTotal), and what could be had now (MemAvailable). */
 void host_memory(uint64_t *total, uint64_t *available);
 
+/*
+ * Remember the CPUs this process may run on (its affinity mask), before the process pins
+ * itself to one: the workers are held on those.
+ */
+void host_mp_affinity_save(void);
+
 struct fault_info;
 /*
  * Run a measurement window on the processor plat_window_cpu chose: returns 1 when that is the

@@ -186,6 +186,7 @@ static int gather_inputs(const struct host_args *a, struct run_inputs *in, char 
 /* Pin to a CPU and make the run folder; returns 0, or the exit status after saying why not. */
 static int prepare_process(const struct host_args *a)
 {
+    host_mp_affinity_save(); /* the CPUs it may use, before pinning narrows them to one */
     int pinned = pin_cpu(a->cpu);
     if (pinned < 0) {
         fprintf(stderr, "chase-host: cannot pin to CPU %d: %s\n", a->cpu, strerror(errno));

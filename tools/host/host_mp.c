@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// chase-host's other processors: one worker thread pinned to each CPU, topology from sysfs.
+// chase-host's other processors: one worker thread pinned to each CPU held (host_cpus.c).
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -11,13 +11,13 @@
 
 #include "arch/cpu.h"
 #include "host.h"
+#include "host_cpus.h"
 #if defined(__aarch64__)
 #include "host_arm_files.h"
 #endif
 #include "platform.h"
 
 #define SYSFS_CPU "/sys/devices/system/cpu"
-#define NODES_MAX 64
 #define NS_PER_US 1000ULL
 #define NS_PER_S 1000000000ULL
 #define SPINS_PER_CLOCK_LOOK 1024
@@ -30,7 +30,8 @@
 struct worker {
     pthread_t thread;
     bool started;
-    void (*fn)(void *arg);
+    void (*fn)(void *arg);   /* a job of one window; or */
+    bool (*step)(void *arg); /* ... one of several: run again while it returns true */
     void *arg;
     bool busy; /* a job is posted or running */
 };
@@ -40,95 +41,62 @@ static struct {
     pthread_cond_t posted, finished;
     bool probed;
     unsigned n;
-    struct plat_cpu cpu[PLAT_CPUS_MAX];
-    struct worker w[PLAT_CPUS_MAX];
+    struct host_cpus cpus; /* the table and the machine's counts */
+    struct plat_cpu *cpu;  /* cpus.cpu: n of them */
+    struct worker *w;      /* n */
     char why[160];
     int window_cpu; /* index in cpu[] that windows run on; -1: the caller's */
     uint64_t window_timeout_us;
-    unsigned started[PLAT_CPUS_MAX]; /* indices plat_cpus_start posted to */
+    unsigned *started; /* n: indices plat_cpus_start posted to */
     unsigned nstarted;
 } mp = {.lock = PTHREAD_MUTEX_INITIALIZER, .window_cpu = -1};
 
-/* An unsigned number from a sysfs file; false when it cannot be read. */
-static bool read_unsigned(const char *path, unsigned *v)
+/* The CPUs this process may run on, as found before it pinned itself (NULL: all). */
+static cpu_set_t *allowed;
+static size_t allowed_bytes;
+
+void host_mp_affinity_save(void)
 {
-    FILE *f = fopen(path, "r");
-    bool ok = f && fscanf(f, "%u", v) == 1;
-    if (f)
-        fclose(f);
-    return ok;
+    cpu_set_t *set = CPU_ALLOC(HOST_CPU_NUMBERS_MAX);
+    size_t bytes = CPU_ALLOC_SIZE(HOST_CPU_NUMBERS_MAX);
+    if (set && sched_getaffinity(0, bytes, set) != 0) {
+        CPU_FREE(set);
+        set = NULL; /* cannot tell: every online CPU is tried */
+    }
+    pthread_mutex_lock(&mp.lock);
+    if (allowed)
+        CPU_FREE(allowed);
+    allowed = set;
+    allowed_bytes = bytes;
+    pthread_mutex_unlock(&mp.lock);
 }
 
-/* The position of cpu in its core's thread_siblings_list ("0-1" or "0,4"). */
-static unsigned thread_index(unsigned cpu)
-{
-    char path[128], list[128];
-    snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/topology/thread_siblings_list", cpu);
-    FILE *f = fopen(path, "r");
-    unsigned index = 0;
-    if (!f || !fgets(list, sizeof(list), f)) {
-        if (f)
-            fclose(f);
-        return 0;
-    }
-    fclose(f);
-    for (char *s = list; *s;) {
-        unsigned a = (unsigned)strtoul(s, &s, 10), b = a;
-        if (*s == '-')
-            b = (unsigned)strtoul(s + 1, &s, 10);
-        for (unsigned c = a; c <= b; c++, index++)
-            if (c == cpu)
-                return index;
-        if (*s != ',')
-            break;
-        s++;
-    }
-    return 0;
-}
-
-/* The memory node of cpu: the nodeN entry in its sysfs folder (0 when none). */
-static unsigned cpu_node(unsigned cpu)
-{
-    char path[128];
-    for (unsigned node = 0; node < NODES_MAX; node++) {
-        snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/node%u", cpu, node);
-        if (access(path, F_OK) == 0)
-            return node;
-    }
-    return 0;
-}
-
-/* Fill mp.cpu from the online CPUs and their sysfs topology (once). */
+/* Hold every online CPU this process may run on, in tables sized from their count (once). */
 static void probe(void)
 {
-    unsigned here = (unsigned)sched_getcpu();
-    char path[128];
     mp.probed = true;
-    for (unsigned c = 0; c < PLAT_CPUS_MAX; c++) {
-        unsigned v = 0;
-        snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/topology/physical_package_id", c);
-        if (!read_unsigned(path, &v))
-            continue; /* not present or offline: no topology folder */
-        struct plat_cpu *p = &mp.cpu[mp.n++];
-        p->id = c;
-        p->package = v;
-        snprintf(path, sizeof(path), SYSFS_CPU "/cpu%u/topology/core_id", c);
-        read_unsigned(path, &p->core);
-        p->thread = thread_index(c);
-        p->topology = "sysfs (the OS's reading of CPUID)";
-        p->node = cpu_node(c);
-        p->bsp = c == here;
+    mp.n = host_cpus_read(SYSFS_CPU, allowed, allowed_bytes, (unsigned)sched_getcpu(), &mp.cpus,
+                          mp.why, sizeof(mp.why));
+    mp.cpu = mp.cpus.cpu;
+    mp.w = mp.n ? calloc(mp.n, sizeof(*mp.w)) : NULL;
+    mp.started = mp.n ? calloc(mp.n, sizeof(*mp.started)) : NULL;
+    if (mp.n && (!mp.w || !mp.started)) {
+        snprintf(mp.why, sizeof(mp.why), "no memory for %u workers", mp.n);
+        mp.n = 0;
+    }
+    for (unsigned i = 0; i < mp.n; i++) {
 #if defined(__aarch64__)
-        p->core_type = host_arm_cpuinfo_midr("", (int)c); /* big.LITTLE: each core's part */
+        mp.cpu[i].core_type = host_arm_cpuinfo_midr("", (int)mp.cpu[i].id); /* each core's part */
 #endif
-        if (p->bsp) { /* the caller is pinned here: its CPUID is this processor's */
+        if (mp.cpu[i].bsp) { /* the caller is pinned here: its CPUID is this processor's */
             uint32_t r[4];
             arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
-            p->apic_id = (r[1] >> CPUID_INITIAL_APIC_SHIFT) & CPUID_INITIAL_APIC_MASK;
+            mp.cpu[i].apic_id = (r[1] >> CPUID_INITIAL_APIC_SHIFT) & CPUID_INITIAL_APIC_MASK;
         }
     }
-    if (mp.n < 2)
-        snprintf(mp.why, sizeof(mp.why), "Linux shows %u online CPU%s in " SYSFS_CPU, mp.n,
+    if (mp.n < 2 && !mp.why[0])
+        snprintf(mp.why, sizeof(mp.why),
+                 "Linux shows %u online CPU%s this process may run on in " SYSFS_CPU, mp.n,
                  mp.n == 1 ? "" : "s");
 }
 
@@ -177,14 +145,20 @@ static void *worker_main(void *arg)
             spin_for_job(&mp.w[i]);
             pthread_mutex_lock(&mp.lock);
         }
-        while (!mp.w[i].busy || !mp.w[i].fn)
+        while (!mp.w[i].busy || (!mp.w[i].fn && !mp.w[i].step))
             pthread_cond_wait(&mp.posted, &mp.lock);
         void (*fn)(void *) = mp.w[i].fn;
+        bool (*step)(void *) = mp.w[i].step;
         void *fn_arg = mp.w[i].arg;
         pthread_mutex_unlock(&mp.lock);
-        fn(fn_arg);
+        if (step)
+            while (step(fn_arg)) /* no windows here: the OS takes its interrupts anyway */
+                ;
+        else
+            fn(fn_arg);
         pthread_mutex_lock(&mp.lock);
         mp.w[i].fn = NULL;
+        mp.w[i].step = NULL;
         mp.w[i].busy = false;
         pthread_cond_broadcast(&mp.finished);
     }
@@ -214,12 +188,13 @@ static bool worker_ready(unsigned i)
     return true;
 }
 
-/* Post fn(arg) to worker i (under mp.lock); false when it cannot take it. */
-static bool post(unsigned i, void (*fn)(void *), void *arg)
+/* Post fn(arg), or step(arg), to worker i (under mp.lock); false when it cannot take it. */
+static bool post(unsigned i, void (*fn)(void *), bool (*step)(void *), void *arg)
 {
     if (mp.cpu[i].lost || mp.w[i].busy || !worker_ready(i))
         return false;
     mp.w[i].fn = fn;
+    mp.w[i].step = step;
     mp.w[i].arg = arg;
     __atomic_store_n(&mp.w[i].busy, true, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&mp.posted);
@@ -279,7 +254,7 @@ int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout
 {
     pthread_mutex_lock(&mp.lock);
     int i = cpu_index(id), rc = -1;
-    if (i >= 0 && !mp.cpu[i].bsp && post((unsigned)i, fn, arg)) {
+    if (i >= 0 && !mp.cpu[i].bsp && post((unsigned)i, fn, NULL, arg)) {
         unsigned idx = (unsigned)i;
         rc = wait_workers(&idx, 1, NULL, timeout_us);
     }
@@ -289,21 +264,25 @@ int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout
 
 unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_failed)
 {
-    long conf = sysconf(_SC_NPROCESSORS_CONF), online = sysconf(_SC_NPROCESSORS_ONLN);
-    char why[8];
-    static struct plat_cpu cpus[PLAT_CPUS_MAX];
-    *held = plat_cpus(cpus, PLAT_CPUS_MAX, why, sizeof(why));
-    *enabled = online > 0 ? (unsigned)online : 0;
+    pthread_mutex_lock(&mp.lock);
+    if (!mp.probed)
+        probe();
+    *held = mp.n < 2 ? 0 : mp.n; /* plat_cpus lists none with fewer than two */
+    *enabled = mp.cpus.online;
     *cpuid_failed = 0; /* the places come from sysfs, the OS's reading of CPUID */
-    return conf > 0 ? (unsigned)conf : 0;
+    unsigned total = mp.cpus.present;
+    pthread_mutex_unlock(&mp.lock);
+    return total;
 }
 
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
                     uint64_t timeout_us)
 {
     (void)timeout_us; /* threads: the caller's wait is the bound */
     pthread_mutex_lock(&mp.lock);
-    int rc = mp.nstarted || n > PLAT_CPUS_MAX ? -1 : 0;
+    if (!mp.probed)
+        probe();
+    int rc = mp.nstarted || n > mp.n ? -1 : 0;
     for (unsigned k = 0; k < n && rc == 0; k++) {
         int i = cpu_index(ids[k]);
         if (i < 0 || mp.cpu[i].bsp || mp.cpu[i].lost || mp.w[i].busy || !worker_ready((unsigned)i))
@@ -312,7 +291,7 @@ int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void
             mp.started[k] = (unsigned)i;
     }
     for (unsigned k = 0; k < n && rc == 0; k++)
-        post(mp.started[k], fn, args[k]);
+        post(mp.started[k], NULL, step, args[k]);
     mp.nstarted = rc == 0 ? n : 0;
     pthread_mutex_unlock(&mp.lock);
     return rc;

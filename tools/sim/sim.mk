@@ -25,7 +25,8 @@ SIM_SRCS := $(SIM_MODEL_SRCS) \
 
 # The same kernel as chase.efi and chase-host; the host platform minus its buffer and main.
 SIM_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(KERNEL_SRCS) $(ARCH_SRCS) \
-	tools/host/host_platform.c tools/host/host_mp.c tools/host/host_numa.c $(SIM_SRCS))
+	tools/host/host_platform.c tools/host/host_mp.c tools/host/host_cpus.c tools/host/host_numa.c \
+	$(SIM_SRCS))
 
 $(BUILD)/chase-sim: $(SIM_OBJS)
 	@$(if $(Q),echo "  LINK     $@")

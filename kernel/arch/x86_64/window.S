@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Exception entry stubs for chase's IDT, and setjmp/longjmp to leave a faulted window. */
 
+#include "window_layout.h"
+
     .text
 
 /* Vectors for which the CPU pushes an error code; the NMI has its own entry. */
@@ -54,12 +56,29 @@ isr_stubs:
     ISR_STUB 31
 
 /*
- * NMI: count it and return to what it interrupted. cli does not hold NMIs off; the window
- * that saw one is dropped (window.c compares the count), one between windows changes
- * nothing. The IRET also ends the CPU's blocking of further NMIs. Touches no register.
+ * NMI: count it on this processor and return to what it interrupted. cli does not hold NMIs
+ * off; the window that saw one is dropped (window.c compares its processor's count), one
+ * between windows changes nothing. Inside a window the loaded IDT is the first member of the
+ * window's env (its magic says so): the count goes into that env's record, which only this
+ * processor writes; outside windows (the boot processor's IDT overlay) into arch_nmi_between.
+ * The IRET also ends the CPU's blocking of further NMIs and restores the flags. Touches no
+ * register.
  */
 nmi_entry:
-    lock incq arch_nmi_count(%rip)
+    pushq   %rax
+    pushq   %rdx
+    subq    $16, %rsp
+    sidt    (%rsp)
+    movq    2(%rsp), %rax
+    addq    $16, %rsp
+    movabsq $WINDOW_ENV_MAGIC, %rdx
+    cmpq    %rdx, WINDOW_ENV_MAGIC_OFFSET(%rax)
+    jne     1f
+    incq    WINDOW_ENV_NMIS_OFFSET(%rax)
+    jmp     2f
+1:  lock incq arch_nmi_between(%rip)
+2:  popq    %rdx
+    popq    %rax
     iretq
 
 /* Stack: vector, error code, RIP, CS, RFLAGS, RSP, SS. Never returns: the handler longjmps. */
@@ -105,12 +124,12 @@ arch_longjmp:
     jmpq    *56(%rdi)
     .size   arch_longjmp, . - arch_longjmp
 
-/* NMIs taken since chase started (read by window.c). */
+/* NMIs taken outside windows since chase started (read by window.c). */
     .data
     .p2align 3
-    .globl  arch_nmi_count
-    .hidden arch_nmi_count
-arch_nmi_count:
+    .globl  arch_nmi_between
+    .hidden arch_nmi_between
+arch_nmi_between:
     .quad   0
 
     .section .note.GNU-stack, "", @progbits

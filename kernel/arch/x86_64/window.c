@@ -2,6 +2,8 @@
 // Measurement windows on the bare machine: interrupts off, chase's own page tables and IDT.
 #include "window.h"
 
+#include <stddef.h>
+
 #include "lib/kstring.h"
 
 #define GATE_INTERRUPT_PRESENT 0x8e /* present, DPL 0, 64-bit interrupt gate */
@@ -10,8 +12,12 @@
 #define VECTOR_MACHINE_CHECK 18
 #define MSR_MCG_STATUS 0x17a /* machine-check global status: RIPV, EIPV, MCIP */
 
-extern char isr_stubs[];                 /* window.S: one 16-byte stub per vector */
-extern volatile uint64_t arch_nmi_count; /* window.S: NMIs taken */
+extern char isr_stubs[];                   /* window.S: one 16-byte stub per vector */
+extern volatile uint64_t arch_nmi_between; /* window.S: NMIs taken outside windows */
+
+_Static_assert(offsetof(struct window_env, magic) == WINDOW_ENV_MAGIC_OFFSET, "window.S");
+_Static_assert(offsetof(struct window_env, stats.nmis) == WINDOW_ENV_NMIS_OFFSET, "window.S");
+_Static_assert(offsetof(struct window_env, idt) == 0, "the IDT's base is the env's");
 
 /* The window in progress; an exception returns through it. Hardware state, not config. */
 static struct window_env *volatile active;
@@ -44,7 +50,7 @@ void arch_window_init(struct window_env *env)
         set_gate(&env->idt[v], v, cs);
     env->idtr.limit = sizeof(env->idt) - 1;
     env->idtr.base = (uint64_t)(uintptr_t)env->idt;
-    env->magic = WINDOW_ENV_MAGIC;
+    env->magic = (uint64_t)WINDOW_ENV_MAGIC;
 }
 
 void arch_idt_overlay(struct idt_gate *table, const struct descriptor_ptr *firmware,
@@ -95,7 +101,7 @@ static struct window_env *window_here(void)
     struct descriptor_ptr idt;
     arch_sidt(&idt);
     struct window_env *env = (struct window_env *)(uintptr_t)idt.base;
-    return env->magic == WINDOW_ENV_MAGIC ? env : NULL;
+    return env->magic == (uint64_t)WINDOW_ENV_MAGIC ? env : NULL;
 }
 
 void arch_exception(const uint64_t *frame)
@@ -126,20 +132,12 @@ void arch_exception(const uint64_t *frame)
 /* Count the window that ran from t0 with nmi0 NMIs before it; an NMI during it costs it. */
 static int window_account(struct window_env *env, int rc, uint64_t t0, uint64_t nmi0)
 {
-    uint64_t ticks = arch_tsc_fenced() - t0;
-    struct window_stats *stats = &env->stats; /* this processor's own */
-    stats->windows++;
-    stats->longest_ticks = ticks > stats->longest_ticks ? ticks : stats->longest_ticks;
-    if (rc != 0 && env->fault.vector == VECTOR_MACHINE_CHECK)
-        stats->machine_checks++;
-    if (arch_nmi_count != nmi0) {
-        stats->nmi_windows++;
-        if (rc == 0) {
-            kmemset(&env->fault, 0, sizeof(env->fault));
-            env->fault.faulted = true;
-            env->fault.vector = VECTOR_NMI;
-            rc = -1;
-        }
+    bool machine_check = rc != 0 && env->fault.vector == VECTOR_MACHINE_CHECK;
+    if (window_stats_count(&env->stats, arch_tsc_fenced() - t0, machine_check, nmi0) && rc == 0) {
+        kmemset(&env->fault, 0, sizeof(env->fault));
+        env->fault.faulted = true;
+        env->fault.vector = VECTOR_NMI;
+        rc = -1;
     }
     return rc;
 }
@@ -149,7 +147,7 @@ int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
 {
     volatile uint64_t flags = arch_irq_save();
     volatile uint64_t t0 = arch_tsc_fenced();
-    volatile uint64_t nmi0 = arch_nmi_count;
+    volatile uint64_t nmi0 = env->stats.nmis; /* this processor's own: window.S counts there */
     volatile uint64_t firmware_cr3 = arch_read_cr3();
     volatile uint64_t cr4 = arch_read_cr4();
     struct descriptor_ptr firmware_idt;
@@ -194,13 +192,12 @@ int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
 
 void arch_window_stats_add(const struct window_env *env, struct window_stats *sum)
 {
-    const struct window_stats *s = &env->stats;
-    sum->windows += s->windows;
-    sum->longest_ticks =
-        s->longest_ticks > sum->longest_ticks ? s->longest_ticks : sum->longest_ticks;
-    sum->nmi_windows += s->nmi_windows;
-    sum->machine_checks += s->machine_checks;
-    sum->nmis = arch_nmi_count; /* counted with a locked increment by every processor */
+    window_stats_add(sum, &env->stats);
+}
+
+uint64_t arch_nmis_between_windows(void)
+{
+    return arch_nmi_between;
 }
 
 struct wrmsr_job {

@@ -6,7 +6,9 @@
 #include <stdint.h>
 
 #include "cpu.h"
+#include "machine/window_stats.h"
 #include "platform.h"
+#include "window_layout.h"
 
 #define IDT_EXCEPTION_VECTORS 32
 
@@ -25,15 +27,6 @@ struct idt_gate {
     uint32_t reserved;
 } __attribute__((packed));
 
-/* What the windows did so far: how many, the longest, what interrupted them. */
-struct window_stats {
-    uint64_t windows;
-    uint64_t longest_ticks;  /* interrupts off, TSC ticks, from cli to the flags restored */
-    uint64_t nmis;           /* NMIs taken, inside windows or between them */
-    uint64_t nmi_windows;    /* windows an NMI came into (their results dropped) */
-    uint64_t machine_checks; /* machine checks inside windows */
-};
-
 /* Everything a window loads, and where a fault inside it returns to. */
 struct window_env {
     struct idt_gate idt[IDT_EXCEPTION_VECTORS] __attribute__((aligned(16)));
@@ -43,11 +36,14 @@ struct window_env {
     struct fault_info fault;
     uint64_t magic;            /* WINDOW_ENV_MAGIC: a fault finds its window from the IDT loaded */
     struct window_stats stats; /* the windows run with this env: one processor's, written only
-                                  there (no update shared between processors) */
+                                  there, its NMIs included (no update shared between them) */
 };
 
-/* Add what env's windows did so far into sum (sum->nmis: every processor's NMIs so far). */
+/* Add what env's windows did so far into sum (window_stats_add). */
 void arch_window_stats_add(const struct window_env *env, struct window_stats *sum);
+
+/* NMIs the boot processor took between windows (chase's IDT overlay loaded). */
+uint64_t arch_nmis_between_windows(void);
 
 /*
  * Write an MSR inside a window (interrupts off, a #GP caught). Returns 0, or -1 when the
@@ -65,9 +61,6 @@ int arch_window_rdmsr(struct window_env *env, uint32_t msr, uint64_t *value);
  * usually runs with CR4.OSXSAVE clear, so AVX and AVX-512 code needs this.
  */
 void arch_window_xstate(uint64_t xcr0);
-
-/* Marks a window_env, so that a processor's loaded IDT tells which window it is in. */
-#define WINDOW_ENV_MAGIC 0x776e646f77656e76ULL
 
 /* Fill env's IDT: every exception vector goes to chase's handler. cr3 starts at 0. */
 void arch_window_init(struct window_env *env);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of loaded's traffic generator: what it reads and writes, its count, its delay.
+// Unit tests of loaded's traffic generator: what it reads and writes, its counts, delay, windows.
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +22,8 @@ static volatile uint64_t stop;
 
 static void *generate(void *g)
 {
-    traffic_generate(g);
+    while (traffic_generate(g)) /* window after window, as a processor runs it */
+        ;
     return NULL;
 }
 
@@ -116,6 +117,55 @@ static void test_deadline_without_stop(void **state)
     free(r);
 }
 
+/*
+ * A window of one tick ends at the first look at the clock: flat out after
+ * TRAFFIC_DEADLINE_BLOCKS blocks, with a delay after one; the next call goes on where the last
+ * stopped (the same words summed as in one long window) and the counts add up.
+ */
+static void test_windows_cut_and_resume(void **state)
+{
+    (void)state;
+    uint64_t *r = region_of_ones();
+    static const volatile uint64_t never = 0;
+    struct traffic_gen g = {
+        .stop = &never, .base = (uint8_t *)r, .bytes = REGION_BYTES, .window_ticks = 1};
+    for (unsigned call = 1; call <= 3; call++) {
+        assert_true(traffic_generate(&g)); /* only the window ended */
+        assert_false(g.deadline_hit);
+        assert_int_equal(g.windows, call);
+        assert_int_equal(g.blocks, call * TRAFFIC_DEADLINE_BLOCKS);
+        assert_int_equal(g.moved_bytes, g.blocks * TRAFFIC_BLOCK_BYTES);
+        assert_int_equal(g.sink, g.blocks * TRAFFIC_BLOCK_BYTES / 8);
+    }
+    /* 3 x 64 blocks of a 64-block region: three whole laps, each chunk read three times */
+    struct traffic_gen d = {.stop = &never,
+                            .base = (uint8_t *)r,
+                            .bytes = REGION_BYTES,
+                            .window_ticks = 1,
+                            .delay_ticks = 1};
+    assert_true(traffic_generate(&d));
+    assert_true(traffic_generate(&d));
+    assert_int_equal(d.blocks, 2); /* with a delay the clock is read after every block */
+    /* its deadline passed: the next window ends it at once, said so, nothing more moved */
+    g.deadline_tsc = 1;
+    assert_false(traffic_generate(&g));
+    assert_true(g.deadline_hit);
+    assert_int_equal(g.blocks, 3 * TRAFFIC_DEADLINE_BLOCKS);
+    assert_int_equal(g.windows, 4);
+    free(r);
+}
+
+/* Without a cap (window_ticks 0) one window runs until the flag: one call, never "more". */
+static void test_no_cap_one_window(void **state)
+{
+    (void)state;
+    uint64_t *r = region_of_ones();
+    struct traffic_gen g = {.base = (uint8_t *)r, .bytes = REGION_BYTES};
+    run_for(&g, 5);
+    assert_int_equal(g.windows, 1);
+    free(r);
+}
+
 static void test_slices(void **state)
 {
     (void)state;
@@ -133,6 +183,8 @@ int main(void)
         cmocka_unit_test(test_readwrite_dirties_every_chunk),
         cmocka_unit_test(test_delay_paces_blocks),
         cmocka_unit_test(test_deadline_without_stop),
+        cmocka_unit_test(test_windows_cut_and_resume),
+        cmocka_unit_test(test_no_cap_one_window),
         cmocka_unit_test(test_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

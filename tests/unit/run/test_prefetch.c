@@ -129,30 +129,67 @@ static void test_msr_faults_or_missing(void **state)
     assert_string_equal(p.note, m.facts.prefetch.doc);
 }
 
+/* What the table says for one model: the bits, how many prefetchers, what stays on. */
+struct model_row {
+    unsigned model;
+    uint64_t bits;
+    unsigned n;
+    const char *uncontrolled; /* a part of the note; NULL: none */
+    bool unsure;
+};
+
+/* The table per model, from the SDM, Intel's 2014 disclosure and Intel's PerfSpect table. */
+static const struct model_row model_rows[] = {
+    {0x55, 0xf, 4, NULL, false},                       /* Skylake-SP, Cascade Lake: bits 0..3 */
+    {0xa7, 0xf, 4, NULL, false},                       /* Rocket Lake */
+    {0x97, 0xf, 4, "L2 AMP", false},                   /* Alder Lake: no documented bit for more */
+    {0xaa, 0xf, 4, "L2 AMP", false},                   /* Meteor Lake */
+    {0x8f, 0x3f, 6, "MSR 0x6d bits 14 and 42", false}, /* Sapphire Rapids: + DCU NP, AMP */
+    {0xcf, 0x3f, 6, "MSR 0x6d bits 14 and 42", false}, /* Emerald Rapids */
+    {0xad, 0xff, 8, "MSR 0x6d bits 14 and 42", false}, /* Granite Rapids: + LLC page, AOP */
+    {0xae, 0xff, 8, "MSR 0x6d bits 14 and 42", false}, /* Granite Rapids D */
+    {0x5c, 0x5, 2, NULL, false},                       /* Goldmont: bits 0 and 2 only */
+    {0xaf, 0x5, 2, "MSR 0x1320 bit 43", false},        /* Sierra Forest: LLC stream elsewhere */
+    {0x57, 0x3, 2, NULL, false},                       /* Knights Landing: DCU bit 0, L2 bit 1 */
+    {0x37, 0xf, 4, NULL, true},                        /* Silvermont client: not in the table */
+};
+
 static void test_model_table(void **state)
 {
     (void)state;
+    for (size_t i = 0; i < sizeof(model_rows) / sizeof(model_rows[0]); i++) {
+        const struct model_row *r = &model_rows[i];
+        struct prefetch_ctl c;
+        memset(&c, 0, sizeof(c));
+        prefetch_models_intel(r->model, &c);
+        assert_int_equal(c.msr, 0x1a4);
+        assert_int_equal(c.disable_bits, r->bits);
+        assert_int_equal(c.nprefetchers, r->n);
+        assert_int_equal(c.unsure, r->unsure);
+        uint64_t each = 0; /* every prefetcher named with its own bit, together the bits */
+        for (unsigned k = 0; k < c.nprefetchers; k++) {
+            assert_non_null(c.prefetcher[k].name);
+            assert_int_equal(each & c.prefetcher[k].bit, 0);
+            each |= c.prefetcher[k].bit;
+        }
+        assert_int_equal(each, r->bits);
+        if (r->uncontrolled)
+            assert_non_null(strstr(c.uncontrolled, r->uncontrolled));
+        else
+            assert_null(c.uncontrolled);
+    }
     struct prefetch_ctl c;
     prefetch_models_intel(0x55, &c);
-    assert_int_equal(c.nprefetchers, 4);
-    assert_int_equal(c.disable_bits, 0xf);
-    assert_false(c.unsure);
-    assert_null(c.uncontrolled);
     assert_string_equal(c.prefetcher[1].name, "L2 adjacent line");
-    prefetch_models_intel(0x8f, &c); /* Sapphire Rapids: bits 0..3, more prefetchers besides */
-    assert_int_equal(c.disable_bits, 0xf);
-    assert_non_null(c.uncontrolled);
-    prefetch_models_intel(0x5c, &c); /* Goldmont: bits 0 and 2 only */
-    assert_int_equal(c.nprefetchers, 2);
-    assert_int_equal(c.disable_bits, 0x5);
+    prefetch_models_intel(0xad, &c);
+    assert_string_equal(c.prefetcher[4].name, "L1D next page (DCU NP)");
+    assert_string_equal(c.prefetcher[5].name, "L2 AMP (adaptive multipath)");
+    assert_string_equal(c.prefetcher[6].name, "LLC page (LLCPP)");
+    assert_string_equal(c.prefetcher[7].name, "L2 array of pointers (AOP)");
+    prefetch_models_intel(0x5c, &c);
     assert_string_equal(c.prefetcher[1].name, "L1D next line (DCU)");
-    prefetch_models_intel(0x57, &c); /* Knights Landing: DCU bit 0, L2 bit 1 */
-    assert_int_equal(c.disable_bits, 0x3);
+    prefetch_models_intel(0x57, &c);
     assert_string_equal(c.prefetcher[0].name, "L1D next line (DCU)");
-    assert_int_equal(c.prefetcher[1].bit, 0x2);
-    prefetch_models_intel(0x37, &c); /* Silvermont client: not in the table */
-    assert_true(c.unsure);
-    assert_int_equal(c.disable_bits, 0xf);
 }
 
 /* A combined write that faults (undefined bits) falls back to one bit at a time. */
@@ -207,9 +244,9 @@ static void test_uncontrolled_prefetchers(void **state)
     struct prefetch_run p = {0};
     assert_string_equal(prefetch_apply(&p, &m, PREFETCH_OFF), "partly off");
     assert_false(p.one_by_one);
-    assert_int_equal(fake.value, 0xf);
+    assert_int_equal(fake.value, 0x3f); /* bits 0..3, DCU next page, AMP */
     assert_non_null(strstr(p.note, "stay as they are"));
-    for (unsigned i = 0; i < 4; i++)
+    for (unsigned i = 0; i < 6; i++)
         assert_int_equal(p.state[i], PREFETCHER_OFF);
     prefetch_restore(&p);
 }

@@ -145,10 +145,10 @@ int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout
     return -1;
 }
 
-int plat_cpus_start(const unsigned *ids, unsigned n, void (*fn)(void *arg), void *const *args,
+int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
                     uint64_t timeout_us)
 {
-    (void)ids, (void)n, (void)fn, (void)args, (void)timeout_us;
+    (void)ids, (void)n, (void)step, (void)args, (void)timeout_us;
     return -1;
 }
 

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// What measurement windows did, kept per processor (no count shared between them) and summed.
+#include "machine/window_stats.h"
+
+bool window_stats_count(struct window_stats *s, uint64_t ticks, bool machine_check,
+                        uint64_t nmis_before)
+{
+    s->windows++;
+    s->longest_ticks = ticks > s->longest_ticks ? ticks : s->longest_ticks;
+    s->machine_checks += machine_check;
+    bool nmi = s->nmis != nmis_before;
+    s->nmi_windows += nmi;
+    return nmi;
+}
+
+void window_stats_add(struct window_stats *sum, const struct window_stats *s)
+{
+    sum->windows += s->windows;
+    sum->longest_ticks =
+        s->longest_ticks > sum->longest_ticks ? s->longest_ticks : sum->longest_ticks;
+    sum->nmis += s->nmis;
+    sum->nmi_windows += s->nmi_windows;
+    sum->machine_checks += s->machine_checks;
+}

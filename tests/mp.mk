@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: MIT
+# Tests of the work on several processors: windows cut to window_max_ms on every processor,
+# window records kept per processor, more than 64 processors (a fragment of the Makefile).
+
+UNIT_TESTS += experiments/test_win_slice machine/test_window_stats
+test_win_slice_SRCS := kernel/experiments/win_slice.c
+test_window_stats_SRCS := kernel/machine/window_stats.c
+
+# chase-host's processor table over a sysfs tree the test writes (2 x 96 threads).
+UNIT_TESTS += host/test_host_cpus
+test_host_cpus_SRCS := tools/host/host_cpus.c kernel/machine/cpu_select.c \
+	tests/unit/stubs/stub_platform.c
+$(BUILD)/test/tests/unit/host/test_host_cpus.c.o: TEST_CFLAGS += -Itools/host
+
+# More than 64 processors in QEMU (-smp 96 as two packages).
+SCRIPT_TESTS += tests/qemu/test_many_cpus.sh
