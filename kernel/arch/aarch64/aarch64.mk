@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: MIT
-# chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test.
+# chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test;
+# the AArch64 decoders' unit tests; chaseaa64.efi (efi.mk).
+
+# The ID register (MIDR, MPIDR, CLIDR, CCSIDR, CTR), PPTT, MADT and translation-table decoders.
+UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt
+test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
+test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
 
 AARCH64_CC := aarch64-linux-gnu-gcc
 # The portable kernel includes "arch/NAME.h", which picks kernel/arch/aarch64/NAME.h here.
 AARCH64_HOST_CFLAGS := $(HOST_CFLAGS)
 AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S
 # What chase-host reads on AArch64 instead of CPUID: MIDR_EL1 (named) and sysfs's caches.
-AARCH64_HOST_SRCS := kernel/machine/arm_id.c tools/host/host_arm.c
+AARCH64_HOST_SRCS := tools/host/host_arm.c
 AARCH64_HOST_OBJS := $(patsubst %,$(BUILD)/host-aarch64/%.o,$(KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
 	$(HOST_SRCS) $(AARCH64_HOST_SRCS))
 
@@ -38,3 +44,6 @@ $(BUILD)/check_loops_aarch64: tests/host/check_loops_aarch64.c $(AARCH64_ARCH_SR
 	@$(if $(Q),echo "  LINK     $@")
 	$(Q)$(AARCH64_CC) $(COMMON) -O1 -static -o $@ $^
 ALL_TARGETS += $(BUILD)/check_loops_aarch64
+
+# chaseaa64.efi: chase for AArch64 UEFI, beside chase.efi in chase.img.
+include kernel/arch/aarch64/efi.mk
