@@ -7,6 +7,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/acpi.h"
+#include "machine/arm_tables.h"
 #include "platform.h"
 
 #define ARM_NOT_HERE "not on this architecture (AArch64)"
@@ -81,6 +82,8 @@ void efi_describe_registers(struct machine *m)
 {
     read_registers(&m->arm);
     arm_cpu_describe(&m->cpu, &m->arm);
+    /* 1 GiB blocks exist with the 4 KiB granule when the walk starts at level 0 or 1 */
+    m->cpu.has_1g_pages = a64_start_level(64 - (unsigned)(m->arm.tcr & A64_TCR_T0SZ_MASK)) <= 1;
     caches_from_pptt(m);
     kmemset(&m->memtype, 0, sizeof(m->memtype)); /* MTRRs and PAT are x86's */
     kmemset(&m->facts, 0, sizeof(m->facts));

@@ -43,8 +43,11 @@ bool a64_walk(uint64_t ttbr, uint64_t tcr, uint64_t va, a64_read_fn read, void *
         unsigned index = (unsigned)(va >> shift) & (A64_ENTRIES - 1);
         uint64_t d = read(ctx, table + 8ULL * index);
         if (!(d & A64_DESC_VALID) || (level == 3 && !(d & A64_DESC_TABLE)) ||
-            (level == 0 && !(d & A64_DESC_TABLE)))
-            return true; /* a fault: not mapped (a level 0 block needs 52-bit addressing) */
+            (level == 0 && !(d & A64_DESC_TABLE))) {
+            leaf->level = level; /* a fault: not mapped (a level 0 block needs 52-bit addresses) */
+            leaf->bytes = 1ULL << shift;
+            return true;
+        }
         if (level < 3 && (d & A64_DESC_TABLE)) {
             table = d & A64_DESC_OA_MASK;
             continue;

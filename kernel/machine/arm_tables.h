@@ -31,8 +31,8 @@ typedef uint64_t (*a64_read_fn)(void *ctx, uint64_t pa);
 /* What the tables map an address to. */
 struct a64_leaf {
     bool mapped;        /* false: a fault (invalid descriptor on the way) */
-    unsigned level;     /* 1, 2 (blocks) or 3 (pages) */
-    uint64_t bytes;     /* the leaf's size: 1 GiB, 2 MiB or 4 KiB */
+    unsigned level;     /* 1, 2 (blocks) or 3 (pages); unmapped: where the walk stopped */
+    uint64_t bytes;     /* the leaf's size: 1 GiB, 2 MiB or 4 KiB; unmapped: the hole's */
     uint64_t out;       /* the output address the input address maps to */
     uint64_t desc;      /* the leaf descriptor as found */
     unsigned attr_indx; /* its AttrIndx: which byte of MAIR gives its memory attribute */

@@ -40,8 +40,9 @@ static unsigned shift_of(unsigned level)
 }
 
 /* The firmware's attributes over [a, a + size): one set over identity-mapped leaves (uniform),
-   mixed, or (a single 4 KiB page) not mapped. */
-static enum fw_span fw_attrs(struct build *b, uint64_t a, uint64_t size, uint64_t *attrs)
+   mixed, or not mapped at a (*hole: the size of the unmapped, aligned region around a). */
+static enum fw_span fw_attrs(struct build *b, uint64_t a, uint64_t size, uint64_t *attrs,
+                             uint64_t *hole)
 {
     const struct a64_plan *p = b->p;
     for (uint64_t x = a; x < a + size;) {
@@ -50,8 +51,12 @@ static enum fw_span fw_attrs(struct build *b, uint64_t a, uint64_t size, uint64_
             b->failed = true;
             return FW_MIXED;
         }
+        if (!l.mapped && x == a) {
+            *hole = l.bytes;
+            return FW_UNMAPPED;
+        }
         if (!l.mapped || l.out != x)
-            return size == SIZE_4K ? FW_UNMAPPED : FW_MIXED;
+            return FW_MIXED;
         uint64_t at = l.desc & A64_DESC_ATTRS;
         if (x != a && at != *attrs)
             return FW_MIXED;
@@ -87,18 +92,21 @@ static void map_leaf(struct build *b, uint64_t va, unsigned level, uint64_t desc
     table_at(table)[(va >> shift_of(level)) & (A64_ENTRIES - 1)] = desc;
 }
 
-/* Map the largest leaf that fits at a (below end); returns its size. */
+/* Map the largest leaf that fits at a (below end), or skip the firmware's hole there; returns
+   the next address to map. */
 static uint64_t map_step(struct build *b, uint64_t a, uint64_t end)
 {
     static const uint64_t sizes[] = {SIZE_1G, SIZE_2M, SIZE_4K};
     for (unsigned i = 0; i < 3; i++) {
-        uint64_t size = sizes[i], attrs = 0;
+        uint64_t size = sizes[i], attrs = 0, hole = 0;
         unsigned level = 1 + i;
         bool in;
         if (level < b->t->start || (a & (size - 1)) || a + size > end ||
             !buffer_allows(b->p, a, size, &in))
             continue;
-        enum fw_span span = fw_attrs(b, a, size, &attrs);
+        enum fw_span span = fw_attrs(b, a, size, &attrs, &hole);
+        if (span == FW_UNMAPPED) /* what the firmware does not map, chase does not either */
+            return (a & ~(hole - 1)) + hole;
         if (span == FW_MIXED && size != SIZE_4K)
             continue;
         if (span == FW_UNIFORM) {
@@ -107,9 +115,9 @@ static uint64_t map_step(struct build *b, uint64_t a, uint64_t end)
                         ((uint64_t)b->p->wb_indx << A64_DESC_ATTRINDX_SHIFT);
             map_leaf(b, a, level, a | attrs | A64_DESC_VALID | (level == 3 ? A64_DESC_TABLE : 0));
         }
-        return size;
+        return a + size;
     }
-    return SIZE_4K; /* cannot happen: ranges are 4 KiB-aligned */
+    return a + SIZE_4K; /* cannot happen: ranges are 4 KiB-aligned */
 }
 
 int a64_tables_build(struct a64_tables *t, const struct a64_plan *plan, bool *need_more, char *why,
@@ -128,7 +136,7 @@ int a64_tables_build(struct a64_tables *t, const struct a64_plan *plan, bool *ne
     for (unsigned r = 0; t->root && r < plan->nranges && !b.full && !b.failed; r++) {
         uint64_t end = plan->base[r] + plan->bytes[r];
         for (uint64_t a = plan->base[r] & ~(SIZE_4K - 1); a < end && !b.full && !b.failed;)
-            a += map_step(&b, a, end);
+            a = map_step(&b, a, end);
     }
     *need_more = b.full || !t->root;
     if (*need_more)
