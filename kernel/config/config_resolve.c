@@ -296,16 +296,11 @@ static void apply_entries(struct chase_config *cfg, const struct cfg_entries *en
     }
 }
 
-/* Keys only chase.efi can honour: prefetch=off (MSR writes), memtype_test and node. */
-static void check_firmware_only(const struct chase_config *cfg, const struct cfg_table *t,
-                                const struct cfg_entries *entries, const struct machine *m,
-                                struct cfg_errors *errs)
+/* prefetch=off, globally or for an experiment, is an error here: no_prefetch says why. */
+static void check_prefetch_off(const struct chase_config *cfg, const struct cfg_table *t,
+                               const struct cfg_entries *entries, const char *no_prefetch,
+                               struct cfg_errors *errs)
 {
-    if (kstrcmp(m->platform, "uefi") == 0)
-        return;
-    static const char no_prefetch[] =
-        "key '%s': chase-host cannot turn the hardware prefetchers off (a user process "
-        "writes no MSR); accepted here: as-is, or run chase.efi";
     if (cfg->global.prefetch == PREFETCH_OFF)
         cfg_error(errs, source_of(entries, "prefetch"), no_prefetch, "prefetch");
     for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++) {
@@ -314,6 +309,25 @@ static void check_firmware_only(const struct chase_config *cfg, const struct cfg
         if (cfg->common[i].prefetch == 1 + PREFETCH_OFF)
             cfg_error(errs, source_of(entries, key), no_prefetch, key);
     }
+}
+
+/* Keys only chase.efi can honour: prefetch=off (MSR writes, x86 only), memtype_test and node. */
+static void check_firmware_only(const struct chase_config *cfg, const struct cfg_table *t,
+                                const struct cfg_entries *entries, const struct machine *m,
+                                struct cfg_errors *errs)
+{
+    if (m->arm.read) /* chase.efi on AArch64 */
+        check_prefetch_off(cfg, t, entries,
+                           "key '%s': not on this architecture: AArch64's prefetcher controls are "
+                           "implementation-defined registers (CPUACTLR/CPUECTLR-like, per core "
+                           "type) that chase does not write; accepted here: as-is",
+                           errs);
+    if (kstrcmp(m->platform, "uefi") == 0)
+        return;
+    check_prefetch_off(cfg, t, entries,
+                       "key '%s': chase-host cannot turn the hardware prefetchers off (a user "
+                       "process writes no MSR); accepted here: as-is, or run chase.efi",
+                       errs);
     if (cfg->global.memtype_test)
         cfg_error(errs, source_of(entries, "memtype_test"),
                   "key 'memtype_test': only chase.efi places its buffer by memory type");
