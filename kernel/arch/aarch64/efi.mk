@@ -58,3 +58,22 @@ $(BUILD)/chaseaa64.efi: $(BUILD)/chaseaa64.so
 		-j .rel.* -j .rela.* -j .reloc -j .dynsym -O binary $< $@
 
 ALL_TARGETS += $(BUILD)/chaseaa64.efi
+SCRIPT_TESTS += tests/qemu/test_aarch64.sh
+
+# make run ARCH=aarch64: boot chase.img's BOOTAA64.EFI in qemu-system-aarch64 -M virt, AAVMF.
+ARCH ?= x86_64
+
+# probeaa64.efi: the AArch64 probe for the return-to-the-shell test.
+A64_PROBE_OBJS := $(BUILD)/efi-aarch64/efi/aarch64/a64_probe.c.o
+
+$(BUILD)/probeaa64.so: $(A64_PROBE_OBJS) $(A64_EFI_CRT0)
+	@$(if $(Q),echo "  LD       $@")
+	$(Q)$(AARCH64_LD) $(A64_EFI_LDFLAGS) $(A64_EFI_CRT0) $(A64_PROBE_OBJS) -o $@ \
+		-L$(A64_GNUEFI)/lib -lefi -lgnuefi
+
+$(BUILD)/probeaa64.efi: $(BUILD)/probeaa64.so
+	@$(if $(Q),echo "  OBJCOPY  $@")
+	$(Q)$(AARCH64_OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
+		-j .rel.* -j .rela.* -j .reloc -j .dynsym -O binary $< $@
+
+ALL_TARGETS += $(BUILD)/probeaa64.efi
