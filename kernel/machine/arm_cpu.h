@@ -15,6 +15,10 @@
 #define A64_MMFR2_CCIDX_SHIFT 20
 #define A64_MMFR2_CCIDX_MASK 0xfULL
 
+/* ID_AA64DFR0_EL1.PMUVer [11:8]: 0 no PMU, 0xf an implementation-defined one. */
+#define A64_DFR0_PMUVER_SHIFT 8
+#define A64_DFR0_PMUVER_MASK 0xfULL
+
 /* The registers, as read at chase's exception level (arm.read false: not on AArch64). */
 struct arm_regs {
     bool read;
