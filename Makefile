@@ -432,7 +432,7 @@ deps:
 	$(Q)tools/deps.sh
 
 run: deps all
-	$(Q)tools/qemu-run.sh --arch $(ARCH) --image $(BUILD)/chase.img --out $(BUILD)/runs --show --smp 2 \
+	$(Q)tools/qemu-run.sh --arch $(RUN_ARCH) --image $(BUILD)/chase.img --out $(BUILD)/runs --show --smp 2 \
 		--set profile=quick --set on_exit=shutdown
 	$(Q)last=$$(ls -d $(BUILD)/runs/[0-9][0-9][0-9][0-9] | sort | tail -n 1) && \
 		$(BUILD)/chase-report "$$last"

@@ -15,6 +15,7 @@
 static void read_caches(struct arm_regs *a)
 {
     struct arm_clidr cl;
+    uint64_t csselr = a64_read_csselr_el1();
     arm_clidr_decode(a->clidr, &cl);
     for (unsigned i = 0; i < cl.levels; i++) {
         a->ccsidr[i][0] = cl.ctype[i] != ARM_CTYPE_INSTRUCTION ? a64_read_ccsidr(i + 1, 0) : 0;
@@ -23,6 +24,7 @@ static void read_caches(struct arm_regs *a)
                 ? a64_read_ccsidr(i + 1, 1)
                 : 0;
     }
+    a64_write_csselr(csselr);
 }
 
 static void read_registers(struct arm_regs *a)

@@ -87,8 +87,14 @@ void banner_print(const struct machine *m)
             con_printf(", shared by %u", k->shared_by);
         con_printf("\n");
     }
+#if defined(__aarch64__)
+    con_printf(
+        "  counter    the generic timer's CNTVCT_EL0 at a fixed rate (CNTFRQ_EL0), read after "
+        "DSB SY; ISB\n");
+#else
     con_printf("  tsc        invariant %s, rdtscp %s\n", c->invariant_tsc ? "yes" : "NO",
                c->has_rdtscp ? "yes" : "no (fenced rdtsc)");
+#endif
     if (c->hypervisor)
         con_printf("  hypervisor yes (%s): timings are those of a virtual machine\n",
                    c->hypervisor_vendor);

@@ -60,8 +60,9 @@ $(BUILD)/chaseaa64.efi: $(BUILD)/chaseaa64.so
 ALL_TARGETS += $(BUILD)/chaseaa64.efi
 SCRIPT_TESTS += tests/qemu/test_aarch64.sh
 
-# make run ARCH=aarch64: boot chase.img's BOOTAA64.EFI in qemu-system-aarch64 -M virt, AAVMF.
-ARCH ?= x86_64
+# make run ARCH=aarch64 (or arm64): boot chase.img's BOOTAA64.EFI in qemu-system-aarch64 -M virt
+# with AAVMF; anything else (an ARCH=x86_64 or amd64 from the environment too) boots BOOTX64.EFI.
+RUN_ARCH := $(if $(filter aarch64 arm64,$(ARCH)),aarch64,x86_64)
 
 # probeaa64.efi: the AArch64 probe for the return-to-the-shell test.
 A64_PROBE_OBJS := $(BUILD)/efi-aarch64/efi/aarch64/a64_probe.c.o

@@ -33,6 +33,13 @@ A64_SYSREG_READ(sctlr_el1)
 A64_SYSREG_READ(sctlr_el2)
 A64_SYSREG_READ(vbar_el1)
 A64_SYSREG_READ(vbar_el2)
+A64_SYSREG_READ(csselr_el1)
+
+/* Put CSSELR_EL1 back as a64_read_csselr_el1 found it (a64_read_ccsidr changes it). */
+static inline void a64_write_csselr(uint64_t v)
+{
+    __asm__ volatile("msr csselr_el1, %0\n\tisb" ::"r"(v) : "memory");
+}
 
 /* The exception level chase runs at (CurrentEL[3:2]): 1 or 2 under UEFI. */
 static inline unsigned a64_current_el(void)
