@@ -351,6 +351,10 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
     if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
         cfg_error(errs, source_of(entries, "fault_test"),
                   "key 'fault_test': only chase.efi can recover from a fault");
+    else if (cfg->global.fault_test && m->arm.read)
+        cfg_error(errs, source_of(entries, "fault_test"),
+                  "key 'fault_test': chase.efi on AArch64 has no exception vectors of its own "
+                  "yet: the fault would stop the machine in the firmware's handler");
     check_firmware_only(cfg, t, entries, m, errs);
     if (cfg_page_bytes(cfg->global.page) == (1ULL << 30) && !m->cpu.has_1g_pages &&
         kstrcmp(m->platform, "uefi") == 0)

@@ -219,7 +219,8 @@ static void test_prefetch_refused_on_linux(void **state)
     assert_error_contains("key 'memtype_test': only chase.efi");
 }
 
-/* chase.efi on AArch64 (machine.arm.read): prefetch=off names why it cannot be done there. */
+/* chase.efi on AArch64 (machine.arm.read): prefetch=off and fault_test name why they cannot be
+   done there. */
 static void test_prefetch_refused_on_aarch64(void **state)
 {
     (void)state;
@@ -231,6 +232,8 @@ static void test_prefetch_refused_on_aarch64(void **state)
                           "controls are implementation-defined registers");
     assert_false(resolve_text(NULL, "random.prefetch=off"));
     assert_error_contains("key 'random.prefetch': not on this architecture");
+    assert_false(resolve_text(NULL, "fault_test=page_fault"));
+    assert_error_contains("key 'fault_test': chase.efi on AArch64 has no exception vectors");
     machine.arm.read = false;
 }
 
