@@ -30,7 +30,7 @@ gnu_efi_arm64() {
     mv "$dir"/gnu-efi_*_arm64.deb "$deb"
 }
 if [ "${1:-}" = --gnu-efi-arm64 ]; then
-    gnu_efi_arm64 "${2:?--gnu-efi-arm64 needs the .deb's path}"
+    gnu_efi_arm64 "${2:?--gnu-efi-arm64 needs the path of the .deb}"
     exit 0
 fi
 
