@@ -84,9 +84,9 @@ struct a64_tables {
 /*
  * Build tables for plan in t->pool (t->pages pages, zeroed here): each range mapped with the
  * largest block (1 GiB, 2 MiB, 4 KiB) that is aligned, inside the range, over which the firmware's
- * tables give one attribute set, and, over the buffer, no larger than buffer_page; what the
- * firmware does not map stays unmapped. Returns 0; -1 when the pool is too small (*need_more
- * set) or the plan cannot be walked (why says why).
+ * tables give one attribute set, and no larger than the firmware's leaves there (outside the
+ * buffer) or than buffer_page (over it); what the firmware does not map stays unmapped. Returns 0;
+ * -1 when the pool is too small (*need_more set) or the plan cannot be walked (why says why).
  */
 int a64_tables_build(struct a64_tables *t, const struct a64_plan *plan, bool *need_more, char *why,
                      unsigned why_cap);

@@ -39,10 +39,15 @@ static unsigned shift_of(unsigned level)
     return 12 + 9 * (3 - level);
 }
 
-/* The firmware's attributes over [a, a + size): one set over identity-mapped leaves (uniform),
-   mixed, or not mapped at a (*hole: the size of the unmapped, aligned region around a). */
-static enum fw_span fw_attrs(struct build *b, uint64_t a, uint64_t size, uint64_t *attrs,
-                             uint64_t *hole)
+/*
+ * The firmware's attributes over [a, a + size): one set over identity-mapped leaves (uniform),
+ * mixed, or not mapped at a (*hole: the size of the unmapped, aligned region around a). Outside
+ * the buffer a leaf of chase's is never larger than the firmware's there, so that no address
+ * the window's code or stack uses can have TLB entries of two sizes while TTBR0 is switched (a
+ * TLB conflict abort, Arm ARM D8.16.1); the buffer is touched only after the TLB invalidation.
+ */
+static enum fw_span fw_attrs(struct build *b, uint64_t a, uint64_t size, bool in_buffer,
+                             uint64_t *attrs, uint64_t *hole)
 {
     const struct a64_plan *p = b->p;
     for (uint64_t x = a; x < a + size;) {
@@ -55,8 +60,8 @@ static enum fw_span fw_attrs(struct build *b, uint64_t a, uint64_t size, uint64_
             *hole = l.bytes;
             return FW_UNMAPPED;
         }
-        if (!l.mapped || l.out != x)
-            return FW_MIXED;
+        if (!l.mapped || l.out != x || (!in_buffer && l.bytes < size))
+            return FW_MIXED; /* outside the buffer no leaf is larger than the firmware's */
         uint64_t at = l.desc & A64_DESC_ATTRS;
         if (x != a && at != *attrs)
             return FW_MIXED;
@@ -104,7 +109,7 @@ static uint64_t map_step(struct build *b, uint64_t a, uint64_t end)
         if (level < b->t->start || (a & (size - 1)) || a + size > end ||
             !buffer_allows(b->p, a, size, &in))
             continue;
-        enum fw_span span = fw_attrs(b, a, size, &attrs, &hole);
+        enum fw_span span = fw_attrs(b, a, size, in, &attrs, &hole);
         if (span == FW_UNMAPPED) /* what the firmware does not map, chase does not either */
             return (a & ~(hole - 1)) + hole;
         if (span == FW_MIXED && size != SIZE_4K)

@@ -47,10 +47,10 @@ static uint64_t table_desc(const uint64_t *t)
 /*
  * The firmware's tables (level 1 root): [1G, 2G) in 2 MiB blocks, Normal, except its first
  * 2 MiB in 4 KiB pages, one of them read-only; [2G, 3G) one 1 GiB block, Normal; [0, 1G) device
- * 2 MiB blocks at 0 only; [3G, 4G) not mapped.
+ * 2 MiB blocks at 0 only; [3G, 4G) not mapped; [4G, 5G) 2 MiB blocks, Normal, all alike.
  */
 struct fw {
-    uint64_t *l1, *l2_1g, *l2_0, *l3;
+    uint64_t *l1, *l2_1g, *l2_0, *l3, *l2_4g;
 };
 
 static void fw_build(struct fw *f)
@@ -59,6 +59,7 @@ static void fw_build(struct fw *f)
     f->l2_0 = new_table();
     f->l2_1g = new_table();
     f->l3 = new_table();
+    f->l2_4g = new_table();
     uint64_t normal = AF | SH_INNER | ATTR(FW_NORMAL) | A64_DESC_VALID;
     f->l2_0[0] = 0 | AF | ATTR(FW_DEVICE) | A64_DESC_VALID;
     f->l1[0] = table_desc(f->l2_0);
@@ -69,6 +70,9 @@ static void fw_build(struct fw *f)
     for (unsigned i = 1; i < 512; i++)
         f->l2_1g[i] = (SZ_1G + i * SZ_2M) | normal;
     f->l1[2] = (2 * SZ_1G) | normal;
+    f->l1[4] = table_desc(f->l2_4g);
+    for (unsigned i = 0; i < 512; i++)
+        f->l2_4g[i] = (4 * SZ_1G + i * SZ_2M) | normal;
 }
 
 static void fw_free(struct fw *f)
@@ -77,6 +81,7 @@ static void fw_free(struct fw *f)
     free(f->l2_0);
     free(f->l2_1g);
     free(f->l3);
+    free(f->l2_4g);
 }
 
 static struct a64_leaf walk(uint64_t ttbr, uint64_t va)
@@ -128,7 +133,7 @@ static void test_walk_firmware_tables(void **state)
     fw_free(&f);
 }
 
-/* chase's tables over [1G, 4G) with the buffer at [1G + 8M, + 4M). */
+/* chase's tables over [1G, 5G) with the buffer at [1G + 8M, + 4M). */
 static int build(const struct fw *f, uint64_t buffer_page, unsigned pages, struct a64_tables *t,
                  bool *more)
 {
@@ -138,7 +143,7 @@ static int build(const struct fw *f, uint64_t buffer_page, unsigned pages, struc
         .read = read_host,
         .nranges = 1,
         .base = {SZ_1G},
-        .bytes = {3 * SZ_1G},
+        .bytes = {4 * SZ_1G},
         .buffer_base = SZ_1G + 4 * SZ_2M,
         .buffer_bytes = 2 * SZ_2M,
         .buffer_page = buffer_page,
@@ -177,6 +182,10 @@ static void test_own_tables(void **state)
     assert_int_equal(walk(t.root, 2 * SZ_1G + 5).bytes, SZ_1G);
     assert_false(walk(t.root, 3 * SZ_1G + SZ_2M).mapped);
     assert_false(walk(t.root, SZ_2M).mapped); /* not in the plan's ranges */
+    /* never a larger leaf than the firmware's outside the buffer: 2 MiB there, not 1 GiB */
+    l = walk(t.root, 4 * SZ_1G + 3 * SZ_2M + 64);
+    assert_int_equal(l.bytes, SZ_2M);
+    assert_int_equal(l.out, 4 * SZ_1G + 3 * SZ_2M + 64);
     free(t.pool);
     /* 2 MiB pages over the buffer when asked */
     assert_int_equal(build(&f, SZ_2M, 16, &t, &more), 0);
