@@ -90,6 +90,8 @@ KERNEL_SRCS := \
 	kernel/run/prefetch.c \
 	kernel/run/results.c \
 	kernel/run/results_machine.c \
+	kernel/run/results_arm.c kernel/machine/arm_id.c kernel/machine/arm_cpu.c \
+	kernel/machine/arm_pptt.c kernel/machine/arm_tables.c kernel/machine/arm_tables_build.c \
 	kernel/run/results_identity.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
@@ -112,6 +114,7 @@ ARCH_SRCS := kernel/arch/x86_64/chase_loop.S kernel/arch/x86_64/bw_kernels.S
 ARCH_EFI_SRCS := kernel/arch/x86_64/window.c kernel/arch/x86_64/window.S
 
 EFI_SRCS := \
+	efi/efi_acpi.c \
 	efi/efi_console.c \
 	efi/efi_files.c \
 	efi/efi_main.c \
@@ -174,9 +177,11 @@ $(BUILD)/probe.so: $(PROBE_OBJS) linker/chase-efi.lds
 	@$(if $(Q),echo "  LD       $@")
 	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
 
-$(BUILD)/chase.img: $(BUILD)/chase.efi tools/mkimage.sh tools/chase.cfg.example
+# One stick for both kinds of machine: \EFI\BOOT\BOOTX64.EFI and \EFI\BOOT\BOOTAA64.EFI.
+$(BUILD)/chase.img: $(BUILD)/chase.efi $(BUILD)/chaseaa64.efi tools/mkimage.sh \
+		tools/chase.cfg.example
 	@$(if $(Q),echo "  IMAGE    $@")
-	$(Q)tools/mkimage.sh $@ $(BUILD)/chase.efi tools/chase.cfg.example
+	$(Q)tools/mkimage.sh --aa64 $(BUILD)/chaseaa64.efi $@ $(BUILD)/chase.efi tools/chase.cfg.example
 
 # ---- the host runner --------------------------------------------------------------------------
 
@@ -355,7 +360,7 @@ $(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/hos
 test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
 $(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
-# AArch64 (issue 42): chase-host cross-built for AArch64 Linux, in its own fragment.
+# AArch64 (issue 42): its decoders' unit tests, chase-host-aarch64 and chaseaa64.efi.
 include kernel/arch/aarch64/aarch64.mk
 
 UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
@@ -427,7 +432,7 @@ deps:
 	$(Q)tools/deps.sh
 
 run: deps all
-	$(Q)tools/qemu-run.sh --image $(BUILD)/chase.img --out $(BUILD)/runs --show --smp 2 \
+	$(Q)tools/qemu-run.sh --arch $(RUN_ARCH) --image $(BUILD)/chase.img --out $(BUILD)/runs --show --smp 2 \
 		--set profile=quick --set on_exit=shutdown
 	$(Q)last=$$(ls -d $(BUILD)/runs/[0-9][0-9][0-9][0-9] | sort | tail -n 1) && \
 		$(BUILD)/chase-report "$$last"

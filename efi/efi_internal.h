@@ -55,6 +55,19 @@ void efi_to_ascii(char *dst, size_t cap, const CHAR16 *src, size_t max_chars);
 /* Wait for a key; with timeout_s > 0 give up after that many seconds. TRUE if a key came. */
 BOOLEAN efi_wait_key(UINTN timeout_s);
 
+/*
+ * Registers the firmware must find as chase found them, with their names: CR3, IDTR, GDTR and
+ * the interrupt flag on x86-64 (efi_platform.c); TTBR0, MAIR, TCR, SCTLR, VBAR of the current
+ * exception level and DAIF on AArch64 (efi/aarch64/a64_window.c).
+ */
+#define EFI_CPU_STATE_MAX 8
+struct efi_cpu_state {
+    unsigned n;
+    const char *name[EFI_CPU_STATE_MAX];
+    uint64_t value[EFI_CPU_STATE_MAX];
+};
+void efi_cpu_state_read(struct efi_cpu_state *s);
+
 /* Build chase's IDT for measurement windows (before anything is measured). */
 void efi_window_init(void);
 /*

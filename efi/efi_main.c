@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The UEFI entry point: gather what the firmware knows, run chase, then do what on_exit says.
 #include "arch/cpu.h"
+#if defined(__x86_64__)
 #include "arch/x86_64/window.h"
+#endif
 #include "lib/console.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
@@ -98,55 +100,44 @@ static void finish(enum on_exit on_exit, enum run_outcome outcome)
     }
 }
 
-/* What the firmware had when chase started: it must find the same when chase returns. */
-struct firmware_state {
-    uint64_t cr3;
-    struct descriptor_ptr idt, gdt;
-    bool interrupts;
-};
-
-static void firmware_state_read(struct firmware_state *f)
-{
-    f->cr3 = arch_read_cr3();
-    arch_sidt(&f->idt);
-    arch_sgdt(&f->gdt);
-    uint64_t flags = arch_irq_save();
-    arch_irq_restore(flags);
-    f->interrupts = (flags & RFLAGS_IF) != 0;
-}
-
 /* Say whether chase left the machine as it found it, and what differs if not. */
-static void report_left_as_found(const struct firmware_state *before)
+static void report_left_as_found(const struct efi_cpu_state *before)
 {
-    struct firmware_state after;
+    struct efi_cpu_state after;
     unsigned long pools;
     uint64_t pages;
-    firmware_state_read(&after);
+    efi_cpu_state_read(&after);
     efi_memory_held(&pools, &pages);
-    bool same = after.cr3 == before->cr3 && after.idt.base == before->idt.base &&
-                after.idt.limit == before->idt.limit && after.gdt.base == before->gdt.base &&
-                after.gdt.limit == before->gdt.limit && after.interrupts == before->interrupts;
-    if (same && !pools && !pages) {
-        plat_console_write("chase: leaving the machine as it was: CR3, IDT, GDT and the interrupt "
-                           "flag restored, every page and pool allocation returned\n");
+    char names[160] = "", diff[320] = "";
+    for (unsigned i = 0; i < before->n; i++) {
+        size_t at = kstrlen(names), d = kstrlen(diff);
+        ksnprintf(names + at, sizeof(names) - at, "%s%s", i ? ", " : "", before->name[i]);
+        if (after.value[i] != before->value[i])
+            ksnprintf(diff + d, sizeof(diff) - d, "%s 0x%llx (was 0x%llx), ", before->name[i],
+                      (unsigned long long)after.value[i], (unsigned long long)before->value[i]);
+    }
+    char msg[480];
+    if (!diff[0] && !pools && !pages) {
+        ksnprintf(msg, sizeof(msg),
+                  "chase: leaving the machine as it was: %s restored, every page and pool "
+                  "allocation returned\n",
+                  names);
+        plat_console_write(msg);
         return;
     }
-    char msg[320];
     ksnprintf(msg, sizeof(msg),
-              "chase: WARNING: the machine is not as chase found it: CR3 0x%llx (was 0x%llx), "
-              "IDT 0x%llx (was 0x%llx), GDT 0x%llx (was 0x%llx), IF %d (was %d), "
-              "%lu pool allocations and %llu pages still held\n",
-              (unsigned long long)after.cr3, (unsigned long long)before->cr3,
-              (unsigned long long)after.idt.base, (unsigned long long)before->idt.base,
-              (unsigned long long)after.gdt.base, (unsigned long long)before->gdt.base,
-              after.interrupts, before->interrupts, pools, (unsigned long long)pages);
+              "chase: WARNING: the machine is not as chase found it: %s%lu pool allocations and "
+              "%llu pages still held\n",
+              diff, pools, (unsigned long long)pages);
     plat_console_write(msg);
 }
 
+static enum on_exit exit_action = ON_EXIT_WAIT;
+
+#if defined(__x86_64__)
 /* Where an exception outside a window lands, and what to do then: set before the run. */
 static struct arch_jmp panic_resume;
 static struct fault_info panic_fault;
-static enum on_exit exit_action = ON_EXIT_WAIT;
 
 /*
  * Run chase with its exception handlers loaded between windows too. A CPU exception
@@ -167,12 +158,22 @@ static __attribute__((noinline)) enum run_outcome run_guarded(struct machine *m,
     efi_idt_restore();
     return outcome;
 }
+#else
+/*
+ * AArch64: chase installs no exception vectors of its own (VBAR_ELx stays the firmware's), so
+ * an exception, in a window or not, is the firmware's to report.
+ */
+static enum run_outcome run_guarded(struct machine *m, const struct run_inputs *in)
+{
+    return chase_main(m, in, &exit_action);
+}
+#endif
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
     InitializeLib(image, systab);
-    struct firmware_state entry;
-    firmware_state_read(&entry);
+    struct efi_cpu_state entry;
+    efi_cpu_state_read(&entry);
     uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
     efi_window_init();
     char why[320];

@@ -19,6 +19,23 @@ static bool de_cfg_changed;
 static struct idt_gate overlay[256] __attribute__((aligned(16)));
 static struct descriptor_ptr firmware_idt, overlay_idt;
 
+void efi_cpu_state_read(struct efi_cpu_state *s)
+{
+    struct descriptor_ptr idt, gdt;
+    arch_sidt(&idt);
+    arch_sgdt(&gdt);
+    uint64_t flags = arch_irq_save();
+    arch_irq_restore(flags);
+    const char *names[] = {"CR3", "IDT base", "IDT limit", "GDT base", "GDT limit", "IF"};
+    uint64_t values[] = {arch_read_cr3(), idt.base,  idt.limit,
+                         gdt.base,        gdt.limit, (flags & RFLAGS_IF) != 0};
+    s->n = sizeof(values) / sizeof(values[0]);
+    for (unsigned i = 0; i < s->n; i++) {
+        s->name[i] = names[i];
+        s->value[i] = values[i];
+    }
+}
+
 void efi_window_init(void)
 {
     arch_window_init(&window);

@@ -12,9 +12,6 @@
 #define STALL_US 10000
 #define MAX_REFERENCES 3
 
-static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
-static EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
-
 /* What the ACPI tables offer; found once at start. Firmware facts, not configuration. */
 static struct acpi_timers timers;
 static struct counter pm_counter, hpet_counter;
@@ -81,19 +78,6 @@ static bool stall_sample(uint64_t *ticks, uint64_t *ref_ns)
     *ticks = arch_tsc_fenced() - t0;
     *ref_ns = STALL_US * 1000ULL;
     return true;
-}
-
-const void *efi_find_rsdp(void)
-{
-    const void *v1 = NULL;
-    for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
-        EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
-        if (kmemcmp(&t->VendorGuid, &acpi20_guid, sizeof(EFI_GUID)) == 0)
-            return t->VendorTable;
-        if (kmemcmp(&t->VendorGuid, &acpi10_guid, sizeof(EFI_GUID)) == 0)
-            v1 = t->VendorTable;
-    }
-    return v1;
 }
 
 static void add_reference(const char *name, bool (*sample)(uint64_t *, uint64_t *))

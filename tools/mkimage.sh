@@ -2,17 +2,22 @@
 # SPDX-License-Identifier: MIT
 # Build a GPT disk image with one FAT32 EFI System Partition, without root: sfdisk on a
 # file and mtools inside it.
-# Usage: mkimage.sh [--shell STARTUP_NSH] [--add FILE]... IMAGE CHASE_EFI CONFIG_EXAMPLE [SIZE_MIB]
+# Usage: mkimage.sh [--shell STARTUP_NSH] [--add FILE]... [--aa64 CHASEAA64_EFI] IMAGE CHASE_EFI
+#        CONFIG_EXAMPLE [SIZE_MIB]
+# With --aa64, chase for AArch64 goes to \EFI\BOOT\BOOTAA64.EFI beside BOOTX64.EFI: one stick
+# boots on both kinds of machine (each firmware starts the file named for its architecture).
 # With --shell, chase goes to \chase\chase.efi and STARTUP_NSH to \startup.nsh, and there is
 # no \EFI\BOOT\BOOTX64.EFI, so the firmware starts its UEFI shell, which runs the script.
 set -euo pipefail
 
 startup=
+aa64=
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --shell) startup=${2:?--shell needs a startup.nsh}; shift 2 ;;
     --add) extra+=("${2:?--add needs a file}"); shift 2 ;; # also copied to \chase\
+    --aa64) aa64=${2:?--aa64 needs chaseaa64.efi}; shift 2 ;;
     *) break ;;
     esac
 done
@@ -43,6 +48,7 @@ if [ -n "$startup" ]; then
 else
     mmd -i "$part" ::/EFI ::/EFI/BOOT ::/chase
     mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+    [ -z "$aa64" ] || mcopy -i "$part" "$aa64" ::/EFI/BOOT/BOOTAA64.EFI
 fi
 mcopy -i "$part" "$cfg" ::/chase/chase.cfg
 for f in "${extra[@]}"; do

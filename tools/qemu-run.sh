@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Boot a copy of chase.img in QEMU (q35, TCG) with OVMF, wait for chase to power off,
-# then copy the run folder out of the image with mtools.
+# Boot a copy of chase.img in QEMU (q35, TCG) with OVMF, or (--arch aarch64) in
+# qemu-system-aarch64 -M virt with AAVMF, wait for chase to power off, then copy the run folder
+# out of the image with mtools.
 set -euo pipefail
 
 usage() {
@@ -13,6 +14,8 @@ usage: qemu-run.sh --image IMG [options]
   --config FILE      use FILE as \\chase\\chase.cfg in the copy (before the --set lines)
   --keep-config      keep the image's own chase.cfg (with --set lines appended)
   --mem SIZE         guest memory (default 256M)
+  --arch ARCH        x86_64 (default: q35 and OVMF) or aarch64 (virt and AAVMF: the same
+                     image boots \\EFI\\BOOT\\BOOTAA64.EFI)
   --cpu MODEL        QEMU CPU model (default max)
   --smp N            CPUs (default 1)
   --timeout S        give up after S seconds (default 900)
@@ -29,7 +32,7 @@ USAGE
 }
 
 image= out= config= mem=256M cpu=max smp=1 timeout=900 show=0 work= readonly=0 keep=0
-secure=0 kill_after= kill_when= in_place=0
+secure=0 kill_after= kill_when= in_place=0 arch=x86_64
 sets=() extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
     --keep-config) keep=1; shift ;;
     --mem) mem=$2; shift 2 ;;
     --cpu) cpu=$2; shift 2 ;;
+    --arch) arch=$2; shift 2 ;;
     --smp) smp=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --show) show=1; shift ;;
@@ -66,11 +70,22 @@ if [ "$secure" = 1 ]; then
     ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
     machine=q35,smm=on
 fi
+qemu=qemu-system-x86_64 firmware_pkg=ovmf qemu_pkg=qemu-system-x86
+case "$arch" in
+x86_64) ;;
+aarch64)
+    [ "$secure" = 0 ] || { echo "qemu-run: --secure-boot is x86-64 only here" >&2; exit 2; }
+    ovmf_code=/usr/share/AAVMF/AAVMF_CODE.fd
+    ovmf_vars=/usr/share/AAVMF/AAVMF_VARS.fd
+    machine=virt qemu=qemu-system-aarch64 firmware_pkg=qemu-efi-aarch64 qemu_pkg=qemu-system-arm
+    ;;
+*) echo "qemu-run: --arch is x86_64 or aarch64, not '$arch'" >&2; exit 2 ;;
+esac
 for f in "$ovmf_code" "$ovmf_vars"; do
-    [ -f "$f" ] || { echo "qemu-run: $f is missing: apt-get install ovmf" >&2; exit 2; }
+    [ -f "$f" ] || { echo "qemu-run: $f is missing: apt-get install $firmware_pkg" >&2; exit 2; }
 done
-command -v qemu-system-x86_64 >/dev/null ||
-    { echo "qemu-run: qemu-system-x86_64 is missing: apt-get install qemu-system-x86" >&2; exit 2; }
+command -v "$qemu" >/dev/null ||
+    { echo "qemu-run: $qemu is missing: apt-get install $qemu_pkg" >&2; exit 2; }
 
 if [ -z "$work" ]; then
     work=$(mktemp -d "${TMPDIR:-/tmp}/chase-qemu.XXXXXX")
@@ -132,7 +147,7 @@ if [ -n "$kill_after" ]; then
     limit=$kill_after
     signal=KILL # like pulling the plug: no shutdown, nothing flushed
 fi
-timeout -s "$signal" "$limit" qemu-system-x86_64 "${qemu_args[@]}" &
+timeout -s "$signal" "$limit" "$qemu" "${qemu_args[@]}" &
 qpid=$!
 watchpid=
 if [ -n "$kill_when" ]; then

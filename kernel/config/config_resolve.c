@@ -296,26 +296,11 @@ static void apply_entries(struct chase_config *cfg, const struct cfg_entries *en
     }
 }
 
-/* Keys only chase.efi can honour: prefetch=off (MSR writes; on x86-64 only), memtype_test and
-   node. */
-static void check_firmware_only(const struct chase_config *cfg, const struct cfg_table *t,
-                                const struct cfg_entries *entries, const struct machine *m,
-                                struct cfg_errors *errs)
+/* prefetch=off, globally or for an experiment, is an error here: no_prefetch says why. */
+static void check_prefetch_off(const struct chase_config *cfg, const struct cfg_table *t,
+                               const struct cfg_entries *entries, const char *no_prefetch,
+                               struct cfg_errors *errs)
 {
-    bool firmware = kstrcmp(m->platform, "uefi") == 0;
-#if defined(__aarch64__)
-    (void)firmware; /* on either front end */
-    static const char no_prefetch[] =
-        "key '%s': not on this architecture: AArch64's prefetcher controls are "
-        "implementation-defined registers (each core's own CPUACTLR/CPUECTLR bits), which chase "
-        "does not write; accepted here: as-is";
-#else
-    if (firmware)
-        return;
-    static const char no_prefetch[] =
-        "key '%s': chase-host cannot turn the hardware prefetchers off (a user process "
-        "writes no MSR); accepted here: as-is, or run chase.efi";
-#endif
     if (cfg->global.prefetch == PREFETCH_OFF)
         cfg_error(errs, source_of(entries, "prefetch"), no_prefetch, "prefetch");
     for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++) {
@@ -324,6 +309,29 @@ static void check_firmware_only(const struct chase_config *cfg, const struct cfg
         if (cfg->common[i].prefetch == 1 + PREFETCH_OFF)
             cfg_error(errs, source_of(entries, key), no_prefetch, key);
     }
+}
+
+/* Keys only chase.efi can honour: prefetch=off (MSR writes, x86-64 only), memtype_test and node. */
+static void check_firmware_only(const struct chase_config *cfg, const struct cfg_table *t,
+                                const struct cfg_entries *entries, const struct machine *m,
+                                struct cfg_errors *errs)
+{
+    bool firmware = kstrcmp(m->platform, "uefi") == 0;
+    bool arm = m->arm.read; /* chase.efi on AArch64 */
+#if defined(__aarch64__)
+    arm = true; /* and chase-host there */
+#endif
+    if (arm)
+        check_prefetch_off(cfg, t, entries,
+                           "key '%s': not on this architecture: AArch64's prefetcher controls are "
+                           "implementation-defined registers (each core's own CPUACTLR/CPUECTLR "
+                           "bits), which chase does not write; accepted here: as-is",
+                           errs);
+    else if (!firmware)
+        check_prefetch_off(cfg, t, entries,
+                           "key '%s': chase-host cannot turn the hardware prefetchers off (a user "
+                           "process writes no MSR); accepted here: as-is, or run chase.efi",
+                           errs);
     if (firmware)
         return;
     if (cfg->global.memtype_test)
@@ -349,6 +357,10 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
     if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
         cfg_error(errs, source_of(entries, "fault_test"),
                   "key 'fault_test': only chase.efi can recover from a fault");
+    else if (cfg->global.fault_test && m->arm.read)
+        cfg_error(errs, source_of(entries, "fault_test"),
+                  "key 'fault_test': chase.efi on AArch64 has no exception vectors of its own "
+                  "yet: the fault would stop the machine in the firmware's handler");
     check_firmware_only(cfg, t, entries, m, errs);
     if (cfg_page_bytes(cfg->global.page) == (1ULL << 30) && !m->cpu.has_1g_pages &&
         kstrcmp(m->platform, "uefi") == 0)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "machine/arm_cpu.h"
 #include "machine/cpufacts.h"
 #include "machine/cpuinfo.h"
 #include "machine/identity.h"
@@ -28,6 +29,8 @@ struct machine {
     struct machine_identity id;  /* SMBIOS, microcode, memory encryption */
     int buffer_node;             /* the node key, set before placing: a node index, or -1 (auto:
                                     the boot processor's node) */
+    struct arm_regs arm;         /* AArch64's ID and translation registers (arm.read: chase.efi
+                                    on AArch64) */
 };
 
 /* What the memtype_test key makes chase pretend, to show placement moves or refuses. */

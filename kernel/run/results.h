@@ -31,6 +31,10 @@ void results_run_json(struct strbuf *out, const struct run_record *r);
 struct json;
 /* Write the machine's memory types, prefetch, SMT and boost facts as run.json members. */
 void results_machine_json(struct json *j, const struct run_record *r);
+/* run.json's "aarch64" object: the ID registers, exception level, MAIR, TCR and the timer
+   (nothing when a->read is false: not chase.efi on AArch64). */
+struct arm_regs;
+void results_arm_json(struct json *j, const struct arm_regs *a);
 
 /* Write the SMBIOS identity, microcode and memory encryption as "machine_identity". */
 void results_identity_json(struct json *j, const struct run_record *r);

@@ -209,6 +209,7 @@ void results_machine_json(struct json *j, const struct run_record *r)
     if (r->simulated)
         return; /* chase-sim: a modelled cache, no registers */
     memory_types_json(j, &r->m->memtype);
+    results_arm_json(j, &r->m->arm);
     if (!r->m->facts.read)
         return; /* chase-sim: no CPU to describe */
     prefetch_json(j, r);

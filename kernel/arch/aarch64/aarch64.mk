@@ -1,13 +1,24 @@
 # SPDX-License-Identifier: MIT
-# chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test.
+# chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test;
+# the AArch64 decoders' unit tests; chaseaa64.efi (efi.mk).
+
+# The ID register (MIDR, MPIDR, CLIDR, CCSIDR, CTR), PPTT, MADT and translation-table decoders.
+UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt
+test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
+test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
+UNIT_TESTS += machine/test_arm_tables machine/test_arm_cpu
+test_arm_tables_SRCS := kernel/machine/arm_tables.c kernel/machine/arm_tables_build.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
+test_arm_cpu_SRCS := kernel/machine/arm_cpu.c kernel/machine/arm_id.c kernel/machine/arm_pptt.c \
+	kernel/machine/cpuinfo.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 
 AARCH64_CC := aarch64-linux-gnu-gcc
 # The portable kernel includes "arch/NAME.h", which picks kernel/arch/aarch64/NAME.h here.
 AARCH64_HOST_CFLAGS := $(HOST_CFLAGS)
 AARCH64_ARCH_SRCS := kernel/arch/aarch64/chase_loop.S kernel/arch/aarch64/bw_kernels.S
-# What chase-host reads on AArch64 instead of CPUID: MIDR_EL1 (named), the PPTT or sysfs's caches.
-AARCH64_HOST_SRCS := kernel/machine/arm_id.c kernel/machine/arm_pptt.c tools/host/host_arm.c \
-	tools/host/host_arm_files.c
+# What chase-host reads on AArch64 instead of CPUID: the PPTT or sysfs's caches, /proc/cpuinfo's
+# MIDR (the decoders themselves are in KERNEL_SRCS).
+AARCH64_HOST_SRCS := tools/host/host_arm.c tools/host/host_arm_files.c
 AARCH64_HOST_OBJS := $(patsubst %,$(BUILD)/host-aarch64/%.o,$(KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
 	$(HOST_SRCS) $(AARCH64_HOST_SRCS))
 
@@ -47,11 +58,11 @@ $(BUILD)/check_bw_aarch64: tests/host/check_bw_aarch64.c kernel/arch/aarch64/bw_
 	$(Q)$(AARCH64_CC) $(COMMON) -O1 -static -o $@ $^
 ALL_TARGETS += $(BUILD)/check_bw_aarch64
 
-# Unit tests (host-built): the ID register (MIDR, MPIDR, CLIDR, CCSIDR, CTR, ID_AA64PFR0) and
-# PPTT decoders, and chase-host's AArch64 file readers (PPTT, sysfs, /proc/cpuinfo) over fake trees.
-UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt host/test_host_arm_files
-test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
-test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
+# chase-host's AArch64 file readers (PPTT, sysfs, /proc/cpuinfo) over fake trees.
+UNIT_TESTS += host/test_host_arm_files
 test_host_arm_files_SRCS := tools/host/host_arm_files.c kernel/machine/arm_pptt.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c
 $(BUILD)/test/tests/unit/host/test_host_arm_files.c.o: TEST_CFLAGS += -Itools/host
+
+# chaseaa64.efi: chase for AArch64 UEFI, beside chase.efi in chase.img.
+include kernel/arch/aarch64/efi.mk

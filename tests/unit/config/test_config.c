@@ -219,6 +219,24 @@ static void test_prefetch_refused_on_linux(void **state)
     assert_error_contains("key 'memtype_test': only chase.efi");
 }
 
+/* chase.efi on AArch64 (machine.arm.read): prefetch=off and fault_test name why they cannot be
+   done there. */
+static void test_prefetch_refused_on_aarch64(void **state)
+{
+    (void)state;
+    strcpy(machine.platform, "uefi");
+    machine.arm.read = true;
+    assert_resolves(NULL, "prefetch=as-is");
+    assert_false(resolve_text(NULL, "prefetch=off"));
+    assert_error_contains("key 'prefetch': not on this architecture: AArch64's prefetcher "
+                          "controls are implementation-defined registers");
+    assert_false(resolve_text(NULL, "random.prefetch=off"));
+    assert_error_contains("key 'random.prefetch': not on this architecture");
+    assert_false(resolve_text(NULL, "fault_test=page_fault"));
+    assert_error_contains("key 'fault_test': chase.efi on AArch64 has no exception vectors");
+    machine.arm.read = false;
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -237,6 +255,7 @@ int main(void)
         T(test_size_parser),
         T(test_prefetch_global_and_per_experiment),
         T(test_prefetch_refused_on_linux),
+        T(test_prefetch_refused_on_aarch64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

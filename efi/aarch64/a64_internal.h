@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+// What the AArch64 files of efi/aarch64/ share: the window's translation tables.
+#ifndef CHASE_EFI_A64_INTERNAL_H
+#define CHASE_EFI_A64_INTERNAL_H
+
+#include <stdint.h>
+
+/* The exception level chase runs at (read once by efi_window_init). */
+unsigned a64_el(void);
+/* Load ttbr0 (chase's tables' root, physical) into TTBR0 inside windows; 0: the firmware's. */
+void a64_window_set_ttbr0(uint64_t ttbr0);
+
+#endif

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// probeaa64.efi: the AArch64 probe.efi for the tests. It prints what a firmware program sees
+// (the exception level, TTBR0, MAIR, TCR, SCTLR and VBAR of that level, DAIF, free memory), so
+// a test can run it before and after chase and show that chase left the machine as it found it.
+#include <stddef.h>
+
+#include <efi.h>
+#include <efilib.h>
+
+#include "arch/aarch64/sysreg.h"
+
+static UINT64 free_pages(void)
+{
+    UINTN size = 0, key, desc_size;
+    UINT32 version;
+    EFI_MEMORY_DESCRIPTOR *map = NULL;
+    UINT64 pages = 0;
+    uefi_call_wrapper(BS->GetMemoryMap, 5, &size, map, &key, &desc_size, &version);
+    size += 16 * sizeof(EFI_MEMORY_DESCRIPTOR);
+    if (uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, size, (void **)&map) != EFI_SUCCESS)
+        return 0;
+    if (uefi_call_wrapper(BS->GetMemoryMap, 5, &size, map, &key, &desc_size, &version) ==
+        EFI_SUCCESS) {
+        for (UINTN off = 0; off < size; off += desc_size) {
+            EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + off);
+            if (d->Type == EfiConventionalMemory)
+                pages += d->NumberOfPages;
+        }
+    }
+    uefi_call_wrapper(BS->FreePool, 1, map);
+    return pages;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+    InitializeLib(image, systab);
+    unsigned el = a64_current_el();
+    Print(L"probe: el=%d ttbr0=%lx mair=%lx tcr=%lx sctlr=%lx vbar=%lx daif=%lx", el, a64_ttbr0(el),
+          a64_mair(el), a64_tcr(el), a64_sctlr(el), a64_vbar(el), a64_read_daif());
+    Print(L" free_pages=%ld\n", free_pages());
+    return EFI_SUCCESS;
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// AArch64 system registers chase.efi reads and writes: the exception level, the translation
+// regime's registers of that level, DAIF, the ID registers and TLB maintenance (firmware only).
+#ifndef CHASE_ARCH_AARCH64_SYSREG_H
+#define CHASE_ARCH_AARCH64_SYSREG_H
+
+#include <stdint.h>
+
+#define A64_SYSREG_READ(name)                                                                      \
+    static inline uint64_t a64_read_##name(void)                                                   \
+    {                                                                                              \
+        uint64_t v;                                                                                \
+        __asm__ volatile("mrs %0, " #name : "=r"(v)::"memory");                                    \
+        return v;                                                                                  \
+    }
+
+A64_SYSREG_READ(CurrentEL)
+A64_SYSREG_READ(daif)
+A64_SYSREG_READ(midr_el1)
+A64_SYSREG_READ(mpidr_el1)
+A64_SYSREG_READ(clidr_el1)
+A64_SYSREG_READ(ctr_el0)
+A64_SYSREG_READ(id_aa64mmfr0_el1)
+A64_SYSREG_READ(id_aa64mmfr2_el1)
+A64_SYSREG_READ(id_aa64dfr0_el1)
+A64_SYSREG_READ(id_aa64pfr0_el1)
+A64_SYSREG_READ(ttbr0_el1)
+A64_SYSREG_READ(ttbr0_el2)
+A64_SYSREG_READ(mair_el1)
+A64_SYSREG_READ(mair_el2)
+A64_SYSREG_READ(tcr_el1)
+A64_SYSREG_READ(tcr_el2)
+A64_SYSREG_READ(sctlr_el1)
+A64_SYSREG_READ(sctlr_el2)
+A64_SYSREG_READ(vbar_el1)
+A64_SYSREG_READ(vbar_el2)
+A64_SYSREG_READ(csselr_el1)
+
+/* Put CSSELR_EL1 back as a64_read_csselr_el1 found it (a64_read_ccsidr changes it). */
+static inline void a64_write_csselr(uint64_t v)
+{
+    __asm__ volatile("msr csselr_el1, %0\n\tisb" ::"r"(v) : "memory");
+}
+
+/* The exception level chase runs at (CurrentEL[3:2]): 1 or 2 under UEFI. */
+static inline unsigned a64_current_el(void)
+{
+    return (unsigned)(a64_read_CurrentEL() >> 2) & 3;
+}
+
+/* The translation regime's registers of exception level el (1 or 2; EL2 also with VHE). */
+static inline uint64_t a64_ttbr0(unsigned el)
+{
+    return el == 2 ? a64_read_ttbr0_el2() : a64_read_ttbr0_el1();
+}
+static inline uint64_t a64_mair(unsigned el)
+{
+    return el == 2 ? a64_read_mair_el2() : a64_read_mair_el1();
+}
+static inline uint64_t a64_tcr(unsigned el)
+{
+    return el == 2 ? a64_read_tcr_el2() : a64_read_tcr_el1();
+}
+static inline uint64_t a64_sctlr(unsigned el)
+{
+    return el == 2 ? a64_read_sctlr_el2() : a64_read_sctlr_el1();
+}
+static inline uint64_t a64_vbar(unsigned el)
+{
+    return el == 2 ? a64_read_vbar_el2() : a64_read_vbar_el1();
+}
+
+/* Mask debug, SError, IRQ and FIQ (DAIF); returns DAIF as it was, for a64_irq_restore. */
+static inline uint64_t a64_irq_save(void)
+{
+    uint64_t daif = a64_read_daif();
+    __asm__ volatile("msr daifset, #0xf\n\tisb" ::: "memory");
+    return daif;
+}
+
+static inline void a64_irq_restore(uint64_t daif)
+{
+    __asm__ volatile("msr daif, %0\n\tisb" ::"r"(daif) : "memory");
+}
+
+/*
+ * Load ttbr into TTBR0 of exception level el and drop every stage 1 entry of that regime from
+ * the TLBs: DSB ISHST makes the new tables' stores visible to the walker, ISB makes the new
+ * TTBR0 take effect, TLBI (VMALLE1 or ALLE2) and DSB then ISB complete the invalidation
+ * before the next access (Arm ARM D8.13, "TLB maintenance requirements").
+ */
+static inline void a64_ttbr0_switch(unsigned el, uint64_t ttbr)
+{
+    if (el == 2)
+        __asm__ volatile(
+            "dsb ishst\n\tmsr ttbr0_el2, %0\n\tisb\n\ttlbi alle2\n\tdsb nsh\n\tisb" ::"r"(ttbr)
+            : "memory");
+    else
+        __asm__ volatile(
+            "dsb ishst\n\tmsr ttbr0_el1, %0\n\tisb\n\ttlbi vmalle1\n\tdsb nsh\n\tisb" ::"r"(ttbr)
+            : "memory");
+}
+
+/* CCSIDR_EL1 of the cache at level (1..7), instruction or not, selected through CSSELR_EL1. */
+static inline uint64_t a64_read_ccsidr(unsigned level, int instruction)
+{
+    uint64_t sel = ((uint64_t)(level - 1) << 1) | (instruction ? 1 : 0), v;
+    __asm__ volatile("msr csselr_el1, %1\n\tisb\n\tmrs %0, ccsidr_el1"
+                     : "=r"(v)
+                     : "r"(sel)
+                     : "memory");
+    return v;
+}
+
+#endif

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The one chase.img on AArch64: qemu-system-aarch64 -M virt with AAVMF boots
+# \EFI\BOOT\BOOTAA64.EFI from it, with -cpu cortex-a72 and -cpu max, on 1 and 2 processors;
+# every single-core experiment of the quick profile runs, every file is written, run.json
+# describes the AArch64 machine, and chase powers off through the firmware. Timings from TCG
+# are never judged; chase returns to the UEFI shell leaving TTBR0, MAIR, TCR, SCTLR, VBAR and
+# DAIF as it found them (probeaa64.efi before and after). (x86-64's half: test_smoke.sh.)
+set -u
+. "$(dirname "$0")/lib.sh"
+
+# The single-core experiments: each must run (bandwidth with its NEON kernels: chase does not
+# enable SVE in the firmware). The rest need other processors or memory nodes and may be skipped
+# with the reason.
+SINGLE_CORE='["random","linear","fused","dual","scan","ring","offset","parallel","tlb","bandwidth"]'
+
+check "the image holds both boot files" sh -c \
+    "mdir -i '$IMAGE@@1M' -b ::/EFI/BOOT | grep -q BOOTX64.EFI &&
+     mdir -i '$IMAGE@@1M' -b ::/EFI/BOOT | grep -q BOOTAA64.EFI"
+
+# arm_run NAME CPU SMP: boot the quick profile; check what every AArch64 run must show.
+arm_run() {
+    local name=$1 cpu=$2 smp=$3 j
+    boot "$name" --arch aarch64 --cpu "$cpu" --smp "$smp" --set profile=quick \
+        --set on_exit=shutdown
+    check "$name: QEMU powered off through the firmware (exit status 0)" test "$BOOT_RC" = 0
+    check "$name: a run folder came out of the image" test -n "$RUN_DIR" -a -d "$RUN_DIR"
+    [ -n "$RUN_DIR" ] || return 0
+    j=$RUN_DIR/run.json
+    for f in run.json console.txt; do
+        check "$name: run folder holds $f" test -s "$RUN_DIR/$f"
+    done
+    validate_run_json "$RUN_DIR"
+    validate_experiments "$RUN_DIR"
+    check "$name: run.json says aarch64, complete, on UEFI" json_true "$j" \
+        '.arch=="aarch64" and .status=="complete" and .platform=="uefi"'
+    check "$name: every single-core experiment is ok, the others ok or skipped with why" \
+        json_true "$j" "$SINGLE_CORE as \$one | all(.experiments|to_entries[];
+            if (.key as \$k|\$one|index(\$k)) then .value==\"ok\"
+            else (.value==\"ok\" or (.value|startswith(\"skipped: \"))) end)"
+    check "$name: each experiment that ran wrote its CSV and samples" json_true "$j" \
+        '[.experiments|to_entries[]|select(.value=="ok")]|length>0'
+    for e in $(jq -r '.experiments|to_entries[]|select(.value=="ok")|.key' "$j"); do
+        check "$name: $e.csv and $e.samples.csv written" \
+            test -s "$RUN_DIR/$e.csv" -a -s "$RUN_DIR/$e.samples.csv"
+    done
+    check "$name: run.json records MIDR, the exception level and the timer" json_true "$j" \
+        '(.aarch64.midr|test("^0x[0-9a-f]+$")) and (.aarch64.exception_level==1 or
+         .aarch64.exception_level==2) and .aarch64.timer_hz>0 and .tsc.hz>0'
+    check "$name: run.json records CLIDR/CCSIDR's cache levels and says where sizes came from" \
+        json_true "$j" '(.aarch64.cache_levels|length>0) and
+        all(.aarch64.cache_levels[]; .data_or_unified.size_bytes>0) and
+        (.cache_source=="CLIDR_EL1/CCSIDR_EL1" or .cache_source=="ACPI PPTT") and
+        (.aarch64.pptt|type=="boolean") and (.aarch64.pptt_caches or (.aarch64.pptt_note|length>0))'
+    check "$name: run.json records MAIR, TCR and the buffer's Normal WB attribute" json_true "$j" \
+        '(.aarch64.translation.mair|test("^0x")) and (.aarch64.translation.tcr|test("^0x")) and
+         (.buffer.mem_type|startswith("Normal WB, MAIR[")) and .buffer.table_pages>0'
+    check "$name: x86-only records say they are not on this architecture" json_true "$j" \
+        '(.memory_types.why|startswith("not on this architecture")) and
+         (.prefetch.documented|test("not on this architecture"))'
+    check "$name: bandwidth.csv holds NEON rows (128-bit) of read, write and copy" awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["width_bits"] != 128 { bad = 1 }
+        { seen[$col["kernel"]] = 1 }
+        END { exit bad || !seen["read"] || !seen["write"] || !seen["copy"] }' \
+        "$RUN_DIR/bandwidth.csv"
+    check "$name: the console names the processor by MIDR" grep -qE '^  cpu .*\(MIDR 0x' \
+        "$RUN_DIR/console.txt"
+    check "$name: the console says chase shut down" grep -q 'chase: shutting down' "$SERIAL"
+}
+
+arm_run a72-1 cortex-a72 1
+check "a72-1: MIDR names the Cortex-A72" json_true "$RUN_DIR/run.json" \
+    '.aarch64.midr=="0x410fd083" and (.cpu.brand|startswith("Cortex-A72"))'
+arm_run max-2 max 2
+check "max-2: the multi-processor experiments say why they were skipped" json_true \
+    "$RUN_DIR/run.json" '.experiments.cores|startswith("skipped: ")'
+arm_run a72-2 cortex-a72 2
+arm_run max-1 max 1
+
+# A configuration error on AArch64: prefetch=off cannot be honoured, and says why.
+boot prefetch --arch aarch64 --cpu cortex-a72 --set prefetch=off --set on_exit=shutdown
+check "prefetch=off: refused as not on this architecture" grep -q \
+    "key 'prefetch': not on this architecture" "$SERIAL"
+
+# Return to the firmware: the UEFI shell runs probeaa64.efi, chase twice, probeaa64.efi again.
+nsh="$TEST_TMP/startup-aa64.nsh"
+run='chase\chase.efi profile=quick on_exit=return experiments=random,tlb random.max=64K tlb.max=64K'
+printf '%s\r\n' 'fs0:' 'chase\probeaa64.efi' "$run" 'echo chase-test: first returned' "$run" \
+    'echo chase-test: second returned' 'chase\probeaa64.efi' 'reset -s' >"$nsh"
+"$ROOT/tools/mkimage.sh" --shell "$nsh" --add "$ROOT/build/probeaa64.efi" \
+    "$TEST_TMP/shell-aa64.img" "$ROOT/build/chaseaa64.efi" "$ROOT/tools/chase.cfg.example"
+IMAGE="$TEST_TMP/shell-aa64.img" boot shell-aa64 --arch aarch64 --cpu cortex-a72
+check "shell: chase returned to the firmware twice and the shell went on" \
+    grep -q 'chase-test: second returned' "$SERIAL"
+check "shell: each chase says it left TTBR0, MAIR, TCR, SCTLR, VBAR, DAIF and memory as found" \
+    test "$(grep -c 'chase: leaving the machine as it was: TTBR0, MAIR, TCR' "$SERIAL")" = 2
+probes=$(grep -a 'probe: el=' "$SERIAL" | tr -d '\r')
+check "shell: probeaa64.efi ran before and after" test "$(echo "$probes" | grep -c .)" = 2
+check "shell: probe sees the same EL, TTBR0, MAIR, TCR, SCTLR, VBAR and DAIF before and after" \
+    test "$(echo "$probes" | sed 's/ free_pages.*//' | sort -u | grep -c .)" = 1
+before=$(echo "$probes" | sed -n '1s/.*free_pages=//p')
+after=$(echo "$probes" | sed -n '2s/.*free_pages=//p')
+check "shell: free memory after two runs within 64 pages of before ($before -> $after)" \
+    test $((before - after)) -le 64 -a $((before - after)) -ge -64
+finish
