@@ -58,6 +58,8 @@ KERNEL_SRCS := \
 	$(EXPERIMENT_SRCS) \
 	kernel/experiments/bw_plan.c \
 	kernel/experiments/bw_measure.c \
+	kernel/experiments/bw_team.c \
+	kernel/experiments/node_bw.c \
 	kernel/experiments/traffic.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
@@ -228,7 +230,9 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/experiments/mp.c kernel/experiments/traffic.c kernel/machine/cpu_select.c \
-	kernel/experiments/bw_plan.c kernel/machine/simd.c kernel/machine/simd_peak.c \
+	kernel/experiments/bw_plan.c kernel/experiments/bw_team.c kernel/experiments/node_bw.c \
+	kernel/machine/simd.c \
+	kernel/machine/simd_peak.c \
 	kernel/lib/stats.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c

@@ -130,6 +130,7 @@ struct an_experiment {
     const char *name;
     struct an_curve_spec curves;
     struct an_plot plot;
+    struct an_plot also; /* a second plot of the same table (stem NULL: none) */
     void (*judge)(const struct an_judge *j, struct verdict *v);
 };
 
