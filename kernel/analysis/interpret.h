@@ -114,6 +114,10 @@ struct an_plot {
     void (*row_series)(const struct csv *t, size_t r, char *name, size_t cap);
     const char *z; /* a heatmap of z over (x, y) pairs instead of curves, or NULL */
     const char *zlabel;
+    /* A bar chart of y instead of curves: one bar per row named by this text column (NULL: no
+       bars), of the rows whose column `where` holds the text `equals` (where NULL: all). */
+    const char *bar;
+    const char *where, *equals;
 };
 
 /* Which curves a table holds: one per value of group, x against ns_median. */

@@ -39,6 +39,11 @@ validate_experiments "$RUN_DIR"
 check "-smp 4: bw_cores scales over 1, 2, 4 processors" test \
     "$(awk -F, 'NR > 1 && $1 == "scaling" { printf "%s ", $2 }' "$RUN_DIR/bw_cores.csv")" \
     = "1 2 4 "
+"$ROOT/build/chase-report" --out "$WORK/report" "$RUN_DIR" >/dev/null 2>&1
+check "-smp 4: chase-report draws the peak table as bars, one per mix, and shows it" sh -c "
+    test -s '$WORK/report/bw_cores_peak.png' &&
+    test \$(wc -l < '$WORK/report/gnuplot/bw_cores_peak.dat') = 5 &&
+    grep -q '^!\[bw_cores_peak.png\](bw_cores_peak.png)' '$WORK/report/report.md'"
 
 boot bw-qemu64 --cpu qemu64 --smp 1 --timeout 240 "${SMALL[@]}"
 check "-cpu qemu64: both experiments ok" json_true "$RUN_DIR/run.json" \

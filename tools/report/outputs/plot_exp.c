@@ -335,6 +335,21 @@ static void heatmap(struct ctx *c, size_t e, const struct an_plot *p, const char
     m->ok = plot_heatmap_render(c->outdir, &h, t, m->err, sizeof(m->err)) == 0;
 }
 
+/* Experiment e's bar chart (plot p has a bar column), recorded like the other plots. */
+static void bars(struct ctx *c, size_t e, const struct an_plot *p, const char *name,
+                 const char *title)
+{
+    struct plot_bars b = {name, title, p->xlabel, p->ylabel, p->bar, p->y, p->where, p->equals};
+    const struct csv *t = c->r->src->table[e];
+    if (c->pl->n >= PLOTS_PER_SOURCE || !t->nrows)
+        return;
+    struct plot_made *m = &c->pl->p[c->pl->n++];
+    snprintf(m->file, sizeof(m->file), "%s.png", name);
+    snprintf(m->caption[0], sizeof(m->caption[0]), "%s", p->caption);
+    snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->verdict[e].headline);
+    m->ok = plot_bars_render(c->outdir, &b, t, m->err, sizeof(m->err)) == 0;
+}
+
 /* Plot p of experiment e (its plot or its second one) as its description in kernel/analysis
    says. */
 static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
@@ -349,6 +364,10 @@ static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
     title_for(c, title, sizeof(title), p->what);
     if (p->z) {
         heatmap(c, e, p, name, title);
+        return;
+    }
+    if (p->bar) {
+        bars(c, e, p, name, title);
         return;
     }
     plot_init(&ps, name, title, p->xlabel, p->ylabel, p->x_size);
