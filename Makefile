@@ -199,6 +199,12 @@ $(BUILD)/chase-host: $(HOST_OBJS)
 	@$(if $(Q),echo "  LINK     $@")
 	$(Q)$(CC) -o $@ $(HOST_OBJS)
 
+# The same, linked statically: it runs on a Linux machine whatever its C library
+# (tools/bench_device.sh --prepare); not part of `make`.
+$(BUILD)/chase-host-static: $(HOST_OBJS)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(CC) -static -o $@ $(HOST_OBJS)
+
 # ---- parts with their own fragment -----------------------------------------------------------
 # Each fragment lists its sources explicitly and appends to:
 #   ALL_TARGETS (built by `make`), UNIT_TESTS (FOLDER/test_NAME, + test_NAME_SRCS),
