@@ -14,7 +14,8 @@
 #   with its own Makefile when missing)), BW_SIZES="16384 262144 268435456", BW_ROUNDS=3,
 #   BW_ALL_BYTES=268435456 (what all processors read together in the all-processor read: each
 #   its share, in chase-host and in every peer alike),
-#   BW_MULTILOAD_SAMPLES=3 (multiload's -n: about 12 s a run).
+#   BW_MULTILOAD_SAMPLES=3 (multiload's -n: about 12 s a run), ENOUGH=50000 (bw_mem's timing
+#   interval in us, set as lmbench's own scripts set it: found anew, it costs a minute a run).
 # A benchmark, not a test: it judges nothing.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,7 @@ rounds=${BW_ROUNDS:-3}
 all_bytes=${BW_ALL_BYTES:-268435456}
 ml_samples=${BW_MULTILOAD_SAMPLES:-3}
 ncpu=$(nproc)
+export ENOUGH=${ENOUGH:-50000}
 # multiload from multichase's source, built here at bench time as the other peers were
 if [ ! -x "$peers/multichase/multiload" ] && [ -f "$peers/multichase/multiload.c" ]; then
     echo "building multiload in $peers/multichase"
