@@ -319,6 +319,9 @@ test_config_bandwidth_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 # experiments: the sweep driver, with a fake measurement.
 UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan
+# arch: the bandwidth kernels' machine code on this CPU (the widths it has).
+UNIT_TESTS += arch/test_bw_kernels
+test_bw_kernels_SRCS := kernel/arch/x86_64/bw_kernels.S
 test_traffic_SRCS := kernel/experiments/traffic.c
 test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
