@@ -115,7 +115,11 @@ l2=$(cache_bytes 2)
 llc=0
 for lv in 4 3 2; do [ "$llc" -gt 0 ] || llc=$(cache_bytes "$lv"); done
 dram=$((4 * llc > 268435456 ? 4 * llc : 268435456))
-sizes=${DEV_SIZES:-"$(half "$l1") $(half "$l2") $(half "$llc") $dram"}
+sizes=${DEV_SIZES:-}
+if [ -z "$sizes" ]; then # the levels sysfs lists (a cache it does not list gives no size)
+    for c in "$l1" "$l2" "$llc"; do [ "$c" -lt 8192 ] || sizes="$sizes $(half "$c")"; done
+    sizes="${sizes# } $dram"
+fi
 cores_max=${DEV_CORES_MAX:-$((2 * llc > 67108864 ? (2 * llc < 536870912 ? 2 * llc : 536870912) : 67108864))}
 
 {
