@@ -58,6 +58,7 @@ KERNEL_SRCS := \
 	$(EXPERIMENT_SRCS) \
 	kernel/experiments/bw_plan.c \
 	kernel/experiments/bw_measure.c \
+	kernel/experiments/bw_team.c kernel/experiments/node_bw.c \
 	kernel/experiments/traffic.c kernel/experiments/win_slice.c \
 	kernel/experiments/mp.c \
 	kernel/experiments/table.c \
@@ -233,8 +234,8 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/experiments/mp.c kernel/experiments/traffic.c kernel/machine/cpu_select.c \
-	kernel/experiments/bw_plan.c kernel/machine/simd.c kernel/machine/simd_peak.c \
-	kernel/lib/stats.c kernel/experiments/win_slice.c \
+	kernel/experiments/bw_plan.c kernel/experiments/bw_team.c kernel/experiments/node_bw.c \
+	kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/experiments/win_slice.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
@@ -314,6 +315,8 @@ test_config_bandwidth_SRCS := $(EXPERIMENT_ROWS_SRCS)
 
 # experiments: the sweep driver, with a fake measurement.
 UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan
+UNIT_TESTS += arch/test_bw_kernels # the bandwidth kernels' machine code, each width this CPU has
+test_bw_kernels_SRCS := kernel/arch/x86_64/bw_kernels.S
 test_traffic_SRCS := kernel/experiments/traffic.c kernel/experiments/win_slice.c
 test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
 test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
@@ -482,10 +485,7 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 		tests/report/corpus/pool.sh $(BUILD)/eval
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
-bench: all
-	$(Q)tools/bench.sh $(BUILD)/chase-host
-	$(Q)tools/bench_bw.sh $(BUILD)/chase-host
-	$(Q)for b in $(BENCH_SCRIPTS); do $$b || exit 1; done
+include tools/bench.mk
 
 # make sign KEY=db.key CERT=db.pem: a Secure Boot signed chase.efi and an image with it.
 sign: $(BUILD)/chase.efi

@@ -424,3 +424,20 @@ judge() { awk -v p="${1%\%}" -v t="$2" 'BEGIN { print (p + 0 <= t) ? "met" : "MI
 size_label() {
     awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%gM", b / 1048576; else printf "%gK", b / 1024 }'
 }
+
+# ---- bandwidth figures (tools/bench_bw.sh, tools/bench_device.sh) ----
+
+# figures_table FILE ROUNDS: the Markdown table of "tool kernel size round gbs" lines: per size,
+# kernel and tool the median over the rounds and the min-max.
+figures_table() {
+    echo "| size | kernel | tool | GB/s median of $2 | min-max |"
+    echo "|---|---|---|---|---|"
+    sort -k3,3n -k2,2 -k1,1 "$1" | awk "$AWK_MEDIAN"'
+        function flush() {
+            if (!n) return
+            m = median(v, n)
+            printf "| %s | %s | %s | %.2f | %.2f-%.2f |\n", key[3], key[2], key[1], m, v[1], v[n]
+            n = 0 }
+        { k = $1 " " $2 " " $3; if (k != last) { flush(); last = k; split(k, key, " ") } v[++n] = $5 }
+        END { flush() }'
+}

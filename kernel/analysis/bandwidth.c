@@ -5,8 +5,10 @@
 // The levels are the random chase's of the same run (its plateaus); without one, the read
 // kernel's own curve, time per byte taken as a latency, goes through the same level detection.
 // A level's bandwidth is the median, per kernel, of the points on its plateau (DRAM: from where
-// the memory plateau begins). The L1 peak is the documented one the run wrote (its
-// l1_peak_bytes_per_cycle column, machine/simd_peak.c) at the clock the run measured.
+// the memory plateau begins). The theoretical peaks beside the measured read: L1's is the
+// documented one the run wrote (its l1_peak_bytes_per_cycle column, machine/simd_peak.c) at the
+// clock the run measured; DRAM's is channels x transfer rate x bus bytes from SMBIOS type 17
+// (its dram_peak_gbs column, machine/smbios_mem.c), for the whole memory, not one core's share.
 #include "analysis/judge.h"
 #include "analysis/interpret.h"
 #include "lib/kmath.h"
@@ -26,7 +28,7 @@ struct bw_level {
     char level[8]; /* "L1", "L2", ..., "DRAM" */
     double size_bytes, latency_ns;
     double read_gbs, write_gbs, copy_gbs;
-    double read_peak_gbs; /* the documented L1 load peak at the measured clock (L1 only) */
+    double read_peak_gbs; /* the theoretical peak: L1's loads at the measured clock, DRAM's bus */
 };
 
 /* The levels of one run, DRAM last. */
@@ -99,6 +101,13 @@ static double l1_peak_gbs(const struct csv *t, double lo, double hi)
     return peak * gbs / bpc;
 }
 
+/* The theoretical DRAM bandwidth the run wrote (every row holds it; NaN: unknown). */
+static double dram_peak_gbs(const struct csv *t)
+{
+    return csv_col(t, "dram_peak_gbs") < 0 ? KM_NAN
+                                           : median_in(t, "read", "dram_peak_gbs", 0, KM_INF);
+}
+
 /* Every level of d, then DRAM, into bl; latencies only when d is the random chase's. */
 static void collect(const struct csv *t, const struct detection *d, bool latency,
                     struct bw_levels *bl)
@@ -121,6 +130,7 @@ static void collect(const struct csv *t, const struct detection *d, bool latency
         b->size_bytes = KM_NAN;
         b->latency_ns = latency ? d->dram_ns : KM_NAN;
         fill_level(t, b, d->dram_from_bytes, KM_INF);
+        b->read_peak_gbs = dram_peak_gbs(t);
     }
 }
 
@@ -153,7 +163,7 @@ static void gbs_text(char *dst, size_t cap, double v)
         ksnprintf(dst, cap, "-");
 }
 
-/* The table (AIDA64's screen): level, size, latency, read, write, copy, the L1 read peak. */
+/* The table (AIDA64's screen): level, size, latency, read, write, copy, the theoretical peak. */
 static void level_lines(struct verdict *v, const struct bw_levels *bl)
 {
     verdict_line(v, "| level | size | latency ns | read GB/s | write GB/s | copy GB/s | "
@@ -171,6 +181,12 @@ static void level_lines(struct verdict *v, const struct bw_levels *bl)
         verdict_line(v, "| %s | %s | %s | %s | %s | %s | %s |", b->level,
                      kisfinite(b->size_bytes) ? sz : "-", lat, r, w, c, pk);
     }
+    verdict_line(v, "%s", "");
+    verdict_line(v, "- read peak: L1's from the core's documented loads per cycle at the measured "
+                    "clock (machine/simd_peak.c); DRAM's the theoretical bandwidth of all "
+                    "channels, channels x transfer rate x bus bytes from SMBIOS type 17 (one "
+                    "core reaches a share of it; bw_cores' all-read peak is the figure to set "
+                    "against it)");
 }
 
 /* "L1 read 325.6 GB/s (94% of the documented peak), L2 115.2, DRAM 11.7 GB/s". */
@@ -182,9 +198,14 @@ static void headline(struct verdict *v, const struct bw_levels *bl, const char *
         char g[16];
         gbs_text(g, sizeof(g), b->read_gbs);
         judge_append(text, sizeof(text), "%s%s %s", i ? ", " : "read GB/s: ", b->level, g);
-        if (kisfinite(b->read_peak_gbs) && b->read_peak_gbs > 0)
-            judge_append(text, sizeof(text), " (%.0f%% of the documented L1 peak)",
-                         100.0 * b->read_gbs / b->read_peak_gbs);
+        if (!kisfinite(b->read_peak_gbs) || b->read_peak_gbs <= 0)
+            continue;
+        double pct = 100.0 * b->read_gbs / b->read_peak_gbs;
+        if (kstrcmp(b->level, "DRAM") == 0)
+            judge_append(text, sizeof(text), " (%.0f%% of the theoretical %.1f)", pct,
+                         b->read_peak_gbs);
+        else
+            judge_append(text, sizeof(text), " (%.0f%% of the documented L1 peak)", pct);
     }
     verdict_headline(v, "%s (levels from %s)", text, source);
 }

@@ -103,5 +103,16 @@ const struct an_experiment analysis_bw_cores = {
              .caption = "Total bytes moved per second by 1, 2, 4 ... all processors, each "
                         "streaming its own buffer (one line for the scaling kernel), and the "
                         "all-processor peak with read:write mixes (one point each)."},
+    .also = {.stem = "bw_cores_peak",
+             .bar = "kernel",
+             .y = "gbs_total",
+             .where = "table",
+             .equals = "peak",
+             .xlabel = "read:write mix, every processor at once",
+             .ylabel = "GB/s, all processors (1e9 bytes moved per second)",
+             .what = "all-processor peak bandwidth per read:write mix",
+             .caption = "MLC's peak injection table: every processor streaming its own buffer "
+                        "with each read:write mix (all-read, 3:1, 2:1, 1:1, and 1:1 with "
+                        "non-temporal stores), bytes read plus bytes written per second."},
     .judge = judge_bw_cores,
 };

@@ -111,6 +111,10 @@ struct an_plot {
     void (*row_series)(const struct csv *t, size_t r, char *name, size_t cap);
     const char *z; /* a heatmap of z over (x, y) pairs instead of curves, or NULL */
     const char *zlabel;
+    /* A bar chart of y instead of curves: one bar per row named by this text column (NULL: no
+       bars), of the rows whose column `where` holds the text `equals` (where NULL: all). */
+    const char *bar;
+    const char *where, *equals;
 };
 
 /* Which curves a table holds: one per value of group, x against ns_median. */
@@ -127,6 +131,7 @@ struct an_experiment {
     const char *name;
     struct an_curve_spec curves;
     struct an_plot plot;
+    struct an_plot also; /* a second plot of the same table (stem NULL: none) */
     void (*judge)(const struct an_judge *j, struct verdict *v);
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The numa experiment's report side: the node x node matrix beside SLIT, the remote/local
-// latency ratio of every pair, and whether the measured order is SLIT's.
+// latency ratio of every pair, whether the measured order is SLIT's, and the node x node read
+// bandwidth (all of a node's processors into each node's memory) where the run measured it.
 #include "analysis/interpret.h"
 #include "analysis/judge.h"
 #include "lib/fmt.h"
@@ -15,6 +16,9 @@ struct numa_matrix {
     unsigned n; /* nodes: one more than the highest node number seen */
     double ns[NUMA_NODES][NUMA_NODES], min[NUMA_NODES][NUMA_NODES];
     double slit[NUMA_NODES][NUMA_NODES];
+    double gbs[NUMA_NODES][NUMA_NODES];   /* read bandwidth, GB/s (NaN: not measured) */
+    double procs[NUMA_NODES][NUMA_NODES]; /* ... over this many processors */
+    bool has_gbs;                         /* the table has the read_gbs column */
 };
 
 /* Fill m from the table; false when a column is missing. */
@@ -22,12 +26,14 @@ static bool read_matrix(const struct csv *t, struct numa_matrix *m)
 {
     int cf = csv_col(t, "cpu_node"), cm = csv_col(t, "mem_node"), cn = csv_col(t, "ns_median");
     int cmin = csv_col(t, "ns_min"), cs = csv_col(t, "slit_distance");
+    int cg = csv_col(t, "read_gbs"), cp = csv_col(t, "read_processors");
     if (cf < 0 || cm < 0 || cn < 0 || cmin < 0 || cs < 0)
         return false;
     m->n = 0;
+    m->has_gbs = cg >= 0;
     for (unsigned a = 0; a < NUMA_NODES; a++)
         for (unsigned b = 0; b < NUMA_NODES; b++)
-            m->ns[a][b] = m->min[a][b] = m->slit[a][b] = KM_NAN;
+            m->ns[a][b] = m->min[a][b] = m->slit[a][b] = m->gbs[a][b] = m->procs[a][b] = KM_NAN;
     for (size_t i = 0; i < t->nrows; i++) {
         double f = csv_num(t, i, cf), g = csv_num(t, i, cm);
         if (!(f >= 0 && f < NUMA_NODES && g >= 0 && g < NUMA_NODES))
@@ -36,6 +42,8 @@ static bool read_matrix(const struct csv *t, struct numa_matrix *m)
         m->ns[a][b] = csv_num(t, i, cn);
         m->min[a][b] = csv_num(t, i, cmin);
         m->slit[a][b] = csv_num(t, i, cs); /* NaN when the cell is empty */
+        m->gbs[a][b] = cg >= 0 ? csv_num(t, i, cg) : KM_NAN;
+        m->procs[a][b] = cp >= 0 ? csv_num(t, i, cp) : KM_NAN;
         m->n = a + 1 > m->n ? a + 1 : m->n;
         m->n = b + 1 > m->n ? b + 1 : m->n;
     }
@@ -67,6 +75,40 @@ static void matrix_lines(const struct numa_matrix *m, struct verdict *v)
         }
         if (any)
             verdict_line(v, "%s", line);
+    }
+}
+
+/* The read bandwidth matrix: "GB/s (processors)" per cell; nothing when none was measured. */
+static void bandwidth_lines(const struct numa_matrix *m, struct verdict *v)
+{
+    char line[VERDICT_CHARS] = "| processors' node \\ memory's node, read GB/s |";
+    char rule[VERDICT_CHARS] = "|---|";
+    bool header = false;
+    for (unsigned b = 0; b < m->n; b++) {
+        judge_append(line, sizeof(line), " %u |", b);
+        judge_append(rule, sizeof(rule), "---|");
+    }
+    for (unsigned a = 0; a < m->n; a++) {
+        char row[VERDICT_CHARS];
+        bool any = false;
+        ksnprintf(row, sizeof(row), "| %u |", a);
+        for (unsigned b = 0; b < m->n; b++) {
+            any |= kisfinite(m->gbs[a][b]);
+            if (!kisfinite(m->gbs[a][b]))
+                judge_append(row, sizeof(row), " - |");
+            else if (kisfinite(m->procs[a][b]))
+                judge_append(row, sizeof(row), " %.1f GB/s (%.0f) |", m->gbs[a][b], m->procs[a][b]);
+            else
+                judge_append(row, sizeof(row), " %.1f GB/s |", m->gbs[a][b]);
+        }
+        if (any && !header) {
+            verdict_line(v, "%s", "");
+            verdict_line(v, "%s", line);
+            verdict_line(v, "%s", rule);
+            header = true;
+        }
+        if (any)
+            verdict_line(v, "%s", row);
     }
 }
 
@@ -118,19 +160,20 @@ static void pair_lines(const struct numa_matrix *m, struct verdict *v, double *r
         }
 }
 
-/* Median of the diagonal (local) and of the rest (remote) cells; NaN when none. */
-static void local_remote(const struct numa_matrix *m, double *local, double *remote)
+/* Median of the diagonal (local) and of the rest (remote) cells of x; NaN when none. */
+static void local_remote(const struct numa_matrix *m, const double (*x)[NUMA_NODES], double *local,
+                         double *remote)
 {
     double l[NUMA_NODES], r[NUMA_NODES * NUMA_NODES];
     size_t nl = 0, nr = 0;
     for (unsigned a = 0; a < m->n; a++)
         for (unsigned b = 0; b < m->n; b++) {
-            if (!kisfinite(m->ns[a][b]))
+            if (!kisfinite(x[a][b]))
                 continue;
             if (a == b)
-                l[nl++] = m->ns[a][b];
+                l[nl++] = x[a][b];
             else
-                r[nr++] = m->ns[a][b];
+                r[nr++] = x[a][b];
         }
     *local = nl ? stats_median(l, nl) : KM_NAN;
     *remote = nr ? stats_median(r, nr) : KM_NAN;
@@ -151,7 +194,7 @@ static void judge_numa(const struct an_judge *j, struct verdict *v)
     double ratios[NUMA_NODES * NUMA_NODES], local, remote;
     size_t nratios = 0;
     pair_lines(&m, v, ratios, &nratios);
-    local_remote(&m, &local, &remote);
+    local_remote(&m, (const double(*)[NUMA_NODES])m.ns, &local, &remote);
     unsigned compared = 0, bad = 0;
     for (unsigned a = 0; a < m.n; a++)
         bad += order_disagreements(&m, a, &compared);
@@ -168,10 +211,22 @@ static void judge_numa(const struct an_judge *j, struct verdict *v)
     else
         ksnprintf(order, sizeof(order), "no SLIT distances to compare the order with");
     verdict_line(v, "- %s", order);
+    char bw[VERDICT_CHARS] = "";
+    if (m.has_gbs) {
+        double bl, br;
+        local_remote(&m, (const double(*)[NUMA_NODES])m.gbs, &bl, &br);
+        verdict_number(v, "local_read_gbs", bl, "GB/s",
+                       "read bandwidth of a node's processors from their own node's memory");
+        verdict_number(v, "remote_read_gbs", br, "GB/s",
+                       "read bandwidth of a node's processors from other nodes' memory");
+        bandwidth_lines(&m, v);
+        if (kisfinite(bl))
+            ksnprintf(bw, sizeof(bw), "; read %.1f GB/s local, %.1f remote", bl, br);
+    }
     verdict_headline(v,
                      "%u nodes, local %.1f ns, remote %.1f ns (x%.2f median of pairs); "
-                     "%s",
-                     m.n, local, remote, ratio, order);
+                     "%s%s",
+                     m.n, local, remote, ratio, order, bw);
 }
 
 const struct an_experiment analysis_numa = {
@@ -188,5 +243,16 @@ const struct an_experiment analysis_numa = {
              .caption = "The random chase from a processor of each node (row) over a buffer in "
                         "each node's memory (column): the diagonal is local memory; the report's "
                         "table gives SLIT's distance beside each cell."},
+    .also = {.stem = "numa_bandwidth",
+             .x = "cpu_node",
+             .y = "mem_node",
+             .z = "read_gbs",
+             .xlabel = "memory's node",
+             .ylabel = "processors' node",
+             .zlabel = "read bandwidth, GB/s (median)",
+             .what = "node x node read bandwidth",
+             .caption = "Every processor of a node (row) reading its share of a buffer in each "
+                        "node's memory (column), all started together: GB/s over the row's "
+                        "processors; the diagonal is local memory."},
     .judge = judge_numa,
 };

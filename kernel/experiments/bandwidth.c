@@ -7,6 +7,7 @@
 #include "chase/sweep.h"
 #include "experiments/bw.h"
 #include "lib/kmath.h"
+#include "machine/smbios.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_bandwidth;
@@ -78,6 +79,7 @@ struct bandwidth_sweep {
     unsigned nsizes;
     bool peak_known;
     double load_bpc, store_bpc;
+    char dram_peak[24]; /* the theoretical DRAM bandwidth, GB/s, as CSV text ("": unknown) */
     struct bw_result r;
 };
 
@@ -94,11 +96,11 @@ static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, 
     if (kisfinite(peak_bpc))
         ksnprintf(peak, sizeof(peak), "%.0f", peak_bpc);
     ksnprintf(stop, sizeof(stop), "%s", reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
-    strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%llu,%u,%s,%s,%s\n",
+    strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%llu,%u,%s,%s,%s,%s\n",
                   (unsigned long long)size, bw_kernel_names[k],
                   bw_width_bits(k, &ctx->m->cpu.simd, d->width), r->gbs_median, r->gbs_min,
                   r->gbs_max, bpc, r->reps, (unsigned long long)r->bytes_per_rep, r->outliers, prec,
-                  stop, peak);
+                  stop, peak, d->dram_peak);
     for (unsigned i = 0; i < r->reps; i++)
         strbuf_printf(&ctx->samples, "%llu,%s,%u,%llu,%llu,%.5f,%d\n", (unsigned long long)size,
                       bw_kernel_names[k], i, (unsigned long long)r->bytes_per_rep,
@@ -106,6 +108,24 @@ static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, 
     con_printf("%10s %-9s %9.2f %9.2f %9.2f %8s %5u %7s\n", exp_size(sz, sizeof(sz), size),
                bw_kernel_names[k], r->gbs_median, r->gbs_min, r->gbs_max, *bpc ? bpc : "-", r->reps,
                *prec ? prec : "-");
+}
+
+/* The theoretical DRAM bandwidth from SMBIOS type 17 (machine/smbios_mem.c: per channel its
+   slowest device's transfer rate times its data bus bytes, summed), said and kept as CSV text. */
+static void bandwidth_dram_peak(const struct exp_ctx *ctx, struct bandwidth_sweep *d)
+{
+    const struct smbios_info *s = ctx->m->id.smbios;
+    if (!s || !s->bandwidth_bytes_per_s) {
+        con_printf("DRAM peak: not known (%s)\n",
+                   !s ? "no SMBIOS tables" : "SMBIOS type 17 gives no memory speeds");
+        return;
+    }
+    double gbs = (double)s->bandwidth_bytes_per_s / BW_BYTES_PER_GB;
+    ksnprintf(d->dram_peak, sizeof(d->dram_peak), "%.3f", gbs);
+    con_printf("DRAM peak: %.1f GB/s, theoretical: %u channel%s x transfer rate x bus bytes "
+               "(SMBIOS type 17%s)\n",
+               gbs, s->channels, s->channels == 1 ? "" : "s",
+               s->channels_named ? "" : "; channels not named: one per device assumed");
 }
 
 /* The width, said; its state enabled for the windows. 0, or EXP_RUN_SKIPPED with why. */
@@ -175,7 +195,7 @@ static int bandwidth_run(struct exp_ctx *ctx, const void *params)
                d.nsizes, d.p->kernels.n);
     strbuf_puts(&ctx->csv, "size_bytes,kernel,width_bits,gbs_median,gbs_min,gbs_max,"
                            "bytes_per_cycle_median,reps,bytes_per_rep,outliers,precision_pct,"
-                           "stop,l1_peak_bytes_per_cycle\n");
+                           "stop,l1_peak_bytes_per_cycle,dram_peak_gbs\n");
     strbuf_puts(&ctx->samples, "size_bytes,kernel,rep,bytes,tsc_total,core_per_tsc,outlier\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
@@ -185,6 +205,7 @@ static int bandwidth_run(struct exp_ctx *ctx, const void *params)
     }
     if (bandwidth_width(ctx, &d) != 0)
         return EXP_RUN_SKIPPED;
+    bandwidth_dram_peak(ctx, &d);
     con_printf("%10s %-9s %9s %9s %9s %8s %5s %7s\n", "size", "kernel", "GB/s", "min", "max",
                "B/cycle", "reps", "+-%");
     int rc = bandwidth_sweep_all(ctx, &d);

@@ -25,6 +25,9 @@ enum bw_kernel {
 /* "read", "write", "copy", "nt_write", "nt_copy", "rep_movsb", "rep_stosb", NULL. */
 extern const char *const bw_kernel_names[];
 
+/* GB/s everywhere is 10^9 bytes per second (the GB of memory bandwidth, not the GiB of sizes). */
+#define BW_BYTES_PER_GB 1e9
+
 /* Buffer sizes are multiples of this: two blocks, so that a copy's halves are whole blocks. */
 #define BW_SIZE_ALIGN_BYTES (2 * BW_BLOCK_BYTES)
 

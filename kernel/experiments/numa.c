@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The numa experiment: the random chase from a processor of each memory node over a buffer
-// in each node's memory, a node x node matrix beside the firmware's distances (SLIT).
+// in each node's memory, a node x node matrix beside the firmware's distances (SLIT), and the
+// read bandwidth of all of a node's processors into each node's memory beside it.
 #include "experiments/common.h"
 
 #include "experiments/mp.h"
+#include "experiments/node_bw.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_numa;
@@ -78,6 +80,7 @@ struct numa_run {
     struct plat_buffer buf[PLAT_NODES_MAX]; /* per memory node (index into mem) */
     struct numa_cell cell[PLAT_NODES_MAX][PLAT_NODES_MAX]; /* [cpu node][mem node] */
     unsigned from;                                         /* the node whose processor chases now */
+    struct node_bw bw;                                     /* the read bandwidth matrix */
 };
 
 static void numa_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
@@ -98,6 +101,18 @@ static int numa_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
     return 0;
 }
 
+/* The read bandwidth columns of cell [a][b] as CSV text (empty when not measured). */
+static const char *bw_text(const struct numa_run *d, unsigned a, unsigned b, char *buf, size_t cap)
+{
+    const struct node_bw_cell *c = &d->bw.cell[a][b];
+    if (c->measured)
+        ksnprintf(buf, cap, "%.3f,%.3f,%.3f,%u,%u", c->gbs, c->gbs_min, c->gbs_max, c->processors,
+                  c->reps);
+    else
+        ksnprintf(buf, cap, ",,,,");
+    return buf;
+}
+
 /* SLIT's distance from node a to node b as CSV text ("" when unknown). */
 static const char *distance_text(const struct numa_run *d, unsigned a, unsigned b, char *buf,
                                  size_t cap)
@@ -113,7 +128,7 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
 {
     struct numa_run *d = data;
     unsigned to = d->mem[pp->index];
-    char keys[160], dist[8], sz[24];
+    char keys[160], dist[8], sz[24], bw[96];
     ksnprintf(keys, sizeof(keys), "%u,%u,%u,%u,%d,%llu", d->from, to, d->t.node[d->from].domain,
               d->t.node[to].domain, d->cpu_of[d->from], (unsigned long long)d->size_bytes);
     exp_samples(ctx, keys, r);
@@ -121,10 +136,11 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
                exp_size(sz, sizeof(sz), d->size_bytes),
                d->t.slit ? distance_text(d, d->from, to, dist, sizeof(dist)) : "-");
     exp_table_common(ctx, r);
-    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,", keys,
+    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,%s,", keys,
                   distance_text(d, d->from, to, dist, sizeof(dist)),
                   (unsigned long long)d->p->stride_bytes, (unsigned long long)pp->slots,
-                  (unsigned long long)pp->pt.link_sum, (unsigned long long)d->buf[pp->index].phys);
+                  (unsigned long long)pp->pt.link_sum, (unsigned long long)d->buf[pp->index].phys,
+                  bw_text(d, d->from, to, bw, sizeof(bw)));
     struct numa_cell *c = &d->cell[d->from][to];
     *c = (struct numa_cell){true, exp_ns(ctx, r), timing_ticks_to_ns(ctx->timing, r->tsc.min),
                             exp_cycles(r)};
@@ -288,8 +304,10 @@ static int numa_run(struct exp_ctx *ctx, const void *params)
     exp_header(ctx, &experiment_numa,
                "the random chase from each node's processor over each "
                "node's memory");
-    strbuf_puts(&ctx->csv, "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
-                           "stride_bytes,slots,chain_checksum,buffer_phys," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->csv,
+                "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
+                "stride_bytes,slots,chain_checksum,buffer_phys,read_gbs,read_gbs_min,read_gbs_max,"
+                "read_processors,read_reps," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes," EXP_SAMPLES_COMMON "\n");
     int rc = numa_nodes(ctx, &d);
@@ -301,6 +319,10 @@ static int numa_run(struct exp_ctx *ctx, const void *params)
         numa_free(&d);
         return rc;
     }
+    /* first, so that every latency row carries its cell's bandwidth */
+    int bw_rc = node_bw_measure(ctx, &d.t, d.mem, d.nmem, d.buf, d.size_bytes, &d.bw);
+    char bw_failure[sizeof(ctx->failure)];
+    kmemcpy(bw_failure, ctx->failure, sizeof(bw_failure));
     unsigned rows = 0, failed = 0;
     for (unsigned i = 0; i < d.t.nnodes; i++) {
         if (d.cpu_of[i] < 0)
@@ -311,12 +333,15 @@ static int numa_run(struct exp_ctx *ctx, const void *params)
     }
     numa_free(&d);
     numa_print_matrix(&d);
+    node_bw_print(&d.t, d.mem, d.nmem, &d.bw);
     if (failed == rows)
         return EXP_RUN_FAILED;
     if (failed)
         ksnprintf(ctx->failure, sizeof(ctx->failure), "%u of %u nodes' rows left out", failed,
                   rows);
-    return 0;
+    else if (bw_rc) /* the latency matrix is whole; the bandwidth matrix lost a processor */
+        kmemcpy(ctx->failure, bw_failure, sizeof(bw_failure));
+    return bw_rc;
 }
 
 const struct experiment experiment_numa = {
@@ -332,7 +357,8 @@ const struct experiment experiment_numa = {
             .buffer_bytes = numa_buffer_bytes,
         },
     .describe = "the random chase from a processor of each memory node over a buffer in each "
-                "node's memory: a node x node latency matrix beside SLIT's distances",
+                "node's memory: a node x node latency matrix beside SLIT's distances, and the "
+                "read bandwidth of all of a node's processors into each node's memory",
     .why = "memory of another node (socket, die, CXL) is farther: the matrix shows how much, and "
            "whether SLIT's order is the measured one",
     .run = numa_run,

@@ -4,14 +4,18 @@
 # the widest width TCG offers (QEMU 7.2, Debian 12's: AVX2, no AVX-512) and says so, enabling
 # its state in the windows; -cpu qemu64 falls back to SSE2; a width the CPU lacks is a
 # configuration error naming what it supports; bw_cores gives rows for 1, 2, 4 processors with
-# -smp 4 and one row with -smp 1. (CR4 and XCR0 after chase returns: test_machine.sh's probe.)
+# -smp 4 and one row with -smp 1; the theoretical DRAM peak from SMBIOS type 17 (channels x
+# transfer rate x 8 bytes) is said and written beside every row, and said unknown without
+# speeds. (CR4 and XCR0 after chase returns: test_machine.sh's probe.)
 set -u
 . "$(dirname "$0")/lib.sh"
 
 SMALL=(--set profile=quick --set on_exit=shutdown --set experiments=bandwidth,bw_cores
     --set bandwidth.max=16K --set bandwidth.kernels=read,copy,nt_write --set bw_cores.level=L1)
 
-boot bw-max --cpu max --smp 4 --timeout 240 "${SMALL[@]}"
+# One memory device (QEMU lists one per 16 GiB) at 3200 MT/s: one channel, 3200e6 x 8 = 25.6 GB/s.
+boot bw-max --cpu max --smp 4 --timeout 240 "${SMALL[@]}" \
+    --qemu -smbios --qemu "type=17,speed=3200"
 check "-cpu max: qemu-run exits 0 and copies the run folder" \
     sh -c "test $BOOT_RC = 0 && test -d '$RUN_DIR'"
 check "-cpu max: both experiments ok, every file written" sh -c "
@@ -25,10 +29,21 @@ check "-cpu max: the widest width TCG offers (AVX2), said on the console" \
 check "-cpu max: bandwidth.csv rows at 256 bits" awk -F, \
     'NR > 1 && $3 != 256 { bad = 1 } NR > 1 { n++ } END { exit bad || !n }' \
     "$RUN_DIR/bandwidth.csv"
+check "-cpu max: the theoretical DRAM peak from SMBIOS type 17, said and in every row" sh -c "
+    grep -q '^DRAM peak: 25.6 GB/s, theoretical: 1 channel x transfer rate x bus bytes' \
+        '$RUN_DIR/console.txt' &&
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+        \$c[\"dram_peak_gbs\"] != 25.6 { bad = 1 } END { exit bad || NR < 2 }' \
+        '$RUN_DIR/bandwidth.csv'"
 validate_experiments "$RUN_DIR"
 check "-smp 4: bw_cores scales over 1, 2, 4 processors" test \
     "$(awk -F, 'NR > 1 && $1 == "scaling" { printf "%s ", $2 }' "$RUN_DIR/bw_cores.csv")" \
     = "1 2 4 "
+"$ROOT/build/chase-report" --out "$WORK/report" "$RUN_DIR" >/dev/null 2>&1
+check "-smp 4: chase-report draws the peak table as bars, one per mix, and shows it" sh -c "
+    test -s '$WORK/report/bw_cores_peak.png' &&
+    test \$(wc -l < '$WORK/report/gnuplot/bw_cores_peak.dat') = 5 &&
+    grep -q '^!\[bw_cores_peak.png\](bw_cores_peak.png)' '$WORK/report/report.md'"
 
 boot bw-qemu64 --cpu qemu64 --smp 1 --timeout 240 "${SMALL[@]}"
 check "-cpu qemu64: both experiments ok" json_true "$RUN_DIR/run.json" \
@@ -39,6 +54,12 @@ check "-cpu qemu64: SSE2, said on the console" \
 check "-cpu qemu64: bandwidth.csv rows at 128 bits" awk -F, \
     'NR > 1 && $3 != 128 { bad = 1 } NR > 1 { n++ } END { exit bad || !n }' \
     "$RUN_DIR/bandwidth.csv"
+check "no memory speeds in QEMU's own type 17: the DRAM peak is said unknown, its column empty" \
+    sh -c "grep -q '^DRAM peak: not known (SMBIOS type 17 gives no memory speeds)' \
+        '$RUN_DIR/console.txt' &&
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+        \$c[\"dram_peak_gbs\"] != \"\" { bad = 1 } END { exit bad || NR < 2 }' \
+        '$RUN_DIR/bandwidth.csv'"
 check "-smp 1: bw_cores says one processor and gives one scaling row" sh -c "
     grep -q '^one processor: one row per table' '$RUN_DIR/console.txt' &&
     test \$(awk -F, 'NR > 1 && \$1 == \"scaling\"' '$RUN_DIR/bw_cores.csv' | wc -l) = 1"

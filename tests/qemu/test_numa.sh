@@ -3,8 +3,9 @@
 # numa on the firmware: QEMU with -smp 4 and two nodes (OVMF publishes QEMU's SRAT and SLIT)
 # runs all four multi-processor experiments (cores, c2c, loaded beside numa); numa gives a 2x2
 # matrix, each cell chased from a processor of its row's node over a buffer inside
-# its column's SRAT range, with SLIT's distances beside it; one node, or no SRAT at all, skips
-# numa with that reason. TCG timings are never judged.
+# its column's SRAT range, with SLIT's distances beside it, and each cell's read bandwidth from
+# both processors of its row's node (a heatmap and a table in chase-report's output); one node,
+# or no SRAT at all, skips numa with that reason. TCG timings are never judged.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -72,6 +73,22 @@ check "two nodes: the console shows the nodes, the matrix and the summary line" 
     grep -q '^node x node latency, ns median (SLIT distance)' '$RUN_DIR/console.txt' &&
     grep -qE '^ +1 +[0-9.]+ \\(31\\) +[0-9.]+ \\(10\\)$' '$RUN_DIR/console.txt' &&
     grep -q '^numa: 2 nodes, local ' '$RUN_DIR/console.txt'"
+
+check "two nodes: every cell's read bandwidth measured by its row node's two processors" \
+    test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["read_gbs"] > 0 && $c["read_gbs_min"] <= $c["read_gbs"] &&
+        $c["read_gbs"] <= $c["read_gbs_max"] && $c["read_processors"] == 2 &&
+        $c["read_reps"] >= 1 { n++ } END { print n + 0 }' "$RUN_DIR/numa.csv")" = 4
+check "two nodes: the console shows the bandwidth matrix, a row per node" sh -c "
+    grep -q '^node x node read bandwidth, GB/s median (processors)' '$RUN_DIR/console.txt' &&
+    test \$(grep -cE '^ +[01] +[0-9.]+ \\(2\\) +[0-9.]+ \\(2\\)$' '$RUN_DIR/console.txt') = 2"
+"$ROOT/build/chase-report" --out "$WORK/report" "$RUN_DIR" >/dev/null 2>&1
+"$ROOT/build/chase-report" --json "$RUN_DIR" >"$WORK/report.json" 2>/dev/null
+check "two nodes: chase-report draws the bandwidth heatmap and tables it in report.md" sh -c "
+    test -s '$WORK/report/numa_bandwidth.png' &&
+    grep -q '^| processors. node . memory.s node, read GB/s | 0 | 1 |' '$WORK/report/report.md'"
+check "two nodes: --json gives local and remote read GB/s" json_true "$WORK/report.json" \
+    '.verdicts.numa as $v | ($v.local_read_gbs > 0) and ($v.remote_read_gbs > 0)'
 
 boot numa-one --timeout 120 --mem 256M --smp 2 \
     --qemu -object --qemu memory-backend-ram,id=m0,size=256M \

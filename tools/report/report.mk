@@ -13,6 +13,7 @@ REPORT_SRCS := \
 	tools/report/outputs/plot.c \
 	tools/report/outputs/plot_exp.c \
 	tools/report/outputs/plot_heatmap.c \
+	tools/report/outputs/plot_bars.c \
 	tools/report/outputs/report_json.c \
 	tools/report/outputs/report_md.c \
 	tools/report/outputs/report_md_run.c \
@@ -66,7 +67,8 @@ test_hostile_SRCS  := $(REPORT_CORE_SRCS) tools/report/outputs/report_json.c \
 UNIT_TESTS += report/test_heatmap report/test_verdict
 test_verdict_SRCS  := tools/report/outputs/report_verdict.c kernel/lib/json.c \
 	$(REPORT_LEVELS_SRCS)
-test_heatmap_SRCS  := tools/report/outputs/plot_heatmap.c tools/report/outputs/plot.c \
+test_heatmap_SRCS  := tools/report/outputs/plot_heatmap.c tools/report/outputs/plot_bars.c \
+	tools/report/outputs/plot.c \
 	tools/report/inputs/rtext.c $(REPORT_LEVELS_SRCS)
 
 $(BUILD)/tests/report/%: TEST_LIBS += $(REPORT_LIBS)

@@ -44,10 +44,34 @@
     .size   \name, . - \name
 .endm
 
-/* ---- SSE2: 16-byte vectors, 128 bytes per iteration ---------------------------------------- */
+/*
+ * Each width's pieces, named after its register file (xmm: SSE2, ymm: AVX2, zmm: AVX-512F):
+ * ZERO_r k and ONES_r (register 0 all-ones) set registers up, ADD_r k, off folds the vector at
+ * rax + off into accumulator k, LOAD_r, STORE_r and NTSTORE_r k, off move vector k from rax + off
+ * or to r10 + off, FOLD_r sums the eight accumulators' quadwords into rax, and EPI_r ends the
+ * kernel's vector use (vzeroupper after VEX or EVEX code, so that later SSE code pays no
+ * transition penalty). KERNELS then writes the five kernels of a width from them.
+ */
 
-/* rax = the sum of the eight xmm accumulators' quadwords */
-.macro FOLD_XMM
+.macro ZERO_xmm k
+    pxor    %xmm\k, %xmm\k
+.endm
+.macro ONES_xmm
+    pcmpeqd %xmm0, %xmm0
+.endm
+.macro ADD_xmm k, off
+    paddq   \off(%rax), %xmm\k
+.endm
+.macro LOAD_xmm k, off
+    movdqa  \off(%rax), %xmm\k
+.endm
+.macro STORE_xmm k, off
+    movdqa  %xmm\k, \off(%r10)
+.endm
+.macro NTSTORE_xmm k, off
+    movntdq %xmm\k, \off(%r10)
+.endm
+.macro FOLD_xmm
     paddq   %xmm1, %xmm0
     paddq   %xmm3, %xmm2
     paddq   %xmm5, %xmm4
@@ -59,73 +83,28 @@
     paddq   %xmm1, %xmm0
     movq    %xmm0, %rax
 .endm
+.macro EPI_xmm
+.endm
 
-FUNC bw_read_sse2
-    .irp k,0,1,2,3,4,5,6,7
-    pxor    %xmm\k, %xmm\k
-    .endr
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    paddq   \k*16(%rax), %xmm\k
-    .endr
-    LAP_END 128
-    FOLD_XMM
-    ret
-ENDF bw_read_sse2
-
-FUNC bw_write_sse2
-    pcmpeqd %xmm0, %xmm0
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    movdqa  %xmm0, \k*16(%r10)
-    .endr
-    LAP_END 128
-    xorl    %eax, %eax
-    ret
-ENDF bw_write_sse2
-
-FUNC bw_copy_sse2
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    movdqa  \k*16(%rax), %xmm\k
-    .endr
-    .irp k,0,1,2,3,4,5,6,7
-    movdqa  %xmm\k, \k*16(%r10)
-    .endr
-    LAP_END 128
-    xorl    %eax, %eax
-    ret
-ENDF bw_copy_sse2
-
-FUNC bw_nt_write_sse2
-    pcmpeqd %xmm0, %xmm0
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    movntdq %xmm0, \k*16(%r10)
-    .endr
-    LAP_END 128
-    sfence
-    xorl    %eax, %eax
-    ret
-ENDF bw_nt_write_sse2
-
-FUNC bw_nt_copy_sse2
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    movdqa  \k*16(%rax), %xmm\k
-    .endr
-    .irp k,0,1,2,3,4,5,6,7
-    movntdq %xmm\k, \k*16(%r10)
-    .endr
-    LAP_END 128
-    sfence
-    xorl    %eax, %eax
-    ret
-ENDF bw_nt_copy_sse2
-
-/* ---- AVX2: 32-byte vectors, 256 bytes per iteration ----------------------------------------- */
-
-.macro FOLD_YMM
+.macro ZERO_ymm k
+    vpxor   %ymm\k, %ymm\k, %ymm\k
+.endm
+.macro ONES_ymm
+    vpcmpeqd %ymm0, %ymm0, %ymm0
+.endm
+.macro ADD_ymm k, off
+    vpaddq  \off(%rax), %ymm\k, %ymm\k
+.endm
+.macro LOAD_ymm k, off
+    vmovdqa \off(%rax), %ymm\k
+.endm
+.macro STORE_ymm k, off
+    vmovdqa %ymm\k, \off(%r10)
+.endm
+.macro NTSTORE_ymm k, off
+    vmovntdq %ymm\k, \off(%r10)
+.endm
+.macro FOLD_ymm
     vpaddq  %ymm1, %ymm0, %ymm0
     vpaddq  %ymm3, %ymm2, %ymm2
     vpaddq  %ymm5, %ymm4, %ymm4
@@ -139,78 +118,29 @@ ENDF bw_nt_copy_sse2
     vpaddq  %xmm1, %xmm0, %xmm0
     vmovq   %xmm0, %rax
 .endm
-
-FUNC bw_read_avx2
-    .irp k,0,1,2,3,4,5,6,7
-    vpxor   %ymm\k, %ymm\k, %ymm\k
-    .endr
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    vpaddq  \k*32(%rax), %ymm\k, %ymm\k
-    .endr
-    LAP_END 256
-    FOLD_YMM
+.macro EPI_ymm
     vzeroupper
-    ret
-ENDF bw_read_avx2
+.endm
 
-FUNC bw_write_avx2
-    vpcmpeqd %ymm0, %ymm0, %ymm0
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    vmovdqa %ymm0, \k*32(%r10)
-    .endr
-    LAP_END 256
-    vzeroupper
-    xorl    %eax, %eax
-    ret
-ENDF bw_write_avx2
-
-FUNC bw_copy_avx2
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    vmovdqa \k*32(%rax), %ymm\k
-    .endr
-    .irp k,0,1,2,3,4,5,6,7
-    vmovdqa %ymm\k, \k*32(%r10)
-    .endr
-    LAP_END 256
-    vzeroupper
-    xorl    %eax, %eax
-    ret
-ENDF bw_copy_avx2
-
-FUNC bw_nt_write_avx2
-    vpcmpeqd %ymm0, %ymm0, %ymm0
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    vmovntdq %ymm0, \k*32(%r10)
-    .endr
-    LAP_END 256
-    sfence
-    vzeroupper
-    xorl    %eax, %eax
-    ret
-ENDF bw_nt_write_avx2
-
-FUNC bw_nt_copy_avx2
-    LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    vmovdqa \k*32(%rax), %ymm\k
-    .endr
-    .irp k,0,1,2,3,4,5,6,7
-    vmovntdq %ymm\k, \k*32(%r10)
-    .endr
-    LAP_END 256
-    sfence
-    vzeroupper
-    xorl    %eax, %eax
-    ret
-ENDF bw_nt_copy_avx2
-
-/* ---- AVX-512 (F): 64-byte vectors, 512 bytes per iteration ---------------------------------- */
-
-.macro FOLD_ZMM
+.macro ZERO_zmm k
+    vpxorq  %zmm\k, %zmm\k, %zmm\k
+.endm
+.macro ONES_zmm
+    vpternlogd $0xff, %zmm0, %zmm0, %zmm0
+.endm
+.macro ADD_zmm k, off
+    vpaddq  \off(%rax), %zmm\k, %zmm\k
+.endm
+.macro LOAD_zmm k, off
+    vmovdqa64 \off(%rax), %zmm\k
+.endm
+.macro STORE_zmm k, off
+    vmovdqa64 %zmm\k, \off(%r10)
+.endm
+.macro NTSTORE_zmm k, off
+    vmovntdq %zmm\k, \off(%r10)
+.endm
+.macro FOLD_zmm
     vpaddq  %zmm1, %zmm0, %zmm0
     vpaddq  %zmm3, %zmm2, %zmm2
     vpaddq  %zmm5, %zmm4, %zmm4
@@ -226,74 +156,85 @@ ENDF bw_nt_copy_avx2
     vpaddq  %xmm1, %xmm0, %xmm0
     vmovq   %xmm0, %rax
 .endm
+.macro EPI_zmm
+    vzeroupper
+.endm
 
-FUNC bw_read_avx512
+/* The five kernels of one width: reg its register file, vb its vector bytes, w the name's end. */
+.macro KERNELS reg, vb, w
+FUNC bw_read_\w
     .irp k,0,1,2,3,4,5,6,7
-    vpxorq  %zmm\k, %zmm\k, %zmm\k
+    ZERO_\reg \k
     .endr
     LAP_BEGIN
     .irp k,0,1,2,3,4,5,6,7
-    vpaddq  \k*64(%rax), %zmm\k, %zmm\k
+    ADD_\reg \k, \k*\vb
     .endr
-    LAP_END 512
-    FOLD_ZMM
-    vzeroupper
+    LAP_END 8*\vb
+    FOLD_\reg
+    EPI_\reg
     ret
-ENDF bw_read_avx512
+ENDF bw_read_\w
 
-FUNC bw_write_avx512
-    vpternlogd $0xff, %zmm0, %zmm0, %zmm0
+FUNC bw_write_\w
+    ONES_\reg
     LAP_BEGIN
     .irp k,0,1,2,3,4,5,6,7
-    vmovdqa64 %zmm0, \k*64(%r10)
+    STORE_\reg 0, \k*\vb
     .endr
-    LAP_END 512
-    vzeroupper
+    LAP_END 8*\vb
+    EPI_\reg
     xorl    %eax, %eax
     ret
-ENDF bw_write_avx512
+ENDF bw_write_\w
 
-FUNC bw_copy_avx512
+FUNC bw_copy_\w
     LAP_BEGIN
     .irp k,0,1,2,3,4,5,6,7
-    vmovdqa64 \k*64(%rax), %zmm\k
+    LOAD_\reg \k, \k*\vb
     .endr
     .irp k,0,1,2,3,4,5,6,7
-    vmovdqa64 %zmm\k, \k*64(%r10)
+    STORE_\reg \k, \k*\vb
     .endr
-    LAP_END 512
-    vzeroupper
+    LAP_END 8*\vb
+    EPI_\reg
     xorl    %eax, %eax
     ret
-ENDF bw_copy_avx512
+ENDF bw_copy_\w
 
-FUNC bw_nt_write_avx512
-    vpternlogd $0xff, %zmm0, %zmm0, %zmm0
+FUNC bw_nt_write_\w
+    ONES_\reg
     LAP_BEGIN
     .irp k,0,1,2,3,4,5,6,7
-    vmovntdq %zmm0, \k*64(%r10)
+    NTSTORE_\reg 0, \k*\vb
     .endr
-    LAP_END 512
+    LAP_END 8*\vb
     sfence
-    vzeroupper
+    EPI_\reg
     xorl    %eax, %eax
     ret
-ENDF bw_nt_write_avx512
+ENDF bw_nt_write_\w
 
-FUNC bw_nt_copy_avx512
+FUNC bw_nt_copy_\w
     LAP_BEGIN
     .irp k,0,1,2,3,4,5,6,7
-    vmovdqa64 \k*64(%rax), %zmm\k
+    LOAD_\reg \k, \k*\vb
     .endr
     .irp k,0,1,2,3,4,5,6,7
-    vmovntdq %zmm\k, \k*64(%r10)
+    NTSTORE_\reg \k, \k*\vb
     .endr
-    LAP_END 512
+    LAP_END 8*\vb
     sfence
-    vzeroupper
+    EPI_\reg
     xorl    %eax, %eax
     ret
-ENDF bw_nt_copy_avx512
+ENDF bw_nt_copy_\w
+.endm
+
+/* SSE2: 16-byte vectors, 128 bytes per iteration; AVX2: 32 and 256; AVX-512 (F): 64 and 512. */
+    KERNELS xmm, 16, sse2
+    KERNELS ymm, 32, avx2
+    KERNELS zmm, 64, avx512
 
 /* ---- The CPU's own string instructions (any width: the microcode picks) --------------------- */
 

@@ -23,19 +23,32 @@
 #define CLOCK_GHZ 3.0
 
 /* A machine with L1 32K (read 300 GB/s), L2 1M (100), memory (10): write half of read, copy
-   0.8 of read; the documented L1 read peak 128 bytes per cycle at CLOCK_GHZ. One octave apart. */
-static void table(struct strbuf *sb)
+   0.8 of read; the documented L1 read peak 128 bytes per cycle at CLOCK_GHZ. One octave apart.
+   dram_peak: the theoretical DRAM bandwidth in a dram_peak_gbs column (0: no such column). */
+static void table_with(struct strbuf *sb, double dram_peak)
 {
     static const char *const kernels[] = {"read", "write", "copy"};
     static const double share[] = {1.0, 0.5, 0.8};
-    strbuf_puts(sb, HEAD);
+    strbuf_puts(sb, dram_peak > 0 ? "size_bytes,kernel,width_bits,gbs_median,gbs_min,gbs_max,"
+                                    "bytes_per_cycle_median,reps,l1_peak_bytes_per_cycle,"
+                                    "dram_peak_gbs\n"
+                                  : HEAD);
     for (double x = 12; x <= 26 + 1e-9; x += 1) {
         double b = exp2(x), g = b <= 32768 ? 300 : b <= (1 << 20) ? 100 : 10;
-        for (unsigned k = 0; k < 3; k++)
-            strbuf_printf(sb, "%.0f,%s,512,%.3f,%.3f,%.3f,%.3f,7,%s\n", b, kernels[k], g * share[k],
+        for (unsigned k = 0; k < 3; k++) {
+            strbuf_printf(sb, "%.0f,%s,512,%.3f,%.3f,%.3f,%.3f,7,%s", b, kernels[k], g * share[k],
                           g * share[k] * 0.99, g * share[k] * 1.01, g * share[k] / CLOCK_GHZ,
                           k < 2 ? (k ? "64" : "128") : "128");
+            if (dram_peak > 0)
+                strbuf_printf(sb, ",%.3f", dram_peak);
+            strbuf_puts(sb, "\n");
+        }
     }
+}
+
+static void table(struct strbuf *sb)
+{
+    table_with(sb, 0);
 }
 
 /* The rows of the verdict's table item name; fails the test when there is none. */
@@ -144,6 +157,22 @@ static void test_levels_from_its_own_steps(void **state)
     strbuf_release(&sb);
 }
 
+/* The theoretical DRAM peak (SMBIOS type 17) beside DRAM's read, in the table and headline. */
+static void test_dram_peak(void **state)
+{
+    (void)state;
+    struct strbuf sb = {0};
+    struct verdict v;
+    table_with(&sb, 25.6); /* e.g. one channel of DDR4-3200, 8 bytes wide */
+    judge(strbuf_str(&sb), NULL, &v);
+    assert_string_equal(cell(&v, "levels", 2, "level")->text, "DRAM");
+    assert_true(fabs(lv(&v, 2, "read_peak_gbs") - 25.6) < 1e-9);
+    assert_true(isnan(lv(&v, 1, "read_peak_gbs")));
+    assert_true(has_line(&v, "| DRAM | - | - | 10.0 | 5.0 | 8.0 | 25.6 |"));
+    assert_non_null(strstr(v.headline, "DRAM 10.0 (39% of the theoretical 25.6)"));
+    strbuf_release(&sb);
+}
+
 /* A table without the columns says so. */
 static void test_missing_columns(void **state)
 {
@@ -204,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_levels_from_the_random_chase),
         cmocka_unit_test(test_levels_from_its_own_steps),
         cmocka_unit_test(test_missing_columns),
+        cmocka_unit_test(test_dram_peak),
         cmocka_unit_test(test_bw_cores_scaling_and_peak),
         cmocka_unit_test(test_bw_cores_one_processor),
     };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the numa verdict over matrices whose answer is known: local against remote,
-// the ratio per pair, and SLIT's order kept or broken.
+// the ratio per pair, SLIT's order kept or broken, and the read bandwidth matrix.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,12 +80,42 @@ static void test_no_slit(void **state)
     assert_non_null(strstr(v->headline, "no SLIT distances"));
 }
 
+/* The read bandwidth beside the latency: local and remote medians, the matrix table, the
+ * headline; a cell left empty stays out of both. */
+static void test_read_bandwidth(void **state)
+{
+    (void)state;
+    const struct verdict *v = judge("cpu_node,mem_node,ns_median,ns_min,slit_distance,read_gbs,"
+                                    "read_processors\n"
+                                    "0,0,90,85,10,40.5,4\n0,1,140,130,21,20,4\n"
+                                    "1,0,150,140,21,,\n1,1,90,86,10,39.5,4\n");
+    assert_float_equal(item(v, "local_read_gbs"), 40, 1e-9);
+    assert_float_equal(item(v, "remote_read_gbs"), 20, 1e-9);
+    assert_true(has_line(v, "| processors' node \\ memory's node, read GB/s | 0 | 1 |"));
+    assert_true(has_line(v, "| 0 | 40.5 GB/s (4) | 20.0 GB/s (4) |"));
+    assert_true(has_line(v, "| 1 | - | 39.5 GB/s (4) |"));
+    assert_non_null(strstr(v->headline, "; read 40.0 GB/s local, 20.0 remote"));
+}
+
+/* A run from before the bandwidth columns: no bandwidth items, no table. */
+static void test_no_bandwidth_columns(void **state)
+{
+    (void)state;
+    const struct verdict *v = judge(HEAD "0,0,90,85,10\n0,1,140,130,21\n"
+                                         "1,0,150,140,21\n1,1,90,86,10\n");
+    assert_null(verdict_find(v, "local_read_gbs"));
+    assert_false(has_line_starting(v, "| processors' node"));
+    assert_null(strstr(v->headline, "GB/s"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_nodes_agree),
         cmocka_unit_test(test_three_nodes_break_slit),
         cmocka_unit_test(test_no_slit),
+        cmocka_unit_test(test_read_bandwidth),
+        cmocka_unit_test(test_no_bandwidth_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

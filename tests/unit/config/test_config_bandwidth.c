@@ -10,16 +10,9 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
-#include "cfg_values.h"
-#include "experiments/experiment.h"
+#include "cfg_values.h" /* before cfg_errors.h: its functions take a cfg of their own */
+#include "cfg_errors.h"
 #include "lib/json.h"
-#include "lib/strbuf.h"
-
-static struct machine machine;
-static struct cfg_entries *entries;
-static struct cfg_errors errs;
-static struct chase_config cfg;
 
 /* A machine with a 32M last cache and SSE2 and AVX2 but no AVX-512, seen from user space. */
 static int setup(void **state)
@@ -43,38 +36,15 @@ static int setup(void **state)
                                           .xcr0_os = 0x7};
     machine.memory_total_bytes = 16ull << 30;
     machine.buffer_limit_bytes = 4ull << 30;
-    entries = calloc(1, sizeof(*entries));
-    memset(&errs, 0, sizeof(errs));
+    cfg_errors_begin();
     return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    free(entries);
-    strbuf_release(&errs.text);
-    return 0;
-}
-
-static bool resolve(const char *options)
-{
-    if (options)
-        cfg_read_options(entries, options, &errs);
-    return cfg_resolve(&cfg, &experiment_cfg_table, entries, &machine, &errs) && errs.count == 0;
-}
-
-static void assert_error(const char *needle)
-{
-    const char *text = strbuf_str(&errs.text);
-    if (!strstr(text, needle))
-        fail_msg("expected an error containing \"%s\", got:\n%s", needle, text);
 }
 
 /* Defaults: random's sizes and points per octave, the five vector kernels, the widest width. */
 static void test_defaults(void **state)
 {
     (void)state;
-    assert_true(resolve(NULL));
+    assert_true(resolve(NULL, NULL));
     assert_int_equal(cfg_u64(&cfg, "bandwidth.min"), cfg_u64(&cfg, "random.min"));
     assert_int_equal(cfg_u64(&cfg, "bandwidth.max"), cfg_u64(&cfg, "random.max"));
     assert_true(cfg_u64(&cfg, "bandwidth.max") >= 4 * (32ull << 20));
@@ -96,7 +66,7 @@ static void test_defaults(void **state)
 static void test_kernel_lists(void **state)
 {
     (void)state;
-    assert_true(resolve("bandwidth.kernels=Copy,rep_movsb"));
+    assert_true(resolve(NULL, "bandwidth.kernels=Copy,rep_movsb"));
     const struct cfg_list *k = cfg_list_value(&cfg, "bandwidth.kernels");
     assert_int_equal(k->n, 2);
     assert_int_equal(k->v[0], 2); /* copy */
@@ -106,7 +76,7 @@ static void test_kernel_lists(void **state)
 static void test_unknown_kernel(void **state)
 {
     (void)state;
-    assert_false(resolve("bandwidth.kernels=read,triad"));
+    assert_false(resolve(NULL, "bandwidth.kernels=read,triad"));
     assert_error("key 'bandwidth.kernels'");
     assert_error("read, write, copy, nt_write, nt_copy, rep_movsb, rep_stosb");
 }
@@ -115,13 +85,13 @@ static void test_unknown_kernel(void **state)
 static void test_widths(void **state)
 {
     (void)state;
-    assert_true(resolve("bandwidth.width=avx2"));
+    assert_true(resolve(NULL, "bandwidth.width=avx2"));
 }
 
 static void test_width_the_cpu_lacks(void **state)
 {
     (void)state;
-    assert_false(resolve("bandwidth.width=avx512"));
+    assert_false(resolve(NULL, "bandwidth.width=avx512"));
     assert_error("key 'bandwidth.width': avx512 is not usable here (the CPU lacks it); this "
                  "machine supports sse2, avx2");
 }
@@ -131,7 +101,7 @@ static void test_width_the_os_lacks(void **state)
 {
     (void)state;
     machine.cpu.simd.xcr0_os = 0x3;
-    assert_false(resolve("bandwidth.width=avx2"));
+    assert_false(resolve(NULL, "bandwidth.width=avx2"));
     assert_error("the operating system has not enabled its register state (XCR0)); this "
                  "machine supports sse2");
 }
@@ -142,13 +112,13 @@ static void test_width_in_ring0(void **state)
     machine.cpu.simd.xcr0_os = 0;
     machine.cpu.simd.os_xsave = false;
     machine.ring0 = true;
-    assert_true(resolve("bandwidth.width=avx2"));
+    assert_true(resolve(NULL, "bandwidth.width=avx2"));
 }
 
 static void test_min_above_max(void **state)
 {
     (void)state;
-    assert_false(resolve("bandwidth.min=1M bandwidth.max=64K"));
+    assert_false(resolve(NULL, "bandwidth.min=1M bandwidth.max=64K"));
     assert_error("key 'bandwidth.min': min (1048576) is larger than max (65536)");
 }
 
@@ -163,12 +133,12 @@ static void test_bw_cores_sizes(void **state)
                                                 .ways = 16,
                                                 .line_bytes = 64,
                                                 .sets = 2048};
-    assert_true(resolve("bw_cores.level=L2"));
+    assert_true(resolve(NULL, "bw_cores.level=L2"));
     assert_true(cfg_auto_value(&cfg, "bw_cores.size")->is_auto);
     assert_int_equal(cfg_auto_value(&cfg, "bw_cores.size")->value, 1 << 20);
-    assert_true(resolve("bw_cores.level=dram"));
+    assert_true(resolve(NULL, "bw_cores.level=dram"));
     assert_int_equal(cfg_auto_value(&cfg, "bw_cores.size")->value, 64 << 20); /* 2 x 32M LLC */
-    assert_true(resolve("bw_cores.size=96K"));
+    assert_true(resolve(NULL, "bw_cores.size=96K"));
     assert_false(cfg_auto_value(&cfg, "bw_cores.size")->is_auto);
     assert_int_equal(cfg_auto_value(&cfg, "bw_cores.size")->value, 96 << 10);
 }
@@ -176,7 +146,7 @@ static void test_bw_cores_sizes(void **state)
 static void test_bw_cores_errors(void **state)
 {
     (void)state;
-    assert_false(resolve("bw_cores.size=1000000 bw_cores.width=avx512 bw_cores.level=L4"));
+    assert_false(resolve(NULL, "bw_cores.size=1000000 bw_cores.width=avx512 bw_cores.level=L4"));
     assert_error("key 'bw_cores.size': 1000000 is not a multiple of 1024");
     assert_error("key 'bw_cores.width': avx512 is not usable here");
     assert_error("key 'bw_cores.level'");
@@ -187,14 +157,14 @@ static void test_bw_cores_errors(void **state)
 static void test_aarch64_widths(void **state)
 {
     (void)state;
-    assert_false(resolve("bandwidth.width=neon"));
+    assert_false(resolve(NULL, "bandwidth.width=neon"));
     assert_error("key 'bandwidth.width': neon is not usable here (the CPU lacks it); this "
                  "machine supports sse2, avx2");
     machine.cpu.simd = (struct simd_caps){.neon = true, .sve = true, .sve_enabled = true};
     strbuf_release(&errs.text);
     memset(&errs, 0, sizeof(errs));
-    assert_true(resolve("bandwidth.width=sve bw_cores.width=neon"));
-    assert_false(resolve("bandwidth.width=avx2"));
+    assert_true(resolve(NULL, "bandwidth.width=sve bw_cores.width=neon"));
+    assert_false(resolve(NULL, "bandwidth.width=avx2"));
     assert_error("avx2 is not usable here (the CPU lacks it); this machine supports neon, sve");
 }
 

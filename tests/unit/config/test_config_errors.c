@@ -10,18 +10,9 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
-#include "cfg_values.h"
-#include "experiments/experiment.h"
+#include "cfg_values.h" /* before cfg_errors.h: its functions take a cfg of their own */
+#include "cfg_errors.h"
 #include "lib/json.h"
-#include "lib/strbuf.h"
-
-#define CFG_NAME "\\chase\\chase.cfg"
-
-static struct machine machine;
-static struct cfg_entries *entries;
-static struct cfg_errors errs;
-static struct chase_config cfg;
 
 /* A machine with a three-level hierarchy and 4 GiB of buffer room. */
 static int setup(void **state)
@@ -50,33 +41,8 @@ static int setup(void **state)
                                                 .sets = 32768};
     machine.memory_total_bytes = 16ull << 30;
     machine.buffer_limit_bytes = 4ull << 30;
-    entries = calloc(1, sizeof(*entries));
-    memset(&errs, 0, sizeof(errs));
+    cfg_errors_begin();
     return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    free(entries);
-    strbuf_release(&errs.text);
-    return 0;
-}
-
-static bool resolve(const char *file, const char *options)
-{
-    if (file)
-        cfg_read_file(entries, &experiment_cfg_table, file, strlen(file), CFG_NAME, &errs);
-    if (options)
-        cfg_read_options(entries, options, &errs);
-    return cfg_resolve(&cfg, &experiment_cfg_table, entries, &machine, &errs) && errs.count == 0;
-}
-
-static void assert_error(const char *needle)
-{
-    const char *text = strbuf_str(&errs.text);
-    if (!strstr(text, needle))
-        fail_msg("expected an error containing \"%s\", got:\n%s", needle, text);
 }
 
 /* With no settings every experiment's defaults are consistent and fit. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the heatmap's colour scale: anchored at 0, so near-equal cells look alike.
+// Unit tests of the heatmap's colour scale (anchored at 0, so near-equal cells look alike) and of
+// the bar chart's rows (only those chosen, in table order, named by their text).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,14 +28,22 @@ static const char *script_of(const char *outdir, const char *name)
     return text;
 }
 
-/* Render the matrix in csv_text; returns its script. */
-static const char *render(const char *csv_text, const char *name)
+static char dir[] = "/tmp/chase-heatmap-XXXXXX";
+
+/* The scratch folder plots are written into, made once. */
+static const char *scratch(void)
 {
-    static char dir[] = "/tmp/chase-heatmap-XXXXXX";
     static bool made;
     if (!made)
         assert_non_null(mkdtemp(dir));
     made = true;
+    return dir;
+}
+
+/* Render the matrix in csv_text; returns its script. */
+static const char *render(const char *csv_text, const char *name)
+{
+    scratch();
     struct csv t;
     char err[160];
     assert_int_equal(csv_parse(csv_text, strlen(csv_text), &t, err, sizeof(err)), 0);
@@ -65,11 +74,48 @@ static void test_scale_keeps_real_groups(void **state)
     assert_non_null(strstr(gp, "set cbrange [0:80]"));
 }
 
+/* The text of outdir/gnuplot/name.dat (static buffer). */
+static const char *data_of(const char *outdir, const char *name)
+{
+    static char text[4096];
+    char path[512];
+    snprintf(path, sizeof(path), "%s/gnuplot/%s.dat", outdir, name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = 0;
+    fclose(f);
+    return text;
+}
+
+/* bw_cores' peak table: the peak rows only, in order, named by their mix; the scale from 0. */
+static void test_bars_of_chosen_rows(void **state)
+{
+    (void)state;
+    static const char text[] = "table,processors,kernel,gbs_total\nscaling,1,read,10\n"
+                               "scaling,2,read,18\npeak,2,all-read,30\npeak,2,nt-write 1:1,\n"
+                               "peak,2,1:1,24\n";
+    struct csv t;
+    char err[160];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    struct plot_bars b = {"peak", "t", "mix", "GB/s", "kernel", "gbs_total", "table", "peak"};
+    (void)plot_bars_render(scratch(), &b, &t, err, sizeof(err)); /* gnuplot may be absent */
+    assert_string_equal(data_of(dir, "peak"), "0 \"all-read\" 30\n1 \"1:1\" 24\n");
+    assert_non_null(strstr(script_of(dir, "peak"), "set yrange [0:34.5]"));
+    assert_non_null(strstr(script_of(dir, "peak"), "xtic(2) with boxes"));
+    /* a missing column is said, nothing drawn */
+    struct plot_bars bad = {"bad", "t", "mix", "GB/s", "mix", "gbs_total", NULL, NULL};
+    assert_int_equal(plot_bars_render(dir, &bad, &t, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "lacks mix"));
+    csv_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scale_anchored_at_zero),
         cmocka_unit_test(test_scale_keeps_real_groups),
+        cmocka_unit_test(test_bars_of_chosen_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,4 +78,15 @@ struct plot_heatmap {
 int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const struct csv *t,
                         char *err, size_t cap);
 
+/* A bar chart: one bar per row of a table (those whose `where` column holds `equals`, all when
+   where is NULL), named by text column label, of height column y. */
+struct plot_bars {
+    const char *name, *title, *xlabel, *ylabel;
+    const char *label, *y;
+    const char *where, *equals;
+};
+/* Draw outdir/NAME.png from table t; 0, or -1 with err saying why (as plot_render). */
+int plot_bars_render(const char *outdir, const struct plot_bars *b, const struct csv *t, char *err,
+                     size_t cap);
+
 #endif

@@ -277,9 +277,9 @@ static size_t series_named(struct plot_spec *ps, const struct csv *t, const stru
 }
 
 /* One series per value of the group column (one series without it), sorted by x. */
-static void series_groups(struct plot_spec *ps, const struct csv *t, const struct an_experiment *x)
+static void series_groups(struct plot_spec *ps, const struct csv *t, const struct an_experiment *x,
+                          const struct an_plot *p)
 {
-    const struct an_plot *p = &x->plot;
     int gcol = p->group ? csv_col(t, p->group) : -1;
     double g[MAX_GROUPS];
     size_t ng = groups_of(t, gcol, g, MAX_GROUPS);
@@ -318,34 +318,58 @@ static void add_markers(struct ctx *c, struct plot_spec *ps, const struct an_plo
         plot_add_marker(ps, c->r->llc_bytes, MARK_CPUID, "described last cache");
 }
 
-/* Experiment e's heatmap (its plot has a z column), recorded like the other plots. */
-static void heatmap(struct ctx *c, size_t e, const char *name, const char *title)
+/* Experiment e's heatmap (plot p has a z column), recorded like the other plots. */
+static void heatmap(struct ctx *c, size_t e, const struct an_plot *p, const char *name,
+                    const char *title)
 {
-    const struct an_plot *p = &analysis_experiment(e)->plot;
     struct plot_heatmap h = {name, title, p->xlabel, p->ylabel, p->zlabel, p->x, p->y, p->z};
-    if (c->pl->n >= PLOTS_PER_SOURCE || !c->r->src->table[e]->nrows)
+    const struct csv *t = c->r->src->table[e];
+    int zc = csv_col(t, p->z);
+    bool any = false;
+    for (size_t i = 0; zc >= 0 && i < t->nrows; i++)
+        any |= isfinite(csv_num(t, i, zc));
+    if (c->pl->n >= PLOTS_PER_SOURCE || !any) /* nothing measured: no plot (run.json says why) */
         return;
     struct plot_made *m = &c->pl->p[c->pl->n++];
     snprintf(m->file, sizeof(m->file), "%s.png", name);
     snprintf(m->caption[0], sizeof(m->caption[0]), "%s", p->caption);
     snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->verdict[e].headline);
-    m->ok = plot_heatmap_render(c->outdir, &h, c->r->src->table[e], m->err, sizeof(m->err)) == 0;
+    m->ok = plot_heatmap_render(c->outdir, &h, t, m->err, sizeof(m->err)) == 0;
 }
 
-/* The plot of experiment e as its description in kernel/analysis says. */
-static void plot_experiment(struct ctx *c, size_t e)
+/* Experiment e's bar chart (plot p has a bar column), recorded like the other plots. */
+static void bars(struct ctx *c, size_t e, const struct an_plot *p, const char *name,
+                 const char *title)
+{
+    struct plot_bars b = {name, title, p->xlabel, p->ylabel, p->bar, p->y, p->where, p->equals};
+    const struct csv *t = c->r->src->table[e];
+    if (c->pl->n >= PLOTS_PER_SOURCE || !t->nrows)
+        return;
+    struct plot_made *m = &c->pl->p[c->pl->n++];
+    snprintf(m->file, sizeof(m->file), "%s.png", name);
+    snprintf(m->caption[0], sizeof(m->caption[0]), "%s", p->caption);
+    snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->verdict[e].headline);
+    m->ok = plot_bars_render(c->outdir, &b, t, m->err, sizeof(m->err)) == 0;
+}
+
+/* Plot p of experiment e (its plot or its second one) as its description in kernel/analysis
+   says. */
+static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
 {
     const struct an_experiment *x = analysis_experiment(e);
-    const struct an_plot *p = &x->plot;
     const struct csv *t = c->r->src->table[e];
     char name[96], title[240], finding[PLOT_CAPTION_CHARS];
     struct plot_spec ps;
     if (!p->stem || (!p->from_curves && !t))
         return;
-    name_for(c, name, sizeof(name), stem_for(c, x));
+    name_for(c, name, sizeof(name), p == &x->plot ? stem_for(c, x) : p->stem);
     title_for(c, title, sizeof(title), p->what);
     if (p->z) {
-        heatmap(c, e, name, title);
+        heatmap(c, e, p, name, title);
+        return;
+    }
+    if (p->bar) {
+        bars(c, e, p, name, title);
         return;
     }
     plot_init(&ps, name, title, p->xlabel, p->ylabel, p->x_size);
@@ -358,11 +382,11 @@ static void plot_experiment(struct ctx *c, size_t e)
         double g[MAX_GROUPS];
         size_t values = p->group ? groups_of(t, csv_col(t, p->group), g, MAX_GROUPS) : 0;
         if (values > named && values <= FEW_GROUP_VALUES)
-            series_groups(&ps, t, x);
+            series_groups(&ps, t, x, p);
     } else if (!p->from_curves && p->split)
         series_split(&ps, t, p);
     else if (!p->from_curves)
-        series_groups(&ps, t, x);
+        series_groups(&ps, t, x, p);
     if (ps.nseries == 0) {
         plot_free(&ps);
         return;
@@ -375,8 +399,10 @@ static void plot_experiment(struct ctx *c, size_t e)
 
 static void plots_one(struct ctx *c)
 {
-    for (size_t e = 0; e < analysis_experiment_count(); e++)
-        plot_experiment(c, e);
+    for (size_t e = 0; e < analysis_experiment_count(); e++) {
+        plot_experiment(c, e, &analysis_experiment(e)->plot);
+        plot_experiment(c, e, &analysis_experiment(e)->also);
+    }
 }
 
 /* All sources' primary curves on one plot: runs, foreign data, measured against simulated. */
