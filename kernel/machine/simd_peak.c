@@ -14,6 +14,9 @@
  *   client do two 32-byte loads and one 32-byte store per cycle; Skylake-SP and Cascade Lake
  *   two 64-byte loads and one 64-byte store (Skylake server section: "2x64B loads + 1x64B
  *   store" per cycle). 16-byte SSE operations use the same ports: two loads, one store.
+ *   Golden Cove (Sapphire Rapids; Emerald Rapids' Raptor Cove is the same load-store unit):
+ *   three loads per cycle up to 256 bits, two at 512; two stores per cycle up to 256 bits,
+ *   one at 512.
  * - AMD: Software Optimization Guides for family 17h (Zen, Zen 2) and 19h (Zen 3, Zen 4),
  *   load-store unit: Zen does two 128-bit loads and one 128-bit store per cycle (256-bit
  *   operations are split in two); Zen 2 two 256-bit loads and one 256-bit store; Zen 3 and
@@ -54,6 +57,15 @@ static const struct l1_core cores[] = {
      {0, 32, 64, 128},
      {0, 16, 32, 64},
      INTEL_ORM},
+    {"GenuineIntel",
+     6,
+     0x8f,
+     0x8f,
+     "Sapphire Rapids",
+     {0, 48, 96, 128},
+     {0, 32, 64, 64},
+     INTEL_ORM},
+    {"GenuineIntel", 6, 0xcf, 0xcf, "Emerald Rapids", {0, 48, 96, 128}, {0, 32, 64, 64}, INTEL_ORM},
     {"AuthenticAMD", 0x17, 0x00, 0x2f, "Zen/Zen+", {0, 32, 32, 0}, {0, 16, 16, 0}, AMD_17H},
     {"AuthenticAMD", 0x17, 0x30, 0xff, "Zen 2", {0, 32, 64, 0}, {0, 16, 32, 0}, AMD_17H},
     {"AuthenticAMD", 0x19, 0x00, 0x0f, "Zen 3", {0, 48, 64, 0}, {0, 32, 32, 0}, AMD_19H},

@@ -50,6 +50,15 @@ static const struct cpuid_row cascade_fw[] = {
     {0, 0, {0, 0, 0, 0}},
 };
 
+/* Emerald Rapids (family 6, model 0xcf, stepping 2), as the borrowed server of docs/bench.md. */
+static const struct cpuid_row emerald_os[] = {
+    {0, 0, VENDOR_INTEL},
+    {1, 0, {0x000c06f2u, 0, XSAVE | OSXSAVE | AVX, SSE2}},
+    {7, 0, {0, AVX2 | AVX512F, 0, 0}},
+    {0xd, 0, {XCR0_ALL, 0, 0, 0}},
+    {0, 0, {0, 0, 0, 0}},
+};
+
 /* The same CPU under an OS that set CR4.OSXSAVE. */
 static const struct cpuid_row cascade_os[] = {
     {0, 0, VENDOR_INTEL},
@@ -180,6 +189,12 @@ static void test_l1_peak_table(void **state)
     assert_non_null(strstr(source, "Intel Optimization Reference Manual"));
     assert_true(simd_l1_peak(&ci, SIMD_SSE2, &load, &store, &core, &source));
     assert_true(load == 32 && store == 16);
+    ci = read_cpu(emerald_os); /* Golden Cove's unit: 3 loads up to 256 bits, 2 at 512 */
+    assert_true(simd_l1_peak(&ci, SIMD_AVX512, &load, &store, &core, &source));
+    assert_true(load == 128 && store == 64);
+    assert_string_equal(core, "Emerald Rapids");
+    assert_true(simd_l1_peak(&ci, SIMD_AVX2, &load, &store, &core, &source));
+    assert_true(load == 96 && store == 64);
     ci = read_cpu(qemu64); /* not in the table: no claim */
     assert_false(simd_l1_peak(&ci, SIMD_SSE2, &load, &store, &core, &source));
 }
