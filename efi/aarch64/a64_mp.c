@@ -408,6 +408,14 @@ bool efi_mp_release(void)
         return mps.ctl.lost > 0;
     mp_ctl_settle(&mps.ctl);
     ap_power_off_all();
+    unsigned off = 0;
+    for (unsigned i = 1; i < mps.n; i++)
+        off += !mps.ctl_slot[i].lost;
+    char line[120];
+    ksnprintf(line, sizeof(line),
+              "chase: %u of %u other processor(s) off (PSCI CPU_OFF, AFFINITY_INFO says off)\n",
+              off, mps.total - 1);
+    plat_console_write(line);
     if (mp_ctl_must_reset(&mps.ctl))
         return true; /* a processor may still run chase's code: keep its tables, reset follows */
     for (unsigned i = 1; i < mps.n; i++)

@@ -58,7 +58,7 @@ $(BUILD)/chaseaa64.efi: $(BUILD)/chaseaa64.so
 		-j .rel.* -j .rela.* -j .reloc -j .dynsym -O binary $< $@
 
 ALL_TARGETS += $(BUILD)/chaseaa64.efi
-SCRIPT_TESTS += tests/qemu/test_aarch64.sh
+SCRIPT_TESTS += tests/qemu/test_aarch64.sh tests/qemu/test_aarch64_mp.sh
 
 # make run ARCH=aarch64 (or arm64): boot chase.img's BOOTAA64.EFI in qemu-system-aarch64 -M virt
 # with AAVMF; anything else (an ARCH=x86_64 or amd64 from the environment too) boots BOOTX64.EFI.
