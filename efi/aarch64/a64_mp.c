@@ -7,8 +7,10 @@
 // routed to it, waits in WFE for its mailbox's generation to change, runs the job with chase's
 // translation tables in TTBR0 (as the boot processor's windows do) and raises its done flag.
 // When a processor may take new work, timeouts and lost processors are decided by
-// kernel/machine/mp_ctl.c as on x86. (Where the firmware has EFI MP services, its PSCI driver
-// already holds the processors on: CPU_ON answers ALREADY_ON and that is said as the reason.)
+// kernel/machine/mp_ctl.c as on x86. Where the firmware has EFI MP services, chase does not
+// call them: EDK II's PSCI-based driver also turns a processor on for each job and off after it,
+// so an idle processor is off for it as for chase; one the firmware holds on answers
+// ALREADY_ON, which is said as the reason.
 #include "arch/aarch64/secondary.h"
 #include "arch/aarch64/sysreg.h"
 #include "aarch64/a64_internal.h"
@@ -164,7 +166,8 @@ static void place(unsigned i, uint64_t mpidr, uint64_t midr, bool bsp)
                                    .core = p.core,
                                    .thread = p.thread,
                                    .core_type = (unsigned)midr,
-                                   .topology = "MPIDR_EL1 (MADT GICC list)",
+                                   .topology = mps.hvc ? "MPIDR_EL1 (PSCI over HVC)"
+                                                       : "MPIDR_EL1 (PSCI over SMC)",
                                    .bsp = bsp};
     mps.ctl_slot[i].bsp = bsp;
 }
@@ -199,6 +202,12 @@ static unsigned list_processors(uint64_t *mpidr, unsigned cap)
         return 0;
     }
     mps.hvc = conduit == ARM_PSCI_HVC;
+    if (mps.hvc && a64_el() == 2) {
+        ksnprintf(mps.why, sizeof(mps.why),
+                  "the FADT names HVC for PSCI, but chase runs at EL2: HVC would call chase's "
+                  "own level, not PSCI");
+        return 0;
+    }
     unsigned n = madt ? arm_madt_gicc_mpidrs(madt, mpidr, cap) : 0;
     if (n < 2)
         ksnprintf(mps.why, sizeof(mps.why), "the MADT lists %u enabled processor(s)", n);

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # The other processors of chaseaa64.efi under qemu-system-aarch64 -M virt with AAVMF (no EFI MP
 # services): chase starts them with PSCI CPU_ON, runs cores, c2c, loaded and bw_cores on 2 and
-# 4 of them, and turns them off with CPU_OFF before the firmware powers off; a processor that
-# never comes back is lost and the run ends with a reboot; chase returning to the UEFI shell
-# leaves them off (a second chase starts them again). TCG timings are never judged.
+# 4 of them (at EL1 through HVC, at EL2 through SMC), and turns them off with CPU_OFF before the
+# firmware powers off; a processor that never comes back is lost and the run ends with a reboot;
+# chase returning to the UEFI shell leaves them off (a second chase starts them again). TCG
+# timings are never judged.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -12,10 +13,13 @@ SMALL=(--set profile=quick --set on_exit=shutdown --set cores.max=64K --set c2c.
     --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set bw_cores.level=L1)
 MP='experiments=cores,c2c,loaded,bw_cores'
 
-# mp_run NAME CPU SMP: the four multi-processor experiments on SMP processors.
+# mp_run NAME CPU SMP [qemu-run.sh options...]: the four multi-processor experiments on SMP
+# processors.
 mp_run() {
     local name=$1 cpu=$2 smp=$3 j
-    boot "$name" --arch aarch64 --cpu "$cpu" --smp "$smp" --timeout 240 --set "$MP" "${SMALL[@]}"
+    shift 3
+    boot "$name" --arch aarch64 --cpu "$cpu" --smp "$smp" --timeout 240 --set "$MP" "${SMALL[@]}" \
+        "$@"
     check "$name: QEMU powered off through the firmware, a run folder came out" \
         sh -c "test $BOOT_RC = 0 && test -n '$RUN_DIR' && test -d '$RUN_DIR'"
     [ -n "$RUN_DIR" ] || return 0
@@ -42,7 +46,15 @@ mp_run() {
 }
 
 mp_run a72-smp2 cortex-a72 2
+check "a72-smp2: at EL1 PSCI is called with HVC, as QEMU's FADT says" json_true \
+    "$RUN_DIR/run.json" '.aarch64.exception_level==1 and
+        all(.processors[]; .topology=="MPIDR_EL1 (PSCI over HVC)")'
 mp_run max-smp4 max 4
+# With EL2 (virtualization=on) the firmware and chase run there and QEMU's FADT names SMC; the
+# secondaries get the boot processor's EL2 registers (HCR_EL2, CPTR_EL2 and the rest).
+mp_run el2-smp2 cortex-a72 2 --qemu -machine --qemu virtualization=on
+check "el2-smp2: chase at EL2 calls PSCI with SMC" json_true "$RUN_DIR/run.json" \
+    '.aarch64.exception_level==2 and all(.processors[]; .topology=="MPIDR_EL1 (PSCI over SMC)")'
 
 boot a64-hang --arch aarch64 --cpu cortex-a72 --smp 2 --timeout 240 \
     --set experiments=c2c,cores --set c2c.hang_test=answer "${SMALL[@]}"
