@@ -131,7 +131,11 @@ static bool ap_power_on(unsigned i)
         .entry = ap_main,
         .arg = s,
         .el = el};
+    /* the loader cleaned the image only to the point of unification: the code a processor
+       fetches with its MMU off must be in memory too */
     a64_clean_to_poc(s, sizeof(*s));
+    a64_clean_to_poc((const void *)a64_secondary_entry,
+                     (size_t)(a64_secondary_entry_end - (const char *)a64_secondary_entry));
     int64_t r =
         a64_psci_call(mps.hvc, PSCI_CPU_ON_64, s->mpidr, (uint64_t)(uintptr_t)a64_secondary_entry,
                       (uint64_t)(uintptr_t)&s->boot);
@@ -139,6 +143,8 @@ static bool ap_power_on(unsigned i)
         ksnprintf(mps.why, sizeof(mps.why), "PSCI CPU_ON of MPIDR 0x%llx answered %lld%s",
                   (unsigned long long)s->mpidr, (long long)r,
                   r == PSCI_ALREADY_ON ? " (already on: the firmware holds it)" : "");
+        plat_free(s->stack);
+        s->stack = NULL;
         return false;
     }
     for (uint64_t waited = 0; !load(&s->up); waited += SECONDARY_POLL_US) {

@@ -82,6 +82,8 @@ a64_secondary_entry:
     blr     x1
 3:  wfe                             /* entry never returns; if it did, stay here */
     b       3b
+    .global a64_secondary_entry_end
+a64_secondary_entry_end:
     .size a64_secondary_entry, . - a64_secondary_entry
 
     .section .note.GNU-stack, "", %progbits

@@ -36,6 +36,8 @@ _Static_assert(offsetof(struct a64_boot, el) == 80, "secondary.S reads struct a6
 
 /* The first instruction of a secondary: its PSCI context ID (x0) is its struct a64_boot. */
 void a64_secondary_entry(void);
+/* Where its code ends: [a64_secondary_entry, here) is fetched with the MMU off. */
+extern const char a64_secondary_entry_end[];
 
 /* A PSCI call with HVC or SMC (SMCCC: x0..x3 in, x0 out; x4..x17 may change). */
 static inline int64_t a64_psci_call(bool hvc, uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
