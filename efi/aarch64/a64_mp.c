@@ -130,7 +130,9 @@ static bool ap_power_on(unsigned i)
         .stack_top = ((uint64_t)(uintptr_t)s->stack + SECONDARY_STACK_BYTES) & ~15ULL,
         .entry = ap_main,
         .arg = s,
-        .el = el};
+        .el = el,
+        .cntvoff = el == 2 ? a64_read_cntvoff_el2() : 0,
+        .cnthctl = el == 2 ? a64_read_cnthctl_el2() : 0};
     /* the loader cleaned the image only to the point of unification: the code a processor
        fetches with its MMU off must be in memory too */
     a64_clean_to_poc(s, sizeof(*s));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A secondary's first instructions after PSCI CPU_ON: the boot processor's translation regime,
-   FP/SIMD on, its stack, then C (struct a64_boot in secondary.h says what x0 points to). */
+   its EL2 timer offset, FP/SIMD on, its stack, then C (struct a64_boot in secondary.h). */
 
     .text
 
@@ -16,6 +16,8 @@
 #define BOOT_ENTRY  64
 #define BOOT_ARG    72
 #define BOOT_EL     80
+#define BOOT_CNTVOFF 88
+#define BOOT_CNTHCTL 96
 
 /*
  * Entered at the caller's exception level with the MMU and caches off (DEN0022D, 6.4.3), x0 =
@@ -64,6 +66,10 @@ a64_secondary_entry:
     msr     ttbr0_el2, x1
     ldr     x1, [x19, #BOOT_VBAR]
     msr     vbar_el2, x1
+    ldr     x1, [x19, #BOOT_CNTVOFF]
+    msr     cntvoff_el2, x1
+    ldr     x1, [x19, #BOOT_CNTHCTL]
+    msr     cnthctl_el2, x1
     isb
     tlbi    alle2
     ic      iallu

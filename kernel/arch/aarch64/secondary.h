@@ -30,9 +30,11 @@ struct a64_boot {
     uint64_t stack_top;
     void (*entry)(void *arg);
     void *arg;
-    uint64_t el; /* 1 or 2: which level's registers to write */
+    uint64_t el;      /* 1 or 2: which level's registers to write */
+    uint64_t cntvoff; /* EL2: CNTVOFF_EL2 (UNKNOWN at reset: the virtual count would differ) */
+    uint64_t cnthctl; /* EL2: CNTHCTL_EL2 (the counters' access from EL1 and EL0) */
 };
-_Static_assert(offsetof(struct a64_boot, el) == 80, "secondary.S reads struct a64_boot");
+_Static_assert(offsetof(struct a64_boot, cnthctl) == 96, "secondary.S reads struct a64_boot");
 
 /* The first instruction of a secondary: its PSCI context ID (x0) is its struct a64_boot. */
 void a64_secondary_entry(void);
