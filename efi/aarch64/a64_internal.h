@@ -9,5 +9,7 @@
 unsigned a64_el(void);
 /* Load ttbr0 (chase's tables' root, physical) into TTBR0 inside windows; 0: the firmware's. */
 void a64_window_set_ttbr0(uint64_t ttbr0);
+/* What a64_window_set_ttbr0 last set (0: windows keep the firmware's tables). */
+uint64_t a64_window_ttbr0(void);
 
 #endif

@@ -25,6 +25,11 @@ void a64_window_set_ttbr0(uint64_t ttbr0)
     win.ttbr0 = ttbr0;
 }
 
+uint64_t a64_window_ttbr0(void)
+{
+    return win.ttbr0;
+}
+
 void efi_cpu_state_read(struct efi_cpu_state *s)
 {
     unsigned el = a64_current_el();
@@ -70,6 +75,9 @@ bool plat_write_msr(uint32_t msr, uint64_t value)
  */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
+    int elsewhere = efi_mp_window_run(fn, arg, fault); /* plat_window_cpu chose another */
+    if (elsewhere <= 0)
+        return elsewhere;
     kmemset(fault, 0, sizeof(*fault));
     uint64_t daif = a64_irq_save();
     uint64_t t0 = arch_tsc_fenced();

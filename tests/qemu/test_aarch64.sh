@@ -73,10 +73,12 @@ arm_run a72-1 cortex-a72 1
 check "a72-1: MIDR names the Cortex-A72" json_true "$RUN_DIR/run.json" \
     '.aarch64.midr=="0x410fd083" and (.cpu.brand|startswith("Cortex-A72"))'
 arm_run max-2 max 2
-check "max-2: the multi-processor experiments say why they were skipped" json_true \
+check "max-2: the multi-processor experiments ran on both processors (test_aarch64_mp.sh)" \
+    json_true "$RUN_DIR/run.json" '.experiments.cores=="ok" and (.processors|length)==2'
+arm_run max-1 max 1
+check "max-1: the multi-processor experiments say why they were skipped" json_true \
     "$RUN_DIR/run.json" '.experiments.cores|startswith("skipped: ")'
 arm_run a72-2 cortex-a72 2
-arm_run max-1 max 1
 
 # A configuration error on AArch64: prefetch=off cannot be honoured, and says why.
 boot prefetch --arch aarch64 --cpu cortex-a72 --set prefetch=off --set on_exit=shutdown

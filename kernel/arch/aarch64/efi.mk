@@ -33,7 +33,7 @@ A64_EFI_SRCS := efi/efi_acpi.c efi/efi_console.c efi/efi_files.c efi/efi_main.c 
 	efi/efi_numa.c efi/efi_serial.c efi/efi_smbios.c \
 	efi/aarch64/a64_machine.c efi/aarch64/a64_mp.c efi/aarch64/a64_paging.c \
 	efi/aarch64/a64_timers.c efi/aarch64/a64_window.c
-A64_EFI_KERNEL_SRCS := $(KERNEL_SRCS)
+A64_EFI_KERNEL_SRCS := $(KERNEL_SRCS) kernel/arch/aarch64/secondary.S
 A64_EFI_OBJS := $(patsubst %,$(BUILD)/efi-aarch64/%.o,$(A64_EFI_KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
 	$(A64_EFI_SRCS))
 
@@ -58,7 +58,7 @@ $(BUILD)/chaseaa64.efi: $(BUILD)/chaseaa64.so
 		-j .rel.* -j .rela.* -j .reloc -j .dynsym -O binary $< $@
 
 ALL_TARGETS += $(BUILD)/chaseaa64.efi
-SCRIPT_TESTS += tests/qemu/test_aarch64.sh
+SCRIPT_TESTS += tests/qemu/test_aarch64.sh tests/qemu/test_aarch64_mp.sh
 
 # make run ARCH=aarch64 (or arm64): boot chase.img's BOOTAA64.EFI in qemu-system-aarch64 -M virt
 # with AAVMF; anything else (an ARCH=x86_64 or amd64 from the environment too) boots BOOTX64.EFI.

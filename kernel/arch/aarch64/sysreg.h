@@ -35,6 +35,11 @@ A64_SYSREG_READ(sctlr_el2)
 A64_SYSREG_READ(vbar_el1)
 A64_SYSREG_READ(vbar_el2)
 A64_SYSREG_READ(csselr_el1)
+A64_SYSREG_READ(cpacr_el1)
+A64_SYSREG_READ(cptr_el2)
+A64_SYSREG_READ(hcr_el2)
+A64_SYSREG_READ(cntvoff_el2)
+A64_SYSREG_READ(cnthctl_el2)
 
 /* Put CSSELR_EL1 back as a64_read_csselr_el1 found it (a64_read_ccsidr changes it). */
 static inline void a64_write_csselr(uint64_t v)

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// The processors of an AArch64 machine from ACPI (MADT GICC, FADT ARM_BOOT_ARCH) and MPIDR.
+#include "machine/arm_smp.h"
+
+#include "machine/acpi.h"
+#include "machine/arm_cpu.h"
+#include "machine/arm_id.h"
+
+unsigned arm_madt_gicc_mpidrs(const void *madt, uint64_t *mpidr, unsigned cap)
+{
+    const uint8_t *t = madt;
+    uint32_t len = acpi_rd32(t + 4);
+    unsigned n = 0;
+    for (uint32_t at = MADT_FIRST_ENTRY; at + 2 <= len;) {
+        uint8_t type = t[at], elen = t[at + 1];
+        if (elen < 2 || at + elen > len)
+            return 0;
+        if (type == MADT_TYPE_GICC && elen >= MADT_GICC_MIN_BYTES &&
+            (acpi_rd32(t + at + MADT_GICC_FLAGS) & MADT_GICC_ENABLED) && n < cap)
+            mpidr[n++] = acpi_rd64(t + at + MADT_GICC_MPIDR) & MPIDR_AFFINITY_MASK;
+        at += elen;
+    }
+    return n;
+}
+
+enum arm_psci_conduit arm_fadt_psci(const void *fadt)
+{
+    const uint8_t *t = fadt;
+    if (acpi_rd32(t + 4) < FADT_ARM_BOOT_ARCH_END)
+        return ARM_PSCI_NONE;
+    unsigned flags = t[FADT_ARM_BOOT_ARCH] | (unsigned)t[FADT_ARM_BOOT_ARCH + 1] << 8;
+    if (!(flags & ARM_BOOT_PSCI_COMPLIANT))
+        return ARM_PSCI_NONE;
+    return flags & ARM_BOOT_PSCI_USE_HVC ? ARM_PSCI_HVC : ARM_PSCI_SMC;
+}
+
+void arm_mpidr_place(uint64_t mpidr, struct arm_place *p)
+{
+    struct arm_mpidr m;
+    arm_mpidr_decode(mpidr, &m);
+    if (m.mt) {
+        *p = (struct arm_place){
+            .package = m.aff[3], .die = m.aff[2], .core = m.aff[1], .thread = m.aff[0]};
+    } else {
+        *p = (struct arm_place){.package = (unsigned)m.aff[3] << 8 | m.aff[2],
+                                .die = m.aff[1],
+                                .core = m.aff[0],
+                                .thread = 0};
+    }
+}
