@@ -60,9 +60,14 @@ bool plat_read_msr(uint32_t msr, uint64_t *value);
  */
 bool plat_write_msr(uint32_t msr, uint64_t value);
 
-/* A CPU exception that interrupted a measurement window. */
+/*
+ * A CPU exception that interrupted a measurement window. On AArch64 (aarch64 set) the fields
+ * hold their counterparts: vector the exception class ESR_ELx.EC (FAULT_A64_INTERRUPT for an IRQ
+ * or FIQ entry), error_code ESR_ELx, rip ELR_ELx, cr2 FAR_ELx, cr3 TTBR0_ELx.
+ */
 struct fault_info {
     bool faulted;
+    bool aarch64;
     unsigned vector;     /* 0..31 */
     uint64_t error_code; /* 0 when the vector pushes none */
     uint64_t rip;

@@ -3,11 +3,14 @@
 #ifndef CHASE_EFI_A64_INTERNAL_H
 #define CHASE_EFI_A64_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The exception level chase runs at (read once by efi_window_init). */
 unsigned a64_el(void);
 /* Load ttbr0 (chase's tables' root, physical) into TTBR0 inside windows; 0: the firmware's. */
 void a64_window_set_ttbr0(uint64_t ttbr0);
+/* Whether windows load chase's exception vectors (and so recover from an exception in one). */
+bool a64_window_vectors(void);
 
 #endif

@@ -1,19 +1,44 @@
 // SPDX-License-Identifier: MIT
-// Measurement windows on AArch64 firmware: DAIF masked, chase's translation tables in TTBR0 of
-// the current exception level when it built them, the firmware's put back on leaving.
+// Measurement windows on AArch64 firmware: DAIF masked, chase's exception vectors in VBAR and
+// its translation tables in TTBR0 of the current exception level, the firmware's put back on
+// leaving.
+#include <stddef.h>
+
 #include "arch/aarch64/sysreg.h"
+#include "arch/aarch64/vectors.h"
 #include "arch/cpu.h"
 #include "aarch64/a64_internal.h"
 #include "efi_internal.h"
 #include "lib/kstring.h"
+#include "machine/fault.h"
 #include "platform.h"
+
+_Static_assert(offsetof(struct a64_trap, magic) == A64_TRAP_MAGIC_OFFSET, "vectors.S");
+_Static_assert(offsetof(struct a64_trap, taken) == A64_TRAP_TAKEN_OFFSET, "vectors.S");
+_Static_assert(offsetof(struct a64_trap, esr) == A64_TRAP_ESR_OFFSET, "vectors.S");
+_Static_assert(offsetof(struct a64_trap, elr) == A64_TRAP_ELR_OFFSET, "vectors.S");
+_Static_assert(offsetof(struct a64_trap, far) == A64_TRAP_FAR_OFFSET, "vectors.S");
+_Static_assert(offsetof(struct a64_trap, entry) == A64_TRAP_ENTRY_OFFSET, "vectors.S");
+_Static_assert(offsetof(struct a64_trap, resume) == A64_TRAP_RESUME_OFFSET, "vectors.S");
+
+#define ESR_EC_SHIFT 26
+#define ESR_EC_MASK 0x3fu
+#define VECTOR_KINDS 4 /* synchronous, IRQ, FIQ, SError in each group of entries */
+#define VECTOR_SYNC 0
+#define VECTOR_SERROR 3
 
 /* The window state: the exception level, chase's tables, what windows saw. Hardware state. */
 static struct {
     unsigned el;
     uint64_t ttbr0; /* chase's tables (0: windows keep the firmware's) */
+    bool vectors;   /* chase's vector table is aligned as VBAR needs: windows load it */
     uint64_t windows, longest_ticks;
 } win;
+
+bool a64_window_vectors(void)
+{
+    return win.vectors;
+}
 
 unsigned a64_el(void)
 {
@@ -42,6 +67,7 @@ void efi_window_init(void)
 {
     kmemset(&win, 0, sizeof(win));
     win.el = a64_current_el();
+    win.vectors = ((uintptr_t)a64_vectors & (A64_VECTOR_TABLE_ALIGN - 1)) == 0;
 }
 
 bool efi_window_check(char *why, size_t why_cap)
@@ -63,28 +89,73 @@ bool plat_write_msr(uint32_t msr, uint64_t value)
     return false; /* AArch64 has no MSRs */
 }
 
+/* What the trap record says, in the kernel's terms (struct fault_info's AArch64 reading). */
+static void fault_from_trap(const struct a64_trap *t, uint64_t ttbr0, struct fault_info *f)
+{
+    unsigned kind = (unsigned)(t->entry % VECTOR_KINDS);
+    f->faulted = true;
+    f->aarch64 = true;
+    f->vector = kind == VECTOR_SYNC || kind == VECTOR_SERROR
+                    ? (unsigned)(t->esr >> ESR_EC_SHIFT) & ESR_EC_MASK
+                    : FAULT_A64_INTERRUPT;
+    f->error_code = t->esr;
+    f->rip = t->elr;
+    f->cr2 = t->far;
+    f->cr3 = ttbr0;
+}
+
+/* Run fn(arg); -1 when an exception stopped it (the vectors return through trap->resume). Its
+   own function, so that nothing of the caller's lives across the setjmp. */
+static __attribute__((noinline)) int run_trapped(struct a64_trap *trap, void (*fn)(void *arg),
+                                                 void *arg)
+{
+    if (a64_setjmp(&trap->resume) != 0)
+        return -1;
+    fn(arg);
+    return 0;
+}
+
 /*
  * The window: mask DAIF (no interrupt, SError or debug exception can land in a timed region),
- * switch TTBR0 to chase's tables with the TLB maintenance a64_ttbr0_switch does, run fn, and
- * put back the firmware's TTBR0 and DAIF. Nothing here calls the firmware.
+ * point TPIDR at this window's trap record and VBAR at chase's vectors, switch TTBR0 to chase's
+ * tables with the TLB maintenance a64_ttbr0_switch does, run fn, and put back the firmware's
+ * TTBR0, VBAR, TPIDR and DAIF, whether fn ended or an exception stopped it. Nothing here calls
+ * the firmware.
  */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
     kmemset(fault, 0, sizeof(*fault));
-    uint64_t daif = a64_irq_save();
-    uint64_t t0 = arch_tsc_fenced();
-    uint64_t firmware_ttbr0 = a64_ttbr0(win.el);
+    struct a64_trap trap;
+    kmemset(&trap, 0, sizeof(trap));
+    trap.magic = A64_TRAP_MAGIC;
+    const unsigned el = win.el;
+    const bool vectors = win.vectors;
+    const uint64_t daif = a64_irq_save();
+    const uint64_t t0 = arch_tsc_fenced();
+    const uint64_t firmware_ttbr0 = a64_ttbr0(el);
+    const uint64_t firmware_vbar = a64_vbar(el), firmware_tpidr = a64_tpidr(el);
+    if (vectors) {
+        a64_write_tpidr(el, (uint64_t)(uintptr_t)&trap);
+        a64_write_vbar(el, (uint64_t)(uintptr_t)a64_vectors);
+    }
     if (win.ttbr0)
-        a64_ttbr0_switch(win.el, win.ttbr0);
-    fn(arg);
+        a64_ttbr0_switch(el, win.ttbr0);
+    int rc = run_trapped(&trap, fn, arg);
     if (win.ttbr0)
-        a64_ttbr0_switch(win.el, firmware_ttbr0);
+        a64_ttbr0_switch(el, firmware_ttbr0);
+    if (vectors) {
+        a64_write_vbar(el, firmware_vbar);
+        a64_write_tpidr(el, firmware_tpidr);
+    }
     uint64_t ticks = arch_tsc_fenced() - t0;
     a64_irq_restore(daif);
+    trap.magic = 0;
     win.windows++;
     if (ticks > win.longest_ticks)
         win.longest_ticks = ticks;
-    return 0;
+    if (rc != 0)
+        fault_from_trap(&trap, win.ttbr0 ? win.ttbr0 : firmware_ttbr0, fault);
+    return rc;
 }
 
 bool plat_window_xstate(uint64_t xcr0)

@@ -35,6 +35,8 @@ A64_SYSREG_READ(sctlr_el2)
 A64_SYSREG_READ(vbar_el1)
 A64_SYSREG_READ(vbar_el2)
 A64_SYSREG_READ(csselr_el1)
+A64_SYSREG_READ(tpidr_el1)
+A64_SYSREG_READ(tpidr_el2)
 
 /* Put CSSELR_EL1 back as a64_read_csselr_el1 found it (a64_read_ccsidr changes it). */
 static inline void a64_write_csselr(uint64_t v)
@@ -68,6 +70,29 @@ static inline uint64_t a64_sctlr(unsigned el)
 static inline uint64_t a64_vbar(unsigned el)
 {
     return el == 2 ? a64_read_vbar_el2() : a64_read_vbar_el1();
+}
+
+/* TPIDR_ELx of exception level el: inside windows it points at the window's trap record. */
+static inline uint64_t a64_tpidr(unsigned el)
+{
+    return el == 2 ? a64_read_tpidr_el2() : a64_read_tpidr_el1();
+}
+
+/* Write TPIDR_ELx and VBAR_ELx of exception level el; the ISB makes a new VBAR take effect
+   before the next exception. */
+static inline void a64_write_tpidr(unsigned el, uint64_t v)
+{
+    if (el == 2)
+        __asm__ volatile("msr tpidr_el2, %0" ::"r"(v) : "memory");
+    else
+        __asm__ volatile("msr tpidr_el1, %0" ::"r"(v) : "memory");
+}
+static inline void a64_write_vbar(unsigned el, uint64_t v)
+{
+    if (el == 2)
+        __asm__ volatile("msr vbar_el2, %0\n\tisb" ::"r"(v) : "memory");
+    else
+        __asm__ volatile("msr vbar_el1, %0\n\tisb" ::"r"(v) : "memory");
 }
 
 /* Mask debug, SError, IRQ and FIQ (DAIF); returns DAIF as it was, for a64_irq_restore. */
