@@ -12,5 +12,11 @@ unsigned a64_el(void);
 void a64_window_set_ttbr0(uint64_t ttbr0);
 /* Whether windows load chase's exception vectors (and so recover from an exception in one). */
 bool a64_window_vectors(void);
+/*
+ * Whether windows count core cycles in PMCCNTR_EL0: the first call tries it in a window (see
+ * plat_window_report's core_counter for why not); from a true answer on, every window enables
+ * the cycle counter and puts the firmware's PMU registers back on leave.
+ */
+bool a64_window_pmu(void);
 
 #endif

@@ -9,7 +9,9 @@
 #include "arch/cpu.h"
 #include "aarch64/a64_internal.h"
 #include "efi_internal.h"
+#include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "machine/arm_cpu.h"
 #include "machine/fault.h"
 #include "platform.h"
 
@@ -26,12 +28,19 @@ _Static_assert(offsetof(struct a64_trap, resume) == A64_TRAP_RESUME_OFFSET, "vec
 #define VECTOR_KINDS 4 /* synchronous, IRQ, FIQ, SError in each group of entries */
 #define VECTOR_SYNC 0
 #define VECTOR_SERROR 3
+/* Iterations of the loop the PMU probe counts across: a few microseconds at any clock. */
+#define PMU_PROBE_LOOPS 4096u
+#define PMUVER_IMPDEF 0xfu /* ID_AA64DFR0_EL1.PMUVer: an implementation-defined PMU, not PMUv3 */
+
+enum pmu_state { PMU_UNKNOWN, PMU_ON, PMU_OFF };
 
 /* The window state: the exception level, chase's tables, what windows saw. Hardware state. */
 static struct {
     unsigned el;
-    uint64_t ttbr0; /* chase's tables (0: windows keep the firmware's) */
-    bool vectors;   /* chase's vector table is aligned as VBAR needs: windows load it */
+    uint64_t ttbr0;     /* chase's tables (0: windows keep the firmware's) */
+    bool vectors;       /* chase's vector table is aligned as VBAR needs: windows load it */
+    enum pmu_state pmu; /* PMU_ON: windows count core cycles in PMCCNTR_EL0 */
+    char pmu_why[200];  /* run.json core_clock.core_counter: used, or why not */
     uint64_t windows, longest_ticks;
 } win;
 
@@ -124,6 +133,8 @@ static __attribute__((noinline)) int run_trapped(struct a64_trap *trap, void (*f
  */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
+    struct a64_pmu_saved pmu;
+    const bool count = win.pmu == PMU_ON;
     kmemset(fault, 0, sizeof(*fault));
     struct a64_trap trap;
     kmemset(&trap, 0, sizeof(trap));
@@ -140,7 +151,11 @@ int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
     }
     if (win.ttbr0)
         a64_ttbr0_switch(el, win.ttbr0);
+    if (count) /* the probe (a64_window_pmu) showed it cannot trap */
+        a64_pmu_enter(&pmu);
     int rc = run_trapped(&trap, fn, arg);
+    if (count)
+        a64_pmu_leave(&pmu);
     if (win.ttbr0)
         a64_ttbr0_switch(el, firmware_ttbr0);
     if (vectors) {
@@ -158,6 +173,67 @@ int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
     return rc;
 }
 
+struct pmu_probe {
+    uint64_t cycles;
+};
+
+/* Enable the cycle counter, count across a loop, put the firmware's setting back. */
+static void pmu_probe_run(void *arg)
+{
+    struct pmu_probe *p = arg;
+    struct a64_pmu_saved s;
+    a64_pmu_enter(&s);
+    uint64_t c0 = a64_read_pmccntr();
+    for (volatile unsigned i = 0; i < PMU_PROBE_LOOPS; i++)
+        ;
+    uint64_t c1 = a64_read_pmccntr();
+    a64_pmu_leave(&s);
+    p->cycles = c1 - c0;
+}
+
+/* Whether a window can count core cycles: PMUv3 present, and enabling it (in a window whose
+   vectors catch a hypervisor's or EL3's trap) neither faults nor leaves the counter still. */
+static enum pmu_state pmu_probe(void)
+{
+    unsigned ver =
+        (unsigned)(a64_read_id_aa64dfr0_el1() >> A64_DFR0_PMUVER_SHIFT) & A64_DFR0_PMUVER_MASK;
+    struct pmu_probe p = {0};
+    struct fault_info f;
+    char what[160];
+    if (ver == 0 || ver == PMUVER_IMPDEF) {
+        ksnprintf(win.pmu_why, sizeof(win.pmu_why),
+                  "not used: ID_AA64DFR0_EL1.PMUVer = 0x%x, no PMUv3", ver);
+        return PMU_OFF;
+    }
+    if (!win.vectors) {
+        ksnprintf(win.pmu_why, sizeof(win.pmu_why),
+                  "not used: without chase's vectors a trapped PMU access would stop the machine");
+        return PMU_OFF;
+    }
+    if (plat_window_run(pmu_probe_run, &p, &f) != 0) {
+        fault_describe(what, sizeof(what), &f);
+        ksnprintf(win.pmu_why, sizeof(win.pmu_why), "not used: enabling it trapped: %s", what);
+        return PMU_OFF;
+    }
+    if (p.cycles == 0) {
+        ksnprintf(win.pmu_why, sizeof(win.pmu_why),
+                  "not used: enabled, PMCCNTR_EL0 did not advance");
+        return PMU_OFF;
+    }
+    ksnprintf(win.pmu_why, sizeof(win.pmu_why),
+              "PMCCNTR_EL0, enabled inside windows at EL%u (PMUVer 0x%x); the firmware's PMCR, "
+              "PMCNTENSET and PMCCFILTR put back on leave",
+              win.el, ver);
+    return PMU_ON;
+}
+
+bool a64_window_pmu(void)
+{
+    if (win.pmu == PMU_UNKNOWN)
+        win.pmu = pmu_probe();
+    return win.pmu == PMU_ON;
+}
+
 bool plat_window_xstate(uint64_t xcr0)
 {
     return xcr0 == 0; /* XCR0 is x86's; Advanced SIMD is on under UEFI on AArch64 */
@@ -169,6 +245,7 @@ void plat_window_report(struct window_report *r)
     r->windows = win.windows;
     r->longest_ticks = win.longest_ticks;
     r->lfence = "not on this architecture (AArch64: counter reads are ordered with DSB SY and ISB)";
+    r->core_counter = win.pmu != PMU_UNKNOWN ? win.pmu_why : NULL;
     r->paging = win.ttbr0 ? "chase's own translation tables in TTBR0 (4 KiB granule)"
                           : "the firmware's translation tables";
 }

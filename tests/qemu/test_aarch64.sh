@@ -4,8 +4,9 @@
 # \EFI\BOOT\BOOTAA64.EFI from it, with -cpu cortex-a72 and -cpu max, on 1 and 2 processors;
 # every single-core experiment of the quick profile runs, every file is written, run.json
 # describes the AArch64 machine, and chase powers off through the firmware. Timings from TCG
-# are never judged; chase returns to the UEFI shell leaving TTBR0, MAIR, TCR, SCTLR, VBAR and
-# DAIF as it found them (probeaa64.efi before and after). (x86-64's half: test_smoke.sh.)
+# are never judged; the core clock comes from the PMU cycle counter QEMU implements; chase returns
+# to the UEFI shell leaving TTBR0, MAIR, TCR, SCTLR, VBAR, TPIDR, DAIF, the PMU registers and
+# CPACR as it found them (probeaa64.efi before and after). (x86-64's half: test_smoke.sh.)
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -64,6 +65,13 @@ arm_run() {
         { seen[$col["kernel"]] = 1 }
         END { exit bad || !seen["read"] || !seen["write"] || !seen["copy"] }' \
         "$RUN_DIR/bandwidth.csv"
+    check "$name: each repetition's core clock is PMCCNTR_EL0, enabled in windows (run.json, CSV)" \
+        json_true "$j" '.core_clock.per_repetition=="pmccntr" and
+            (.core_clock.core_counter|startswith("PMCCNTR_EL0, enabled inside windows at EL"))
+            and .core_clock.aperf_mperf_core_per_tsc>0'
+    check "$name: random.csv's clock column says pmccntr" awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["clock"] != "pmccntr" { bad = 1 } END { exit bad || NR < 2 }' "$RUN_DIR/random.csv"
     check "$name: the console names the processor by MIDR" grep -qE '^  cpu .*\(MIDR 0x' \
         "$RUN_DIR/console.txt"
     check "$name: the console says chase shut down" grep -q 'chase: shutting down' "$SERIAL"
@@ -83,6 +91,13 @@ boot prefetch --arch aarch64 --cpu cortex-a72 --set prefetch=off --set on_exit=s
 check "prefetch=off: refused as not on this architecture" grep -q \
     "key 'prefetch': not on this architecture" "$SERIAL"
 
+# Without a PMU (-cpu cortex-a72,pmu=off: ID_AA64DFR0_EL1.PMUVer 0) the add chain, and why.
+boot nopmu --arch aarch64 --cpu cortex-a72,pmu=off --set profile=quick --set experiments=random \
+    --set random.max=64K --set on_exit=shutdown
+check "pmu=off: the add chain is each repetition's clock, run.json says why not PMCCNTR_EL0" \
+    json_true "$RUN_DIR/run.json" '.status=="complete" and .core_clock.per_repetition=="adds" and
+        (.core_clock.core_counter|startswith("not used: ID_AA64DFR0_EL1.PMUVer = 0x0"))'
+
 # Return to the firmware: the UEFI shell runs probeaa64.efi, chase twice, probeaa64.efi again.
 nsh="$TEST_TMP/startup-aa64.nsh"
 run='chase\chase.efi profile=quick on_exit=return experiments=random,tlb random.max=64K tlb.max=64K'
@@ -97,7 +112,7 @@ check "shell: each chase says it left TTBR0, MAIR, TCR, SCTLR, VBAR, DAIF and me
     test "$(grep -c 'chase: leaving the machine as it was: TTBR0, MAIR, TCR' "$SERIAL")" = 2
 probes=$(grep -a 'probe: el=' "$SERIAL" | tr -d '\r')
 check "shell: probeaa64.efi ran before and after" test "$(echo "$probes" | grep -c .)" = 2
-check "shell: probe sees the same EL, TTBR0, MAIR, TCR, SCTLR, VBAR and DAIF before and after" \
+check "shell: probe sees the same EL, translation registers, VBAR, TPIDR, DAIF, PMU and CPACR" \
     test "$(echo "$probes" | sed 's/ free_pages.*//' | sort -u | grep -c .)" = 1
 before=$(echo "$probes" | sed -n '1s/.*free_pages=//p')
 after=$(echo "$probes" | sed -n '2s/.*free_pages=//p')

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "cpu.h"
+
 #define A64_SYSREG_READ(name)                                                                      \
     static inline uint64_t a64_read_##name(void)                                                   \
     {                                                                                              \
@@ -36,6 +38,10 @@ A64_SYSREG_READ(vbar_el1)
 A64_SYSREG_READ(vbar_el2)
 A64_SYSREG_READ(csselr_el1)
 A64_SYSREG_READ(tpidr_el1)
+A64_SYSREG_READ(pmcr_el0)
+A64_SYSREG_READ(pmcntenset_el0)
+A64_SYSREG_READ(pmccfiltr_el0)
+A64_SYSREG_READ(cpacr_el1)
 A64_SYSREG_READ(tpidr_el2)
 
 /* Put CSSELR_EL1 back as a64_read_csselr_el1 found it (a64_read_ccsidr changes it). */
@@ -124,6 +130,54 @@ static inline void a64_ttbr0_switch(unsigned el, uint64_t ttbr)
         __asm__ volatile(
             "dsb ishst\n\tmsr ttbr0_el1, %0\n\tisb\n\ttlbi vmalle1\n\tdsb nsh\n\tisb" ::"r"(ttbr)
             : "memory");
+}
+
+/* The PMU registers a window sets to count core cycles (Arm ARM D13.2, PMUv3). */
+#define A64_PMCR_E BIT(0)         /* enable the counters (the cycle counter among them) */
+#define A64_PMCR_D BIT(3)         /* count every 64th cycle: cleared */
+#define A64_PMCR_LC BIT(6)        /* the cycle counter overflows at 64 bits, not 32 */
+#define A64_PMCNTEN_C BIT(31)     /* PMCNTENSET/CLR_EL0: the cycle counter */
+#define A64_PMCCFILTR_NSH BIT(27) /* count at EL2 too (P, U clear: EL1 and EL0 counted) */
+
+/* The firmware's PMU registers, as a window found them. */
+struct a64_pmu_saved {
+    uint64_t pmcr, cnten, filter;
+};
+
+/*
+ * Count core cycles in PMCCNTR_EL0 from here: PMCCFILTR counting EL1 and EL2, PMCR.E and LC
+ * set and D clear, the cycle counter enabled, after saving what the firmware had in *s. At EL1
+ * under a hypervisor that traps PMU access (MDCR_EL2.TPM), the first MRS raises an exception.
+ */
+static inline void a64_pmu_enter(struct a64_pmu_saved *s)
+{
+    uint64_t pmcr;
+    __asm__ volatile("mrs %0, pmcr_el0\n\tmrs %1, pmcntenset_el0\n\tmrs %2, pmccfiltr_el0"
+                     : "=r"(s->pmcr), "=r"(s->cnten), "=r"(s->filter)::"memory");
+    pmcr = (s->pmcr | A64_PMCR_E | A64_PMCR_LC) & ~A64_PMCR_D;
+    __asm__ volatile(
+        "msr pmccfiltr_el0, %0\n\tmsr pmcr_el0, %1\n\tmsr pmcntenset_el0, %2\n\tisb" ::"r"(
+            A64_PMCCFILTR_NSH),
+        "r"(pmcr), "r"(A64_PMCNTEN_C)
+        : "memory");
+}
+
+/* Put back the PMU registers a64_pmu_enter saved (PMCR's P and C read as zero: nothing reset). */
+static inline void a64_pmu_leave(const struct a64_pmu_saved *s)
+{
+    if (!(s->cnten & A64_PMCNTEN_C))
+        __asm__ volatile("msr pmcntenclr_el0, %0" ::"r"(A64_PMCNTEN_C) : "memory");
+    __asm__ volatile("msr pmcr_el0, %0\n\tmsr pmccfiltr_el0, %1\n\tisb" ::"r"(s->pmcr),
+                     "r"(s->filter)
+                     : "memory");
+}
+
+/* PMCCNTR_EL0: core cycles, while a64_pmu_enter's setting holds. */
+static inline uint64_t a64_read_pmccntr(void)
+{
+    uint64_t v;
+    __asm__ volatile("isb\n\tmrs %0, pmccntr_el0" : "=r"(v)::"memory");
+    return v;
 }
 
 /* CCSIDR_EL1 of the cache at level (1..7), instruction or not, selected through CSSELR_EL1. */
