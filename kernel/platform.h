@@ -103,7 +103,8 @@ struct window_report {
     bool lfence_unsure;      /* LFENCE may not serialize: DE_CFG[1] needed, not known set */
     bool de_cfg_read;        /* DE_CFG could be read; de_cfg is its value as found */
     uint64_t de_cfg;
-    const char *paging;       /* the paging mode windows run under, and why that is safe */
+    const char *paging; /* the paging mode windows run under, and why that is safe */
+    const char *sve;    /* AArch64 firmware: SVE enabled in windows, or why not (NULL: not asked) */
     const char *core_counter; /* AArch64: the PMU cycle counter in windows, or why not (NULL:
                                  not asked, or x86's APERF/MPERF, which need no enabling) */
 };

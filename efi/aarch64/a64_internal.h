@@ -18,5 +18,11 @@ bool a64_window_vectors(void);
  * the cycle counter and puts the firmware's PMU registers back on leave.
  */
 bool a64_window_pmu(void);
+/*
+ * SVE's vector length in bytes when windows can run SVE, else 0: the first call tries it in a
+ * window (plat_window_report's sve says why not); from a non-zero answer on, every window lets
+ * SVE through at the longest vector length and puts the firmware's controls back on leave.
+ */
+unsigned a64_window_sve(void);
 
 #endif

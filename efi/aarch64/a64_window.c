@@ -12,6 +12,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/arm_cpu.h"
+#include "machine/arm_id.h"
 #include "machine/fault.h"
 #include "platform.h"
 
@@ -32,7 +33,7 @@ _Static_assert(offsetof(struct a64_trap, resume) == A64_TRAP_RESUME_OFFSET, "vec
 #define PMU_PROBE_LOOPS 4096u
 #define PMUVER_IMPDEF 0xfu /* ID_AA64DFR0_EL1.PMUVer: an implementation-defined PMU, not PMUv3 */
 
-enum pmu_state { PMU_UNKNOWN, PMU_ON, PMU_OFF };
+enum pmu_state { PMU_UNKNOWN, PMU_ON, PMU_OFF }; /* also SVE's */
 
 /* The window state: the exception level, chase's tables, what windows saw. Hardware state. */
 static struct {
@@ -41,6 +42,9 @@ static struct {
     bool vectors;       /* chase's vector table is aligned as VBAR needs: windows load it */
     enum pmu_state pmu; /* PMU_ON: windows count core cycles in PMCCNTR_EL0 */
     char pmu_why[200];  /* run.json core_clock.core_counter: used, or why not */
+    enum pmu_state sve; /* PMU_ON: windows let SVE run at the longest vector length */
+    unsigned sve_bytes; /* that length (RDVL) */
+    char sve_why[200];  /* run.json windows.sve: enabled, or why not */
     uint64_t windows, longest_ticks;
 } win;
 
@@ -62,9 +66,10 @@ void a64_window_set_ttbr0(uint64_t ttbr0)
 void efi_cpu_state_read(struct efi_cpu_state *s)
 {
     unsigned el = a64_current_el();
-    const char *names[] = {"TTBR0", "MAIR", "TCR", "SCTLR", "VBAR", "DAIF"};
-    uint64_t values[] = {a64_ttbr0(el), a64_mair(el), a64_tcr(el),
-                         a64_sctlr(el), a64_vbar(el), a64_read_daif()};
+    const char *names[] = {"TTBR0", "MAIR",  "TCR",  "SCTLR",
+                           "VBAR",  "TPIDR", "DAIF", el == 2 ? "CPTR" : "CPACR"};
+    uint64_t values[] = {a64_ttbr0(el), a64_mair(el),  a64_tcr(el),     a64_sctlr(el),
+                         a64_vbar(el),  a64_tpidr(el), a64_read_daif(), a64_read_cptr(el)};
     s->n = sizeof(values) / sizeof(values[0]);
     for (unsigned i = 0; i < s->n; i++) {
         s->name[i] = names[i];
@@ -133,8 +138,9 @@ static __attribute__((noinline)) int run_trapped(struct a64_trap *trap, void (*f
  */
 int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
-    struct a64_pmu_saved pmu;
-    const bool count = win.pmu == PMU_ON;
+    struct a64_pmu_saved pmu = {0, 0, 0};
+    struct a64_sve_saved sve = {0, 0};
+    const bool count = win.pmu == PMU_ON, sve_on = win.sve == PMU_ON;
     kmemset(fault, 0, sizeof(*fault));
     struct a64_trap trap;
     kmemset(&trap, 0, sizeof(trap));
@@ -151,9 +157,13 @@ int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
     }
     if (win.ttbr0)
         a64_ttbr0_switch(el, win.ttbr0);
-    if (count) /* the probe (a64_window_pmu) showed it cannot trap */
+    if (count) /* the probes (a64_window_pmu, _sve) showed these cannot trap */
         a64_pmu_enter(&pmu);
+    if (sve_on)
+        a64_sve_enter(el, &sve);
     int rc = run_trapped(&trap, fn, arg);
+    if (sve_on)
+        a64_sve_leave(el, &sve);
     if (count)
         a64_pmu_leave(&pmu);
     if (win.ttbr0)
@@ -234,6 +244,80 @@ bool a64_window_pmu(void)
     return win.pmu == PMU_ON;
 }
 
+struct sve_probe {
+    struct a64_sve_saved s;
+    volatile unsigned stage; /* 1: s.cptr saved, 2: s.zcr too, 3: put back */
+    uint64_t bytes;
+};
+
+/* Let SVE run as windows will, read the vector length, put the firmware's controls back. */
+static void sve_probe_run(void *arg)
+{
+    struct sve_probe *p = arg;
+    p->s.cptr = a64_read_cptr(win.el);
+    p->stage = 1;
+    a64_write_cptr(win.el, a64_cptr_sve_allowed(win.el, p->s.cptr));
+    p->s.zcr = a64_read_zcr(win.el);
+    p->stage = 2;
+    a64_write_zcr(win.el, p->s.zcr | A64_ZCR_LEN_MASK);
+    p->bytes = arch_sve_vector_bytes();
+    a64_sve_leave(win.el, &p->s);
+    p->stage = 3;
+}
+
+/* After a trap in sve_probe_run: put back what it had changed. */
+static void sve_undo_run(void *arg)
+{
+    struct sve_probe *p = arg;
+    if (p->stage >= 2)
+        a64_sve_leave(win.el, &p->s);
+    else if (p->stage == 1)
+        a64_write_cptr(win.el, p->s.cptr);
+}
+
+/* Whether windows can run SVE: ID_AA64PFR0_EL1 has it, and letting it through at this EL (in a
+   window whose vectors catch a trap from EL2 or EL3) and RDVL do not fault. */
+static enum pmu_state sve_probe(void)
+{
+    unsigned sve =
+        (unsigned)(a64_read_id_aa64pfr0_el1() >> ARM_PFR0_SVE_SHIFT) & ARM_PFR0_FIELD_MASK;
+    struct sve_probe p = {{0, 0}, 0, 0};
+    struct fault_info f;
+    char what[160];
+    const char *reg = win.el == 2 ? "CPTR_EL2" : "CPACR_EL1.ZEN";
+    if (!sve) {
+        ksnprintf(win.sve_why, sizeof(win.sve_why), "not enabled: no SVE (ID_AA64PFR0_EL1)");
+        return PMU_OFF;
+    }
+    if (!win.vectors) {
+        ksnprintf(win.sve_why, sizeof(win.sve_why),
+                  "not enabled: without chase's vectors a trapped SVE access would stop the "
+                  "machine");
+        return PMU_OFF;
+    }
+    if (plat_window_run(sve_probe_run, &p, &f) != 0) {
+        fault_describe(what, sizeof(what), &f);
+        if (p.stage)
+            plat_window_run(sve_undo_run, &p, &f);
+        ksnprintf(win.sve_why, sizeof(win.sve_why), "not enabled: setting %s trapped: %s", reg,
+                  what);
+        return PMU_OFF;
+    }
+    win.sve_bytes = (unsigned)p.bytes;
+    ksnprintf(win.sve_why, sizeof(win.sve_why),
+              "enabled inside windows (%s, ZCR_EL%u.LEN at its longest: %u-bit vectors); the "
+              "firmware's put back on leave",
+              reg, win.el, win.sve_bytes * 8);
+    return PMU_ON;
+}
+
+unsigned a64_window_sve(void)
+{
+    if (win.sve == PMU_UNKNOWN)
+        win.sve = sve_probe();
+    return win.sve == PMU_ON ? win.sve_bytes : 0;
+}
+
 bool plat_window_xstate(uint64_t xcr0)
 {
     return xcr0 == 0; /* XCR0 is x86's; Advanced SIMD is on under UEFI on AArch64 */
@@ -245,6 +329,7 @@ void plat_window_report(struct window_report *r)
     r->windows = win.windows;
     r->longest_ticks = win.longest_ticks;
     r->lfence = "not on this architecture (AArch64: counter reads are ordered with DSB SY and ISB)";
+    r->sve = win.sve != PMU_UNKNOWN ? win.sve_why : NULL;
     r->core_counter = win.pmu != PMU_UNKNOWN ? win.pmu_why : NULL;
     r->paging = win.ttbr0 ? "chase's own translation tables in TTBR0 (4 KiB granule)"
                           : "the firmware's translation tables";

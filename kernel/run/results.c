@@ -146,6 +146,8 @@ static void windows_json(struct json *j, const struct run_record *r)
     if (w.de_cfg_read)
         json_u64(j, "de_cfg_found", w.de_cfg);
     json_string(j, "paging", w.paging);
+    if (w.sve)
+        json_string(j, "sve", w.sve);
     json_object_end(j);
 }
 

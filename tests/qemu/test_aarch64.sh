@@ -10,8 +10,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-# The single-core experiments: each must run (bandwidth with its NEON kernels: chase does not
-# enable SVE in the firmware). The rest need other processors or memory nodes and may be skipped
+# The single-core experiments: each must run (bandwidth with its NEON kernels, or under -cpu max
+# its SVE kernels: windows enable SVE). The rest need other processors or memory nodes and may be skipped
 # with the reason.
 SINGLE_CORE='["random","linear","fused","dual","scan","ring","offset","parallel","tlb","bandwidth"]'
 
@@ -59,9 +59,21 @@ arm_run() {
     check "$name: x86-only records say they are not on this architecture" json_true "$j" \
         '(.memory_types.why|startswith("not on this architecture")) and
          (.prefetch.documented|test("not on this architecture"))'
-    check "$name: bandwidth.csv holds NEON rows (128-bit) of read, write and copy" awk -F, '
+    # NEON's 128 bits on the Cortex-A72; SVE's vector length on max, which windows enable
+    local want=128
+    if [ "$cpu" = max ]; then
+        check "$name: run.json says windows enable SVE, at which length" json_true "$j" \
+            '(.windows.sve|startswith("enabled inside windows (CPACR_EL1.ZEN, ZCR_EL1.LEN"))
+             and (.windows.sve|test(": [0-9]+-bit vectors"))'
+        want=$(jq -r '.windows.sve' "$j" | sed -n 's/.*: \([0-9]*\)-bit vectors.*/\1/p')
+    else
+        check "$name: run.json says SVE is absent" json_true "$j" \
+            '.windows.sve=="not enabled: no SVE (ID_AA64PFR0_EL1)"'
+    fi
+    check "$name: bandwidth.csv holds ${want:-?}-bit rows (NEON or SVE) of read, write and copy" \
+        awk -F, -v want="${want:-0}" '
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $col["width_bits"] != 128 { bad = 1 }
+        $col["width_bits"] != want { bad = 1 }
         { seen[$col["kernel"]] = 1 }
         END { exit bad || !seen["read"] || !seen["write"] || !seen["copy"] }' \
         "$RUN_DIR/bandwidth.csv"
@@ -90,6 +102,16 @@ arm_run max-1 max 1
 boot prefetch --arch aarch64 --cpu cortex-a72 --set prefetch=off --set on_exit=shutdown
 check "prefetch=off: refused as not on this architecture" grep -q \
     "key 'prefetch': not on this architecture" "$SERIAL"
+
+# bandwidth.width=sve at a vector length QEMU caps (sve-max-vq=4: 512 bits): RDVL in a window
+# gives it, the SVE kernels run at it.
+boot sve512 --arch aarch64 --cpu max,sve-max-vq=4 --set profile=quick --set experiments=bandwidth \
+    --set bandwidth.width=sve --set bandwidth.max=16K --set on_exit=shutdown
+check "sve-max-vq=4: bandwidth ok, SVE enabled at 512 bits" json_true "$RUN_DIR/run.json" \
+    '.experiments.bandwidth=="ok" and (.windows.sve|contains(": 512-bit vectors"))'
+check "sve-max-vq=4: every bandwidth.csv row is 512 bits wide" awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["width_bits"] != 512 { bad = 1 } END { exit bad || NR < 2 }' "$RUN_DIR/bandwidth.csv"
 
 # Without a PMU (-cpu cortex-a72,pmu=off: ID_AA64DFR0_EL1.PMUVer 0) the add chain, and why.
 boot nopmu --arch aarch64 --cpu cortex-a72,pmu=off --set profile=quick --set experiments=random \

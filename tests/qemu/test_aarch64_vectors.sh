@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # chase.efi's own exception vectors on AArch64 (qemu-system-aarch64 -M virt, AAVMF): a data abort
 # inside a measurement window is caught, recorded with its syndrome, and the run goes on to its
-# other experiments and a clean power-off; VBAR_ELx and TPIDR are the firmware's again after
-# a return to the UEFI shell, a faulted run's included (probeaa64.efi before and after).
+# other experiments and a clean power-off; VBAR_ELx, TPIDR, CPACR and the PMU registers are the
+# firmware's again after a return to the UEFI shell, a faulted run's included (probeaa64.efi
+# before and after).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -37,19 +38,20 @@ check "fault_test=nmi: refused on AArch64, with why" grep -q \
     "key 'fault_test': chase.efi on AArch64 loads its exception vectors only inside windows" \
     "$SERIAL"
 
-# Return to the shell after a faulted run: the firmware's VBAR and the rest are back.
+# Return to the shell after a faulted run under -cpu max (windows also enable SVE and the PMU):
+# the firmware's VBAR, CPACR, PMU registers and the rest are back.
 nsh="$TEST_TMP/startup-vectors.nsh"
 run='chase\chase.efi profile=quick on_exit=return experiments=random,tlb random.max=64K tlb.max=64K'
 printf '%s\r\n' 'fs0:' 'chase\probeaa64.efi' "$run fault_test=page_fault" \
     'echo chase-test: faulted run returned' 'chase\probeaa64.efi' 'reset -s' >"$nsh"
 "$ROOT/tools/mkimage.sh" --shell "$nsh" --add "$ROOT/build/probeaa64.efi" \
     "$TEST_TMP/shell-vectors.img" "$ROOT/build/chaseaa64.efi" "$ROOT/tools/chase.cfg.example"
-IMAGE="$TEST_TMP/shell-vectors.img" boot shell-vectors --arch aarch64 --cpu cortex-a72
+IMAGE="$TEST_TMP/shell-vectors.img" boot shell-vectors --arch aarch64 --cpu max
 check "shell: the faulted run returned to the shell" \
     grep -q 'chase-test: faulted run returned' "$SERIAL"
 check "shell: the faulted run recorded its data abort" grep -q 'FAILED: data abort' "$SERIAL"
 probes=$(grep -a 'probe: el=' "$SERIAL" | tr -d '\r' | sed 's/ free_pages.*//')
 check "shell: probeaa64.efi ran before and after" test "$(echo "$probes" | grep -c .)" = 2
-check "shell: probe sees the same VBAR, TPIDR, TTBR0, MAIR, TCR, SCTLR and DAIF after the fault" \
+check "shell: probe sees the same VBAR, TPIDR, CPACR, PMU and translation registers, DAIF" \
     test "$(echo "$probes" | sort -u | grep -c .)" = 1
 finish

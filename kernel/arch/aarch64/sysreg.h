@@ -180,6 +180,88 @@ static inline uint64_t a64_read_pmccntr(void)
     return v;
 }
 
+/* What SVE needs at the exception level chase runs at (Arm ARM D19.2: CPACR_EL1, CPTR_EL2,
+   ZCR_EL1, ZCR_EL2). ZCR_ELx has no name in every assembler: its encoding is used. */
+#define A64_CPACR_ZEN                                                                              \
+    (3ULL << 16)               /* CPACR_EL1.ZEN (CPTR_EL2 when HCR_EL2.E2H): SVE not trapped       \
+                                */
+#define A64_CPTR_EL2_TZ BIT(8) /* CPTR_EL2 without E2H: trap SVE to EL2 */
+#define A64_HCR_E2H BIT(34)    /* HCR_EL2.E2H: EL2 uses CPACR's layout for CPTR_EL2 */
+#define A64_ZCR_LEN_MASK                                                                           \
+    0xfULL /* ZCR_ELx.LEN: (vector length / 128 bits) - 1, capped by the                           \
+              PE: all ones asks for the longest the PE has */
+
+/* The firmware's SVE controls, as a window found them. */
+struct a64_sve_saved {
+    uint64_t cptr, zcr;
+};
+
+/* CPACR_EL1 (EL1) or CPTR_EL2 (EL2): the trap controls for FP, SIMD and SVE at el. */
+static inline uint64_t a64_read_cptr(unsigned el)
+{
+    uint64_t v;
+    if (el == 2)
+        __asm__ volatile("mrs %0, cptr_el2" : "=r"(v)::"memory");
+    else
+        __asm__ volatile("mrs %0, cpacr_el1" : "=r"(v)::"memory");
+    return v;
+}
+
+static inline void a64_write_cptr(unsigned el, uint64_t v)
+{
+    if (el == 2)
+        __asm__ volatile("msr cptr_el2, %0\n\tisb" ::"r"(v) : "memory");
+    else
+        __asm__ volatile("msr cpacr_el1, %0\n\tisb" ::"r"(v) : "memory");
+}
+
+/* ZCR_EL1 (S3_0_C1_C2_0) or ZCR_EL2 (S3_4_C1_C2_0); only once SVE is not trapped. */
+static inline uint64_t a64_read_zcr(unsigned el)
+{
+    uint64_t v;
+    if (el == 2)
+        __asm__ volatile("mrs %0, S3_4_C1_C2_0" : "=r"(v)::"memory");
+    else
+        __asm__ volatile("mrs %0, S3_0_C1_C2_0" : "=r"(v)::"memory");
+    return v;
+}
+
+static inline void a64_write_zcr(unsigned el, uint64_t v)
+{
+    if (el == 2)
+        __asm__ volatile("msr S3_4_C1_C2_0, %0\n\tisb" ::"r"(v) : "memory");
+    else
+        __asm__ volatile("msr S3_0_C1_C2_0, %0\n\tisb" ::"r"(v) : "memory");
+}
+
+/* cptr with SVE let through at el: ZEN set, or at EL2 without E2H, TZ clear. */
+static inline uint64_t a64_cptr_sve_allowed(unsigned el, uint64_t cptr)
+{
+    uint64_t hcr = 0;
+    if (el == 2)
+        __asm__ volatile("mrs %0, hcr_el2" : "=r"(hcr)::"memory");
+    if (el == 2 && !(hcr & A64_HCR_E2H))
+        return cptr & ~A64_CPTR_EL2_TZ;
+    return cptr | A64_CPACR_ZEN;
+}
+
+/* Let SVE run at el with the longest vector length (saving the firmware's controls in *s);
+   s->cptr is saved first, so that a trap on ZCR leaves only it to put back. */
+static inline void a64_sve_enter(unsigned el, struct a64_sve_saved *s)
+{
+    s->cptr = a64_read_cptr(el);
+    a64_write_cptr(el, a64_cptr_sve_allowed(el, s->cptr));
+    s->zcr = a64_read_zcr(el);
+    a64_write_zcr(el, s->zcr | A64_ZCR_LEN_MASK);
+}
+
+/* Put back what a64_sve_enter saved: the vector length, then the trap. */
+static inline void a64_sve_leave(unsigned el, const struct a64_sve_saved *s)
+{
+    a64_write_zcr(el, s->zcr);
+    a64_write_cptr(el, s->cptr);
+}
+
 /* CCSIDR_EL1 of the cache at level (1..7), instruction or not, selected through CSSELR_EL1. */
 static inline uint64_t a64_read_ccsidr(unsigned level, int instruction)
 {
