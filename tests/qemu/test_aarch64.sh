@@ -119,6 +119,18 @@ boot nopmu --arch aarch64 --cpu cortex-a72,pmu=off --set profile=quick --set exp
 check "pmu=off: the add chain is each repetition's clock, run.json says why not PMCCNTR_EL0" \
     json_true "$RUN_DIR/run.json" '.status=="complete" and .core_clock.per_repetition=="adds" and
         (.core_clock.core_counter|startswith("not used: ID_AA64DFR0_EL1.PMUVer = 0x0"))'
+# The timer's resolution per point: tick_share_pct is one tick over the mean timed region, here
+# (no lap split at 64K) 100 x repetitions / the repetitions' ticks in the samples file.
+check "random.csv's tick_share_pct agrees with its samples' ticks (within rounding)" awk -F, '
+    FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+    FILENAME ~ /samples/ { k = $col[FILENAME, "size_bytes"]; sum[k] += $col[FILENAME, "tsc_total"]
+                           n[k]++; next }
+    { share[$col[FILENAME, "size_bytes"]] = $col[FILENAME, "tick_share_pct"] }
+    END { for (k in share) { want = 100 * n[k] / sum[k]; got = share[k]
+                             if (!(want > 0) || got < want * 0.999 - 1e-6 ||
+                                 got > want * 1.001 + 1e-6) bad = 1
+                             m++ }
+          exit bad || m < 2 }' "$RUN_DIR/random.samples.csv" "$RUN_DIR/random.csv"
 
 # Return to the firmware: the UEFI shell runs probeaa64.efi, chase twice, probeaa64.efi again.
 nsh="$TEST_TMP/startup-aa64.nsh"
