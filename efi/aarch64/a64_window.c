@@ -33,18 +33,19 @@ _Static_assert(offsetof(struct a64_trap, resume) == A64_TRAP_RESUME_OFFSET, "vec
 #define PMU_PROBE_LOOPS 4096u
 #define PMUVER_IMPDEF 0xfu /* ID_AA64DFR0_EL1.PMUVer: an implementation-defined PMU, not PMUv3 */
 
-enum pmu_state { PMU_UNKNOWN, PMU_ON, PMU_OFF }; /* also SVE's */
+/* What a first window found out about the PMU, or SVE: not tried yet, usable, not usable. */
+enum probe_state { PROBE_UNTRIED, PROBE_ON, PROBE_OFF };
 
 /* The window state: the exception level, chase's tables, what windows saw. Hardware state. */
 static struct {
     unsigned el;
-    uint64_t ttbr0;     /* chase's tables (0: windows keep the firmware's) */
-    bool vectors;       /* chase's vector table is aligned as VBAR needs: windows load it */
-    enum pmu_state pmu; /* PMU_ON: windows count core cycles in PMCCNTR_EL0 */
-    char pmu_why[200];  /* run.json core_clock.core_counter: used, or why not */
-    enum pmu_state sve; /* PMU_ON: windows let SVE run at the longest vector length */
-    unsigned sve_bytes; /* that length (RDVL) */
-    char sve_why[200];  /* run.json windows.sve: enabled, or why not */
+    uint64_t ttbr0;       /* chase's tables (0: windows keep the firmware's) */
+    bool vectors;         /* chase's vector table is aligned as VBAR needs: windows load it */
+    enum probe_state pmu; /* PROBE_ON: windows count core cycles in PMCCNTR_EL0 */
+    char pmu_why[200];    /* run.json core_clock.core_counter: used, or why not */
+    enum probe_state sve; /* PROBE_ON: windows let SVE run at the longest vector length */
+    unsigned sve_bytes;   /* that length (RDVL) */
+    char sve_why[200];    /* run.json windows.sve: enabled, or why not */
     uint64_t windows, longest_ticks;
 } win;
 
@@ -132,7 +133,8 @@ static __attribute__((noinline)) int run_trapped(struct a64_trap *trap, void (*f
 /*
  * The window: mask DAIF (no interrupt, SError or debug exception can land in a timed region),
  * point TPIDR at this window's trap record and VBAR at chase's vectors, switch TTBR0 to chase's
- * tables with the TLB maintenance a64_ttbr0_switch does, run fn, and put back the firmware's
+ * tables with the TLB maintenance a64_ttbr0_switch does, count core cycles and let SVE run where
+ * the probes found that possible, run fn, and put back the firmware's SVE and PMU controls,
  * TTBR0, VBAR, TPIDR and DAIF, whether fn ended or an exception stopped it. Nothing here calls
  * the firmware.
  */
@@ -140,7 +142,7 @@ int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
     struct a64_pmu_saved pmu = {0, 0, 0};
     struct a64_sve_saved sve = {0, 0};
-    const bool count = win.pmu == PMU_ON, sve_on = win.sve == PMU_ON;
+    const bool count = win.pmu == PROBE_ON, sve_on = win.sve == PROBE_ON;
     kmemset(fault, 0, sizeof(*fault));
     struct a64_trap trap;
     kmemset(&trap, 0, sizeof(trap));
@@ -203,7 +205,7 @@ static void pmu_probe_run(void *arg)
 
 /* Whether a window can count core cycles: PMUv3 present, and enabling it (in a window whose
    vectors catch a hypervisor's or EL3's trap) neither faults nor leaves the counter still. */
-static enum pmu_state pmu_probe(void)
+static enum probe_state pmu_probe(void)
 {
     unsigned ver =
         (unsigned)(a64_read_id_aa64dfr0_el1() >> A64_DFR0_PMUVER_SHIFT) & A64_DFR0_PMUVER_MASK;
@@ -213,35 +215,35 @@ static enum pmu_state pmu_probe(void)
     if (ver == 0 || ver == PMUVER_IMPDEF) {
         ksnprintf(win.pmu_why, sizeof(win.pmu_why),
                   "not used: ID_AA64DFR0_EL1.PMUVer = 0x%x, no PMUv3", ver);
-        return PMU_OFF;
+        return PROBE_OFF;
     }
     if (!win.vectors) {
         ksnprintf(win.pmu_why, sizeof(win.pmu_why),
                   "not used: without chase's vectors a trapped PMU access would stop the machine");
-        return PMU_OFF;
+        return PROBE_OFF;
     }
     if (plat_window_run(pmu_probe_run, &p, &f) != 0) {
         fault_describe(what, sizeof(what), &f);
         ksnprintf(win.pmu_why, sizeof(win.pmu_why), "not used: enabling it trapped: %s", what);
-        return PMU_OFF;
+        return PROBE_OFF;
     }
     if (p.cycles == 0) {
         ksnprintf(win.pmu_why, sizeof(win.pmu_why),
                   "not used: enabled, PMCCNTR_EL0 did not advance");
-        return PMU_OFF;
+        return PROBE_OFF;
     }
     ksnprintf(win.pmu_why, sizeof(win.pmu_why),
               "PMCCNTR_EL0, enabled inside windows at EL%u (PMUVer 0x%x); the firmware's PMCR, "
               "PMCNTENSET and PMCCFILTR put back on leave",
               win.el, ver);
-    return PMU_ON;
+    return PROBE_ON;
 }
 
 bool a64_window_pmu(void)
 {
-    if (win.pmu == PMU_UNKNOWN)
+    if (win.pmu == PROBE_UNTRIED)
         win.pmu = pmu_probe();
-    return win.pmu == PMU_ON;
+    return win.pmu == PROBE_ON;
 }
 
 struct sve_probe {
@@ -277,7 +279,7 @@ static void sve_undo_run(void *arg)
 
 /* Whether windows can run SVE: ID_AA64PFR0_EL1 has it, and letting it through at this EL (in a
    window whose vectors catch a trap from EL2 or EL3) and RDVL do not fault. */
-static enum pmu_state sve_probe(void)
+static enum probe_state sve_probe(void)
 {
     unsigned sve =
         (unsigned)(a64_read_id_aa64pfr0_el1() >> ARM_PFR0_SVE_SHIFT) & ARM_PFR0_FIELD_MASK;
@@ -287,13 +289,13 @@ static enum pmu_state sve_probe(void)
     const char *reg = win.el == 2 ? "CPTR_EL2" : "CPACR_EL1.ZEN";
     if (!sve) {
         ksnprintf(win.sve_why, sizeof(win.sve_why), "not enabled: no SVE (ID_AA64PFR0_EL1)");
-        return PMU_OFF;
+        return PROBE_OFF;
     }
     if (!win.vectors) {
         ksnprintf(win.sve_why, sizeof(win.sve_why),
                   "not enabled: without chase's vectors a trapped SVE access would stop the "
                   "machine");
-        return PMU_OFF;
+        return PROBE_OFF;
     }
     if (plat_window_run(sve_probe_run, &p, &f) != 0) {
         fault_describe(what, sizeof(what), &f);
@@ -301,21 +303,21 @@ static enum pmu_state sve_probe(void)
             plat_window_run(sve_undo_run, &p, &f);
         ksnprintf(win.sve_why, sizeof(win.sve_why), "not enabled: setting %s trapped: %s", reg,
                   what);
-        return PMU_OFF;
+        return PROBE_OFF;
     }
     win.sve_bytes = (unsigned)p.bytes;
     ksnprintf(win.sve_why, sizeof(win.sve_why),
               "enabled inside windows (%s, ZCR_EL%u.LEN at its longest: %u-bit vectors); the "
               "firmware's put back on leave",
               reg, win.el, win.sve_bytes * 8);
-    return PMU_ON;
+    return PROBE_ON;
 }
 
 unsigned a64_window_sve(void)
 {
-    if (win.sve == PMU_UNKNOWN)
+    if (win.sve == PROBE_UNTRIED)
         win.sve = sve_probe();
-    return win.sve == PMU_ON ? win.sve_bytes : 0;
+    return win.sve == PROBE_ON ? win.sve_bytes : 0;
 }
 
 bool plat_window_xstate(uint64_t xcr0)
@@ -329,8 +331,8 @@ void plat_window_report(struct window_report *r)
     r->windows = win.windows;
     r->longest_ticks = win.longest_ticks;
     r->lfence = "not on this architecture (AArch64: counter reads are ordered with DSB SY and ISB)";
-    r->sve = win.sve != PMU_UNKNOWN ? win.sve_why : NULL;
-    r->core_counter = win.pmu != PMU_UNKNOWN ? win.pmu_why : NULL;
+    r->sve = win.sve != PROBE_UNTRIED ? win.sve_why : NULL;
+    r->core_counter = win.pmu != PROBE_UNTRIED ? win.pmu_why : NULL;
     r->paging = win.ttbr0 ? "chase's own translation tables in TTBR0 (4 KiB granule)"
                           : "the firmware's translation tables";
 }
