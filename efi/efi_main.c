@@ -160,8 +160,8 @@ static __attribute__((noinline)) enum run_outcome run_guarded(struct machine *m,
 }
 #else
 /*
- * AArch64: chase installs no exception vectors of its own (VBAR_ELx stays the firmware's), so
- * an exception, in a window or not, is the firmware's to report.
+ * AArch64: chase's exception vectors are in VBAR_ELx only inside windows (a64_window.c), so an
+ * exception between windows is the firmware's to report.
  */
 static enum run_outcome run_guarded(struct machine *m, const struct run_inputs *in)
 {

@@ -60,9 +60,14 @@ bool plat_read_msr(uint32_t msr, uint64_t *value);
  */
 bool plat_write_msr(uint32_t msr, uint64_t value);
 
-/* A CPU exception that interrupted a measurement window. */
+/*
+ * A CPU exception that interrupted a measurement window. On AArch64 (aarch64 set) the fields
+ * hold their counterparts: vector the exception class ESR_ELx.EC (FAULT_A64_INTERRUPT for an IRQ
+ * or FIQ entry), error_code ESR_ELx, rip ELR_ELx, cr2 FAR_ELx, cr3 TTBR0_ELx.
+ */
 struct fault_info {
     bool faulted;
+    bool aarch64;
     unsigned vector;     /* 0..31 */
     uint64_t error_code; /* 0 when the vector pushes none */
     uint64_t rip;
@@ -99,6 +104,9 @@ struct window_report {
     bool de_cfg_read;        /* DE_CFG could be read; de_cfg is its value as found */
     uint64_t de_cfg;
     const char *paging; /* the paging mode windows run under, and why that is safe */
+    const char *sve;    /* AArch64 firmware: SVE enabled in windows, or why not (NULL: not asked) */
+    const char *core_counter; /* AArch64: the PMU cycle counter in windows, or why not (NULL:
+                                 not asked, or x86's APERF/MPERF, which need no enabling) */
 };
 
 /* Fill r with what the measurement windows saw so far. */

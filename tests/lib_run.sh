@@ -6,7 +6,7 @@
 COMMON="hops reps build_ns tsc_min tsc_median tsc_p90 ns_min ns_median ns_p90 ns core_cycles
     core_cycles_min core_cycles_median core_cycles_p90 core_per_tsc clock clock_disagree_pct
     disturbed passes outliers precision_pct stop warm_ns timed_ns bookkeeping_ns output_ns
-    timed_fraction"
+    timed_fraction tick_share_pct"
 SAMPLES="rep hops tsc_total tsc_per_access ns_per_access outlier core_per_tsc clock_pair_pct smi"
 
 cfg() { jq -r ".config.$1" "$dir/run.json"; }

@@ -3,6 +3,7 @@
 // regime's MAIR/TCR/TTBR0, the generic timer, and PPTT's caches; x86's registers are "not here".
 #include "arch/aarch64/sysreg.h"
 #include "arch/cpu.h"
+#include "aarch64/a64_internal.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -85,10 +86,12 @@ void efi_describe_registers(struct machine *m)
 {
     read_registers(&m->arm);
     arm_cpu_describe(&m->cpu, &m->arm);
-    /* NEON and SVE from ID_AA64PFR0_EL1. UEFI leaves FP/SIMD enabled (CPACR_EL1.FPEN), but SVE
-       also needs CPACR_EL1.ZEN, which chase does not set: sve_enabled stays false and the
-       bandwidth kernels say so and use NEON. */
+    /* NEON and SVE from ID_AA64PFR0_EL1. UEFI leaves FP/SIMD enabled (CPACR_EL1.FPEN); SVE also
+       needs CPACR_EL1.ZEN (CPTR_EL2 at EL2), which windows set where a first try does not trap
+       (a64_window_sve): then the bandwidth kernels may use it at the vector length RDVL gives. */
     arm_pfr0_simd(m->arm.pfr0, &m->cpu.simd);
+    m->cpu.simd.sve_vector_bytes = a64_window_sve(); /* 0 without SVE, and says why */
+    m->cpu.simd.sve_enabled = m->cpu.simd.sve_vector_bytes != 0;
     /* 1 GiB blocks exist with the 4 KiB granule when the walk starts at level 0 or 1 */
     m->cpu.has_1g_pages = a64_start_level(64 - (unsigned)(m->arm.tcr & A64_TCR_T0SZ_MASK)) <= 1;
     caches_from_pptt(m);

@@ -66,26 +66,48 @@ static uint32_t load(const uint32_t *p)
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
-/* One job on the secondary, in its own windows: chase's tables in TTBR0 (when built). */
+/* What a secondary's windows hold: chase's tables in TTBR0 (when built), and SVE let through
+   when the boot processor's windows let it through (bw_cores may run SVE kernels here). */
+struct ap_window {
+    unsigned el;
+    uint64_t fw_ttbr0, ttbr0;
+    bool sve;
+    struct a64_sve_saved sve_saved;
+};
+
+static void ap_window_enter(struct ap_window *w)
+{
+    if (w->ttbr0)
+        a64_ttbr0_switch(w->el, w->ttbr0);
+    if (w->sve)
+        a64_sve_enter(w->el, &w->sve_saved);
+}
+
+static void ap_window_leave(struct ap_window *w)
+{
+    if (w->sve)
+        a64_sve_leave(w->el, &w->sve_saved);
+    if (w->ttbr0)
+        a64_ttbr0_switch(w->el, w->fw_ttbr0);
+}
+
+/* One job on the secondary, in its own windows. */
 static void ap_job(struct ap_slot *s)
 {
-    unsigned el = (unsigned)s->boot.el;
-    uint64_t fw_ttbr0 = a64_ttbr0(el), ttbr0 = a64_window_ttbr0();
+    struct ap_window w = {
+        .el = (unsigned)s->boot.el, .ttbr0 = a64_window_ttbr0(), .sve = a64_window_sve_active()};
+    w.fw_ttbr0 = a64_ttbr0(w.el);
     if (!s->step) {
-        if (ttbr0)
-            a64_ttbr0_switch(el, ttbr0);
+        ap_window_enter(&w);
         s->fn(s->arg);
-        if (ttbr0)
-            a64_ttbr0_switch(el, fw_ttbr0);
+        ap_window_leave(&w);
         return;
     }
     bool more;
     do { /* DAIF stays masked between steps: no interrupt is routed to a secondary */
-        if (ttbr0)
-            a64_ttbr0_switch(el, ttbr0);
+        ap_window_enter(&w);
         more = s->step(s->arg);
-        if (ttbr0)
-            a64_ttbr0_switch(el, fw_ttbr0);
+        ap_window_leave(&w);
     } while (more);
 }
 

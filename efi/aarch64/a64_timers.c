@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Reference clocks on AArch64 firmware: the generic timer is the counter, checked against the
-// UEFI Stall service (there is no ACPI PM timer or HPET on Arm); and no MSRs to read.
+// UEFI Stall service (there is no ACPI PM timer or HPET on Arm); of the MSRs, APERF and MPERF's
+// counterparts only.
 #include "arch/cpu.h"
+#include "aarch64/a64_internal.h"
+#include "chase/timing.h"
 #include "efi_internal.h"
 #include "platform.h"
 
@@ -33,9 +36,29 @@ unsigned plat_tsc_references(const struct tsc_reference **refs)
     return nreferences;
 }
 
+struct counter_read {
+    uint32_t msr;
+    uint64_t value;
+};
+
+static void counter_read_run(void *arg)
+{
+    struct counter_read *c = arg;
+    c->value = arch_rdmsr(c->msr);
+}
+
+/*
+ * AArch64 has no MSRs: every x86 register chase asks for is "not here", but for APERF and MPERF,
+ * whose counterparts (arch_rdmsr in arch/aarch64/cpu.h) are PMCCNTR_EL0 and CNTVCT_EL0 where
+ * windows can count core cycles. They are read in a window: the cycle counter runs only there.
+ */
 bool plat_read_msr(uint32_t msr, uint64_t *value)
 {
-    (void)msr;
-    (void)value;
-    return false; /* AArch64 has no MSRs: every x86 register chase asks for is "not here" */
+    struct counter_read c = {msr, 0};
+    struct fault_info fault;
+    if ((msr != MSR_APERF && msr != MSR_MPERF) || !a64_window_pmu() ||
+        plat_window_run(counter_read_run, &c, &fault) != 0)
+        return false;
+    *value = c.value;
+    return true;
 }

@@ -443,7 +443,7 @@ int measure_chase(const struct chase_point *pt, const struct measure_plan *plan,
     job.prewalk_iters = r->prewalk_hops / CHASE_UNROLL;
     job.aperf = t->aperf_in_window;
     job.clock_iters = job.aperf ? 0 : plan->core_iters;
-    r->clock = job.aperf ? "aperf" : job.clock_iters ? "adds" : NULL;
+    r->clock = job.aperf ? ARCH_CORE_COUNTER : job.clock_iters ? "adds" : NULL;
     rc = repeat(&job, pt, plan, t, r, sorted, cap);
     for (unsigned i = 0; i < pt->streams; i++)
         r->end[i] = job.p[i];

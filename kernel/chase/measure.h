@@ -76,7 +76,8 @@ struct point_result {
                                  none; NULL: core_per_tick for all of them */
     double *clock_pair;       /* [reps] how far the two estimates around each repetition lie
                                  apart, relative (NaN: no pair taken); NULL: none */
-    const char *clock;        /* how core_per_rep was taken: "adds", "aperf" (NULL: none) */
+    const char *clock;        /* how core_per_rep was taken: "adds", "aperf" (x86),
+                                 "pmccntr" (AArch64) (NULL: none) */
     uint64_t warm_hops;       /* hops per stream of the warm-up */
     uint64_t warm_ticks;      /* the warm-up's ticks */
     struct fault_info fault;  /* the exception that stopped the point, if one did */

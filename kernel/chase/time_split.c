@@ -13,6 +13,11 @@ double time_split_timed_fraction(const struct time_split *s)
     return total ? (double)s->timed / (double)total : 0;
 }
 
+double time_split_tick_share(const struct time_split *s, uint64_t regions)
+{
+    return s->timed && regions ? (double)regions / (double)s->timed : 0;
+}
+
 void time_split_measured(struct time_split *s, uint64_t span, uint64_t warm, uint64_t timed)
 {
     s->warm = warm;

@@ -3,6 +3,7 @@
 #include "chase/timing.h"
 
 #include "arch/chase_loop.h"
+#include "arch/cpu.h"
 #include "chase/chain.h"
 #include "lib/kstring.h"
 #include "machine/machine.h"
@@ -157,12 +158,44 @@ uint64_t timing_measure_wall_hz(void)
     return 0;
 }
 
-/* Core cycles per TSC tick from APERF/MPERF over an add chain; 0 when they cannot be read. */
-static double aperf_mperf_ratio(const struct timing *t)
+#if defined(__aarch64__)
+_Static_assert(ARCH_MSR_APERF == MSR_APERF && ARCH_MSR_MPERF == MSR_MPERF, "arch/aarch64/cpu.h");
+#endif
+
+/* The counters read at both ends of an add chain, inside one window. */
+struct counters_job {
+    add_chain_fn adds;
+    uint64_t a[2], m[2];
+};
+
+static void counters_job_run(void *arg)
+{
+    struct counters_job *j = arg;
+    j->a[0] = arch_rdmsr(MSR_APERF);
+    j->m[0] = arch_rdmsr(MSR_MPERF);
+    j->adds(1 << 14);
+    j->a[1] = arch_rdmsr(MSR_APERF);
+    j->m[1] = arch_rdmsr(MSR_MPERF);
+}
+
+/*
+ * Core cycles per TSC tick from APERF/MPERF over an add chain; 0 when they cannot be read. In
+ * ring 0 both ends are read in one window: AArch64's counterpart of APERF, the PMU cycle
+ * counter, runs only inside windows. Elsewhere (chase-host through the msr driver) each read
+ * is its own.
+ */
+static double aperf_mperf_ratio(const struct timing *t, const struct machine *m)
 {
     uint64_t a0, m0, a1, m1;
     if (!plat_read_msr(MSR_APERF, &a0) || !plat_read_msr(MSR_MPERF, &m0))
         return 0;
+    if (m->ring0) {
+        struct counters_job j = {t->adds, {0, 0}, {0, 0}};
+        struct fault_info fault;
+        if (plat_window_run(counters_job_run, &j, &fault) != 0)
+            return 0;
+        return timing_msr_ratio(j.a[0], j.a[1], j.m[0], j.m[1]);
+    }
     timing_core_ratio(t->adds, 1 << 14, 0);
     if (!plat_read_msr(MSR_APERF, &a1) || !plat_read_msr(MSR_MPERF, &m1))
         return 0;
@@ -252,7 +285,7 @@ void timing_init(struct timing *t, const struct machine *m)
     t->adds_overhead_ticks = measure_overhead(t->adds_end == TIMED_END_RDTSCP);
     t->core_per_tick = timing_core_ratio(t->adds, 1 << 16, t->adds_overhead_ticks);
     t->core_method = "dependent add chain";
-    t->aperf_mperf = aperf_mperf_ratio(t);
+    t->aperf_mperf = aperf_mperf_ratio(t, m);
     t->aperf_in_window = m->ring0 && t->aperf_mperf > 0;
     t->smi_counting = smi_countable(m);
     loop_overhead_check(t);

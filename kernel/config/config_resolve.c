@@ -3,6 +3,7 @@
 #include "config/config.h"
 
 #include "config/config_parse.h"
+#include "chase/measure.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
@@ -357,10 +358,13 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
     if (cfg->global.fault_test && kstrcmp(m->platform, "uefi") != 0)
         cfg_error(errs, source_of(entries, "fault_test"),
                   "key 'fault_test': only chase.efi can recover from a fault");
-    else if (cfg->global.fault_test && m->arm.read)
+    else if (m->arm.read && cfg->global.fault_test != FAULT_TEST_NONE &&
+             cfg->global.fault_test != FAULT_TEST_PAGE_FAULT &&
+             cfg->global.fault_test != FAULT_TEST_GENERAL_PROTECTION)
         cfg_error(errs, source_of(entries, "fault_test"),
-                  "key 'fault_test': chase.efi on AArch64 has no exception vectors of its own "
-                  "yet: the fault would stop the machine in the firmware's handler");
+                  "key 'fault_test': chase.efi on AArch64 loads its exception vectors only inside "
+                  "windows and has no NMI or machine-check entry to provoke: page_fault and "
+                  "general_protection (both data aborts there) are accepted");
     check_firmware_only(cfg, t, entries, m, errs);
     if (cfg_page_bytes(cfg->global.page) == (1ULL << 30) && !m->cpu.has_1g_pages &&
         kstrcmp(m->platform, "uefi") == 0)

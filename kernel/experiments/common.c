@@ -299,12 +299,13 @@ void exp_csv_common(struct exp_ctx *ctx, const struct point_result *r, uint64_t 
     strbuf_printf(&ctx->csv, "%.3f,%.3f,%.3f,%.4f,%s,%.3f,%s,%u,", r->cycles.min, r->cycles.median,
                   r->cycles.p90, r->core_per_tick, r->clock ? r->clock : "",
                   r->clock_disagree * 100, disturbed, r->passes ? r->passes : 1);
-    strbuf_printf(&ctx->csv, "%u,%s,%s,%llu,%llu,%llu,%llu,%.4f\n", r->outliers, precision,
+    strbuf_printf(&ctx->csv, "%u,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.6f\n", r->outliers, precision,
                   reps_stop_names[r->stop], (unsigned long long)timing_wall_ns(t, split.warm),
                   (unsigned long long)timing_wall_ns(t, split.timed),
                   (unsigned long long)timing_wall_ns(t, split.bookkeeping),
                   (unsigned long long)timing_wall_ns(t, split.output),
-                  time_split_timed_fraction(&split));
+                  time_split_timed_fraction(&split),
+                  100 * time_split_tick_share(&split, (uint64_t)r->reps + r->split_windows));
 }
 
 void exp_samples(struct exp_ctx *ctx, const char *keys, const struct point_result *r)

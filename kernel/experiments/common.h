@@ -59,13 +59,14 @@
  * interleaved passes measured the point; precision_pct is the half-width of the median's
  * 95% interval in percent of it (empty when the repetitions are too few for one), stop why
  * the repetitions ended (reps.h); the *_ns columns split the point's wall time,
- * timed_fraction is the timed part's share.
+ * timed_fraction is the timed part's share; tick_share_pct one counter tick over the mean
+ * timed region (a repetition's window), in percent: the timer's resolution in each number.
  */
 #define EXP_CSV_COMMON                                                                             \
     "hops,reps,build_ns,tsc_min,tsc_median,tsc_p90,ns_min,ns_median,ns_p90,ns,core_cycles,"        \
     "core_cycles_min,core_cycles_median,core_cycles_p90,core_per_tsc,clock,clock_disagree_pct,"    \
     "disturbed,passes,outliers,precision_pct,stop,warm_ns,timed_ns,bookkeeping_ns,output_ns,"      \
-    "timed_fraction"
+    "timed_fraction,tick_share_pct"
 /*
  * The columns every samples CSV ends with: outlier is 1 for a repetition left out;
  * core_per_tsc the repetition's own clock estimate (empty without one); clock_pair_pct how

@@ -46,6 +46,36 @@ static const char *const names[32] = {
     "reserved",
 };
 
+/* The AArch64 exception classes a window can meet (Arm ARM D23.2.41, ESR_ELx.EC). */
+static const struct {
+    unsigned ec;
+    const char *name;
+} a64_classes[] = {
+    {0x00, "unknown reason (undefined instruction)"},
+    {0x07, "SVE, Advanced SIMD or FP access trap"},
+    {0x0e, "illegal execution state"},
+    {0x18, "system register access trap"},
+    {0x19, "SVE access trap"},
+    {0x20, "instruction abort from a lower EL"},
+    {0x21, "instruction abort"},
+    {0x22, "PC alignment fault"},
+    {0x24, "data abort from a lower EL"},
+    {0x25, "data abort"},
+    {0x26, "SP alignment fault"},
+    {0x2f, "SError"},
+    {0x3c, "BRK instruction"},
+    {FAULT_A64_INTERRUPT, "interrupt (IRQ or FIQ) with DAIF masked"},
+};
+
+const char *fault_a64_class_name(unsigned ec)
+{
+    for (size_t i = 0; i < sizeof(a64_classes) / sizeof(a64_classes[0]); i++) {
+        if (a64_classes[i].ec == ec)
+            return a64_classes[i].name;
+    }
+    return "exception";
+}
+
 const char *fault_mnemonic(unsigned v)
 {
     return v < 32 ? mnemonics[v] : "#??";
@@ -58,6 +88,12 @@ const char *fault_name(unsigned v)
 
 void fault_describe(char *buf, size_t cap, const struct fault_info *f)
 {
+    if (f->aarch64) {
+        ksnprintf(buf, cap, "%s (EC 0x%02x, ESR 0x%llx) at ELR 0x%llx, FAR 0x%llx",
+                  fault_a64_class_name(f->vector), f->vector, (unsigned long long)f->error_code,
+                  (unsigned long long)f->rip, (unsigned long long)f->cr2);
+        return;
+    }
     int n = ksnprintf(buf, cap, "%s (%s, vector %u) at RIP 0x%llx, error code 0x%llx",
                       fault_name(f->vector), fault_mnemonic(f->vector), f->vector,
                       (unsigned long long)f->rip, (unsigned long long)f->error_code);

@@ -110,7 +110,11 @@ static void timing_json(struct json *j, const struct timing *t)
     json_u64(j, "core_hz", (uint64_t)((double)t->tsc_hz * t->core_per_tick));
     json_string(j, "method", t->core_method);
     json_double(j, "aperf_mperf_core_per_tsc", t->aperf_mperf, 4);
-    json_string(j, "per_repetition", t->aperf_in_window ? "aperf" : "adds");
+    json_string(j, "per_repetition", t->aperf_in_window ? ARCH_CORE_COUNTER : "adds");
+    struct window_report w;
+    plat_window_report(&w);
+    if (w.core_counter)
+        json_string(j, "core_counter", w.core_counter);
     json_double(j, "adds_overhead_ticks", t->adds_overhead_ticks, 2);
     json_string(j, "core_cycles", "each repetition's ticks times its own clock (clock column)");
     json_object_end(j);
@@ -142,6 +146,8 @@ static void windows_json(struct json *j, const struct run_record *r)
     if (w.de_cfg_read)
         json_u64(j, "de_cfg_found", w.de_cfg);
     json_string(j, "paging", w.paging);
+    if (w.sve)
+        json_string(j, "sve", w.sve);
     json_object_end(j);
 }
 

@@ -80,9 +80,8 @@ void results_arm_json(struct json *j, const struct arm_regs *a)
     hex(j, "id_aa64dfr0", a->dfr0);
     json_u64(j, "pmu_version", (a->dfr0 >> A64_DFR0_PMUVER_SHIFT) & A64_DFR0_PMUVER_MASK);
     json_string(j, "core_clock",
-                "the dependent add chain (as on x86): PMCCNTR_EL0 is not read, since without "
-                "exception vectors of chase's own a PMU access a hypervisor traps "
-                "(MDCR_EL2.TPM) would end in the firmware's handler");
+                "see core_clock: PMCCNTR_EL0 where chase.efi's windows could "
+                "enable it (core_counter says), else the add chain");
     cache_levels_json(j, a);
     json_bool(j, "pptt", a->pptt_found);
     json_bool(j, "pptt_caches", a->pptt_caches);

@@ -133,7 +133,7 @@ static void print_timing(const struct timing *t)
     con_printf("  core clock %.3f core cycles per tick (~%.0f MHz), %s", t->core_per_tick,
                t->tsc_hz * t->core_per_tick / 1e6, t->core_method);
     if (t->aperf_mperf > 0)
-        con_printf("; APERF/MPERF says %.3f", t->aperf_mperf);
+        con_printf("; %s says %.3f", ARCH_CORE_COUNTER_TEXT, t->aperf_mperf);
 #if defined(__aarch64__)
     con_printf("\n  SMIs       not on this architecture (AArch64 has no SMIs or MSRs)\n");
 #else

@@ -4,13 +4,14 @@
 # \EFI\BOOT\BOOTAA64.EFI from it, with -cpu cortex-a72 and -cpu max, on 1 and 2 processors;
 # every single-core experiment of the quick profile runs, every file is written, run.json
 # describes the AArch64 machine, and chase powers off through the firmware. Timings from TCG
-# are never judged; chase returns to the UEFI shell leaving TTBR0, MAIR, TCR, SCTLR, VBAR and
-# DAIF as it found them (probeaa64.efi before and after). (x86-64's half: test_smoke.sh.)
+# are never judged; the core clock comes from the PMU cycle counter QEMU implements; chase returns
+# to the UEFI shell leaving TTBR0, MAIR, TCR, SCTLR, VBAR, TPIDR, DAIF, the PMU registers and
+# CPACR as it found them (probeaa64.efi before and after). (x86-64's half: test_smoke.sh.)
 set -u
 . "$(dirname "$0")/lib.sh"
 
-# The single-core experiments: each must run (bandwidth with its NEON kernels: chase does not
-# enable SVE in the firmware). The rest need other processors or memory nodes and may be skipped
+# The single-core experiments: each must run (bandwidth with its NEON kernels, or under -cpu max
+# its SVE kernels: windows enable SVE). The rest need other processors or memory nodes and may be skipped
 # with the reason.
 SINGLE_CORE='["random","linear","fused","dual","scan","ring","offset","parallel","tlb","bandwidth"]'
 
@@ -58,12 +59,31 @@ arm_run() {
     check "$name: x86-only records say they are not on this architecture" json_true "$j" \
         '(.memory_types.why|startswith("not on this architecture")) and
          (.prefetch.documented|test("not on this architecture"))'
-    check "$name: bandwidth.csv holds NEON rows (128-bit) of read, write and copy" awk -F, '
+    # NEON's 128 bits on the Cortex-A72; SVE's vector length on max, which windows enable
+    local want=128
+    if [ "$cpu" = max ]; then
+        check "$name: run.json says windows enable SVE, at which length" json_true "$j" \
+            '(.windows.sve|startswith("enabled inside windows (CPACR_EL1.ZEN, ZCR_EL1.LEN"))
+             and (.windows.sve|test(": [0-9]+-bit vectors"))'
+        want=$(jq -r '.windows.sve' "$j" | sed -n 's/.*: \([0-9]*\)-bit vectors.*/\1/p')
+    else
+        check "$name: run.json says SVE is absent" json_true "$j" \
+            '.windows.sve=="not enabled: no SVE (ID_AA64PFR0_EL1)"'
+    fi
+    check "$name: bandwidth.csv holds ${want:-?}-bit rows (NEON or SVE) of read, write and copy" \
+        awk -F, -v want="${want:-0}" '
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $col["width_bits"] != 128 { bad = 1 }
+        $col["width_bits"] != want { bad = 1 }
         { seen[$col["kernel"]] = 1 }
         END { exit bad || !seen["read"] || !seen["write"] || !seen["copy"] }' \
         "$RUN_DIR/bandwidth.csv"
+    check "$name: each repetition's core clock is PMCCNTR_EL0, enabled in windows (run.json, CSV)" \
+        json_true "$j" '.core_clock.per_repetition=="pmccntr" and
+            (.core_clock.core_counter|startswith("PMCCNTR_EL0, enabled inside windows at EL"))
+            and .core_clock.aperf_mperf_core_per_tsc>0'
+    check "$name: random.csv's clock column says pmccntr" awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["clock"] != "pmccntr" { bad = 1 } END { exit bad || NR < 2 }' "$RUN_DIR/random.csv"
     check "$name: the console names the processor by MIDR" grep -qE '^  cpu .*\(MIDR 0x' \
         "$RUN_DIR/console.txt"
     check "$name: the console says chase shut down" grep -q 'chase: shutting down' "$SERIAL"
@@ -85,6 +105,35 @@ boot prefetch --arch aarch64 --cpu cortex-a72 --set prefetch=off --set on_exit=s
 check "prefetch=off: refused as not on this architecture" grep -q \
     "key 'prefetch': not on this architecture" "$SERIAL"
 
+# bandwidth.width=sve at a vector length QEMU caps (sve-max-vq=4: 512 bits): RDVL in a window
+# gives it, the SVE kernels run at it.
+boot sve512 --arch aarch64 --cpu max,sve-max-vq=4 --set profile=quick --set experiments=bandwidth \
+    --set bandwidth.width=sve --set bandwidth.max=16K --set on_exit=shutdown
+check "sve-max-vq=4: bandwidth ok, SVE enabled at 512 bits" json_true "$RUN_DIR/run.json" \
+    '.experiments.bandwidth=="ok" and (.windows.sve|contains(": 512-bit vectors"))'
+check "sve-max-vq=4: every bandwidth.csv row is 512 bits wide" awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["width_bits"] != 512 { bad = 1 } END { exit bad || NR < 2 }' "$RUN_DIR/bandwidth.csv"
+
+# Without a PMU (-cpu cortex-a72,pmu=off: ID_AA64DFR0_EL1.PMUVer 0) the add chain, and why.
+boot nopmu --arch aarch64 --cpu cortex-a72,pmu=off --set profile=quick --set experiments=random \
+    --set random.max=64K --set on_exit=shutdown
+check "pmu=off: the add chain is each repetition's clock, run.json says why not PMCCNTR_EL0" \
+    json_true "$RUN_DIR/run.json" '.status=="complete" and .core_clock.per_repetition=="adds" and
+        (.core_clock.core_counter|startswith("not used: ID_AA64DFR0_EL1.PMUVer = 0x0"))'
+# The timer's resolution per point: tick_share_pct is one tick over the mean timed region, here
+# (no lap split at 64K) 100 x repetitions / the repetitions' ticks in the samples file.
+check "random.csv's tick_share_pct agrees with its samples' ticks (within rounding)" awk -F, '
+    FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+    FILENAME ~ /samples/ { k = $col[FILENAME, "size_bytes"]; sum[k] += $col[FILENAME, "tsc_total"]
+                           n[k]++; next }
+    { share[$col[FILENAME, "size_bytes"]] = $col[FILENAME, "tick_share_pct"] }
+    END { for (k in share) { want = 100 * n[k] / sum[k]; got = share[k]
+                             if (!(want > 0) || got < want * 0.999 - 1e-6 ||
+                                 got > want * 1.001 + 1e-6) bad = 1
+                             m++ }
+          exit bad || m < 2 }' "$RUN_DIR/random.samples.csv" "$RUN_DIR/random.csv"
+
 # Return to the firmware: the UEFI shell runs probeaa64.efi, chase twice, probeaa64.efi again.
 nsh="$TEST_TMP/startup-aa64.nsh"
 run='chase\chase.efi profile=quick on_exit=return experiments=random,tlb random.max=64K tlb.max=64K'
@@ -99,7 +148,7 @@ check "shell: each chase says it left TTBR0, MAIR, TCR, SCTLR, VBAR, DAIF and me
     test "$(grep -c 'chase: leaving the machine as it was: TTBR0, MAIR, TCR' "$SERIAL")" = 2
 probes=$(grep -a 'probe: el=' "$SERIAL" | tr -d '\r')
 check "shell: probeaa64.efi ran before and after" test "$(echo "$probes" | grep -c .)" = 2
-check "shell: probe sees the same EL, TTBR0, MAIR, TCR, SCTLR, VBAR and DAIF before and after" \
+check "shell: probe sees the same EL, translation registers, VBAR, TPIDR, DAIF, PMU and CPACR" \
     test "$(echo "$probes" | sed 's/ free_pages.*//' | sort -u | grep -c .)" = 1
 before=$(echo "$probes" | sed -n '1s/.*free_pages=//p')
 after=$(echo "$probes" | sed -n '2s/.*free_pages=//p')

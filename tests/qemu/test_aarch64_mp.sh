@@ -50,6 +50,8 @@ check "a72-smp2: at EL1 PSCI is called with HVC, as QEMU's FADT says" json_true 
     "$RUN_DIR/run.json" '.aarch64.exception_level==1 and
         all(.processors[]; .topology=="MPIDR_EL1 (PSCI over HVC)")'
 mp_run max-smp4 max 4
+check "max-smp4: bw_cores ran its SVE kernels on every processor (secondaries let SVE through)" \
+    grep -q 'vector width: sve (' "$RUN_DIR/console.txt"
 # With EL2 (virtualization=on) the firmware and chase run there and QEMU's FADT names SMC; the
 # secondaries get the boot processor's EL2 registers (HCR_EL2, CPTR_EL2 and the rest).
 mp_run el2-smp2 cortex-a72 2 --qemu -machine --qemu virtualization=on

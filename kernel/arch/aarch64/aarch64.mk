@@ -6,8 +6,13 @@
 UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt
 test_arm_id_SRCS := kernel/machine/arm_id.c kernel/lib/kstring.c
 test_arm_pptt_SRCS := kernel/machine/arm_pptt.c kernel/lib/fmt.c kernel/lib/kstring.c
-UNIT_TESTS += machine/test_arm_tables machine/test_arm_cpu machine/test_arm_smp
+UNIT_TESTS += machine/test_arm_smp
 test_arm_smp_SRCS := kernel/machine/arm_smp.c kernel/machine/arm_id.c kernel/lib/kstring.c
+# The exception descriptions, AArch64's ESR reading with x86's vectors.
+UNIT_TESTS += machine/test_fault
+test_fault_SRCS := kernel/machine/fault.c kernel/lib/console.c kernel/lib/strbuf.c \
+	kernel/lib/fmt.c kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
+UNIT_TESTS += machine/test_arm_tables machine/test_arm_cpu
 test_arm_tables_SRCS := kernel/machine/arm_tables.c kernel/machine/arm_tables_build.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 test_arm_cpu_SRCS := kernel/machine/arm_cpu.c kernel/machine/arm_id.c kernel/machine/arm_pptt.c \

@@ -80,14 +80,30 @@ static inline void arch_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4])
     out[0] = out[1] = out[2] = out[3] = 0;
 }
 
+/* x86's APERF and MPERF numbers (chase/timing.h's MSR_APERF, MSR_MPERF; timing.c checks). */
+#define ARCH_MSR_APERF 0xe8
+#define ARCH_MSR_MPERF 0xe7
+/* What the kernel's "APERF/MPERF" clock is here (run.json, the CSVs' clock column). */
+#define ARCH_CORE_COUNTER "pmccntr"
+#define ARCH_CORE_COUNTER_TEXT "PMCCNTR_EL0/CNTVCT_EL0"
+
 /*
  * MSRs do not exist on AArch64. The kernel reads them only after plat_read_msr() said they can
- * be read, which never happens here; reaching this is a bug, so it stops loudly.
+ * be read: that happens for APERF and MPERF alone, inside windows that count core cycles
+ * (chase.efi's PMU setting), and their counterparts are read: PMCCNTR_EL0 counts core cycles as
+ * APERF does, CNTVCT_EL0 ticks at the counter's rate as MPERF does at the TSC's. Any other MSR
+ * is a bug, so it stops loudly.
  */
 static inline uint64_t arch_rdmsr(uint32_t msr)
 {
-    (void)msr;
-    __builtin_trap();
+    uint64_t v;
+    if (msr == ARCH_MSR_APERF)
+        __asm__ volatile("isb\n\tmrs %0, pmccntr_el0" : "=r"(v)::"memory");
+    else if (msr == ARCH_MSR_MPERF)
+        __asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
+    else
+        __builtin_trap();
+    return v;
 }
 
 #endif

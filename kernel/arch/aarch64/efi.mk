@@ -33,8 +33,11 @@ A64_EFI_SRCS := efi/efi_acpi.c efi/efi_console.c efi/efi_files.c efi/efi_main.c 
 	efi/efi_numa.c efi/efi_serial.c efi/efi_smbios.c \
 	efi/aarch64/a64_machine.c efi/aarch64/a64_mp.c efi/aarch64/a64_paging.c \
 	efi/aarch64/a64_timers.c efi/aarch64/a64_window.c
-A64_EFI_KERNEL_SRCS := $(KERNEL_SRCS) kernel/arch/aarch64/secondary.S
-A64_EFI_OBJS := $(patsubst %,$(BUILD)/efi-aarch64/%.o,$(A64_EFI_KERNEL_SRCS) $(AARCH64_ARCH_SRCS) \
+A64_EFI_KERNEL_SRCS := $(KERNEL_SRCS)
+# The exception vectors exist only in the firmware build (chase-host takes no exceptions).
+A64_EFI_ARCH_SRCS := $(AARCH64_ARCH_SRCS) kernel/arch/aarch64/vectors.S \
+	kernel/arch/aarch64/secondary.S
+A64_EFI_OBJS := $(patsubst %,$(BUILD)/efi-aarch64/%.o,$(A64_EFI_KERNEL_SRCS) $(A64_EFI_ARCH_SRCS) \
 	$(A64_EFI_SRCS))
 
 $(BUILD)/efi-aarch64/%.c.o: %.c | $(A64_EFI_CRT0)
@@ -58,7 +61,8 @@ $(BUILD)/chaseaa64.efi: $(BUILD)/chaseaa64.so
 		-j .rel.* -j .rela.* -j .reloc -j .dynsym -O binary $< $@
 
 ALL_TARGETS += $(BUILD)/chaseaa64.efi
-SCRIPT_TESTS += tests/qemu/test_aarch64.sh tests/qemu/test_aarch64_mp.sh
+SCRIPT_TESTS += tests/qemu/test_aarch64.sh tests/qemu/test_aarch64_mp.sh \
+	tests/qemu/test_aarch64_vectors.sh
 
 # make run ARCH=aarch64 (or arm64): boot chase.img's BOOTAA64.EFI in qemu-system-aarch64 -M virt
 # with AAVMF; anything else (an ARCH=x86_64 or amd64 from the environment too) boots BOOTX64.EFI.

@@ -131,6 +131,11 @@ static inline uint32_t arch_inl(uint16_t port)
     return v;
 }
 
+/* The core clock read around each repetition where chase is in ring 0 (run.json, the CSVs'
+   clock column): APERF over MPERF. */
+#define ARCH_CORE_COUNTER "aperf"
+#define ARCH_CORE_COUNTER_TEXT "APERF/MPERF"
+
 /* Read an MSR; raises #GP when it does not exist (use inside a window only). */
 static inline uint64_t arch_rdmsr(uint32_t msr)
 {

@@ -224,6 +224,10 @@ static void test_time_split(void **state)
     assert_int_equal(none.bookkeeping, 0);
     struct time_split zero = {0};
     assert_true(time_split_timed_fraction(&zero) == 0);
+    /* one tick over the mean timed region: 700 ticks in 7 regions of 100, 1% */
+    assert_true(time_split_tick_share(&p, 7) > 0.01 - 1e-12 &&
+                time_split_tick_share(&p, 7) < 0.01 + 1e-12);
+    assert_true(time_split_tick_share(&zero, 7) == 0 && time_split_tick_share(&p, 0) == 0);
 
     struct time_split sum = {0};
     time_split_add(&sum, &p);

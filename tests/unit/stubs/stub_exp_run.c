@@ -128,6 +128,13 @@ double time_split_timed_fraction(const struct time_split *s)
     return 0;
 }
 
+double time_split_tick_share(const struct time_split *s, uint64_t regions)
+{
+    (void)s, (void)regions;
+    not_here("time_split_tick_share");
+    return 0;
+}
+
 void time_split_measured(struct time_split *s, uint64_t span, uint64_t warm, uint64_t timed)
 {
     (void)s, (void)span, (void)warm, (void)timed;
