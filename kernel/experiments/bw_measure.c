@@ -15,7 +15,6 @@
 #define BW_WINDOW_SHARE 0.5
 /* Windows lost to NMIs one point may take again before it gives up. */
 #define BW_DROPPED_MAX 100
-#define BYTES_PER_GB 1e9
 
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
 {
@@ -157,9 +156,9 @@ static void bw_summarize(struct bw_result *r, const struct reps_verdict *v, cons
             clk[nc++] = r->core_per[i];
         }
     }
-    r->gbs_median = hz / v->kept_stats.median / BYTES_PER_GB;
-    r->gbs_min = hz / v->kept_stats.max / BYTES_PER_GB;
-    r->gbs_max = hz / v->kept_stats.min / BYTES_PER_GB;
+    r->gbs_median = hz / v->kept_stats.median / BW_BYTES_PER_GB;
+    r->gbs_min = hz / v->kept_stats.max / BW_BYTES_PER_GB;
+    r->gbs_max = hz / v->kept_stats.min / BW_BYTES_PER_GB;
     stats_sort(bpc, nb);
     stats_sort(clk, nc);
     r->bpc_median = nb ? stats_quantile_sorted(bpc, nb, 0.5) : KM_NAN;

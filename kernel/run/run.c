@@ -163,7 +163,7 @@ static void print_windows(const struct exp_ctx *ctx, bool end)
 #endif
         return;
     }
-    con_printf("\nwindows: %llu, the longest %.3f ms (window_max_ms = %llu caps a repetition's); "
+    con_printf("\nwindows: %llu, the longest %.3f ms (window_max_ms = %llu caps each window); "
                "NMIs %llu (%llu windows dropped), machine checks %llu\n",
                (unsigned long long)w.windows, timing_wall_ns(ctx->timing, w.longest_ticks) / 1e6,
                (unsigned long long)ctx->cfg->global.window_max_ms, (unsigned long long)w.nmis,
