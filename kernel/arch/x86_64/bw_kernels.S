@@ -5,9 +5,14 @@
  * (SysV ABI). It walks [src, src + bytes) and/or [dst, dst + bytes) from the start, laps times;
  * bytes is a multiple of BW_BLOCK_BYTES (512) and both pointers are 64-byte aligned. Each inner
  * iteration moves eight vectors through eight registers, so no operation waits on another.
- * read folds every loaded vector into eight accumulators with one add each (the adds cannot
- * be dropped: their sum is returned); write and nt_write store all-ones (never zeros, which
- * some CPUs can drop as silent stores); copy and nt_copy load eight vectors and store them.
+ * read folds every loaded vector into accumulators, so that every byte reaches the returned
+ * value: SSE2 and AVX2 add each vector into one of eight accumulators and return the quadwords'
+ * sum; AVX-512 loads two vectors per fold and joins both into one of four accumulators with one
+ * three-input XOR (vpternlogq) and returns the quadwords' XOR. One vector operation per two
+ * loads: on Golden Cove an add per load held the read to 75-99 of the 128 bytes per cycle its
+ * two 64-byte loads allow, this form reached 118-124 (docs/bench.md). write and nt_write store
+ * all-ones (never zeros, which some CPUs can drop as silent stores); copy and nt_copy load
+ * eight vectors and store them.
  * Stores use base + displacement addresses only (no index register), which the store-address
  * units of every x86-64 core can take. Non-temporal kernels end with sfence.
  */
@@ -46,11 +51,12 @@
 
 /*
  * Each width's pieces, named after its register file (xmm: SSE2, ymm: AVX2, zmm: AVX-512F):
- * ZERO_r k and ONES_r (register 0 all-ones) set registers up, ADD_r k, off folds the vector at
- * rax + off into accumulator k, LOAD_r, STORE_r and NTSTORE_r k, off move vector k from rax + off
- * or to r10 + off, FOLD_r sums the eight accumulators' quadwords into rax, and EPI_r ends the
- * kernel's vector use (vzeroupper after VEX or EVEX code, so that later SSE code pays no
- * transition penalty). KERNELS then writes the five kernels of a width from them.
+ * ZERO_r k and ONES_r (register 0 all-ones) set registers up, ADD_r k, off (SSE2, AVX2) adds the
+ * vector at rax + off into accumulator k, READ_r vb folds one iteration's eight vectors of vb
+ * bytes from rax, LOAD_r, STORE_r and NTSTORE_r k, off move vector k from rax + off or to
+ * r10 + off, FOLD_r folds the accumulators' quadwords into rax, and EPI_r ends the kernel's
+ * vector use (vzeroupper after VEX or EVEX code, so that later SSE code pays no transition
+ * penalty). KERNELS then writes the five kernels of a width from them.
  */
 
 .macro ZERO_xmm k
@@ -61,6 +67,11 @@
 .endm
 .macro ADD_xmm k, off
     paddq   \off(%rax), %xmm\k
+.endm
+.macro READ_xmm vb
+    .irp k,0,1,2,3,4,5,6,7
+    ADD_xmm \k, \k*\vb
+    .endr
 .endm
 .macro LOAD_xmm k, off
     movdqa  \off(%rax), %xmm\k
@@ -95,6 +106,11 @@
 .macro ADD_ymm k, off
     vpaddq  \off(%rax), %ymm\k, %ymm\k
 .endm
+.macro READ_ymm vb
+    .irp k,0,1,2,3,4,5,6,7
+    ADD_ymm \k, \k*\vb
+    .endr
+.endm
 .macro LOAD_ymm k, off
     vmovdqa \off(%rax), %ymm\k
 .endm
@@ -128,8 +144,16 @@
 .macro ONES_zmm
     vpternlogd $0xff, %zmm0, %zmm0, %zmm0
 .endm
-.macro ADD_zmm k, off
-    vpaddq  \off(%rax), %zmm\k, %zmm\k
+/* Accumulator k ^= the vectors at rax + 2k x vb and rax + (2k + 1) x vb (0x96: a ^ b ^ c). */
+.macro READ_zmm vb
+    vmovdqa64 0*\vb(%rax), %zmm8
+    vmovdqa64 2*\vb(%rax), %zmm9
+    vmovdqa64 4*\vb(%rax), %zmm10
+    vmovdqa64 6*\vb(%rax), %zmm11
+    vpternlogq $0x96, 1*\vb(%rax), %zmm8, %zmm0
+    vpternlogq $0x96, 3*\vb(%rax), %zmm9, %zmm1
+    vpternlogq $0x96, 5*\vb(%rax), %zmm10, %zmm2
+    vpternlogq $0x96, 7*\vb(%rax), %zmm11, %zmm3
 .endm
 .macro LOAD_zmm k, off
     vmovdqa64 \off(%rax), %zmm\k
@@ -141,19 +165,15 @@
     vmovntdq %zmm\k, \off(%r10)
 .endm
 .macro FOLD_zmm
-    vpaddq  %zmm1, %zmm0, %zmm0
-    vpaddq  %zmm3, %zmm2, %zmm2
-    vpaddq  %zmm5, %zmm4, %zmm4
-    vpaddq  %zmm7, %zmm6, %zmm6
-    vpaddq  %zmm2, %zmm0, %zmm0
-    vpaddq  %zmm6, %zmm4, %zmm4
-    vpaddq  %zmm4, %zmm0, %zmm0
+    vpxorq  %zmm1, %zmm0, %zmm0
+    vpxorq  %zmm3, %zmm2, %zmm2
+    vpxorq  %zmm2, %zmm0, %zmm0
     vextracti64x4 $1, %zmm0, %ymm1
-    vpaddq  %ymm1, %ymm0, %ymm0
+    vpxor   %ymm1, %ymm0, %ymm0
     vextracti128 $1, %ymm0, %xmm1
-    vpaddq  %xmm1, %xmm0, %xmm0
+    vpxor   %xmm1, %xmm0, %xmm0
     vpshufd $0x4e, %xmm0, %xmm1
-    vpaddq  %xmm1, %xmm0, %xmm0
+    vpxor   %xmm1, %xmm0, %xmm0
     vmovq   %xmm0, %rax
 .endm
 .macro EPI_zmm
@@ -167,9 +187,7 @@ FUNC bw_read_\w
     ZERO_\reg \k
     .endr
     LAP_BEGIN
-    .irp k,0,1,2,3,4,5,6,7
-    ADD_\reg \k, \k*\vb
-    .endr
+    READ_\reg \vb
     LAP_END 8*\vb
     FOLD_\reg
     EPI_\reg
