@@ -97,6 +97,15 @@ uint64_t efi_window_cr3(void);
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
 /*
+ * The processors this build holds (efi_mp.c on x86, efi/aarch64/a64_mp.c), for efi_mp_plat.c,
+ * which calls efi_mp_probe once, when a call first needs them: it finds them (on AArch64 it
+ * starts them too) and fills efi_mp_held(), or says in its why that there are none to use.
+ */
+struct mp_held;
+struct mp_held *efi_mp_held(void);
+void efi_mp_probe(void);
+
+/*
  * Before chase returns: wait for every processor still busy to be back with the firmware and
  * give the processor table back. True when one was lost (it may still run chase's code or use
  * its memory): the tables are kept and the caller must reset the machine.
