@@ -14,6 +14,7 @@
 
 #include "host_arm_files.h"
 #include "machine/arm_pptt.h"
+#include "pptt_build.h"
 
 #define KiB 1024u
 #define MiB (1024u * KiB)
@@ -22,8 +23,6 @@
 #define INSTRUCTION_ATTR (1u << PPTT_ATTR_TYPE_SHIFT | 1u)
 
 static char dir[64];
-static uint8_t tab[512];
-static uint32_t tab_len;
 static struct cpu_info ci;
 
 /* Write root + name (making its folders) with len bytes of data. */
@@ -44,64 +43,20 @@ static void put_text(const char *name, const char *text)
     put(name, text, strlen(text));
 }
 
-static void put32(uint8_t *at, uint32_t v)
-{
-    memcpy(at, &v, 4);
-}
-
-/* A revision 2 cache structure (ACPI 6.5 table 5.161), every field valid; its offset. */
-static uint32_t cache(uint32_t size, uint32_t sets, uint8_t ways, uint8_t attr, uint32_t next)
-{
-    uint32_t at = tab_len;
-    uint8_t *s = tab + at;
-    s[0] = PPTT_TYPE_CACHE;
-    s[1] = PPTT_CACHE_BYTES;
-    put32(s + 4, 0x7f);
-    put32(s + 8, next);
-    put32(s + 12, size);
-    put32(s + 16, sets);
-    s[20] = ways;
-    s[21] = attr;
-    s[22] = 64; /* line size, little-endian 16 bits */
-    tab_len += PPTT_CACHE_BYTES;
-    return at;
-}
-
-/* A processor hierarchy node (ACPI 6.5 table 5.158) with n private resources; its offset. */
-static uint32_t node(uint32_t flags, uint32_t parent, uint32_t acpi_id, unsigned n,
-                     const uint32_t *res)
-{
-    uint32_t at = tab_len;
-    uint8_t *s = tab + at;
-    s[0] = PPTT_TYPE_PROCESSOR;
-    s[1] = (uint8_t)(PPTT_PROCESSOR_BYTES + 4 * n);
-    put32(s + 4, flags);
-    put32(s + 8, parent);
-    put32(s + 12, acpi_id);
-    put32(s + 16, n);
-    for (unsigned i = 0; i < n; i++)
-        put32(s + PPTT_PROCESSOR_BYTES + 4 * i, res[i]);
-    tab_len += s[1];
-    return at;
-}
-
 /* One cluster of two cores (ACPI UIDs 0x100 and 0x101): private 64K L1 data and instruction
    caches and a 1M L2 each, an 8M L3 the cluster shares. */
 static void build_pptt(void)
 {
-    memset(tab, 0, sizeof(tab));
-    memcpy(tab, "PPTT", 4);
-    tab[8] = 2;
-    tab_len = PPTT_FIRST_STRUCT;
-    uint32_t l3 = cache(8 * MiB, 8192, 16, UNIFIED_ATTR, 0);
-    uint32_t pkg = node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
+    pb_begin(2);
+    uint32_t l3 = pb_cache(8 * MiB, 8192, 16, UNIFIED_ATTR, 0, 0);
+    uint32_t pkg = pb_node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
     for (uint32_t uid = 0x100; uid <= 0x101; uid++) {
-        uint32_t l2 = cache(1 * MiB, 2048, 8, UNIFIED_ATTR, 0);
-        uint32_t l1[2] = {cache(64 * KiB, 256, 4, DATA_ATTR, l2),
-                          cache(64 * KiB, 256, 4, INSTRUCTION_ATTR, l2)};
-        node(PPTT_ACPI_ID_VALID | PPTT_IS_LEAF, pkg, uid, 2, l1);
+        uint32_t l2 = pb_cache(1 * MiB, 2048, 8, UNIFIED_ATTR, 0, 0);
+        uint32_t l1[2] = {pb_cache(64 * KiB, 256, 4, DATA_ATTR, l2, 0),
+                          pb_cache(64 * KiB, 256, 4, INSTRUCTION_ATTR, l2, 0)};
+        pb_node(PPTT_ACPI_ID_VALID | PPTT_IS_LEAF, pkg, uid, 2, l1);
     }
-    put32(tab + 4, tab_len);
+    pb_seal();
 }
 
 /* sysfs's description of cpu: a 32K L1 data cache and a 512K L2 (what Linux would say). */
@@ -150,7 +105,7 @@ static int teardown(void **state)
 static void test_pptt_first(void **state)
 {
     (void)state;
-    put(HOST_ARM_PPTT_PATH, tab, tab_len);
+    put(HOST_ARM_PPTT_PATH, pb_tab, pb_len);
     host_arm_caches(&ci, 1, dir);
     assert_string_equal(ci.cache_source, "PPTT");
     assert_int_equal(ci.ncaches, 4);
@@ -187,12 +142,12 @@ static void test_sysfs_without_pptt(void **state)
 static void test_sysfs_when_the_pptt_cannot_be_used(void **state)
 {
     (void)state;
-    put(HOST_ARM_PPTT_PATH, tab, tab_len);
+    put(HOST_ARM_PPTT_PATH, pb_tab, pb_len);
     host_arm_caches(&ci, 2, dir);
     assert_string_equal(ci.cache_source, "sysfs; PPTT: no ACPI processor UID for cpu2 "
                                          "(/sys/devices/system/cpu/cpu2/firmware_node/uid)");
     assert_int_equal(ci.ncaches, 2);
-    put(HOST_ARM_PPTT_PATH, tab, PPTT_FIRST_STRUCT + 10); /* cut inside the first structure */
+    put(HOST_ARM_PPTT_PATH, pb_tab, PPTT_FIRST_STRUCT + 10); /* cut inside the first structure */
     host_arm_caches(&ci, 0, dir);
     assert_true(strncmp(ci.cache_source, "sysfs; PPTT: ", 13) == 0);
     assert_int_equal(ci.caches[0].size_bytes, 32 * KiB);
