@@ -14,12 +14,12 @@
 #include "lib/csv.h"
 #include "outputs/plot.h"
 
-/* The text of outdir/gnuplot/name.gp (static buffer). */
-static const char *script_of(const char *outdir, const char *name)
+/* The text of outdir/gnuplot/name.ext, ext "gp" (the script) or "dat" (static buffer). */
+static const char *gnuplot_file(const char *outdir, const char *name, const char *ext)
 {
     static char text[8192];
     char path[512];
-    snprintf(path, sizeof(path), "%s/gnuplot/%s.gp", outdir, name);
+    snprintf(path, sizeof(path), "%s/gnuplot/%s.%s", outdir, name, ext);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     size_t n = fread(text, 1, sizeof(text) - 1, f);
@@ -51,7 +51,7 @@ static const char *render(const char *csv_text, const char *name)
     /* gnuplot may be absent where unit tests run: the script is written first either way */
     (void)plot_heatmap_render(dir, &h, &t, err, sizeof(err));
     csv_free(&t);
-    return script_of(dir, name);
+    return gnuplot_file(dir, name, "gp");
 }
 
 /* 64.6 against 65.4 ns: the scale runs from 0 to the largest, not over the 0.8 ns between. */
@@ -74,20 +74,6 @@ static void test_scale_keeps_real_groups(void **state)
     assert_non_null(strstr(gp, "set cbrange [0:80]"));
 }
 
-/* The text of outdir/gnuplot/name.dat (static buffer). */
-static const char *data_of(const char *outdir, const char *name)
-{
-    static char text[4096];
-    char path[512];
-    snprintf(path, sizeof(path), "%s/gnuplot/%s.dat", outdir, name);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(text, 1, sizeof(text) - 1, f);
-    text[n] = 0;
-    fclose(f);
-    return text;
-}
-
 /* bw_cores' peak table: the peak rows only, in order, named by their mix; the scale from 0. */
 static void test_bars_of_chosen_rows(void **state)
 {
@@ -100,9 +86,9 @@ static void test_bars_of_chosen_rows(void **state)
     assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
     struct plot_bars b = {"peak", "t", "mix", "GB/s", "kernel", "gbs_total", "table", "peak"};
     (void)plot_bars_render(scratch(), &b, &t, err, sizeof(err)); /* gnuplot may be absent */
-    assert_string_equal(data_of(dir, "peak"), "0 \"all-read\" 30\n1 \"1:1\" 24\n");
-    assert_non_null(strstr(script_of(dir, "peak"), "set yrange [0:34.5]"));
-    assert_non_null(strstr(script_of(dir, "peak"), "xtic(2) with boxes"));
+    assert_string_equal(gnuplot_file(dir, "peak", "dat"), "0 \"all-read\" 30\n1 \"1:1\" 24\n");
+    assert_non_null(strstr(gnuplot_file(dir, "peak", "gp"), "set yrange [0:34.5]"));
+    assert_non_null(strstr(gnuplot_file(dir, "peak", "gp"), "xtic(2) with boxes"));
     /* a missing column is said, nothing drawn */
     struct plot_bars bad = {"bad", "t", "mix", "GB/s", "mix", "gbs_total", NULL, NULL};
     assert_int_equal(plot_bars_render(dir, &bad, &t, err, sizeof(err)), -1);
