@@ -116,7 +116,7 @@ ARCH_EFI_SRCS := kernel/arch/x86_64/window.c kernel/arch/x86_64/window.S
 
 EFI_SRCS := \
 	efi/efi_acpi.c \
-	efi/efi_console.c \
+	efi/efi_clocks.c efi/efi_console.c \
 	efi/efi_files.c \
 	efi/efi_main.c \
 	efi/efi_machine.c \

@@ -136,6 +136,15 @@ uint64_t efi_paging_page_at(uint64_t phys);
 /* Find the ACPI PM timer and HPET for TSC calibration (after efi_window_init). */
 void efi_timers_init(void);
 
+/* efi_clocks.c: the reference clocks plat_tsc_references gives, added most trustworthy first
+   (past three, one more is dropped); the Stall service as one; a register read in a window. */
+void efi_references_clear(void);
+void efi_reference_add(const char *name, bool (*sample)(uint64_t *ticks, uint64_t *ref_ns));
+/* One calibration against Stall: TSC ticks over 10 ms of Stall; false when Stall failed. */
+bool efi_stall_sample(uint64_t *ticks, uint64_t *ref_ns);
+/* arch_rdmsr(msr) in a measurement window: true with *value, false when the read faulted. */
+bool efi_window_rdmsr(uint32_t msr, uint64_t *value);
+
 /* Tell the page-table code whether the CPU has 1 GiB pages. */
 void efi_paging_init(BOOLEAN has_1g_pages);
 /* Build chase's page tables (largest page everywhere) now that buffer b exists. */
