@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A file tree under /tmp that the tests of chase-host's readers write as sysfs, procfs or
-// /sys/firmware would show it: made fresh, filled file by file (folders made as needed), removed
-// after. Include cmocka.h first.
+// A file tree under /tmp for the tests of what reads files (chase-host's sysfs, procfs and
+// firmware readers, chase-report's inputs): made fresh, filled file by file (folders made as
+// needed), removed after. Include cmocka.h first.
 #ifndef CHASE_TEST_FAKE_TREE_H
 #define CHASE_TEST_FAKE_TREE_H
 
