@@ -43,6 +43,19 @@
     {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",                  \
      "distance between slots (default: the cache line)"}
 // clang-format on
+
+/* The keys of a stride sweep (min_stride, max_stride, step), for an experiment that runs one
+   (linear, fused): P(field) gives the offsets of min_stride_bytes, max_stride_bytes and
+   step_bytes; exp_check_stride_sweep checks them. */
+// clang-format off
+#define EXP_STRIDE_SWEEP_KEYS(P)                                                                 \
+    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",          \
+     "smallest stride"},                                                                         \
+    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",          \
+     "largest stride"},                                                                          \
+    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",                      \
+     "stride increment between points"}
+// clang-format on
 /* The default size sweeps: from 4 KiB to 4x the LLC (at least 64M), 4 M when quick. */
 #define EXP_SWEEP_MIN_BYTES 4096
 #define EXP_SWEEP_FULL_MIN_MAX_BYTES (64ULL << 20)

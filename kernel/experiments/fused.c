@@ -30,12 +30,7 @@ CFG_PARAMS_FIT(struct fused_params);
 static const struct key_desc fused_keys[] = {
     {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
      "bytes all streams cover together, max_fuse equal parts (default: 4x the LLC)"},
-    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "smallest stride"},
-    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "largest stride"},
-    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "stride increment between points"},
+    EXP_STRIDE_SWEEP_KEYS(P),
     {"max_fuse", KEY_U64, P(max_fuse), 1, CHASE_LOCKSTEP_MAX, NULL, "",
      "the most streams chased in lock-step (1 to max_fuse for each stride)"},
 };

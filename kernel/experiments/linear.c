@@ -24,12 +24,7 @@ CFG_PARAMS_FIT(struct linear_params);
 static const struct key_desc linear_keys[] = {
     {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
      "bytes the chain covers (default: 4x the last-level cache, bounded by memory)"},
-    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "smallest stride"},
-    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "largest stride"},
-    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "stride increment between points"},
+    EXP_STRIDE_SWEEP_KEYS(P),
     {"page", KEY_CHOICE, P(page), 0, 0, page_names, "",
      "page size for this experiment (auto: the global page key's)"},
 };
