@@ -48,6 +48,21 @@ static inline void ft_folders(char *path, bool whole)
     }
 }
 
+/* cmocka group fixtures: one fresh tree for a group of tests, removed after them. */
+static inline int ft_group_setup(void **state)
+{
+    (void)state;
+    ft_make("/tmp/chase-test-XXXXXX");
+    return 0;
+}
+
+static inline int ft_group_teardown(void **state)
+{
+    (void)state;
+    ft_remove();
+    return 0;
+}
+
 /* The path of rel, "a/b" or "/a/b", in the tree. */
 static inline void ft_path(char *path, const char *rel)
 {

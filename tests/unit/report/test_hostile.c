@@ -226,20 +226,6 @@ static void test_foreign_points(void **state)
     source_free(&s);
 }
 
-static int make_dir(void **state)
-{
-    (void)state;
-    ft_make("/tmp/chase-hostile-test-XXXXXX");
-    return 0;
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    ft_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,5 +234,5 @@ int main(void)
         cmocka_unit_test(test_finding),
         cmocka_unit_test(test_foreign_points),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, ft_group_setup, ft_group_teardown);
 }

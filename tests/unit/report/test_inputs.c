@@ -274,20 +274,6 @@ static void test_fuzz_inputs(void **state)
     }
 }
 
-static int make_dir(void **state)
-{
-    (void)state;
-    ft_make("/tmp/chase-report-test-XXXXXX");
-    return 0;
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    ft_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,5 +283,5 @@ int main(void)
         cmocka_unit_test(test_run_folder),     cmocka_unit_test(test_fuzz_inputs),
         cmocka_unit_test(test_absurd_sizes),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, ft_group_setup, ft_group_teardown);
 }
