@@ -82,7 +82,7 @@ KERNEL_SRCS := \
 	kernel/machine/placement.c \
 	kernel/machine/topology.c \
 	kernel/machine/cpu_select.c \
-	kernel/machine/mp_ctl.c \
+	kernel/machine/mp_ctl.c kernel/machine/mp_held.c \
 	kernel/machine/paging.c \
 	kernel/machine/window_rules.c kernel/machine/window_stats.c \
 	kernel/machine/ap_msr.c \
@@ -116,12 +116,12 @@ ARCH_EFI_SRCS := kernel/arch/x86_64/window.c kernel/arch/x86_64/window.S
 
 EFI_SRCS := \
 	efi/efi_acpi.c \
-	efi/efi_console.c \
+	efi/efi_clocks.c efi/efi_console.c \
 	efi/efi_files.c \
 	efi/efi_main.c \
 	efi/efi_machine.c \
 	efi/efi_mem.c \
-	efi/efi_mp.c \
+	efi/efi_mp.c efi/efi_mp_plat.c \
 	efi/efi_numa.c \
 	efi/efi_paging.c \
 	efi/efi_platform.c \
@@ -268,9 +268,10 @@ test_identity_SRCS := kernel/machine/identity.c kernel/lib/fmt.c kernel/lib/kstr
 test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
 UNIT_TESTS += machine/test_placement \
-	machine/test_topology machine/test_mp_ctl machine/test_cpu_select
+	machine/test_topology machine/test_mp_ctl machine/test_mp_held machine/test_cpu_select
 test_topology_SRCS := kernel/machine/topology.c
 test_mp_ctl_SRCS := kernel/machine/mp_ctl.c
+test_mp_held_SRCS := kernel/machine/mp_held.c kernel/machine/mp_ctl.c kernel/lib/kstring.c
 test_cpu_select_SRCS := kernel/machine/cpu_select.c tests/unit/stubs/stub_platform.c
 test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
@@ -351,8 +352,7 @@ test_prefetch_SRCS := kernel/run/prefetch.c kernel/machine/ap_msr.c \
 	kernel/machine/prefetch_models.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
 test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/lib/slog.c \
-	kernel/machine/cpuinfo.c \
-	$(ANALYSIS_UNIT_SRCS)
+	kernel/machine/cpuinfo.c $(ANALYSIS_UNIT_SRCS)
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
 
 # host: chase-host's node discovery over sysfs trees the test writes.

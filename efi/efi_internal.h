@@ -97,6 +97,15 @@ uint64_t efi_window_cr3(void);
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
 
 /*
+ * The processors this build holds (efi_mp.c on x86, efi/aarch64/a64_mp.c), for efi_mp_plat.c,
+ * which calls efi_mp_probe once, when a call first needs them: it finds them (on AArch64 it
+ * starts them too) and fills efi_mp_held(), or says in its why that there are none to use.
+ */
+struct mp_held;
+struct mp_held *efi_mp_held(void);
+void efi_mp_probe(void);
+
+/*
  * Before chase returns: wait for every processor still busy to be back with the firmware and
  * give the processor table back. True when one was lost (it may still run chase's code or use
  * its memory): the tables are kept and the caller must reset the machine.
@@ -126,6 +135,15 @@ uint64_t efi_paging_page_at(uint64_t phys);
 
 /* Find the ACPI PM timer and HPET for TSC calibration (after efi_window_init). */
 void efi_timers_init(void);
+
+/* efi_clocks.c: the reference clocks plat_tsc_references gives, added most trustworthy first
+   (past three, one more is dropped); the Stall service as one; a register read in a window. */
+void efi_references_clear(void);
+void efi_reference_add(const char *name, bool (*sample)(uint64_t *ticks, uint64_t *ref_ns));
+/* One calibration against Stall: TSC ticks over 10 ms of Stall; false when Stall failed. */
+bool efi_stall_sample(uint64_t *ticks, uint64_t *ref_ns);
+/* arch_rdmsr(msr) in a measurement window: true with *value, false when the read faulted. */
+bool efi_window_rdmsr(uint32_t msr, uint64_t *value);
 
 /* Tell the page-table code whether the CPU has 1 GiB pages. */
 void efi_paging_init(BOOLEAN has_1g_pages);

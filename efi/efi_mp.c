@@ -13,6 +13,7 @@
 #include "lib/kstring.h"
 #include "machine/ap_msr.h"
 #include "machine/mp_ctl.h"
+#include "machine/mp_held.h"
 #include "machine/topology.h"
 #include "platform.h"
 
@@ -79,24 +80,16 @@ struct ap_slot {
 
 #define SLOT_ALIGN 16
 
+static const struct mp_held_ops held_ops;
+
 static struct {
-    bool probed;
     struct mp_services *mp;
-    unsigned total, enabled; /* the firmware's counts */
-    unsigned n;              /* enabled processors held */
-    struct plat_cpu *cpu;    /* n of them, by the firmware's number */
-    struct ap_slot *slot;    /* n, aligned */
-    void *slot_pool;         /* what plat_alloc gave for slot[] */
+    struct mp_held held;  /* cpu[] by the firmware's number; cpuid_failed: the firmware's word */
+    struct ap_slot *slot; /* held.n, aligned */
+    void *slot_pool;      /* what plat_alloc gave for slot[] */
     struct mp_ctl_slot *ctl_slot;
-    struct mp_ctl ctl;
-    unsigned *started; /* n */
-    unsigned nstarted;
-    unsigned books;       /* AP MSR book slots handed out */
-    unsigned topo_failed; /* processors whose CPUID probe did not run: firmware's location */
-    char why[160];
-    int window_cpu; /* index windows run on; -1: the BSP */
-    uint64_t window_timeout_us;
-} mps = {.window_cpu = -1};
+    unsigned books; /* AP MSR book slots handed out */
+} mps = {.held = {.window_cpu = -1, .ops = &held_ops}};
 
 /* MSR access on the AP, each in a window of its own there (a #GP is caught). */
 static bool ap_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
@@ -148,7 +141,7 @@ static void __attribute__((ms_abi)) ap_entry(void *arg)
     struct ap_msr_ops ops = {ap_rdmsr, ap_wrmsr, &s->env};
     struct ap_msr_held held;
     s->env.cr3 = efi_window_cr3();
-    ap_msr_apply(ap_msr_book(), s->book, mps.cpu[i].id, &ops, &held);
+    ap_msr_apply(ap_msr_book(), s->book, mps.held.cpu[i].id, &ops, &held);
     ap_windows(s);
     ap_msr_restore(ap_msr_book(), s->book, &ops, &held);
     __atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
@@ -190,7 +183,7 @@ static void place(struct plat_cpu *c, struct topology *t, const struct topo_firm
         topo_fill_cpu(c, t, fw);
         return;
     }
-    mps.topo_failed++;
+    mps.held.cpuid_failed++;
     c->package = fw->package;
     c->die = fw->die;
     c->core = fw->core;
@@ -202,11 +195,11 @@ static void place(struct plat_cpu *c, struct topology *t, const struct topo_firm
 /* Allocate the tables for count processors; false when there is no memory. */
 static bool alloc_tables(unsigned count)
 {
-    mps.cpu = plat_alloc(count * sizeof(*mps.cpu));
+    mps.held.cpu = plat_alloc(count * sizeof(*mps.held.cpu));
     mps.slot_pool = plat_alloc(count * sizeof(*mps.slot) + SLOT_ALIGN);
     mps.ctl_slot = plat_alloc(count * sizeof(*mps.ctl_slot));
-    mps.started = plat_alloc(count * sizeof(*mps.started));
-    if (!mps.cpu || !mps.slot_pool || !mps.ctl_slot || !mps.started)
+    mps.held.started = plat_alloc(count * sizeof(*mps.held.started));
+    if (!mps.held.cpu || !mps.slot_pool || !mps.ctl_slot || !mps.held.started)
         return false;
     uintptr_t at = ((uintptr_t)mps.slot_pool + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN;
     mps.slot = (struct ap_slot *)at;
@@ -216,41 +209,42 @@ static bool alloc_tables(unsigned count)
 static void add_processor(UINTN i, const struct mp_processor_info *info,
                           const struct topo_firmware *fw)
 {
-    struct plat_cpu *c = &mps.cpu[mps.n];
+    struct plat_cpu *c = &mps.held.cpu[mps.held.n];
     *c = (struct plat_cpu){.id = (unsigned)i,
                            .apic_id = (uint32_t)info->processor_id,
                            .node = efi_numa_node_of_apic((uint32_t)info->processor_id),
                            .bsp = (info->status_flag & PROCESSOR_AS_BSP_BIT) != 0};
-    arch_window_init(&mps.slot[mps.n].env);
-    mps.slot[mps.n].book = PLAT_CPUS_MAX;
-    mps.ctl_slot[mps.n].bsp = c->bsp;
-    place(c, &mps.slot[mps.n].topo, fw);
-    mps.ctl_slot[mps.n].lost = c->lost;
-    mps.n++;
+    arch_window_init(&mps.slot[mps.held.n].env);
+    mps.slot[mps.held.n].book = PLAT_CPUS_MAX;
+    mps.ctl_slot[mps.held.n].bsp = c->bsp;
+    place(c, &mps.slot[mps.held.n].topo, fw);
+    mps.ctl_slot[mps.held.n].lost = c->lost;
+    mps.held.n++;
 }
 
 static const struct mp_fw_ops fw_ops;
 
 /* Find the protocol, hold every enabled processor and find its place (once). */
-static void probe(void)
+void efi_mp_probe(void)
 {
     EFI_GUID guid = MP_SERVICES_GUID;
     UINTN count = 0, enabled = 0;
-    mps.probed = true;
     if (uefi_call_wrapper(BS->LocateProtocol, 3, &guid, NULL, (void **)&mps.mp) != EFI_SUCCESS) {
-        ksnprintf(mps.why, sizeof(mps.why), "the firmware has no EFI MP services protocol");
+        ksnprintf(mps.held.why, sizeof(mps.held.why),
+                  "the firmware has no EFI MP services protocol");
         mps.mp = NULL;
         return;
     }
     if (mps.mp->get_number_of_processors(mps.mp, &count, &enabled) != EFI_SUCCESS || count < 2) {
-        ksnprintf(mps.why, sizeof(mps.why), "MP services report %llu processor(s)",
+        ksnprintf(mps.held.why, sizeof(mps.held.why), "MP services report %llu processor(s)",
                   (unsigned long long)count);
         return;
     }
-    mps.total = (unsigned)count;
-    mps.enabled = (unsigned)enabled;
-    if (!alloc_tables(mps.total)) {
-        ksnprintf(mps.why, sizeof(mps.why), "no memory for a table of %u processors", mps.total);
+    mps.held.total = (unsigned)count;
+    mps.held.enabled = (unsigned)enabled;
+    if (!alloc_tables(mps.held.total)) {
+        ksnprintf(mps.held.why, sizeof(mps.held.why), "no memory for a table of %u processors",
+                  mps.held.total);
         return;
     }
     for (UINTN i = 0; i < count; i++) {
@@ -259,48 +253,17 @@ static void probe(void)
         if (processor_info(i, &info, &fw) && (info.status_flag & PROCESSOR_ENABLED_BIT))
             add_processor(i, &info, &fw);
     }
-    mps.ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, mps.n, 0, 0};
-    for (unsigned i = 0; i < mps.n; i++)
-        mps.ctl.lost += mps.ctl_slot[i].lost;
-    if (mps.n < 2)
-        ksnprintf(mps.why, sizeof(mps.why), "MP services report %u enabled processor(s)", mps.n);
+    mps.held.ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, mps.held.n, 0, 0};
+    for (unsigned i = 0; i < mps.held.n; i++)
+        mps.held.ctl.lost += mps.ctl_slot[i].lost;
+    if (mps.held.n < 2)
+        ksnprintf(mps.held.why, sizeof(mps.held.why), "MP services report %u enabled processor(s)",
+                  mps.held.n);
 }
 
-static int cpu_index(unsigned id)
+struct mp_held *efi_mp_held(void)
 {
-    for (unsigned i = 0; i < mps.n; i++)
-        if (mps.cpu[i].id == id)
-            return (int)i;
-    return -1;
-}
-
-/* Copy the controller's lost marks into the processor table. */
-static void sync_lost(void)
-{
-    for (unsigned i = 0; i < mps.n; i++)
-        mps.cpu[i].lost = mps.ctl_slot[i].lost;
-}
-
-unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap)
-{
-    if (!mps.probed)
-        probe();
-    sync_lost();
-    unsigned n = mps.n < 2 ? 0 : mps.n < cap ? mps.n : cap;
-    kmemcpy(cpus, mps.cpu, n * sizeof(*cpus));
-    if (!n)
-        ksnprintf(why, why_cap, "%s", mps.why);
-    return n;
-}
-
-unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_failed)
-{
-    if (!mps.probed)
-        probe();
-    *enabled = mps.enabled;
-    *held = mps.n;
-    *cpuid_failed = mps.topo_failed;
-    return mps.total;
+    return &mps.held;
 }
 
 /* ---- the firmware's side of kernel/machine/mp_ctl.c ---------------------------------------- */
@@ -314,8 +277,8 @@ static enum mp_fw fw_start(void *ctx, unsigned i, bool wait, uint64_t timeout_us
         s->event = NULL;
         return MP_FW_ERROR;
     }
-    EFI_STATUS st = mps.mp->startup_this_ap(mps.mp, ap_entry, mps.cpu[i].id, wait ? NULL : s->event,
-                                            (UINTN)timeout_us, s, NULL);
+    EFI_STATUS st = mps.mp->startup_this_ap(mps.mp, ap_entry, mps.held.cpu[i].id,
+                                            wait ? NULL : s->event, (UINTN)timeout_us, s, NULL);
     return st == EFI_SUCCESS     ? MP_FW_OK
            : st == EFI_NOT_READY ? MP_FW_NOT_READY
            : st == EFI_TIMEOUT   ? MP_FW_TIMEOUT
@@ -343,11 +306,10 @@ static void fw_stall(void *ctx, uint64_t us)
 
 static const struct mp_fw_ops fw_ops = {fw_start, fw_finished, fw_job_done, fw_stall, NULL};
 
-/* Prepare slot i for fn(arg), or step(arg) in windows; false when it cannot take work. */
-static bool slot_ready(int i, void (*fn)(void *), bool (*step)(void *), void *arg)
+/* Slot i takes fn(arg), or step(arg) in windows: its MSR book slot handed out at the first. */
+static bool slot_prepare(void *ctx, unsigned i, void (*fn)(void *), bool (*step)(void *), void *arg)
 {
-    if (i < 0 || !mps.mp || mps.cpu[i].bsp || mps.ctl_slot[i].lost)
-        return false;
+    (void)ctx;
     struct ap_slot *s = &mps.slot[i];
     if (s->book == PLAT_CPUS_MAX && mps.books < PLAT_CPUS_MAX)
         s->book = mps.books++; /* handed out here, on the BSP: the APs only write their own */
@@ -359,70 +321,22 @@ static bool slot_ready(int i, void (*fn)(void *), bool (*step)(void *), void *ar
     return true;
 }
 
-int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
+/* What the job's windows returned (arch_window_run's answer, 0: none faulted). */
+static int slot_result(void *ctx, unsigned i)
 {
-    int i = cpu_index(id);
-    if (!slot_ready(i, fn, NULL, arg))
-        return -1;
-    int rc = mp_ctl_run(&mps.ctl, (unsigned)i, timeout_us);
-    sync_lost();
-    return rc == MP_CTL_TIMEOUT ? PLAT_CPU_TIMEOUT : rc == 0 ? mps.slot[i].rc : -1;
+    (void)ctx;
+    return mps.slot[i].rc;
 }
 
-int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
-                    uint64_t timeout_us)
-{
-    if (mps.nstarted || n > mps.n)
-        return -1;
-    for (unsigned k = 0; k < n; k++) {
-        int i = cpu_index(ids[k]);
-        /* every one back with the firmware first: then they start within microseconds */
-        if (!slot_ready(i, NULL, step, args[k]) || !mp_ctl_ready(&mps.ctl, (unsigned)i)) {
-            sync_lost();
-            return -1;
-        }
-        mps.started[k] = (unsigned)i;
-    }
-    for (unsigned k = 0; k < n; k++)
-        if (mp_ctl_start(&mps.ctl, mps.started[k], timeout_us) != 0) {
-            /* the ones already started still run: wait for them, then report */
-            bool one;
-            for (unsigned j = 0; j < k; j++)
-                mp_ctl_wait(&mps.ctl, &mps.started[j], 1, &one, timeout_us);
-            sync_lost();
-            return -1;
-        }
-    mps.nstarted = n;
-    return 0;
-}
-
-int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
-{
-    if (n != mps.nstarted)
-        return -1;
-    int rc = mp_ctl_wait(&mps.ctl, mps.started, n, done, timeout_us);
-    mps.nstarted = 0;
-    sync_lost();
-    return rc == 0 ? 0 : PLAT_CPU_TIMEOUT;
-}
-
-int plat_window_cpu(unsigned id, uint64_t timeout_us)
-{
-    int i = id == PLAT_WINDOW_HERE ? -1 : cpu_index(id);
-    if (id != PLAT_WINDOW_HERE && (i < 0 || mps.cpu[i].lost))
-        return -1;
-    mps.window_cpu = i >= 0 && mps.cpu[i].bsp ? -1 : i;
-    mps.window_timeout_us = timeout_us;
-    return 0;
-}
+static const struct mp_held_ops held_ops = {slot_prepare, slot_result, NULL};
 
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
-    int i = mps.window_cpu;
+    int i = mps.held.window_cpu;
     if (i < 0)
         return 1;
     kmemset(fault, 0, sizeof(*fault));
-    int rc = plat_cpu_run(mps.cpu[i].id, fn, arg, mps.window_timeout_us);
+    int rc = plat_cpu_run(mps.held.cpu[i].id, fn, arg, mps.held.window_timeout_us);
     if (rc == 0 || mps.slot[i].done)
         *fault = mps.slot[i].fault;
     return rc == 0 ? 0 : -1;
@@ -430,29 +344,29 @@ int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault
 
 void efi_mp_window_stats(struct window_stats *sum)
 {
-    for (unsigned i = 0; i < mps.n; i++)
+    for (unsigned i = 0; i < mps.held.n; i++)
         arch_window_stats_add(&mps.slot[i].env, sum);
 }
 
 bool efi_mp_release(void)
 {
-    if (!mps.probed)
+    if (!mps.held.probed)
         return false;
-    mp_ctl_settle(&mps.ctl);
-    bool reset = mp_ctl_must_reset(&mps.ctl);
-    for (unsigned i = 0; i < mps.n; i++)
+    mp_ctl_settle(&mps.held.ctl);
+    bool reset = mp_ctl_must_reset(&mps.held.ctl);
+    for (unsigned i = 0; i < mps.held.n; i++)
         if (mps.slot[i].event && !mps.ctl_slot[i].busy)
             uefi_call_wrapper(BS->CloseEvent, 1, mps.slot[i].event);
     if (reset)
         return true; /* a lost processor may still use the tables: keep them, reset follows */
-    plat_free(mps.cpu);
+    plat_free(mps.held.cpu);
     plat_free(mps.slot_pool);
     plat_free(mps.ctl_slot);
-    plat_free(mps.started);
-    mps.cpu = NULL;
+    plat_free(mps.held.started);
+    mps.held.cpu = NULL;
     mps.slot = mps.slot_pool = NULL;
     mps.ctl_slot = NULL;
-    mps.started = NULL;
-    mps.n = 0;
+    mps.held.started = NULL;
+    mps.held.n = 0;
     return false;
 }

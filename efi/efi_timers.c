@@ -9,14 +9,10 @@
 #include "chase/refclock.h"
 
 #define CALIBRATION_NS 10000000ULL /* 10 ms per calibration */
-#define STALL_US 10000
-#define MAX_REFERENCES 3
 
 /* What the ACPI tables offer; found once at start. Firmware facts, not configuration. */
 static struct acpi_timers timers;
 static struct counter pm_counter, hpet_counter;
-static struct tsc_reference references[MAX_REFERENCES];
-static unsigned nreferences;
 
 static uint64_t read_pm_io(const struct counter *c)
 {
@@ -70,35 +66,16 @@ static bool hpet_sample(uint64_t *ticks, uint64_t *ref_ns)
     return sample_counter(&hpet_counter, ticks, ref_ns);
 }
 
-static bool stall_sample(uint64_t *ticks, uint64_t *ref_ns)
-{
-    uint64_t t0 = arch_tsc_fenced();
-    if (uefi_call_wrapper(BS->Stall, 1, STALL_US) != EFI_SUCCESS)
-        return false;
-    *ticks = arch_tsc_fenced() - t0;
-    *ref_ns = STALL_US * 1000ULL;
-    return true;
-}
-
-static void add_reference(const char *name, bool (*sample)(uint64_t *, uint64_t *))
-{
-    if (nreferences < MAX_REFERENCES) {
-        references[nreferences].name = name;
-        references[nreferences].sample = sample;
-        nreferences++;
-    }
-}
-
 void efi_timers_init(void)
 {
-    nreferences = 0;
+    efi_references_clear();
     if (acpi_find_timers(efi_find_rsdp(), &timers)) {
         if (timers.pm_timer) {
             pm_counter.read = timers.pm_timer_io ? read_pm_io : read_pm_mmio;
             pm_counter.addr = timers.pm_timer_addr;
             pm_counter.hz = ACPI_PM_TIMER_HZ;
             pm_counter.bits = timers.pm_timer_32bit ? 32 : 24;
-            add_reference("pm_timer", pm_timer_sample);
+            efi_reference_add("pm_timer", pm_timer_sample);
         }
         if (timers.hpet) {
             volatile uint64_t *regs = (volatile uint64_t *)(uintptr_t)timers.hpet_base;
@@ -111,36 +88,14 @@ void efi_timers_init(void)
                 hpet_counter.addr = timers.hpet_base;
                 hpet_counter.hz = 1000000000000000ULL / period_fs;
                 hpet_counter.bits = (cap & HPET_CAP_COUNT_64BIT) ? 64 : 32;
-                add_reference("hpet", hpet_sample);
+                efi_reference_add("hpet", hpet_sample);
             }
         }
     }
-    add_reference("stall", stall_sample);
-}
-
-unsigned plat_tsc_references(const struct tsc_reference **refs)
-{
-    *refs = references;
-    return nreferences;
-}
-
-struct msr_job {
-    uint32_t msr;
-    uint64_t value;
-};
-
-static void read_msr_in_window(void *arg)
-{
-    struct msr_job *j = arg;
-    j->value = arch_rdmsr(j->msr);
+    efi_reference_add("stall", efi_stall_sample);
 }
 
 bool plat_read_msr(uint32_t msr, uint64_t *value)
 {
-    struct msr_job job = {msr, 0};
-    struct fault_info fault;
-    if (plat_window_run(read_msr_in_window, &job, &fault) != 0)
-        return false; /* #GP: the MSR does not exist here */
-    *value = job.value;
-    return true;
+    return efi_window_rdmsr(msr, value); /* a #GP: the MSR does not exist here */
 }

@@ -3,19 +3,8 @@
 # Keep the layer boundaries of STYLE.md honest: GNU-EFI only in efi/, assembly only in
 # kernel/arch/x86_64/, the rest of kernel/ freestanding and free of firmware types.
 set -u
+. "$(dirname "$0")/check_lib.sh"
 cd "$(dirname "$0")/.."
-failed=0
-
-check() {
-    local what=$1 found=$2
-    if [ -z "$found" ]; then
-        echo "ok - $what"
-    else
-        echo "not ok - $what"
-        echo "$found" | sed 's/^/#   /'
-        failed=1
-    fi
-}
 
 src() { git ls-files -co --exclude-standard -- "$@" 2>/dev/null; }
 

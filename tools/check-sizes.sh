@@ -4,21 +4,10 @@
 # over 60 (a function runs from its opening brace in column 0 to its closing brace in column 0).
 #   check-sizes.sh [DIR]   (DIR: a git work tree, default this repository)
 set -u
+. "$(dirname "$0")/check_lib.sh"
 cd "${1:-$(dirname "$0")/..}" || exit 2
 MAX_FILE_LINES=500
 MAX_FUNCTION_LINES=60
-failed=0
-
-check() {
-    local what=$1 found=$2
-    if [ -z "$found" ]; then
-        echo "ok - $what"
-    else
-        echo "not ok - $what"
-        echo "$found" | sed 's/^/#   /'
-        failed=1
-    fi
-}
 
 # Files git knows (tracked, or new and not ignored) that are still there.
 src() {

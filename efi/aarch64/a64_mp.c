@@ -21,6 +21,7 @@
 #include "machine/arm_cpu.h"
 #include "machine/arm_smp.h"
 #include "machine/mp_ctl.h"
+#include "machine/mp_held.h"
 #include "platform.h"
 
 #define SECONDARY_STACK_BYTES (64 * 1024) /* a job's frames: the experiments' steps are shallow */
@@ -44,22 +45,17 @@ struct ap_slot {
     void *arg;
 };
 
+static const struct mp_held_ops held_ops;
+
 /* What the firmware's tables said, and the secondaries chase holds. Hardware state. */
 static struct {
-    bool probed;
     bool hvc;
-    unsigned total, n; /* GICC entries enabled; processors held (the BSP first) */
-    struct plat_cpu *cpu;
-    struct ap_slot *slot; /* n, aligned; slot[0] (the BSP) unused */
+    struct mp_held held;  /* total: GICC entries enabled; cpu[]: those held, the BSP first */
+    struct ap_slot *slot; /* held.n, aligned; slot[0] (the BSP) unused */
     void *slot_pool;
     struct mp_ctl_slot *ctl_slot;
-    struct mp_ctl ctl;
     unsigned started[PLAT_CPUS_MAX];
-    unsigned nstarted;
-    int window_cpu; /* index windows run on; -1: the BSP */
-    uint64_t window_timeout_us;
-    char why[160];
-} mps = {.window_cpu = -1};
+} mps = {.held = {.window_cpu = -1, .started = mps.started, .ops = &held_ops}};
 
 static uint32_t load(const uint32_t *p)
 {
@@ -164,7 +160,7 @@ static bool ap_power_on(unsigned i)
         a64_psci_call(mps.hvc, PSCI_CPU_ON_64, s->mpidr, (uint64_t)(uintptr_t)a64_secondary_entry,
                       (uint64_t)(uintptr_t)&s->boot);
     if (r != PSCI_SUCCESS) {
-        ksnprintf(mps.why, sizeof(mps.why), "PSCI CPU_ON of MPIDR 0x%llx answered %lld%s",
+        ksnprintf(mps.held.why, sizeof(mps.held.why), "PSCI CPU_ON of MPIDR 0x%llx answered %lld%s",
                   (unsigned long long)s->mpidr, (long long)r,
                   r == PSCI_ALREADY_ON ? " (already on: the firmware holds it)" : "");
         plat_free(s->stack);
@@ -173,7 +169,7 @@ static bool ap_power_on(unsigned i)
     }
     for (uint64_t waited = 0; !load(&s->up); waited += SECONDARY_POLL_US) {
         if (waited >= SECONDARY_UP_US) {
-            ksnprintf(mps.why, sizeof(mps.why),
+            ksnprintf(mps.held.why, sizeof(mps.held.why),
                       "MPIDR 0x%llx did not reach chase's entry within %llu ms",
                       (unsigned long long)s->mpidr, (unsigned long long)(SECONDARY_UP_US / 1000));
             mps.ctl_slot[i].lost = true; /* may still start later: the run ends with a reset */
@@ -189,25 +185,25 @@ static void place(unsigned i, uint64_t mpidr, uint64_t midr, bool bsp)
 {
     struct arm_place p;
     arm_mpidr_place(mpidr, &p);
-    mps.cpu[i] = (struct plat_cpu){.id = i,
-                                   .apic_id = (uint32_t)(mpidr & 0xffffff),
-                                   .package = p.package,
-                                   .die = p.die,
-                                   .core = p.core,
-                                   .thread = p.thread,
-                                   .core_type = (unsigned)midr,
-                                   .topology = mps.hvc ? "MPIDR_EL1 (PSCI over HVC)"
-                                                       : "MPIDR_EL1 (PSCI over SMC)",
-                                   .bsp = bsp};
+    mps.held.cpu[i] = (struct plat_cpu){.id = i,
+                                        .apic_id = (uint32_t)(mpidr & 0xffffff),
+                                        .package = p.package,
+                                        .die = p.die,
+                                        .core = p.core,
+                                        .thread = p.thread,
+                                        .core_type = (unsigned)midr,
+                                        .topology = mps.hvc ? "MPIDR_EL1 (PSCI over HVC)"
+                                                            : "MPIDR_EL1 (PSCI over SMC)",
+                                        .bsp = bsp};
     mps.ctl_slot[i].bsp = bsp;
 }
 
 static bool alloc_tables(unsigned count)
 {
-    mps.cpu = plat_alloc(count * sizeof(*mps.cpu));
+    mps.held.cpu = plat_alloc(count * sizeof(*mps.held.cpu));
     mps.slot_pool = plat_alloc(count * sizeof(*mps.slot) + SLOT_ALIGN);
     mps.ctl_slot = plat_alloc(count * sizeof(*mps.ctl_slot));
-    if (!mps.cpu || !mps.slot_pool || !mps.ctl_slot)
+    if (!mps.held.cpu || !mps.slot_pool || !mps.ctl_slot)
         return false;
     uintptr_t at = ((uintptr_t)mps.slot_pool + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN;
     mps.slot = (struct ap_slot *)at;
@@ -226,51 +222,52 @@ static unsigned list_processors(uint64_t *mpidr, unsigned cap)
     const void *madt = rsdp ? acpi_find_table(rsdp, "APIC") : NULL;
     enum arm_psci_conduit conduit = fadt ? arm_fadt_psci(fadt) : ARM_PSCI_NONE;
     if (conduit == ARM_PSCI_NONE) {
-        ksnprintf(mps.why, sizeof(mps.why), "%s",
+        ksnprintf(mps.held.why, sizeof(mps.held.why), "%s",
                   fadt ? "the FADT says PSCI is not implemented"
                        : "the firmware supplies no ACPI FADT");
         return 0;
     }
     mps.hvc = conduit == ARM_PSCI_HVC;
     if (mps.hvc && a64_el() == 2) {
-        ksnprintf(mps.why, sizeof(mps.why),
+        ksnprintf(mps.held.why, sizeof(mps.held.why),
                   "the FADT names HVC for PSCI, but chase runs at EL2: HVC would call chase's "
                   "own level, not PSCI");
         return 0;
     }
     unsigned n = madt ? arm_madt_gicc_mpidrs(madt, mpidr, cap) : 0;
     if (n < 2)
-        ksnprintf(mps.why, sizeof(mps.why), "the MADT lists %u enabled processor(s)", n);
+        ksnprintf(mps.held.why, sizeof(mps.held.why), "the MADT lists %u enabled processor(s)", n);
     return n;
 }
 
 /* List the processors, hold the boot processor's place first, start every other one. */
-static void probe(void)
+void efi_mp_probe(void)
 {
     static uint64_t mpidr[PLAT_CPUS_MAX];
-    mps.probed = true;
-    mps.total = list_processors(mpidr, PLAT_CPUS_MAX);
-    if (mps.total < 2 || !alloc_tables(mps.total)) {
-        if (mps.total >= 2)
-            ksnprintf(mps.why, sizeof(mps.why), "no memory for %u processors", mps.total);
-        mps.total = mps.total < 2 ? mps.total : 0;
-        return;
+    struct mp_held *h = &mps.held;
+    h->total = list_processors(mpidr, PLAT_CPUS_MAX);
+    if (h->total >= 2 && !alloc_tables(h->total)) {
+        ksnprintf(h->why, sizeof(h->why), "no memory for %u processors", h->total);
+        h->total = 0;
     }
+    h->enabled = h->total; /* the MADT's enabled GICC entries are all it counts */
+    if (h->total < 2)
+        return;
     uint64_t own = a64_read_mpidr_el1() & MPIDR_AFFINITY_MASK;
     place(0, own, a64_read_midr_el1(), true);
-    mps.n = 1;
-    for (unsigned k = 0; k < mps.total; k++) {
+    h->n = 1;
+    for (unsigned k = 0; k < h->total; k++) {
         if (mpidr[k] == own)
             continue;
-        mps.slot[mps.n].mpidr = mpidr[k];
-        if (!ap_power_on(mps.n))
+        mps.slot[h->n].mpidr = mpidr[k];
+        if (!ap_power_on(h->n))
             break; /* the reason is in why; the ones already on serve */
-        place(mps.n, mpidr[k], mps.slot[mps.n].midr, false);
-        mps.n++;
+        place(h->n, mpidr[k], mps.slot[h->n].midr, false);
+        h->n++;
     }
-    mps.ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, mps.n, 0, 0};
-    if (mps.n < mps.total && mps.ctl_slot[mps.n].lost) /* one started too late: never again */
-        mps.ctl.lost = 1;
+    h->ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, h->n, 0, 0};
+    if (h->n < h->total && mps.ctl_slot[h->n].lost) /* one started too late: never again */
+        h->ctl.lost = 1;
 }
 
 /* ---- the mailbox's side of kernel/machine/mp_ctl.c ----------------------------------------- */
@@ -307,44 +304,15 @@ static void fw_stall(void *ctx, uint64_t us)
 
 static const struct mp_fw_ops fw_ops = {fw_start, fw_job_done, fw_job_done, fw_stall, NULL};
 
-static int cpu_index(unsigned id)
+struct mp_held *efi_mp_held(void)
 {
-    return id < mps.n ? (int)id : -1;
+    return &mps.held;
 }
 
-static void sync_lost(void)
+/* Slot i takes fn(arg), or step(arg) until it returns false: its secondary waits meanwhile. */
+static bool slot_prepare(void *ctx, unsigned i, void (*fn)(void *), bool (*step)(void *), void *arg)
 {
-    for (unsigned i = 0; i < mps.n; i++)
-        mps.cpu[i].lost = mps.ctl_slot[i].lost;
-}
-
-unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap)
-{
-    if (!mps.probed)
-        probe();
-    sync_lost();
-    unsigned n = mps.n < 2 ? 0 : mps.n < cap ? mps.n : cap;
-    kmemcpy(cpus, mps.cpu, n * sizeof(*cpus));
-    if (!n)
-        ksnprintf(why, why_cap, "%s", mps.why);
-    return n;
-}
-
-unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_failed)
-{
-    if (!mps.probed)
-        probe();
-    *enabled = mps.total;
-    *held = mps.n;
-    *cpuid_failed = 0;
-    return mps.total;
-}
-
-/* Prepare slot i for fn(arg), or step(arg) until it returns false; false when it cannot. */
-static bool slot_ready(int i, void (*fn)(void *), bool (*step)(void *), void *arg)
-{
-    if (i < 0 || mps.cpu[i].bsp || mps.ctl_slot[i].lost)
-        return false;
+    (void)ctx;
     struct ap_slot *s = &mps.slot[i];
     s->fn = fn;
     s->step = step;
@@ -352,79 +320,25 @@ static bool slot_ready(int i, void (*fn)(void *), bool (*step)(void *), void *ar
     return true;
 }
 
-int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
-{
-    int i = cpu_index(id);
-    if (!mp_ctl_ready(&mps.ctl, (unsigned)(i < 0 ? 0 : i)) || !slot_ready(i, fn, NULL, arg))
-        return -1;
-    int rc = mp_ctl_run(&mps.ctl, (unsigned)i, timeout_us);
-    sync_lost();
-    return rc == MP_CTL_TIMEOUT ? PLAT_CPU_TIMEOUT : rc == 0 ? 0 : -1;
-}
-
-int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
-                    uint64_t timeout_us)
-{
-    if (mps.nstarted || n > mps.n || n > PLAT_CPUS_MAX)
-        return -1;
-    for (unsigned k = 0; k < n; k++) {
-        int i = cpu_index(ids[k]);
-        /* every one idle first: a slot's job is changed only while its secondary waits */
-        if (i < 0 || !mp_ctl_ready(&mps.ctl, (unsigned)i) || !slot_ready(i, NULL, step, args[k])) {
-            sync_lost();
-            return -1;
-        }
-        mps.started[k] = (unsigned)i;
-    }
-    for (unsigned k = 0; k < n; k++)
-        if (mp_ctl_start(&mps.ctl, mps.started[k], timeout_us) != 0) {
-            bool one;
-            for (unsigned j = 0; j < k; j++)
-                mp_ctl_wait(&mps.ctl, &mps.started[j], 1, &one, timeout_us);
-            sync_lost();
-            return -1;
-        }
-    mps.nstarted = n;
-    return 0;
-}
-
-int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
-{
-    if (n != mps.nstarted)
-        return -1;
-    int rc = n ? mp_ctl_wait(&mps.ctl, mps.started, n, done, timeout_us) : 0;
-    mps.nstarted = 0;
-    sync_lost();
-    return rc == 0 ? 0 : PLAT_CPU_TIMEOUT;
-}
-
-int plat_window_cpu(unsigned id, uint64_t timeout_us)
-{
-    int i = id == PLAT_WINDOW_HERE ? -1 : cpu_index(id);
-    if (id != PLAT_WINDOW_HERE && (i < 0 || mps.cpu[i].lost))
-        return -1;
-    mps.window_cpu = i >= 0 && mps.cpu[i].bsp ? -1 : i;
-    mps.window_timeout_us = timeout_us;
-    return 0;
-}
+static const struct mp_held_ops held_ops = {slot_prepare, NULL, NULL};
 
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
-    int i = mps.window_cpu;
+    int i = mps.held.window_cpu;
     if (i < 0)
         return 1;
     kmemset(fault, 0, sizeof(*fault)); /* no fault is caught on a secondary: it would hang */
-    return plat_cpu_run(mps.cpu[i].id, fn, arg, mps.window_timeout_us) == 0 ? 0 : -1;
+    return plat_cpu_run(mps.held.cpu[i].id, fn, arg, mps.held.window_timeout_us) == 0 ? 0 : -1;
 }
 
 /* Ask every secondary held to turn off and wait (bounded) for PSCI to say it is off. */
 static void ap_power_off_all(void)
 {
-    for (unsigned i = 1; i < mps.n; i++)
+    for (unsigned i = 1; i < mps.held.n; i++)
         if (!mps.ctl_slot[i].lost)
             __atomic_store_n(&mps.slot[i].off, 1, __ATOMIC_RELEASE);
     a64_send_event();
-    for (unsigned i = 1; i < mps.n; i++) {
+    for (unsigned i = 1; i < mps.held.n; i++) {
         if (mps.ctl_slot[i].lost)
             continue;
         uint64_t waited = 0;
@@ -432,7 +346,7 @@ static void ap_power_off_all(void)
                PSCI_AFFINITY_OFF) {
             if (waited >= SECONDARY_OFF_US) {
                 mps.ctl_slot[i].lost = true;
-                mps.ctl.lost++;
+                mps.held.ctl.lost++;
                 break;
             }
             uefi_call_wrapper(BS->Stall, 1, (UINTN)SECONDARY_POLL_US);
@@ -443,28 +357,28 @@ static void ap_power_off_all(void)
 
 bool efi_mp_release(void)
 {
-    if (!mps.probed || !mps.n)
-        return mps.ctl.lost > 0;
-    mp_ctl_settle(&mps.ctl);
+    if (!mps.held.probed || !mps.held.n)
+        return mps.held.ctl.lost > 0;
+    mp_ctl_settle(&mps.held.ctl);
     ap_power_off_all();
     unsigned off = 0;
-    for (unsigned i = 1; i < mps.n; i++)
+    for (unsigned i = 1; i < mps.held.n; i++)
         off += !mps.ctl_slot[i].lost;
     char line[120];
     ksnprintf(line, sizeof(line),
               "chase: %u of %u other processor(s) off (PSCI CPU_OFF, AFFINITY_INFO says off)\n",
-              off, mps.total - 1);
+              off, mps.held.total - 1);
     plat_console_write(line);
-    if (mp_ctl_must_reset(&mps.ctl))
+    if (mp_ctl_must_reset(&mps.held.ctl))
         return true; /* a processor may still run chase's code: keep its tables, reset follows */
-    for (unsigned i = 1; i < mps.n; i++)
+    for (unsigned i = 1; i < mps.held.n; i++)
         plat_free(mps.slot[i].stack);
-    plat_free(mps.cpu);
+    plat_free(mps.held.cpu);
     plat_free(mps.slot_pool);
     plat_free(mps.ctl_slot);
-    mps.cpu = NULL;
+    mps.held.cpu = NULL;
     mps.slot = mps.slot_pool = NULL;
     mps.ctl_slot = NULL;
-    mps.n = 0;
+    mps.held.n = 0;
     return false;
 }

@@ -72,14 +72,17 @@ uint64_t exp_fit_memory(const struct machine *m, uint64_t v)
     return limit && v > limit ? limit : v;
 }
 
+uint64_t exp_full_buffer_bytes(const struct machine *m)
+{
+    uint64_t bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
+    return exp_fit_memory(m, bytes < EXP_SWEEP_FULL_MIN_MAX_BYTES ? EXP_SWEEP_FULL_MIN_MAX_BYTES
+                                                                  : bytes);
+}
+
 uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile)
 {
-    uint64_t max = EXP_SWEEP_QUICK_MAX_BYTES;
-    if (profile != PROFILE_QUICK) {
-        max = exp_pow2_at_least(4 * exp_llc_bytes(m));
-        max = max < EXP_SWEEP_FULL_MIN_MAX_BYTES ? EXP_SWEEP_FULL_MIN_MAX_BYTES : max;
-    }
-    return exp_fit_memory(m, max);
+    return profile == PROFILE_QUICK ? exp_fit_memory(m, EXP_SWEEP_QUICK_MAX_BYTES)
+                                    : exp_full_buffer_bytes(m);
 }
 
 void exp_check_stride(struct cfg_check *c, const char *key, uint64_t stride)
@@ -95,6 +98,16 @@ void exp_check_min_max(struct cfg_check *c, const char *key, uint64_t min, uint6
     if (min > max)
         cfg_check_fail(c, key, "%s (%llu) is larger than %s (%llu)", min_name,
                        (unsigned long long)min, max_name, (unsigned long long)max);
+}
+
+void exp_check_stride_sweep(struct cfg_check *c, uint64_t min_stride, uint64_t max_stride,
+                            uint64_t step)
+{
+    exp_check_stride(c, "min_stride", min_stride);
+    if (step % 8)
+        cfg_check_fail(c, "step", "%llu is not a multiple of 8 (strides stay multiples of 8)",
+                       (unsigned long long)step);
+    exp_check_min_max(c, "min_stride", min_stride, max_stride, "min_stride", "max_stride");
 }
 
 void exp_check_sweep_points(struct cfg_check *c, uint64_t min, uint64_t max,

@@ -43,6 +43,19 @@
     {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",                  \
      "distance between slots (default: the cache line)"}
 // clang-format on
+
+/* The keys of a stride sweep (min_stride, max_stride, step), for an experiment that runs one
+   (linear, fused): P(field) gives the offsets of min_stride_bytes, max_stride_bytes and
+   step_bytes; exp_check_stride_sweep checks them. */
+// clang-format off
+#define EXP_STRIDE_SWEEP_KEYS(P)                                                                 \
+    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",          \
+     "smallest stride"},                                                                         \
+    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",          \
+     "largest stride"},                                                                          \
+    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",                      \
+     "stride increment between points"}
+// clang-format on
 /* The default size sweeps: from 4 KiB to 4x the LLC (at least 64M), 4 M when quick. */
 #define EXP_SWEEP_MIN_BYTES 4096
 #define EXP_SWEEP_FULL_MIN_MAX_BYTES (64ULL << 20)
@@ -87,6 +100,9 @@ uint64_t exp_pow2_at_most(uint64_t v);
 /* v lowered to the largest power of two the buffer limit allows (no limit when 0). */
 uint64_t exp_fit_memory(const struct machine *m, uint64_t v);
 
+/* The default full-profile buffer: 4x the LLC as a power of two, at least
+   EXP_SWEEP_FULL_MIN_MAX_BYTES, bounded by the buffer limit. */
+uint64_t exp_full_buffer_bytes(const struct machine *m);
 /* The largest size of the default size sweeps, bounded by the buffer limit. */
 uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile);
 
@@ -96,6 +112,10 @@ uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile);
 void exp_check_stride(struct cfg_check *c, const char *key, uint64_t stride);
 void exp_check_min_max(struct cfg_check *c, const char *key, uint64_t min, uint64_t max,
                        const char *min_name, const char *max_name);
+/* The checks stride sweeps (min_stride to max_stride by step) share: each a multiple of 8,
+   min_stride not above max_stride. */
+void exp_check_stride_sweep(struct cfg_check *c, uint64_t min_stride, uint64_t max_stride,
+                            uint64_t step);
 void exp_check_sweep_points(struct cfg_check *c, uint64_t min, uint64_t max,
                             uint64_t points_per_octave, uint64_t align, const char *what);
 

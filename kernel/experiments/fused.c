@@ -19,7 +19,6 @@ CFG_PARAMS_FIT(struct fused_params);
 
 #define P(field) offsetof(struct fused_params, field)
 #define QUICK_SIZE_BYTES (1ULL << 20)
-#define FULL_MIN_SIZE_BYTES (64ULL << 20)
 #define QUICK_MAX_STRIDE 64
 #define FULL_MAX_STRIDE 128
 #define QUICK_MAX_FUSE 4
@@ -31,12 +30,7 @@ CFG_PARAMS_FIT(struct fused_params);
 static const struct key_desc fused_keys[] = {
     {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
      "bytes all streams cover together, max_fuse equal parts (default: 4x the LLC)"},
-    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "smallest stride"},
-    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "largest stride"},
-    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "stride increment between points"},
+    EXP_STRIDE_SWEEP_KEYS(P),
     {"max_fuse", KEY_U64, P(max_fuse), 1, CHASE_LOCKSTEP_MAX, NULL, "",
      "the most streams chased in lock-step (1 to max_fuse for each stride)"},
 };
@@ -46,30 +40,17 @@ static void fused_defaults(void *params, const struct machine *m, enum profile p
     struct fused_params *p = params;
     p->min_stride_bytes = 8;
     p->step_bytes = 8;
-    if (profile == PROFILE_QUICK) {
-        p->size_bytes = QUICK_SIZE_BYTES;
-        p->max_stride_bytes = QUICK_MAX_STRIDE;
-        p->max_fuse = QUICK_MAX_FUSE;
-    } else {
-        p->size_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
-        if (p->size_bytes < FULL_MIN_SIZE_BYTES)
-            p->size_bytes = FULL_MIN_SIZE_BYTES;
-        p->max_stride_bytes = FULL_MAX_STRIDE;
-        p->max_fuse = FULL_MAX_FUSE;
-    }
-    p->size_bytes = exp_fit_memory(m, p->size_bytes);
+    bool quick = profile == PROFILE_QUICK;
+    p->size_bytes = quick ? exp_fit_memory(m, QUICK_SIZE_BYTES) : exp_full_buffer_bytes(m);
+    p->max_stride_bytes = quick ? QUICK_MAX_STRIDE : FULL_MAX_STRIDE;
+    p->max_fuse = quick ? QUICK_MAX_FUSE : FULL_MAX_FUSE;
 }
 
 static void fused_check(const void *params, const struct machine *m, struct cfg_check *c)
 {
     const struct fused_params *p = params;
     (void)m;
-    exp_check_stride(c, "min_stride", p->min_stride_bytes);
-    if (p->step_bytes % 8)
-        cfg_check_fail(c, "step", "%llu is not a multiple of 8 (strides stay multiples of 8)",
-                       (unsigned long long)p->step_bytes);
-    exp_check_min_max(c, "min_stride", p->min_stride_bytes, p->max_stride_bytes, "min_stride",
-                      "max_stride");
+    exp_check_stride_sweep(c, p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
     if (p->max_fuse && p->size_bytes / p->max_fuse < 2 * p->max_stride_bytes)
         cfg_check_fail(c, "size",
                        "%llu split into %llu streams leaves fewer than two slots at "

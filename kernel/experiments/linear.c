@@ -18,19 +18,13 @@ CFG_PARAMS_FIT(struct linear_params);
 
 #define P(field) offsetof(struct linear_params, field)
 #define QUICK_SIZE_BYTES (1ULL << 20)
-#define FULL_MIN_SIZE_BYTES (64ULL << 20)
 #define QUICK_MAX_STRIDE 128
 #define FULL_MAX_STRIDE 512
 
 static const struct key_desc linear_keys[] = {
     {"size", KEY_SIZE, P(size_bytes), 16, EXP_SIZE_KEY_MAX, NULL, "bytes",
      "bytes the chain covers (default: 4x the last-level cache, bounded by memory)"},
-    {"min_stride", KEY_SIZE, P(min_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "smallest stride"},
-    {"max_stride", KEY_SIZE, P(max_stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "largest stride"},
-    {"step", KEY_SIZE, P(step_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
-     "stride increment between points"},
+    EXP_STRIDE_SWEEP_KEYS(P),
     {"page", KEY_CHOICE, P(page), 0, 0, page_names, "",
      "page size for this experiment (auto: the global page key's)"},
 };
@@ -41,28 +35,16 @@ static void linear_defaults(void *params, const struct machine *m, enum profile 
     p->min_stride_bytes = 8;
     p->step_bytes = 8;
     p->page = PAGE_CHOICE_AUTO;
-    if (profile == PROFILE_QUICK) {
-        p->size_bytes = QUICK_SIZE_BYTES;
-        p->max_stride_bytes = QUICK_MAX_STRIDE;
-    } else {
-        p->size_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
-        if (p->size_bytes < FULL_MIN_SIZE_BYTES)
-            p->size_bytes = FULL_MIN_SIZE_BYTES;
-        p->max_stride_bytes = FULL_MAX_STRIDE;
-    }
-    p->size_bytes = exp_fit_memory(m, p->size_bytes);
+    bool quick = profile == PROFILE_QUICK;
+    p->size_bytes = quick ? exp_fit_memory(m, QUICK_SIZE_BYTES) : exp_full_buffer_bytes(m);
+    p->max_stride_bytes = quick ? QUICK_MAX_STRIDE : FULL_MAX_STRIDE;
 }
 
 static void linear_check(const void *params, const struct machine *m, struct cfg_check *c)
 {
     const struct linear_params *p = params;
     (void)m;
-    exp_check_stride(c, "min_stride", p->min_stride_bytes);
-    if (p->step_bytes % 8)
-        cfg_check_fail(c, "step", "%llu is not a multiple of 8 (strides stay multiples of 8)",
-                       (unsigned long long)p->step_bytes);
-    exp_check_min_max(c, "min_stride", p->min_stride_bytes, p->max_stride_bytes, "min_stride",
-                      "max_stride");
+    exp_check_stride_sweep(c, p->min_stride_bytes, p->max_stride_bytes, p->step_bytes);
     if (p->size_bytes < 2 * p->max_stride_bytes)
         cfg_check_fail(c, "size",
                        "%llu holds fewer than two slots at max_stride %llu; expected "

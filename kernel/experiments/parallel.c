@@ -17,7 +17,6 @@ CFG_PARAMS_FIT(struct parallel_params);
 
 #define P(field) offsetof(struct parallel_params, field)
 #define QUICK_SIZE_BYTES (2ULL << 20)
-#define FULL_MIN_SIZE_BYTES (64ULL << 20)
 #define QUICK_MAX_CHAINS 4
 /* As many as the lock-step loops chase: ten left a Zen 3 core still rising (9.8 at ten). */
 #define FULL_MAX_CHAINS CHASE_LOCKSTEP_MAX
@@ -44,10 +43,7 @@ static void parallel_defaults(void *params, const struct machine *m, enum profil
         return;
     }
     p->max_chains = FULL_MAX_CHAINS;
-    p->size_bytes = exp_pow2_at_least(4 * exp_llc_bytes(m));
-    if (p->size_bytes < FULL_MIN_SIZE_BYTES)
-        p->size_bytes = FULL_MIN_SIZE_BYTES;
-    p->size_bytes = exp_fit_memory(m, p->size_bytes);
+    p->size_bytes = exp_full_buffer_bytes(m);
 }
 
 static void parallel_check(const void *params, const struct machine *m, struct cfg_check *c)

@@ -6,7 +6,7 @@
 #include "lib/kstring.h"
 #include "machine/acpi.h"
 
-static void describe_midr(struct cpu_info *ci, uint32_t midr)
+void arm_cpu_describe_midr(struct cpu_info *ci, uint32_t midr)
 {
     struct arm_midr m;
     arm_midr_decode(midr, &m);
@@ -47,7 +47,7 @@ static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type,
 void arm_cpu_describe(struct cpu_info *ci, const struct arm_regs *r)
 {
     kmemset(ci, 0, sizeof(*ci));
-    describe_midr(ci, (uint32_t)r->midr);
+    arm_cpu_describe_midr(ci, (uint32_t)r->midr);
     struct arm_clidr cl;
     arm_clidr_decode(r->clidr, &cl);
     bool ccidx = ((r->mmfr2 >> A64_MMFR2_CCIDX_SHIFT) & A64_MMFR2_CCIDX_MASK) != 0;

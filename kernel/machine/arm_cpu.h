@@ -33,6 +33,12 @@ struct arm_regs {
 };
 
 /*
+ * Fill ci's vendor and brand (named from chase's table; hex where it has no name) and its
+ * family, model and stepping (implementer, part, revision) from the MIDR_EL1 value midr.
+ */
+void arm_cpu_describe_midr(struct cpu_info *ci, uint32_t midr);
+
+/*
  * Fill ci from r: vendor and brand from MIDR (named from chase's table), the caches from
  * CLIDR_EL1 and each level's CCSIDR_EL1 (format per ID_AA64MMFR2_EL1.CCIDX), the timer's rate
  * as the "TSC" frequency (invariant: the generic timer's rate is fixed).

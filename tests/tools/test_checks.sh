@@ -3,24 +3,14 @@
 # The tree's own checks catch what they are for: check-sizes.sh and check-format.sh run on a
 # small git tree made here, once clean and once with each kind of offender.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TEST_TMP=${TEST_TMP:-$ROOT/build/tool-tests}
-tree="$TEST_TMP/checks-tree"
-rm -rf "$tree"
+. "$(dirname "$0")/../lib.sh"
+
+tree=$(fresh_dir checks-tree)
 mkdir -p "$tree/tools" "$tree/kernel/lib" "$tree/efi"
-cp "$ROOT/tools/check-sizes.sh" "$ROOT/tools/check-format.sh" "$tree/tools/"
+cp "$ROOT/tools/check-sizes.sh" "$ROOT/tools/check_lib.sh" "$ROOT/tools/check-format.sh" \
+    "$tree/tools/"
 cp "$ROOT/.clang-format" "$tree/"
 git -C "$tree" init -q .
-
-check() {
-    local what=$1
-    shift
-    if "$@" >/dev/null 2>&1; then
-        echo "ok - $what"
-    else
-        echo "not ok - $what"
-    fi
-}
 
 # function_of NAME LINES: a C function of LINES lines from its opening to its closing brace.
 function_of() {
@@ -77,3 +67,4 @@ if command -v "${CLANG_FORMAT:-clang-format}" >/dev/null; then
 else
     echo "not ok - clang-format is installed (make deps)"
 fi
+finish

@@ -9,7 +9,7 @@
 
 #include "arch/aarch64/cpu.h"
 #include "host_arm_files.h"
-#include "machine/arm_id.h"
+#include "machine/arm_cpu.h"
 
 /* Linux arm64 AT_HWCAP bits (arch/arm64/include/uapi/asm/hwcap.h). */
 #define HWCAP_ASIMD_BIT (1UL << 1)  /* Advanced SIMD (NEON) may be used */
@@ -33,23 +33,7 @@ static void describe_midr(struct cpu_info *ci)
         snprintf(ci->brand, sizeof(ci->brand), "MIDR_EL1 not readable (no HWCAP_CPUID)");
         return;
     }
-    struct arm_midr m;
-    arm_midr_decode(midr, &m);
-    const char *impl = arm_implementer_name(m.implementer);
-    const char *part = arm_part_name(m.implementer, m.part);
-    if (impl)
-        snprintf(ci->vendor, sizeof(ci->vendor), "%s", impl);
-    else
-        snprintf(ci->vendor, sizeof(ci->vendor), "0x%02x", m.implementer);
-    if (part)
-        snprintf(ci->brand, sizeof(ci->brand), "%s r%up%u (MIDR 0x%08x)", part, m.variant,
-                 m.revision, midr);
-    else
-        snprintf(ci->brand, sizeof(ci->brand), "part 0x%03x r%up%u (MIDR 0x%08x)", m.part,
-                 m.variant, m.revision, midr);
-    ci->family = m.implementer;
-    ci->model = m.part;
-    ci->stepping = m.revision;
+    arm_cpu_describe_midr(ci, midr);
 }
 
 /* The vector units Linux lets chase-host use: HWCAP says both that they exist and that EL0 may

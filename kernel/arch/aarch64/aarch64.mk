@@ -68,7 +68,7 @@ ALL_TARGETS += $(BUILD)/check_bw_aarch64
 UNIT_TESTS += host/test_host_arm_files
 test_host_arm_files_SRCS := tools/host/host_arm_files.c kernel/machine/arm_pptt.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c
-$(BUILD)/test/tests/unit/host/test_host_arm_files.c.o: TEST_CFLAGS += -Itools/host
+$(BUILD)/test/tests/unit/host/test_host_arm_files.c.o: TEST_CFLAGS += -Itools/host -Itests/unit/machine
 
 # chaseaa64.efi: chase for AArch64 UEFI, beside chase.efi in chase.img.
 include kernel/arch/aarch64/efi.mk

@@ -12,6 +12,7 @@
 #include "arch/chase_loop.h"
 #include "chase/chain.h"
 #include "chase/measure.h"
+#include "timing_rdtscp.h"
 
 #define LINE 64
 #define SLOTS 97 /* not a multiple of the unroll: laps end inside iterations */
@@ -99,10 +100,7 @@ static void test_measure_streams(void **state)
 {
     (void)state;
     struct timing t;
-    memset(&t, 0, sizeof(t));
-    t.tsc_hz = 1000000000ULL;
-    t.rdtscp = true;
-    t.chase = chase_timed_rdtscp;
+    timing_rdtscp(&t);
     struct measure_plan plan = {.reps = 3,
                                 .min_hops = 64,
                                 .target_ticks = 1000,

@@ -18,6 +18,7 @@
 #include "config/config.h"
 #include "chase/measure.h"
 #include "chase/reps.h"
+#include "timing_rdtscp.h"
 
 #define SLOTS 97 /* not a multiple of the unroll */
 #define LINE 64
@@ -36,10 +37,7 @@ static int setup(void **state)
     pt.head[0] = chain_build_random(&l, 3);
     pt.streams = 1;
     pt.lap_hops = SLOTS;
-    memset(&t, 0, sizeof(t));
-    t.tsc_hz = 1000000000ULL;
-    t.rdtscp = true;
-    t.chase = chase_timed_rdtscp;
+    timing_rdtscp(&t);
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "config/config.h"
 #include "lib/kmath.h"
 #include "stubs/stub_platform.h"
+#include "timing_rdtscp.h"
 
 #define LINE 64
 #define SLOTS 1009 /* prime: the end position tells the hop count modulo it */
@@ -31,10 +32,7 @@ static int setup(void **state)
     (void)state;
     buf = aligned_alloc(4096, (SLOTS * LINE + 4095) / 4096 * 4096);
     assert_non_null(buf);
-    memset(&t, 0, sizeof(t));
-    t.tsc_hz = 1000000000ULL;
-    t.rdtscp = true;
-    t.chase = chase_timed_rdtscp;
+    timing_rdtscp(&t);
     return 0;
 }
 

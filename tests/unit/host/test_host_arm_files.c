@@ -12,8 +12,10 @@
 
 #include <cmocka.h>
 
+#include "fake_tree.h"
 #include "host_arm_files.h"
 #include "machine/arm_pptt.h"
+#include "pptt_build.h"
 
 #define KiB 1024u
 #define MiB (1024u * KiB)
@@ -21,87 +23,22 @@
 #define DATA_ATTR 3u
 #define INSTRUCTION_ATTR (1u << PPTT_ATTR_TYPE_SHIFT | 1u)
 
-static char dir[64];
-static uint8_t tab[512];
-static uint32_t tab_len;
 static struct cpu_info ci;
-
-/* Write root + name (making its folders) with len bytes of data. */
-static void put(const char *name, const void *data, size_t len)
-{
-    char path[256], cmd[320];
-    snprintf(path, sizeof(path), "%s%s", dir, name);
-    snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-    assert_int_equal(system(cmd), 0);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    fclose(f);
-}
-
-static void put_text(const char *name, const char *text)
-{
-    put(name, text, strlen(text));
-}
-
-static void put32(uint8_t *at, uint32_t v)
-{
-    memcpy(at, &v, 4);
-}
-
-/* A revision 2 cache structure (ACPI 6.5 table 5.161), every field valid; its offset. */
-static uint32_t cache(uint32_t size, uint32_t sets, uint8_t ways, uint8_t attr, uint32_t next)
-{
-    uint32_t at = tab_len;
-    uint8_t *s = tab + at;
-    s[0] = PPTT_TYPE_CACHE;
-    s[1] = PPTT_CACHE_BYTES;
-    put32(s + 4, 0x7f);
-    put32(s + 8, next);
-    put32(s + 12, size);
-    put32(s + 16, sets);
-    s[20] = ways;
-    s[21] = attr;
-    s[22] = 64; /* line size, little-endian 16 bits */
-    tab_len += PPTT_CACHE_BYTES;
-    return at;
-}
-
-/* A processor hierarchy node (ACPI 6.5 table 5.158) with n private resources; its offset. */
-static uint32_t node(uint32_t flags, uint32_t parent, uint32_t acpi_id, unsigned n,
-                     const uint32_t *res)
-{
-    uint32_t at = tab_len;
-    uint8_t *s = tab + at;
-    s[0] = PPTT_TYPE_PROCESSOR;
-    s[1] = (uint8_t)(PPTT_PROCESSOR_BYTES + 4 * n);
-    put32(s + 4, flags);
-    put32(s + 8, parent);
-    put32(s + 12, acpi_id);
-    put32(s + 16, n);
-    for (unsigned i = 0; i < n; i++)
-        put32(s + PPTT_PROCESSOR_BYTES + 4 * i, res[i]);
-    tab_len += s[1];
-    return at;
-}
 
 /* One cluster of two cores (ACPI UIDs 0x100 and 0x101): private 64K L1 data and instruction
    caches and a 1M L2 each, an 8M L3 the cluster shares. */
 static void build_pptt(void)
 {
-    memset(tab, 0, sizeof(tab));
-    memcpy(tab, "PPTT", 4);
-    tab[8] = 2;
-    tab_len = PPTT_FIRST_STRUCT;
-    uint32_t l3 = cache(8 * MiB, 8192, 16, UNIFIED_ATTR, 0);
-    uint32_t pkg = node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
+    pb_begin(2);
+    uint32_t l3 = pb_cache(8 * MiB, 8192, 16, UNIFIED_ATTR, 0, 0);
+    uint32_t pkg = pb_node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
     for (uint32_t uid = 0x100; uid <= 0x101; uid++) {
-        uint32_t l2 = cache(1 * MiB, 2048, 8, UNIFIED_ATTR, 0);
-        uint32_t l1[2] = {cache(64 * KiB, 256, 4, DATA_ATTR, l2),
-                          cache(64 * KiB, 256, 4, INSTRUCTION_ATTR, l2)};
-        node(PPTT_ACPI_ID_VALID | PPTT_IS_LEAF, pkg, uid, 2, l1);
+        uint32_t l2 = pb_cache(1 * MiB, 2048, 8, UNIFIED_ATTR, 0, 0);
+        uint32_t l1[2] = {pb_cache(64 * KiB, 256, 4, DATA_ATTR, l2, 0),
+                          pb_cache(64 * KiB, 256, 4, INSTRUCTION_ATTR, l2, 0)};
+        pb_node(PPTT_ACPI_ID_VALID | PPTT_IS_LEAF, pkg, uid, 2, l1);
     }
-    put32(tab + 4, tab_len);
+    pb_seal();
 }
 
 /* sysfs's description of cpu: a 32K L1 data cache and a 512K L2 (what Linux would say). */
@@ -116,22 +53,21 @@ static void put_sysfs_caches(int cpu)
                                             "shared_cpu_list"};
         for (unsigned f = 0; f < 5; f++) {
             snprintf(name, sizeof(name), "%s/%s", base, files[f]);
-            put_text(name, idx[i][f]);
+            ft_put_text(name, idx[i][f]);
         }
         snprintf(name, sizeof(name), "%s/coherency_line_size", base);
-        put_text(name, "64");
+        ft_put_text(name, "64");
     }
 }
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/chase-host-arm.XXXXXX");
-    assert_non_null(mkdtemp(dir));
+    ft_make("/tmp/chase-host-arm.XXXXXX");
     memset(&ci, 0, sizeof(ci));
     build_pptt();
-    put_text("/sys/devices/system/cpu/cpu0/firmware_node/uid", "256\n");
-    put_text("/sys/devices/system/cpu/cpu1/firmware_node/uid", "257\n");
+    ft_put_text("/sys/devices/system/cpu/cpu0/firmware_node/uid", "256\n");
+    ft_put_text("/sys/devices/system/cpu/cpu1/firmware_node/uid", "257\n");
     for (int c = 0; c < 3; c++)
         put_sysfs_caches(c);
     return 0;
@@ -140,9 +76,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    ft_remove();
     return 0;
 }
 
@@ -150,8 +84,8 @@ static int teardown(void **state)
 static void test_pptt_first(void **state)
 {
     (void)state;
-    put(HOST_ARM_PPTT_PATH, tab, tab_len);
-    host_arm_caches(&ci, 1, dir);
+    ft_put(HOST_ARM_PPTT_PATH, pb_tab, pb_len);
+    host_arm_caches(&ci, 1, ft_root);
     assert_string_equal(ci.cache_source, "PPTT");
     assert_int_equal(ci.ncaches, 4);
     assert_int_equal(ci.caches[0].level, 1);
@@ -173,7 +107,7 @@ static void test_pptt_first(void **state)
 static void test_sysfs_without_pptt(void **state)
 {
     (void)state;
-    host_arm_caches(&ci, 0, dir);
+    host_arm_caches(&ci, 0, ft_root);
     assert_string_equal(ci.cache_source,
                         "sysfs; PPTT: /sys/firmware/acpi/tables/PPTT not readable");
     assert_int_equal(ci.ncaches, 2);
@@ -187,16 +121,16 @@ static void test_sysfs_without_pptt(void **state)
 static void test_sysfs_when_the_pptt_cannot_be_used(void **state)
 {
     (void)state;
-    put(HOST_ARM_PPTT_PATH, tab, tab_len);
-    host_arm_caches(&ci, 2, dir);
+    ft_put(HOST_ARM_PPTT_PATH, pb_tab, pb_len);
+    host_arm_caches(&ci, 2, ft_root);
     assert_string_equal(ci.cache_source, "sysfs; PPTT: no ACPI processor UID for cpu2 "
                                          "(/sys/devices/system/cpu/cpu2/firmware_node/uid)");
     assert_int_equal(ci.ncaches, 2);
-    put(HOST_ARM_PPTT_PATH, tab, PPTT_FIRST_STRUCT + 10); /* cut inside the first structure */
-    host_arm_caches(&ci, 0, dir);
+    ft_put(HOST_ARM_PPTT_PATH, pb_tab, PPTT_FIRST_STRUCT + 10); /* cut inside the first structure */
+    host_arm_caches(&ci, 0, ft_root);
     assert_true(strncmp(ci.cache_source, "sysfs; PPTT: ", 13) == 0);
     assert_int_equal(ci.caches[0].size_bytes, 32 * KiB);
-    host_arm_caches(&ci, 5, dir); /* no PPTT use and no sysfs folder either */
+    host_arm_caches(&ci, 5, ft_root); /* no PPTT use and no sysfs folder either */
     assert_true(strncmp(ci.cache_source, "none; PPTT: ", 12) == 0);
     assert_int_equal(ci.ncaches, 0);
 }
@@ -216,12 +150,12 @@ static void test_cpuinfo_midr_per_core(void **state)
                  c, big ? "0x4" : "0x2", big ? "0xd0b" : "0xd05", big ? "1" : "0");
         strcat(text, block);
     }
-    put_text(HOST_ARM_CPUINFO_PATH, text);
-    assert_int_equal(host_arm_cpuinfo_midr(dir, 0), 0x412fd050);
-    assert_int_equal(host_arm_cpuinfo_midr(dir, 3), 0x412fd050);
-    assert_int_equal(host_arm_cpuinfo_midr(dir, 4), 0x414fd0b1);
-    assert_int_equal(host_arm_cpuinfo_midr(dir, 7), 0x414fd0b1);
-    assert_int_equal(host_arm_cpuinfo_midr(dir, 8), 0); /* no such processor */
+    ft_put_text(HOST_ARM_CPUINFO_PATH, text);
+    assert_int_equal(host_arm_cpuinfo_midr(ft_root, 0), 0x412fd050);
+    assert_int_equal(host_arm_cpuinfo_midr(ft_root, 3), 0x412fd050);
+    assert_int_equal(host_arm_cpuinfo_midr(ft_root, 4), 0x414fd0b1);
+    assert_int_equal(host_arm_cpuinfo_midr(ft_root, 7), 0x414fd0b1);
+    assert_int_equal(host_arm_cpuinfo_midr(ft_root, 8), 0); /* no such processor */
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "fake_tree.h"
 #include "host_cpus.h"
 #include "machine/cpu_select.h"
 
@@ -23,25 +24,6 @@
 #define THREADS 2
 #define NCPU (PACKAGES * CORES * THREADS)
 
-static char root[64];
-
-static void put(const char *rel, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof(path), "%s/%s", root, rel);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void dir(const char *rel)
-{
-    char path[256];
-    snprintf(path, sizeof(path), "%s/%s", root, rel);
-    assert_int_equal(mkdir(path, 0755), 0);
-}
-
 /* CPU c of the machine above: its folder with topology and node link (offline: no topology). */
 static void cpu(unsigned c, bool online)
 {
@@ -49,42 +31,34 @@ static void cpu(unsigned c, bool online)
     unsigned core = c % CORES, sibling = thread ? c - PACKAGES * CORES : c + PACKAGES * CORES;
     char rel[128], text[64];
     snprintf(rel, sizeof(rel), "cpu%u", c);
-    dir(rel);
+    ft_dir(rel);
     snprintf(rel, sizeof(rel), "cpu%u/node%u", c, pkg);
-    dir(rel); /* a folder stands for sysfs's link */
+    ft_dir(rel); /* a folder stands for sysfs's link */
     if (!online)
         return;
     snprintf(rel, sizeof(rel), "cpu%u/topology", c);
-    dir(rel);
+    ft_dir(rel);
     snprintf(text, sizeof(text), "%u\n", pkg);
     snprintf(rel, sizeof(rel), "cpu%u/topology/physical_package_id", c);
-    put(rel, text);
+    ft_put_text(rel, text);
     snprintf(text, sizeof(text), "%u\n", core);
     snprintf(rel, sizeof(rel), "cpu%u/topology/core_id", c);
-    put(rel, text);
+    ft_put_text(rel, text);
     snprintf(text, sizeof(text), "%u,%u\n", c < sibling ? c : sibling, c < sibling ? sibling : c);
     snprintf(rel, sizeof(rel), "cpu%u/topology/thread_siblings_list", c);
-    put(rel, text);
+    ft_put_text(rel, text);
 }
 
 /* The machine's tree: every CPU online but offline_cpu (NCPU: none). */
 static int tree(unsigned offline_cpu)
 {
-    strcpy(root, "/tmp/chase-cpus-XXXXXX");
-    assert_non_null(mkdtemp(root));
-    put("possible", "0-191\n");
-    put("present", "0-191\n");
-    put("online", offline_cpu == NCPU ? "0-191\n" : "0-4,6-191\n");
+    ft_make("/tmp/chase-cpus-XXXXXX");
+    ft_put_text("possible", "0-191\n");
+    ft_put_text("present", "0-191\n");
+    ft_put_text("online", offline_cpu == NCPU ? "0-191\n" : "0-4,6-191\n");
     for (unsigned c = 0; c < NCPU; c++)
         cpu(c, c != offline_cpu);
     return 0;
-}
-
-static void drop_tree(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-    assert_int_equal(system(cmd), 0);
 }
 
 /* Every one of the 192 held (beyond the 64 of a fixed table), placed as sysfs says. */
@@ -94,7 +68,7 @@ static void test_every_cpu_held(void **state)
     struct host_cpus t;
     char why[200];
     tree(NCPU);
-    assert_int_equal(host_cpus_read(root, NULL, 0, 7, &t, why, sizeof(why)), NCPU);
+    assert_int_equal(host_cpus_read(ft_root, NULL, 0, 7, &t, why, sizeof(why)), NCPU);
     assert_int_equal(t.present, NCPU);
     assert_int_equal(t.online, NCPU);
     for (unsigned i = 0; i < NCPU; i++) {
@@ -107,7 +81,7 @@ static void test_every_cpu_held(void **state)
         assert_int_equal(p->bsp, i == 7);
     }
     host_cpus_free(&t);
-    drop_tree();
+    ft_remove();
 }
 
 /* An offline CPU and CPUs outside the affinity mask are not held; the counts say so. */
@@ -124,14 +98,14 @@ static void test_offline_and_affinity(void **state)
     for (unsigned c = 0; c < NCPU; c += 2)
         CPU_SET_S(c, bytes, allow); /* the even CPUs only */
     CPU_SET_S(5, bytes, allow);     /* offline: still not held */
-    assert_int_equal(host_cpus_read(root, allow, bytes, 0, &t, why, sizeof(why)), NCPU / 2);
+    assert_int_equal(host_cpus_read(ft_root, allow, bytes, 0, &t, why, sizeof(why)), NCPU / 2);
     assert_int_equal(t.present, NCPU);
     assert_int_equal(t.online, NCPU - 1);
     for (unsigned i = 0; i < t.n; i++)
         assert_int_equal(t.cpu[i].id % 2, 0);
     CPU_FREE(allow);
     host_cpus_free(&t);
-    drop_tree();
+    ft_remove();
 }
 
 /* An experiment that may use 64 chooses them over both packages, first threads first. */
@@ -142,7 +116,7 @@ static void test_select_spreads_over_packages(void **state)
     char why[200];
     unsigned pick[PLAT_CPUS_MAX], per_package[PACKAGES] = {0};
     tree(NCPU);
-    assert_int_equal(host_cpus_read(root, NULL, 0, 0, &t, why, sizeof(why)), NCPU);
+    assert_int_equal(host_cpus_read(ft_root, NULL, 0, 0, &t, why, sizeof(why)), NCPU);
     unsigned k = cpu_select_spread(t.cpu, t.n, PLAT_CPUS_MAX, pick);
     assert_int_equal(k, PLAT_CPUS_MAX);
     for (unsigned i = 0; i < k; i++) {
@@ -152,7 +126,7 @@ static void test_select_spreads_over_packages(void **state)
     assert_int_equal(per_package[0], PLAT_CPUS_MAX / 2);
     assert_int_equal(per_package[1], PLAT_CPUS_MAX / 2);
     host_cpus_free(&t);
-    drop_tree();
+    ft_remove();
 }
 
 /* CPU lists: one past the highest number and how many it lists; malformed ones give 0. */

@@ -12,28 +12,17 @@
 
 #include <cmocka.h>
 
+#include "fake_tree.h"
 #include "host_identity.h"
 #include "machine/smbios.h"
 #include "smbios_build.h"
 
-static char dir[64];
 static struct machine_identity id;
-
-static void put(const char *name, const void *data, size_t len)
-{
-    char path[128];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    fclose(f);
-}
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/chase-host-identity.XXXXXX");
-    assert_non_null(mkdtemp(dir));
+    ft_make("/tmp/chase-host-identity.XXXXXX");
     memset(&id, 0, sizeof(id));
     return 0;
 }
@@ -41,9 +30,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    ft_remove();
     free((void *)id.smbios);
     id.smbios = NULL;
     return 0;
@@ -63,12 +50,12 @@ static void test_tables_read(void **state)
     sb_end(&t);
     uint8_t ep[0x18];
     sb_ep3(ep, 3, 2, (uint32_t)t.n, 0xdead0000);
-    put("smbios_entry_point", ep, sizeof(ep));
-    put("DMI", t.b, t.n);
-    host_identity_smbios(&id, dir);
+    ft_put("smbios_entry_point", ep, sizeof(ep));
+    ft_put("DMI", t.b, t.n);
+    host_identity_smbios(&id, ft_root);
     assert_non_null(id.smbios);
     assert_string_equal(id.smbios_why, "");
-    assert_non_null(strstr(id.smbios_source, dir));
+    assert_non_null(strstr(id.smbios_source, ft_root));
     assert_string_equal(id.smbios->board_maker, "HostBoardCo");
     assert_int_equal(id.smbios->device[0].size_bytes, 16ull << 30);
     assert_int_equal(id.smbios->device[0].configured_mts, 2933);
@@ -78,22 +65,22 @@ static void test_tables_read(void **state)
 static void test_absent_or_invalid(void **state)
 {
     (void)state;
-    host_identity_smbios(&id, dir);
+    host_identity_smbios(&id, ft_root);
     assert_null(id.smbios);
     assert_non_null(strstr(id.smbios_why, "could not read"));
     assert_non_null(strstr(id.smbios_why, "smbios_entry_point"));
-    put("smbios_entry_point", "_SM3_ not a real entry point", 28);
-    host_identity_smbios(&id, dir);
+    ft_put("smbios_entry_point", "_SM3_ not a real entry point", 28);
+    host_identity_smbios(&id, ft_root);
     assert_non_null(strstr(id.smbios_why, "DMI")); /* the table is missing */
-    put("DMI", "\x7f\x04\x00\x00\x00\x00", 6);
-    host_identity_smbios(&id, dir);
+    ft_put("DMI", "\x7f\x04\x00\x00\x00\x00", 6);
+    host_identity_smbios(&id, ft_root);
     assert_null(id.smbios);
     assert_non_null(strstr(id.smbios_why, "length not valid"));
     uint8_t ep[0x18];
     sb_ep3(ep, 3, 0, 6, 0);
     ep[9] ^= 0xff; /* the checksum no longer sums to 0 */
-    put("smbios_entry_point", ep, sizeof(ep));
-    host_identity_smbios(&id, dir);
+    ft_put("smbios_entry_point", ep, sizeof(ep));
+    host_identity_smbios(&id, ft_root);
     assert_null(id.smbios);
     assert_non_null(strstr(id.smbios_why, "checksum"));
 }
@@ -103,9 +90,9 @@ static void test_microcode_line(void **state)
     (void)state;
     static const char cpuinfo[] = "processor\t: 0\nmicrocode\t: 0x2b000590\n\nprocessor\t: 1\n"
                                   "microcode\t: 0x2b000591\n";
-    put("cpuinfo", cpuinfo, strlen(cpuinfo));
+    ft_put("cpuinfo", cpuinfo, strlen(cpuinfo));
     char path[128];
-    snprintf(path, sizeof(path), "%s/cpuinfo", dir);
+    snprintf(path, sizeof(path), "%s/cpuinfo", ft_root);
     host_identity_microcode(&id, path, 1);
     assert_true(id.microcode_read);
     assert_int_equal(id.microcode, 0x2b000591);

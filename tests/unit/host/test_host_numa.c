@@ -13,65 +13,46 @@
 
 #include <cmocka.h>
 
+#include "fake_tree.h"
 #include "host_numa.h"
 
-static char root[64];
 static struct plat_numa t;
 static char why[200];
 
-static void put(const char *rel, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof(path), "%s/devices/system/node/%s", root, rel);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+#define NODES "devices/system/node/" /* where sysfs lists the memory nodes */
 
 /* A node folder with its three files (distance NULL: none). */
 static void node(unsigned n, const char *cpulist, unsigned long long total_kib,
                  unsigned long long free_kib, const char *distance)
 {
     char rel[256], text[256];
-    snprintf(rel, sizeof(rel), "%s/devices/system/node/node%u", root, n);
-    assert_int_equal(mkdir(rel, 0755), 0);
-    snprintf(rel, sizeof(rel), "node%u/cpulist", n);
-    put(rel, cpulist);
-    snprintf(rel, sizeof(rel), "node%u/meminfo", n);
+    snprintf(rel, sizeof(rel), NODES "node%u/cpulist", n);
+    ft_put_text(rel, cpulist);
+    snprintf(rel, sizeof(rel), NODES "node%u/meminfo", n);
     snprintf(text, sizeof(text),
              "Node %u MemTotal:       %llu kB\nNode %u MemFree:        %llu kB\n"
              "Node %u MemUsed:        %llu kB\n",
              n, total_kib, n, free_kib, n, total_kib - free_kib);
-    put(rel, text);
+    ft_put_text(rel, text);
     if (distance) {
-        snprintf(rel, sizeof(rel), "node%u/distance", n);
-        put(rel, distance);
+        snprintf(rel, sizeof(rel), NODES "node%u/distance", n);
+        ft_put_text(rel, distance);
     }
 }
 
 static int make_tree(void **state)
 {
     (void)state;
-    char dir[128];
-    strcpy(root, "/tmp/chase-sysfs-XXXXXX");
-    assert_non_null(mkdtemp(root));
-    snprintf(dir, sizeof(dir), "%s/devices", root);
-    mkdir(dir, 0755);
-    snprintf(dir, sizeof(dir), "%s/devices/system", root);
-    mkdir(dir, 0755);
-    snprintf(dir, sizeof(dir), "%s/devices/system/node", root);
-    mkdir(dir, 0755);
-    put("online", "0-1,3\n"); /* files beside the node folders are not nodes */
+    ft_make("/tmp/chase-sysfs-XXXXXX");
+    ft_put_text(NODES "online", "0-1,3\n"); /* files beside the node folders are not nodes */
     return 0;
 }
 
 static int remove_tree(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-    return system(cmd);
+    ft_remove();
+    return 0;
 }
 
 /* node0 and node1 with processors, node3 memory only (CXL-like), listed out of order. */
@@ -81,7 +62,7 @@ static void test_three_nodes(void **state)
     node(3, "\n", 8388608, 8000000, "30 30 10\n"); /* written first: sorted by number */
     node(0, "0-3,8\n", 16777216, 1048576, "10 21 30\n");
     node(1, "4-7\n", 16777216, 2097152, "21 10 30\n");
-    assert_int_equal(host_numa_read(root, &t, why, sizeof(why)), 3);
+    assert_int_equal(host_numa_read(ft_root, &t, why, sizeof(why)), 3);
     assert_int_equal(t.node[0].domain, 0);
     assert_int_equal(t.node[1].domain, 1);
     assert_int_equal(t.node[2].domain, 3);
@@ -103,8 +84,8 @@ static void test_three_nodes(void **state)
 static void test_short_distance_row(void **state)
 {
     (void)state;
-    put("node1/distance", "21\n");
-    assert_int_equal(host_numa_read(root, &t, why, sizeof(why)), 3);
+    ft_put_text(NODES "node1/distance", "21\n");
+    assert_int_equal(host_numa_read(ft_root, &t, why, sizeof(why)), 3);
     assert_false(t.slit);
     assert_int_equal(t.distance[0][1], 0);
     assert_non_null(strstr(t.note, "distance row"));

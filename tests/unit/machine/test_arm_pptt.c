@@ -10,77 +10,13 @@
 #include <cmocka.h>
 
 #include "machine/arm_pptt.h"
+#include "pptt_build.h"
 
 #define KiB 1024u
 #define MiB (1024u * KiB)
 
-static uint8_t tab[1024];
-static uint32_t tab_len;
 static struct pptt p;
 static char why[200];
-
-static void put16(uint8_t *at, uint16_t v)
-{
-    memcpy(at, &v, 2);
-}
-
-static void put32(uint8_t *at, uint32_t v)
-{
-    memcpy(at, &v, 4);
-}
-
-static void begin(uint8_t revision)
-{
-    memset(tab, 0, sizeof(tab));
-    memcpy(tab, "PPTT", 4);
-    tab[8] = revision;
-    tab_len = PPTT_FIRST_STRUCT;
-}
-
-static void seal(void)
-{
-    put32(tab + 4, tab_len);
-}
-
-/* A cache type structure (ACPI 6.5 table 5.161); returns its offset. */
-static uint32_t cache(uint32_t size, uint32_t sets, uint8_t ways, uint8_t attr, uint32_t next,
-                      uint32_t id)
-{
-    uint32_t at = tab_len;
-    uint8_t *s = tab + at;
-    bool rev3 = tab[8] >= PPTT_REVISION_CACHE_ID;
-    s[0] = PPTT_TYPE_CACHE;
-    s[1] = rev3 ? PPTT_CACHE_BYTES_REV3 : PPTT_CACHE_BYTES;
-    put32(s + 4, 0x7f | (rev3 ? PPTT_CACHE_ID_VALID : 0)); /* every field valid */
-    put32(s + 8, next);
-    put32(s + 12, size);
-    put32(s + 16, sets);
-    s[20] = ways;
-    s[21] = attr;
-    put16(s + 22, 64);
-    if (rev3)
-        put32(s + 24, id);
-    tab_len += s[1];
-    return at;
-}
-
-/* A processor hierarchy node (ACPI 6.5 table 5.158) with n private resources. */
-static uint32_t node(uint32_t flags, uint32_t parent, uint32_t acpi_id, unsigned n,
-                     const uint32_t *res)
-{
-    uint32_t at = tab_len;
-    uint8_t *s = tab + at;
-    s[0] = PPTT_TYPE_PROCESSOR;
-    s[1] = (uint8_t)(PPTT_PROCESSOR_BYTES + 4 * n);
-    put32(s + 4, flags);
-    put32(s + 8, parent);
-    put32(s + 12, acpi_id);
-    put32(s + 16, n);
-    for (unsigned i = 0; i < n; i++)
-        put32(s + PPTT_PROCESSOR_BYTES + 4 * i, res[i]);
-    tab_len += s[1];
-    return at;
-}
 
 #define ATTR_DATA (0x3 | 0 << 2)        /* read and write allocate, data, write-back */
 #define ATTR_INSTRUCTION (0x0 | 1 << 2) /* read allocate, instruction */
@@ -93,20 +29,20 @@ static uint32_t node(uint32_t flags, uint32_t parent, uint32_t acpi_id, unsigned
  */
 static uint32_t n1_system(uint8_t revision)
 {
-    begin(revision);
-    uint32_t l3 = cache(32 * MiB, 32768, 16, ATTR_UNIFIED, 0, 100);
-    uint32_t pkg = node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
+    pb_begin(revision);
+    uint32_t l3 = pb_cache(32 * MiB, 32768, 16, ATTR_UNIFIED, 0, 100);
+    uint32_t pkg = pb_node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
     for (uint32_t cl = 0; cl < 2; cl++) {
-        uint32_t cluster = node(0, pkg, cl, 0, NULL);
+        uint32_t cluster = pb_node(0, pkg, cl, 0, NULL);
         for (uint32_t core = 0; core < 2; core++) {
             uint32_t id = cl * 2 + core;
-            uint32_t l2 = cache(1 * MiB, 2048, 8, ATTR_UNIFIED, 0, 20 + id);
-            uint32_t l1[2] = {cache(64 * KiB, 256, 4, ATTR_DATA, l2, 10 + id),
-                              cache(64 * KiB, 256, 4, ATTR_INSTRUCTION, l2, 30 + id)};
-            node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, cluster, id, 2, l1);
+            uint32_t l2 = pb_cache(1 * MiB, 2048, 8, ATTR_UNIFIED, 0, 20 + id);
+            uint32_t l1[2] = {pb_cache(64 * KiB, 256, 4, ATTR_DATA, l2, 10 + id),
+                              pb_cache(64 * KiB, 256, 4, ATTR_INSTRUCTION, l2, 30 + id)};
+            pb_node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, cluster, id, 2, l1);
         }
     }
-    seal();
+    pb_seal();
     return l3;
 }
 
@@ -114,7 +50,7 @@ static void test_n1_two_clusters(void **state)
 {
     (void)state;
     uint32_t l3 = n1_system(3);
-    assert_true(pptt_parse(tab, sizeof(tab), &p, why, sizeof(why)));
+    assert_true(pptt_parse(pb_tab, sizeof(pb_tab), &p, why, sizeof(why)));
     assert_int_equal(p.n_nodes, 1 + 2 + 4);
     assert_int_equal(p.n_caches, 1 + 4 * 3);
     struct pptt_cpu_cache c[PPTT_CPU_CACHES_MAX];
@@ -147,7 +83,7 @@ static void test_revision2_has_no_cache_id(void **state)
 {
     (void)state;
     n1_system(2);
-    assert_true(pptt_parse(tab, sizeof(tab), &p, why, sizeof(why)));
+    assert_true(pptt_parse(pb_tab, sizeof(pb_tab), &p, why, sizeof(why)));
     assert_int_equal(p.revision, 2);
     for (unsigned i = 0; i < p.n_caches; i++) {
         assert_false(p.caches[i].flags & PPTT_CACHE_ID_VALID);
@@ -159,16 +95,16 @@ static void test_cluster_cache_shared_by_its_cores(void **state)
 {
     (void)state;
     /* A DynamIQ cluster: private L1 and L2 per core, the L3 a private resource of the cluster. */
-    begin(3);
-    uint32_t l3 = cache(2 * MiB, 2048, 16, ATTR_UNIFIED, 0, 1);
-    uint32_t cluster = node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
+    pb_begin(3);
+    uint32_t l3 = pb_cache(2 * MiB, 2048, 16, ATTR_UNIFIED, 0, 1);
+    uint32_t cluster = pb_node(PPTT_PHYSICAL_PACKAGE, 0, 0, 1, &l3);
     for (uint32_t id = 0; id < 3; id++) {
-        uint32_t l2 = cache(512 * KiB, 1024, 8, ATTR_UNIFIED, 0, 0);
-        uint32_t l1 = cache(64 * KiB, 256, 4, ATTR_DATA, l2, 0);
-        node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, cluster, id, 1, &l1);
+        uint32_t l2 = pb_cache(512 * KiB, 1024, 8, ATTR_UNIFIED, 0, 0);
+        uint32_t l1 = pb_cache(64 * KiB, 256, 4, ATTR_DATA, l2, 0);
+        pb_node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, cluster, id, 1, &l1);
     }
-    seal();
-    assert_true(pptt_parse(tab, tab_len, &p, why, sizeof(why)));
+    pb_seal();
+    assert_true(pptt_parse(pb_tab, pb_len, &p, why, sizeof(why)));
     struct pptt_cpu_cache c[PPTT_CPU_CACHES_MAX];
     assert_int_equal(pptt_cpu_caches(&p, 2, c, PPTT_CPU_CACHES_MAX), 3);
     assert_int_equal(c[2].level, 3);
@@ -178,7 +114,7 @@ static void test_cluster_cache_shared_by_its_cores(void **state)
 /* Parsing fails and the reason names what is wrong. */
 static void expect_malformed(size_t buf_len, const char *says)
 {
-    assert_false(pptt_parse(tab, buf_len, &p, why, sizeof(why)));
+    assert_false(pptt_parse(pb_tab, buf_len, &p, why, sizeof(why)));
     assert_non_null(strstr(why, says));
 }
 
@@ -187,55 +123,55 @@ static void test_malformed_tables(void **state)
     (void)state;
     n1_system(3);
     expect_malformed(20, "shorter than");
-    expect_malformed(tab_len - 1, "not a PPTT"); /* the header claims more than the buffer */
-    tab[0] = 'X';
-    expect_malformed(sizeof(tab), "not a PPTT");
+    expect_malformed(pb_len - 1, "not a PPTT"); /* the header claims more than the buffer */
+    pb_tab[0] = 'X';
+    expect_malformed(sizeof(pb_tab), "not a PPTT");
     uint32_t first = n1_system(3); /* the L3, first structure */
-    tab[first + 1] = 1;            /* a length under 2 */
-    expect_malformed(sizeof(tab), "has length 1");
+    pb_tab[first + 1] = 1;         /* a length under 2 */
+    expect_malformed(sizeof(pb_tab), "has length 1");
     n1_system(3);
-    tab[first + 1] = PPTT_CACHE_BYTES; /* a revision 2 length in a revision 3 table */
-    expect_malformed(sizeof(tab), "at least 28");
+    pb_tab[first + 1] = PPTT_CACHE_BYTES; /* a revision 2 length in a revision 3 table */
+    expect_malformed(sizeof(pb_tab), "at least 28");
     n1_system(3);
-    put32(tab + 4, tab_len - 4); /* the last structure runs past the end */
-    expect_malformed(sizeof(tab), "end within");
+    pb_put32(pb_tab + 4, pb_len - 4); /* the last structure runs past the end */
+    expect_malformed(sizeof(pb_tab), "end within");
     n1_system(3);
-    put32(tab + first + 8, 7); /* a next level inside the header */
-    expect_malformed(sizeof(tab), "next level 7");
+    pb_put32(pb_tab + first + 8, 7); /* a next level inside the header */
+    expect_malformed(sizeof(pb_tab), "next level 7");
 }
 
 static void test_malformed_nodes(void **state)
 {
     (void)state;
-    begin(3);
-    uint32_t l1 = cache(64 * KiB, 256, 4, ATTR_DATA, 0, 0);
-    uint32_t leaf = node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, 0, 0, 1, &l1);
-    seal();
-    assert_true(pptt_parse(tab, tab_len, &p, why, sizeof(why)));
-    put32(tab + leaf + 16, 2); /* two private resources claimed, room for one */
-    expect_malformed(tab_len, "2 private resources");
-    put32(tab + leaf + 16, 1);
-    put32(tab + leaf + 8, l1); /* the parent is a cache */
-    expect_malformed(tab_len, "not a processor node");
-    put32(tab + leaf + 8, 0);
-    put32(tab + leaf + PPTT_PROCESSOR_BYTES, 3); /* a private resource in the header */
-    expect_malformed(tab_len, "private resource 3");
+    pb_begin(3);
+    uint32_t l1 = pb_cache(64 * KiB, 256, 4, ATTR_DATA, 0, 0);
+    uint32_t leaf = pb_node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, 0, 0, 1, &l1);
+    pb_seal();
+    assert_true(pptt_parse(pb_tab, pb_len, &p, why, sizeof(why)));
+    pb_put32(pb_tab + leaf + 16, 2); /* two private resources claimed, room for one */
+    expect_malformed(pb_len, "2 private resources");
+    pb_put32(pb_tab + leaf + 16, 1);
+    pb_put32(pb_tab + leaf + 8, l1); /* the parent is a cache */
+    expect_malformed(pb_len, "not a processor node");
+    pb_put32(pb_tab + leaf + 8, 0);
+    pb_put32(pb_tab + leaf + PPTT_PROCESSOR_BYTES, 3); /* a private resource in the header */
+    expect_malformed(pb_len, "private resource 3");
 }
 
 static void test_loops_end(void **state)
 {
     (void)state;
     /* A next-level loop (L1 -> L2 -> L1) and a parent loop still give a bounded answer. */
-    begin(3);
-    uint32_t l1 = cache(64 * KiB, 256, 4, ATTR_DATA, 0, 0);
-    uint32_t l2 = cache(1 * MiB, 2048, 8, ATTR_UNIFIED, l1, 0);
-    put32(tab + l1 + 8, l2);
-    uint32_t a = node(0, 0, 0, 0, NULL);
-    uint32_t b = node(0, a, 0, 0, NULL);
-    put32(tab + a + 8, b);
-    node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, a, 9, 1, &l1);
-    seal();
-    assert_true(pptt_parse(tab, tab_len, &p, why, sizeof(why)));
+    pb_begin(3);
+    uint32_t l1 = pb_cache(64 * KiB, 256, 4, ATTR_DATA, 0, 0);
+    uint32_t l2 = pb_cache(1 * MiB, 2048, 8, ATTR_UNIFIED, l1, 0);
+    pb_put32(pb_tab + l1 + 8, l2);
+    uint32_t a = pb_node(0, 0, 0, 0, NULL);
+    uint32_t b = pb_node(0, a, 0, 0, NULL);
+    pb_put32(pb_tab + a + 8, b);
+    pb_node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, a, 9, 1, &l1);
+    pb_seal();
+    assert_true(pptt_parse(pb_tab, pb_len, &p, why, sizeof(why)));
     struct pptt_cpu_cache c[PPTT_CPU_CACHES_MAX];
     assert_int_equal(pptt_cpu_caches(&p, 9, c, PPTT_CPU_CACHES_MAX), 2);
     assert_int_equal(c[1].level, 2);
@@ -244,15 +180,15 @@ static void test_loops_end(void **state)
 static void test_unknown_types_skipped(void **state)
 {
     (void)state;
-    begin(3);
-    uint8_t *id = tab + tab_len; /* type 2, the deprecated ID structure (30 bytes) */
+    pb_begin(3);
+    uint8_t *id = pb_tab + pb_len; /* type 2, the deprecated ID structure (30 bytes) */
     id[0] = 2;
     id[1] = 30;
-    tab_len += 30;
-    uint32_t l1 = cache(32 * KiB, 128, 4, ATTR_DATA, 0, 0);
-    node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, 0, 0, 1, &l1);
-    seal();
-    assert_true(pptt_parse(tab, tab_len, &p, why, sizeof(why)));
+    pb_len += 30;
+    uint32_t l1 = pb_cache(32 * KiB, 128, 4, ATTR_DATA, 0, 0);
+    pb_node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, 0, 0, 1, &l1);
+    pb_seal();
+    assert_true(pptt_parse(pb_tab, pb_len, &p, why, sizeof(why)));
     assert_int_equal(p.n_caches, 1);
     assert_int_equal(p.n_nodes, 1);
 }

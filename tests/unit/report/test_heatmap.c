@@ -11,15 +11,16 @@
 
 #include <cmocka.h>
 
+#include "fake_tree.h"
 #include "lib/csv.h"
 #include "outputs/plot.h"
 
-/* The text of outdir/gnuplot/name.gp (static buffer). */
-static const char *script_of(const char *outdir, const char *name)
+/* The text of outdir/gnuplot/name.ext, ext "gp" (the script) or "dat" (static buffer). */
+static const char *gnuplot_file(const char *outdir, const char *name, const char *ext)
 {
     static char text[8192];
     char path[512];
-    snprintf(path, sizeof(path), "%s/gnuplot/%s.gp", outdir, name);
+    snprintf(path, sizeof(path), "%s/gnuplot/%s.%s", outdir, name, ext);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     size_t n = fread(text, 1, sizeof(text) - 1, f);
@@ -28,30 +29,17 @@ static const char *script_of(const char *outdir, const char *name)
     return text;
 }
 
-static char dir[] = "/tmp/chase-heatmap-XXXXXX";
-
-/* The scratch folder plots are written into, made once. */
-static const char *scratch(void)
-{
-    static bool made;
-    if (!made)
-        assert_non_null(mkdtemp(dir));
-    made = true;
-    return dir;
-}
-
 /* Render the matrix in csv_text; returns its script. */
 static const char *render(const char *csv_text, const char *name)
 {
-    scratch();
     struct csv t;
     char err[160];
     assert_int_equal(csv_parse(csv_text, strlen(csv_text), &t, err, sizeof(err)), 0);
     struct plot_heatmap h = {name, "t", "answering", "timing", "ns", "cpu_a", "cpu_b", "ns_median"};
     /* gnuplot may be absent where unit tests run: the script is written first either way */
-    (void)plot_heatmap_render(dir, &h, &t, err, sizeof(err));
+    (void)plot_heatmap_render(ft_root, &h, &t, err, sizeof(err));
     csv_free(&t);
-    return script_of(dir, name);
+    return gnuplot_file(ft_root, name, "gp");
 }
 
 /* 64.6 against 65.4 ns: the scale runs from 0 to the largest, not over the 0.8 ns between. */
@@ -74,20 +62,6 @@ static void test_scale_keeps_real_groups(void **state)
     assert_non_null(strstr(gp, "set cbrange [0:80]"));
 }
 
-/* The text of outdir/gnuplot/name.dat (static buffer). */
-static const char *data_of(const char *outdir, const char *name)
-{
-    static char text[4096];
-    char path[512];
-    snprintf(path, sizeof(path), "%s/gnuplot/%s.dat", outdir, name);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(text, 1, sizeof(text) - 1, f);
-    text[n] = 0;
-    fclose(f);
-    return text;
-}
-
 /* bw_cores' peak table: the peak rows only, in order, named by their mix; the scale from 0. */
 static void test_bars_of_chosen_rows(void **state)
 {
@@ -99,13 +73,13 @@ static void test_bars_of_chosen_rows(void **state)
     char err[160];
     assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
     struct plot_bars b = {"peak", "t", "mix", "GB/s", "kernel", "gbs_total", "table", "peak"};
-    (void)plot_bars_render(scratch(), &b, &t, err, sizeof(err)); /* gnuplot may be absent */
-    assert_string_equal(data_of(dir, "peak"), "0 \"all-read\" 30\n1 \"1:1\" 24\n");
-    assert_non_null(strstr(script_of(dir, "peak"), "set yrange [0:34.5]"));
-    assert_non_null(strstr(script_of(dir, "peak"), "xtic(2) with boxes"));
+    (void)plot_bars_render(ft_root, &b, &t, err, sizeof(err)); /* gnuplot may be absent */
+    assert_string_equal(gnuplot_file(ft_root, "peak", "dat"), "0 \"all-read\" 30\n1 \"1:1\" 24\n");
+    assert_non_null(strstr(gnuplot_file(ft_root, "peak", "gp"), "set yrange [0:34.5]"));
+    assert_non_null(strstr(gnuplot_file(ft_root, "peak", "gp"), "xtic(2) with boxes"));
     /* a missing column is said, nothing drawn */
     struct plot_bars bad = {"bad", "t", "mix", "GB/s", "mix", "gbs_total", NULL, NULL};
-    assert_int_equal(plot_bars_render(dir, &bad, &t, err, sizeof(err)), -1);
+    assert_int_equal(plot_bars_render(ft_root, &bad, &t, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "lacks mix"));
     csv_free(&t);
 }
@@ -117,5 +91,5 @@ int main(void)
         cmocka_unit_test(test_scale_keeps_real_groups),
         cmocka_unit_test(test_bars_of_chosen_rows),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, ft_group_setup, ft_group_teardown);
 }

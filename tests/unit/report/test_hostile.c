@@ -16,12 +16,11 @@
 
 #include <cmocka.h>
 
+#include "fake_tree.h"
 #include "fit/analysis.h"
 #include "inputs/rbounds.h"
 #include "inputs/source.h"
 #include "outputs/output.h"
-
-static char dir[64];
 
 /* A run folder whose every number is a field "@N@" can replace. */
 static const char *const run_json[] = {
@@ -72,23 +71,13 @@ static const char csv_head[] = "size_bytes,stride_bytes,reps,ns_min,ns_median,ns
 static const char *const hostile[] = {"1e300", "-1", "0", "\"NaN\"", "1e999"};
 #define HOSTILE (sizeof(hostile) / sizeof(hostile[0]))
 
-static void write_file(const char *name, const char *text)
-{
-    char path[160];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
-    fclose(f);
-}
-
 /* run.json with its numeric part k (odd indices) replaced by v (k < 0: none). */
 static void write_json(int k, const char *v)
 {
     char text[2048] = "";
     for (size_t i = 0; i < JSON_PARTS; i++)
         strcat(text, (int)i == k ? v : run_json[i]);
-    write_file("run.json", text);
+    ft_put_text("run.json", text);
 }
 
 /* random.csv, a three-level curve, with cell (row, col) replaced by v (row < 0: none). */
@@ -111,7 +100,7 @@ static void write_csv(int row, int col, const char *v)
             strcat(text, c + 1 < CSV_COLS ? "," : "\n");
         }
     }
-    write_file("random.csv", text);
+    ft_put_text("random.csv", text);
 }
 
 /* Whether a warning of s names both file and field. */
@@ -129,7 +118,7 @@ static void read_and_analyse(struct source *s)
     static struct source_result res;
     char err[600];
     memset(s, 0, sizeof(*s));
-    assert_int_equal(source_load(dir, s, err, sizeof(err)), 0);
+    assert_int_equal(source_load(ft_root, s, err, sizeof(err)), 0);
     analyse_all(&res, s, 1, &(struct analysis_opts){0});
     FILE *f = fopen("/dev/null", "w");
     assert_non_null(f);
@@ -237,21 +226,6 @@ static void test_foreign_points(void **state)
     source_free(&s);
 }
 
-static int make_dir(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/chase-hostile-test-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,5 +234,5 @@ int main(void)
         cmocka_unit_test(test_finding),
         cmocka_unit_test(test_foreign_points),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, ft_group_setup, ft_group_teardown);
 }

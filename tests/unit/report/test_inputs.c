@@ -14,14 +14,13 @@
 
 #include <cmocka.h>
 
+#include "fake_tree.h"
 #include "inputs/source.h"
 
 /* An experiment's index in kernel/analysis/table.c. */
 #define EXP(name) ((size_t)analysis_experiment_index(name))
 
 #define FUZZ_ROUNDS 300
-
-static char dir[64];
 
 static const char lmbench[] = "\"stride=64\n0.00049 1.176\n0.00098 1.177\n0.00195 1.175\n"
                               "1.50000 5.512\n\n\"stride=256\n0.00049 1.180\n64.00000 95.1\n";
@@ -44,14 +43,12 @@ static const char multichase[] =
     "nr_threads = 1\npage_size = 2097152 bytes (THP)\ntotal_memory = 1048576 (1.0 MiB)\n"
     "stride = 256\nchase = simple\n1700000000.5 4.125\n";
 
+/* name in the tree holding n bytes of text; returns its path (a static buffer). */
 static const char *write_text(const char *name, const char *text, size_t n)
 {
-    static char path[128];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, n, f), n);
-    fclose(f);
+    static char path[FT_PATH_BYTES];
+    ft_put(name, text, n);
+    ft_path(path, name);
     return path;
 }
 
@@ -173,7 +170,7 @@ static void test_run_folder(void **state)
     (void)state;
     struct source s;
     char err[600], sub[128], path[160];
-    snprintf(sub, sizeof(sub), "%s/0007", dir);
+    snprintf(sub, sizeof(sub), "%s/0007", ft_root);
     mkdir(sub, 0755);
     memset(&s, 0, sizeof(s));
     assert_int_equal(source_load(sub, &s, err, sizeof(err)), -1); /* empty folder */
@@ -277,21 +274,6 @@ static void test_fuzz_inputs(void **state)
     }
 }
 
-static int make_dir(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/chase-report-test-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,5 +283,5 @@ int main(void)
         cmocka_unit_test(test_run_folder),     cmocka_unit_test(test_fuzz_inputs),
         cmocka_unit_test(test_absurd_sizes),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, ft_group_setup, ft_group_teardown);
 }

@@ -249,28 +249,24 @@ int plot_run_gnuplot(const char *outdir, const char *script)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_t cap)
+int plot_files_make(const char *outdir, const char *name, struct plot_files *pf, char *err,
+                    size_t cap)
 {
-    char dir[4200], data[4400], script[4400], rel[200], png[4400];
-    double range[4]; /* x min, x max, y min, y max */
-    size_t points;
-    snprintf(dir, sizeof(dir), "%s/gnuplot", outdir);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, cap, "cannot create %s: %s", dir, strerror(errno));
+    snprintf(pf->dir, sizeof(pf->dir), "%s/gnuplot", outdir);
+    if (mkdir(pf->dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, cap, "cannot create %s: %s", pf->dir, strerror(errno));
         return -1;
     }
-    snprintf(data, sizeof(data), "%s/%s.dat", dir, ps->name);
-    snprintf(script, sizeof(script), "%s/%s.gp", dir, ps->name);
-    if (write_data(data, ps, range, &points) != 0 || write_script(script, ps, range) != 0) {
-        snprintf(err, cap, "cannot write %s: %s", script, strerror(errno));
-        return -1;
-    }
-    if (points == 0) {
-        snprintf(err, cap, "%s: no points to plot", ps->name);
-        return -1;
-    }
-    snprintf(rel, sizeof(rel), "gnuplot/%s.gp", ps->name);
-    snprintf(png, sizeof(png), "%s/%s.png", outdir, ps->name);
+    snprintf(pf->data, sizeof(pf->data), "%s/%s.dat", pf->dir, name);
+    snprintf(pf->script, sizeof(pf->script), "%s/%s.gp", pf->dir, name);
+    return 0;
+}
+
+int plot_draw(const char *outdir, const char *name, char *err, size_t cap)
+{
+    char rel[200], png[4400];
+    snprintf(rel, sizeof(rel), "gnuplot/%s.gp", name);
+    snprintf(png, sizeof(png), "%s/%s.png", outdir, name);
     unlink(png);
     int rc = plot_run_gnuplot(outdir, rel);
     struct stat st;
@@ -283,4 +279,22 @@ int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_
         return -1;
     }
     return 0;
+}
+
+int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_t cap)
+{
+    struct plot_files pf;
+    double range[4]; /* x min, x max, y min, y max */
+    size_t points;
+    if (plot_files_make(outdir, ps->name, &pf, err, cap) != 0)
+        return -1;
+    if (write_data(pf.data, ps, range, &points) != 0 || write_script(pf.script, ps, range) != 0) {
+        snprintf(err, cap, "cannot write %s: %s", pf.script, strerror(errno));
+        return -1;
+    }
+    if (points == 0) {
+        snprintf(err, cap, "%s: no points to plot", ps->name);
+        return -1;
+    }
+    return plot_draw(outdir, ps->name, err, cap);
 }

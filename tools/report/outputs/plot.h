@@ -69,6 +69,22 @@ int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_
 /* Run gnuplot (or $CHASE_GNUPLOT) on script, a path inside outdir; its exit status (127: none). */
 int plot_run_gnuplot(const char *outdir, const char *script);
 
+/* Where a plot's files go: outdir/gnuplot, and NAME.dat and NAME.gp in it. */
+struct plot_files {
+    char dir[4200], data[4400], script[4400];
+};
+
+/* Make outdir/gnuplot and name the files of plot name in it; 0, or -1 with err saying why. */
+int plot_files_make(const char *outdir, const char *name, struct plot_files *pf, char *err,
+                    size_t cap);
+
+/*
+ * Run gnuplot on plot name's script (written in the files plot_files_make named). Returns 0
+ * when a non-empty outdir/NAME.png exists afterwards, else -1 with err saying why (gnuplot
+ * missing or failing: see outdir/gnuplot.log).
+ */
+int plot_draw(const char *outdir, const char *name, char *err, size_t cap);
+
 /* A heatmap: one cell per (x, y) value pair of a table, coloured and labelled by column z. */
 struct plot_heatmap {
     const char *name, *title, *xlabel, *ylabel, *zlabel;

@@ -4,8 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "inputs/rtext.h"
 #include "outputs/plot.h"
@@ -63,36 +61,23 @@ int plot_bars_render(const char *outdir, const struct plot_bars *b, const struct
                      size_t cap)
 {
     int cols[3] = {csv_col(t, b->label), csv_col(t, b->y), b->where ? csv_col(t, b->where) : -1};
-    char dir[4200], data[4400], script[4400], rel[200], png[4400];
     if (cols[0] < 0 || cols[1] < 0 || (b->where && cols[2] < 0)) {
         snprintf(err, cap, "%s: the table lacks %s, %s or %s", b->name, b->label, b->y,
                  b->where ? b->where : "-");
         return -1;
     }
-    snprintf(dir, sizeof(dir), "%s/gnuplot", outdir);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, cap, "cannot create %s: %s", dir, strerror(errno));
+    struct plot_files pf;
+    if (plot_files_make(outdir, b->name, &pf, err, cap) != 0)
         return -1;
-    }
-    snprintf(data, sizeof(data), "%s/%s.dat", dir, b->name);
-    snprintf(script, sizeof(script), "%s/%s.gp", dir, b->name);
     double ymax;
-    size_t n = write_bars(data, t, cols, b->equals, &ymax);
+    size_t n = write_bars(pf.data, t, cols, b->equals, &ymax);
     if (n == 0) {
         snprintf(err, cap, "%s: no bars to draw", b->name);
         return -1;
     }
-    if (write_bars_script(script, b, n, ymax) != 0) {
-        snprintf(err, cap, "cannot write %s: %s", script, strerror(errno));
+    if (write_bars_script(pf.script, b, n, ymax) != 0) {
+        snprintf(err, cap, "cannot write %s: %s", pf.script, strerror(errno));
         return -1;
     }
-    snprintf(rel, sizeof(rel), "gnuplot/%s.gp", b->name);
-    snprintf(png, sizeof(png), "%s/%s.png", outdir, b->name);
-    unlink(png);
-    struct stat st;
-    if (plot_run_gnuplot(outdir, rel) != 0 || stat(png, &st) != 0 || st.st_size == 0) {
-        snprintf(err, cap, "gnuplot failed on %s (see gnuplot.log)", rel);
-        return -1;
-    }
-    return 0;
+    return plot_draw(outdir, b->name, err, cap);
 }

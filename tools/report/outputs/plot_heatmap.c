@@ -4,8 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "outputs/plot.h"
 
@@ -100,7 +98,6 @@ int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const 
 {
     int cols[3] = {csv_col(t, h->x), csv_col(t, h->y), csv_col(t, h->z)};
     double ax[HEATMAP_MAX];
-    char dir[4200], data[4400], script[4400], rel[200], png[4400];
     if (cols[0] < 0 || cols[1] < 0 || cols[2] < 0) {
         snprintf(err, cap, "%s: the table lacks %s, %s or %s", h->name, h->x, h->y, h->z);
         return -1;
@@ -110,26 +107,14 @@ int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const 
         snprintf(err, cap, "%s: no pairs to plot", h->name);
         return -1;
     }
-    snprintf(dir, sizeof(dir), "%s/gnuplot", outdir);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, cap, "cannot create %s: %s", dir, strerror(errno));
+    struct plot_files pf;
+    if (plot_files_make(outdir, h->name, &pf, err, cap) != 0)
         return -1;
-    }
-    snprintf(data, sizeof(data), "%s/%s.dat", dir, h->name);
-    snprintf(script, sizeof(script), "%s/%s.gp", dir, h->name);
     double zmax;
-    if (write_matrix(data, t, cols, ax, n, &zmax) != 0 ||
-        write_heatmap_script(script, h, ax, n, zmax) != 0) {
-        snprintf(err, cap, "cannot write %s: %s", script, strerror(errno));
+    if (write_matrix(pf.data, t, cols, ax, n, &zmax) != 0 ||
+        write_heatmap_script(pf.script, h, ax, n, zmax) != 0) {
+        snprintf(err, cap, "cannot write %s: %s", pf.script, strerror(errno));
         return -1;
     }
-    snprintf(rel, sizeof(rel), "gnuplot/%s.gp", h->name);
-    snprintf(png, sizeof(png), "%s/%s.png", outdir, h->name);
-    unlink(png);
-    struct stat st;
-    if (plot_run_gnuplot(outdir, rel) != 0 || stat(png, &st) != 0 || st.st_size == 0) {
-        snprintf(err, cap, "gnuplot failed on %s (see gnuplot.log)", rel);
-        return -1;
-    }
-    return 0;
+    return plot_draw(outdir, h->name, err, cap);
 }
