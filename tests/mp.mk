@@ -14,3 +14,10 @@ $(BUILD)/test/tests/unit/host/test_host_cpus.c.o: TEST_CFLAGS += -Itools/host
 
 # More than 64 processors in QEMU (-smp 96 as two packages).
 SCRIPT_TESTS += tests/qemu/test_many_cpus.sh
+
+# chase-host on two memory nodes: Debian's kernel (make deps) boots in QEMU an initramfs of the
+# static chase-host and this init, which runs it and prints its files (tests/host/test_host_numa.sh).
+$(BUILD)/numa_init: tests/host/numa_init.c
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -static -o $@ $<
+ALL_TARGETS += $(BUILD)/numa_init $(BUILD)/chase-host-static

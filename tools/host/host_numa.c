@@ -12,6 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "host.h"
+
 #define NODE_DIR "/devices/system/node"
 #define LINUX_NODES_MAX 1024 /* node numbers considered */
 #define MPOL_BIND 2          /* <linux/mempolicy.h>: allocate only from the given nodes */
@@ -238,6 +240,7 @@ int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_by
     }
     memset(p, 0, size); /* fault every page in now, on the node */
     *b = (struct plat_buffer){.virt = p,
+                              .phys = host_phys_addr(p), /* 0 without CAP_SYS_ADMIN */
                               .size_bytes = size,
                               .align_bytes = align,
                               .page_bytes = PAGE_BYTES,
