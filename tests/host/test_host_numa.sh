@@ -6,7 +6,8 @@
 # `chase-host experiments=numa` and prints the run folder's files to the serial console between
 # marker lines. Checked: the two nodes as Linux shows them, the 2x2 latency and read bandwidth
 # matrices, the buffers bound to their nodes (mbind, verified with move_pages; their physical
-# addresses inside the node's memory) and the remote cells as remote. TCG timings are never judged.
+# addresses inside the node's memory), the chase buffer's node recorded, and the remote cells as
+# remote. TCG timings are never judged.
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/lib_run.sh"
@@ -92,6 +93,12 @@ buffers_in_nodes() {
 }
 check "each buffer's physical address (pagemap) lies in its node's memory" \
     buffers_in_nodes "$dir/numa.csv"
+# The chase buffer: Linux places it (chase-host cannot choose); move_pages says where it is.
+check "run.json records the chase buffer's node, the one its physical address lies in" \
+    json_true "$dir/run.json" "$NODE_BYTES as \$g | .buffer.node_note == null and
+        .buffer.node == (.buffer.phys_addr / \$g | floor) and .buffer.phys_addr > 0"
+check "the console names the chase buffer's node" grep -qE \
+    "^  node       buffer in memory node $(jq .buffer.node "$dir/run.json")\$" "$dir/console.txt"
 check "the remote cells are the ones with the remote distances, the local ones with 10" \
     test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { print ($c["cpu_node"] == $c["mem_node"] ? "local" : "remote") $c["slit_distance"] }' \

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "host_numa.h"
 #include "platform.h"
 
 #ifndef MAP_HUGE_SHIFT
@@ -203,6 +204,7 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buf
         if (map_exact(b, size_bytes, align_bytes, preference[i], why, why_cap) == 0) {
             b->phys = host_phys_addr(b->virt);
             measure_contiguity(b);
+            host_buffer_node(b);
             return 0;
         }
     }
@@ -221,6 +223,7 @@ int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why,
     fresh.phys = host_phys_addr(fresh.virt);
     fresh.align_bytes = b->align_bytes;
     measure_contiguity(&fresh);
+    host_buffer_node(&fresh);
     *b = fresh;
     return 0;
 }
