@@ -234,19 +234,3 @@ void plat_buffer_free(struct plat_buffer *b)
         munmap(b->virt, b->size_bytes);
     b->virt = NULL;
 }
-
-uint64_t host_phys_addr(const void *virt)
-{
-    int fd = open("/proc/self/pagemap", O_RDONLY);
-    if (fd < 0)
-        return 0;
-    uint64_t entry = 0;
-    long page = sysconf(_SC_PAGESIZE);
-    off_t off = (off_t)((uintptr_t)virt / (uintptr_t)page * sizeof(entry));
-    ssize_t n = pread(fd, &entry, sizeof(entry), off);
-    close(fd);
-    uint64_t pfn = entry & ((1ULL << 55) - 1);
-    if (n != sizeof(entry) || !(entry >> 63) || !pfn)
-        return 0;
-    return pfn * (uint64_t)page + (uintptr_t)virt % (uintptr_t)page;
-}

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Memory nodes on Linux: the node folders of sysfs, and buffers bound to one node (mbind).
+// Memory nodes on Linux: the node folders of sysfs, buffers bound to one node (mbind), and where
+// a buffer's pages are (move_pages, /proc/self/pagemap).
 #include "host_numa.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +177,22 @@ unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)
         }
     }
     return n;
+}
+
+uint64_t host_phys_addr(const void *virt)
+{
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    if (fd < 0)
+        return 0;
+    uint64_t entry = 0;
+    long page = sysconf(_SC_PAGESIZE);
+    off_t off = (off_t)((uintptr_t)virt / (uintptr_t)page * sizeof(entry));
+    ssize_t n = pread(fd, &entry, sizeof(entry), off);
+    close(fd);
+    uint64_t pfn = entry & ((1ULL << 55) - 1);
+    if (n != sizeof(entry) || !(entry >> 63) || !pfn)
+        return 0;
+    return pfn * (uint64_t)page + (uintptr_t)virt % (uintptr_t)page;
 }
 
 /* The nodes of up to PLACEMENT_SAMPLES pages spread over b (move_pages); how many (0: none). */

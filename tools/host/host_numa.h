@@ -4,6 +4,7 @@
 #define CHASE_HOST_NUMA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "platform.h"
 
@@ -15,6 +16,9 @@
  * nodes, or 0 with the reason in why (no node folders: a kernel without NUMA).
  */
 unsigned host_numa_read(const char *sysfs, struct plat_numa *t, char *why, size_t why_cap);
+
+/* Physical address of a virtual address from /proc/self/pagemap; 0 when not readable. */
+uint64_t host_phys_addr(const void *virt);
 
 /*
  * Record the memory node Linux placed the chase buffer in (b->node, an index into plat_numa's
