@@ -356,12 +356,10 @@ test_summary_SRCS := kernel/run/summary.c kernel/lib/console.c kernel/lib/slog.c
 $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
 
 # host: chase-host's node discovery over sysfs trees the test writes.
-UNIT_TESTS += host/test_host_numa host/test_host_identity
+UNIT_TESTS += host/test_host_identity
 test_host_identity_SRCS := tools/host/host_identity.c kernel/machine/smbios.c \
 	kernel/machine/smbios_mem.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 $(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/host -Itests/unit/machine
-test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
-$(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 
 # AArch64 (issue 42): its decoders' unit tests, chase-host-aarch64 and chaseaa64.efi.
 include kernel/arch/aarch64/aarch64.mk
@@ -455,7 +453,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/report/test_corpus_score.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \
 	tests/host/test_host_cores.sh tests/host/test_host_hugealign.sh \
-	tests/host/test_host_cpuid_cpu.sh tests/host/test_host_passes.sh \
+	tests/host/test_host_cpuid_cpu.sh tests/host/test_host_passes.sh tests/host/test_host_numa.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
 	tests/report/test_sim_curves.sh \

@@ -4,6 +4,8 @@
 # which command to run (as anyone else).
 #   deps.sh                        install what is missing
 #   deps.sh --gnu-efi-arm64 DEB    download GNU-EFI's arm64 package to DEB (for chaseaa64.efi)
+#   deps.sh --linux-kernel DIR     unpack Debian's amd64 Linux kernel into DIR (DIR/vmlinuz: the
+#                                  kernel tests/host/test_host_numa_qemu.sh boots chase-host on)
 set -euo pipefail
 
 # GNU-EFI for arm64 cannot be installed beside the amd64 one (same files, not Multi-Arch):
@@ -29,6 +31,39 @@ gnu_efi_arm64() {
     }
     mv "$dir"/gnu-efi_*_arm64.deb "$deb"
 }
+# Debian's kernel for amd64 (NUMA, the 8250 serial console, devtmpfs and initramfs built in, so
+# no module is needed): the package linux-image-amd64 depends on, downloaded with apt-get (no
+# root needed) and unpacked with dpkg -x; DIR/vmlinuz links to its boot/vmlinuz-*.
+kernel_package() { # the versioned package linux-image-amd64 stands for
+    apt-cache depends linux-image-amd64 2>/dev/null |
+        awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9].*-amd64$/ {print $2; exit}'
+}
+linux_kernel() {
+    local dir=$1 pkg
+    [ -e "$dir/vmlinuz" ] && return 0
+    pkg=$(kernel_package)
+    if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then # a fresh machine may have no package lists yet
+        apt-get update >>/tmp/chase-deps.log 2>&1
+        pkg=$(kernel_package)
+    fi
+    [ -n "$pkg" ] || {
+        echo "deps: apt-cache knows no linux-image-amd64 (as root: apt-get update)" >&2
+        exit 1
+    }
+    mkdir -p "$dir"
+    (cd "$dir" && rm -f linux-image-*.deb && apt-get download "$pkg" >/dev/null 2>&1) || {
+        echo "deps: could not download $pkg (apt-get download $pkg)" >&2
+        exit 1
+    }
+    dpkg -x "$dir"/linux-image-*.deb "$dir/root"
+    rm -rf "$dir"/linux-image-*.deb "$dir/root/lib" "$dir/root/usr" # the modules: not needed
+    ln -sf "$(cd "$dir/root/boot" && ls vmlinuz-* | head -n 1 | sed 's|^|root/boot/|')" \
+        "$dir/vmlinuz"
+}
+if [ "${1:-}" = --linux-kernel ]; then
+    linux_kernel "${2:?--linux-kernel needs the folder to unpack into}"
+    exit 0
+fi
 if [ "${1:-}" = --gnu-efi-arm64 ]; then
     gnu_efi_arm64 "${2:?--gnu-efi-arm64 needs the path of the .deb}"
     exit 0
@@ -50,6 +85,7 @@ packages=(
     gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross # chase-host-aarch64
     qemu-user                   # running chase-host-aarch64 in the tests (qemu-aarch64)
     qemu-system-arm qemu-efi-aarch64 # make run ARCH=aarch64 and its QEMU tests (AAVMF)
+    cpio                        # the initramfs that boots chase-host under Linux in QEMU
 )
 names=()
 for p in "${packages[@]}"; do
@@ -63,6 +99,7 @@ for p in "${names[@]}"; do
     [ "$status" = "install ok installed" ] || missing+=("$p")
 done
 [ -f build/deps/gnu-efi_arm64.deb ] || gnu_efi_arm64 build/deps/gnu-efi_arm64.deb
+[ -e build/deps/linux/vmlinuz ] || linux_kernel build/deps/linux
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"

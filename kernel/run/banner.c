@@ -118,11 +118,10 @@ static void print_nodes(const struct plat_buffer *b)
 {
     if (!b->node_known)
         return;
-    con_printf("  node       buffer in memory node %u, page tables in node ", b->node);
-    if (b->table_node_known)
-        con_printf("%u\n", b->table_node);
-    else
-        con_printf("unknown\n");
+    con_printf("  node       buffer in memory node %u", b->node);
+    if (b->table_node_known) /* chase's own page tables (chase-host has none) */
+        con_printf(", page tables in node %u", b->table_node);
+    con_printf("\n");
     if (b->node_note[0])
         con_printf("  node note  %s\n", b->node_note);
 }

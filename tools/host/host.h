@@ -10,9 +10,6 @@ int host_make_run_dir(const char *out_dir);
 /* Creates dir and every missing folder above it (as mkdir -p does); 0, or -1 with errno. */
 int host_make_dirs(const char *dir);
 
-/* Physical address of a virtual address from /proc/self/pagemap; 0 when not readable. */
-uint64_t host_phys_addr(const void *virt);
-
 /* Usable memory in bytes (MemTotal), and what could be had now (MemAvailable). */
 void host_memory(uint64_t *total, uint64_t *available);
 

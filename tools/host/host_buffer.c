@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "host_numa.h"
 #include "platform.h"
 
 #ifndef MAP_HUGE_SHIFT
@@ -203,6 +204,7 @@ int plat_buffer_alloc(uint64_t size_bytes, uint64_t align_bytes, struct plat_buf
         if (map_exact(b, size_bytes, align_bytes, preference[i], why, why_cap) == 0) {
             b->phys = host_phys_addr(b->virt);
             measure_contiguity(b);
+            host_buffer_node(b);
             return 0;
         }
     }
@@ -221,6 +223,7 @@ int plat_buffer_set_pages(struct plat_buffer *b, uint64_t page_bytes, char *why,
     fresh.phys = host_phys_addr(fresh.virt);
     fresh.align_bytes = b->align_bytes;
     measure_contiguity(&fresh);
+    host_buffer_node(&fresh);
     *b = fresh;
     return 0;
 }
@@ -230,20 +233,4 @@ void plat_buffer_free(struct plat_buffer *b)
     if (b->virt)
         munmap(b->virt, b->size_bytes);
     b->virt = NULL;
-}
-
-uint64_t host_phys_addr(const void *virt)
-{
-    int fd = open("/proc/self/pagemap", O_RDONLY);
-    if (fd < 0)
-        return 0;
-    uint64_t entry = 0;
-    long page = sysconf(_SC_PAGESIZE);
-    off_t off = (off_t)((uintptr_t)virt / (uintptr_t)page * sizeof(entry));
-    ssize_t n = pread(fd, &entry, sizeof(entry), off);
-    close(fd);
-    uint64_t pfn = entry & ((1ULL << 55) - 1);
-    if (n != sizeof(entry) || !(entry >> 63) || !pfn)
-        return 0;
-    return pfn * (uint64_t)page + (uintptr_t)virt % (uintptr_t)page;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Memory nodes on Linux: the node folders of sysfs, and buffers bound to one node (mbind).
+// Memory nodes on Linux: the node folders of sysfs, buffers bound to one node (mbind), and where
+// a buffer's pages are (move_pages, /proc/self/pagemap).
 #include "host_numa.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "host.h"
 
 #define NODE_DIR "/devices/system/node"
 #define LINUX_NODES_MAX 1024 /* node numbers considered */
@@ -175,22 +179,73 @@ unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)
     return n;
 }
 
+uint64_t host_phys_addr(const void *virt)
+{
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    if (fd < 0)
+        return 0;
+    uint64_t entry = 0;
+    long page = sysconf(_SC_PAGESIZE);
+    off_t off = (off_t)((uintptr_t)virt / (uintptr_t)page * sizeof(entry));
+    ssize_t n = pread(fd, &entry, sizeof(entry), off);
+    close(fd);
+    uint64_t pfn = entry & ((1ULL << 55) - 1);
+    if (n != sizeof(entry) || !(entry >> 63) || !pfn)
+        return 0;
+    return pfn * (uint64_t)page + (uintptr_t)virt % (uintptr_t)page;
+}
+
+/* The nodes of up to PLACEMENT_SAMPLES pages spread over b (move_pages); how many (0: none). */
+static unsigned sample_nodes(const struct plat_buffer *b, int *status)
+{
+    void *pages[PLACEMENT_SAMPLES];
+    uint64_t npages = b->size_bytes / PAGE_BYTES;
+    unsigned n = npages < PLACEMENT_SAMPLES ? (unsigned)npages : PLACEMENT_SAMPLES;
+    for (unsigned i = 0; i < n; i++)
+        pages[i] = b->virt + (npages * i / n) * PAGE_BYTES;
+    if (syscall(SYS_move_pages, 0, (unsigned long)n, pages, NULL, status, 0) != 0)
+        return 0;
+    return n;
+}
+
 /* Where the sampled pages of b are: how many of `samples` are on the node (move_pages). */
 static unsigned pages_on_node(const struct plat_buffer *b, uint32_t node, unsigned *samples)
 {
-    void *pages[PLACEMENT_SAMPLES];
     int status[PLACEMENT_SAMPLES];
-    uint64_t npages = b->size_bytes / PAGE_BYTES;
-    unsigned n = npages < PLACEMENT_SAMPLES ? (unsigned)npages : PLACEMENT_SAMPLES, on = 0;
-    for (unsigned i = 0; i < n; i++)
-        pages[i] = b->virt + (npages * i / n) * PAGE_BYTES;
-    *samples = 0;
-    if (syscall(SYS_move_pages, 0, (unsigned long)n, pages, NULL, status, 0) != 0)
-        return 0;
-    *samples = n;
-    for (unsigned i = 0; i < n; i++)
+    unsigned on = 0;
+    *samples = sample_nodes(b, status);
+    for (unsigned i = 0; i < *samples; i++)
         on += status[i] == (int)node;
     return on;
+}
+
+void host_buffer_node(struct plat_buffer *b)
+{
+    static struct plat_numa t;
+    char why[160];
+    int status[PLACEMENT_SAMPLES];
+    b->node_known = false;
+    b->node_note[0] = 0;
+    unsigned nodes = host_numa_read("/sys", &t, why, sizeof(why));
+    unsigned samples = nodes ? sample_nodes(b, status) : 0, same = 0;
+    if (!samples || status[0] < 0) /* a negative status: an errno, the page's node unknown */
+        return;
+    for (unsigned i = 0; i < samples; i++)
+        same += status[i] == status[0];
+    for (unsigned i = 0; i < nodes && same == samples; i++)
+        if (t.node[i].domain == (uint32_t)status[0]) {
+            b->node_known = true;
+            b->node = i;
+            return;
+        }
+    if (same == samples)
+        snprintf(b->node_note, sizeof(b->node_note),
+                 "placed by Linux in node %d, beyond the nodes chase lists", status[0]);
+    else
+        snprintf(b->node_note, sizeof(b->node_note),
+                 "placed by Linux: %u of %u sampled pages in node %d, the rest in other nodes or "
+                 "not placed yet",
+                 same, samples, status[0]);
 }
 
 /* mmap size bytes aligned to align; NULL on failure. */
@@ -238,6 +293,7 @@ int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_by
     }
     memset(p, 0, size); /* fault every page in now, on the node */
     *b = (struct plat_buffer){.virt = p,
+                              .phys = host_phys_addr(p), /* 0 without CAP_SYS_ADMIN */
                               .size_bytes = size,
                               .align_bytes = align,
                               .page_bytes = PAGE_BYTES,
