@@ -34,9 +34,10 @@ fresh_dir() {
     echo "$TEST_TMP/$1"
 }
 
-# json_true FILE JQ-EXPRESSION: the expression holds for the document.
+# json_true FILE JQ-EXPRESSION: the expression holds for the document (an empty or missing file
+# fails: jq -e answers 0 on empty input).
 json_true() {
-    jq -e "$2" "$1" >/dev/null
+    [ -s "$1" ] && jq -e "$2" "$1" >/dev/null
 }
 
 # json_valid FILE: a JSON syntax check with python3 when it is there (else trusted).
