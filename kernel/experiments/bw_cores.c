@@ -208,11 +208,13 @@ static void bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
                    exp_size(b, sizeof(b), ctx->m->buffer_limit_bytes),
                    exp_size(c, sizeof(c), d->size));
     if (d->size * d->n > ctx->buffer.size_bytes) {
+        exp_size(a, sizeof(a), d->size);
         d->size = ctx->buffer.size_bytes / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
         d->size = d->size ? d->size : BW_SIZE_ALIGN_BYTES;
-        con_printf("note: the plan held buffers for %u processors, %u answered: each streams %s, "
-                   "a share of the buffer\n",
-                   planned, d->n, exp_size(a, sizeof(a), d->size));
+        con_printf("note: the buffer (%s, planned for %u processors) cannot hold %u processors' "
+                   "buffers of %s: each streams %s, a share of the buffer\n",
+                   exp_size(b, sizeof(b), ctx->buffer.size_bytes), planned, d->n, a,
+                   exp_size(c, sizeof(c), d->size));
     }
 }
 
