@@ -309,10 +309,9 @@ test_measure_windows_SRCS := $(test_measure_reps_SRCS) kernel/chase/chain_shapes
 test_sweep_SRCS          := kernel/chase/sweep.c kernel/lib/kmath.c
 
 # config: reading the configuration, every error class.
-UNIT_TESTS += config/test_config config/test_config_errors config/test_config_bandwidth
-test_config_SRCS        := $(EXPERIMENT_ROWS_SRCS)
-test_config_errors_SRCS := $(EXPERIMENT_ROWS_SRCS)
-test_config_bandwidth_SRCS := $(EXPERIMENT_ROWS_SRCS)
+CONFIG_TESTS := test_config test_config_errors test_config_bandwidth test_config_bw_cores
+UNIT_TESTS += $(addprefix config/,$(CONFIG_TESTS))
+$(foreach t,$(CONFIG_TESTS),$(eval $(t)_SRCS := $(EXPERIMENT_ROWS_SRCS)))
 
 # experiments: the sweep driver, with a fake measurement.
 UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan

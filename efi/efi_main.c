@@ -42,6 +42,8 @@ static void describe_machine(struct machine *m)
     cpuinfo_read(&m->cpu, efi_cpuid);
     m->cpuid_cpu = boot_cpu_number();
     m->cpuid_cpu_how = "the boot processor, which runs chase (its EFI MP services number)";
+    unsigned enabled, failed;
+    plat_cpus_total(&enabled, &m->processors, &failed);
     efi_describe_registers(m);
     efi_describe_memory(m);
     kstrlcpy(m->platform, "uefi", sizeof(m->platform));

@@ -106,9 +106,9 @@ multiload() { # round size: stream-sum (read), memset-libc (write), memcpy-libc 
 
 all_read() { # round: every processor reading its share of all_bytes at once
     local d=$work/all-$1 share=$((all_bytes / ncpu / 4096 * 4096))
-    # bw_cores' buffer is its size key's: the processors share it out (said on its console)
+    # bw_cores.size is each processor's own buffer: the share, as the peers are given
     "$host" --cpu "$cpu" --out "$d" experiments=bw_cores bw_cores.kernel=read \
-        bw_cores.size="$all_bytes" >/dev/null 2>&1 &&
+        bw_cores.size="$share" >/dev/null 2>&1 &&
         awk -F, -v r="$1" -v s="$all_bytes" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             $c["table"] == "scaling" { g = $c["gbs_total"] }
             END { if (g) print "chase", "read_all_cpus", s, r, g }' "$d/0001/bw_cores.csv" >>"$out"

@@ -159,11 +159,12 @@ bw_mem_single() {
 }
 
 # all_cpus ROUND: every processor reading its share of $dram together: chase-host's bw_cores
-# (its scaling 1, 2, 4 ... all and the peak mixes), bw_mem -P, multiload -t.
+# (its scaling 1, 2, 4 ... all and the peak mixes; bw_cores.size is each processor's buffer),
+# bw_mem -P, multiload -t.
 all_cpus() {
     local d=$out/runs/all-$1 share=$((dram / ncpu / 4096 * 4096))
     "$host" --cpu "$cpu" --out "$d" on_exit=return experiments=bw_cores bw_cores.kernel=read \
-        bw_cores.size="$dram" >"$d.log" 2>&1 &&
+        bw_cores.size="$share" >"$d.log" 2>&1 &&
         awk -F, -v r="$1" -v s="$dram" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             $c["table"] == "scaling" { g = $c["gbs_total"] }
             END { if (g) print "chase", "read_all_cpus", s, r, g }' "$d/0001/bw_cores.csv" >>"$figures"

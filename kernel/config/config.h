@@ -153,8 +153,8 @@ struct cfg_section {
     void (*resolve)(void *params, const struct machine *m);
     /* Contradictions between keys (min > max, ...), reported with cfg_check_fail. */
     void (*check)(const void *params, const struct machine *m, struct cfg_check *c);
-    /* Bytes of chase buffer the plan needs. */
-    uint64_t (*buffer_bytes)(const void *params);
+    /* Bytes of chase buffer the plan needs on m (a buffer for each processor counts them all). */
+    uint64_t (*buffer_bytes)(const void *params, const struct machine *m);
 };
 
 /* The sections a configuration knows, in order (at most EXPERIMENTS_MAX). */

@@ -193,10 +193,11 @@ static void set_defaults(struct chase_config *cfg, const struct cfg_table *t,
         t->section(i)->defaults(cfg_params(cfg, i), m, (enum profile)profile);
 }
 
-/* Largest size key value buffer_bytes accepts within limit; 0 when none. Keeps 1 or 1.5 x 2^k. */
+/* The largest size key value whose buffer_bytes on m fits its limit (0: none); 1 or 1.5 x 2^k. */
 static uint64_t largest_fitting(const struct cfg_section *x, const struct key_desc *k,
-                                const void *params, uint64_t limit)
+                                const void *params, const struct machine *m)
 {
+    uint64_t limit = m->buffer_limit_bytes;
     struct cfg_params copy;
     if (x->params_size > sizeof(copy.bytes))
         return 0;
@@ -207,7 +208,7 @@ static uint64_t largest_fitting(const struct cfg_section *x, const struct key_de
         uint64_t tries[2] = {p + p / 2, p};
         for (unsigned i = 0; i < 2 && !best; i++) {
             *field = tries[i];
-            if (tries[i] >= k->min && tries[i] <= k->max && x->buffer_bytes(copy.bytes) <= limit)
+            if (tries[i] >= k->min && tries[i] <= k->max && x->buffer_bytes(copy.bytes, m) <= limit)
                 best = tries[i];
         }
     }
@@ -222,13 +223,13 @@ static void check_plan(const struct chase_config *cfg, const struct cfg_entries 
     for (unsigned i = 0; limit && i < cfg->global.n_experiments; i++) {
         const struct cfg_section *x = cfg->global.table->section(cfg->global.experiments[i]);
         const void *params = cfg_params_const(cfg, cfg->global.experiments[i]);
-        uint64_t need = x->buffer_bytes(params);
+        uint64_t need = x->buffer_bytes(params, m);
         if (need <= limit)
             continue;
         char key[64], a[24], b[24], c[24];
         ksnprintf(key, sizeof(key), "%s.%s", x->name, x->size_key);
         const struct key_desc *k = find_key(x->keys, x->nkeys, x->size_key);
-        uint64_t fits = k ? largest_fitting(x, k, params, limit) : 0;
+        uint64_t fits = k ? largest_fitting(x, k, params, m) : 0;
         fmt_size(a, sizeof(a), (double)need);
         fmt_size(b, sizeof(b), (double)limit);
         fmt_size(c, sizeof(c), (double)fits);

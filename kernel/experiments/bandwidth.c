@@ -66,8 +66,9 @@ static void bandwidth_check(const void *params, const struct machine *m, struct 
         bw_check_kernel(c, "kernels", p->kernels.v[k]);
 }
 
-static uint64_t bandwidth_buffer_bytes(const void *params)
+static uint64_t bandwidth_buffer_bytes(const void *params, const struct machine *m)
 {
+    (void)m;
     return ((const struct bandwidth_params *)params)->max_bytes;
 }
 

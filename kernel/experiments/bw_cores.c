@@ -20,6 +20,8 @@ struct bw_cores_params {
     struct cfg_auto size; /* bytes per processor; auto: from the level */
     unsigned kernel;      /* enum bw_kernel */
     unsigned width;       /* enum simd_width */
+    uint64_t level_bytes; /* auto: the level's bytes per processor when memory could not hold
+                             them for every processor and size is lower (0: it could) */
 };
 CFG_PARAMS_FIT(struct bw_cores_params);
 
@@ -28,9 +30,10 @@ CFG_PARAMS_FIT(struct bw_cores_params);
 static const struct key_desc bw_cores_keys[] = {
     {"level", KEY_CHOICE, P(level), 0, 0, level_names, "",
      "the level each processor's private buffer fits: L1 and L2 (half of it), L3 (half of it "
-     "shared out among the processors), dram (twice the last cache, at least 64M)"},
+     "shared out among the processors), dram (twice the last cache, at least 64M); lowered to "
+     "the largest that fits when memory cannot hold one for every processor"},
     {"size", KEY_SIZE_AUTO, P(size), BW_SIZE_ALIGN_BYTES, EXP_SIZE_KEY_MAX, NULL, "bytes",
-     "each processor's buffer (auto: from level)"},
+     "each processor's buffer (auto: from level); the plan needs one per processor"},
     {"kernel", KEY_CHOICE, P(kernel), 0, 0, bw_kernel_names, "",
      "what each processor does to its buffer in the scaling table (bandwidth's kernels)"},
     {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
@@ -47,8 +50,18 @@ static void bw_cores_defaults(void *params, const struct machine *m, enum profil
     p->width = SIMD_AUTO;
 }
 
-/* A level's buffer per processor before sharing out (L3's is divided among them at run time). */
-static uint64_t level_bytes(const struct machine *m, unsigned level)
+/*
+ * The processors bw_cores streams on at most, the boot processor included: all the machine
+ * lists, as many as mp_cpus takes (PLAT_CPUS_MAX); one when there are no others.
+ */
+static unsigned bwc_processors(const struct machine *m)
+{
+    unsigned n = m->processors < PLAT_CPUS_MAX ? m->processors : PLAT_CPUS_MAX;
+    return n ? n : 1;
+}
+
+/* A level's buffer for each of n processors (the last cache's half is shared out among them). */
+static uint64_t level_bytes(const struct machine *m, unsigned level, unsigned n)
 {
     const struct cache_info *l1 = cpuinfo_data_cache(&m->cpu, 1);
     uint64_t llc = exp_llc_bytes(m), b;
@@ -60,7 +73,7 @@ static uint64_t level_bytes(const struct machine *m, unsigned level)
         b = exp_l2_bytes(m) / 2;
         break;
     case LEVEL_L3:
-        b = llc / 2;
+        b = llc / 2 / n;
         break;
     default:
         b = exp_fit_memory(m, 2 * llc > BWC_DRAM_MIN_BYTES ? 2 * llc : BWC_DRAM_MIN_BYTES);
@@ -69,11 +82,21 @@ static uint64_t level_bytes(const struct machine *m, unsigned level)
     return b ? b : BW_SIZE_ALIGN_BYTES;
 }
 
+/* size auto: the level's, lowered to the largest that memory holds for every processor. */
 static void bw_cores_resolve(void *params, const struct machine *m)
 {
     struct bw_cores_params *p = params;
-    if (p->size.is_auto)
-        p->size.value = level_bytes(m, p->level);
+    uint64_t limit = m->buffer_limit_bytes;
+    unsigned n = bwc_processors(m);
+    p->level_bytes = 0;
+    if (!p->size.is_auto)
+        return;
+    p->size.value = level_bytes(m, p->level, n);
+    uint64_t fit = exp_size_at_most(limit / n) / BW_SIZE_ALIGN_BYTES;
+    if (limit && fit && p->size.value * n > limit) {
+        p->level_bytes = p->size.value;
+        p->size.value = fit * BW_SIZE_ALIGN_BYTES;
+    }
 }
 
 static void bw_cores_check(const void *params, const struct machine *m, struct cfg_check *c)
@@ -86,9 +109,10 @@ static void bw_cores_check(const void *params, const struct machine *m, struct c
     bw_check_kernel(c, "kernel", p->kernel);
 }
 
-static uint64_t bw_cores_buffer_bytes(const void *params)
+/* A buffer of its own for each processor. */
+static uint64_t bw_cores_buffer_bytes(const void *params, const struct machine *m)
 {
-    return ((const struct bw_cores_params *)params)->size.value;
+    return ((const struct bw_cores_params *)params)->size.value * bwc_processors(m);
 }
 
 /* MLC's peak injection mixes: a read of size/2 and a copy of size read size and write size/2. */
@@ -169,7 +193,32 @@ static int bwc_row(struct exp_ctx *ctx, struct bw_cores_sweep *d, const char *pa
     return 0;
 }
 
-/* The width, said and enabled; each processor's buffer, fitted to the buffer, said. */
+/* Each processor's buffer: size, said when memory lowered it from the level's (and, should more
+   processors answer than the plan counted, the buffer's share, said). */
+static void bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
+{
+    const struct bw_cores_params *p = d->p;
+    unsigned planned = bwc_processors(ctx->m);
+    char a[24], b[24], c[24];
+    d->size = p->size.value;
+    if (p->level_bytes)
+        con_printf("note: %u processors' buffers of %s (%s) do not fit in memory (the buffer can "
+                   "be at most %s): each streams %s, the largest that fits\n",
+                   planned, exp_size(a, sizeof(a), p->level_bytes), level_names[p->level],
+                   exp_size(b, sizeof(b), ctx->m->buffer_limit_bytes),
+                   exp_size(c, sizeof(c), d->size));
+    if (d->size * d->n > ctx->buffer.size_bytes) {
+        exp_size(a, sizeof(a), d->size);
+        d->size = ctx->buffer.size_bytes / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
+        d->size = d->size ? d->size : BW_SIZE_ALIGN_BYTES;
+        con_printf("note: the buffer (%s, planned for %u processors) cannot hold %u processors' "
+                   "buffers of %s: each streams %s, a share of the buffer\n",
+                   exp_size(b, sizeof(b), ctx->buffer.size_bytes), planned, d->n, a,
+                   exp_size(c, sizeof(c), d->size));
+    }
+}
+
+/* The width, said and enabled; each processor's buffer, said. */
 static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     const struct bw_cores_params *p = d->p;
@@ -178,15 +227,7 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     if (rc)
         return rc;
     bwc_cpus(ctx, d);
-    d->size = p->size.value;
-    if (p->size.is_auto && p->level == LEVEL_L3)
-        d->size = d->size / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
-    if (d->size * d->n > ctx->buffer.size_bytes) {
-        d->size = ctx->buffer.size_bytes / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
-        con_printf("note: the buffer holds %u processors' buffers of %s at most\n", d->n,
-                   exp_size(a, sizeof(a), d->size));
-    }
-    d->size = d->size ? d->size : BW_SIZE_ALIGN_BYTES;
+    bwc_size(ctx, d);
     d->team.cpus = d->cpus;
     d->team.size = d->size;
     con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s)\n",

@@ -66,9 +66,9 @@ static void c2c_check(const void *params, const struct machine *m, struct cfg_ch
                        PLAT_CPUS_MAX);
 }
 
-static uint64_t c2c_buffer_bytes(const void *params)
+static uint64_t c2c_buffer_bytes(const void *params, const struct machine *m)
 {
-    (void)params;
+    (void)params, (void)m;
     return C2C_AREA_BYTES;
 }
 

@@ -79,6 +79,12 @@ uint64_t exp_full_buffer_bytes(const struct machine *m)
                                                                   : bytes);
 }
 
+uint64_t exp_size_at_most(uint64_t v)
+{
+    uint64_t p = v ? exp_pow2_at_most(v) : 0;
+    return p + p / 2 <= v ? p + p / 2 : p;
+}
+
 uint64_t exp_sweep_max_bytes(const struct machine *m, enum profile profile)
 {
     return profile == PROFILE_QUICK ? exp_fit_memory(m, EXP_SWEEP_QUICK_MAX_BYTES)

@@ -99,6 +99,9 @@ uint64_t exp_pow2_at_least(uint64_t v);
 uint64_t exp_pow2_at_most(uint64_t v);
 /* v lowered to the largest power of two the buffer limit allows (no limit when 0). */
 uint64_t exp_fit_memory(const struct machine *m, uint64_t v);
+/* The largest 2^k or 1.5 x 2^k at most v (0 when v is 0): the sizes the configuration offers
+   when a plan does not fit in memory (config_resolve.c), so an auto size lowered is one too. */
+uint64_t exp_size_at_most(uint64_t v);
 
 /* The default full-profile buffer: 4x the LLC as a power of two, at least
    EXP_SWEEP_FULL_MIN_MAX_BYTES, bounded by the buffer limit. */

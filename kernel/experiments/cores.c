@@ -53,8 +53,9 @@ static void cores_check(const void *params, const struct machine *m, struct cfg_
                            "points");
 }
 
-static uint64_t cores_buffer_bytes(const void *params)
+static uint64_t cores_buffer_bytes(const void *params, const struct machine *m)
 {
+    (void)m;
     return ((const struct cores_params *)params)->max_bytes;
 }
 

@@ -85,9 +85,10 @@ static void dual_check(const void *params, const struct machine *m, struct cfg_c
                            "points");
 }
 
-static uint64_t dual_buffer_bytes(const void *params)
+static uint64_t dual_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct dual_params *p = params;
+    (void)m;
     return p->max_bytes;
 }
 

@@ -65,9 +65,10 @@ static void fused_check(const void *params, const struct machine *m, struct cfg_
                        (unsigned long long)(n * p->max_fuse), EXP_POINTS_MAX);
 }
 
-static uint64_t fused_buffer_bytes(const void *params)
+static uint64_t fused_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct fused_params *p = params;
+    (void)m;
     return p->size_bytes;
 }
 

@@ -55,9 +55,10 @@ static void linear_check(const void *params, const struct machine *m, struct cfg
         cfg_check_fail(c, "step", "the sweep would have %u strides; at most %d", n, EXP_POINTS_MAX);
 }
 
-static uint64_t linear_buffer_bytes(const void *params)
+static uint64_t linear_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct linear_params *p = params;
+    (void)m;
     return p->size_bytes;
 }
 

@@ -92,9 +92,10 @@ static void loaded_check(const void *params, const struct machine *m, struct cfg
 }
 
 /* The chase, then the traffic region. */
-static uint64_t loaded_buffer_bytes(const void *params)
+static uint64_t loaded_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct loaded_params *p = params;
+    (void)m;
     return p->size_bytes + p->traffic_bytes;
 }
 

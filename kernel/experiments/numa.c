@@ -58,9 +58,9 @@ static void numa_check(const void *params, const struct machine *m, struct cfg_c
  * Its chains live in buffers from the nodes (plat_node_buffer_alloc), not in the chase buffer;
  * a run of numa alone still gets the smallest chase buffer (one 2 MiB page), never none.
  */
-static uint64_t numa_buffer_bytes(const void *params)
+static uint64_t numa_buffer_bytes(const void *params, const struct machine *m)
 {
-    (void)params;
+    (void)params, (void)m;
     return NUMA_ALIGN_BYTES;
 }
 

@@ -129,9 +129,10 @@ static void offset_check(const void *params, const struct machine *m, struct cfg
                        offsets_per_direction(p), EXP_POINTS_MAX / DIRECTIONS);
 }
 
-static uint64_t offset_buffer_bytes(const void *params)
+static uint64_t offset_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct offset_params *p = params;
+    (void)m;
     return p->offset_max_bytes + p->size.value + p->stride_bytes;
 }
 

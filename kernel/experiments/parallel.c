@@ -59,9 +59,10 @@ static void parallel_check(const void *params, const struct machine *m, struct c
                        (unsigned long long)p->stride_bytes);
 }
 
-static uint64_t parallel_buffer_bytes(const void *params)
+static uint64_t parallel_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct parallel_params *p = params;
+    (void)m;
     return p->size_bytes;
 }
 

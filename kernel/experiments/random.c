@@ -66,9 +66,10 @@ static void random_check(const void *params, const struct machine *m, struct cfg
                            "points");
 }
 
-static uint64_t random_buffer_bytes(const void *params)
+static uint64_t random_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct random_params *p = params;
+    (void)m;
     return p->offset_bytes + p->max_bytes;
 }
 

@@ -68,9 +68,10 @@ static void ring_check(const void *params, const struct machine *m, struct cfg_c
                            "sizes per stride");
 }
 
-static uint64_t ring_buffer_bytes(const void *params)
+static uint64_t ring_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct ring_params *p = params;
+    (void)m;
     return p->max_bytes;
 }
 

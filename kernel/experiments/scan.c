@@ -90,9 +90,10 @@ static void scan_check(const void *params, const struct machine *m, struct cfg_c
                            p->stride_bytes, "points");
 }
 
-static uint64_t scan_buffer_bytes(const void *params)
+static uint64_t scan_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct scan_params *p = params;
+    (void)m;
     return huge_offset(p) + p->huge_bytes;
 }
 

@@ -71,9 +71,10 @@ static void tlb_check(const void *params, const struct machine *m, struct cfg_ch
     exp_check_min_max(c, "min", p->min_bytes, p->max_bytes, "min", "max");
 }
 
-static uint64_t tlb_buffer_bytes(const void *params)
+static uint64_t tlb_buffer_bytes(const void *params, const struct machine *m)
 {
     const struct tlb_params *p = params;
+    (void)m;
     return p->max_bytes;
 }
 

@@ -19,6 +19,9 @@ struct machine {
     const char *cpuid_cpu_how;   /* how that number was obtained */
     uint64_t memory_total_bytes; /* usable (conventional) memory */
     uint64_t buffer_limit_bytes; /* the largest chase buffer the platform can provide */
+    unsigned processors;         /* the processors experiments can run on together, the one
+                                    running chase included (plat_cpus_total's held count); 0:
+                                    that one alone (no MP services, a simulated machine) */
     char platform[16];           /* "uefi" or "linux" */
     char firmware_vendor[96];    /* firmware vendor, or the Linux kernel release */
     uint32_t firmware_revision;

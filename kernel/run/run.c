@@ -57,13 +57,13 @@ static void save_console(struct run_state *s)
     save_file(s, "console.txt", con_log());
 }
 
-/* The largest buffer any selected experiment needs. */
-static uint64_t buffer_need(const struct chase_config *cfg)
+/* The largest buffer any selected experiment needs on m. */
+static uint64_t buffer_need(const struct chase_config *cfg, const struct machine *m)
 {
     uint64_t need = 0;
     for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
         unsigned idx = cfg->global.experiments[i];
-        uint64_t b = experiment_table[idx]->cfg.buffer_bytes(cfg_params_const(cfg, idx));
+        uint64_t b = experiment_table[idx]->cfg.buffer_bytes(cfg_params_const(cfg, idx), m);
         need = b > need ? b : need;
     }
     return need;
@@ -80,7 +80,7 @@ static bool read_config(struct chase_config *cfg, struct cfg_entries *entries,
     if (in->options)
         cfg_read_options(entries, in->options, errs);
     cfg_resolve(cfg, &experiment_cfg_table, entries, m, errs);
-    uint64_t need = buffer_need(cfg);
+    uint64_t need = buffer_need(cfg, m);
     if (errs->count == 0 && m->buffer_limit_bytes && need > m->buffer_limit_bytes) {
         char a[24], b[24];
         fmt_size(a, sizeof(a), (double)need);
@@ -369,7 +369,7 @@ static enum run_outcome no_buffer(struct run_state *s)
 /* Allocate the chase buffer, aligned for the plan when there is room. Returns 0 or -1. */
 static int alloc_buffer(struct exp_ctx *ctx, char *why, size_t why_cap)
 {
-    uint64_t need = buffer_need(ctx->cfg), align = plan_alignment(ctx->cfg);
+    uint64_t need = buffer_need(ctx->cfg, ctx->m), align = plan_alignment(ctx->cfg);
     int rc = plat_buffer_alloc(need, align, &ctx->buffer, why, why_cap);
     if (rc != 0 && align > BUFFER_ALIGN_BYTES) {
         con_printf("  note       no room for a buffer aligned to its largest stride (%llu bytes); "

@@ -4,11 +4,34 @@
 # the widest width TCG offers (QEMU 7.2, Debian 12's: AVX2, no AVX-512) and says so, enabling
 # its state in the windows; -cpu qemu64 falls back to SSE2; a width the CPU lacks is a
 # configuration error naming what it supports; bw_cores gives rows for 1, 2, 4 processors with
-# -smp 4 and one row with -smp 1; the theoretical DRAM peak from SMBIOS type 17 (channels x
-# transfer rate x 8 bytes) is said and written beside every row, and said unknown without
-# speeds. (CR4 and XCR0 after chase returns: test_machine.sh's probe.)
+# -smp 4 and one row with -smp 1, and alone at -smp 4 each processor streams a buffer of the
+# whole size (the plan holds one for each processor), and with 2 processors in 128M a dram-sized
+# buffer each is lowered to the largest that fits, said; the theoretical DRAM peak from SMBIOS
+# type 17 (channels x transfer rate x 8 bytes) is said and written beside every row, and said
+# unknown without speeds. (CR4 and XCR0 after chase returns: test_machine.sh's probe.)
 set -u
 . "$(dirname "$0")/lib.sh"
+
+# lowered_said DIR: the console says 2 processors' dram buffers did not fit and were lowered,
+# and the size each streams is the one said.
+lowered_said() {
+    local head="^note: 2 processors. buffers of [0-9.]*[KMG] (dram) do not fit in memory"
+    local tail="(the buffer can be at most [0-9.]*[KMG]): each streams \\(.*\\), the largest"
+    tail="$tail that fits\$"
+    local each
+    each=$(sed -n "s/$head $tail/\\1/p" "$1/console.txt")
+    [ -n "$each" ] &&
+        grep -q "^vector width: .*; each processor streams its own $each (dram)\$" "$1/console.txt"
+}
+
+# one_size_within DIR N: every bw_cores.csv row on one size, N of which fit the chase buffer.
+one_size_within() {
+    local b
+    b=$(jq .buffer.size_bytes "$1/run.json") &&
+        awk -F, -v b="$b" -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { v = $c["size_bytes"]; if (!(v in s)) k++; s[v] = 1 }
+            END { exit k != 1 || n * v > b || v < 1024 }' "$1/bw_cores.csv"
+}
 
 SMALL=(--set profile=quick --set on_exit=shutdown --set experiments=bandwidth,bw_cores
     --set bandwidth.max=16K --set bandwidth.kernels=read,copy,nt_write --set bw_cores.level=L1)
@@ -44,6 +67,36 @@ check "-smp 4: chase-report draws the peak table as bars, one per mix, and shows
     test -s '$WORK/report/bw_cores_peak.png' &&
     test \$(wc -l < '$WORK/report/gnuplot/bw_cores_peak.dat') = 5 &&
     grep -q '^!\[bw_cores_peak.png\](bw_cores_peak.png)' '$WORK/report/report.md'"
+
+# bw_cores alone: its plan holds a buffer for each of the 4 processors, so each streams all of
+# its 1M (a plan of one 1M buffer, rounded up to 2 MiB, would hold 4 x 512K only).
+boot bw-alone --smp 4 --timeout 240 --set profile=quick --set on_exit=shutdown \
+    --set experiments=bw_cores --set bw_cores.size=1M
+check "bw_cores alone, -smp 4: complete and ok" json_true "$RUN_DIR/run.json" \
+    '.status == "complete" and .experiments.bw_cores == "ok"'
+check "bw_cores alone, -smp 4: the chase buffer holds 4 x 1M" \
+    grep -q '^  buffer     4M at physical' "$RUN_DIR/console.txt"
+check "bw_cores alone, -smp 4: each processor streams its own 1M, not a share" sh -c "
+    f='$RUN_DIR/console.txt'
+    grep -q '^vector width: .*; each processor streams its own 1M (size)\$' \"\$f\" &&
+    ! grep -q 'share of the buffer' \"\$f\""
+check "bw_cores alone, -smp 4: every row at 1M a processor, scaling over 1, 2, 4, the peak on 4" \
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["size_bytes"] != 1048576 { bad = 1 }
+        $c["table"] == "scaling" { s = s $c["processors"] " " }
+        $c["table"] == "peak" && $c["processors"] != 4 { bad = 1 }
+        END { exit bad || s != "1 2 4 " }' "$RUN_DIR/bw_cores.csv"
+
+# A plan larger than memory: 128M has room for one dram-sized buffer, not for one on each of 2
+# processors; with size auto each streams the largest that fits for both, said.
+boot bw-fit --mem 128M --smp 2 --timeout 240 --set profile=quick --set on_exit=shutdown \
+    --set experiments=bw_cores --set bw_cores.level=dram
+check "bw_cores beyond memory: complete and ok" json_true "$RUN_DIR/run.json" \
+    '.status == "complete" and .experiments.bw_cores == "ok"'
+check "bw_cores beyond memory: the level's size lowered to the largest that fits, said" \
+    lowered_said "$RUN_DIR"
+check "bw_cores beyond memory: every row on one size, 2 of them within the chase buffer" \
+    one_size_within "$RUN_DIR" 2
 
 boot bw-qemu64 --cpu qemu64 --smp 1 --timeout 240 "${SMALL[@]}"
 check "-cpu qemu64: both experiments ok" json_true "$RUN_DIR/run.json" \

@@ -96,6 +96,8 @@ static void describe_machine(struct machine *m)
     host_memory(&total, &available);
     m->memory_total_bytes = total;
     m->buffer_limit_bytes = available / 2;
+    unsigned enabled, failed;
+    plat_cpus_total(&enabled, &m->processors, &failed); /* the threads experiments may pin */
     strcpy(m->platform, "linux");
     if (uname(&u) == 0)
         snprintf(m->firmware_vendor, sizeof(m->firmware_vendor), "Linux %s", u.release);
