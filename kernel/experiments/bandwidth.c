@@ -200,8 +200,12 @@ static void bandwidth_point_row(void *data, unsigned i, const struct bw_result *
 
 static int bandwidth_sweep_all(struct exp_ctx *ctx, struct bandwidth_sweep *d, unsigned passes)
 {
-    struct bw_sweep s = {d->nsizes * d->p->kernels.n, passes, d, bandwidth_plan, bandwidth_measure,
-                         bandwidth_point_row};
+    struct bw_sweep s = {.points = d->nsizes * d->p->kernels.n,
+                         .passes = passes,
+                         .data = d,
+                         .plan = bandwidth_plan,
+                         .measure = bandwidth_measure,
+                         .row = bandwidth_point_row};
     int rc = bw_sweep_run(&s);
     if (rc == BW_SWEEP_NO_MEMORY)
         ksnprintf(ctx->failure, sizeof(ctx->failure), "out of memory for %u points' results",
