@@ -202,6 +202,7 @@ static int bandwidth_sweep_all(struct exp_ctx *ctx, struct bandwidth_sweep *d, u
 {
     struct bw_sweep s = {.points = d->nsizes * d->p->kernels.n,
                          .passes = passes,
+                         .wall_tsc_hz = ctx->timing->wall_tsc_hz,
                          .data = d,
                          .plan = bandwidth_plan,
                          .measure = bandwidth_measure,

@@ -130,8 +130,9 @@ void bw_result_merge_stop(struct bw_result *r, enum reps_stop before, double pre
 /* A sweep of bandwidth points measured in one pass or in interleaved passes. */
 struct bw_sweep {
     unsigned points;
-    unsigned passes; /* exp_sweep_passes: 1, or the interleaved passes */
-    void *data;      /* the experiment's own, passed to every hook */
+    unsigned passes;      /* exp_sweep_passes: 1, or the interleaved passes */
+    uint64_t wall_tsc_hz; /* the TSC's real rate, for the progress line */
+    void *data;           /* the experiment's own, passed to every hook */
     /* Point i's plan, for all its repetitions. */
     struct measure_plan (*plan)(void *data, unsigned i);
     /* Measure a slice of point i into r as bw_measure does; 0, or -1 (why said by the hook). */
@@ -148,8 +149,9 @@ struct bw_sweep {
  * (warmed again before each later slice); a point whose warm-up lap costs more than
  * EXP_PASS_COST_SHARE of a slice takes the rest (exp_rest_plan) right away, unwarmed; a point
  * stops after two passes once all its repetitions reach the plan's precision
- * (bw_result_merge_stop); then every point's row in order. Returns 0, -1 when a measurement
- * failed, or BW_SWEEP_NO_MEMORY when the points' results found no memory.
+ * (bw_result_merge_stop); then every point's row in order. A progress line counts the visits.
+ * Returns 0, -1 when a measurement failed, or BW_SWEEP_NO_MEMORY when the points' results found no
+ * memory.
  */
 #define BW_SWEEP_NO_MEMORY (-2)
 int bw_sweep_run(const struct bw_sweep *s);

@@ -250,6 +250,7 @@ static int bwc_tables(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     bwc_rows(d);
     struct bw_sweep s = {.points = d->nrows,
                          .passes = exp_sweep_passes(ctx, d->nrows),
+                         .wall_tsc_hz = ctx->timing->wall_tsc_hz,
                          .data = d,
                          .plan = bwc_plan,
                          .measure = bwc_measure,

@@ -2,6 +2,7 @@
 // A bandwidth sweep in one pass or interleaved passes, each point's slices merged into one result.
 #include "experiments/bw.h"
 
+#include "arch/cpu.h"
 #include "experiments/common.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"
@@ -86,43 +87,62 @@ static int bw_pass_slice(const struct bw_sweep *s, unsigned i, unsigned pass, st
 
 /* Every pass over the points not done, then each point's row in order; 0, or -1. */
 static int bw_run_passes(const struct bw_sweep *s, struct bw_result *res, bool *done,
-                         unsigned *order)
+                         unsigned *order, struct con_progress *pg)
 {
     for (unsigned pass = 0; pass < s->passes; pass++) {
         exp_pass_order(s->points, pass, s->passes, order);
-        for (unsigned k = 0; k < s->points; k++)
-            if (!done[order[k]] &&
-                bw_pass_slice(s, order[k], pass, &res[order[k]], &done[order[k]]) != 0)
+        for (unsigned k = 0; k < s->points; k++) {
+            if (done[order[k]])
+                continue;
+            if (bw_pass_slice(s, order[k], pass, &res[order[k]], &done[order[k]]) != 0)
                 return -1;
+            con_progress_step(pg, 1, arch_tsc_fenced());
+        }
     }
     for (unsigned i = 0; i < s->points; i++)
         s->row(s->data, i, &res[i]);
     return 0;
 }
 
+/* One pass: each point measured and its row written before the next; 0, or -1. */
+static int bw_run_once(const struct bw_sweep *s, struct con_progress *pg)
+{
+    static struct bw_result r;
+    for (unsigned i = 0; i < s->points; i++) {
+        struct measure_plan plan = s->plan(s->data, i);
+        kmemset(&r, 0, sizeof(r));
+        if (s->measure(s->data, i, &plan, true, &r) != 0)
+            return -1;
+        r.passes = 1;
+        s->row(s->data, i, &r);
+        con_progress_step(pg, 1, arch_tsc_fenced());
+    }
+    return 0;
+}
+
 int bw_sweep_run(const struct bw_sweep *s)
 {
-    if (s->passes <= 1 || s->points <= 1) {
-        static struct bw_result r;
-        for (unsigned i = 0; i < s->points; i++) {
-            struct measure_plan plan = s->plan(s->data, i);
-            kmemset(&r, 0, sizeof(r));
-            if (s->measure(s->data, i, &plan, true, &r) != 0)
-                return -1;
-            r.passes = 1;
-            s->row(s->data, i, &r);
-        }
-        return 0;
-    }
-    struct bw_result *res = plat_alloc(s->points * sizeof(*res));
-    bool *done = plat_alloc(s->points * sizeof(*done));
-    unsigned *order = plat_alloc(s->points * sizeof(*order));
+    bool once = s->passes <= 1 || s->points <= 1;
+    unsigned visits = once ? s->points : s->points * s->passes;
+    struct con_progress pg;
+    con_progress_begin(&pg, visits, visits, arch_tsc_fenced(), s->wall_tsc_hz);
+    struct bw_result *res = NULL;
+    bool *done = NULL;
+    unsigned *order = NULL;
     int rc = BW_SWEEP_NO_MEMORY;
+    if (once) {
+        rc = bw_run_once(s, &pg);
+    } else {
+        res = plat_alloc(s->points * sizeof(*res));
+        done = plat_alloc(s->points * sizeof(*done));
+        order = plat_alloc(s->points * sizeof(*order));
+    }
     if (res && done && order) {
         kmemset(res, 0, s->points * sizeof(*res));
         kmemset(done, 0, s->points * sizeof(*done));
-        rc = bw_run_passes(s, res, done, order);
+        rc = bw_run_passes(s, res, done, order, &pg);
     }
+    con_progress_end(&pg);
     plat_free(res);
     plat_free(done);
     plat_free(order);

@@ -81,7 +81,13 @@ static void fake_row(void *data, unsigned i, const struct bw_result *r)
 
 static int run(struct fake *f, unsigned passes)
 {
-    struct bw_sweep s = {POINTS, passes, f, fake_plan, fake_measure, fake_row};
+    struct bw_sweep s = {.points = POINTS,
+                         .passes = passes,
+                         .wall_tsc_hz = timing.wall_tsc_hz,
+                         .data = f,
+                         .plan = fake_plan,
+                         .measure = fake_measure,
+                         .row = fake_row};
     return bw_sweep_run(&s);
 }
 
