@@ -57,7 +57,7 @@ KERNEL_SRCS := \
 	kernel/experiments/driver.c \
 	$(EXPERIMENT_SRCS) \
 	kernel/experiments/bw_plan.c \
-	kernel/experiments/bw_measure.c \
+	kernel/experiments/bw_measure.c kernel/experiments/bw_passes.c \
 	kernel/experiments/bw_team.c kernel/experiments/node_bw.c \
 	kernel/experiments/traffic.c kernel/experiments/win_slice.c \
 	kernel/experiments/mp.c \
@@ -211,7 +211,7 @@ ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUI
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
-FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk)
+FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
@@ -235,7 +235,7 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/experiments/mp.c kernel/experiments/traffic.c kernel/machine/cpu_select.c \
 	kernel/experiments/bw_plan.c kernel/experiments/bw_team.c kernel/experiments/node_bw.c \
-	kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/experiments/win_slice.c \
+	kernel/experiments/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/experiments/win_slice.c \
 	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.

@@ -43,8 +43,8 @@ const struct key_desc global_keys[] = {
      "longest a repetition's window (interrupts off, the untimed walk and the timed chase) "
      "may last; longer repetitions are shortened"},
     {"passes", KEY_U64, GKEY(passes), 1, PASSES_MAX, NULL, "",
-     "measure a chase's size sweep (random, dual, ring; not bandwidth) in this many passes "
-     "over all its sizes, in an order not monotonic "
+     "measure a sweep (random, dual, ring; bandwidth's sizes x kernels; bw_cores' rows) in "
+     "this many passes over all its points, in an order not monotonic "
      "in size, each taking a slice of every point's repetitions (a burst of contention or a "
      "clock change spreads over the curve instead of drawing a step); 1: one pass, each "
      "point's repetitions back to back"},

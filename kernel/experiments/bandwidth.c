@@ -72,8 +72,10 @@ static uint64_t bandwidth_buffer_bytes(const void *params, const struct machine 
     return ((const struct bandwidth_params *)params)->max_bytes;
 }
 
-/* The sweep: sizes, the width chosen and what the core's L1 is documented to deliver. */
+/* The sweep: sizes, the width chosen and what the core's L1 is documented to deliver; its points
+   are size i / nkernels with kernel i % nkernels. */
 struct bandwidth_sweep {
+    struct exp_ctx *ctx;
     const struct bandwidth_params *p;
     enum simd_width width;
     uint64_t sizes[EXP_POINTS_MAX];
@@ -81,13 +83,11 @@ struct bandwidth_sweep {
     bool peak_known;
     double load_bpc, store_bpc;
     char dram_peak[24]; /* the theoretical DRAM bandwidth, GB/s, as CSV text ("": unknown) */
-    struct bw_result r;
 };
 
 static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, uint64_t size,
-                          enum bw_kernel k)
+                          enum bw_kernel k, const struct bw_result *r)
 {
-    const struct bw_result *r = &d->r;
     char sz[24], bpc[24] = "", prec[24] = "", peak[24] = "", stop[24];
     double peak_bpc = d->peak_known ? bw_l1_peak_bpc(k, d->load_bpc, d->store_bpc) : KM_NAN;
     if (kisfinite(r->bpc_median))
@@ -97,14 +97,14 @@ static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, 
     if (kisfinite(peak_bpc))
         ksnprintf(peak, sizeof(peak), "%.0f", peak_bpc);
     ksnprintf(stop, sizeof(stop), "%s", reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
-    strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%llu,%u,%s,%s,%s,%s\n",
+    strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%u,%llu,%u,%s,%s,%s,%s\n",
                   (unsigned long long)size, bw_kernel_names[k],
                   bw_width_bits(k, &ctx->m->cpu.simd, d->width), r->gbs_median, r->gbs_min,
-                  r->gbs_max, bpc, r->reps, (unsigned long long)r->bytes_per_rep, r->outliers, prec,
-                  stop, peak, d->dram_peak);
+                  r->gbs_max, bpc, r->reps, r->passes, (unsigned long long)r->bytes_per_rep,
+                  r->outliers, prec, stop, peak, d->dram_peak);
     for (unsigned i = 0; i < r->reps; i++)
-        strbuf_printf(&ctx->samples, "%llu,%s,%u,%llu,%llu,%.5f,%d\n", (unsigned long long)size,
-                      bw_kernel_names[k], i, (unsigned long long)r->bytes_per_rep,
+        strbuf_printf(&ctx->samples, "%llu,%s,%u,%u,%llu,%llu,%.5f,%d\n", (unsigned long long)size,
+                      bw_kernel_names[k], i, r->pass[i], (unsigned long long)r->bytes_per_rep,
                       (unsigned long long)r->ticks[i], r->core_per[i], r->outlier[i] ? 1 : 0);
     con_printf("%10s %-9s %9.2f %9.2f %9.2f %8s %5u %7s\n", exp_size(sz, sizeof(sz), size),
                bw_kernel_names[k], r->gbs_median, r->gbs_min, r->gbs_max, *bpc ? bpc : "-", r->reps,
@@ -150,54 +150,92 @@ static int bandwidth_width(struct exp_ctx *ctx, struct bandwidth_sweep *d)
     return 0;
 }
 
-/* Measure kernel k over size bytes into d->r and write its row; 0 or EXP_RUN_FAILED. */
-static int bandwidth_point(struct exp_ctx *ctx, struct bandwidth_sweep *d, uint64_t size,
-                           enum bw_kernel k)
+static uint64_t point_size(const struct bandwidth_sweep *d, unsigned i)
 {
+    return d->sizes[i / d->p->kernels.n];
+}
+
+static enum bw_kernel point_kernel(const struct bandwidth_sweep *d, unsigned i)
+{
+    return (enum bw_kernel)d->p->kernels.v[i % d->p->kernels.n];
+}
+
+static struct measure_plan bandwidth_plan(void *data, unsigned i)
+{
+    const struct bandwidth_sweep *d = data;
+    return exp_plan(d->ctx, point_size(d, i), exp_line_bytes(d->ctx->m), 1);
+}
+
+/* A slice of point i into r (bw_measure), its time split counted; 0, or -1 said. */
+static int bandwidth_measure(void *data, unsigned i, const struct measure_plan *plan, bool warm,
+                             struct bw_result *r)
+{
+    struct bandwidth_sweep *d = data;
+    struct exp_ctx *ctx = d->ctx;
     char why[120];
-    struct bw_point pt = {k, bw_kernel_code(k, d->width), ctx->buffer.virt, size};
-    struct measure_plan plan = exp_plan(ctx, size, exp_line_bytes(ctx->m), 1);
+    enum bw_kernel k = point_kernel(d, i);
+    struct bw_point pt = {k, bw_kernel_code(k, d->width), ctx->buffer.virt, point_size(d, i)};
     struct time_split split = {0};
-    uint64_t t0 = arch_tsc_fenced();
-    if (bw_measure(&pt, &plan, ctx->timing, &d->r, why, sizeof(why)) != 0) {
+    uint64_t warm0 = r->warm_ticks, timed0 = r->timed_ticks, t0 = arch_tsc_fenced();
+    if (bw_measure(&pt, plan, ctx->timing, warm, r, why, sizeof(why)) != 0) {
         ksnprintf(ctx->failure, sizeof(ctx->failure), "%s at %llu bytes: %s", bw_kernel_names[k],
-                  (unsigned long long)size, why);
+                  (unsigned long long)pt.size_bytes, why);
         con_printf("%s\n", ctx->failure);
-        return EXP_RUN_FAILED;
+        return -1;
     }
-    uint64_t t1 = arch_tsc_fenced();
-    time_split_measured(&split, t1 - t0, d->r.warm_ticks, d->r.timed_ticks);
-    bandwidth_row(ctx, d, size, k);
-    split.output = arch_tsc_fenced() - t1;
+    time_split_measured(&split, arch_tsc_fenced() - t0, r->warm_ticks - warm0,
+                        r->timed_ticks - timed0);
     time_split_add(&ctx->spent, &split);
     return 0;
 }
 
-static int bandwidth_sweep_all(struct exp_ctx *ctx, struct bandwidth_sweep *d)
+static void bandwidth_point_row(void *data, unsigned i, const struct bw_result *r)
 {
-    for (unsigned i = 0; i < d->nsizes; i++)
-        for (unsigned k = 0; k < d->p->kernels.n; k++)
-            if (bandwidth_point(ctx, d, d->sizes[i], (enum bw_kernel)d->p->kernels.v[k]) != 0)
-                return EXP_RUN_FAILED;
-    return 0;
+    struct bandwidth_sweep *d = data;
+    struct time_split split = {0};
+    uint64_t t0 = arch_tsc_fenced();
+    bandwidth_row(d->ctx, d, point_size(d, i), point_kernel(d, i), r);
+    split.output = arch_tsc_fenced() - t0;
+    time_split_add(&d->ctx->spent, &split);
+}
+
+static int bandwidth_sweep_all(struct exp_ctx *ctx, struct bandwidth_sweep *d, unsigned passes)
+{
+    struct bw_sweep s = {.points = d->nsizes * d->p->kernels.n,
+                         .passes = passes,
+                         .wall_tsc_hz = ctx->timing->wall_tsc_hz,
+                         .data = d,
+                         .plan = bandwidth_plan,
+                         .measure = bandwidth_measure,
+                         .row = bandwidth_point_row};
+    int rc = bw_sweep_run(&s);
+    if (rc == BW_SWEEP_NO_MEMORY)
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "out of memory for %u points' results",
+                  s.points);
+    return rc ? EXP_RUN_FAILED : 0;
 }
 
 static int bandwidth_run(struct exp_ctx *ctx, const void *params)
 {
     static struct bandwidth_sweep d;
     kmemset(&d, 0, sizeof(d));
+    d.ctx = ctx;
     d.p = params;
     unsigned n = sweep_sizes(d.p->min_bytes, d.p->max_bytes, (unsigned)d.p->points_per_octave,
                              BW_SIZE_ALIGN_BYTES, d.sizes, EXP_POINTS_MAX);
     d.nsizes = n < EXP_POINTS_MAX ? n : EXP_POINTS_MAX;
+    unsigned passes = exp_sweep_passes(ctx, d.nsizes * d.p->kernels.n);
+    char in_passes[40] = "";
+    if (passes > 1)
+        ksnprintf(in_passes, sizeof(in_passes), " in %u interleaved passes", passes);
     exp_header(ctx, &experiment_bandwidth,
-               "%u sizes x %u kernels, one core; GB/s = 10^9 bytes moved per second (a copy "
+               "%u sizes x %u kernels, one core%s; GB/s = 10^9 bytes moved per second (a copy "
                "counts the bytes it reads and those it writes)",
-               d.nsizes, d.p->kernels.n);
+               d.nsizes, d.p->kernels.n, in_passes);
     strbuf_puts(&ctx->csv, "size_bytes,kernel,width_bits,gbs_median,gbs_min,gbs_max,"
-                           "bytes_per_cycle_median,reps,bytes_per_rep,outliers,precision_pct,"
-                           "stop,l1_peak_bytes_per_cycle,dram_peak_gbs\n");
-    strbuf_puts(&ctx->samples, "size_bytes,kernel,rep,bytes,tsc_total,core_per_tsc,outlier\n");
+                           "bytes_per_cycle_median,reps,passes,bytes_per_rep,outliers,"
+                           "precision_pct,stop,l1_peak_bytes_per_cycle,dram_peak_gbs\n");
+    strbuf_puts(&ctx->samples, "size_bytes,kernel,rep,pass,bytes,tsc_total,core_per_tsc,outlier\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "needs real processors: this measurement backend models chases, not the "
@@ -209,7 +247,7 @@ static int bandwidth_run(struct exp_ctx *ctx, const void *params)
     bandwidth_dram_peak(ctx, &d);
     con_printf("%10s %-9s %9s %9s %9s %8s %5s %7s\n", "size", "kernel", "GB/s", "min", "max",
                "B/cycle", "reps", "+-%");
-    int rc = bandwidth_sweep_all(ctx, &d);
+    int rc = bandwidth_sweep_all(ctx, &d, passes);
     plat_window_xstate(0);
     return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "arch/bw_kernels.h"
 #include "chase/measure.h"
+#include "chase/reps.h"
 #include "chase/timing.h"
 #include "machine/simd.h"
 
@@ -78,13 +79,16 @@ struct bw_point {
 
 #define BW_REPS_MAX 1000 /* repetitions one point keeps at most (the reps key's own bound) */
 
-/* What a point's repetitions gave. */
+/* What a point's repetitions gave, over all the slices (passes) that measured it. */
 struct bw_result {
     unsigned reps;
     uint64_t bytes_per_rep;       /* moved per repetition (bw_bytes_moved) */
+    uint64_t span, laps;          /* each repetition's stretch and laps, the first slice's */
     uint64_t ticks[BW_REPS_MAX];  /* each repetition's TSC ticks */
     double core_per[BW_REPS_MAX]; /* ... its core cycles per tick (0: not known) */
     bool outlier[BW_REPS_MAX];    /* ... left out as disturbed (reps.h) */
+    uint8_t pass[BW_REPS_MAX];    /* ... the pass that took it (0: the first) */
+    unsigned passes;              /* the passes that measured the point (bw_sweep_run) */
     unsigned outliers;
     double gbs_median, gbs_min, gbs_max; /* over the kept repetitions; 10^9 bytes per second */
     double bpc_median;                   /* bytes per core cycle, median of the kept (NaN) */
@@ -97,15 +101,59 @@ struct bw_result {
 };
 
 /*
- * Measure pt: a warm-up lap (in windows of at most BW_WARM_PIECE_BYTES), then repetitions in
- * windows, each long enough for plan->target_ticks at the warm-up's pace (whole laps, or a
- * stretch of a buffer whose lap is longer, the stretches walking round it), bounded by
- * plan->window_max_ticks, repeated as plan says (reps, precision, time cap; reps_should_stop),
- * each with the core clock taken by plan->core_iters adds before and after it in its
- * window. Returns 0, or -1 with why (capacity cap) when a CPU exception stopped it.
+ * Measure a slice of pt, appended to the slices r holds (r zeroed before the first): a
+ * warm-up lap (in windows of at most BW_WARM_PIECE_BYTES; always before the first slice, whose
+ * pace sizes the repetitions, and before a later one when `warm`), then repetitions in
+ * windows, each long enough for plan->target_ticks at the first warm-up's pace (whole laps,
+ * or a stretch of a buffer whose lap is longer, the stretches walking round it), bounded by
+ * plan->window_max_ticks, repeated as plan says (reps, precision, time cap; reps_should_stop
+ * on the slice's own repetitions, their stop in r->stop; BW_REPS_MAX in all), each with the
+ * core clock taken by plan->core_iters adds before and after it in its window; r's summary
+ * then covers all its repetitions (bw_result_summarize). Returns 0, or -1 with why (capacity
+ * cap) when a CPU exception stopped it.
  */
 #define BW_WARM_PIECE_BYTES (4ULL << 20)
 int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
-               struct bw_result *r, char *why, size_t cap);
+               bool warm, struct bw_result *r, char *why, size_t cap);
+
+/* r's summary over all its repetitions: outliers set aside (reps_assess of ticks per byte),
+   GB/s median, min and max of the rest at t's TSC rate, bytes per cycle, clock, precision. */
+void bw_result_summarize(struct bw_result *r, const struct timing *t);
+/*
+ * The stop of a point measured in passes, after a slice whose own stop r->stop holds, given
+ * the point's stop before it (`before`): the later of the two, then `precision` (the whole
+ * point's) reached by all the repetitions: REPS_STOP_PRECISION; not reached though the slice
+ * reached its own (or its fixed count): REPS_STOP_PASSES (measure_reassess's rule).
+ */
+void bw_result_merge_stop(struct bw_result *r, enum reps_stop before, double precision);
+
+/* A sweep of bandwidth points measured in one pass or in interleaved passes. */
+struct bw_sweep {
+    unsigned points;
+    unsigned passes;      /* exp_sweep_passes: 1, or the interleaved passes */
+    uint64_t wall_tsc_hz; /* the TSC's real rate, for the progress line */
+    void *data;           /* the experiment's own, passed to every hook */
+    /* Point i's plan, for all its repetitions. */
+    struct measure_plan (*plan)(void *data, unsigned i);
+    /* Measure a slice of point i into r as bw_measure does; 0, or -1 (why said by the hook). */
+    int (*measure)(void *data, unsigned i, const struct measure_plan *plan, bool warm,
+                   struct bw_result *r);
+    /* Write point i's row. */
+    void (*row)(void *data, unsigned i, const struct bw_result *r);
+};
+
+/*
+ * Run a bandwidth sweep. One pass: each point measured with its plan and its row written.
+ * Interleaved passes: as the chase driver's (exp_sweep_run): pass p visits the points in
+ * exp_pass_order, each visit a slice (exp_slice_plan) merged into the point's repetitions
+ * (warmed again before each later slice); a point whose warm-up lap costs more than
+ * EXP_PASS_COST_SHARE of a slice takes the rest (exp_rest_plan) right away, unwarmed; a point
+ * stops after two passes once all its repetitions reach the plan's precision
+ * (bw_result_merge_stop); then every point's row in order. A progress line counts the visits.
+ * Returns 0, -1 when a measurement failed, or BW_SWEEP_NO_MEMORY when the points' results found no
+ * memory.
+ */
+#define BW_SWEEP_NO_MEMORY (-2)
+int bw_sweep_run(const struct bw_sweep *s);
 
 #endif

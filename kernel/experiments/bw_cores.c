@@ -6,6 +6,7 @@
 #include "experiments/bw.h"
 #include "experiments/bw_team.h"
 #include "experiments/mp.h"
+#include "chase/reps.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_bw_cores;
@@ -125,14 +126,27 @@ static const struct bw_mix peak_mixes[] = {
 };
 #define NMIXES (sizeof(peak_mixes) / sizeof(peak_mixes[0]))
 
+/* One row of a table: `n` processors streaming `mix`. */
+struct bwc_row {
+    const char *table; /* "scaling" or "peak" */
+    unsigned n;
+    const struct bw_mix *mix;
+};
+/* The rows at most: the scaling table's 1, 2, 4 ... all, and the peak table's mixes. */
+#define BWC_ROWS_MAX (8 * sizeof(unsigned) + 1 + NMIXES)
+
 /* The run's processors (boot processor first, then cores before SMT siblings, packages in
-   turn) and the team that streams on the first n of them. */
+   turn), the team that streams on the first n of them, and the tables' rows. */
 struct bw_cores_sweep {
+    struct exp_ctx *ctx;
     const struct bw_cores_params *p;
     struct mp_cpu cpus[PLAT_CPUS_MAX];
     unsigned n;
     struct bw_team team;
-    uint64_t size; /* each processor's buffer */
+    uint64_t size;     /* each processor's buffer */
+    struct bw_mix one; /* the scaling table's kernel */
+    struct bwc_row rows[BWC_ROWS_MAX];
+    unsigned nrows;
 };
 
 /* Whether a comes before b: thread, then core, then package (the boot processor first). */
@@ -168,28 +182,33 @@ static void bwc_cpus(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     mp_print_cpus(d->cpus, d->n);
 }
 
-static int bwc_row(struct exp_ctx *ctx, struct bw_cores_sweep *d, const char *part, unsigned n,
-                   const struct bw_mix *mix)
+static struct measure_plan bwc_plan(void *data, unsigned i)
 {
-    struct bw_team_out o;
+    const struct bw_cores_sweep *d = data;
+    (void)i;
+    return exp_plan(d->ctx, d->size, exp_line_bytes(d->ctx->m), 1);
+}
+
+/* A slice of row i's runs into r (bw_team_slice); 0, or -1 said. */
+static int bwc_measure(void *data, unsigned i, const struct measure_plan *plan, bool warm,
+                       struct bw_result *r)
+{
+    struct bw_cores_sweep *d = data;
+    struct exp_ctx *ctx = d->ctx;
+    const struct bwc_row *row = &d->rows[i];
     char keys[48];
-    const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
-    ksnprintf(keys, sizeof(keys), "%u,%s", n, mix->name);
-    d->team.n = n;
+    ksnprintf(keys, sizeof(keys), "%u,%s", row->n, row->mix->name);
+    d->team.n = row->n;
     d->team.sample_keys = keys;
-    for (unsigned i = 0; i < n; i++)
-        d->team.base[i] = ctx->buffer.virt + i * d->size;
-    if (bw_team_measure(ctx, &d->team, mix, &o) != 0) {
+    for (unsigned k = 0; k < row->n; k++)
+        d->team.base[k] = ctx->buffer.virt + k * d->size;
+    if (bw_team_slice(ctx, &d->team, row->mix, plan, warm, r) != 0) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
-                  "%s on %u processors: a processor did not come back in time", mix->name, n);
+                  "%s on %u processors: a processor did not come back in time", row->mix->name,
+                  row->n);
         con_printf("%s\n", ctx->failure);
-        return EXP_RUN_FAILED;
+        return -1;
     }
-    strbuf_printf(&ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu\n", part, n, level,
-                  mix->name, (unsigned long long)d->size, o.median, o.median / n, o.min, o.max,
-                  o.reps, o.outliers, (unsigned long long)o.moved);
-    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f\n", part, n, mix->name, o.median,
-               o.median / n, o.min, o.max);
     return 0;
 }
 
@@ -218,6 +237,20 @@ static void bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     }
 }
 
+static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
+{
+    struct bw_cores_sweep *d = data;
+    const struct bwc_row *row = &d->rows[i];
+    const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
+    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s\n",
+                  row->table, row->n, level, row->mix->name, (unsigned long long)d->size,
+                  r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps,
+                  r->outliers, (unsigned long long)r->bytes_per_rep, r->passes,
+                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
+    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f\n", row->table, row->n, row->mix->name,
+               r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max);
+}
+
 /* The width, said and enabled; each processor's buffer, said. */
 static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
@@ -238,31 +271,51 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     return 0;
 }
 
-static int bwc_tables(struct exp_ctx *ctx, struct bw_cores_sweep *d)
+/* The rows: the scaling table on 1, 2, 4 ... all processors, then the peak table's mixes. */
+static void bwc_rows(struct bw_cores_sweep *d)
 {
-    struct bw_mix one = {bw_kernel_names[d->p->kernel], {{(enum bw_kernel)d->p->kernel, 1}}, 1};
+    d->one = (struct bw_mix){bw_kernel_names[d->p->kernel], {{(enum bw_kernel)d->p->kernel, 1}}, 1};
+    d->nrows = 0;
     for (unsigned n = 1;; n = 2 * n < d->n ? 2 * n : d->n) {
-        if (bwc_row(ctx, d, "scaling", n, &one) != 0)
-            return EXP_RUN_FAILED;
+        d->rows[d->nrows++] = (struct bwc_row){"scaling", n, &d->one};
         if (n == d->n)
             break;
     }
     for (unsigned m = 0; m < NMIXES; m++)
-        if (bwc_row(ctx, d, "peak", d->n, &peak_mixes[m]) != 0)
-            return EXP_RUN_FAILED;
-    return 0;
+        d->rows[d->nrows++] = (struct bwc_row){"peak", d->n, &peak_mixes[m]};
+}
+
+/* Every row, in the passes the passes key asks for (interleaved over the rows). */
+static int bwc_tables(struct exp_ctx *ctx, struct bw_cores_sweep *d)
+{
+    bwc_rows(d);
+    struct bw_sweep s = {.points = d->nrows,
+                         .passes = exp_sweep_passes(ctx, d->nrows),
+                         .wall_tsc_hz = ctx->timing->wall_tsc_hz,
+                         .data = d,
+                         .plan = bwc_plan,
+                         .measure = bwc_measure,
+                         .row = bwc_row_write};
+    if (s.passes > 1)
+        con_printf("the rows in %u interleaved passes\n", s.passes);
+    int rc = bw_sweep_run(&s);
+    if (rc == BW_SWEEP_NO_MEMORY)
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "out of memory for %u rows' results",
+                  s.points);
+    return rc ? EXP_RUN_FAILED : 0;
 }
 
 static int bw_cores_run(struct exp_ctx *ctx, const void *params)
 {
     static struct bw_cores_sweep d;
     kmemset(&d, 0, sizeof(d));
+    d.ctx = ctx;
     d.p = params;
     exp_header(ctx, &experiment_bw_cores,
                "1, 2, 4 ... all processors streaming buffers of their own, started together and "
                "timed by the boot processor; then the all-processor peak with read:write mixes");
     strbuf_puts(&ctx->csv, "table,processors,level,kernel,size_bytes,gbs_total,gbs_per_processor,"
-                           "gbs_min,gbs_max,reps,outliers,bytes_per_run\n");
+                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop\n");
     strbuf_puts(&ctx->samples, "processors,kernel,rep,tsc_total,gbs\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),

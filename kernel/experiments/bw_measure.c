@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Timing one bandwidth point: a warm-up lap, then repetitions in windows until the median is known.
+// Timing one bandwidth point (or a slice of it): a warm-up lap, then repetitions in windows.
 #include "experiments/bw.h"
 
 #include "arch/cpu.h"
@@ -7,7 +7,6 @@
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
-#include "lib/stats.h"
 #include "machine/fault.h"
 
 /* A repetition's window may use this share of window_max_ticks at the warm-up's pace: the
@@ -105,7 +104,7 @@ static int bw_warm(const struct bw_point *pt, struct bw_job *j, struct bw_result
             best = j->ticks, best_bytes = bw_bytes_moved(pt->kernel, piece, 1);
     }
     *pace = (double)(best ? best : 1) / (double)best_bytes;
-    r->warm_ticks = arch_tsc_fenced() - t0;
+    r->warm_ticks += arch_tsc_fenced() - t0;
     return 0;
 }
 
@@ -140,65 +139,56 @@ static double bw_clock(const struct bw_job *j, const struct timing *t)
                              timing_adds_ratio(adds, j->adds_after, t->adds_overhead_ticks));
 }
 
-/* GB/s, bytes per cycle and the clock over the kept repetitions, from their verdict. */
-static void bw_summarize(struct bw_result *r, const struct reps_verdict *v, const struct timing *t)
-{
-    static double bpc[BW_REPS_MAX], clk[BW_REPS_MAX];
-    unsigned nb = 0, nc = 0;
-    double bytes = (double)r->bytes_per_rep, hz = (double)t->tsc_hz;
-    r->outliers = 0;
-    for (unsigned i = 0; i < r->reps; i++) {
-        double tpb = (double)r->ticks[i] / bytes;
-        r->outlier[i] = v->kept < v->n && tpb > v->threshold;
-        r->outliers += r->outlier[i];
-        if (!r->outlier[i] && r->core_per[i] > 0) {
-            bpc[nb++] = 1.0 / (tpb * r->core_per[i]);
-            clk[nc++] = r->core_per[i];
-        }
-    }
-    r->gbs_median = hz / v->kept_stats.median / BW_BYTES_PER_GB;
-    r->gbs_min = hz / v->kept_stats.max / BW_BYTES_PER_GB;
-    r->gbs_max = hz / v->kept_stats.min / BW_BYTES_PER_GB;
-    stats_sort(bpc, nb);
-    stats_sort(clk, nc);
-    r->bpc_median = nb ? stats_quantile_sorted(bpc, nb, 0.5) : KM_NAN;
-    r->core_per_tick = nc ? stats_quantile_sorted(clk, nc, 0.5) : KM_NAN;
-    r->precision = v->ci_valid ? v->precision : KM_NAN;
-}
-
-int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
-               struct bw_result *r, char *why, size_t cap)
+/* Repetitions as plan says, appended to r (the slice's stop judged on its own); 0, or -1. */
+static int bw_reps(const struct bw_point *pt, const struct measure_plan *plan,
+                   const struct timing *t, struct bw_job *j, struct bw_result *r, char *why,
+                   size_t cap)
 {
     static double sorted[BW_REPS_MAX + 1];
-    struct bw_job j = {.fn = pt->fn, .adds = timing_adds(t)};
-    double pace;
-    kmemset(r, 0, sizeof(*r));
-    if (bw_warm(pt, &j, r, &pace, why, cap) != 0)
-        return -1;
-    bw_size_reps(pt, plan, pace, &j);
-    j.clock_iters = plan->core_iters;
-    r->bytes_per_rep = bw_bytes_moved(pt->kernel, j.span, j.laps);
-    unsigned most = plan->max_reps && plan->max_reps < BW_REPS_MAX ? plan->max_reps : BW_REPS_MAX;
-    struct reps_rule rule = {plan->reps ? plan->reps : 1, most, plan->precision, plan->max_ticks};
+    unsigned room = BW_REPS_MAX - r->reps, n = 0;
+    unsigned most = plan->max_reps && plan->max_reps < room ? plan->max_reps : room;
+    unsigned least = plan->reps ? plan->reps : 1;
+    struct reps_rule rule = {least < most ? least : most, most, plan->precision, plan->max_ticks};
     struct reps_verdict v = {0};
     uint64_t span = bw_span_bytes(pt->kernel, pt->size_bytes), at = 0;
     uint64_t start = arch_tsc_fenced();
-    enum reps_stop stop = REPS_GO_ON;
+    enum reps_stop stop = most ? REPS_GO_ON : REPS_STOP_CAPACITY;
     while (stop == REPS_GO_ON) {
-        bw_aim(pt, &j, at);
-        if (bw_window(&j, r, why, cap) != 0)
+        bw_aim(pt, j, at);
+        if (bw_window(j, r, why, cap) != 0)
             return -1;
-        at = at + 2 * j.span <= span ? at + j.span : 0; /* stretches walk round the buffer */
-        r->ticks[r->reps] = j.ticks;
-        r->timed_ticks += j.ticks;
-        r->core_per[r->reps] = bw_clock(&j, t);
-        reps_insert_sorted(sorted, r->reps, (double)j.ticks / (double)r->bytes_per_rep);
+        at = at + 2 * j->span <= span ? at + j->span : 0; /* stretches walk round the buffer */
+        r->ticks[r->reps] = j->ticks;
+        r->timed_ticks += j->ticks;
+        r->core_per[r->reps] = bw_clock(j, t);
         r->reps++;
-        reps_assess(sorted, r->reps, &v);
+        reps_insert_sorted(sorted, n, (double)j->ticks / (double)r->bytes_per_rep);
+        reps_assess(sorted, ++n, &v);
         stop = reps_should_stop(&rule, &v, arch_tsc_fenced() - start);
     }
     r->stop = stop;
-    r->sink = j.sink;
-    bw_summarize(r, &v, t);
+    return 0;
+}
+
+int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
+               bool warm, struct bw_result *r, char *why, size_t cap)
+{
+    struct bw_job j = {.fn = pt->fn, .adds = timing_adds(t)};
+    double pace = 0;
+    if ((warm || !r->reps) && bw_warm(pt, &j, r, &pace, why, cap) != 0)
+        return -1;
+    if (!r->reps) {
+        bw_size_reps(pt, plan, pace, &j);
+        r->span = j.span;
+        r->laps = j.laps;
+        r->bytes_per_rep = bw_bytes_moved(pt->kernel, j.span, j.laps);
+    }
+    j.span = r->span;
+    j.laps = r->laps;
+    j.clock_iters = plan->core_iters;
+    if (bw_reps(pt, plan, t, &j, r, why, cap) != 0)
+        return -1;
+    r->sink += j.sink;
+    bw_result_summarize(r, t);
     return 0;
 }

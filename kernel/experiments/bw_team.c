@@ -83,40 +83,83 @@ static inline uint64_t kmax(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-int bw_team_measure(struct exp_ctx *ctx, struct bw_team *t, const struct bw_mix *mix,
-                    struct bw_team_out *o)
+/* The first warm-up run sizes the walk: whole laps, or stretches of buffers whose lap is longer
+   than a run should be; kept in r (span: bytes per processor, laps, bytes moved by all). */
+static void team_size_walk(struct exp_ctx *ctx, const struct bw_team *t, const struct bw_mix *mix,
+                           uint64_t ticks, struct bw_result *r)
 {
     struct measure_plan plan = exp_plan(ctx, t->size, exp_line_bytes(ctx->m), 1);
-    struct team_walk wk = {0, t->size, 1};
-    uint64_t ticks, target = BW_TEAM_TARGET_REPS * plan.target_ticks;
-    if (team_once(ctx, t, mix, &wk, &ticks) != 0)
-        return -1;
-    if (ticks && target > ticks) /* whole laps; else stretches walking round the buffers */
-        wk.laps = target / ticks;
+    uint64_t target = BW_TEAM_TARGET_REPS * plan.target_ticks;
+    r->span = t->size;
+    r->laps = 1;
+    if (ticks && target > ticks)
+        r->laps = target / ticks;
     else if (ticks)
-        wk.bytes = kmax(t->size * target / ticks / BW_SIZE_ALIGN_BYTES, 1) * BW_SIZE_ALIGN_BYTES;
-    struct reps_rule rule = {plan.reps ? plan.reps : 1, BW_REPS_MAX, plan.precision,
-                             plan.max_ticks};
+        r->span = kmax(t->size * target / ticks / BW_SIZE_ALIGN_BYTES, 1) * BW_SIZE_ALIGN_BYTES;
+    r->bytes_per_rep = t->n * bw_mix_moved(mix, r->span, r->laps);
+}
+
+/* Runs as plan says appended to r, the slice's stop judged on its own runs; 0, or -1. */
+static int team_runs(struct exp_ctx *ctx, struct bw_team *t, const struct bw_mix *mix,
+                     const struct measure_plan *plan, struct bw_result *r)
+{
+    struct team_walk wk = {0, r->span, r->laps};
+    unsigned room = BW_REPS_MAX - r->reps, n = 0, least = plan->reps ? plan->reps : 1;
+    unsigned most = plan->max_reps && plan->max_reps < room ? plan->max_reps : room;
+    struct reps_rule rule = {least < most ? least : most, most, plan->precision, plan->max_ticks};
     struct reps_verdict v = {0};
-    enum reps_stop stop = REPS_GO_ON;
-    uint64_t start = arch_tsc_fenced();
+    enum reps_stop stop = most ? REPS_GO_ON : REPS_STOP_CAPACITY;
+    uint64_t start = arch_tsc_fenced(), ticks;
     double hz = (double)ctx->timing->tsc_hz;
-    o->moved = t->n * bw_mix_moved(mix, wk.bytes, wk.laps);
-    for (o->reps = 0; stop == REPS_GO_ON; o->reps++) {
+    while (stop == REPS_GO_ON) {
         if (team_once(ctx, t, mix, &wk, &ticks) != 0)
             return -1;
         wk.at = wk.at + 2 * wk.bytes <= t->size ? wk.at + wk.bytes : 0;
         if (t->sample_keys)
-            strbuf_printf(&ctx->samples, "%s,%u,%llu,%.6f\n", t->sample_keys, o->reps,
+            strbuf_printf(&ctx->samples, "%s,%u,%llu,%.6f\n", t->sample_keys, r->reps,
                           (unsigned long long)ticks,
-                          (double)o->moved * hz / (double)ticks / BW_BYTES_PER_GB);
-        reps_insert_sorted(t->sorted, o->reps, (double)ticks / (double)o->moved);
-        reps_assess(t->sorted, o->reps + 1, &v);
+                          (double)r->bytes_per_rep * hz / (double)ticks / BW_BYTES_PER_GB);
+        r->ticks[r->reps] = ticks;
+        r->core_per[r->reps++] = 0; /* no clock taken: the run spans several processors */
+        r->timed_ticks += ticks;
+        reps_insert_sorted(t->sorted, n, (double)ticks / (double)r->bytes_per_rep);
+        reps_assess(t->sorted, ++n, &v);
         stop = reps_should_stop(&rule, &v, arch_tsc_fenced() - start);
     }
-    o->median = hz / v.kept_stats.median / BW_BYTES_PER_GB;
-    o->min = hz / v.kept_stats.max / BW_BYTES_PER_GB;
-    o->max = hz / v.kept_stats.min / BW_BYTES_PER_GB;
-    o->outliers = v.n - v.kept;
+    r->stop = stop;
+    return 0;
+}
+
+int bw_team_slice(struct exp_ctx *ctx, struct bw_team *t, const struct bw_mix *mix,
+                  const struct measure_plan *plan, bool warm, struct bw_result *r)
+{
+    if (warm || !r->reps) {
+        struct team_walk lap = {0, t->size, 1};
+        uint64_t ticks, t0 = arch_tsc_fenced();
+        if (team_once(ctx, t, mix, &lap, &ticks) != 0)
+            return -1;
+        r->warm_ticks += arch_tsc_fenced() - t0;
+        if (!r->reps)
+            team_size_walk(ctx, t, mix, ticks, r);
+    }
+    if (team_runs(ctx, t, mix, plan, r) != 0)
+        return -1;
+    bw_result_summarize(r, ctx->timing);
+    return 0;
+}
+
+int bw_team_measure(struct exp_ctx *ctx, struct bw_team *t, const struct bw_mix *mix,
+                    struct bw_team_out *o)
+{
+    struct measure_plan plan = exp_plan(ctx, t->size, exp_line_bytes(ctx->m), 1);
+    kmemset(&t->r, 0, sizeof(t->r));
+    if (bw_team_slice(ctx, t, mix, &plan, true, &t->r) != 0)
+        return -1;
+    o->median = t->r.gbs_median;
+    o->min = t->r.gbs_min;
+    o->max = t->r.gbs_max;
+    o->reps = t->r.reps;
+    o->outliers = t->r.outliers;
+    o->moved = t->r.bytes_per_rep;
     return 0;
 }

@@ -63,7 +63,8 @@ struct bw_team {
     struct bw_team_worker w[PLAT_CPUS_MAX];
     struct mp_job jobs[PLAT_CPUS_MAX];
     struct bw_team_shared sh;
-    double sorted[BW_REPS_MAX + 1]; /* ticks per byte of the runs, ascending */
+    double sorted[BW_REPS_MAX + 1]; /* ticks per byte of a slice's runs, ascending */
+    struct bw_result r;             /* bw_team_measure's runs */
 };
 
 /* What a team's runs gave: GB/s over all its processors (10^9 bytes moved per second). */
@@ -74,12 +75,19 @@ struct bw_team_out {
 };
 
 /*
- * A warm-up run of one lap (its time sizes the others: whole laps, or stretches of buffers
- * whose lap is longer than a run should be), then runs until the median is known as the
- * context's plan says (reps, precision, time cap: reps_should_stop); each run's row goes to
- * ctx->samples ("<sample_keys>,rep,tsc_total,gbs") when sample_keys is set. Returns 0, or -1
- * when a processor did not come back in time (the lost marks refreshed in cpus).
+ * A slice of the team's runs appended to r, as bw_measure does for one core (r zeroed before
+ * the first): a warm-up run of one lap (before the first slice, whose time sizes the runs:
+ * whole laps, or stretches of buffers whose lap is longer than a run should be, kept in r;
+ * before a later one when `warm`), then runs as plan says (reps, precision, time cap:
+ * reps_should_stop on the slice's own runs, their stop in r->stop), each run's ticks in r
+ * (bytes_per_rep: what all processors move) and its row in ctx->samples
+ * ("<sample_keys>,rep,tsc_total,gbs") when sample_keys is set; r's summary then covers all its
+ * runs. Returns 0, or -1 when a processor did not come back in time (the lost marks refreshed
+ * in cpus).
  */
+int bw_team_slice(struct exp_ctx *ctx, struct bw_team *t, const struct bw_mix *mix,
+                  const struct measure_plan *plan, bool warm, struct bw_result *r);
+/* One slice with the context's plan for the team's buffers (exp_plan), into o. 0, or -1. */
 int bw_team_measure(struct exp_ctx *ctx, struct bw_team *t, const struct bw_mix *mix,
                     struct bw_team_out *o);
 

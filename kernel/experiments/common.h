@@ -235,6 +235,20 @@ void exp_pass_order(unsigned n, unsigned pass, unsigned passes, unsigned *order)
 #define EXP_PASS_COST_SHARE 0.15
 struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned passes,
                                    const struct point_result *so_far);
+/*
+ * The plan of the rest of a point's slices taken right after its first (the point is costly to
+ * come back to, exp_pass_costly): exp_slice_plan's, with the time cap of the other passes
+ * together, the precision their repetitions need together (sqrt(passes / (passes - 1)) wider)
+ * and a warm-up of one hop (warm from the slice just taken). passes >= 2.
+ */
+struct measure_plan exp_rest_plan(const struct measure_plan *plan, unsigned passes,
+                                  const struct point_result *so_far);
+/* Whether coming back to a point costs revisit_ticks (TSC ticks: a rebuild, a warm-up) more
+   than EXP_PASS_COST_SHARE of a slice of slice_max_ticks (0: no cap, never). */
+bool exp_pass_costly(double revisit_ticks, uint64_t slice_max_ticks);
+/* How many passes a sweep of `points` points takes: the passes key, or 1 with one point,
+   without a precision (a fixed count has nothing to share out) or with passes=1. */
+unsigned exp_sweep_passes(const struct exp_ctx *ctx, unsigned points);
 
 /*
  * Map the buffer with the page size the experiment's page key asks for (PAGE_CHOICE_AUTO keeps

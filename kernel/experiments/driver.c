@@ -116,6 +116,29 @@ struct measure_plan exp_slice_plan(const struct measure_plan *plan, unsigned pas
     return p;
 }
 
+struct measure_plan exp_rest_plan(const struct measure_plan *plan, unsigned passes,
+                                  const struct point_result *so_far)
+{
+    struct measure_plan rest = exp_slice_plan(plan, passes, so_far);
+    rest.max_ticks = plan->max_ticks - exp_slice_plan(plan, passes, NULL).max_ticks;
+    rest.precision = plan->precision * ksqrt((double)passes / (double)(passes - 1));
+    rest.warm_laps_set = false;
+    rest.warm_hops = 1; /* warm from the slice just taken */
+    return rest;
+}
+
+bool exp_pass_costly(double revisit_ticks, uint64_t slice_max_ticks)
+{
+    return slice_max_ticks && revisit_ticks > EXP_PASS_COST_SHARE * (double)slice_max_ticks;
+}
+
+unsigned exp_sweep_passes(const struct exp_ctx *ctx, unsigned points)
+{
+    const struct global_params *g = &ctx->cfg->global;
+    /* One pass: without a precision there is nothing to share out but a fixed count. */
+    return g->passes > 1 && points > 1 && g->precision_ppm > 0 ? (unsigned)g->passes : 1;
+}
+
 /* What an interleaved sweep keeps of each point between passes. */
 struct pass_point {
     struct exp_point p;
@@ -146,8 +169,7 @@ static bool costly_to_revisit(const struct pass_point *pp, uint64_t build_ticks,
     double warm = r->warm_hops ? (double)r->warm_ticks / (double)r->warm_hops : 0;
     warm *= next.warm_laps_set ? (double)next.warm_laps * (double)pp->p.pt.lap_hops
                                : (double)next.warm_hops;
-    return next.max_ticks &&
-           (double)build_ticks + warm > EXP_PASS_COST_SHARE * (double)next.max_ticks;
+    return exp_pass_costly((double)build_ticks + warm, next.max_ticks);
 }
 
 /*
@@ -170,11 +192,7 @@ static int pass_slice(struct exp_ctx *ctx, const struct exp_sweep *s, struct pas
     pp->r.passes++;
     if (pp->r.passes == 1 && pp->r.stop != REPS_STOP_PRECISION &&
         costly_to_revisit(pp, build, passes)) {
-        struct measure_plan rest = exp_slice_plan(&pp->p.plan, passes, &pp->r);
-        rest.max_ticks = pp->p.plan.max_ticks - slice.max_ticks;
-        rest.precision = pp->p.plan.precision * ksqrt((double)passes / (double)(passes - 1));
-        rest.warm_laps_set = false;
-        rest.warm_hops = 1; /* warm from the slice just taken */
+        struct measure_plan rest = exp_rest_plan(&pp->p.plan, passes, &pp->r);
         pp->done = true;
         return slice_into(ctx, pp, &rest);
     }
@@ -239,10 +257,8 @@ int exp_sweep_run(struct exp_ctx *ctx, const struct exp_sweep *s)
     double total = 0;
     for (unsigned i = 0; i < s->points; i++)
         total += plan_point(ctx, s, i, &p);
-    const struct global_params *g = &ctx->cfg->global;
-    unsigned passes = (unsigned)g->passes;
-    /* One pass: without a precision there is nothing to share out but a fixed count. */
-    bool interleaved = s->interleave && passes > 1 && s->points > 1 && g->precision_ppm > 0;
+    unsigned passes = exp_sweep_passes(ctx, s->points);
+    bool interleaved = s->interleave && passes > 1;
     con_progress_begin(&pg, interleaved ? s->points * passes : s->points, total, arch_tsc_fenced(),
                        ctx->timing->wall_tsc_hz);
     int rc = 0;

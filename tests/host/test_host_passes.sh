@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Interleaved passes in dual and ring (issue 18): chase-host measures their sweeps in passes,
 # writes one row per point in the sweep's order, chases the same chains as one pass (dual's
-# lag per point, ring's slots), and ring names each stride once, before its rows. Whole laps
-# (warm_laps=0) longer than a window are timed in several windows, every hop a lap.
+# lag per point, ring's slots), and ring names each stride once, before its rows; bandwidth and
+# bw_cores (issue 41) in passes too. Whole laps (warm_laps=0) longer than a window are timed in
+# several windows, every hop a lap.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -71,4 +72,44 @@ check "each of the 3 repetitions is one whole lap (65536 hops), positive" awk -F
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     !($c["hops"] == 65536 && $c["tsc_per_access"] > 0) { bad = 1 } END { exit bad || NR != 4 }' \
     "$split/0001/random.samples.csv"
+# bandwidth and bw_cores in passes (issue 41): every point (size x kernel; a bw_cores row) in 2
+# or 3 interleaved passes (a warm-up lap of 64K at most is far below 15% of a slice, so none
+# takes its slices in one visit), the rows in the order of one pass, each repetition's pass in
+# the samples; passes=1 keeps one pass.
+bw_run() {
+    "$ROOT/build/chase-host" --out "$1" profile=quick experiments=bandwidth,bw_cores \
+        bandwidth.max=64K bandwidth.kernels=read,copy bw_cores.level=L1 point_max_ms=100 \
+        passes="$2" >"$TEST_TMP/bw-passes$2.log" 2>&1
+}
+bw1=$(fresh_dir host-bw-passes1)
+bw3=$(fresh_dir host-bw-passes3)
+bw_run "$bw1" 1
+check "bandwidth,bw_cores passes=1 exits 0" test "$?" = 0
+bw_run "$bw3" 3
+check "bandwidth,bw_cores passes=3 exits 0, both ok" json_true "$bw3/0001/run.json" \
+    '.status == "complete" and .experiments.bandwidth == "ok" and .experiments.bw_cores == "ok"'
+# in_passes CSV LO HI: every row's passes column within [LO, HI].
+in_passes() {
+    awk -F, -v lo="$2" -v hi="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        !($c["passes"] >= lo && $c["passes"] <= hi) { bad = 1 } END { exit bad || NR < 3 }' "$1"
+}
+check "bandwidth passes=3: said in the plan line" \
+    grep -q '^   plan: .* one core in 3 interleaved passes' "$TEST_TMP/bw-passes3.log"
+check "bandwidth passes=3: every size x kernel in 2 or 3 passes" in_passes "$bw3/0001/bandwidth.csv" 2 3
+# (A team's warm-up run waits for every processor's thread: on a busy machine it can cost more
+# than 15% of a slice, and that row then takes its slices in one visit.)
+check "bw_cores passes=3: said; every row in 1 to 3 passes, the total more than one a row" sh -c "
+    grep -q '^the rows in 3 interleaved passes' '$TEST_TMP/bw-passes3.log' &&
+    $(declare -f in_passes); in_passes '$bw3/0001/bw_cores.csv' 1 3 &&
+    test $(csv_sum "$bw3/0001/bw_cores.csv" passes) -gt $(csv_rows "$bw3/0001/bw_cores.csv")"
+check "bandwidth, bw_cores passes=1: every point in one pass" sh -c "
+    $(declare -f in_passes); in_passes '$bw1/0001/bandwidth.csv' 1 1 &&
+    in_passes '$bw1/0001/bw_cores.csv' 1 1"
+check "bandwidth passes=3: the rows (size, kernel) in the order of one pass" test \
+    "$(cut -d, -f1,2 "$bw3/0001/bandwidth.csv")" = "$(cut -d, -f1,2 "$bw1/0001/bandwidth.csv")"
+check "bw_cores passes=3: the rows (table, processors, kernel) in the order of one pass" test \
+    "$(cut -d, -f1,2,4 "$bw3/0001/bw_cores.csv")" = "$(cut -d, -f1,2,4 "$bw1/0001/bw_cores.csv")"
+check "bandwidth.samples.csv passes=3: each point's repetitions come from as many passes as its row says" \
+    test "$(awk -F, 'NR > 1 { seen[$1 "," $2 "," $4] = 1 } END { print length(seen) }' \
+        "$bw3/0001/bandwidth.samples.csv")" = "$(csv_sum "$bw3/0001/bandwidth.csv" passes)"
 finish

@@ -8,7 +8,8 @@
 # whole size (the plan holds one for each processor), and with 2 processors in 128M a dram-sized
 # buffer each is lowered to the largest that fits, said; the theoretical DRAM peak from SMBIOS
 # type 17 (channels x transfer rate x 8 bytes) is said and written beside every row, and said
-# unknown without speeds. (CR4 and XCR0 after chase returns: test_machine.sh's probe.)
+# unknown without speeds; passes=2 measures both in interleaved passes. (CR4 and XCR0 after
+# chase returns: test_machine.sh's probe.)
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -98,7 +99,7 @@ check "bw_cores beyond memory: the level's size lowered to the largest that fits
 check "bw_cores beyond memory: every row on one size, 2 of them within the chase buffer" \
     one_size_within "$RUN_DIR" 2
 
-boot bw-qemu64 --cpu qemu64 --smp 1 --timeout 240 "${SMALL[@]}"
+boot bw-qemu64 --cpu qemu64 --smp 1 --timeout 240 "${SMALL[@]}" --set passes=2
 check "-cpu qemu64: both experiments ok" json_true "$RUN_DIR/run.json" \
     '.status == "complete" and .experiments.bandwidth == "ok" and .experiments.bw_cores == "ok"'
 check "-cpu qemu64: SSE2, said on the console" \
@@ -113,6 +114,16 @@ check "no memory speeds in QEMU's own type 17: the DRAM peak is said unknown, it
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
         \$c[\"dram_peak_gbs\"] != \"\" { bad = 1 } END { exit bad || NR < 2 }' \
         '$RUN_DIR/bandwidth.csv'"
+check "passes=2: bandwidth and bw_cores in 2 interleaved passes, said; every row in 1 or 2" sh -c "
+    grep -q '^   plan: .* one core in 2 interleaved passes' '$RUN_DIR/console.txt' &&
+    grep -q '^the rows in 2 interleaved passes' '$RUN_DIR/console.txt' &&
+    for f in bandwidth bw_cores; do
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+            !(\$c[\"passes\"] == 1 || \$c[\"passes\"] == 2) { bad = 1 }
+            END { exit bad || NR < 2 }' '$RUN_DIR/'\$f.csv || exit 1; done"
+check "passes=2: each bandwidth point's repetitions come from as many passes as its row says" \
+    test "$(awk -F, 'NR > 1 { seen[$1 "," $2 "," $4] = 1 } END { print length(seen) }' \
+        "$RUN_DIR/bandwidth.samples.csv")" = "$(csv_sum "$RUN_DIR/bandwidth.csv" passes)"
 check "-smp 1: bw_cores says one processor and gives one scaling row" sh -c "
     grep -q '^one processor: one row per table' '$RUN_DIR/console.txt' &&
     test \$(awk -F, 'NR > 1 && \$1 == \"scaling\"' '$RUN_DIR/bw_cores.csv' | wc -l) = 1"

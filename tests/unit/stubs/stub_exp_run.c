@@ -204,9 +204,9 @@ bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
 }
 
 int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
-               struct bw_result *r, char *why, size_t cap)
+               bool warm, struct bw_result *r, char *why, size_t cap)
 {
-    (void)pt, (void)plan, (void)t, (void)r, (void)why, (void)cap;
+    (void)pt, (void)plan, (void)t, (void)warm, (void)r, (void)why, (void)cap;
     not_here("bw_measure");
     return -1;
 }
