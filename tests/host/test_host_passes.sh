@@ -112,4 +112,19 @@ check "bw_cores passes=3: the rows (table, processors, kernel) in the order of o
 check "bandwidth.samples.csv passes=3: each point's repetitions come from as many passes as its row says" \
     test "$(awk -F, 'NR > 1 { seen[$1 "," $2 "," $4] = 1 } END { print length(seen) }' \
         "$bw3/0001/bandwidth.samples.csv")" = "$(csv_sum "$bw3/0001/bandwidth.csv" passes)"
+# width auto: on a CPU with AVX-512 every point is measured at 512 and 256 bits and the faster
+# kept (its width in the row, the other's median beside it); elsewhere one width, nothing beside.
+width_rule() {
+    local avx512=0
+    grep -qw avx512f /proc/cpuinfo && avx512=1
+    awk -F, -v avx512=$avx512 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { w = $c["width_bits"]; o = $c["other_width_gbs"]; g = $c["gbs_median"]; seen[w] = 1 }
+        avx512 && !((w == 512 && g >= o) || (w == 256 && g > o)) { bad = 1 }
+        avx512 && o == "" { bad = 1 }
+        !avx512 && o != "" { bad = 1 }
+        END { exit bad || NR < 3 || (!avx512 && length(seen) != 1) || !("other_width_gbs" in c) }' "$1"
+}
+check "bandwidth width=auto: with AVX-512 each row the faster of AVX-512 and AVX2, the other beside" \
+    width_rule "$bw1/0001/bandwidth.csv"
+check "bandwidth width=auto in passes: the same rule" width_rule "$bw3/0001/bandwidth.csv"
 finish
