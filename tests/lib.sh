@@ -114,3 +114,23 @@ near() {
 below() {
     awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'
 }
+
+# bw_fastest_kept FILE NAME=BITS...: bandwidth.csv's width rule (width auto): every vector row
+# measured at exactly the widths named, in that order (widths_gbs "name:GB/s ..."), its
+# width_bits that of the fastest and its median the fastest's; a string kernel's row (width_bits
+# 0) one measurement. At least one vector row.
+bw_fastest_kept() {
+    local file=$1
+    shift
+    awk -F, -v widths="$*" '
+        BEGIN { n = split(widths, w, " "); for (i = 1; i <= n; i++) { split(w[i], nb, "=")
+                    want = want nb[1] " "; bits[nb[1]] = nb[2] } }
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!("widths_gbs" in c)) exit 2; next }
+        { m = split($c["widths_gbs"], part, " "); names = ""; max = -1
+          for (j = 1; j <= m; j++) { split(part[j], kv, ":"); names = names kv[1] " "
+              if (kv[2] + 0 > max) { max = kv[2] + 0; best = kv[1] } } }
+        $c["width_bits"] == 0 { if (m != 1) bad = 1; next }
+        { vector = 1 }
+        names != want || bits[best] != $c["width_bits"] || $c["gbs_median"] + 0 != max { bad = 1 }
+        END { exit bad || !vector }' "$file"
+}

@@ -35,9 +35,8 @@ static const struct key_desc bandwidth_keys[] = {
      "copy (read one half, write the other), nt_write and nt_copy (non-temporal stores), "
      "rep_movsb and rep_stosb (the CPU's string copy and fill; x86-64 only)"},
     {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
-     "vector width of the kernels: auto (the widest the CPU and platform allow; with AVX-512 "
-     "each point also with AVX2, the faster kept), sse2, avx2, avx512 (x86-64), neon, sve "
-     "(AArch64)"},
+     "vector width of the kernels: auto (every width the CPU and platform allow, the fastest "
+     "kept at each point), sse2, avx2, avx512 (x86-64), neon, sve (AArch64)"},
 };
 
 static const enum bw_kernel default_kernels[] = {BW_READ, BW_WRITE, BW_COPY, BW_NT_WRITE,
@@ -80,34 +79,46 @@ struct bw_candidate {
     double load_bpc, store_bpc;
 };
 
-/* The sweep: sizes and the widths measured. Its points are (size, kernel, candidate), the
-   candidate fastest: size i / (nkernels x ncand), kernel (i / ncand) % nkernels, candidate
-   i % ncand. With width auto on a CPU with AVX-512 each point is also measured with AVX2 and
-   the faster kept (its row says which): AVX-512 code lowers the core clock of some Intel cores
-   (Skylake-SP, Cascade Lake: 2.65 against 3.1 GHz on this guest), which beyond the caches,
-   where the bytes per cycle are the same at either width, costs more than the wider loads
-   gain (DRAM write 7.1 against 8.8-9.0 GB/s). */
+/* A point of the sweep: a size, a kernel and the width it is measured at. */
+struct bw_point_ref {
+    uint16_t size, kernel, cand; /* indices into sizes, p->kernels.v and cand */
+};
+
+/* The sweep: sizes and the widths measured. With width auto every point is measured at every
+   width the CPU and platform allow, the fastest kept (its row says which, widths_gbs gives each
+   width's median): a wider vector is not faster everywhere. AVX-512 code lowers the core clock
+   of some Intel cores (Skylake-SP, Cascade Lake: 2.65 against 3.1 GHz on this guest), and on
+   that guest 16-byte stores wrote DRAM faster than 32- or 64-byte ones (write 256M: SSE2 7.1,
+   AVX2 6.6, AVX-512 4.7 GB/s in one run, the order the same in every run; docs/bench.md).
+   The string kernels are the same code at every width: one candidate. The points run size
+   by size, kernel by kernel, a point's candidates one after another. */
 struct bandwidth_sweep {
     struct exp_ctx *ctx;
     const struct bandwidth_params *p;
-    struct bw_candidate cand[2];
+    struct bw_candidate cand[BW_CANDIDATES_MAX];
     unsigned ncand;
     uint64_t sizes[EXP_POINTS_MAX];
     unsigned nsizes;
+    struct bw_point_ref points[EXP_POINTS_MAX * CFG_LIST_MAX * BW_CANDIDATES_MAX];
+    unsigned npoints;
     char dram_peak[24];    /* the theoretical DRAM bandwidth, GB/s, as CSV text ("": unknown) */
     struct bw_result best; /* the fastest candidate of the point whose row comes next */
     unsigned best_cand;
-    double other_gbs; /* the other candidate's median (NaN: one candidate) */
+    double cand_gbs[BW_CANDIDATES_MAX]; /* each candidate's median of that point (NaN: none) */
 };
 
 static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, uint64_t size,
                           enum bw_kernel k, const struct bw_result *r)
 {
-    char sz[24], bpc[24] = "", prec[24] = "", peak[24] = "", stop[24], other[24] = "";
+    char sz[24], bpc[24] = "", prec[24] = "", peak[24] = "", stop[24], widths[96] = "";
     const struct bw_candidate *c = &d->cand[d->best_cand];
     double peak_bpc = c->peak_known ? bw_l1_peak_bpc(k, c->load_bpc, c->store_bpc) : KM_NAN;
-    if (kisfinite(d->other_gbs))
-        ksnprintf(other, sizeof(other), "%.3f", d->other_gbs);
+    bool named = d->ncand > 1 && bw_width_bits(k, &ctx->m->cpu.simd, c->width) != 0;
+    size_t at = 0;
+    for (unsigned i = 0; i < d->ncand && at < sizeof(widths); i++)
+        if (kisfinite(d->cand_gbs[i]))
+            at += (size_t)ksnprintf(widths + at, sizeof(widths) - at, "%s%s:%.3f", at ? " " : "",
+                                    simd_width_name(d->cand[i].width), d->cand_gbs[i]);
     if (kisfinite(r->bpc_median))
         ksnprintf(bpc, sizeof(bpc), "%.3f", r->bpc_median);
     if (kisfinite(r->precision))
@@ -119,15 +130,14 @@ static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, 
                   (unsigned long long)size, bw_kernel_names[k],
                   bw_width_bits(k, &ctx->m->cpu.simd, c->width), r->gbs_median, r->gbs_min,
                   r->gbs_max, bpc, r->reps, r->passes, (unsigned long long)r->bytes_per_rep,
-                  r->outliers, prec, stop, peak, d->dram_peak, other);
+                  r->outliers, prec, stop, peak, d->dram_peak, widths);
     for (unsigned i = 0; i < r->reps; i++)
         strbuf_printf(&ctx->samples, "%llu,%s,%u,%u,%llu,%llu,%.5f,%d\n", (unsigned long long)size,
                       bw_kernel_names[k], i, r->pass[i], (unsigned long long)r->bytes_per_rep,
                       (unsigned long long)r->ticks[i], r->core_per[i], r->outlier[i] ? 1 : 0);
     con_printf("%10s %-9s %9.2f %9.2f %9.2f %8s %5u %7s%s%s\n", exp_size(sz, sizeof(sz), size),
                bw_kernel_names[k], r->gbs_median, r->gbs_min, r->gbs_max, *bpc ? bpc : "-", r->reps,
-               *prec ? prec : "-", d->ncand > 1 ? " " : "",
-               d->ncand > 1 ? simd_width_name(c->width) : "");
+               *prec ? prec : "-", named ? " " : "", named ? simd_width_name(c->width) : "");
 }
 
 /* The theoretical DRAM bandwidth from SMBIOS type 17 (machine/smbios_mem.c: per channel its
@@ -161,7 +171,21 @@ static void bandwidth_peak(const struct machine *m, struct bw_candidate *c)
         con_printf("L1 peak: this core is not in chase's table (machine/simd_peak.c)\n");
 }
 
-/* The widths, said; the widest's state enabled for the windows (it holds the narrower one's).
+/* The points: size by size, kernel by kernel, each kernel's candidates (one for a string
+   kernel, the same code at every width). */
+static void bandwidth_points(struct bandwidth_sweep *d)
+{
+    d->npoints = 0;
+    for (unsigned s = 0; s < d->nsizes; s++)
+        for (unsigned k = 0; k < d->p->kernels.n; k++) {
+            enum bw_kernel kernel = (enum bw_kernel)d->p->kernels.v[k];
+            bool one_code = bw_width_bits(kernel, &d->ctx->m->cpu.simd, d->cand[0].width) == 0;
+            for (unsigned c = 0; c < (one_code ? 1 : d->ncand); c++)
+                d->points[d->npoints++] = (struct bw_point_ref){s, k, c};
+        }
+}
+
+/* The widest's state enabled for the windows (it holds the narrower ones'), the widths said.
    0, or EXP_RUN_SKIPPED with why. */
 static int bandwidth_width(struct exp_ctx *ctx, struct bandwidth_sweep *d)
 {
@@ -169,14 +193,18 @@ static int bandwidth_width(struct exp_ctx *ctx, struct bandwidth_sweep *d)
     int rc = bw_width_choose(ctx, (int)d->p->width, &d->cand[0].width);
     if (rc)
         return rc;
-    d->ncand = 1;
     con_printf("vector width: %s (%u-bit)%s\n", simd_width_name(d->cand[0].width),
                simd_vector_bits(&m->cpu.simd, d->cand[0].width),
                d->p->width == SIMD_AUTO ? ", the widest this CPU and platform allow" : "");
-    if (d->p->width == SIMD_AUTO && d->cand[0].width == SIMD_AVX512) {
-        d->cand[d->ncand++].width = SIMD_AVX2;
-        con_printf("each point also with avx2 (256-bit), the faster kept and named in its row: "
-                   "AVX-512 code lowers the clock of some cores\n");
+    if (d->ncand > 1) {
+        char also[40] = "";
+        for (unsigned i = 1; i < d->ncand; i++)
+            ksnprintf(also + kstrlen(also), sizeof(also) - kstrlen(also), "%s%s", i > 1 ? ", " : "",
+                      simd_width_name(d->cand[i].width));
+        con_printf("each point also with %s, the fastest kept and named in its row: a wider "
+                   "vector is not faster everywhere (AVX-512 code lowers the clock of some cores; "
+                   "narrower stores can write DRAM faster)\n",
+                   also);
     }
     for (unsigned i = 0; i < d->ncand; i++)
         bandwidth_peak(m, &d->cand[i]);
@@ -185,12 +213,12 @@ static int bandwidth_width(struct exp_ctx *ctx, struct bandwidth_sweep *d)
 
 static uint64_t point_size(const struct bandwidth_sweep *d, unsigned i)
 {
-    return d->sizes[i / d->ncand / d->p->kernels.n];
+    return d->sizes[d->points[i].size];
 }
 
 static enum bw_kernel point_kernel(const struct bandwidth_sweep *d, unsigned i)
 {
-    return (enum bw_kernel)d->p->kernels.v[i / d->ncand % d->p->kernels.n];
+    return (enum bw_kernel)d->p->kernels.v[d->points[i].kernel];
 }
 
 static struct measure_plan bandwidth_plan(void *data, unsigned i)
@@ -207,7 +235,7 @@ static int bandwidth_measure(void *data, unsigned i, const struct measure_plan *
     struct exp_ctx *ctx = d->ctx;
     char why[120];
     enum bw_kernel k = point_kernel(d, i);
-    struct bw_point pt = {k, bw_kernel_code(k, d->cand[i % d->ncand].width), ctx->buffer.virt,
+    struct bw_point pt = {k, bw_kernel_code(k, d->cand[d->points[i].cand].width), ctx->buffer.virt,
                           point_size(d, i)};
     struct time_split split = {0};
     uint64_t warm0 = r->warm_ticks, timed0 = r->timed_ticks, t0 = arch_tsc_fenced();
@@ -224,23 +252,23 @@ static int bandwidth_measure(void *data, unsigned i, const struct measure_plan *
 }
 
 /* Point i's result: kept when it is its size and kernel's fastest so far; the row written
-   after the last candidate (the sweeps give the rows in point order). */
+   after its last candidate (the sweeps give the rows in point order). */
 static void bandwidth_point_row(void *data, unsigned i, const struct bw_result *r)
 {
     struct bandwidth_sweep *d = data;
     struct time_split split = {0};
-    unsigned c = i % d->ncand;
+    unsigned c = d->points[i].cand;
     uint64_t t0 = arch_tsc_fenced();
-    /* the string kernels are the same code at every width: the first measurement stands */
-    bool one_code = bw_width_bits(point_kernel(d, i), &d->ctx->m->cpu.simd, SIMD_AVX2) == 0;
-    if (c == 0 || (!one_code && r->gbs_median > d->best.gbs_median)) {
-        d->other_gbs = c == 0 ? KM_NAN : d->best.gbs_median;
+    if (c == 0) {
+        for (unsigned j = 0; j < BW_CANDIDATES_MAX; j++)
+            d->cand_gbs[j] = KM_NAN;
+    }
+    d->cand_gbs[c] = r->gbs_median;
+    if (c == 0 || r->gbs_median > d->best.gbs_median) {
         d->best = *r;
         d->best_cand = c;
-    } else {
-        d->other_gbs = r->gbs_median;
     }
-    if (c + 1 < d->ncand)
+    if (i + 1 < d->npoints && d->points[i + 1].cand != 0)
         return;
     bandwidth_row(d->ctx, d, point_size(d, i), point_kernel(d, i), &d->best);
     split.output = arch_tsc_fenced() - t0;
@@ -249,7 +277,7 @@ static void bandwidth_point_row(void *data, unsigned i, const struct bw_result *
 
 static int bandwidth_sweep_all(struct exp_ctx *ctx, struct bandwidth_sweep *d, unsigned passes)
 {
-    struct bw_sweep s = {.points = d->nsizes * d->p->kernels.n * d->ncand,
+    struct bw_sweep s = {.points = d->npoints,
                          .passes = passes,
                          .wall_tsc_hz = ctx->timing->wall_tsc_hz,
                          .data = d,
@@ -272,7 +300,13 @@ static int bandwidth_run(struct exp_ctx *ctx, const void *params)
     unsigned n = sweep_sizes(d.p->min_bytes, d.p->max_bytes, (unsigned)d.p->points_per_octave,
                              BW_SIZE_ALIGN_BYTES, d.sizes, EXP_POINTS_MAX);
     d.nsizes = n < EXP_POINTS_MAX ? n : EXP_POINTS_MAX;
-    unsigned passes = exp_sweep_passes(ctx, d.nsizes * d.p->kernels.n);
+    enum simd_width widths[BW_CANDIDATES_MAX];
+    d.ncand = bw_width_candidates(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)d.p->width,
+                                  widths);
+    for (unsigned i = 0; i < d.ncand; i++)
+        d.cand[i].width = widths[i];
+    bandwidth_points(&d);
+    unsigned passes = exp_sweep_passes(ctx, d.npoints);
     char in_passes[40] = "";
     if (passes > 1)
         ksnprintf(in_passes, sizeof(in_passes), " in %u interleaved passes", passes);
@@ -283,7 +317,7 @@ static int bandwidth_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->csv, "size_bytes,kernel,width_bits,gbs_median,gbs_min,gbs_max,"
                            "bytes_per_cycle_median,reps,passes,bytes_per_rep,outliers,"
                            "precision_pct,stop,l1_peak_bytes_per_cycle,dram_peak_gbs,"
-                           "other_width_gbs\n");
+                           "widths_gbs\n");
     strbuf_puts(&ctx->samples, "size_bytes,kernel,rep,pass,bytes,tsc_total,core_per_tsc,outlier\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),

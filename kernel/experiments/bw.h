@@ -61,6 +61,15 @@ void bw_check_width(struct cfg_check *c, const char *key, const struct machine *
    rep movsb and rep stosb elsewhere). */
 void bw_check_kernel(struct cfg_check *c, const char *key, unsigned kernel);
 
+/* The most widths a point is measured at: x86-64's SSE2, AVX2 and AVX-512 (AArch64 has two). */
+#define BW_CANDIDATES_MAX 3
+/*
+ * The widths a bandwidth point is measured at, into w (BW_CANDIDATES_MAX): asked alone, or with
+ * SIMD_AUTO every width usable on the machine c describes (simd_usable: the CPU has it, its state
+ * is or, in ring 0, can be enabled), the widest first. Their count; 0 when asked is not usable.
+ */
+unsigned bw_width_candidates(const struct simd_caps *c, bool ring0, enum simd_width asked,
+                             enum simd_width *w);
 /* The machine code of kernel k at width w (the string kernels ignore w); NULL: none. */
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w);
 /* The width for asked (a bandwidth.width value) into *w, its register state enabled for the

@@ -47,6 +47,20 @@ double bw_l1_peak_bpc(enum bw_kernel k, double load_bpc, double store_bpc)
     }
 }
 
+unsigned bw_width_candidates(const struct simd_caps *c, bool ring0, enum simd_width asked,
+                             enum simd_width *w)
+{
+    enum simd_width first = simd_choose(c, ring0, asked, NULL, 0);
+    if (first == SIMD_AUTO)
+        return 0;
+    unsigned n = 0;
+    w[n++] = first;
+    for (int v = (int)first - 1; asked == SIMD_AUTO && v > SIMD_AUTO && n < BW_CANDIDATES_MAX; v--)
+        if (simd_usable(c, ring0, (enum simd_width)v, NULL, 0))
+            w[n++] = (enum simd_width)v;
+    return n;
+}
+
 void bw_check_width(struct cfg_check *c, const char *key, const struct machine *m, unsigned width)
 {
     char why[160];

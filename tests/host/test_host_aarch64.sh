@@ -91,11 +91,11 @@ check "run.json: complete, every experiment ok (or skipped for want of a second 
          or startswith("skipped: needs two memory nodes"))
      and .experiments.bandwidth=="ok" and .experiments.bw_cores=="ok"'
 validate_experiments "$dir"
-check "bandwidth.csv: SVE (qemu-aarch64's default -cpu max has it) at its vector length" \
-    awk -F, -v vl="$(sed -n 's/^# SVE vector length \([0-9]*\) bytes$/\1/p' \
-        "$TEST_TMP/check-bw-aarch64-max_sve-default-vector-length_64.log")" '
-    NR == 1 { for (i = 1; i <= NF; i++) if ($i == "width_bits") c = i; next }
-    $c != 8 * vl { bad = 1 } END { exit bad || !c || NR < 2 || vl != 64 }' "$dir/bandwidth.csv"
+vl=$(sed -n 's/^# SVE vector length \([0-9]*\) bytes$/\1/p' \
+    "$TEST_TMP/check-bw-aarch64-max_sve-default-vector-length_64.log")
+check "bandwidth.csv: SVE (qemu-aarch64's default -cpu max has it) at its vector length, and NEON; the faster kept" \
+    sh -c "test '$vl' = 64 && $(declare -f bw_fastest_kept) &&
+        bw_fastest_kept '$dir/bandwidth.csv' sve=$((8 * ${vl:-0})) neon=128"
 check "console: the width chosen is SVE, the widest here" \
     grep -q '^vector width: sve (512-bit), the widest this CPU and platform allow$' \
         "$dir/console.txt"

@@ -78,7 +78,7 @@ check "each of the 3 repetitions is one whole lap (65536 hops), positive" awk -F
 # the samples; passes=1 keeps one pass.
 bw_run() {
     "$ROOT/build/chase-host" --out "$1" profile=quick experiments=bandwidth,bw_cores \
-        bandwidth.max=64K bandwidth.kernels=read,copy bw_cores.level=L1 point_max_ms=100 \
+        bandwidth.max=64K bandwidth.kernels=read,copy,rep_stosb bw_cores.level=L1 point_max_ms=100 \
         passes="$2" >"$TEST_TMP/bw-passes$2.log" 2>&1
 }
 bw1=$(fresh_dir host-bw-passes1)
@@ -112,19 +112,16 @@ check "bw_cores passes=3: the rows (table, processors, kernel) in the order of o
 check "bandwidth.samples.csv passes=3: each point's repetitions come from as many passes as its row says" \
     test "$(awk -F, 'NR > 1 { seen[$1 "," $2 "," $4] = 1 } END { print length(seen) }' \
         "$bw3/0001/bandwidth.samples.csv")" = "$(csv_sum "$bw3/0001/bandwidth.csv" passes)"
-# width auto: on a CPU with AVX-512 every point is measured at 512 and 256 bits and the faster
-# kept (its width in the row, the other's median beside it); elsewhere one width, nothing beside.
+# width auto: every point measured at every width this CPU and Linux allow, widest first, the
+# fastest kept; a string kernel (rep_stosb) is the same code at every width: one measurement.
 width_rule() {
-    local avx512=0
-    grep -qw avx512f /proc/cpuinfo && avx512=1
-    awk -F, -v avx512=$avx512 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { w = $c["width_bits"]; o = $c["other_width_gbs"]; g = $c["gbs_median"]; seen[w] = 1 }
-        avx512 && !((w == 512 && g >= o) || (w == 256 && g > o)) { bad = 1 }
-        avx512 && o == "" { bad = 1 }
-        !avx512 && o != "" { bad = 1 }
-        END { exit bad || NR < 3 || (!avx512 && length(seen) != 1) || !("other_width_gbs" in c) }' "$1"
+    local want=sse2=128
+    grep -qw avx2 /proc/cpuinfo && want="avx2=256 $want"
+    grep -qw avx512f /proc/cpuinfo && want="avx512=512 $want"
+    # shellcheck disable=SC2086 # one argument a width
+    bw_fastest_kept "$1" $want && grep -q '^[0-9]*,rep_stosb,0,' "$1"
 }
-check "bandwidth width=auto: with AVX-512 each row the faster of AVX-512 and AVX2, the other beside" \
+check "bandwidth width=auto: each row the fastest of every width, each width's median beside" \
     width_rule "$bw1/0001/bandwidth.csv"
 check "bandwidth width=auto in passes: the same rule" width_rule "$bw3/0001/bandwidth.csv"
 finish

@@ -54,6 +54,47 @@ static void test_width_bits(void **state)
     assert_int_equal(bw_width_bits(BW_READ, &sve256, SIMD_SVE), 256); /* the machine's VL */
 }
 
+/* Widths a point is measured at: with auto every usable one, widest first; else the one asked. */
+static void test_width_candidates(void **state)
+{
+    (void)state;
+    const uint64_t avx512_state = XCR0_X87 | XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 |
+                                  XCR0_HI16_ZMM;
+    /* Cascade Lake under Linux, which enabled every component */
+    struct simd_caps clx = {.sse2 = true, .avx = true, .avx2 = true, .avx512f = true,
+                            .xsave = true, .xcr0_cpu = avx512_state, .os_xsave = true,
+                            .xcr0_os = avx512_state};
+    enum simd_width w[BW_CANDIDATES_MAX];
+    assert_int_equal(bw_width_candidates(&clx, false, SIMD_AUTO, w), 3);
+    assert_int_equal(w[0], SIMD_AVX512);
+    assert_int_equal(w[1], SIMD_AVX2);
+    assert_int_equal(w[2], SIMD_SSE2);
+    assert_int_equal(bw_width_candidates(&clx, false, SIMD_AVX2, w), 1);
+    assert_int_equal(w[0], SIMD_AVX2);
+    /* an OS that left the AVX-512 state off: AVX2 and SSE2 */
+    clx.xcr0_os = XCR0_X87 | XCR0_SSE | XCR0_AVX;
+    assert_int_equal(bw_width_candidates(&clx, false, SIMD_AUTO, w), 2);
+    assert_int_equal(w[0], SIMD_AVX2);
+    assert_int_equal(w[1], SIMD_SSE2);
+    assert_int_equal(bw_width_candidates(&clx, false, SIMD_AVX512, w), 0);
+    /* the firmware front end (ring 0, CR4.OSXSAVE clear): chase enables what CPUID offers */
+    clx.os_xsave = false;
+    clx.xcr0_os = 0;
+    assert_int_equal(bw_width_candidates(&clx, true, SIMD_AUTO, w), 3);
+    /* QEMU's qemu64: SSE2 alone */
+    struct simd_caps qemu64 = {.sse2 = true};
+    assert_int_equal(bw_width_candidates(&qemu64, true, SIMD_AUTO, w), 1);
+    assert_int_equal(w[0], SIMD_SSE2);
+    /* AArch64: SVE where enabled, then NEON; NEON alone while SVE is off */
+    struct simd_caps sve = {.neon = true, .sve = true, .sve_enabled = true, .sve_vector_bytes = 32};
+    assert_int_equal(bw_width_candidates(&sve, false, SIMD_AUTO, w), 2);
+    assert_int_equal(w[0], SIMD_SVE);
+    assert_int_equal(w[1], SIMD_NEON);
+    sve.sve_enabled = false;
+    assert_int_equal(bw_width_candidates(&sve, false, SIMD_AUTO, w), 1);
+    assert_int_equal(w[0], SIMD_NEON);
+}
+
 /* L1 peaks per kernel from a core's load and store bytes per cycle (Cascade Lake, AVX-512). */
 static void test_l1_peak_per_kernel(void **state)
 {
@@ -70,6 +111,7 @@ int main(void)
         cmocka_unit_test(test_a_lap_moves_the_buffer),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_width_bits),
+        cmocka_unit_test(test_width_candidates),
         cmocka_unit_test(test_l1_peak_per_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
