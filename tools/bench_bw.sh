@@ -48,7 +48,9 @@ chase() { # round size
     awk -F, -v r="$1" -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { print "chase", $c["kernel"], s, r, $c["gbs_median"]
           if ($c["kernel"] == "read") print "chase", "read_bytes_per_cycle", s, r,
-              $c["bytes_per_cycle_median"] }' "$work/chase-$1-$2/0001/bandwidth.csv" >>"$out"
+              $c["bytes_per_cycle_median"]
+          print r, s, $c["kernel"], $c["width_bits"], $c["widths_gbs"] >>widths }' \
+        widths="$work/widths" "$work/chase-$1-$2/0001/bandwidth.csv" >>"$out"
 }
 
 likwid() { # round size: load, store, copy (likwid counts both streams of a copy)
@@ -138,3 +140,12 @@ done
 
 echo
 figures_table "$out" "$rounds"
+if [ -s "$work/widths" ]; then
+    echo
+    echo "chase-host's rows: the width kept (bits) and every width's median (width auto)"
+    echo
+    echo "| round | size | kernel | bits | every width's GB/s |"
+    echo "|---|---|---|---|---|"
+    sort -k2,2n -k3,3 -k1,1n "$work/widths" | awk '{ w = $5; for (i = 6; i <= NF; i++) w = w " " $i
+        print "| " $1 " | " $2 " | " $3 " | " $4 " | " w " |" }'
+fi
