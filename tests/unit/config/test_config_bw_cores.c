@@ -30,13 +30,7 @@ static int setup(void **state)
         .level = 2, .type = CACHE_UNIFIED, .size_bytes = 2 << 20, .ways = 16, .line_bytes = 64};
     machine.cpu.caches[2] = (struct cache_info){
         .level = 3, .type = CACHE_UNIFIED, .size_bytes = 32 << 20, .ways = 16, .line_bytes = 64};
-    machine.cpu.simd = (struct simd_caps){.sse2 = true,
-                                          .avx = true,
-                                          .avx2 = true,
-                                          .xsave = true,
-                                          .os_xsave = true,
-                                          .xcr0_cpu = 0x7,
-                                          .xcr0_os = 0x7};
+    cfg_machine_avx2();
     machine.memory_total_bytes = 16ull << 30;
     machine.buffer_limit_bytes = 4ull << 30;
     machine.processors = NPROC;
