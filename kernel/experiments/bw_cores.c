@@ -126,6 +126,11 @@ static const struct bw_mix peak_mixes[] = {
 };
 #define NMIXES (sizeof(peak_mixes) / sizeof(peak_mixes[0]))
 
+/* Why each processor's buffer is not the level's (or the size key's): bw_cores.csv's size_note. */
+enum bwc_note { BWC_NOTE_NONE, BWC_NOTE_MEMORY, BWC_NOTE_SHARE };
+static const char *const bwc_note_text[] = {"", "lowered to fit memory",
+                                            "a share of the buffer: more processors than planned"};
+
 /* One row of a table: `n` processors streaming `mix`. */
 struct bwc_row {
     const char *table; /* "scaling" or "peak" */
@@ -143,8 +148,9 @@ struct bw_cores_sweep {
     struct mp_cpu cpus[PLAT_CPUS_MAX];
     unsigned n;
     struct bw_team team;
-    uint64_t size;     /* each processor's buffer */
-    struct bw_mix one; /* the scaling table's kernel */
+    uint64_t size;      /* each processor's buffer */
+    enum bwc_note note; /* ... and why it is not the level's */
+    struct bw_mix one;  /* the scaling table's kernel */
     struct bwc_row rows[BWC_ROWS_MAX];
     unsigned nrows;
 };
@@ -212,29 +218,54 @@ static int bwc_measure(void *data, unsigned i, const struct measure_plan *plan, 
     return 0;
 }
 
+/* The buffer cannot hold every processor's: fewer processors when it cannot give each even
+   BW_SIZE_ALIGN_BYTES, and each streams its share, said (the rows say it too). 0, or -1. */
+static int bwc_share(struct exp_ctx *ctx, struct bw_cores_sweep *d, unsigned planned)
+{
+    uint64_t buffer = ctx->buffer.size_bytes;
+    unsigned fit =
+        buffer / BW_SIZE_ALIGN_BYTES < d->n ? (unsigned)(buffer / BW_SIZE_ALIGN_BYTES) : d->n;
+    char a[24], b[24], c[24];
+    exp_size(a, sizeof(a), d->size);
+    exp_size(b, sizeof(b), buffer);
+    if (fit == 0) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "the buffer (%s) cannot hold one processor's %s", b, a);
+        return -1;
+    }
+    if (fit < d->n) {
+        con_printf("note: the buffer (%s) holds %u processors' buffers of %s at most: the rows "
+                   "use the first %u of the %u that answered\n",
+                   b, fit, exp_size(c, sizeof(c), BW_SIZE_ALIGN_BYTES), fit, d->n);
+        d->n = fit;
+    }
+    d->size = buffer / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
+    d->note = BWC_NOTE_SHARE;
+    con_printf("note: the buffer (%s, planned for %u processors) cannot hold %u processors' "
+               "buffers of %s: each streams %s, a share of the buffer\n",
+               b, planned, d->n, a, exp_size(c, sizeof(c), d->size));
+    return 0;
+}
+
 /* Each processor's buffer: size, said when memory lowered it from the level's (and, should more
-   processors answer than the plan counted, the buffer's share, said). */
-static void bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
+   processors answer than the plan counted, the buffer's share, said). 0, or -1. */
+static int bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     const struct bw_cores_params *p = d->p;
     unsigned planned = bwc_processors(ctx->m);
     char a[24], b[24], c[24];
     d->size = p->size.value;
-    if (p->level_bytes)
+    if (p->level_bytes) {
+        d->note = BWC_NOTE_MEMORY;
         con_printf("note: %u processors' buffers of %s (%s) do not fit in memory (the buffer can "
                    "be at most %s): each streams %s, the largest that fits\n",
                    planned, exp_size(a, sizeof(a), p->level_bytes), level_names[p->level],
                    exp_size(b, sizeof(b), ctx->m->buffer_limit_bytes),
                    exp_size(c, sizeof(c), d->size));
-    if (d->size * d->n > ctx->buffer.size_bytes) {
-        exp_size(a, sizeof(a), d->size);
-        d->size = ctx->buffer.size_bytes / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
-        d->size = d->size ? d->size : BW_SIZE_ALIGN_BYTES;
-        con_printf("note: the buffer (%s, planned for %u processors) cannot hold %u processors' "
-                   "buffers of %s: each streams %s, a share of the buffer\n",
-                   exp_size(b, sizeof(b), ctx->buffer.size_bytes), planned, d->n, a,
-                   exp_size(c, sizeof(c), d->size));
     }
+    if (d->size * d->n > ctx->buffer.size_bytes)
+        return bwc_share(ctx, d, planned);
+    return 0;
 }
 
 static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
@@ -242,11 +273,11 @@ static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
     struct bw_cores_sweep *d = data;
     const struct bwc_row *row = &d->rows[i];
     const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
-    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s\n",
+    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s\n",
                   row->table, row->n, level, row->mix->name, (unsigned long long)d->size,
                   r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps,
                   r->outliers, (unsigned long long)r->bytes_per_rep, r->passes,
-                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
+                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", bwc_note_text[d->note]);
     con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f\n", row->table, row->n, row->mix->name,
                r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max);
 }
@@ -260,12 +291,14 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     if (rc)
         return rc;
     bwc_cpus(ctx, d);
-    bwc_size(ctx, d);
+    if (bwc_size(ctx, d) != 0)
+        return EXP_RUN_SKIPPED;
     d->team.cpus = d->cpus;
     d->team.size = d->size;
-    con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s)\n",
+    con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s%s%s)\n",
                simd_width_name(d->team.width), simd_vector_bits(&ctx->m->cpu.simd, d->team.width),
-               exp_size(a, sizeof(a), d->size), p->size.is_auto ? level_names[p->level] : "size");
+               exp_size(a, sizeof(a), d->size), p->size.is_auto ? level_names[p->level] : "size",
+               d->note ? ": " : "", bwc_note_text[d->note]);
     con_printf("%-8s %10s %-13s %10s %10s %9s %9s\n", "table", "processors", "kernel/mix", "GB/s",
                "per proc", "min", "max");
     return 0;
@@ -315,7 +348,7 @@ static int bw_cores_run(struct exp_ctx *ctx, const void *params)
                "1, 2, 4 ... all processors streaming buffers of their own, started together and "
                "timed by the boot processor; then the all-processor peak with read:write mixes");
     strbuf_puts(&ctx->csv, "table,processors,level,kernel,size_bytes,gbs_total,gbs_per_processor,"
-                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop\n");
+                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop,size_note\n");
     strbuf_puts(&ctx->samples, "processors,kernel,rep,tsc_total,gbs\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
@@ -323,9 +356,9 @@ static int bw_cores_run(struct exp_ctx *ctx, const void *params)
                   "vector kernels");
         return EXP_RUN_SKIPPED;
     }
-    if (bwc_begin(ctx, &d) != 0)
-        return EXP_RUN_SKIPPED;
-    int rc = bwc_tables(ctx, &d);
+    int rc = bwc_begin(ctx, &d);
+    if (rc == 0)
+        rc = bwc_tables(ctx, &d);
     plat_window_xstate(0);
     return rc;
 }

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform.h"
+
 #define STUB_CONSOLE_BYTES 65536
 
 extern char stub_console[STUB_CONSOLE_BYTES];
@@ -28,5 +30,14 @@ void stub_console_reset(void);
 extern char stub_serial[1 << 16];
 extern size_t stub_serial_len;
 extern bool stub_serial_present;
+
+/*
+ * Fake processors for the experiments on several (plat_cpus lists them, plat_cpus_total holds
+ * them all): 0, the default, is the unit tests' one processor. plat_cpu_run runs its work on
+ * the caller's thread; plat_cpus_start on a thread of each processor's own, joined by
+ * plat_cpus_wait. The one marked bsp is the caller's.
+ */
+extern struct plat_cpu stub_cpus[PLAT_CPUS_MAX];
+extern unsigned stub_ncpus;
 
 #endif
