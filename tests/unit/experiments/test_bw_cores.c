@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of bw_cores' run on fake processors: where each one streams, and what it says.
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 
 #include "experiments/bw.h"
 #include "experiments/experiment.h"
+#include "experiments/mp.h"
 #include "lib/strbuf.h"
 #include "stubs/stub_platform.h"
 
@@ -19,6 +21,7 @@ extern const struct experiment experiment_bw_cores;
 
 #define KiB 1024ull
 #define SHARE_NOTE "a share of the buffer: more processors than planned"
+#define NO_L3_NOTE "no L3 size: twice the L2 is more than its part of the L3"
 #define RANGES_MAX 65536 /* kernel calls recorded at most (a run makes a few hundred) */
 
 static struct machine machine;
@@ -88,9 +91,9 @@ static void *param(const char *name)
     return NULL;
 }
 
-/* A machine with a 1M L2 and an 8M L3 whose plan counts `planned` processors, and `answering`
-   fake processors (the first the boot one); bw_cores' defaults, level L2. */
-static void machine_with(unsigned planned, unsigned answering)
+/* A machine with a 1M L2 and an L3 of l3 bytes whose plan counts `planned` processors, and
+   `answering` fake processors (the first the boot one); bw_cores' defaults, level L2. */
+static void machine_l3(unsigned planned, unsigned answering, uint64_t l3)
 {
     memset(&machine, 0, sizeof(machine));
     strcpy(machine.platform, "linux");
@@ -100,7 +103,7 @@ static void machine_with(unsigned planned, unsigned answering)
     machine.cpu.caches[1] = (struct cache_info){
         .level = 2, .type = CACHE_UNIFIED, .size_bytes = 1 << 20, .ways = 16, .line_bytes = 64};
     machine.cpu.caches[2] = (struct cache_info){
-        .level = 3, .type = CACHE_UNIFIED, .size_bytes = 8 << 20, .ways = 16, .line_bytes = 64};
+        .level = 3, .type = CACHE_UNIFIED, .size_bytes = l3, .ways = 16, .line_bytes = 64};
     machine.cpu.simd = (struct simd_caps){.sse2 = true};
     machine.memory_total_bytes = 16ull << 30;
     machine.buffer_limit_bytes = 4ull << 30;
@@ -111,6 +114,12 @@ static void machine_with(unsigned planned, unsigned answering)
     memset(&params, 0, sizeof(params));
     experiment_bw_cores.cfg.defaults(params.bytes, &machine, PROFILE_QUICK);
     *(unsigned *)param("level") = 1; /* L2 */
+}
+
+/* ... with an 8M L3. */
+static void machine_with(unsigned planned, unsigned answering)
+{
+    machine_l3(planned, answering, 8 << 20);
 }
 
 /* The run's context: quick, a fixed count of 3 runs a row, the buffer the plan asks for. */
@@ -138,10 +147,30 @@ static void ctx_begin(void)
     stub_console_reset();
 }
 
+/* The CPU mask the test began with (pin_here changes it). */
+static cpu_set_t mask_before;
+static bool pinned;
+
+/* Keep this thread, and the fake processors' threads it starts, on the CPU it is on: every fake
+   processor's CPUID probe then sees the same L3 (one l3_group). */
+static void pin_here(void)
+{
+    cpu_set_t one;
+    assert_int_equal(sched_getaffinity(0, sizeof(mask_before), &mask_before), 0);
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    pinned = true;
+}
+
 static int teardown(void **state)
 {
     (void)state;
+    if (pinned)
+        sched_setaffinity(0, sizeof(mask_before), &mask_before);
+    pinned = false;
     free(ctx.buffer.virt);
+    ctx.buffer.virt = NULL;
     strbuf_release(&ctx.csv);
     strbuf_release(&ctx.samples);
     stub_ncpus = 0;
@@ -237,14 +266,80 @@ static void test_fewer_than_answered(void **state)
     assert_int_equal(csv_rows("size", BW_SIZE_ALIGN_BYTES, SHARE_NOTE), 2 + 5); /* 1, 2; mixes */
 }
 
+/* The rows whose size_note is note. */
+static unsigned rows_noted(const char *note)
+{
+    const char *csv = strbuf_str(&ctx.csv);
+    unsigned n = 0;
+    for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        const char *end = strchr(line + 1, '\n'), *last = end - 1;
+        while (last > line && *last != ',')
+            last--;
+        n += (size_t)(end - last - 1) == strlen(note) && !strncmp(last + 1, note, strlen(note));
+    }
+    return n;
+}
+
+/* L3 with no size beyond the L2 (1M) and within each processor's part of the L3 (4M over 4):
+   each streams twice its L2, said; the rows whose processors (all on one L3 here) overfill it,
+   4 x 2M, say so, and the others only what the size is. */
+static void test_l3_no_size(void **state)
+{
+    (void)state;
+    machine_l3(4, 4, 4 << 20);
+    *(unsigned *)param("level") = 2; /* L3 */
+    pin_here();
+    ctx_begin();
+    assert_int_equal(experiment_bw_cores.run(&ctx, params.bytes), 0);
+    assert_non_null(strstr(stub_console, "note: no L3 size here: twice each processor's L2 (2M) "
+                                         "is more than its part of the last cache when all 4 "
+                                         "stream (1M of an L3 of 4M): each streams 2M"));
+    assert_non_null(
+        strstr(stub_console, "each processor streams its own 2M (L3: no L3 size: twice the L2 is"));
+    assert_int_equal(rows_noted(NO_L3_NOTE), 2); /* 1 and 2 processors: 2M and 4M */
+    assert_int_equal(rows_noted(NO_L3_NOTE "; beyond the L3: 4 processors on one 4M"), 1 + 5);
+}
+
+/* A 2-socket Xeon of 28 cores with SMT (112 processors, 64 IDs on each L3), 1.375M of L2 and
+   of L3 per core: the 64 processors bw_cores takes would have 1.2M of an L3 each, less than their
+   L2; said. Four answer here (fake): 4 x 2.75M fit the 38.5M L3, so no row is beyond it. */
+static void test_l3_xeon_said(void **state)
+{
+    (void)state;
+    machine_l3(112, 4, 28 * 1408 * KiB);
+    machine.cpu.caches[1].size_bytes = 1408 * KiB;
+    machine.cpu.caches[2].shared_by = 64;
+    *(unsigned *)param("level") = 2; /* L3 */
+    pin_here();
+    ctx_begin();
+    assert_int_equal(experiment_bw_cores.run(&ctx, params.bytes), 0);
+    assert_non_null(strstr(stub_console, "note: no L3 size here: twice each processor's L2 "
+                                         "(2.75M) is more than its part of the last cache when "
+                                         "all 64 stream (1.2M of an L3 of 38.5M): each streams "
+                                         "2.75M"));
+    assert_int_equal(rows_noted(NO_L3_NOTE), 3 + 5);
+}
+
+/* The most processors on one L3: an EPYC's processors in bw_cores' order, cores of one CCD
+   first (its l3_group), then the next CCD's. */
+static void test_l3_most(void **state)
+{
+    (void)state;
+    struct mp_cpu cpus[6] = {{.l3_group = 0}, {.l3_group = 0}, {.l3_group = 1},
+                             {.l3_group = 1}, {.l3_group = 1}, {.l3_group = 2}};
+    assert_int_equal(mp_l3_most(cpus, 0), 0);
+    assert_int_equal(mp_l3_most(cpus, 1), 1);
+    assert_int_equal(mp_l3_most(cpus, 3), 2);
+    assert_int_equal(mp_l3_most(cpus, 6), 3);
+}
+
 #define T(f) cmocka_unit_test_teardown(f, teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(test_as_planned),
-        T(test_more_than_planned),
-        T(test_fewer_than_answered),
+        T(test_as_planned), T(test_more_than_planned), T(test_fewer_than_answered),
+        T(test_l3_no_size), T(test_l3_xeon_said),      T(test_l3_most),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
