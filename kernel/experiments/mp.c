@@ -95,6 +95,18 @@ unsigned mp_l3_most(const struct mp_cpu *cpus, unsigned n)
     return most;
 }
 
+unsigned mp_l3_count(const struct mp_cpu *cpus, unsigned n)
+{
+    unsigned count = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned j = 0;
+        while (j < i && cpus[j].l3_group != cpus[i].l3_group)
+            j++;
+        count += j == i;
+    }
+    return count;
+}
+
 void mp_refresh_lost(struct mp_cpu *cpus, unsigned n)
 {
     char why[8];

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of bw_cores' run on fake processors: where each one streams, and what it says.
-#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,28 +146,10 @@ static void ctx_begin(void)
     stub_console_reset();
 }
 
-/* The CPU mask the test began with (pin_here changes it). */
-static cpu_set_t mask_before;
-static bool pinned;
-
-/* Keep this thread, and the fake processors' threads it starts, on the CPU it is on: every fake
-   processor's CPUID probe then sees the same L3 (one l3_group). */
-static void pin_here(void)
-{
-    cpu_set_t one;
-    assert_int_equal(sched_getaffinity(0, sizeof(mask_before), &mask_before), 0);
-    CPU_ZERO(&one);
-    CPU_SET(sched_getcpu(), &one);
-    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
-    pinned = true;
-}
-
 static int teardown(void **state)
 {
     (void)state;
-    if (pinned)
-        sched_setaffinity(0, sizeof(mask_before), &mask_before);
-    pinned = false;
+    stub_cpus_unpin();
     free(ctx.buffer.virt);
     ctx.buffer.virt = NULL;
     strbuf_release(&ctx.csv);
@@ -288,7 +269,7 @@ static void test_l3_no_size(void **state)
     (void)state;
     machine_l3(4, 4, 4 << 20);
     *(unsigned *)param("level") = 2; /* L3 */
-    pin_here();
+    stub_cpus_pin();
     ctx_begin();
     assert_int_equal(experiment_bw_cores.run(&ctx, params.bytes), 0);
     assert_non_null(strstr(stub_console, "note: no L3 size here: twice each processor's L2 (2M) "
@@ -310,7 +291,7 @@ static void test_l3_xeon_said(void **state)
     machine.cpu.caches[1].size_bytes = 1408 * KiB;
     machine.cpu.caches[2].shared_by = 64;
     *(unsigned *)param("level") = 2; /* L3 */
-    pin_here();
+    stub_cpus_pin();
     ctx_begin();
     assert_int_equal(experiment_bw_cores.run(&ctx, params.bytes), 0);
     assert_non_null(strstr(stub_console, "note: no L3 size here: twice each processor's L2 "

@@ -2,6 +2,7 @@
 // Explicit platform stubs for unit tests: memory from libc, console and files captured, fake
 // processors on threads.
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,28 @@ int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
         done[i] = pthread_join(stub_jobs[i].thread, NULL) == 0;
     stub_started = 0;
     return 0;
+}
+
+static cpu_set_t stub_mask_before;
+static bool stub_pinned;
+
+void stub_cpus_pin(void)
+{
+    cpu_set_t one;
+    if (sched_getaffinity(0, sizeof(stub_mask_before), &stub_mask_before) != 0)
+        abort();
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    if (sched_setaffinity(0, sizeof(one), &one) != 0)
+        abort();
+    stub_pinned = true;
+}
+
+void stub_cpus_unpin(void)
+{
+    if (stub_pinned)
+        sched_setaffinity(0, sizeof(stub_mask_before), &stub_mask_before);
+    stub_pinned = false;
 }
 
 int plat_window_cpu(unsigned id, uint64_t timeout_us)

@@ -40,4 +40,10 @@ extern bool stub_serial_present;
 extern struct plat_cpu stub_cpus[PLAT_CPUS_MAX];
 extern unsigned stub_ncpus;
 
+/* Keep the calling thread, and the fake processors' threads it starts, on the CPU it is on, so
+   that every fake processor's CPUID probe (mp_cpus) sees the same place: one l3_group. */
+void stub_cpus_pin(void);
+/* Give the thread back the CPUs it had before stub_cpus_pin (nothing when it was not pinned). */
+void stub_cpus_unpin(void);
+
 #endif
