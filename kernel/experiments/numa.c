@@ -129,7 +129,7 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
 {
     struct numa_run *d = data;
     unsigned to = d->mem[pp->index];
-    char keys[160], dist[8], sz[24], bw[128];
+    char keys[160], dist[8], sz[24], bw[128], placed[160];
     ksnprintf(keys, sizeof(keys), "%u,%u,%u,%u,%d,%llu", d->from, to, d->t.node[d->from].domain,
               d->t.node[to].domain, d->cpu_of[d->from], (unsigned long long)d->size_bytes);
     exp_samples(ctx, keys, r);
@@ -137,10 +137,11 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
                exp_size(sz, sizeof(sz), d->size_bytes),
                d->t.slit ? distance_text(d, d->from, to, dist, sizeof(dist)) : "-");
     exp_table_common(ctx, r);
-    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,%s,", keys,
+    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,%s,%s,", keys,
                   distance_text(d, d->from, to, dist, sizeof(dist)),
                   (unsigned long long)d->p->stride_bytes, (unsigned long long)pp->slots,
                   (unsigned long long)pp->pt.link_sum, (unsigned long long)d->buf[pp->index].phys,
+                  exp_csv_field(placed, sizeof(placed), d->buf[pp->index].placement),
                   bw_text(d, d->from, to, bw, sizeof(bw)));
     struct numa_cell *c = &d->cell[d->from][to];
     *c = (struct numa_cell){true, exp_ns(ctx, r), timing_ticks_to_ns(ctx->timing, r->tsc.min),
@@ -332,10 +333,11 @@ static int numa_run(struct exp_ctx *ctx, const void *params)
     exp_header(ctx, &experiment_numa,
                "the random chase from each node's processor over each "
                "node's memory");
-    strbuf_puts(&ctx->csv,
-                "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
-                "stride_bytes,slots,chain_checksum,buffer_phys,read_gbs,read_gbs_min,read_gbs_max,"
-                "read_processors,read_reps,read_bytes," EXP_CSV_COMMON "\n");
+    strbuf_puts(
+        &ctx->csv,
+        "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
+        "stride_bytes,slots,chain_checksum,buffer_phys,buffer_placement,read_gbs,read_gbs_min,"
+        "read_gbs_max,read_processors,read_reps,read_bytes," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes," EXP_SAMPLES_COMMON "\n");
     int rc = numa_nodes(ctx, &d);

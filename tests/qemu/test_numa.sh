@@ -70,6 +70,10 @@ buffers_in_nodes() {
     [ "$rows" = 4 ]
 }
 check "two nodes: each buffer lies inside its node's memory" buffers_in_nodes "$RUN_DIR/numa.csv"
+check "two nodes: numa.csv's buffer_placement says how each was placed" test "$(awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["buffer_placement"] == "write-back span inside the node'"'"'s SRAT ranges" { n++ }
+    END { print n + 0 }' "$RUN_DIR/numa.csv")" = 4
 check "two nodes: the console shows the nodes, the matrix and the summary line" sh -c "
     grep -q '^node domain  *memory' '$RUN_DIR/console.txt' &&
     grep -q '^node x node latency, ns median (SLIT distance)' '$RUN_DIR/console.txt' &&

@@ -142,8 +142,10 @@ unsigned stub_ncpus;
 unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap)
 {
     unsigned n = stub_ncpus < cap ? stub_ncpus : cap;
-    if (!n)
+    if (!n) {
         snprintf(why, why_cap, "unit tests use one processor");
+        return 0;
+    }
     memcpy(cpus, stub_cpus, n * sizeof(*cpus));
     return n;
 }
