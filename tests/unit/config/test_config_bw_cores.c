@@ -12,6 +12,7 @@
 
 #include "cfg_values.h" /* before cfg_errors.h: its functions take a cfg of their own */
 #include "cfg_errors.h"
+#include "fake_machine.h"
 #include "platform.h"
 
 #define KiB (1ull << 10)
@@ -22,18 +23,8 @@
 static int setup(void **state)
 {
     (void)state;
-    memset(&machine, 0, sizeof(machine));
-    strcpy(machine.platform, "linux");
-    machine.cpu.ncaches = 3;
-    machine.cpu.caches[0] = (struct cache_info){
-        .level = 1, .type = CACHE_DATA, .size_bytes = 32 << 10, .ways = 8, .line_bytes = 64};
-    machine.cpu.caches[1] = (struct cache_info){
-        .level = 2, .type = CACHE_UNIFIED, .size_bytes = 2 << 20, .ways = 16, .line_bytes = 64};
-    machine.cpu.caches[2] = (struct cache_info){
-        .level = 3, .type = CACHE_UNIFIED, .size_bytes = 32 << 20, .ways = 16, .line_bytes = 64};
+    fake_machine(&machine, 32 * KiB, 2 * MiB, 32 * MiB);
     cfg_machine_avx2();
-    machine.memory_total_bytes = 16ull << 30;
-    machine.buffer_limit_bytes = 4ull << 30;
     machine.processors = NPROC;
     cfg_errors_begin();
     return 0;

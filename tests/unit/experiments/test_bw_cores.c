@@ -13,6 +13,7 @@
 #include "experiments/bw.h"
 #include "experiments/experiment.h"
 #include "experiments/mp.h"
+#include "fake_machine.h"
 #include "lib/strbuf.h"
 #include "stubs/stub_platform.h"
 
@@ -94,18 +95,8 @@ static void *param(const char *name)
    `answering` fake processors (the first the boot one); bw_cores' defaults, level L2. */
 static void machine_l3(unsigned planned, unsigned answering, uint64_t l3)
 {
-    memset(&machine, 0, sizeof(machine));
-    strcpy(machine.platform, "linux");
-    machine.cpu.ncaches = 3;
-    machine.cpu.caches[0] = (struct cache_info){
-        .level = 1, .type = CACHE_DATA, .size_bytes = 32 << 10, .ways = 8, .line_bytes = 64};
-    machine.cpu.caches[1] = (struct cache_info){
-        .level = 2, .type = CACHE_UNIFIED, .size_bytes = 1 << 20, .ways = 16, .line_bytes = 64};
-    machine.cpu.caches[2] = (struct cache_info){
-        .level = 3, .type = CACHE_UNIFIED, .size_bytes = l3, .ways = 16, .line_bytes = 64};
+    fake_machine(&machine, 32 * KiB, 1 << 20, l3);
     machine.cpu.simd = (struct simd_caps){.sse2 = true};
-    machine.memory_total_bytes = 16ull << 30;
-    machine.buffer_limit_bytes = 4ull << 30;
     machine.processors = planned;
     stub_ncpus = answering;
     for (unsigned i = 0; i < answering; i++)
