@@ -312,18 +312,19 @@ static int bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     return 0;
 }
 
-/* A row's size_note: the buffer's, and for the L3 level a row whose processors on one L3 instance
-   stream more than it holds (beyond the L3). */
-static void bwc_row_note(const struct bw_cores_sweep *d, const struct bwc_row *row, char *buf,
-                         size_t cap)
+/* For the L3 level, a row whose processors on one L3 instance stream more than it holds: said in
+   beyond ("beyond the L3: ..."); "" for the others. */
+static const char *bwc_beyond_l3(const struct bw_cores_sweep *d, const struct bwc_row *row,
+                                 char *beyond, size_t cap)
 {
     unsigned most = mp_l3_most(d->cpus, row->n);
+    uint64_t llc = exp_llc_bytes(d->ctx->m);
     char a[24];
-    ksnprintf(buf, cap, "%s", bwc_note_text[d->note]);
-    if (d->p->size.is_auto && d->p->level == LEVEL_L3 && most * d->size > exp_llc_bytes(d->ctx->m))
-        ksnprintf(buf + kstrlen(buf), cap - kstrlen(buf),
-                  "%sbeyond the L3: %u processors on one %s", d->note ? "; " : "", most,
-                  exp_size(a, sizeof(a), exp_llc_bytes(d->ctx->m)));
+    beyond[0] = 0;
+    if (d->p->size.is_auto && d->p->level == LEVEL_L3 && most * d->size > llc)
+        ksnprintf(beyond, cap, "beyond the L3: %u processors on one %s", most,
+                  exp_size(a, sizeof(a), llc));
+    return beyond;
 }
 
 static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
@@ -331,15 +332,17 @@ static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
     struct bw_cores_sweep *d = data;
     const struct bwc_row *row = &d->rows[i];
     const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
-    char note[160];
-    bwc_row_note(d, row, note, sizeof(note));
-    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s\n",
+    char beyond[80];
+    bwc_beyond_l3(d, row, beyond, sizeof(beyond));
+    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s%s%s\n",
                   row->table, row->n, level, row->mix->name, (unsigned long long)d->size,
                   r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps,
                   r->outliers, (unsigned long long)r->bytes_per_rep, r->passes,
-                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", note);
-    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f\n", row->table, row->n, row->mix->name,
-               r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max);
+                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", bwc_note_text[d->note],
+                  d->note && beyond[0] ? "; " : "", beyond);
+    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f%s%s\n", row->table, row->n,
+               row->mix->name, r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max,
+               beyond[0] ? "  " : "", beyond);
 }
 
 /* The width, said and enabled; each processor's buffer, said. */

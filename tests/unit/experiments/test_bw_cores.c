@@ -269,6 +269,7 @@ static void test_l3_no_size(void **state)
     assert_non_null(
         strstr(stub_console, "each processor streams its own 2M (L3: no L3 size: twice the L2 is"));
     assert_int_equal(rows_noted(NO_L3_NOTE), 2); /* 1 and 2 processors: 2M and 4M */
+    assert_non_null(strstr(stub_console, "  beyond the L3: 4 processors on one 4M\n"));
     assert_int_equal(rows_noted(NO_L3_NOTE "; beyond the L3: 4 processors on one 4M"), 1 + 5);
 }
 
