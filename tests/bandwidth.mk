@@ -1,7 +1,19 @@
 # SPDX-License-Identifier: MIT
-# Tests of the bandwidth sweep's interleaved passes (a fragment of the Makefile).
+# Tests of the bandwidth sweep's interleaved passes, bw_cores' run and numa's bandwidth matrix
+# (a fragment of the Makefile).
 
 # The passes' order, plans and merged repetitions, with a fake measurement (deferred with `=`:
 # the driver's sources are listed after the fragments).
 UNIT_TESTS += experiments/test_bw_passes
 test_bw_passes_SRCS = $(test_driver_SRCS) kernel/experiments/bw_passes.c
+
+# The experiments that run teams of processors (bw_team), on fake processors (threads,
+# tests/unit/stubs/stub_platform.c): bw_cores' run with fake kernels (where each processor
+# streams, what the console and the rows say), and what numa's read bandwidth matrix reads
+# against the last caches of a node's processors (several L3 instances on a node of AMD CCXs).
+BW_TEAM_TEST_SRCS = $(test_driver_SRCS) kernel/experiments/bw_team.c \
+	kernel/experiments/bw_passes.c kernel/experiments/bw_plan.c kernel/experiments/mp.c \
+	kernel/experiments/win_slice.c kernel/machine/cpu_select.c kernel/machine/simd.c
+UNIT_TESTS += experiments/test_bw_cores experiments/test_node_bw
+test_bw_cores_SRCS = $(BW_TEAM_TEST_SRCS) kernel/experiments/bw_cores.c
+test_node_bw_SRCS = $(BW_TEAM_TEST_SRCS) kernel/experiments/node_bw.c

@@ -17,12 +17,14 @@ static const char *const level_names[] = {"L1", "L2", "L3", "dram", NULL};
 #define BWC_DRAM_MIN_BYTES (64ULL << 20)
 
 struct bw_cores_params {
-    unsigned level;       /* LEVEL_* */
-    struct cfg_auto size; /* bytes per processor; auto: from the level */
-    unsigned kernel;      /* enum bw_kernel */
-    unsigned width;       /* enum simd_width */
-    uint64_t level_bytes; /* auto: the level's bytes per processor when memory could not hold
-                             them for every processor and size is lower (0: it could) */
+    unsigned level;         /* LEVEL_* */
+    struct cfg_auto size;   /* bytes per processor; auto: from the level */
+    unsigned kernel;        /* enum bw_kernel */
+    unsigned width;         /* enum simd_width */
+    uint64_t level_bytes;   /* auto: the level's bytes per processor when memory could not hold
+                               them for every processor and size is lower (0: it could) */
+    uint64_t l3_part_bytes; /* auto, L3: each processor's part of the last cache when no size is
+                               beyond its L2 and within that part (l3_bytes; 0: one is) */
 };
 CFG_PARAMS_FIT(struct bw_cores_params);
 
@@ -30,9 +32,10 @@ CFG_PARAMS_FIT(struct bw_cores_params);
 
 static const struct key_desc bw_cores_keys[] = {
     {"level", KEY_CHOICE, P(level), 0, 0, level_names, "",
-     "the level each processor's private buffer fits: L1 and L2 (half of it), L3 (half of it "
-     "shared out among the processors), dram (twice the last cache, at least 64M); lowered to "
-     "the largest that fits when memory cannot hold one for every processor"},
+     "the level each processor's private buffer fits: L1 and L2 (half of it), L3 (half of its "
+     "part of the L3 instance it shares, at least twice its L2), dram (twice the last cache, at "
+     "least 64M); lowered to the largest that fits when memory cannot hold one for every "
+     "processor"},
     {"size", KEY_SIZE_AUTO, P(size), BW_SIZE_ALIGN_BYTES, EXP_SIZE_KEY_MAX, NULL, "bytes",
      "each processor's buffer (auto: from level); the plan needs one per processor"},
     {"kernel", KEY_CHOICE, P(kernel), 0, 0, bw_kernel_names, "",
@@ -61,11 +64,42 @@ static unsigned bwc_processors(const struct machine *m)
     return n ? n : 1;
 }
 
-/* A level's buffer for each of n processors (the last cache's half is shared out among them). */
-static uint64_t level_bytes(const struct machine *m, unsigned level, unsigned n)
+/*
+ * Each processor's part of the last cache when n processors stream at once: the machine's
+ * processors lie evenly on its instances (an instance is shared by the cache's shared_by of them;
+ * AMD has several per package, one per CCX), and so do the n (mp_cpus spreads them), so the most
+ * on one instance share its size.
+ */
+static uint64_t l3_part_bytes(const struct machine *m, unsigned n)
+{
+    const struct cache_info *llc = cpuinfo_llc(&m->cpu);
+    unsigned all = m->processors > n ? m->processors : n;
+    unsigned sharing = llc && llc->shared_by ? llc->shared_by : all;
+    unsigned instances = (all + sharing - 1) / sharing, on_one = (n + instances - 1) / instances;
+    return exp_llc_bytes(m) / on_one;
+}
+
+/*
+ * The L3 level's buffer for each of n processors: half its part of the last cache, so that all
+ * n together stay well within it, yet at least twice its L2, so that it is beyond the L2; when
+ * twice the L2 is more than its part, no size is both (*part set to that part, else 0), and it
+ * is twice the L2: rows whose processors overfill an L3 are said so.
+ */
+static uint64_t l3_bytes(const struct machine *m, unsigned n, uint64_t *part)
+{
+    uint64_t least =
+        (2 * exp_l2_bytes(m) + BW_SIZE_ALIGN_BYTES - 1) / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
+    uint64_t mine = l3_part_bytes(m, n);
+    *part = least > mine ? mine : 0;
+    return least > mine / 2 ? least : mine / 2;
+}
+
+/* A level's buffer for each of n processors (the L3's: l3_bytes, *part its note). */
+static uint64_t level_bytes(const struct machine *m, unsigned level, unsigned n, uint64_t *part)
 {
     const struct cache_info *l1 = cpuinfo_data_cache(&m->cpu, 1);
     uint64_t llc = exp_llc_bytes(m), b;
+    *part = 0;
     switch (level) {
     case LEVEL_L1:
         b = (l1 ? l1->size_bytes : 32768) / 2;
@@ -74,7 +108,7 @@ static uint64_t level_bytes(const struct machine *m, unsigned level, unsigned n)
         b = exp_l2_bytes(m) / 2;
         break;
     case LEVEL_L3:
-        b = llc / 2 / n;
+        b = l3_bytes(m, n, part);
         break;
     default:
         b = exp_fit_memory(m, 2 * llc > BWC_DRAM_MIN_BYTES ? 2 * llc : BWC_DRAM_MIN_BYTES);
@@ -89,10 +123,10 @@ static void bw_cores_resolve(void *params, const struct machine *m)
     struct bw_cores_params *p = params;
     uint64_t limit = m->buffer_limit_bytes;
     unsigned n = bwc_processors(m);
-    p->level_bytes = 0;
+    p->level_bytes = p->l3_part_bytes = 0;
     if (!p->size.is_auto)
         return;
-    p->size.value = level_bytes(m, p->level, n);
+    p->size.value = level_bytes(m, p->level, n, &p->l3_part_bytes);
     uint64_t fit = exp_size_at_most(limit / n) / BW_SIZE_ALIGN_BYTES;
     if (limit && fit && p->size.value * n > limit) {
         p->level_bytes = p->size.value;
@@ -126,6 +160,12 @@ static const struct bw_mix peak_mixes[] = {
 };
 #define NMIXES (sizeof(peak_mixes) / sizeof(peak_mixes[0]))
 
+/* Why each processor's buffer is not the level's (or the size key's): bw_cores.csv's size_note. */
+enum bwc_note { BWC_NOTE_NONE, BWC_NOTE_NO_L3, BWC_NOTE_MEMORY, BWC_NOTE_SHARE };
+static const char *const bwc_note_text[] = {
+    "", "no L3 size: twice the L2 is more than its part of the L3", "lowered to fit memory",
+    "a share of the buffer: more processors than planned"};
+
 /* One row of a table: `n` processors streaming `mix`. */
 struct bwc_row {
     const char *table; /* "scaling" or "peak" */
@@ -143,8 +183,9 @@ struct bw_cores_sweep {
     struct mp_cpu cpus[PLAT_CPUS_MAX];
     unsigned n;
     struct bw_team team;
-    uint64_t size;     /* each processor's buffer */
-    struct bw_mix one; /* the scaling table's kernel */
+    uint64_t size;      /* each processor's buffer */
+    enum bwc_note note; /* ... and why it is not the level's */
+    struct bw_mix one;  /* the scaling table's kernel */
     struct bwc_row rows[BWC_ROWS_MAX];
     unsigned nrows;
 };
@@ -212,29 +253,78 @@ static int bwc_measure(void *data, unsigned i, const struct measure_plan *plan, 
     return 0;
 }
 
+/* The buffer cannot hold every processor's: fewer processors when it cannot give each even
+   BW_SIZE_ALIGN_BYTES, and each streams its share, said (the rows say it too). 0, or -1. */
+static int bwc_share(struct exp_ctx *ctx, struct bw_cores_sweep *d, unsigned planned)
+{
+    uint64_t buffer = ctx->buffer.size_bytes;
+    unsigned fit =
+        buffer / BW_SIZE_ALIGN_BYTES < d->n ? (unsigned)(buffer / BW_SIZE_ALIGN_BYTES) : d->n;
+    char a[24], b[24], c[24];
+    exp_size(a, sizeof(a), d->size);
+    exp_size(b, sizeof(b), buffer);
+    if (fit == 0) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "the buffer (%s) cannot hold one processor's %s", b, a);
+        return -1;
+    }
+    if (fit < d->n) {
+        con_printf("note: the buffer (%s) holds %u processors' buffers of %s at most: the rows "
+                   "use the first %u of the %u that answered\n",
+                   b, fit, exp_size(c, sizeof(c), BW_SIZE_ALIGN_BYTES), fit, d->n);
+        d->n = fit;
+    }
+    d->size = buffer / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
+    d->note = BWC_NOTE_SHARE;
+    con_printf("note: the buffer (%s, planned for %u processors) cannot hold %u processors' "
+               "buffers of %s: each streams %s, a share of the buffer\n",
+               b, planned, d->n, a, exp_size(c, sizeof(c), d->size));
+    return 0;
+}
+
 /* Each processor's buffer: size, said when memory lowered it from the level's (and, should more
-   processors answer than the plan counted, the buffer's share, said). */
-static void bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
+   processors answer than the plan counted, the buffer's share, said). 0, or -1. */
+static int bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     const struct bw_cores_params *p = d->p;
     unsigned planned = bwc_processors(ctx->m);
-    char a[24], b[24], c[24];
+    char a[24], b[24], c[24], e[24];
     d->size = p->size.value;
-    if (p->level_bytes)
+    if (p->l3_part_bytes) {
+        d->note = BWC_NOTE_NO_L3;
+        con_printf("note: no L3 size here: twice each processor's L2 (%s) is more than its part "
+                   "of the last cache when all %u stream (%s of an L3 of %s): each streams %s, "
+                   "and the rows whose processors overfill an L3 say so\n",
+                   exp_size(a, sizeof(a), 2 * exp_l2_bytes(ctx->m)), planned,
+                   exp_size(b, sizeof(b), p->l3_part_bytes),
+                   exp_size(c, sizeof(c), exp_llc_bytes(ctx->m)), exp_size(e, sizeof(e), d->size));
+    }
+    if (p->level_bytes) {
+        d->note = BWC_NOTE_MEMORY;
         con_printf("note: %u processors' buffers of %s (%s) do not fit in memory (the buffer can "
                    "be at most %s): each streams %s, the largest that fits\n",
                    planned, exp_size(a, sizeof(a), p->level_bytes), level_names[p->level],
                    exp_size(b, sizeof(b), ctx->m->buffer_limit_bytes),
                    exp_size(c, sizeof(c), d->size));
-    if (d->size * d->n > ctx->buffer.size_bytes) {
-        exp_size(a, sizeof(a), d->size);
-        d->size = ctx->buffer.size_bytes / d->n / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
-        d->size = d->size ? d->size : BW_SIZE_ALIGN_BYTES;
-        con_printf("note: the buffer (%s, planned for %u processors) cannot hold %u processors' "
-                   "buffers of %s: each streams %s, a share of the buffer\n",
-                   exp_size(b, sizeof(b), ctx->buffer.size_bytes), planned, d->n, a,
-                   exp_size(c, sizeof(c), d->size));
     }
+    if (d->size * d->n > ctx->buffer.size_bytes)
+        return bwc_share(ctx, d, planned);
+    return 0;
+}
+
+/* For the L3 level, a row whose processors on one L3 instance stream more than it holds: said in
+   beyond ("beyond the L3: ..."); "" for the others. */
+static const char *bwc_beyond_l3(const struct bw_cores_sweep *d, const struct bwc_row *row,
+                                 char *beyond, size_t cap)
+{
+    unsigned most = mp_l3_most(d->cpus, row->n);
+    uint64_t llc = exp_llc_bytes(d->ctx->m);
+    char a[24];
+    beyond[0] = 0;
+    if (d->p->size.is_auto && d->p->level == LEVEL_L3 && most * d->size > llc)
+        ksnprintf(beyond, cap, "beyond the L3: %u processors on one %s", most,
+                  exp_size(a, sizeof(a), llc));
+    return beyond;
 }
 
 static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
@@ -242,13 +332,17 @@ static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
     struct bw_cores_sweep *d = data;
     const struct bwc_row *row = &d->rows[i];
     const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
-    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s\n",
+    char beyond[80];
+    bwc_beyond_l3(d, row, beyond, sizeof(beyond));
+    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s%s%s\n",
                   row->table, row->n, level, row->mix->name, (unsigned long long)d->size,
                   r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps,
                   r->outliers, (unsigned long long)r->bytes_per_rep, r->passes,
-                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
-    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f\n", row->table, row->n, row->mix->name,
-               r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max);
+                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", bwc_note_text[d->note],
+                  d->note && beyond[0] ? "; " : "", beyond);
+    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f%s%s\n", row->table, row->n,
+               row->mix->name, r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max,
+               beyond[0] ? "  " : "", beyond);
 }
 
 /* The width, said and enabled; each processor's buffer, said. */
@@ -260,12 +354,14 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     if (rc)
         return rc;
     bwc_cpus(ctx, d);
-    bwc_size(ctx, d);
+    if (bwc_size(ctx, d) != 0)
+        return EXP_RUN_SKIPPED;
     d->team.cpus = d->cpus;
     d->team.size = d->size;
-    con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s)\n",
+    con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s%s%s)\n",
                simd_width_name(d->team.width), simd_vector_bits(&ctx->m->cpu.simd, d->team.width),
-               exp_size(a, sizeof(a), d->size), p->size.is_auto ? level_names[p->level] : "size");
+               exp_size(a, sizeof(a), d->size), p->size.is_auto ? level_names[p->level] : "size",
+               d->note ? ": " : "", bwc_note_text[d->note]);
     con_printf("%-8s %10s %-13s %10s %10s %9s %9s\n", "table", "processors", "kernel/mix", "GB/s",
                "per proc", "min", "max");
     return 0;
@@ -315,7 +411,7 @@ static int bw_cores_run(struct exp_ctx *ctx, const void *params)
                "1, 2, 4 ... all processors streaming buffers of their own, started together and "
                "timed by the boot processor; then the all-processor peak with read:write mixes");
     strbuf_puts(&ctx->csv, "table,processors,level,kernel,size_bytes,gbs_total,gbs_per_processor,"
-                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop\n");
+                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop,size_note\n");
     strbuf_puts(&ctx->samples, "processors,kernel,rep,tsc_total,gbs\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
@@ -323,9 +419,9 @@ static int bw_cores_run(struct exp_ctx *ctx, const void *params)
                   "vector kernels");
         return EXP_RUN_SKIPPED;
     }
-    if (bwc_begin(ctx, &d) != 0)
-        return EXP_RUN_SKIPPED;
-    int rc = bwc_tables(ctx, &d);
+    int rc = bwc_begin(ctx, &d);
+    if (rc == 0)
+        rc = bwc_tables(ctx, &d);
     plat_window_xstate(0);
     return rc;
 }

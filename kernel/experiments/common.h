@@ -284,6 +284,18 @@ double exp_cycles(const struct point_result *r);
 void exp_table_head_common(void);
 void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r);
 
+/* src (NULL: "") as one CSV field in dst of capacity cap: its commas written as ';'. Returns dst.
+ */
+static inline const char *exp_csv_field(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    for (; src && src[i] && i + 1 < cap; i++)
+        dst[i] = src[i] == ',' ? ';' : src[i];
+    if (cap)
+        dst[i] = 0;
+    return dst;
+}
+
 /* A size as people write it, in a small static-free buffer the caller provides. */
 static inline const char *exp_size(char *buf, size_t cap, uint64_t bytes)
 {

@@ -83,6 +83,30 @@ static struct plat_cpu *all_cpus(unsigned *n, char *why, size_t why_cap)
     return all;
 }
 
+unsigned mp_l3_most(const struct mp_cpu *cpus, unsigned n)
+{
+    unsigned most = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = 0;
+        for (unsigned j = 0; j < n; j++)
+            k += cpus[j].l3_group == cpus[i].l3_group;
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+unsigned mp_l3_count(const struct mp_cpu *cpus, unsigned n)
+{
+    unsigned count = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned j = 0;
+        while (j < i && cpus[j].l3_group != cpus[i].l3_group)
+            j++;
+        count += j == i;
+    }
+    return count;
+}
+
 void mp_refresh_lost(struct mp_cpu *cpus, unsigned n)
 {
     char why[8];

@@ -32,6 +32,12 @@ struct mp_cpu {
  */
 unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap);
 
+/* The most of cpus[0..n) that share one L3 instance (the same l3_group); 0 when n is 0. */
+unsigned mp_l3_most(const struct mp_cpu *cpus, unsigned n);
+/* The L3 instances cpus[0..n) read through: their distinct l3_group values (a processor with
+   no L3 is a group of its own: the last cache it has is its own). */
+unsigned mp_l3_count(const struct mp_cpu *cpus, unsigned n);
+
 /* Copy the platform's lost marks into cpus (after a timeout). */
 void mp_refresh_lost(struct mp_cpu *cpus, unsigned n);
 

@@ -37,16 +37,59 @@ static int cell_measure(struct exp_ctx *ctx, struct node_bw *nb, unsigned n,
     return 0;
 }
 
-int node_bw_measure(struct exp_ctx *ctx, const struct plat_numa *t, const unsigned *mem,
-                    unsigned nmem, const struct plat_buffer *buf, uint64_t size_bytes,
-                    struct node_bw *nb)
+uint64_t node_bw_read_bytes(const struct mp_cpu *cpus, unsigned n, uint64_t llc_bytes,
+                            uint64_t least_bytes, uint64_t *cache_bytes)
 {
-    char failure[sizeof(ctx->failure)];
+    *cache_bytes = mp_l3_count(cpus, n) * llc_bytes;
+    uint64_t read = NODE_BW_CACHE_MULTIPLE * *cache_bytes;
+    read = (read + BW_SIZE_ALIGN_BYTES - 1) / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
+    return read > least_bytes ? read : least_bytes;
+}
+
+uint64_t node_bw_begin(struct exp_ctx *ctx, const struct plat_numa *t, uint64_t chain_bytes,
+                       struct node_bw *nb)
+{
+    char failure[sizeof(ctx->failure)], sa[24], sb[24], sc[24], sd[24];
     kmemcpy(failure, ctx->failure, sizeof(failure));
     nb->skipped[0] = 0;
-    /* ctx->failure is the experiment's: the reasons below go to nb->skipped */
-    if (bw_width_choose(ctx, SIMD_AUTO, &nb->team.width) != 0 ||
-        (nb->ncpus = mp_cpus(ctx, 0, nb->cpus, PLAT_CPUS_MAX)) == 0) {
+    nb->read_bytes = chain_bytes;
+    nb->cache_bytes = nb->caches = 0;
+    /* ctx->failure is the experiment's: the reason goes to nb->skipped */
+    if ((nb->ncpus = mp_cpus(ctx, 0, nb->cpus, PLAT_CPUS_MAX)) == 0) {
+        ksnprintf(nb->skipped, sizeof(nb->skipped), "%s", ctx->failure);
+        kmemcpy(ctx->failure, failure, sizeof(failure));
+        return chain_bytes;
+    }
+    for (unsigned node = 0; node < t->nnodes; node++) {
+        unsigned n = row_cpus(t, node, nb);
+        uint64_t cache,
+            read = node_bw_read_bytes(nb->row_cpus, n, exp_llc_bytes(ctx->m), chain_bytes, &cache);
+        if (cache > nb->cache_bytes) {
+            nb->cache_bytes = cache;
+            nb->caches = mp_l3_count(nb->row_cpus, n);
+        }
+        nb->read_bytes = read > nb->read_bytes ? read : nb->read_bytes;
+    }
+    if (nb->read_bytes > chain_bytes)
+        con_printf("read bandwidth: each cell reads %s of its node's buffer, %u times the %s that "
+                   "the last caches of a node's processors hold (%u of %s), beyond the chain's "
+                   "%s\n",
+                   exp_size(sa, sizeof(sa), nb->read_bytes), NODE_BW_CACHE_MULTIPLE,
+                   exp_size(sb, sizeof(sb), nb->cache_bytes), nb->caches,
+                   exp_size(sc, sizeof(sc), exp_llc_bytes(ctx->m)),
+                   exp_size(sd, sizeof(sd), chain_bytes));
+    return nb->read_bytes;
+}
+
+int node_bw_measure(struct exp_ctx *ctx, const struct plat_numa *t, const unsigned *mem,
+                    unsigned nmem, const struct plat_buffer *buf, struct node_bw *nb)
+{
+    if (nb->skipped[0])
+        return 0;
+    char failure[sizeof(ctx->failure)];
+    kmemcpy(failure, ctx->failure, sizeof(failure));
+    /* ctx->failure is the experiment's: the reason below goes to nb->skipped */
+    if (bw_width_choose(ctx, SIMD_AUTO, &nb->team.width) != 0) {
         ksnprintf(nb->skipped, sizeof(nb->skipped), "%s", ctx->failure);
         kmemcpy(ctx->failure, failure, sizeof(failure));
         plat_window_xstate(0);
@@ -54,13 +97,13 @@ int node_bw_measure(struct exp_ctx *ctx, const struct plat_numa *t, const unsign
     }
     con_printf("read bandwidth: every processor of a node reads its share of %llu bytes in "
                "each node's memory, %s (%u-bit), all started together\n",
-               (unsigned long long)size_bytes, simd_width_name(nb->team.width),
+               (unsigned long long)nb->read_bytes, simd_width_name(nb->team.width),
                simd_vector_bits(&ctx->m->cpu.simd, nb->team.width));
     int rc = 0;
     for (unsigned a = 0; a < t->nnodes && rc == 0; a++) {
         unsigned n = row_cpus(t, a, nb);
         for (unsigned k = 0; n && k < nmem && rc == 0; k++) {
-            if (cell_measure(ctx, nb, n, &buf[k], size_bytes, &nb->cell[a][mem[k]]) == 0)
+            if (cell_measure(ctx, nb, n, &buf[k], nb->read_bytes, &nb->cell[a][mem[k]]) == 0)
                 continue;
             ksnprintf(ctx->failure, sizeof(ctx->failure),
                       "read bandwidth from node %u into node %u: a processor did not come back "

@@ -24,7 +24,8 @@ CFG_PARAMS_FIT(struct numa_params);
 static const struct key_desc numa_keys[] = {
     {"size", KEY_SIZE_AUTO, P(size), 4096, EXP_SIZE_KEY_MAX, NULL, "bytes",
      "chain size in every node's memory (auto: 4x the LLC, at least 64M, 4M when quick; "
-     "lowered to half the smallest node's free memory)"},
+     "lowered to half the smallest node's free memory); the bandwidth matrix reads twice what "
+     "a node's processors' last caches hold (every L3 instance among them) where that is more"},
     {"stride", KEY_SIZE, P(stride_bytes), 8, EXP_STRIDE_KEY_MAX, NULL, "bytes",
      "distance between slots (default: the cache line)"},
 };
@@ -106,10 +107,10 @@ static const char *bw_text(const struct numa_run *d, unsigned a, unsigned b, cha
 {
     const struct node_bw_cell *c = &d->bw.cell[a][b];
     if (c->measured)
-        ksnprintf(buf, cap, "%.3f,%.3f,%.3f,%u,%u", c->gbs, c->gbs_min, c->gbs_max, c->processors,
-                  c->reps);
+        ksnprintf(buf, cap, "%.3f,%.3f,%.3f,%u,%u,%llu", c->gbs, c->gbs_min, c->gbs_max,
+                  c->processors, c->reps, (unsigned long long)d->bw.read_bytes);
     else
-        ksnprintf(buf, cap, ",,,,");
+        ksnprintf(buf, cap, ",,,,,");
     return buf;
 }
 
@@ -128,7 +129,7 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
 {
     struct numa_run *d = data;
     unsigned to = d->mem[pp->index];
-    char keys[160], dist[8], sz[24], bw[96];
+    char keys[160], dist[8], sz[24], bw[128], placed[160];
     ksnprintf(keys, sizeof(keys), "%u,%u,%u,%u,%d,%llu", d->from, to, d->t.node[d->from].domain,
               d->t.node[to].domain, d->cpu_of[d->from], (unsigned long long)d->size_bytes);
     exp_samples(ctx, keys, r);
@@ -136,10 +137,11 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
                exp_size(sz, sizeof(sz), d->size_bytes),
                d->t.slit ? distance_text(d, d->from, to, dist, sizeof(dist)) : "-");
     exp_table_common(ctx, r);
-    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,%s,", keys,
+    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,%s,%s,", keys,
                   distance_text(d, d->from, to, dist, sizeof(dist)),
                   (unsigned long long)d->p->stride_bytes, (unsigned long long)pp->slots,
                   (unsigned long long)pp->pt.link_sum, (unsigned long long)d->buf[pp->index].phys,
+                  exp_csv_field(placed, sizeof(placed), d->buf[pp->index].placement),
                   bw_text(d, d->from, to, bw, sizeof(bw)));
     struct numa_cell *c = &d->cell[d->from][to];
     *c = (struct numa_cell){true, exp_ns(ctx, r), timing_ticks_to_ns(ctx->timing, r->tsc.min),
@@ -185,14 +187,21 @@ static int numa_nodes(struct exp_ctx *ctx, struct numa_run *d)
     return 0;
 }
 
-/* The chain size: the key's, an auto one lowered to fit the smallest node's free span. */
-static void numa_size(struct numa_run *d)
+/* The smallest free span of the memory nodes. */
+static uint64_t numa_smallest_free(const struct numa_run *d)
 {
-    uint64_t smallest = UINT64_MAX, size = d->p->size.value;
+    uint64_t smallest = UINT64_MAX;
     for (unsigned i = 0; i < d->nmem; i++) {
         uint64_t f = d->t.node[d->mem[i]].free_bytes;
         smallest = f < smallest ? f : smallest;
     }
+    return smallest;
+}
+
+/* The chain size: the key's, an auto one lowered to fit the smallest node's free span. */
+static void numa_size(struct numa_run *d)
+{
+    uint64_t smallest = numa_smallest_free(d), size = d->p->size.value;
     if (d->p->size.is_auto && size > smallest / NUMA_FIT_SHARE) {
         size = exp_pow2_at_most(smallest / NUMA_FIT_SHARE);
         con_printf("size auto lowered to %llu bytes: half the smallest node's free memory\n",
@@ -201,12 +210,32 @@ static void numa_size(struct numa_run *d)
     d->size_bytes = size / d->p->stride_bytes * d->p->stride_bytes;
 }
 
+/* Each node buffer: the chain's size, or what the bandwidth matrix reads when more, lowered to
+   half the smallest node's free memory (said), never below the chain's. */
+static uint64_t numa_buffer_size(const struct numa_run *d)
+{
+    uint64_t read = d->bw.read_bytes,
+             fit = exp_pow2_at_most(numa_smallest_free(d) / NUMA_FIT_SHARE);
+    if (read <= d->size_bytes)
+        return d->size_bytes;
+    if (read > fit) {
+        char a[24], b[24];
+        read = fit > d->size_bytes ? fit : d->size_bytes;
+        con_printf("read bandwidth: the cells read %s instead, half the smallest node's free "
+                   "memory: the last caches of a node's processors (%s) may hold part of it\n",
+                   exp_size(a, sizeof(a), read), exp_size(b, sizeof(b), d->bw.cache_bytes));
+    }
+    return read;
+}
+
 /* A buffer in each memory node; EXP_RUN_FAILED naming the node that cannot hold one. */
 static int numa_buffers(struct exp_ctx *ctx, struct numa_run *d)
 {
     char why[200];
+    uint64_t size = numa_buffer_size(d);
+    d->bw.read_bytes = d->bw.read_bytes < size ? d->bw.read_bytes : size;
     for (unsigned i = 0; i < d->nmem; i++) {
-        if (plat_node_buffer_alloc(d->mem[i], d->size_bytes, NUMA_ALIGN_BYTES, &d->buf[i], why,
+        if (plat_node_buffer_alloc(d->mem[i], size, NUMA_ALIGN_BYTES, &d->buf[i], why,
                                    sizeof(why)) != 0) {
             ksnprintf(ctx->failure, sizeof(ctx->failure), "no buffer in node %u: %s", d->mem[i],
                       why);
@@ -304,10 +333,11 @@ static int numa_run(struct exp_ctx *ctx, const void *params)
     exp_header(ctx, &experiment_numa,
                "the random chase from each node's processor over each "
                "node's memory");
-    strbuf_puts(&ctx->csv,
-                "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
-                "stride_bytes,slots,chain_checksum,buffer_phys,read_gbs,read_gbs_min,read_gbs_max,"
-                "read_processors,read_reps," EXP_CSV_COMMON "\n");
+    strbuf_puts(
+        &ctx->csv,
+        "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
+        "stride_bytes,slots,chain_checksum,buffer_phys,buffer_placement,read_gbs,read_gbs_min,"
+        "read_gbs_max,read_processors,read_reps,read_bytes," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes," EXP_SAMPLES_COMMON "\n");
     int rc = numa_nodes(ctx, &d);
@@ -315,12 +345,13 @@ static int numa_run(struct exp_ctx *ctx, const void *params)
         return rc;
     numa_print_nodes(&d);
     numa_size(&d);
+    node_bw_begin(ctx, &d.t, d.size_bytes, &d.bw);
     if ((rc = numa_buffers(ctx, &d)) != 0) {
         numa_free(&d);
         return rc;
     }
     /* first, so that every latency row carries its cell's bandwidth */
-    int bw_rc = node_bw_measure(ctx, &d.t, d.mem, d.nmem, d.buf, d.size_bytes, &d.bw);
+    int bw_rc = node_bw_measure(ctx, &d.t, d.mem, d.nmem, d.buf, &d.bw);
     char bw_failure[sizeof(ctx->failure)];
     kmemcpy(bw_failure, ctx->failure, sizeof(bw_failure));
     unsigned rows = 0, failed = 0;

@@ -78,15 +78,6 @@ static uint64_t tlb_buffer_bytes(const void *params, const struct machine *m)
     return p->max_bytes;
 }
 
-/* Turn the platform's note into a CSV field: no commas. */
-static void csv_field(char *dst, size_t cap, const char *src)
-{
-    size_t i = 0;
-    for (; src && src[i] && i + 1 < cap; i++)
-        dst[i] = src[i] == ',' ? ';' : src[i];
-    dst[i] = 0;
-}
-
 /* The sweep's own data: the sizes, swept once per page size (a group of points each). */
 #define PAGE_SIZES_MAX 3 /* 4K, 2M, 1G */
 
@@ -158,7 +149,7 @@ static void tlb_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp,
     char keys[64], sz[24], pg[24], source[96];
     ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)d->f->page_bytes,
               (unsigned long long)size);
-    csv_field(source, sizeof(source), ctx->buffer.page_source);
+    exp_csv_field(source, sizeof(source), ctx->buffer.page_source);
     strbuf_printf(&ctx->csv, "%s,%llu,%s,", keys, (unsigned long long)pp->slots, source);
     exp_csv_common(ctx, r, pp->build_ticks);
     exp_samples(ctx, keys, r);

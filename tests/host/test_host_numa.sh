@@ -5,9 +5,9 @@
 # an initramfs of the static chase-host and tests/host/numa_init.c, which runs
 # `chase-host experiments=numa` and prints the run folder's files to the serial console between
 # marker lines. Checked: the two nodes as Linux shows them, the 2x2 latency and read bandwidth
-# matrices, the buffers bound to their nodes (mbind, verified with move_pages; their physical
-# addresses inside the node's memory), the chase buffer's node recorded, and the remote cells as
-# remote. TCG timings are never judged.
+# matrices, the buffers bound to their nodes (mbind, verified with move_pages, said on the console
+# and in numa.csv's buffer_placement; their physical addresses inside the node's memory), the
+# chase buffer's node recorded, and the remote cells as remote. TCG timings are never judged.
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/lib_run.sh"
@@ -79,7 +79,16 @@ check "the 2x2 read bandwidth matrix: every cell read by its row node's two proc
 check "each node's buffer is bound with mbind and move_pages finds every sampled page there" \
     test "$(grep -cE '^node ([01]) buffer: 0x[0-9a-f]+, [0-9]+ bytes, mbind\(MPOL_BIND\) to node \1: ([1-9][0-9]*) of \2 sampled pages there$' \
         "$dir/console.txt")" = 2
-# buffers_in_nodes: every row's buffer [buffer_phys, + size_bytes) is in its mem_node's 1G.
+# ... and in numa.csv, each row naming its memory node's buffer's (Linux's node: mem_domain).
+check "numa.csv's buffer_placement: mbind to the row's memory node, every sampled page there" \
+    test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { p = $c["buffer_placement"]; want = "mbind(MPOL_BIND) to node " $c["mem_domain"] ": "
+          n = split(substr(p, length(want) + 1), w, " ")
+          if (substr(p, 1, length(want)) == want && n == 6 && w[1] == w[3] && w[1] > 0 &&
+              w[2] == "of" && w[4] " " w[5] " " w[6] == "sampled pages there") k++ }
+        END { print k + 0 }' "$dir/numa.csv")" = 4
+# buffers_in_nodes: every row's buffer [buffer_phys, + the chain's size_bytes or the read
+# bandwidth's read_bytes, the larger) is in its mem_node's 1G.
 buffers_in_nodes() {
     local mem phys size rows=0
     while IFS=, read -r mem phys size; do
@@ -88,7 +97,8 @@ buffers_in_nodes() {
             return 1
         rows=$((rows + 1))
     done < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { print $c["mem_node"] "," $c["buffer_phys"] "," $c["size_bytes"] }' "$1")
+        { b = $c["read_bytes"] > $c["size_bytes"] ? $c["read_bytes"] : $c["size_bytes"]
+          print $c["mem_node"] "," $c["buffer_phys"] "," b }' "$1")
     [ "$rows" = 4 ]
 }
 check "each buffer's physical address (pagemap) lies in its node's memory" \

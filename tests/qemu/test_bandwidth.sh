@@ -14,15 +14,18 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 # lowered_said DIR: the console says 2 processors' dram buffers did not fit and were lowered,
-# and the size each streams is the one said.
+# the size each streams is the one said, and every bw_cores.csv row's size_note says it too.
 lowered_said() {
     local head="^note: 2 processors. buffers of [0-9.]*[KMG] (dram) do not fit in memory"
     local tail="(the buffer can be at most [0-9.]*[KMG]): each streams \\(.*\\), the largest"
     tail="$tail that fits\$"
-    local each
+    local each said
     each=$(sed -n "s/$head $tail/\\1/p" "$1/console.txt")
-    [ -n "$each" ] &&
-        grep -q "^vector width: .*; each processor streams its own $each (dram)\$" "$1/console.txt"
+    said="each processor streams its own $each (dram: lowered to fit memory)"
+    [ -n "$each" ] && grep -q "^vector width: .*; $said\$" "$1/console.txt" &&
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["size_note"] != "lowered to fit memory" { bad = 1 } END { exit bad || NR < 2 }' \
+            "$1/bw_cores.csv"
 }
 
 # one_size_within DIR N: every bw_cores.csv row on one size, N of which fit the chase buffer.
@@ -83,7 +86,7 @@ check "bw_cores alone, -smp 4: each processor streams its own 1M, not a share" s
     ! grep -q 'share of the buffer' \"\$f\""
 check "bw_cores alone, -smp 4: every row at 1M a processor, scaling over 1, 2, 4, the peak on 4" \
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $c["size_bytes"] != 1048576 { bad = 1 }
+        $c["size_bytes"] != 1048576 || $c["size_note"] != "" { bad = 1 }
         $c["table"] == "scaling" { s = s $c["processors"] " " }
         $c["table"] == "peak" && $c["processors"] != 4 { bad = 1 }
         END { exit bad || s != "1 2 4 " }' "$RUN_DIR/bw_cores.csv"

@@ -55,7 +55,8 @@ check "two nodes: numa.csv has the four cells" test "$(csv_rows "$RUN_DIR/numa.c
 check "two nodes: numa.csv is the 2x2 matrix, SLIT beside each cell, from each node's processor" \
     test "$(awk -F, 'NR > 1 {print $1 $2 $5 $7}' "$RUN_DIR/numa.csv" | sort | tr '\n' ' ')" \
     = "00010 01021 10231 11210 "
-# buffers_in_nodes CSV: every row's buffer [buffer_phys, + size_bytes) is in its mem_node's 256M.
+# buffers_in_nodes CSV: every row's buffer [buffer_phys, + the chain's size_bytes or the read
+# bandwidth's read_bytes, the larger) is in its mem_node's 256M.
 buffers_in_nodes() {
     local mem phys size rows=0
     while IFS=, read -r mem phys size; do
@@ -64,10 +65,15 @@ buffers_in_nodes() {
             return 1
         rows=$((rows + 1))
     done < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { print $c["mem_node"] "," $c["buffer_phys"] "," $c["size_bytes"] }' "$1")
+        { b = $c["read_bytes"] > $c["size_bytes"] ? $c["read_bytes"] : $c["size_bytes"]
+          print $c["mem_node"] "," $c["buffer_phys"] "," b }' "$1")
     [ "$rows" = 4 ]
 }
 check "two nodes: each buffer lies inside its node's memory" buffers_in_nodes "$RUN_DIR/numa.csv"
+check "two nodes: numa.csv's buffer_placement says how each was placed" test "$(awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["buffer_placement"] == "write-back span inside the node'"'"'s SRAT ranges" { n++ }
+    END { print n + 0 }' "$RUN_DIR/numa.csv")" = 4
 check "two nodes: the console shows the nodes, the matrix and the summary line" sh -c "
     grep -q '^node domain  *memory' '$RUN_DIR/console.txt' &&
     grep -q '^node x node latency, ns median (SLIT distance)' '$RUN_DIR/console.txt' &&
@@ -79,6 +85,15 @@ check "two nodes: every cell's read bandwidth measured by its row node's two pro
         $c["read_gbs"] > 0 && $c["read_gbs_min"] <= $c["read_gbs"] &&
         $c["read_gbs"] <= $c["read_gbs_max"] && $c["read_processors"] == 2 &&
         $c["read_reps"] >= 1 { n++ } END { print n + 0 }' "$RUN_DIR/numa.csv")" = 4
+# Each cell reads twice the last caches of its row's processors (QEMU gives each vCPU's package
+# an L3 of its own: so 2 L3s a node), at least the chain's size; said on the console.
+check "two nodes: each cell reads twice its row's L3s (2 a node here), said" sh -c "
+    llc=\$(jq '[.caches[] | select(.type != \"instruction\") | .size_bytes] | max' '$RUN_DIR/run.json') &&
+    test \$(awk -F, -v w=\$((4 * llc)) 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+        \$c[\"read_bytes\"] == w && w > \$c[\"size_bytes\"] { n++ } END { print n + 0 }' \
+        '$RUN_DIR/numa.csv') = 4 &&
+    grep -q 'read bandwidth: each cell reads .* the last caches of a node.s processors hold (2 of' \
+        '$RUN_DIR/console.txt'"
 check "two nodes: the console shows the bandwidth matrix, a row per node" sh -c "
     grep -q '^node x node read bandwidth, GB/s median (processors)' '$RUN_DIR/console.txt' &&
     test \$(grep -cE '^ +[01] +[0-9.]+ \\(2\\) +[0-9.]+ \\(2\\)$' '$RUN_DIR/console.txt') = 2"

@@ -18,6 +18,19 @@ static struct cfg_entries *entries;
 static struct cfg_errors errs;
 static struct chase_config cfg;
 
+/* The machine's vector units: SSE2 and AVX2 without AVX-512, with the register state (XCR0 x87,
+   SSE and AVX) that both the CPU offers and the operating system has enabled. */
+static inline void cfg_machine_avx2(void)
+{
+    machine.cpu.simd = (struct simd_caps){.sse2 = true,
+                                          .avx = true,
+                                          .avx2 = true,
+                                          .xsave = true,
+                                          .os_xsave = true,
+                                          .xcr0_cpu = 0x7,
+                                          .xcr0_os = 0x7};
+}
+
 /* Fresh entries and no errors (a setup's last step). */
 static inline void cfg_errors_begin(void)
 {

@@ -27,13 +27,7 @@ static int setup(void **state)
                                                 .ways = 16,
                                                 .line_bytes = 64,
                                                 .sets = 32768};
-    machine.cpu.simd = (struct simd_caps){.sse2 = true,
-                                          .avx = true,
-                                          .avx2 = true,
-                                          .xsave = true,
-                                          .os_xsave = true,
-                                          .xcr0_cpu = 0x7,
-                                          .xcr0_os = 0x7};
+    cfg_machine_avx2();
     machine.memory_total_bytes = 16ull << 30;
     machine.buffer_limit_bytes = 4ull << 30;
     cfg_errors_begin();

@@ -12,8 +12,10 @@
 
 #include "cfg_values.h" /* before cfg_errors.h: its functions take a cfg of their own */
 #include "cfg_errors.h"
+#include "fake_machine.h"
 #include "platform.h"
 
+#define KiB (1ull << 10)
 #define MiB (1ull << 20)
 #define NPROC 8 /* the machine's processors, the boot processor included */
 
@@ -21,24 +23,8 @@
 static int setup(void **state)
 {
     (void)state;
-    memset(&machine, 0, sizeof(machine));
-    strcpy(machine.platform, "linux");
-    machine.cpu.ncaches = 3;
-    machine.cpu.caches[0] = (struct cache_info){
-        .level = 1, .type = CACHE_DATA, .size_bytes = 32 << 10, .ways = 8, .line_bytes = 64};
-    machine.cpu.caches[1] = (struct cache_info){
-        .level = 2, .type = CACHE_UNIFIED, .size_bytes = 2 << 20, .ways = 16, .line_bytes = 64};
-    machine.cpu.caches[2] = (struct cache_info){
-        .level = 3, .type = CACHE_UNIFIED, .size_bytes = 32 << 20, .ways = 16, .line_bytes = 64};
-    machine.cpu.simd = (struct simd_caps){.sse2 = true,
-                                          .avx = true,
-                                          .avx2 = true,
-                                          .xsave = true,
-                                          .os_xsave = true,
-                                          .xcr0_cpu = 0x7,
-                                          .xcr0_os = 0x7};
-    machine.memory_total_bytes = 16ull << 30;
-    machine.buffer_limit_bytes = 4ull << 30;
+    fake_machine(&machine, 32 * KiB, 2 * MiB, 32 * MiB);
+    cfg_machine_avx2();
     machine.processors = NPROC;
     cfg_errors_begin();
     return 0;
@@ -73,7 +59,8 @@ static void test_need_is_size_times_processors(void **state)
     assert_int_equal(bw_cores_need(), PLAT_CPUS_MAX * MiB);
 }
 
-/* Levels: L1 and L2 are per processor (half of them), L3's half is shared out among them. */
+/* Levels: L1 and L2 are per processor (half of them); L3: half of each processor's part of the
+   L3, at least twice its L2 (half the L3 shared out would be 2M: the L2's size, measuring L2). */
 static void test_level_sizes_per_processor(void **state)
 {
     (void)state;
@@ -81,11 +68,63 @@ static void test_level_sizes_per_processor(void **state)
     assert_int_equal(bw_cores_size(), MiB);
     assert_int_equal(bw_cores_need(), NPROC * MiB);
     assert_true(resolve(NULL, "bw_cores.level=L3"));
-    assert_int_equal(bw_cores_size(), 32 * MiB / 2 / NPROC);
-    assert_int_equal(bw_cores_need(), 16 * MiB);
+    assert_int_equal(bw_cores_size(), 4 * MiB); /* 32M / 8 processors, twice the 2M L2 */
+    assert_int_equal(bw_cores_need(), 32 * MiB);
+    machine.processors = 4; /* 8M each: half of it is 4M, twice the L2 */
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(bw_cores_size(), 4 * MiB);
+    machine.processors = 2; /* 16M each: half of it */
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(bw_cores_size(), 8 * MiB);
+    machine.processors = NPROC;
     assert_true(resolve(NULL, "bw_cores.level=dram"));
     assert_int_equal(bw_cores_size(), 64 * MiB); /* twice the last cache, each */
     assert_int_equal(bw_cores_need(), NPROC * 64 * MiB);
+}
+
+/* The machine's caches: L1d 32K, then l2 and an L3 instance of l3 shared by l3_shared of the
+   processors. */
+static void caches(uint64_t l2, uint64_t l3, unsigned l3_shared)
+{
+    machine.cpu.caches[1].size_bytes = l2;
+    machine.cpu.caches[2].size_bytes = l3;
+    machine.cpu.caches[2].shared_by = l3_shared;
+}
+
+/* A 2-socket Xeon of 28 cores a socket with SMT (112 processors; CPUID says 64 IDs share the
+   L3): 1.375M of L2 and 1.375M of L3 per core. With the 64 processors bw_cores takes, 32 on
+   each L3, a processor's part is 38.5M / 32 = 1.2M, less than its L2: no size is beyond its L2
+   and within its part, so each streams twice its L2 (the run says so, test_bw_cores). */
+static void test_l3_xeon_two_sockets(void **state)
+{
+    (void)state;
+    caches(1408 * KiB, 28 * 1408 * KiB, 64);
+    machine.processors = 112;
+    assert_true(resolve(NULL, "experiments=bw_cores bw_cores.level=L3"));
+    assert_int_equal(bw_cores_size(), 2 * 1408 * KiB);
+    assert_int_equal(bw_cores_need(), PLAT_CPUS_MAX * 2 * 1408 * KiB);
+    machine.processors = 4; /* a guest's 4 on one socket: 38.5M / 4 / 2 = 4.8M, within it */
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(bw_cores_size(), 28 * 1408 * KiB / 4 / 2 / KiB * KiB);
+}
+
+/* An AMD EPYC of 96 cores with SMT (192 processors): 12 CCDs, each an L3 of 32M that its 16
+   processors share (CPUID 0x8000001D), 1M of L2. The 64 processors taken lie on 12 L3s, 6 at
+   most on one: 32M / 6 / 2 = 2.67M each (half the one L3 shared out among 64 would be 256K, a
+   quarter of the L2). On two sockets, 24 L3s, 3 on one: 5.33M. */
+static void test_l3_epyc_several_l3s(void **state)
+{
+    (void)state;
+    caches(MiB, 32 * MiB, 16);
+    machine.processors = 192;
+    assert_true(resolve(NULL, "experiments=bw_cores bw_cores.level=L3"));
+    assert_int_equal(bw_cores_size(), 32 * MiB / 6 / 2 / KiB * KiB);
+    machine.processors = 384;
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(bw_cores_size(), 32 * MiB / 3 / 2 / KiB * KiB);
+    machine.processors = 16; /* one CCD's: all 16 on its L3, 1M each is the L2: twice it */
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(bw_cores_size(), 2 * MiB);
 }
 
 /* size auto beyond memory: each processor's buffer is lowered to the largest that fits for all
@@ -134,6 +173,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_need_is_size_times_processors),
         T(test_level_sizes_per_processor),
+        T(test_l3_xeon_two_sockets),
+        T(test_l3_epyc_several_l3s),
         T(test_auto_lowered_to_fit),
         T(test_given_size_beyond_memory),
         T(test_given_size_fits_fewer_processors),

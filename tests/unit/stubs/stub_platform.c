@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Explicit platform stubs for unit tests: memory from libc, console and files captured.
+// Explicit platform stubs for unit tests: memory from libc, console and files captured, fake
+// processors on threads.
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,37 +134,113 @@ void plat_window_report(struct window_report *r)
     r->paging = "stub";
 }
 
-/* Unit tests run on no other processor: the multi-processor experiments are skipped. */
+struct plat_cpu stub_cpus[PLAT_CPUS_MAX];
+unsigned stub_ncpus;
+
+/* Unit tests run on no other processor unless they describe some (stub_cpus): the
+   multi-processor experiments are skipped. */
 unsigned plat_cpus(struct plat_cpu *cpus, unsigned cap, char *why, size_t why_cap)
 {
-    (void)cpus, (void)cap;
-    snprintf(why, why_cap, "unit tests use one processor");
-    return 0;
+    unsigned n = stub_ncpus < cap ? stub_ncpus : cap;
+    if (!n) {
+        snprintf(why, why_cap, "unit tests use one processor");
+        return 0;
+    }
+    memcpy(cpus, stub_cpus, n * sizeof(*cpus));
+    return n;
+}
+
+/* The fake processor id's index in stub_cpus, or -1 (unknown, the caller's own). */
+static int stub_cpu_other(unsigned id)
+{
+    for (unsigned i = 0; i < stub_ncpus; i++)
+        if (stub_cpus[i].id == id)
+            return stub_cpus[i].bsp ? -1 : (int)i;
+    return -1;
 }
 
 int plat_cpu_run(unsigned id, void (*fn)(void *arg), void *arg, uint64_t timeout_us)
 {
-    (void)id, (void)fn, (void)arg, (void)timeout_us;
-    return -1;
+    (void)timeout_us;
+    if (stub_cpu_other(id) < 0)
+        return -1;
+    fn(arg);
+    return 0;
+}
+
+/* What plat_cpus_start started: a thread for each processor, stepping until its work is done. */
+struct stub_job {
+    pthread_t thread;
+    bool (*step)(void *arg);
+    void *arg;
+};
+static struct stub_job stub_jobs[PLAT_CPUS_MAX];
+static unsigned stub_started;
+
+static void *stub_job_main(void *arg)
+{
+    struct stub_job *j = arg;
+    while (j->step(j->arg))
+        ;
+    return NULL;
 }
 
 int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), void *const *args,
                     uint64_t timeout_us)
 {
-    (void)ids, (void)n, (void)step, (void)args, (void)timeout_us;
-    return -1;
+    (void)timeout_us;
+    if (stub_started || n > PLAT_CPUS_MAX)
+        return -1;
+    for (unsigned i = 0; i < n; i++)
+        if (stub_cpu_other(ids[i]) < 0)
+            return -1;
+    for (unsigned i = 0; i < n; i++) {
+        stub_jobs[i] = (struct stub_job){.step = step, .arg = args[i]};
+        if (pthread_create(&stub_jobs[i].thread, NULL, stub_job_main, &stub_jobs[i]) != 0)
+            abort(); /* the test cannot go on without its fake processors */
+        stub_started++;
+    }
+    return 0;
 }
 
 unsigned plat_cpus_total(unsigned *enabled, unsigned *held, unsigned *cpuid_failed)
 {
-    *enabled = *held = *cpuid_failed = 0;
-    return 0;
+    *enabled = *held = stub_ncpus;
+    *cpuid_failed = 0;
+    return stub_ncpus;
 }
 
 int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
 {
-    (void)done, (void)n, (void)timeout_us;
-    return -1;
+    (void)timeout_us;
+    if (n != stub_started)
+        return -1;
+    for (unsigned i = 0; i < n; i++)
+        done[i] = pthread_join(stub_jobs[i].thread, NULL) == 0;
+    stub_started = 0;
+    return 0;
+}
+
+static cpu_set_t stub_mask_before;
+static bool stub_pinned;
+
+void stub_cpus_pin(void)
+{
+    cpu_set_t one;
+    if (sched_getaffinity(0, sizeof(stub_mask_before), &stub_mask_before) != 0)
+        abort();
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    if (sched_setaffinity(0, sizeof(one), &one) != 0)
+        abort();
+    stub_pinned = true;
+}
+
+void stub_cpus_unpin(void)
+{
+    if (stub_pinned)
+        sched_setaffinity(0, sizeof(stub_mask_before), &stub_mask_before);
+    stub_pinned = false;
 }
 
 int plat_window_cpu(unsigned id, uint64_t timeout_us)

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform.h"
+
 #define STUB_CONSOLE_BYTES 65536
 
 extern char stub_console[STUB_CONSOLE_BYTES];
@@ -28,5 +30,20 @@ void stub_console_reset(void);
 extern char stub_serial[1 << 16];
 extern size_t stub_serial_len;
 extern bool stub_serial_present;
+
+/*
+ * Fake processors for the experiments on several (plat_cpus lists them, plat_cpus_total holds
+ * them all): 0, the default, is the unit tests' one processor. plat_cpu_run runs its work on
+ * the caller's thread; plat_cpus_start on a thread of each processor's own, joined by
+ * plat_cpus_wait. The one marked bsp is the caller's.
+ */
+extern struct plat_cpu stub_cpus[PLAT_CPUS_MAX];
+extern unsigned stub_ncpus;
+
+/* Keep the calling thread, and the fake processors' threads it starts, on the CPU it is on, so
+   that every fake processor's CPUID probe (mp_cpus) sees the same place: one l3_group. */
+void stub_cpus_pin(void);
+/* Give the thread back the CPUs it had before stub_cpus_pin (nothing when it was not pinned). */
+void stub_cpus_unpin(void);
 
 #endif
