@@ -301,8 +301,8 @@ static int bandwidth_run(struct exp_ctx *ctx, const void *params)
                              BW_SIZE_ALIGN_BYTES, d.sizes, EXP_POINTS_MAX);
     d.nsizes = n < EXP_POINTS_MAX ? n : EXP_POINTS_MAX;
     enum simd_width widths[BW_CANDIDATES_MAX];
-    d.ncand = bw_width_candidates(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)d.p->width,
-                                  widths);
+    d.ncand =
+        bw_width_candidates(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)d.p->width, widths);
     for (unsigned i = 0; i < d.ncand; i++)
         d.cand[i].width = widths[i];
     bandwidth_points(&d);

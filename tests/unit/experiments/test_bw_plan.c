@@ -58,11 +58,16 @@ static void test_width_bits(void **state)
 static void test_width_candidates(void **state)
 {
     (void)state;
-    const uint64_t avx512_state = XCR0_X87 | XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 |
-                                  XCR0_HI16_ZMM;
+    const uint64_t avx512_state =
+        XCR0_X87 | XCR0_SSE | XCR0_AVX | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM;
     /* Cascade Lake under Linux, which enabled every component */
-    struct simd_caps clx = {.sse2 = true, .avx = true, .avx2 = true, .avx512f = true,
-                            .xsave = true, .xcr0_cpu = avx512_state, .os_xsave = true,
+    struct simd_caps clx = {.sse2 = true,
+                            .avx = true,
+                            .avx2 = true,
+                            .avx512f = true,
+                            .xsave = true,
+                            .xcr0_cpu = avx512_state,
+                            .os_xsave = true,
                             .xcr0_os = avx512_state};
     enum simd_width w[BW_CANDIDATES_MAX];
     assert_int_equal(bw_width_candidates(&clx, false, SIMD_AUTO, w), 3);
