@@ -89,7 +89,7 @@ struct bw_point_ref {
    width's median): a wider vector is not faster everywhere. AVX-512 code lowers the core clock
    of some Intel cores (Skylake-SP, Cascade Lake: 2.65 against 3.1 GHz on this guest), and on
    that guest narrower stores wrote DRAM faster (write 256M, one round: SSE2 9.35, AVX2 9.10,
-   AVX-512 7.77 GB/s; AVX-512 slowest in every round, SSE2 fastest in most; docs/bench.md).
+   AVX-512 7.77 GB/s; AVX-512 slowest in all six rounds of two runs; docs/bench.md).
    The string kernels are the same code at every width: one candidate. The points run size
    by size, kernel by kernel, a point's candidates one after another. */
 struct bandwidth_sweep {

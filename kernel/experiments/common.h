@@ -284,8 +284,7 @@ double exp_cycles(const struct point_result *r);
 void exp_table_head_common(void);
 void exp_table_common(const struct exp_ctx *ctx, const struct point_result *r);
 
-/* src (NULL: "") as one CSV field in dst of capacity cap: its commas written as ';'. Returns dst.
- */
+/* src (NULL: "") as one CSV field in dst of capacity cap, commas written as ';'; returns dst. */
 static inline const char *exp_csv_field(char *dst, size_t cap, const char *src)
 {
     size_t i = 0;
