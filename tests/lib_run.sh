@@ -11,6 +11,14 @@ SAMPLES="rep hops tsc_total tsc_per_access ns_per_access outlier core_per_tsc cl
 
 cfg() { jq -r ".config.$1" "$dir/run.json"; }
 
+# table_experiments COMMAND...: the experiments of the table, in order, as a JSON array, read from
+# the help the command prints (chase-host --help: a "name: what it measures" line each), so that
+# no test counts or lists them itself. Prints [] when the help has none.
+table_experiments() {
+    "$@" --help 2>/dev/null | sed -n 's/^\([a-z0-9_]*\): .*/\1/p' | grep -vx usage |
+        jq -R . | jq -sc .
+}
+
 # ran NAME: the experiment is in the run's list.
 ran() { jq -e --arg n "$1" '.config.experiments | index($n) != null' "$dir/run.json" >/dev/null; }
 

@@ -17,7 +17,7 @@
 #include "lib/fmt.h"
 #include "lib/strbuf.h"
 
-#define AN_EXP_MAX 16
+#define AN_EXP_MAX 16    /* room for the table (kernel/analysis/table.c asserts it fits) */
 #define AN_CACHES_MAX 16 /* CPUID's data and unified caches an input can name */
 #define AN_MAX_CURVES 32
 /* The longest plot caption (an_plot.caption) a report can hold, its terminating 0 included. */

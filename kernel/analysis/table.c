@@ -16,7 +16,9 @@ static const struct an_experiment *const experiments[] = {
 };
 
 #define COUNT (sizeof(experiments) / sizeof(experiments[0]))
-_Static_assert(COUNT <= AN_EXP_MAX, "AN_EXP_MAX holds every experiment");
+/* An analysis keeps one table and one verdict per experiment. */
+_Static_assert(COUNT <= AN_EXP_MAX,
+               "more experiments than AN_EXP_MAX: raise it in kernel/analysis/interpret.h");
 
 const struct an_experiment *analysis_experiment(size_t index)
 {

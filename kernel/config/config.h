@@ -13,7 +13,7 @@
 enum profile { PROFILE_FULL, PROFILE_QUICK };
 enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 
-#define EXPERIMENTS_MAX 16
+#define EXPERIMENTS_MAX 16 /* room for the table (kernel/experiments/table.c asserts it fits) */
 #define REPS_MAX 1000
 #define PRECISION_MAX_PPM 500000    /* 50% */
 #define POINT_MAX_MS_MAX 3600000ULL /* an hour */

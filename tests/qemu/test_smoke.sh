@@ -18,8 +18,9 @@ check "run.json says the run completed and random is ok" json_true "$RUN_DIR/run
     '.status=="complete" and .experiments.random=="ok" and .platform=="uefi"'
 check "run.json records the quick profile" json_true "$RUN_DIR/run.json" \
     '.config.profile=="quick" and .config.on_exit=="shutdown"'
-check "run.json: all fifteen experiments ran in the quick profile, each ok or skipped with a reason" \
-    json_true "$RUN_DIR/run.json" '(.config.experiments|length)==15 and
+exps=$(table_experiments "$ROOT/build/chase-host") # the same table, as its help lists it
+check "run.json: every experiment of the table ran in the quick profile, each ok or skipped with a reason" \
+    json_true "$RUN_DIR/run.json" ''"$exps"' != [] and .config.experiments=='"$exps"' and
         all(.experiments[]; .=="ok" or startswith("skipped: "))'
 validate_experiments "$RUN_DIR"
 check "console.txt holds the banner" grep -q '^chase [0-9.]*: cache, TLB' "$RUN_DIR/console.txt"
