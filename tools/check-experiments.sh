@@ -5,6 +5,10 @@
 # (report) file, the two tables and the Makefile's EXPERIMENTS list, which must hold exactly
 # the tables' names (both tables the same). The items of its verdict (verdict_number, _bool,
 # _list, _table in its analysis file) are named nowhere else either: the printers know none.
+# Item names built at run time are read too (from an array of names, or a ksnprintf pattern: its
+# part before the first %), and so are the column names of its tables (struct vcolumn); a name
+# the check cannot read fails. Identifiers its two files use that start with its name
+# (<name>_*, <NAME>_*) appear in no other source either.
 # Scripts that run chase with an experiment's keys (tools/bench*.sh) are its users. The same
 # word used for something else is listed in ALLOWED with why.
 set -u
@@ -23,11 +27,60 @@ ALLOWED=(
     # the run's detected levels, a top-level key of --json, beside bandwidth's verdict item
     "tools/report/outputs/report_json.c:levels"
     "kernel/analysis/bw_cores.c:processors" # bw_cores.csv's own column, beside cores's item
+    # Words that name a column of a verdict's table and something else in a printer: the run's
+    # detected levels (--json's levels, the console's levels table, the log), beside
+    # bandwidth's levels table; every curve's TLB steps and pages, beside tlb's steps
+    "tools/report/outputs/report_json.c:level" "tools/report/outputs/report_json.c:size_bytes"
+    "tools/report/outputs/report_json.c:latency_ns" "kernel/analysis/summary_text.c:level"
+    "kernel/run/summary.c:level" "tools/report/outputs/report_json.c:penalty_ns"
+    "tools/report/outputs/report_json.c:page_bytes"
+    "kernel/analysis/curves.c:page_bytes"   # the CSV column that splits a table into curves
+    "kernel/analysis/verdict.h:level" "kernel/analysis/verdict.h:read_gbs" # its comment's example
 )
 allowed() {
     local a
     for a in "${ALLOWED[@]}"; do [ "$a" = "$1:$2" ] && return 0; done
     return 1
+}
+# items_of FILE: the names of the verdict's items an analysis file fills and of its tables'
+# columns, one a line: "= name" (an item), "^ prefix" (items built at run time from a pattern),
+# "| name" (a column), "? expression" (a name the check cannot read). Calls may span lines.
+items_of() {
+    local text call id fmt
+    text=$(tr '\n' ' ' <"$1")
+    echo "$text" | grep -oE 'verdict_(number|bool|list|table)\( *[a-z_>.-]+, *"[a-z0-9_]+"' |
+        sed -E 's/.*"([a-z0-9_]+)"/= \1/'
+    echo "$text" | grep -oE 'struct vcolumn +[a-z0-9_]+\[[^]]*\] *= *\{[^;]*;' |
+        grep -oE '\{ *"[a-z0-9_]+"' | sed -E 's/.*"([a-z0-9_]+)"/| \1/'
+    echo "$text" | grep -oE 'verdict_(number|bool|list|table)\( *[a-z_>.-]+, *[^", ][^,]*,' |
+        while read -r call; do
+            id=$(echo "$call" | sed -E 's/^[^,]*, *//; s/,$//')
+            if echo "$id" | grep -qE '^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?$'; then
+                id=${id%%[*}
+                if echo "$text" | grep -qE "\\b$id\\[[^]]*\\] *= *\\{ *\""; then
+                    echo "$text" | grep -oE "\\b$id\\[[^]]*\\] *= *\\{[^}]*\\}" |
+                        grep -oE '"[a-z0-9_]+"' | tr -d '"' | sed 's/^/= /'
+                    continue
+                fi
+                fmt=$(echo "$text" | grep -oE "ksnprintf\\( *$id *, *[^,]+, *\"[^\"]*\"" |
+                    sed -E 's/.*"([^"]*)"$/\1/; s/%.*//' | sort -u)
+                if [ -n "$fmt" ] && ! echo "$fmt" | grep -qvE '^[a-z0-9_]+$'; then
+                    echo "$fmt" | sed 's/^/^ /'
+                    continue
+                fi
+            fi
+            echo "? $id"
+        done
+}
+# ids_of FILE...: identifiers the files use (outside strings, comments and member accesses)
+# that start with experiment $N's name, in either case.
+ids_of() {
+    local n=$1 up
+    shift
+    up=$(echo "$n" | tr a-z A-Z)
+    cat "$@" | sed -E 's://.*$::; s:/\*([^*]|\*+[^*/])*\*+/::g; s/"([^"\\]|\\.)*"//g' |
+        grep -oE "(^|[^.>A-Za-z0-9_])($n|$up)_[A-Za-z0-9_]*[A-Za-z0-9]\b" |
+        sed -E 's/^[^A-Za-z]//' | sort -u
 }
 # The names: the rows of experiment_table[] in kernel/experiments/table.c.
 names=$(sed -n '/experiment_table\[\] = {/,/};/p' kernel/experiments/table.c |
@@ -66,20 +119,50 @@ for n in $names; do
         echo "$found" | sed 's/^/#   /'
         failed=1
     fi
-    # Its verdict's items, as strings in the interpretation and the printers (the console
-    # summary, chase-report): those print every experiment's items alike.
-    items=$(grep -oE 'verdict_(number|bool|list|table)\([a-z_]+, *"[a-z0-9_]+"' \
-        "kernel/analysis/$n.c" | sed -E 's/.*"([a-z0-9_]+)"/\1/' | sort -u)
+    # Identifiers of its own files built on its name, in another source.
+    ids=$(ids_of "$n" "kernel/experiments/$n.c" "kernel/analysis/$n.c")
     found=""
-    for it in $items; do
-        f=$(others "$n" | grep -E '^(kernel/analysis|tools/report)/|^kernel/run/summary\.c$' |
-            xargs -r grep -lE "\"$it\"" 2>/dev/null |
-            while read -r g; do allowed "$g" "$it" || echo "$g: $it"; done)
+    if [ -n "$ids" ]; then
+        found=$(others "$n" | xargs -r grep -owE "$(echo $ids | tr ' ' '|')" 2>/dev/null |
+            sort -u | while IFS=: read -r f id; do
+                allowed "$f" "$n" || allowed "$f" "$id" || echo "$f: $id"
+            done)
+    fi
+    if [ -z "$found" ]; then
+        echo "ok - the identifiers of $n's files built on its name ($(echo $ids | wc -w)) are used only there"
+    else
+        echo "not ok - identifiers of $n's files built on its name are used in other sources"
+        echo "$found" | sed 's/^/#   /'
+        failed=1
+    fi
+    # Its verdict's items and its tables' columns, as strings in the interpretation and the
+    # printers (the console summary, chase-report): those print every experiment's items alike.
+    items=$(items_of "kernel/analysis/$n.c" | sort -u)
+    unread=$(echo "$items" | sed -n 's/^? //p')
+    if [ -n "$unread" ]; then
+        echo "not ok - names of $n's verdict items that the check cannot read (a string, an array of strings or a ksnprintf pattern)"
+        echo "$unread" | sed 's/^/#   /'
+        failed=1
+    fi
+    found=""
+    for it in $(echo "$items" | sed -nE 's/^([=^|]) /\1/p'); do
+        # A column's name is a word CSVs share (size_bytes): only the printers may not name it.
+        where='^(kernel/analysis|tools/report)/|^kernel/run/summary\.c$' except='^$'
+        case $it in
+        =*) it=${it#=} pat="\"$it\"" show=$it ;;
+        ^*) it=${it#^} pat="\"$it" show="$it*" ;;
+        *) it=${it#|} pat="\"$it\"" show="$it (a column)"
+           where='^(kernel/analysis|tools/report/outputs)/|^kernel/run/summary\.c$'
+           except="^kernel/analysis/($(echo $names | tr ' ' '|'))\\.c$" ;;
+        esac
+        f=$(others "$n" | grep -E "$where" | grep -vE "$except" |
+            xargs -r grep -lE "$pat" 2>/dev/null |
+            while read -r g; do allowed "$g" "$it" || echo "$g: $show"; done)
         found="$found${f:+$f
 }"
     done
     if [ -z "$found" ]; then
-        echo "ok - the items of $n's verdict ($(echo $items | wc -w)) are named only by its analysis file"
+        echo "ok - the items of $n's verdict and their columns ($(echo "$items" | grep -c '^[=^|]')) are named only by its analysis file"
     else
         echo "not ok - items of $n's verdict are named outside its analysis file"
         printf '%s' "$found" | sed 's/^/#   /'

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # check-experiments.sh catches an experiment named outside its own files, the two tables and
-# the Makefile's EXPERIMENTS, a list that differs from the tables, and an item of a verdict
-# named by a printer, on a small git tree made here: clean, then with each kind of stray.
+# the Makefile's EXPERIMENTS, a list that differs from the tables, an item of a verdict (its name
+# written, taken from an array or built by a pattern) or a column of its tables named by a
+# printer, and an identifier built on an experiment's name used outside its files, on a small
+# git tree made here: clean, then with each kind of stray.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -74,6 +76,61 @@ echo "$makefile" >"$tree/Makefile"
 printf 'json_bool(j, "alpha_true", x);\n' >"$tree/tools/report/json.c"
 check "a verdict's item named by a printer fails" flags 'tools/report/json.c: alpha_true'
 rm "$tree/tools/report/json.c"
+# Names built at run time, the columns of a verdict's tables and identifiers built on the name.
+alpha_an=$(cat "$tree/kernel/analysis/alpha.c")
+cat >>"$tree/kernel/analysis/alpha.c" <<'C'
+static const char *const groups[] = {"near_ns", "far_ns"};
+static void judge_groups(struct verdict *v, int g) { verdict_number(v, groups[g], 1, "ns", NULL); }
+static void judge_pages(struct verdict *v, const char *pg)
+{
+    char key[48];
+    ksnprintf(key, sizeof(key), "penalty_ns_%s", pg);
+    verdict_number(v, key, 1, "ns", "per page size");
+}
+static const struct vcolumn cols[] = {{"reach_bytes", "bytes", false}, {"ways", "", false}};
+static void judge_steps(struct verdict *v) { verdict_table(v, "steps", "", cols, 2); }
+C
+printf 'int cr = csv_col(t, "reach_bytes"); /* beta.csv has the column too */\n' \
+    >>"$tree/kernel/analysis/beta.c"
+check "names built at run time and columns of the printers' own, and the same column read by another experiment, pass" \
+    run_check
+printf 'json_double(j, "far_ns", x);\n' >"$tree/tools/report/json.c"
+check "an item named from an array of names (c2c's groups) and named by a printer fails" \
+    flags 'tools/report/json.c: far_ns'
+printf 'json_double(j, "penalty_ns_4K", x);\n' >"$tree/tools/report/json.c"
+check "an item named by a ksnprintf pattern (tlb's penalty_ns_<page>) and named by a printer fails" \
+    flags 'tools/report/json.c: penalty_ns_\*'
+rm "$tree/tools/report/json.c"
+printf 'json_double(j, "reach_bytes", r);\n' >"$tree/kernel/run/summary.c"
+check "a column of a verdict's table named by a printer fails" \
+    flags 'kernel/run/summary.c: reach_bytes (a column)'
+rm "$tree/kernel/run/summary.c"
+printf 'static void f(struct verdict *v) { verdict_bool(v, item_name(3), 1, NULL); }\n' \
+    >>"$tree/kernel/analysis/alpha.c"
+check "an item name the check cannot read fails, naming it" flags 'item_name(3)'
+echo "$alpha_an" >"$tree/kernel/analysis/alpha.c"
+printf 'static void alpha_sweep(void) { n = ALPHA_POINTS_MAX; }\n' >>"$tree/kernel/experiments/alpha.c"
+printf 'static int n; /* an alphabet, a beta version */\nvoid f(void) { alpha_sweep(); }\n' \
+    >"$tree/kernel/run/run.c"
+check "an identifier of an experiment's file built on its name, used in another source, fails" \
+    flags 'kernel/run/run.c: alpha_sweep'
+printf 'static int n; /* an alphabet, a beta version */\nint m = ALPHA_POINTS_MAX;\n' \
+    >"$tree/kernel/run/run.c"
+check "... in capitals too" flags 'kernel/run/run.c: ALPHA_POINTS_MAX'
+printf 'static int n; /* an alphabet, a beta version */\n' >"$tree/kernel/run/run.c"
+printf 'const struct experiment experiment_alpha = {.cfg = {.name = "alpha"}};\n' \
+    >"$tree/kernel/experiments/alpha.c"
+# A field of a shared struct that the experiment reads (bandwidth's m->bandwidth_bytes_per_s of
+# SMBIOS) is not its own.
+mkdir -p "$tree/kernel/machine"
+printf 'struct machine { unsigned long alpha_bytes; };\n' >"$tree/kernel/machine/machine.h"
+printf 'static unsigned long f(const struct machine *m) { return m->alpha_bytes; }\n' \
+    >>"$tree/kernel/experiments/alpha.c"
+check "a shared struct's field the experiment reads, named like it, passes" run_check
+rm "$tree/kernel/machine/machine.h"
+printf 'const struct experiment experiment_alpha = {.cfg = {.name = "alpha"}};\n' \
+    >"$tree/kernel/experiments/alpha.c"
+
 printf 'if (d->fields & VD_ALPHA) return;\n' >"$tree/kernel/analysis/interpret.c"
 check "a verdict field per experiment fails" flags kernel/analysis/interpret.c
 rm "$tree/kernel/analysis/interpret.c"
