@@ -58,29 +58,32 @@ apply() {
         { print }
         END { exit !done }' "$file" >"$file.guide" && mv "$file.guide" "$file"
 }
-applied=0 changed=""
+applied=0 changed=()
 while IFS=$'\t' read -r n info; do
     path=$(attr file "$info")
     if apply "$path" "$(attr after "$info")" "$(attr before "$info")" "$(attr append "$info")" \
         "$blocks/$n"; then
         applied=$((applied + 1))
-        changed="$changed $path"
+        changed+=("$path")
     else
         echo "# block $n ($info) could not be applied"
     fi
 done <"$blocks/infos"
 check "every step of the guide applies to the tree ($applied of 7)" test "$applied" = 7
-changed=$(echo $changed | tr ' ' '\n' | sort -u)
+mapfile -t cfiles < <(printf '%s\n' "${changed[@]}" | grep '\.c$' | sort -u)
 
 # make format on the files the guide touched: the new files must come as they are laid out,
 # the tables laid out again (as the guide says).
 cf=$(command -v clang-format-14 || command -v clang-format)
 check "the guide's new files are laid out as .clang-format says" \
     "$cf" --dry-run -Werror "$tree/kernel/experiments/$NAME.c" "$tree/kernel/analysis/$NAME.c"
-(cd "$tree" && "$cf" -i $(echo "$changed" | grep '\.c$'))
+(cd "$tree" && "$cf" -i "${cfiles[@]}")
 
-make -C "$tree" -j2 build/chase-host build/tests/config/test_config_errors \
-    >"$TEST_TMP/guide-build.log" 2>&1
+# The copy's own make, not a part of the make that runs this test.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$tree" -j2 build/chase-host \
+    build/tests/config/test_config_errors >"$TEST_TMP/guide-build.log" 2>&1
+# The top Makefile includes every build/**/*.d: the copy's must not rule the real tree's build.
+find "$tree/build" -name '*.d' -delete 2>/dev/null
 check "the tree with the guide's experiment builds chase-host and the configuration test" \
     test -x "$tree/build/chase-host" -a -x "$tree/build/tests/config/test_config_errors"
 
