@@ -24,7 +24,7 @@ check "kernel/ never sees firmware types (EFI_*)" \
 # kernel/ is layered, lowest first: a file includes headers of its own layer or lower ones only
 # (arch/ and platform.h are the platform's, below them all). analysis/ reads results and needs
 # only lib/; it sits below run/, which prints its summary.
-KERNEL_LAYERS="lib machine chase config experiments analysis run"
+KERNEL_LAYERS="lib machine chase config point procs stream experiments analysis run"
 LAYER_EXCEPTIONS=""
 check "kernel/ layers ($KERNEL_LAYERS) include no higher layer" \
     "$(src 'kernel/*.c' 'kernel/*.h' | xargs -r grep -nE '^#include *"[a-z_0-9]+/' |

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // A bandwidth sweep in one pass or interleaved passes, each point's slices merged into one result.
-#include "experiments/bw.h"
+#include "stream/bw.h"
 
 #include "arch/cpu.h"
-#include "experiments/common.h"
+#include "point/passes.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"
+#include "lib/console.h"
+#include "lib/kstring.h"
 
 void bw_result_summarize(struct bw_result *r, const struct timing *t)
 {

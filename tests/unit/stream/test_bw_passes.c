@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "experiments/bw.h"
-#include "experiments/common.h"
+#include "stream/bw.h"
+#include "point/passes.h"
 #include "lib/kmath.h"
 
 #define POINTS 5

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The bandwidth kernels' names and byte accounting (what a GB/s counts).
-#include "experiments/bw.h"
+#include "stream/bw.h"
 
-#include "experiments/experiment.h"
+#include "point/ctx.h"
 
 #include "config/config.h"
 #include "lib/fmt.h"

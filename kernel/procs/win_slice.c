@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Long work on a processor cut into windows of at most window_max_ms, with a deadline over all.
-#include "experiments/win_slice.h"
+#include "procs/win_slice.h"
 
 #define MS_PER_S 1000ULL
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "experiments/experiment.h"
-#include "experiments/node_bw.h"
+#include "stream/node_bw.h"
 #include "stubs/stub_platform.h"
 
 #define KiB 1024ull

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Timing one bandwidth point (or a slice of it): a warm-up lap, then repetitions in windows.
-#include "experiments/bw.h"
+#include "stream/bw.h"
 
 #include "arch/cpu.h"
 #include "chase/reps.h"

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "experiments/bw.h"
+#include "stream/bw.h"
 
 /* A whole lap over a buffer moves the buffer's size whatever the kernel: a copy reads one half
    and writes the other, and both count. */

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "experiments/win_slice.h"
+#include "procs/win_slice.h"
 
 #define HZ 2000000000ULL /* a 2 GHz TSC */
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "arch/cpu.h"
-#include "experiments/traffic.h"
+#include "procs/traffic.h"
 
 #define REGION_BYTES (64u * TRAFFIC_BLOCK_BYTES)
 #define WORDS (REGION_BYTES / 8)

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "experiments/common.h"
-#include "experiments/win_slice.h"
+#include "point/ctx.h"
+#include "procs/win_slice.h"
 #include "platform.h"
 
 /* How long a processor may take for one window or one piece of work before it is left out. */

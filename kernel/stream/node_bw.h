@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "experiments/bw_team.h"
+#include "stream/bw_team.h"
 
 /* One cell: GB/s over all the row node's processors (10^9 bytes read per second). */
 struct node_bw_cell {

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // A memory node x memory node read bandwidth matrix: all the processors of one node reading
 // buffers in each node's memory together.
-#include "experiments/node_bw.h"
+#include "stream/node_bw.h"
 
 #include "platform.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "point/sizes.h"
 
 /* The processors of node `node` among those chosen, into nb->row_cpus; how many. */
 static unsigned row_cpus(const struct plat_numa *t, unsigned node, struct node_bw *nb)

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "experiments/bw.h"
-#include "experiments/mp.h"
+#include "stream/bw.h"
+#include "procs/mp.h"
 
 /* One step of a mix: kernel over a processor's buffer's first size/div bytes (a copy: its
    halves). */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The loaded experiment's traffic generator: streams of whole lines read (or read and written).
-#include "experiments/traffic.h"
+#include "procs/traffic.h"
 
 #include "arch/cpu.h"
-#include "experiments/win_slice.h"
+#include "procs/win_slice.h"
 
 #define WORDS_PER_CHUNK (TRAFFIC_CHUNK_BYTES / 8)
 #define STREAM_BLOCK_BYTES (TRAFFIC_CHUNKS_PER_STREAM * TRAFFIC_CHUNK_BYTES)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // What the experiments on several processors share: the processor list, groups, starting work.
-#include "experiments/mp.h"
+#include "procs/mp.h"
 
 #include "arch/cpu.h"
 #include "machine/arm_id.h"
 #include "machine/cpu_select.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 #define CPUID_LEAF_FEATURES 1
 #define CPUID_LEAF_EXT_FEATURES 7

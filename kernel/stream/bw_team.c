@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Several processors streaming buffers of their own at once, started together, timed by one.
-#include "experiments/bw_team.h"
+#include "stream/bw_team.h"
 
 #include "arch/cpu.h"
 #include "chase/reps.h"
+#include "lib/kstring.h"
+#include "point/sizes.h"
+#include "point/plan.h"
 
 /* Each timed run lasts about this many of the plan's target repetition times. */
 #define BW_TEAM_TARGET_REPS 1
