@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Every repository path the docs name exists: README.md and docs/*.md are read for words that
-# start with one of the tree's top folders (`kernel/...`, tools/..., in backticks or not) and for
+# start with one of the tree's top folders (`kernel/...`, tools/..., in backticks or not), for
+# paths rooted at kernel/ as its includes are (`chase/measure.c`, in backticks), and for
 # the targets of their Markdown links (relative to the doc; a #section must be a heading there),
 # and each must be a file or folder of the tree (git's files, new ones included). <name>, *
 # and ... stand for any name, {a,b} for either. Build outputs (build/), paths outside the tree
@@ -20,6 +21,7 @@ tree=$(git ls-files -co --exclude-standard 2>/dev/null)
 tops=$(echo "$tree" | grep / | cut -d/ -f1 | sort -u | grep -vx build | sed 's/\./\\./g' |
     paste -sd'|')
 docs=("$@") what="${*:-}"
+[ $# -le 3 ] || what="$# files"
 [ $# -gt 0 ] || { docs=(README.md docs/*.md) && what="README.md, docs/*.md"; }
 
 found=$(printf '%s\n' "$tree" | TOPS=$tops awk -v allowed="${ALLOWED[*]}" \
@@ -33,7 +35,13 @@ found=$(printf '%s\n' "$tree" | TOPS=$tops awk -v allowed="${ALLOWED[*]}" \
     NR == FNR {
         have[$0] = 1; p = $0
         while (sub(/\/[^\/]*$/, "", p)) have[p] = 1
+        if (split($0, part, "/") > 2 && part[1] == "kernel")
+            rooted = rooted (index(rooted, "|" part[2] "|") ? "" : part[2] "|")
         next
+    }
+    FNR == 1 && !started {
+        started = 1; sub(/\|$/, "", rooted)
+        rooted = rooted == "" ? "^$" : "`(" rooted ")/[^` \t]*"
     }
     FNR == 1 { dir = FILENAME; if (!sub(/\/[^\/]*$/, "", dir)) dir = "" }
     { note_links($0); note_words($0) }
@@ -54,14 +62,21 @@ found=$(printf '%s\n' "$tree" | TOPS=$tops awk -v allowed="${ALLOWED[*]}" \
             if (anchor != "" && !has_anchor(path, anchor)) report(path "#" anchor)
         }
     }
-    # Words that start with a top folder, not inside another path (build/tests/..., ../x/...).
-    function note_words(s,    w) {
+    # Words that start with a top folder, not inside another path (build/tests/..., ../x/...),
+    # and kernel/'"'"'s folders right after a backtick.
+    function note_words(s,    w, k) {
         gsub(/\]\([^) ]+\)/, "]", s)             # the links: read above
+        k = s
         while (match(s, word)) {
             w = substr(s, RSTART, RLENGTH)
             s = substr(s, RSTART + RLENGTH)
             if (w !~ "^" tops) w = substr(w, 2)
             check_word(w)
+        }
+        while (match(k, rooted)) {
+            w = substr(k, RSTART + 1, RLENGTH - 1)
+            k = substr(k, RSTART + RLENGTH)
+            check_word("kernel/" w)
         }
     }
     function check_word(w,    re, p, said) {

@@ -62,7 +62,7 @@ printf '# Guide\n\n## How it is built\n\nSee [the tree](../README.md#the-tree).\
     >"$docs_tree/docs/guide.md"
 cat >"$docs_tree/README.md" <<'MD'
 ## The tree
-Assembly lives in `kernel/arch/<arch>/` (kernel/arch/x86_64/cpu.c:1); build/chase.efi is built,
+Assembly lives in `kernel/arch/<arch>/` (`arch/x86_64/cpu.c`:1); build/chase.efi is built,
 ../shared/STYLE.md is outside; [the guide](docs/guide.md#how-it-is-built), `tools/...`.
 MD
 git -C "$docs_tree" init -q . && git -C "$docs_tree" add -A
@@ -72,6 +72,10 @@ check "check-doc-paths: docs that name only paths of the tree pass" doc_paths
 echo 'The cutter is in `kernel/arch/x86_64/window.c`.' >>"$docs_tree/README.md"
 check "check-doc-paths: a path the tree lacks fails, named with its doc and line" \
     doc_paths_flags "README.md:4: kernel/arch/x86_64/window.c"
+sed -i '$d' "$docs_tree/README.md"
+echo 'Rooted at kernel/ as includes are: `arch/x86_64/cpu.h`.' >>"$docs_tree/README.md"
+check "check-doc-paths: a path rooted at kernel/ is read as kernel/'s" \
+    doc_paths_flags "README.md:4: kernel/arch/x86_64/cpu.h"
 sed -i '$d' "$docs_tree/README.md"
 echo 'See [design](design.md) and [a step](guide.md#no-such-step).' >>"$docs_tree/docs/guide.md"
 check "check-doc-paths: a link to a missing file fails, resolved from the doc's folder" \
