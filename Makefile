@@ -455,7 +455,7 @@ format:
 	$(Q)tools/check-format.sh --fix
 
 SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
-	tools/check-experiments.sh \
+	tools/check-experiments.sh tools/check-doc-paths.sh \
 	tests/tools/test_checks.sh tests/tools/test_check_experiments.sh tests/tools/test_bench_lib.sh \
 	tests/report/test_corpus_score.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \

@@ -4,7 +4,7 @@
 # measurements on this machine, each figure with the command behind it (issue 8).
 #   tools/bench.sh [path/to/chase-host]
 #   BENCH_CPU=N pins the runs (default: the last CPU); BENCH_FULL=1 adds a full default run
-#   of all nine experiments (several more minutes); PEERS="/path/to/multichase ..." adds peers
+#   of every experiment (several more minutes); PEERS="/path/to/multichase ..." adds peers
 #   (lat_mem_rd is added when on the PATH), run after each of the three sweeps at 16K, 256K,
 #   2M and 256M; BENCH_ONEPASS=1 adds a passes=1 sweep to each round. Each round also runs
 #   chase-host at those four sizes one process per size (multichase's protocol).
@@ -174,7 +174,7 @@ if [ "${BENCH_FULL:-0}" != 0 ]; then
     echo
     start=$(date +%s)
     full=$(run full)
-    echo "full default run (all nine experiments): $(($(date +%s) - start)) s wall"
+    echo "full default run (every experiment): $(($(date +%s) - start)) s wall"
     sed -n 's/^(\([a-z]*\) took \(.*\) s)$/  \1 \2/p' "$full/console.txt" |
         awk '{ printf "  %-10s %8.1f s\n", $1, $2 }'
     echo "  command: chase-host --cpu $cpu (no settings)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Keep the layer boundaries of STYLE.md honest: GNU-EFI only in efi/, assembly only in
-# kernel/arch/x86_64/, the rest of kernel/ freestanding and free of firmware types.
+# Keep the layer boundaries the README states honest: GNU-EFI only in efi/, assembly only in
+# kernel/arch/<arch>/ (x86_64, aarch64), the rest of kernel/ freestanding and free of firmware
+# types.
 set -u
 . "$(dirname "$0")/check_lib.sh"
 cd "$(dirname "$0")/.."
