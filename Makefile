@@ -25,6 +25,17 @@ EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c 
 EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
 
+# What every experiment's point goes through: its context, plan, measurement, passes and rows.
+POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c
+
+# The bandwidth engine: time a stream over a buffer, as kernel/chase/ times a chase; a team of
+# processors streaming at once; each node's read bandwidth.
+STREAM_SRCS := kernel/stream/bw_plan.c kernel/stream/bw_measure.c kernel/stream/bw_passes.c \
+	kernel/stream/bw_team.c kernel/stream/node_bw.c
+
+# Processors at work: started and given work, windows cut and resumed, traffic generators.
+PROCS_SRCS := kernel/procs/mp.c kernel/procs/traffic.c kernel/procs/win_slice.c
+
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/curves.c \
@@ -53,14 +64,11 @@ KERNEL_SRCS := \
 	kernel/machine/cpuinfo.c \
 	kernel/machine/simd.c \
 	kernel/machine/simd_peak.c \
-	kernel/experiments/common.c \
+	$(POINT_SRCS) \
 	kernel/experiments/driver.c \
 	$(EXPERIMENT_SRCS) \
-	kernel/experiments/bw_plan.c \
-	kernel/experiments/bw_measure.c kernel/experiments/bw_passes.c \
-	kernel/experiments/bw_team.c kernel/experiments/node_bw.c \
-	kernel/experiments/traffic.c kernel/experiments/win_slice.c \
-	kernel/experiments/mp.c \
+	$(STREAM_SRCS) \
+	$(PROCS_SRCS) \
 	kernel/experiments/table.c \
 	kernel/machine/fault.c \
 	kernel/lib/fmt.c \
@@ -233,10 +241,10 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
-	kernel/experiments/mp.c kernel/experiments/traffic.c kernel/machine/cpu_select.c \
-	kernel/experiments/bw_plan.c kernel/experiments/bw_team.c kernel/experiments/node_bw.c \
-	kernel/experiments/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/experiments/win_slice.c \
-	kernel/experiments/common.c kernel/experiments/driver.c kernel/chase/sweep.c \
+	kernel/procs/mp.c kernel/procs/traffic.c kernel/machine/cpu_select.c \
+	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c \
+	kernel/stream/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/procs/win_slice.c \
+	$(POINT_SRCS) kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
 UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng \
@@ -314,12 +322,12 @@ UNIT_TESTS += $(addprefix config/,$(CONFIG_TESTS))
 $(foreach t,$(CONFIG_TESTS),$(eval $(t)_SRCS := $(EXPERIMENT_ROWS_SRCS)))
 
 # experiments: the sweep driver, with a fake measurement.
-UNIT_TESTS += experiments/test_driver experiments/test_traffic experiments/test_bw_plan
+UNIT_TESTS += experiments/test_driver procs/test_traffic stream/test_bw_plan
 UNIT_TESTS += arch/test_bw_kernels # the bandwidth kernels' machine code, each width this CPU has
 test_bw_kernels_SRCS := kernel/arch/x86_64/bw_kernels.S
-test_traffic_SRCS := kernel/experiments/traffic.c kernel/experiments/win_slice.c
-test_bw_plan_SRCS := kernel/experiments/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
-test_driver_SRCS := kernel/experiments/driver.c kernel/experiments/common.c kernel/chase/sweep.c \
+test_traffic_SRCS := kernel/procs/traffic.c kernel/procs/win_slice.c
+test_bw_plan_SRCS := kernel/stream/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
+test_driver_SRCS := kernel/experiments/driver.c $(POINT_SRCS) kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \
 	kernel/chase/chain.c kernel/machine/cpuinfo.c kernel/machine/fault.c $(CONFIG_UNIT_SRCS) \
 	kernel/lib/console.c kernel/lib/slog.c kernel/lib/stats.c kernel/lib/rng.c $(ARCH_SRCS) \
@@ -447,7 +455,7 @@ format:
 	$(Q)tools/check-format.sh --fix
 
 SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
-	tools/check-experiments.sh tests/tools/test_guide.sh \
+	tools/check-experiments.sh tools/check-doc-paths.sh tests/tools/test_guide.sh \
 	tests/tools/test_checks.sh tests/tools/test_check_experiments.sh tests/tools/test_bench_lib.sh \
 	tests/report/test_corpus_score.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \

@@ -4,16 +4,16 @@
 
 # The passes' order, plans and merged repetitions, with a fake measurement (deferred with `=`:
 # the driver's sources are listed after the fragments).
-UNIT_TESTS += experiments/test_bw_passes
-test_bw_passes_SRCS = $(test_driver_SRCS) kernel/experiments/bw_passes.c
+UNIT_TESTS += stream/test_bw_passes
+test_bw_passes_SRCS = $(test_driver_SRCS) kernel/stream/bw_passes.c
 
 # The experiments that run teams of processors (bw_team), on fake processors (threads,
 # tests/unit/stubs/stub_platform.c): bw_cores' run with fake kernels (where each processor
 # streams, what the console and the rows say), and what numa's read bandwidth matrix reads
 # against the last caches of a node's processors (several L3 instances on a node of AMD CCXs).
-BW_TEAM_TEST_SRCS = $(test_driver_SRCS) kernel/experiments/bw_team.c \
-	kernel/experiments/bw_passes.c kernel/experiments/bw_plan.c kernel/experiments/mp.c \
-	kernel/experiments/win_slice.c kernel/machine/cpu_select.c kernel/machine/simd.c
-UNIT_TESTS += experiments/test_bw_cores experiments/test_node_bw
+BW_TEAM_TEST_SRCS = $(test_driver_SRCS) kernel/stream/bw_team.c \
+	kernel/stream/bw_passes.c kernel/stream/bw_plan.c kernel/procs/mp.c \
+	kernel/procs/win_slice.c kernel/machine/cpu_select.c kernel/machine/simd.c
+UNIT_TESTS += experiments/test_bw_cores stream/test_node_bw
 test_bw_cores_SRCS = $(BW_TEAM_TEST_SRCS) kernel/experiments/bw_cores.c
-test_node_bw_SRCS = $(BW_TEAM_TEST_SRCS) kernel/experiments/node_bw.c
+test_node_bw_SRCS = $(BW_TEAM_TEST_SRCS) kernel/stream/node_bw.c

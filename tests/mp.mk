@@ -2,8 +2,8 @@
 # Tests of the work on several processors: windows cut to window_max_ms on every processor,
 # window records kept per processor, more than 64 processors (a fragment of the Makefile).
 
-UNIT_TESTS += experiments/test_win_slice machine/test_window_stats
-test_win_slice_SRCS := kernel/experiments/win_slice.c
+UNIT_TESTS += procs/test_win_slice machine/test_window_stats
+test_win_slice_SRCS := kernel/procs/win_slice.c
 test_window_stats_SRCS := kernel/machine/window_stats.c
 
 # chase-host's processor table over a sysfs tree the test writes (2 x 96 threads).

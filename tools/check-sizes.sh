@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Keep STYLE.md's sizes honest: no source file over 500 lines, no C function in kernel/ or efi/
+# Keep the sizes the README states honest: no source file over 500 lines, no C function in kernel/ or efi/
 # over 60 (a function runs from its opening brace in column 0 to its closing brace in column 0).
 #   check-sizes.sh [DIR]   (DIR: a git work tree, default this repository)
 set -u

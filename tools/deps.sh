@@ -5,7 +5,7 @@
 #   deps.sh                        install what is missing
 #   deps.sh --gnu-efi-arm64 DEB    download GNU-EFI's arm64 package to DEB (for chaseaa64.efi)
 #   deps.sh --linux-kernel DIR     unpack Debian's amd64 Linux kernel into DIR (DIR/vmlinuz: the
-#                                  kernel tests/host/test_host_numa_qemu.sh boots chase-host on)
+#                                  kernel tests/host/test_host_numa.sh boots chase-host on)
 set -euo pipefail
 
 # GNU-EFI for arm64 cannot be installed beside the amd64 one (same files, not Multi-Arch):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // How many hops a repetition times, and how many it walks untimed first in its window.
-#include "chase/measure.h"
+#include "chase/measure_hops.h"
 
 #include "arch/chase_loop.h"
 

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The bandwidth experiment: bytes per second each level delivers to one core, per kernel.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/passes.h"
+#include "point/plan.h"
+#include "point/sizes.h"
 
 #include "arch/cpu.h"
 #include "chase/reps.h"
 #include "chase/sweep.h"
-#include "experiments/bw.h"
+#include "stream/bw.h"
 #include "lib/kmath.h"
 #include "machine/smbios.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_bandwidth;

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The bw_cores experiment: bandwidth on 1, 2, 4 ... all processors, and the all-processor peak.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/passes.h"
+#include "point/plan.h"
+#include "point/sizes.h"
 
 #include "arch/cpu.h"
-#include "experiments/bw.h"
-#include "experiments/bw_team.h"
-#include "experiments/mp.h"
+#include "stream/bw.h"
+#include "stream/bw_team.h"
+#include "procs/mp.h"
 #include "chase/reps.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_bw_cores;

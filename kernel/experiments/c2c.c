@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The c2c experiment: core-to-core latency, one cache line bounced between two processors.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/sizes.h"
 
 #include "arch/cpu.h"
 #include "chase/chain.h"
-#include "experiments/mp.h"
+#include "procs/mp.h"
 #include "lib/stats.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_c2c;

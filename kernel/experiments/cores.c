@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The cores experiment: the random sweep on each processor in turn, grouped by where it is.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/plan.h"
+#include "point/rows.h"
+#include "point/sizes.h"
 
 #include "chase/sweep.h"
-#include "experiments/mp.h"
+#include "procs/mp.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_cores;

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The linear experiment: what the prefetchers make of a constant forward stride.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/plan.h"
+#include "point/rows.h"
+#include "point/sizes.h"
 
 #include "arch/cpu.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_linear;

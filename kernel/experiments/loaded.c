@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The loaded experiment: chase latency on one processor while the others read memory.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/plan.h"
+#include "point/rows.h"
+#include "point/sizes.h"
 
 #include "arch/cpu.h"
 
-#include "experiments/mp.h"
-#include "experiments/traffic.h"
+#include "procs/mp.h"
+#include "procs/traffic.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_loaded;

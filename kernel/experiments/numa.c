@@ -2,10 +2,17 @@
 // The numa experiment: the random chase from a processor of each memory node over a buffer
 // in each node's memory, a node x node matrix beside the firmware's distances (SLIT), and the
 // read bandwidth of all of a node's processors into each node's memory beside it.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/plan.h"
+#include "point/rows.h"
+#include "point/sizes.h"
 
-#include "experiments/mp.h"
-#include "experiments/node_bw.h"
+#include "procs/mp.h"
+#include "stream/node_bw.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_numa;

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The parallel experiment: memory-level parallelism from independent chains in lock-step.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/plan.h"
+#include "point/rows.h"
+#include "point/sizes.h"
 
 #include "arch/chase_loop.h"
 #include "arch/cpu.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_parallel;

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The ring experiment: lmbench's lat_mem_rd, pointers one stride backward, per stride.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/plan.h"
+#include "point/rows.h"
+#include "point/sizes.h"
 
 #include "arch/cpu.h"
 #include "chase/sweep.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_ring;

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The tlb experiment: the random sweep with one slot per 4 KiB page, under each page size.
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/plan.h"
+#include "point/rows.h"
+#include "point/sizes.h"
 
 #include "arch/cpu.h"
 #include "chase/sweep.h"
+#include "lib/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_tlb;

@@ -4,7 +4,7 @@
 
 #include "arch/cpu.h"
 #include "experiments/experiment.h"
-#include "experiments/mp.h"
+#include "procs/mp.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/kstring.h"

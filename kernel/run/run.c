@@ -5,7 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/fault_test.h"
 #include "experiments/experiment.h"
-#include "experiments/mp.h"
+#include "procs/mp.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"

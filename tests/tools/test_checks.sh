@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The tree's own checks catch what they are for: check-sizes.sh and check-format.sh run on a
-# small git tree made here, once clean and once with each kind of offender.
+# The tree's own checks catch what they are for: check-sizes.sh, check-format.sh and
+# check-doc-paths.sh run on small git trees made here, once clean and once with each kind of
+# offender.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -51,6 +52,44 @@ function_of c 61 >"$tree/efi/c.h"
 check "check-sizes: efi/ headers count too" sizes_flags "efi/c.h:1: 61 lines"
 function_of c 60 >"$tree/efi/c.h"
 check "check-sizes: passes again once fixed" sizes
+
+# check-doc-paths.sh: a doc that names a path the tree lacks fails, naming doc, line and path.
+docs_tree=$(fresh_dir doc-paths-tree)
+mkdir -p "$docs_tree/tools" "$docs_tree/docs" "$docs_tree/kernel/arch/x86_64"
+cp "$ROOT/tools/check-doc-paths.sh" "$ROOT/tools/check_lib.sh" "$docs_tree/tools/"
+printf '// SPDX-License-Identifier: MIT\n' >"$docs_tree/kernel/arch/x86_64/cpu.c"
+printf '# Guide\n\n## How it is built\n\nSee [the tree](../README.md#the-tree).\n' \
+    >"$docs_tree/docs/guide.md"
+cat >"$docs_tree/README.md" <<'MD'
+## The tree
+Assembly lives in `kernel/arch/<arch>/` (`arch/x86_64/cpu.c`:1); build/chase.efi is built,
+../shared/STYLE.md is outside; [the guide](docs/guide.md#how-it-is-built), `tools/...`.
+MD
+git -C "$docs_tree" init -q . && git -C "$docs_tree" add -A
+doc_paths() { "$docs_tree/tools/check-doc-paths.sh" >"$TEST_TMP/doc-paths.out" 2>&1; }
+doc_paths_flags() { ! doc_paths && grep -qx "#   $1" "$TEST_TMP/doc-paths.out"; }
+check "check-doc-paths: docs that name only paths of the tree pass" doc_paths
+echo 'The cutter is in `kernel/arch/x86_64/window.c`.' >>"$docs_tree/README.md"
+check "check-doc-paths: a path the tree lacks fails, named with its doc and line" \
+    doc_paths_flags "README.md:4: kernel/arch/x86_64/window.c"
+sed -i '$d' "$docs_tree/README.md"
+echo 'Rooted at kernel/ as includes are: `arch/x86_64/cpu.h`.' >>"$docs_tree/README.md"
+check "check-doc-paths: a path rooted at kernel/ is read as kernel/'s" \
+    doc_paths_flags "README.md:4: kernel/arch/x86_64/cpu.h"
+sed -i '$d' "$docs_tree/README.md"
+echo 'See [design](design.md) and [a step](guide.md#no-such-step).' >>"$docs_tree/docs/guide.md"
+check "check-doc-paths: a link to a missing file fails, resolved from the doc's folder" \
+    doc_paths_flags "docs/guide.md:6: docs/design.md"
+check "check-doc-paths: a link to a missing section fails" \
+    doc_paths_flags "docs/guide.md:6: docs/guide.md#no-such-step"
+sed -i '$d' "$docs_tree/docs/guide.md"
+echo 'Tests: kernel/FOLDER/test_MODULE.c; efi/x86_64/ (no efi/ here).' >>"$docs_tree/docs/guide.md"
+check "check-doc-paths: a placeholder must match a path; no top folder, not read" \
+    sh -c "! '$docs_tree/tools/check-doc-paths.sh' >'$TEST_TMP/doc-paths.out' 2>&1 &&
+           grep -qx '#   docs/guide.md:6: kernel/FOLDER/test_MODULE.c' '$TEST_TMP/doc-paths.out' &&
+           ! grep -q 'efi/' '$TEST_TMP/doc-paths.out'"
+sed -i '$d' "$docs_tree/docs/guide.md"
+check "check-doc-paths: passes again once fixed" doc_paths
 
 if command -v "${CLANG_FORMAT:-clang-format}" >/dev/null; then
     printf '// SPDX-License-Identifier: MIT\nint f(void)\n{\n    return 1;\n}\n' >"$tree/efi/ok.c"

@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "experiments/bw.h"
+#include "stream/bw.h"
 #include "experiments/experiment.h"
-#include "experiments/mp.h"
+#include "procs/mp.h"
 #include "fake_machine.h"
 #include "lib/strbuf.h"
 #include "stubs/stub_platform.h"

@@ -9,7 +9,9 @@
 
 #include <cmocka.h>
 
-#include "experiments/common.h"
+#include "experiments/driver.h"
+#include "point/ctx.h"
+#include "point/passes.h"
 
 #define POINTS 5
 #define LOG_MAX 128

@@ -8,7 +8,7 @@
 #include "chase/measure.h"
 #include "chase/reps.h"
 #include "chase/time_split.h"
-#include "experiments/bw.h"
+#include "stream/bw.h"
 #include "machine/fault.h"
 #include "platform.h"
 

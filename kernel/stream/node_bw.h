@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// A memory node x memory node read bandwidth matrix: all the processors of one node reading
+// buffers in each node's memory together.
+#ifndef CHASE_EXP_NODE_BW_H
+#define CHASE_EXP_NODE_BW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stream/bw_team.h"
+
+/* One cell: GB/s over all the row node's processors (10^9 bytes read per second). */
+struct node_bw_cell {
+    bool measured;
+    double gbs, gbs_min, gbs_max;
+    unsigned processors, reps;
+};
+
+/*
+ * How much of each node's buffer a cell reads, against the caches of the processors that read
+ * it together: twice what the last caches of a row hold, as bw_cores' dram level (streamed
+ * reads: each line is evicted before it is read again).
+ */
+#define NODE_BW_CACHE_MULTIPLE 2
+
+/* The matrix and what measuring it needs. */
+struct node_bw {
+    struct mp_cpu cpus[PLAT_CPUS_MAX]; /* the processors mp_cpus chose */
+    unsigned ncpus;
+    uint64_t read_bytes;  /* what every cell reads of its node's buffer (node_bw_begin) */
+    uint64_t cache_bytes; /* the most that one row's processors' last caches hold together */
+    unsigned caches;      /* ... in how many instances */
+    struct mp_cpu row_cpus[PLAT_CPUS_MAX]; /* those of the row being measured */
+    struct bw_team team;
+    struct node_bw_cell cell[PLAT_NODES_MAX][PLAT_NODES_MAX]; /* [processors' node][memory node] */
+    char skipped[200]; /* why there is no matrix ("" when there is one) */
+};
+
+/*
+ * The bytes of its node's buffer a row's n processors read: NODE_BW_CACHE_MULTIPLE times what
+ * their last caches hold together (the distinct L3 instances among them, mp_l3_count, each of
+ * llc_bytes: several on a node of AMD CCXs), at least least_bytes. *cache_bytes: that sum.
+ */
+uint64_t node_bw_read_bytes(const struct mp_cpu *cpus, unsigned n, uint64_t llc_bytes,
+                            uint64_t least_bytes, uint64_t *cache_bytes);
+
+/*
+ * Before the node buffers are allocated: the processors (mp_cpus) and nb->read_bytes, the most
+ * that node_bw_read_bytes asks for over the rows of t's nodes, at least chain_bytes (said on
+ * the console when more). Sets nb->skipped when there is no matrix (fewer than two
+ * processors); returns nb->read_bytes (chain_bytes then).
+ */
+uint64_t node_bw_begin(struct exp_ctx *ctx, const struct plat_numa *t, uint64_t chain_bytes,
+                       struct node_bw *nb);
+
+/*
+ * For each node of t with processors (row) and each memory node mem[k] (column): every
+ * processor of the row's node (of those node_bw_begin chose) reads its own equal share of the
+ * first nb->read_bytes of buf[k] (each at least that long) with the read kernel at the widest
+ * width allowed, all started together (bw_team_measure). Returns 0 (nb->skipped says why when
+ * nothing could be measured: no kernels or usable width here, fewer than two processors), or
+ * EXP_RUN_FAILED with ctx->failure saying which cell lost a processor.
+ */
+int node_bw_measure(struct exp_ctx *ctx, const struct plat_numa *t, const unsigned *mem,
+                    unsigned nmem, const struct plat_buffer *buf, struct node_bw *nb);
+
+/* Print the matrix on the console: a row per processors' node, a column per memory node. */
+void node_bw_print(const struct plat_numa *t, const unsigned *mem, unsigned nmem,
+                   const struct node_bw *nb);
+
+#endif
