@@ -72,8 +72,8 @@ items_of() {
             echo "? $id"
         done
 }
-# ids_of FILE...: identifiers the files use (outside strings, comments and member accesses)
-# that start with experiment $N's name, in either case.
+# ids_of NAME FILE...: identifiers the files use (outside strings, comments and member accesses)
+# that start with the name $1 (lower case or capitals).
 ids_of() {
     local n=$1 up
     shift
