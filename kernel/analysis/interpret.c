@@ -2,11 +2,6 @@
 // The analysis driver: detection on every curve, TLB pairing, the primary curve, verdicts.
 #include "analysis/interpret.h"
 
-#include <stdarg.h>
-
-#include "analysis/judge.h"
-#include "lib/fmt.h"
-#include "lib/kmath.h"
 #include "lib/kstring.h"
 
 /* Latency assumed for an L1 hit when a curve gives only time above it and none is known:
@@ -14,81 +9,6 @@
 #define NOMINAL_L1_NS 1.0
 /* A stride of a lat_mem_rd-like curve that still shows the levels (one load per line). */
 #define RING_PRIMARY_STRIDE 512
-
-void judge_append(char *dst, size_t cap, const char *fmt, ...)
-{
-    size_t o = kstrlen(dst);
-    if (o + 1 >= cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    kvsnprintf(dst + o, cap - o, fmt, ap);
-    va_end(ap);
-}
-
-void judge_sig2(char *dst, size_t cap, double v)
-{
-    double a = kfabs(v), p = 10;
-    int decimals = 1;
-    if (!kisfinite(v)) {
-        ksnprintf(dst, cap, "-");
-        return;
-    }
-    if (a == 0 || a >= 9.95)
-        decimals = 0;
-    for (; decimals && a * p < 9.95 && decimals < 20; decimals++)
-        p *= 10;
-    ksnprintf(dst, cap, "%.*f", decimals, v);
-    size_t k = kstrlen(dst);
-    while (decimals && k > 0 && dst[k - 1] == '0')
-        dst[--k] = 0;
-    if (k > 0 && dst[k - 1] == '.')
-        dst[--k] = 0;
-}
-
-double analysis_interp_log2(const double *x, const double *y, size_t n, double x0)
-{
-    if (n == 0 || !(x0 >= x[0]) || !(x0 <= x[n - 1]) || !(x[0] > 0))
-        return KM_NAN;
-    size_t lo = 0, hi = n - 1; /* x[lo] <= x0 <= x[hi] */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (x[mid] <= x0)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    double a = klog2(x[lo]), b = klog2(x[hi]);
-    double t = b > a ? (klog2(x0) - a) / (b - a) : 0;
-    return y[lo] + t * (y[hi] - y[lo]);
-}
-
-/* The primary curve's last level, NULL when it has none. */
-static const struct level *last_level(const struct an_result *r)
-{
-    const struct detection *d = r && r->primary >= 0 ? &r->cr[r->primary].det : NULL;
-    return d && d->nlevels ? &d->level[d->nlevels - 1] : NULL;
-}
-
-bool analysis_llc_is_share(const struct an_result *r)
-{
-    const struct level *last = last_level(r);
-    return last && last->shared;
-}
-
-double analysis_llc_bytes(const struct an_input *in, const struct an_result *r)
-{
-    const struct level *last = last_level(r);
-    /* A shared last cache (found well below CPUID's size): what a chase of this run gets of it
-     * is the share the random chase measured, not the whole cache. */
-    if (analysis_llc_is_share(r))
-        return last->size_bytes;
-    if (in->llc_bytes > 0)
-        return in->llc_bytes;
-    if (last && last->size_known)
-        return last->size_bytes;
-    return 0;
-}
 
 /* Detect curve c's levels into cr. The LLC bound is about bytes in cache: a TLB curve touches
  * one line per page, so it gets none. Under a hypervisor other guests share the last cache:

@@ -10,8 +10,10 @@
 // cache CPUID reports near it, is the TLB's (kind tlb): under a hypervisor the host may back
 // guest huge pages with 4K pages, so a curve on 2M guest pages can pay the 4K TLBs' reaches
 // (the 64-entry L1 DTLB's 256K step of the Zen 3 guest in issue 15).
-#include "analysis/interpret.h"
+#include "analysis/level_kind.h"
+
 #include "analysis/levels_params.h"
+#include "analysis/tlb_steps.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 

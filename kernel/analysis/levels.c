@@ -20,7 +20,6 @@
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
 
-#include "analysis/interpret.h"
 #include "analysis/levels_int.h"
 #include "analysis/levels_params.h"
 #include "lib/fmt.h"

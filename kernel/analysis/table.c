@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The analysis table: every experiment's report side, in the order reports list them.
-#include "analysis/interpret.h"
+#include "analysis/table.h"
 
 #include "lib/kstring.h"
 
