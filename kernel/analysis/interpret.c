@@ -2,13 +2,8 @@
 // The analysis driver: detection on every curve, TLB pairing, the primary curve, verdicts.
 #include "analysis/interpret.h"
 
+#include "analysis/detect_params.h"
 #include "lib/kstring.h"
-
-/* Latency assumed for an L1 hit when a curve gives only time above it and none is known:
- * it keeps the analysis in ratios sensible; reported latencies stay relative. */
-#define NOMINAL_L1_NS 1.0
-/* A stride of a lat_mem_rd-like curve that still shows the levels (one load per line). */
-#define RING_PRIMARY_STRIDE 512
 
 /* Detect curve c's levels into cr. The LLC bound is about bytes in cache: a TLB curve touches
  * one line per page, so it gets none. Under a hypervisor other guests share the last cache:

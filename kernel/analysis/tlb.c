@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The tlb experiment's report side: the TLB penalty of each page size and where it starts.
+#include "analysis/detect_params.h"
 #include "analysis/interpret.h"
 #include "analysis/judge.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 
-/* The chain touches one line per 4K page: a step below TLB_MIN_ENTRIES of the curve's pages is
- * the reach of 4K pages. No TLB has fewer entries than this (Intel's L1 DTLB for 1G pages has
- * 4). */
-#define SLOT_PAGE_BYTES 4096.0
-#define TLB_MIN_ENTRIES 4
-
 /* A bullet and a headline clause on the reference's own steps, each with its entries: a reach
- * under TLB_MIN_ENTRIES of the curve's pages is a smaller page's (4K's: 4K is the smallest), so
+ * under MIN_TLB_ENTRIES of the curve's pages is a smaller page's (4K's: 4K is the smallest), so
  * those pages act as smaller ones (a host splitting a guest's huge pages; pages not all huge). */
 static void own_steps_text(struct verdict *v, const struct an_input *in, const struct an_curve *ref,
                            const struct verdict_tlb_step *st, size_t n)
@@ -22,7 +17,7 @@ static void own_steps_text(struct verdict *v, const struct an_input *in, const s
     fmt_size(pg, sizeof(pg), ref->page_bytes);
     for (size_t k = 0; k < n; k++) {
         char sz[32];
-        bool split = st[k].reach_bytes < TLB_MIN_ENTRIES * ref->page_bytes;
+        bool split = st[k].reach_bytes < MIN_TLB_ENTRIES * ref->page_bytes;
         double page = split ? SLOT_PAGE_BYTES : ref->page_bytes;
         fmt_size(sz, sizeof(sz), st[k].reach_bytes);
         judge_append(what, sizeof(what), "%s%s (+%.1f ns, about %.0f x %s)", k ? ", " : "", sz,
@@ -38,7 +33,7 @@ static void own_steps_text(struct verdict *v, const struct an_input *in, const s
     if (!nsplit)
         return;
     verdict_line(v, "- a reach under %d of its pages is not theirs: the %s pages act as 4K pages%s",
-                 TLB_MIN_ENTRIES, pg,
+                 MIN_TLB_ENTRIES, pg,
                  in->hypervisor ? " (the host backs the guest's pages with 4K pages)"
                                 : " (the buffer did not get them all)");
     judge_append(v->headline, VERDICT_CHARS, "; the %s pages act as 4K pages%s (TLB step%s at %s)",

@@ -3,7 +3,7 @@
 // the tlb experiment's steps (each page size against its largest), which level_kind.c also reads.
 #include "analysis/tlb_steps.h"
 
-#include "analysis/levels_params.h"
+#include "analysis/detect_params.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"
@@ -70,16 +70,6 @@ void analysis_tlb_classify(const struct an_curve *c, struct an_curve_result *cr,
         cr->tlb[cr->ntlb++] = (struct tlb_step){d->walk_from_bytes, d->walk_ns};
 }
 
-/* A page size pays a TLB penalty where it is slower than the largest page size by more than
- * this fraction and this many ns. */
-#define PENALTY_FRACTION 0.04
-#define PENALTY_MIN_NS 0.3
-
-/* The chain touches one line per 4K page, staggered over the sets: its data is size / 4K
- * lines. A step of the reference curve is a cache's when a cache within this factor of the
- * chain's data at the step could hold it before and not after. */
-#define SLOT_PAGE_BYTES 4096.0
-#define DATA_NEAR_FACTOR 2.0
 /* Points of a curve the step finder keeps (more are not judged). */
 #define STEP_POINTS_MAX 256
 
