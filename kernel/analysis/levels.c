@@ -380,7 +380,6 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         return;
     }
     d->sparse = lpoints_per_octave(p) < SPARSE_POINTS_PER_OCTAVE;
-    d->noise = lpoints_noise(p);
     note_overruled(p, o->ns_offset, d);
     struct step st[LEVELS_MAX];
     size_t nsteps = find_steps(p, st, LEVELS_MAX);

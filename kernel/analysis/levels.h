@@ -40,7 +40,6 @@ struct detection {
     bool dram_lower_bound;  /* the curve ends still rising: dram_ns is only its last value */
     double walk_from_bytes; /* memory plus page walks from here (o->walk_bytes), NaN: none */
     double walk_ns;         /* what the walks add to memory's latency there, NaN: none */
-    double noise;           /* estimated noise, as the standard deviation of ln(latency) */
     size_t npoints;         /* points analysed */
     bool sparse; /* about one point per octave: a size is only known between two points */
     size_t nnotes;
