@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The tlb experiment's report side: the TLB penalty of each page size and where it starts.
 #include "analysis/detect_params.h"
-#include "analysis/interpret.h"
 #include "analysis/judge.h"
+#include "analysis/tlb_steps.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 
