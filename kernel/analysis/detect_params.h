@@ -5,11 +5,11 @@
 // regression), measures how much that fit rises over the octave after each size, and ends a
 // level where that rise is a step's. level_kind.c then names each level of the run's main curve
 // a cache, a TLB's reach or uncertain; tlb_steps.c finds the steps a larger page size does not
-// pay. The step constants were chosen on the published real curves (tests/report/corpus/
-// real-score.sh scores them) and checked on chase-host runs; the synthetic corpus only guards
-// against regressions. Units: a rise is in ln of latency (0.35 is x1.42), a width in octaves
-// (factors of 2 in size), a factor a ratio of sizes. Capacities (LEVELS_MAX, LEVELS_MAX_POINTS in
-// levels.h, the step finder's STEP_POINTS_MAX) bound arrays and are not tuned.
+// pay. The step constants were chosen on the published real curves, which
+// tests/report/corpus/real-score.sh scores, and checked on chase-host runs; the synthetic corpus
+// only guards against regressions. Units: a rise is in ln of latency (0.35 is x1.42), a width in
+// octaves (factors of 2 in size), a factor a ratio of sizes. Capacities (LEVELS_MAX and
+// LEVELS_MAX_POINTS in levels.h, the step finder's STEP_POINTS_MAX) bound arrays, not tuned.
 #ifndef CHASE_DETECT_PARAMS_H
 #define CHASE_DETECT_PARAMS_H
 
@@ -91,12 +91,14 @@
 #define MATCH_OCTAVES 0.75
 /* Factor: only steps this far inside the larger-page curve's sizes are compared with it. */
 #define COVERED_MARGIN 1.4
-/* Share of the larger page size's latency, and ns: a page size pays a TLB penalty where it is
- * slower than the largest page size by more than both (above the spread of repeated points). */
+/* Share of the largest page size's latency, and ns: a page size pays a TLB penalty where it is
+ * slower than the largest page size by more than both; a smaller difference is taken for two
+ * curves measured apart, not a TLB (set by hand on the tlb experiment's runs, not scored). */
 #define PENALTY_FRACTION 0.04
 #define PENALTY_MIN_NS 0.3
 /* Factor: a step of the reference curve is a cache's when a cache within this factor of the
- * chain's data at the step (one line per slot) could hold it before and not after. */
+ * chain's data at the step (one line per slot) could hold it before and not after; the factor
+ * allows for a cache's effective size (sharing, set conflicts) and the step's width. */
 #define DATA_NEAR_FACTOR 2.0
 /* Entries: no TLB has fewer (Intel's L1 DTLB for 1G pages has 4), so a step below this many
  * pages of a curve's size is the reach of smaller pages. */
