@@ -39,7 +39,7 @@ PROCS_SRCS := kernel/procs/mp.c kernel/procs/traffic.c kernel/procs/win_slice.c
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/curves.c \
-	kernel/analysis/interpret.c \
+	kernel/analysis/interpret.c kernel/analysis/judge.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_prep.c \

@@ -10,7 +10,6 @@
 // clock the run measured; DRAM's is channels x transfer rate x bus bytes from SMBIOS type 17
 // (its dram_peak_gbs column, machine/smbios_mem.c), for the whole memory, not one core's share.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/kmath.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The bw_cores experiment's report side: how bandwidth scales with processors, and the peak.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"

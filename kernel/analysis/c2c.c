@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // The c2c experiment's report side: the groups core-to-core latency reveals.
-#include "analysis/interpret.h"
 #include "analysis/judge.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"

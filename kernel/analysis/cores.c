@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // The cores experiment's report side: processors grouped by core type and shared caches.
-#include "analysis/interpret.h"
 #include "analysis/judge.h"
 #include "analysis/levels.h"
 #include "lib/fmt.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Curves from experiment tables, and the helpers every verdict shares.
-#include "analysis/judge.h"
+// Curves from experiment tables: one per value of the table's group column.
+#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
@@ -119,42 +119,4 @@ void analysis_curves_free(struct an_curve *c, size_t n)
         c[i].size = c[i].ns = c[i].cycles = NULL;
         c[i].n = 0;
     }
-}
-
-size_t judge_values(const struct csv *t, int col, double *out, size_t max)
-{
-    size_t k = 0;
-    for (size_t r = 0; r < t->nrows; r++) {
-        double v = csv_num(t, r, col);
-        bool seen = !kisfinite(v);
-        for (size_t i = 0; i < k && !seen; i++)
-            seen = out[i] == v;
-        if (seen || k >= max)
-            continue;
-        size_t i = k++;
-        for (; i > 0 && out[i - 1] > v; i--)
-            out[i] = out[i - 1];
-        out[i] = v;
-    }
-    return k;
-}
-
-const struct an_curve *judge_primary(const struct an_judge *j)
-{
-    return j->r->primary >= 0 ? &j->in->curve[j->r->primary] : NULL;
-}
-
-double judge_random_at(const struct an_judge *j, double size)
-{
-    const struct an_curve *c = judge_primary(j);
-    return c ? analysis_interp_log2(c->size, c->ns, c->n, size) : KM_NAN;
-}
-
-bool judge_in_llc(const struct an_judge *j, double bytes, char *llc, size_t cap)
-{
-    double at = analysis_llc_bytes(j->in, j->r);
-    if (!(at > 0) || !kisfinite(bytes) || bytes > at)
-        return false;
-    fmt_size(llc, cap, at);
-    return true;
 }

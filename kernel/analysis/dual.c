@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The dual experiment's report side: is a line's second touch a hit (insertion policy)?
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The fused experiment's report side: how many interleaved streams the prefetchers track.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"
 

@@ -10,12 +10,12 @@
 // cache CPUID reports near it, is the TLB's (kind tlb): under a hypervisor the host may back
 // guest huge pages with 4K pages, so a curve on 2M guest pages can pay the 4K TLBs' reaches
 // (the 64-entry L1 DTLB's 256K step of the Zen 3 guest in issue 15).
-#include "analysis/interpret.h"
-#include "analysis/levels_params.h"
+#include "analysis/level_kind.h"
+
+#include "analysis/detect_params.h"
+#include "analysis/tlb_steps.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
-
-#define SMALL_PAGE_BYTES 4096.0
 
 /* What the levels of one curve are judged against: the run, the curve, the tlb experiment's
  * steps (taken once). */
@@ -27,12 +27,9 @@ struct kind_ctx {
     struct verdict_tlb_step step[LEVELS_MAX];
 };
 
-/* Entry counts of common data TLB levels (L1 DTLB, second-level TLB) for one page size, in
- * increasing order. 4K: Arm Cortex-A72 (32, 1024), A76 (48, 1280) and A53 (512-entry main TLB)
- * from their reference manuals; Intel and AMD cores 64 to 96 first-level and 1536 to 3072
- * second-level entries. */
-static const double reach_entries_4k[] = {32, 48, 64, 96, 512, 1024, 1280, 1536, 2048, 3072};
-static const double reach_entries_2m[] = {32, 1024, 1536, 2048};
+/* Entry counts of common data TLB levels for one page size, in increasing order. */
+static const double reach_entries_4k[] = COMMON_DTLB_ENTRIES_4K;
+static const double reach_entries_2m[] = COMMON_DTLB_ENTRIES_2M;
 
 const char *level_kind_name(enum level_kind k)
 {
@@ -75,8 +72,8 @@ static double near_reach(double size, double page, const double *entries, size_t
 double analysis_walk_bytes(const struct an_input *in, const struct an_curve *c)
 {
     size_t n = sizeof(reach_entries_4k) / sizeof(reach_entries_4k[0]);
-    bool small = c->page_bytes > 0 && c->page_bytes <= 4096;
-    return small || in->hypervisor ? reach_entries_4k[n - 1] * 4096 : 0;
+    bool small = c->page_bytes > 0 && c->page_bytes <= SMALL_PAGE_BYTES;
+    return small || in->hypervisor ? reach_entries_4k[n - 1] * SMALL_PAGE_BYTES : 0;
 }
 
 /* Whether curve c's loads may pay 4K TLB entries' misses: its pages are 4K or unknown, or a
@@ -94,8 +91,8 @@ static double candidate_reach(const struct an_input *in, const struct an_curve *
     if (pays_4k(in, c))
         r = near_reach(size, SMALL_PAGE_BYTES, reach_entries_4k,
                        sizeof(reach_entries_4k) / sizeof(double));
-    if (!r && page >= 2 * 1048576.0 && page < 1073741824.0)
-        r = near_reach(size, 2 * 1048576.0, reach_entries_2m,
+    if (!r && page >= PAGE_2M_BYTES && page < PAGE_1G_BYTES)
+        r = near_reach(size, PAGE_2M_BYTES, reach_entries_2m,
                        sizeof(reach_entries_2m) / sizeof(double));
     return r;
 }
@@ -105,7 +102,7 @@ static double candidate_reach(const struct an_input *in, const struct an_curve *
 static void make_uncertain(struct level *lv, double reach, char *sz, char *rs)
 {
     lv->kind = LEVEL_UNCERTAIN;
-    lv->confidence *= 0.5;
+    lv->confidence *= DOUBT_CONFIDENCE_FACTOR;
     fmt_size(sz, 32, lv->size_bytes);
     fmt_size(rs, 32, reach);
 }
@@ -126,8 +123,9 @@ static void mark_walk_step(const struct an_input *in, const struct an_curve *c, 
                 "the step at %s into memory (x%.2f) lies beyond the reach of 4K TLBs (%s)%s: "
                 "memory plus page walks (DRAM %.1f ns) or a last cache, uncertain",
                 sz, ratio, rs,
-                c->page_bytes > 4096 ? " under a hypervisor, which may back guest pages with 4K"
-                                     : "",
+                c->page_bytes > SMALL_PAGE_BYTES
+                    ? " under a hypervisor, which may back guest pages with 4K"
+                    : "",
                 lv->latency_ns);
 }
 
@@ -209,7 +207,7 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
                 "the step at %s (x%.2f) sits where a TLB's reach would be (%s)%s: cache or "
                 "TLB, uncertain",
                 sz, ratio, rs,
-                in->hypervisor && c->page_bytes > 4096
+                in->hypervisor && c->page_bytes > SMALL_PAGE_BYTES
                     ? " under a hypervisor, which may back huge guest pages with 4K pages"
                     : "");
 }

@@ -20,9 +20,8 @@
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
 
-#include "analysis/interpret.h"
 #include "analysis/levels_int.h"
-#include "analysis/levels_params.h"
+#include "analysis/detect_params.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"
@@ -208,7 +207,7 @@ static void open_level(const struct lpoints *p, size_t a, double offset, struct 
                          .to_bytes = kexp2(p->x[p->n - 1]),
                          .latency_ns = median_of(p->ns, a, p->n - 1) - offset,
                          .cycles = median_of(p->cyc, a, p->n - 1),
-                         .confidence = 0.5,
+                         .confidence = OPEN_LEVEL_CONFIDENCE,
                          .kind = LEVEL_CACHE};
 }
 
@@ -240,7 +239,7 @@ static void note_unseen(struct detection *d, struct level *lv)
 {
     char sz[32];
     lv->kind = LEVEL_UNCERTAIN;
-    lv->confidence *= 0.5;
+    lv->confidence *= DOUBT_CONFIDENCE_FACTOR;
     fmt_size(sz, sizeof(sz), lv->size_bytes);
     levels_note(d,
                 "the step at %s follows the one before without a flat point between them: "
@@ -381,7 +380,6 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         return;
     }
     d->sparse = lpoints_per_octave(p) < SPARSE_POINTS_PER_OCTAVE;
-    d->noise = lpoints_noise(p);
     note_overruled(p, o->ns_offset, d);
     struct step st[LEVELS_MAX];
     size_t nsteps = find_steps(p, st, LEVELS_MAX);

@@ -12,15 +12,12 @@
 /* Most points analysed; longer curves are first reduced to medians of narrow log2-size bins. */
 #define LEVELS_MAX_POINTS 1024
 
-/* Where a step sits between two plateaus, as a fraction of the rise from one to the next. */
-#define LEVELS_STEP_FRACTION 0.3
-
 /* What a level is: a cache, a TLB reach (a step the page walk adds), or a step that could be
  * either (it sits where a TLB reach would be and nothing in the run tells them apart). */
 enum level_kind { LEVEL_CACHE, LEVEL_TLB, LEVEL_UNCERTAIN };
 
 struct level {
-    double size_bytes; /* effective size: the curve has risen LEVELS_STEP_FRACTION of the step */
+    double size_bytes; /* effective size: the curve has made LEVELS_STEP_FRACTION of the step */
     double size_lo_bytes, size_hi_bytes; /* the two measured sizes size_bytes lies between */
     bool size_known;   /* false for a last cache level whose end the curve never reached */
     double latency_ns; /* median latency over the level's plateau */
@@ -43,7 +40,6 @@ struct detection {
     bool dram_lower_bound;  /* the curve ends still rising: dram_ns is only its last value */
     double walk_from_bytes; /* memory plus page walks from here (o->walk_bytes), NaN: none */
     double walk_ns;         /* what the walks add to memory's latency there, NaN: none */
-    double noise;           /* estimated noise, as the standard deviation of ln(latency) */
     size_t npoints;         /* points analysed */
     bool sparse; /* about one point per octave: a size is only known between two points */
     size_t nnotes;
@@ -65,7 +61,7 @@ struct detect_opts {
 /*
  * Detect cache levels in the curve of n points (size in bytes, latency in ns per load, core
  * cycles per load or NULL) by the method of levels.c: a monotone fit of ln latency, and a level
- * ending at each octave-scale step of it (levels_params.h). Points that are not finite and
+ * ending at each octave-scale step of it (detect_params.h). Points that are not finite and
  * positive are ignored; sizes need not be sorted or powers of two. The last plateau is DRAM
  * unless o->llc_bytes says the curve never left the last cache. Latencies in d are without
  * o->ns_offset. Never fails: too few points give no levels and a note.

@@ -24,8 +24,6 @@ void lpoints_build(struct lpoints *p, const double *size, const double *ns, cons
 /* p->f: the non-decreasing sequence nearest p->y in the sum of absolute differences (pool
  * adjacent violators with block medians). A lone spike or dip is outvoted by its block. */
 void lpoints_fit_monotone(struct lpoints *p);
-/* Robust estimate of the noise of p->y (standard deviation of ln latency), within [0.01, 0.25]. */
-double lpoints_noise(const struct lpoints *p);
 /* Points per octave of p (its mean spacing), 0 with fewer than two points. */
 double lpoints_per_octave(const struct lpoints *p);
 /* The fit p->f at 2^x bytes, linear in x between points, held beyond the ends. */

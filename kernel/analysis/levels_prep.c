@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The level detector's preparation: clean, sort and bin the curve, fit it monotone, its noise.
+// The level detector's preparation: clean, sort and bin the curve, fit it monotone.
 
 #include "analysis/levels_int.h"
 #include "lib/kmath.h"
@@ -142,26 +142,6 @@ double lpoints_fit_at(const struct lpoints *p, double x)
             return p->f[j] + t * (p->f[j + 1] - p->f[j]);
         }
     return p->f[p->n - 1];
-}
-
-double lpoints_noise(const struct lpoints *p)
-{
-    /* Deviation of each inner point from the line through its neighbours: steps touch only a
-     * part of them, so a low percentile reflects the noise. var(d) = 1.5 sigma^2. */
-    double d[LEVELS_MAX_POINTS];
-    size_t m = 0;
-    for (size_t i = 1; i + 1 < p->n; i++) {
-        double t = (p->x[i] - p->x[i - 1]) / (p->x[i + 1] - p->x[i - 1]);
-        double mid = p->y[i - 1] + t * (p->y[i + 1] - p->y[i - 1]);
-        d[m++] = kfabs(p->y[i] - mid);
-    }
-    if (m == 0)
-        return 0.05;
-    /* The 30th percentile, not the median: with few points per octave the steps and ramps
-     * bend a large share of them. |N(0,1)| has its 30th percentile at 0.385. */
-    stats_sort(d, m);
-    double sigma = d[(m * 3) / 10] / 0.385 / ksqrt(1.5);
-    return kfmin(kfmax(sigma, 0.01), 0.25);
 }
 
 double lpoints_per_octave(const struct lpoints *p)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The linear experiment's report side: which constant strides the prefetchers follow; its plot.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 

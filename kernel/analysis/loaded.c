@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // The loaded experiment's report side: latency against the bandwidth the others use.
-#include "analysis/interpret.h"
 #include "analysis/judge.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"

@@ -2,7 +2,6 @@
 // The numa experiment's report side: the node x node matrix beside SLIT, the remote/local
 // latency ratio of every pair, whether the measured order is SLIT's, and the node x node read
 // bandwidth (all of a node's processors into each node's memory) where the run measured it.
-#include "analysis/interpret.h"
 #include "analysis/judge.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"

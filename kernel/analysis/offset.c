@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The offset experiment's report side: sets that stand out as the offset sweeps up and down.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
 #include "lib/stats.h"

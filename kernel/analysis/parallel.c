@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The parallel experiment's report side: memory-level parallelism by chain count; its plot.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The random experiment's report side: its curves are the run's cache levels; its plot.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The ring experiment's report side: the levels each backward-stride ring shows; its plot.
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The scan experiment's report side: does a huge scan flush a small, hot array (resistance)?
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"

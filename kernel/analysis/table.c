@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The analysis table: every experiment's report side, in the order reports list them.
-#include "analysis/interpret.h"
+#include "analysis/table.h"
 
 #include "lib/kstring.h"
 
@@ -18,7 +18,7 @@ static const struct an_experiment *const experiments[] = {
 #define COUNT (sizeof(experiments) / sizeof(experiments[0]))
 /* An analysis keeps one table and one verdict per experiment. */
 _Static_assert(COUNT <= AN_EXP_MAX,
-               "more experiments than AN_EXP_MAX: raise it in kernel/analysis/interpret.h");
+               "more experiments than AN_EXP_MAX: raise it in kernel/analysis/table.h");
 
 const struct an_experiment *analysis_experiment(size_t index)
 {

@@ -1,133 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The tlb experiment's report side: the TLB penalty of each page size and where it starts.
+#include "analysis/detect_params.h"
 #include "analysis/judge.h"
-#include "analysis/interpret.h"
+#include "analysis/tlb_steps.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
-#include "lib/stats.h"
-
-/* A page size pays a TLB penalty where it is slower than the largest page size by more than
- * this fraction and this many ns. */
-#define PENALTY_FRACTION 0.04
-#define PENALTY_MIN_NS 0.3
-
-/* The chain touches one line per 4K page, staggered over the sets: its data is size / 4K
- * lines. A step of the reference curve is a cache's when a cache within this factor of the
- * chain's data at the step could hold it before and not after. */
-#define SLOT_PAGE_BYTES 4096.0
-#define DATA_NEAR_FACTOR 2.0
-/* No TLB has fewer entries than this (Intel's L1 DTLB for 1G pages has 4): a step below this
- * many pages of the curve's size is the reach of smaller pages. */
-#define TLB_MIN_ENTRIES 4
-
-/* Points of a curve the step finder keeps (more are not judged). */
-#define STEP_POINTS_MAX 256
-
-/* What a plateau of extra ns is: the median of its points (a wild point does not move it). */
-static double plateau_ns(const double *v, size_t n)
-{
-    return n ? stats_median(v, n) : 0;
-}
-
-/*
- * The TLB steps of curve c over the reference: the extra ns per point is cut into plateaus,
- * a new one starting where two points in a row exceed the current plateau (the median of its
- * points, 0 at first) by more than the threshold; a step's reach is the last size before it
- * (the largest size measured without its penalty: a TLB's entries x page size when the sweep
- * has that size), its penalty the rise of the median. A plateau has two points at least, so
- * that a gradual rise (set-associative TLBs miss in part past their reach) is one step (a
- * plateau still rising by more than the threshold joins the next); a rise that has not ended
- * by the largest size gives a lower bound of its penalty. Two high points whose plateau's median
- * is not above the threshold (noise, a reference that reads high) are no step. Returns the
- * number of steps.
- */
-static size_t penalty_steps(const struct an_curve *c, const struct an_curve *ref,
-                            struct verdict_tlb_step *out, size_t cap)
-{
-    double extra[STEP_POINTS_MAX], thr[STEP_POINTS_MAX], size[STEP_POINTS_MAX];
-    size_t n = 0, nsteps = 0, start = 0; /* start: the current plateau's first point */
-    for (size_t i = 0; i < c->n && n < STEP_POINTS_MAX; i++) {
-        double base = analysis_interp_log2(ref->size, ref->ns, ref->n, c->size[i]);
-        if (!kisfinite(base) || !kisfinite(c->ns[i]))
-            continue;
-        extra[n] = c->ns[i] - base;
-        thr[n] = kfmax(PENALTY_MIN_NS, PENALTY_FRACTION * base);
-        size[n++] = c->size[i];
-    }
-    double level = 0;
-    for (size_t i = 0; i + 1 < n; i++) {
-        if (!(extra[i] > level + thr[i] && extra[i + 1] > level + thr[i + 1])) {
-            level = plateau_ns(extra + start, i + 1 - start);
-            continue;
-        }
-        if (i == 0 || (nsteps == cap && !(extra[i - 1] - extra[start] > thr[i - 1])))
-            break;
-        size_t end = i + 2; /* the new plateau: two points at least, up to the next step */
-        while (end + 1 < n &&
-               !(extra[end] > extra[i] + thr[end] && extra[end + 1] > extra[i] + thr[end + 1]))
-            end++;
-        end = end + 1 < n ? end : n;
-        double next = plateau_ns(extra + i, end - i);
-        if (!(next - level > thr[i])) { /* two high points, not a higher plateau: no step */
-            level = plateau_ns(extra + start, i + 1 - start);
-            continue;
-        }
-        bool ramp = nsteps && extra[i - 1] - extra[start] > thr[i - 1]; /* still rising */
-        if (ramp)
-            out[nsteps - 1].penalty_ns += next - level;
-        else
-            out[nsteps++] = (struct verdict_tlb_step){size[i - 1], c->page_bytes, next - level};
-        level = next;
-        start = i;
-        i = end - 1;
-    }
-    return nsteps;
-}
-
-/* Whether a cache could make the reference's step from reach to end: CPUID's data and unified
- * caches and the main curve's levels (a shared cache's share), against the chain's data there. */
-static bool cache_step(const struct an_input *in, const struct an_result *r, double reach,
-                       double end)
-{
-    double line = in->line_bytes > 0 ? in->line_bytes : 64;
-    double lo = reach / SLOT_PAGE_BYTES * line / DATA_NEAR_FACTOR;
-    double hi = end / SLOT_PAGE_BYTES * line * DATA_NEAR_FACTOR;
-    for (size_t i = 0; i < in->ncaches && i < AN_CACHES_MAX; i++)
-        if (in->cache_bytes[i] >= lo && in->cache_bytes[i] <= hi)
-            return true;
-    const struct detection *d = r->primary >= 0 ? &r->cr[r->primary].det : NULL;
-    for (size_t i = 0; d && i < d->nlevels; i++)
-        if (d->level[i].size_known && d->level[i].size_bytes >= lo && d->level[i].size_bytes <= hi)
-            return true;
-    return false;
-}
-
-/*
- * The reference curve's own TLB steps: its steps where no cache can be, as the chain's data
- * (one line per page) stays within one cache. They need CPUID's caches to tell. The reach is
- * the plateau's last size, the penalty the rise to the next plateau.
- */
-static size_t own_steps(const struct an_input *in, const struct an_result *r, int ref,
-                        struct verdict_tlb_step *out, size_t cap)
-{
-    const struct detection *d = &r->cr[ref].det;
-    size_t n = 0;
-    if (!in->ncaches)
-        return 0;
-    for (size_t i = 0; i < d->nlevels && n < cap; i++) {
-        const struct level *lv = &d->level[i];
-        double next = i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns;
-        if (!lv->size_known || !kisfinite(next) ||
-            cache_step(in, r, lv->to_bytes, lv->step_end_bytes))
-            continue;
-        out[n++] = (struct verdict_tlb_step){lv->to_bytes, in->curve[ref].page_bytes,
-                                             next - lv->latency_ns};
-    }
-    return n;
-}
 
 /* A bullet and a headline clause on the reference's own steps, each with its entries: a reach
- * under TLB_MIN_ENTRIES of the curve's pages is a smaller page's (4K's: 4K is the smallest), so
+ * under MIN_TLB_ENTRIES of the curve's pages is a smaller page's (4K's: 4K is the smallest), so
  * those pages act as smaller ones (a host splitting a guest's huge pages; pages not all huge). */
 static void own_steps_text(struct verdict *v, const struct an_input *in, const struct an_curve *ref,
                            const struct verdict_tlb_step *st, size_t n)
@@ -137,7 +17,7 @@ static void own_steps_text(struct verdict *v, const struct an_input *in, const s
     fmt_size(pg, sizeof(pg), ref->page_bytes);
     for (size_t k = 0; k < n; k++) {
         char sz[32];
-        bool split = st[k].reach_bytes < TLB_MIN_ENTRIES * ref->page_bytes;
+        bool split = st[k].reach_bytes < MIN_TLB_ENTRIES * ref->page_bytes;
         double page = split ? SLOT_PAGE_BYTES : ref->page_bytes;
         fmt_size(sz, sizeof(sz), st[k].reach_bytes);
         judge_append(what, sizeof(what), "%s%s (+%.1f ns, about %.0f x %s)", k ? ", " : "", sz,
@@ -153,7 +33,7 @@ static void own_steps_text(struct verdict *v, const struct an_input *in, const s
     if (!nsplit)
         return;
     verdict_line(v, "- a reach under %d of its pages is not theirs: the %s pages act as 4K pages%s",
-                 TLB_MIN_ENTRIES, pg,
+                 MIN_TLB_ENTRIES, pg,
                  in->hypervisor ? " (the host backs the guest's pages with 4K pages)"
                                 : " (the buffer did not get them all)");
     judge_append(v->headline, VERDICT_CHARS, "; the %s pages act as 4K pages%s (TLB step%s at %s)",
@@ -192,7 +72,7 @@ static void tlb_row(struct verdict *v, int tsteps, const struct an_curve *c,
 {
     char pg[32], steps[160], reach_s[96] = "", pen_s[96] = "", key[48];
     struct verdict_tlb_step st[LEVELS_MAX];
-    size_t ns = c != ref ? penalty_steps(c, ref, st, LEVELS_MAX) : 0;
+    size_t ns = c != ref ? analysis_tlb_penalty_steps(c, ref, st, LEVELS_MAX) : 0;
     double total = 0;
     fmt_size(pg, sizeof(pg), c->page_bytes);
     steps_text(&cr->det, steps, sizeof(steps));
@@ -225,39 +105,11 @@ static void tlb_row(struct verdict *v, int tsteps, const struct an_curve *c,
     verdict_line(v, "| %s | %s | %s | %s |", pg, steps, c == ref ? "(reference)" : pen_s, reach_s);
 }
 
-/* The analysed tlb curve with the largest pages, or -1. */
-static int reference_curve(const struct an_input *in, const struct an_result *r, size_t *count)
-{
-    int ref = -1;
-    size_t n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
-    *count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB) {
-            (*count)++;
-            if (ref < 0 || in->curve[i].page_bytes > in->curve[ref].page_bytes)
-                ref = (int)i;
-        }
-    return ref;
-}
-
-size_t analysis_tlb_steps(const struct an_input *in, const struct an_result *r,
-                          struct verdict_tlb_step *out, size_t cap)
-{
-    size_t count, nsteps = 0, n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
-    int ref = reference_curve(in, r, &count);
-    for (size_t i = 0; ref >= 0 && i < n && nsteps < cap; i++)
-        if ((int)i != ref && r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB)
-            nsteps += penalty_steps(&in->curve[i], &in->curve[ref], out + nsteps, cap - nsteps);
-    if (ref >= 0)
-        nsteps += own_steps(in, r, ref, out + nsteps, cap - nsteps);
-    return nsteps;
-}
-
 static void judge_tlb(const struct an_judge *j, struct verdict *v)
 {
     const struct an_input *in = j->in;
     size_t count, n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
-    int ref = reference_curve(in, j->r, &count);
+    int ref = analysis_tlb_reference(in, j->r, &count);
     if (ref < 0)
         return;
     v->present = true;
@@ -271,7 +123,7 @@ static void judge_tlb(const struct an_judge *j, struct verdict *v)
         if (j->r->cr[i].analysed && in->curve[i].role == AN_ROLE_TLB)
             tlb_row(v, tsteps, &in->curve[i], &j->r->cr[i], &in->curve[ref], rp);
     struct verdict_tlb_step own[LEVELS_MAX];
-    size_t nown = own_steps(in, j->r, ref, own, LEVELS_MAX);
+    size_t nown = analysis_tlb_own_steps(in, j->r, ref, own, LEVELS_MAX);
     for (size_t k = 0; k < nown; k++)
         add_step(v, tsteps, &own[k]);
     if (count == 1) {

@@ -133,7 +133,7 @@ while IFS=$'\t' read -r n info; do
     apply "$(attr file "$info")" "$(attr after "$info")" "$(attr before "$info")" "" "$blocks/$n.more"
 done <"$blocks/infos"
 for t in "experiments/table.c:EXPERIMENTS_MAX: raise it in kernel/config/config.h" \
-    "analysis/table.c:AN_EXP_MAX: raise it in kernel/analysis/interpret.h"; do
+    "analysis/table.c:AN_EXP_MAX: raise it in kernel/analysis/table.h"; do
     (cd "$tree" && gcc -std=gnu11 -Ikernel -fsyntax-only "kernel/${t%%:*}") \
         >"$TEST_TMP/guide-17.log" 2>&1
     check "a 17th experiment stops the build of kernel/${t%%:*}, saying: ${t#*:}" sh -c "

@@ -26,7 +26,7 @@ static const struct lat_model machine = {
     4, {1.2, 4.0, 14, 90}, {48 << 10, 1.25 * 1048576, 12 << 20}, 3, false};
 
 /* A random-chase curve of the model over 4K..1G with TLB costs for 4K pages when asked (each
- * at least the x1.42 rise per octave that makes a step: levels_params.h). */
+ * at least the x1.42 rise per octave that makes a step: detect_params.h). */
 static void add_random(struct source *s, uint64_t page, bool tlb)
 {
     char label[64];

@@ -102,7 +102,6 @@ static void levels_json(struct json *j, const struct source_result *r)
     json_double(j, "dram_core_cycles", cr ? cr->det.dram_cycles : NAN, 2);
     json_string(j, "latency_reference", cr && cr->relative ? "added to an L1 hit" : "absolute");
     json_string(j, "curve", cr ? cr->c->label : NULL);
-    json_double(j, "noise_ln", cr ? cr->det.noise : NAN, 4);
     tlb_steps_json(j, r);
     if (cr)
         fit_json(j, cr);
