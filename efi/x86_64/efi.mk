@@ -5,8 +5,8 @@
 EFI_INC      := /usr/include/efi
 EFI_LIB      := /usr/lib
 EFI_CRT0     := $(EFI_LIB)/crt0-efi-x86_64.o
-EFI_CFLAGS   := $(COMMON) -O2 -g0 -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 -Iefi -DCHASE_EFI \
-		-ffreestanding -fno-stack-protector -fno-stack-check -fpic -fshort-wchar \
+EFI_CFLAGS   := $(COMMON) -O2 -g0 -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 -Iefi \
+		-DCHASE_EFI -ffreestanding -fno-stack-protector -fno-stack-check -fpic -fshort-wchar \
 		-mno-red-zone -maccumulate-outgoing-args -fno-builtin
 EFI_LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/chase-efi.lds
 
@@ -14,9 +14,9 @@ EFI_LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/chase-efi.l
 # registers, page tables, processors, reference clocks). x64_window.c and x64_window_stats.c are
 # plain C over the exception entries of kernel/arch/x86_64/window.S, which only the bare machine
 # runs (ring 0).
-X64_EFI_SRCS := $(EFI_SRCS) efi/x86_64/x64_machine.c efi/x86_64/x64_mp.c efi/x86_64/x64_paging.c \
-	efi/x86_64/x64_platform.c efi/x86_64/x64_timers.c efi/x86_64/x64_window.c \
-	efi/x86_64/x64_window_stats.c
+X64_EFI_SRCS := $(EFI_SRCS) efi/x86_64/x64_machine.c efi/x86_64/x64_mp.c \
+	efi/x86_64/x64_paging.c efi/x86_64/x64_platform.c efi/x86_64/x64_timers.c \
+	efi/x86_64/x64_window.c efi/x86_64/x64_window_stats.c
 X64_EFI_ARCH_SRCS := $(ARCH_SRCS) kernel/arch/x86_64/window.S
 
 EFI_OBJS := $(patsubst %,$(BUILD)/efi/%.o,$(KERNEL_SRCS) $(X64_EFI_ARCH_SRCS) $(X64_EFI_SRCS))

@@ -70,7 +70,8 @@ printf '#include "cpu.h"\n#include "arch/cpu.h"\n' >"$lt/kernel/arch/x86_64/wind
 for d in lib machine chase config stream procs experiments analysis run; do
     header >"$lt/kernel/$d/$d.h"
 done
-printf '#include "arch/cpu.h"\n#include "platform.h"\n#include "lib/lib.h"\n' >"$lt/kernel/machine/m.c"
+printf '#include "arch/cpu.h"\n#include "platform.h"\n#include "lib/lib.h"\n' \
+    >"$lt/kernel/machine/m.c"
 printf '#include "chase/chase.h"\n#include "config/config.h"\n#include "procs/procs.h"\n' \
     >"$lt/kernel/stream/s.c"
 printf '#include "stream/stream.h"\n#include "machine/machine.h"\n' >"$lt/kernel/procs/p.c"
