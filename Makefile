@@ -90,9 +90,8 @@ KERNEL_SRCS := \
 	kernel/machine/placement.c \
 	kernel/machine/topology.c \
 	kernel/machine/cpu_select.c \
-	kernel/machine/mp_ctl.c kernel/machine/mp_held.c \
 	kernel/machine/paging.c \
-	kernel/machine/window_rules.c kernel/machine/window_stats.c \
+	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
 	kernel/chase/refclock.c \
 	kernel/chase/reps.c \
@@ -119,23 +118,20 @@ KERNEL_SRCS := \
 # x86-64 code shared by both builds (the timed loops).
 ARCH_SRCS := kernel/arch/x86_64/chase_loop.S kernel/arch/x86_64/bw_kernels.S
 
-# x86-64 code only the bare machine runs (ring 0).
-ARCH_EFI_SRCS := kernel/arch/x86_64/window.c kernel/arch/x86_64/window.S
-
+# The firmware front end's portable files, built for both architectures; each architecture's
+# own are in efi/<arch>/, built by efi/<arch>/efi.mk (chase.efi and probe.efi, chaseaa64.efi and
+# probeaa64.efi). mp_ctl.c and mp_held.c are plain C (no GNU-EFI), unit-tested on the host.
 EFI_SRCS := \
 	efi/efi_acpi.c \
+	efi/efi_buffer.c \
 	efi/efi_clocks.c efi/efi_console.c \
 	efi/efi_files.c \
 	efi/efi_main.c \
-	efi/efi_machine.c \
 	efi/efi_mem.c \
-	efi/efi_mp.c efi/efi_mp_plat.c \
+	efi/efi_mp_plat.c efi/mp_ctl.c efi/mp_held.c \
 	efi/efi_numa.c \
-	efi/efi_paging.c \
-	efi/efi_platform.c \
 	efi/efi_serial.c \
-	efi/efi_smbios.c \
-	efi/efi_timers.c
+	efi/efi_smbios.c
 
 HOST_SRCS := \
 	tools/host/host_buffer.c \
@@ -147,44 +143,8 @@ HOST_SRCS := \
 
 # ---- the firmware application -----------------------------------------------------------------
 
-EFI_INC      := /usr/include/efi
-EFI_LIB      := /usr/lib
-EFI_CRT0     := $(EFI_LIB)/crt0-efi-x86_64.o
-EFI_CFLAGS   := $(COMMON) -O2 -g0 -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64 -DCHASE_EFI \
-		-ffreestanding -fno-stack-protector -fno-stack-check -fpic -fshort-wchar \
-		-mno-red-zone -maccumulate-outgoing-args -fno-builtin
-EFI_LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/chase-efi.lds
-
-EFI_OBJS := $(patsubst %,$(BUILD)/efi/%.o,$(KERNEL_SRCS) $(ARCH_SRCS) $(ARCH_EFI_SRCS) $(EFI_SRCS))
-
-$(BUILD)/efi/%.c.o: %.c
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC(efi)  $<")
-	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
-
-$(BUILD)/efi/%.S.o: %.S
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  AS(efi)  $<")
-	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
-
-$(BUILD)/chase.so: $(EFI_OBJS) linker/chase-efi.lds
-	@$(if $(Q),echo "  LD       $@")
-	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
-		$$($(CC) -print-libgcc-file-name)
-
-# An ELF shared object becomes a PE32+ EFI application (subsystem 10).
-$(BUILD)/%.efi: $(BUILD)/%.so
-	@$(if $(Q),echo "  OBJCOPY  $@")
-	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel \
-		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
-		--subsystem=10 $< $@
-
-# probe.efi: a second EFI program for the tests (what the firmware looks like after chase).
-PROBE_OBJS := $(BUILD)/efi/efi/probe.c.o
-
-$(BUILD)/probe.so: $(PROBE_OBJS) linker/chase-efi.lds
-	@$(if $(Q),echo "  LD       $@")
-	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(PROBE_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi
+# chase.efi and probe.efi for x86-64 UEFI (chaseaa64.efi: efi/aarch64/efi.mk, with AArch64 below).
+include efi/x86_64/efi.mk
 
 # One stick for both kinds of machine: \EFI\BOOT\BOOTX64.EFI and \EFI\BOOT\BOOTAA64.EFI.
 $(BUILD)/chase.img: $(BUILD)/chase.efi $(BUILD)/chaseaa64.efi tools/mkimage.sh \
@@ -275,11 +235,8 @@ test_identity_SRCS := kernel/machine/identity.c kernel/lib/fmt.c kernel/lib/kstr
 	kernel/lib/kmath.c
 test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
-UNIT_TESTS += machine/test_placement \
-	machine/test_topology machine/test_mp_ctl machine/test_mp_held machine/test_cpu_select
+UNIT_TESTS += machine/test_placement machine/test_topology machine/test_cpu_select
 test_topology_SRCS := kernel/machine/topology.c
-test_mp_ctl_SRCS := kernel/machine/mp_ctl.c
-test_mp_held_SRCS := kernel/machine/mp_held.c kernel/machine/mp_ctl.c kernel/lib/kstring.c
 test_cpu_select_SRCS := kernel/machine/cpu_select.c tests/unit/stubs/stub_platform.c
 test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
@@ -296,6 +253,12 @@ test_paging_SRCS  := kernel/machine/paging.c kernel/machine/memtype.c kernel/lib
 test_memtype_SRCS := kernel/machine/memtype.c kernel/machine/paging.c kernel/lib/kstring.c
 test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/machine/prefetch_models.c \
 	kernel/lib/kstring.c
+
+# efi: the firmware front end's plain C (the processors it holds, windows' records), on the host.
+UNIT_TESTS += efi/test_mp_ctl efi/test_mp_held
+test_mp_ctl_SRCS := efi/mp_ctl.c
+test_mp_held_SRCS := efi/mp_held.c efi/mp_ctl.c kernel/lib/kstring.c
+$(BUILD)/test/tests/unit/efi/%.c.o: TEST_CFLAGS += -Iefi
 
 # chase: chains, the chase loops, repetitions and the time split, sweep sizes.
 UNIT_TESTS += chase/test_chain chase/test_chain_shapes chase/test_chain_lockstep chase/test_reps \
@@ -368,8 +331,9 @@ test_host_identity_SRCS := tools/host/host_identity.c kernel/machine/smbios.c \
 	kernel/machine/smbios_mem.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 $(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/host -Itests/unit/machine
 
-# AArch64 (issue 42): its decoders' unit tests, chase-host-aarch64 and chaseaa64.efi.
+# AArch64 (issue 42): its decoders' unit tests and chase-host-aarch64; chaseaa64.efi.
 include kernel/arch/aarch64/aarch64.mk
+include efi/aarch64/efi.mk
 
 UNIT_DUPLICATES = $(strip $(foreach n,$(sort $(notdir $(UNIT_TESTS))), \
 	$(if $(word 2,$(filter %/$(n),$(UNIT_TESTS))),$(n))))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What both firmware builds' reference clocks share (efi_timers.c, efi/aarch64/a64_timers.c):
-// the table plat_tsc_references gives, the Stall service as a clock, and a register read in a
-// measurement window.
+// What both firmware builds' reference clocks share (efi/x86_64/x64_timers.c,
+// efi/aarch64/a64_timers.c): the table plat_tsc_references gives, the Stall service as a
+// clock, and a register read in a measurement window.
 #include "arch/cpu.h"
 #include "efi_internal.h"
 #include "platform.h"

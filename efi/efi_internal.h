@@ -11,6 +11,7 @@
 #include "machine/machine.h"
 #include "machine/memmap.h"
 #include "platform.h"
+#include "run/run.h"
 
 /* Open the volume chase was loaded from; false when it has no file system. */
 BOOLEAN efi_files_init(EFI_HANDLE image);
@@ -57,8 +58,8 @@ BOOLEAN efi_wait_key(UINTN timeout_s);
 
 /*
  * Registers the firmware must find as chase found them, with their names: CR3, IDTR, GDTR and
- * the interrupt flag on x86-64 (efi_platform.c); TTBR0, MAIR, TCR, SCTLR, VBAR of the current
- * exception level and DAIF on AArch64 (efi/aarch64/a64_window.c).
+ * the interrupt flag on x86-64 (efi/x86_64/x64_platform.c); TTBR0, MAIR, TCR, SCTLR, VBAR of the
+ * current exception level and DAIF on AArch64 (efi/aarch64/a64_window.c).
  */
 #define EFI_CPU_STATE_MAX 8
 struct efi_cpu_state {
@@ -68,16 +69,11 @@ struct efi_cpu_state {
 };
 void efi_cpu_state_read(struct efi_cpu_state *s);
 
-/* Build chase's IDT for measurement windows (before anything is measured). */
-void efi_window_init(void);
 /*
- * Load the firmware's IDT with chase's handlers on the exception vectors; an exception
- * outside a window then returns through panic_resume with panic_fault filled.
+ * The boot processor's measurement windows (efi/x86_64/x64_platform.c, efi/aarch64/a64_window.c).
+ * Set them up: chase's IDT or exception level (before anything is measured).
  */
-struct arch_jmp;
-void efi_idt_install(struct arch_jmp *panic_resume, struct fault_info *panic_fault);
-/* Put the firmware's own IDT back (before returning to it). */
-void efi_idt_restore(void);
+void efi_window_init(void);
 /*
  * Check what windows rest on, before the first timed one: false with a message in why when
  * chase cannot run here (5-level paging); else make LFENCE serializing where the CPU needs
@@ -86,20 +82,23 @@ void efi_idt_restore(void);
 bool efi_window_check(char *why, size_t why_cap);
 /* Put back what efi_window_check changed (DE_CFG), before returning to the firmware. */
 void efi_window_restore(void);
-/* Use the page tables rooted at cr3 (physical) inside windows; 0 keeps the firmware's. */
-void efi_window_set_cr3(uint64_t cr3);
-/* The page tables windows use (0: the firmware's), for the APs' windows. */
-uint64_t efi_window_cr3(void);
-/*
- * Run a window on the processor plat_window_cpu chose (efi_mp.c): 1 when that is the BSP
- * (run it here), else plat_window_run's result.
- */
-int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
+/* Run fn(arg) in a window on this processor: plat_window_run's answer when it runs here. */
+int efi_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
+/* Fill r with what the windows rest on and what this processor's windows did so far. */
+void efi_window_report(struct window_report *r);
 
 /*
- * The processors this build holds (efi_mp.c on x86, efi/aarch64/a64_mp.c), for efi_mp_plat.c,
- * which calls efi_mp_probe once, when a call first needs them: it finds them (on AArch64 it
- * starts them too) and fills efi_mp_held(), or says in its why that there are none to use.
+ * Run chase_main with the architecture's guard against exceptions outside windows (x86-64:
+ * chase's IDT between windows, an exception there ends the run with run_panic; AArch64: none).
+ */
+enum run_outcome efi_run_guarded(struct machine *m, const struct run_inputs *in,
+                                 enum on_exit *on_exit);
+
+/*
+ * The processors this build holds (efi/x86_64/x64_mp.c, efi/aarch64/a64_mp.c), for
+ * efi_mp_plat.c, which calls efi_mp_probe once, when a call first needs them: it finds them (on
+ * AArch64 it starts them too) and fills efi_mp_held(), or says in its why that there are none
+ * to use.
  */
 struct mp_held;
 struct mp_held *efi_mp_held(void);
@@ -112,9 +111,13 @@ void efi_mp_probe(void);
  */
 bool efi_mp_release(void);
 
-/* Add the other processors' window statistics (each kept by its own processor) into sum. */
-struct window_stats;
-void efi_mp_window_stats(struct window_stats *sum);
+/*
+ * Run a window on the processor plat_window_cpu chose: 1 when that is this one (efi_window_run
+ * runs it here), else plat_window_run's result.
+ */
+int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault);
+/* Add what the other processors' windows did (each kept by its own processor) into r. */
+void efi_mp_window_report(struct window_report *r);
 
 /* The ACPI RSDP from the EFI configuration table (2.0 preferred), or NULL. */
 const void *efi_find_rsdp(void);
@@ -124,6 +127,12 @@ unsigned efi_numa_node_of_apic(uint32_t apic_id);
 const struct plat_numa *efi_numa_tables(void);
 /* The node (index in efi_numa_tables) of the processor running chase; 0 when unknown. */
 unsigned efi_numa_home(void);
+/*
+ * The usable memory map inside nd's ranges that may take a buffer (not hot-pluggable), from
+ * plat_alloc into *out (NULL when none: free it with plat_free); returns how many regions.
+ */
+struct plat_node;
+unsigned efi_numa_node_regions(const struct plat_node *nd, struct mem_region **out);
 /*
  * Claim bytes (a multiple of 4 KiB) of write-back memory for chase's page tables in the boot
  * processor's node (the nearest with room, without SRAT anywhere): 0 with *pa and *node (-1:

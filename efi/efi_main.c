@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The UEFI entry point: gather what the firmware knows, run chase, then do what on_exit says.
 #include "arch/cpu.h"
-#if defined(__x86_64__)
-#include "arch/x86_64/window.h"
-#endif
 #include "lib/console.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
@@ -136,41 +133,6 @@ static void report_left_as_found(const struct efi_cpu_state *before)
 
 static enum on_exit exit_action = ON_EXIT_WAIT;
 
-#if defined(__x86_64__)
-/* Where an exception outside a window lands, and what to do then: set before the run. */
-static struct arch_jmp panic_resume;
-static struct fault_info panic_fault;
-
-/*
- * Run chase with its exception handlers loaded between windows too. A CPU exception
- * outside a window comes back here: say so, save what can be saved, give the
- * firmware its IDT back.
- */
-static __attribute__((noinline)) enum run_outcome run_guarded(struct machine *m,
-                                                              const struct run_inputs *in)
-{
-    if (arch_setjmp(&panic_resume) != 0) {
-        run_panic(&panic_fault);
-        efi_paging_release();
-        efi_idt_restore();
-        return RUN_PANIC;
-    }
-    efi_idt_install(&panic_resume, &panic_fault);
-    enum run_outcome outcome = chase_main(m, in, &exit_action);
-    efi_idt_restore();
-    return outcome;
-}
-#else
-/*
- * AArch64: chase's exception vectors are in VBAR_ELx only inside windows (a64_window.c), so an
- * exception between windows is the firmware's to report.
- */
-static enum run_outcome run_guarded(struct machine *m, const struct run_inputs *in)
-{
-    return chase_main(m, in, &exit_action);
-}
-#endif
-
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
     InitializeLib(image, systab);
@@ -207,7 +169,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     in.options = options;
     efi_time_iso(in.start_time, sizeof(in.start_time));
 
-    enum run_outcome outcome = run_guarded(&m, &in);
+    enum run_outcome outcome = efi_run_guarded(&m, &in, &exit_action);
     efi_window_restore();
     plat_free(options);
     plat_free(cfg_text);

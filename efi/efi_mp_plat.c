@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The platform's calls on other processors, one copy for both firmware builds: the processors
-// are found once (efi_mp.c, efi/aarch64/a64_mp.c) and used through kernel/machine/mp_held.c.
+// are found once (efi/x86_64/x64_mp.c, efi/aarch64/a64_mp.c) and used through efi/mp_held.c;
+// a window runs on the processor plat_window_cpu chose, here or there.
 #include "efi_internal.h"
-#include "machine/mp_held.h"
+#include "mp_held.h"
 #include "platform.h"
 
 /* The processors, found at the first call that needs them. */
@@ -45,4 +46,16 @@ int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
 int plat_window_cpu(unsigned id, uint64_t timeout_us)
 {
     return mp_held_window_cpu(efi_mp_held(), id, timeout_us);
+}
+
+int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
+{
+    int elsewhere = efi_mp_window_run(fn, arg, fault); /* plat_window_cpu chose another */
+    return elsewhere == 1 ? efi_window_run(fn, arg, fault) : elsewhere;
+}
+
+void plat_window_report(struct window_report *r)
+{
+    efi_window_report(r);
+    efi_mp_window_report(r);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Memory nodes on the firmware: ACPI SRAT and SLIT read once, processors matched by APIC ID,
-// and chase buffers placed in write-back memory inside one node's SRAT ranges.
+// each node's memory in the memory map.
 #include "arch/cpu.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
@@ -9,7 +9,6 @@
 #include "machine/srat.h"
 #include "platform.h"
 
-#define EFI_PAGE_BYTES 4096ULL
 #define NODE_ALIGN_BYTES (2ULL << 20) /* what free_bytes is counted in */
 #define CPUID_LEAF_FEATURES 1
 #define CPUID_LEAF_X2APIC 0xb       /* EDX: this processor's x2APIC ID (SDM vol. 2A, CPUID) */
@@ -82,8 +81,7 @@ unsigned efi_numa_home(void)
     return efi_numa_node_of_apic(apic_id_here());
 }
 
-/* The usable memory map inside node's ranges that may take a buffer (not hot-pluggable). */
-static unsigned node_regions(const struct plat_node *nd, struct mem_region **out)
+unsigned efi_numa_node_regions(const struct plat_node *nd, struct mem_region **out)
 {
     unsigned n, k = 0;
     struct mem_region *r = efi_memory_regions(&n);
@@ -115,7 +113,7 @@ static void complete(struct plat_numa *t)
                 if (cpus[c].apic_id == nd->apic_id[k] && !cpus[c].lost)
                     nd->cpu[k] = (int)cpus[c].id;
         struct mem_region *r;
-        unsigned k = node_regions(nd, &r);
+        unsigned k = efi_numa_node_regions(nd, &r);
         nd->free_bytes = memmap_largest_usable(r, k, NODE_ALIGN_BYTES);
         plat_free(r);
     }
@@ -132,58 +130,4 @@ unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)
     *t = numa.t;
     complete(t);
     return t->nnodes;
-}
-
-/* Place size bytes in node's write-back memory; false with why. */
-static bool place_in_node(unsigned node, uint64_t size, uint64_t align, uint64_t *addr, char *why,
-                          size_t why_cap)
-{
-    struct mem_region *r;
-    unsigned k = node_regions(&numa.t.node[node], &r);
-    const struct memtype_regs *types = efi_memtypes();
-    bool placed = memmap_place_wb(r, k, size, align, types, 0, addr);
-    if (!placed)
-        ksnprintf(why, why_cap,
-                  "node %u (domain %u) has no free write-back span of %llu bytes aligned to "
-                  "%llu; its largest free span is %llu bytes",
-                  node, numa.t.node[node].domain, (unsigned long long)size,
-                  (unsigned long long)align,
-                  (unsigned long long)memmap_largest_usable(r, k, align));
-    plat_free(r);
-    return placed;
-}
-
-int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_bytes,
-                           struct plat_buffer *b, char *why, size_t why_cap)
-{
-    kmemset(b, 0, sizeof(*b));
-    read_tables();
-    if (!numa.ok || node >= numa.t.nnodes) {
-        ksnprintf(why, why_cap, "no memory node %u (the SRAT lists %u)", node,
-                  numa.ok ? numa.t.nnodes : 0);
-        return -1;
-    }
-    uint64_t size = (size_bytes + align_bytes - 1) / align_bytes * align_bytes, addr = 0;
-    if (!place_in_node(node, size, align_bytes, &addr, why, why_cap))
-        return -1;
-    EFI_PHYSICAL_ADDRESS pa = addr;
-    if (efi_pages_alloc_at(addr, size, why, why_cap) != 0)
-        return -1;
-    const struct memtype_regs *types = efi_memtypes();
-    b->virt = (uint8_t *)(uintptr_t)pa; /* identity-mapped, by the firmware and by chase */
-    b->phys = pa;
-    b->size_bytes = size;
-    b->align_bytes = align_bytes;
-    b->page_bytes = efi_paging_page_at(pa);
-    b->page_source = "own page tables, largest page (identity map)";
-    b->mem_type = types && types->read ? memtype_name(memtype_range(types, pa, size, 0)) : NULL;
-    b->placement = "write-back span inside the node's SRAT ranges";
-    return 0;
-}
-
-void plat_node_buffer_free(struct plat_buffer *b)
-{
-    if (b->virt)
-        efi_pages_free((EFI_PHYSICAL_ADDRESS)b->phys, b->size_bytes / EFI_PAGE_BYTES);
-    b->virt = NULL;
 }

@@ -2,9 +2,9 @@
 # Tests of the work on several processors: windows cut to window_max_ms on every processor,
 # window records kept per processor, more than 64 processors (a fragment of the Makefile).
 
-UNIT_TESTS += procs/test_win_slice machine/test_window_stats
+UNIT_TESTS += procs/test_win_slice efi/x86_64/test_window_stats
 test_win_slice_SRCS := kernel/procs/win_slice.c
-test_window_stats_SRCS := kernel/machine/window_stats.c
+test_window_stats_SRCS := efi/x86_64/x64_window_stats.c
 
 # chase-host's processor table over a sysfs tree the test writes (2 x 96 threads).
 UNIT_TESTS += host/test_host_cpus

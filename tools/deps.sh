@@ -9,7 +9,7 @@
 set -euo pipefail
 
 # GNU-EFI for arm64 cannot be installed beside the amd64 one (same files, not Multi-Arch):
-# its .deb is downloaded and the build unpacks it (kernel/arch/aarch64/efi.mk).
+# its .deb is downloaded and the build unpacks it (efi/aarch64/efi.mk).
 gnu_efi_arm64() {
     local deb=$1 dir
     dir=$(dirname "$deb")

@@ -7,7 +7,7 @@
 // routed to it, waits in WFE for its mailbox's generation to change, runs the job with chase's
 // translation tables in TTBR0 (as the boot processor's windows do) and raises its done flag.
 // When a processor may take new work, timeouts and lost processors are decided by
-// kernel/machine/mp_ctl.c as on x86. Where the firmware has EFI MP services, chase does not
+// efi/mp_ctl.c as on x86. Where the firmware has EFI MP services, chase does not
 // call them: EDK II's PSCI-based driver also turns a processor on for each job and off after it,
 // so an idle processor is off for it as for chase; one the firmware holds on answers
 // ALREADY_ON, which is said as the reason.
@@ -20,8 +20,8 @@
 #include "machine/acpi.h"
 #include "machine/arm_cpu.h"
 #include "machine/arm_smp.h"
-#include "machine/mp_ctl.h"
-#include "machine/mp_held.h"
+#include "mp_ctl.h"
+#include "mp_held.h"
 #include "platform.h"
 
 #define SECONDARY_STACK_BYTES (64 * 1024) /* a job's frames: the experiments' steps are shallow */
@@ -270,7 +270,7 @@ void efi_mp_probe(void)
         h->ctl.lost = 1;
 }
 
-/* ---- the mailbox's side of kernel/machine/mp_ctl.c ----------------------------------------- */
+/* ---- the mailbox's side of efi/mp_ctl.c ------------------------------------------------------ */
 
 /* Post slot i's job; when wait, until it is over or timeout_us passed. */
 static enum mp_fw fw_start(void *ctx, unsigned i, bool wait, uint64_t timeout_us)
@@ -329,6 +329,11 @@ int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault
         return 1;
     kmemset(fault, 0, sizeof(*fault)); /* no fault is caught on a secondary: it would hang */
     return plat_cpu_run(mps.held.cpu[i].id, fn, arg, mps.held.window_timeout_us) == 0 ? 0 : -1;
+}
+
+void efi_mp_window_report(struct window_report *r)
+{
+    (void)r; /* a secondary's windows (ap_job) keep no record: the report is the boot processor's */
 }
 
 /* Ask every secondary held to turn off and wait (bounded) for PSCI to say it is off. */

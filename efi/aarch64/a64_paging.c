@@ -108,7 +108,7 @@ static uint64_t own_leaf(uint64_t phys, unsigned *indx)
 /* Refuse tables that leave the window's own code, stack or buffer unmapped. */
 static int check_mapped(const struct plat_buffer *b, unsigned wb, char *why, size_t why_cap)
 {
-    uint64_t stack = (uint64_t)(uintptr_t)&why, code = (uint64_t)(uintptr_t)&plat_window_run;
+    uint64_t stack = (uint64_t)(uintptr_t)&why, code = (uint64_t)(uintptr_t)&efi_window_run;
     unsigned indx = 0;
     for (uint64_t a = b->phys; a < b->phys + b->size_bytes; a += own_leaf(a, NULL)) {
         if (!own_leaf(a, &indx) || indx != wb) {

@@ -143,11 +143,8 @@ static __attribute__((noinline)) int run_trapped(struct a64_trap *trap, void (*f
  * TTBR0, VBAR, TPIDR and DAIF, whether fn ended or an exception stopped it. Nothing here calls
  * the firmware.
  */
-int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
+int efi_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
-    int elsewhere = efi_mp_window_run(fn, arg, fault); /* plat_window_cpu chose another */
-    if (elsewhere <= 0)
-        return elsewhere;
     struct a64_pmu_saved pmu = {0, 0, 0};
     struct a64_sve_saved sve = {0, 0};
     const bool count = win.pmu == PROBE_ON, sve_on = win.sve == PROBE_ON;
@@ -338,7 +335,7 @@ bool plat_window_xstate(uint64_t xcr0)
     return xcr0 == 0; /* XCR0 is x86's; Advanced SIMD is on under UEFI on AArch64 */
 }
 
-void plat_window_report(struct window_report *r)
+void efi_window_report(struct window_report *r)
 {
     kmemset(r, 0, sizeof(*r));
     r->windows = win.windows;
@@ -348,4 +345,14 @@ void plat_window_report(struct window_report *r)
     r->core_counter = win.pmu != PROBE_UNTRIED ? win.pmu_why : NULL;
     r->paging = win.ttbr0 ? "chase's own translation tables in TTBR0 (4 KiB granule)"
                           : "the firmware's translation tables";
+}
+
+/*
+ * chase's exception vectors are in VBAR_ELx only inside windows, so an exception between
+ * windows is the firmware's to report: chase runs unguarded.
+ */
+enum run_outcome efi_run_guarded(struct machine *m, const struct run_inputs *in,
+                                 enum on_exit *on_exit)
+{
+    return chase_main(m, in, on_exit);
 }

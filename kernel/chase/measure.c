@@ -18,17 +18,13 @@
 /* Windows a point may lose to NMIs and machine checks before it fails (a storm, not a blip). */
 #define MEASURE_MAX_DROPPED 16
 
-/* The lock-step loops by number of chains; index 0 and 1 are unused. */
-/* clang-format off */
+/* The lock-step loops by number of chains (chase_loop.h's list); index 0 and 1 are unused. */
+#define LOCKSTEP_ENTRY(n) [n] = chase_lockstep_##n,
+#define SERIAL_ENTRY(n) [n] = chase_serial_##n,
 static const chase_lockstep_fn lockstep_fns[CHASE_LOCKSTEP_MAX + 1] = {
-    NULL,             NULL,             chase_lockstep_2,  chase_lockstep_3,  chase_lockstep_4,
-    chase_lockstep_5, chase_lockstep_6, chase_lockstep_7,  chase_lockstep_8,  chase_lockstep_9,
-    chase_lockstep_10, chase_lockstep_11, chase_lockstep_12, chase_lockstep_13, chase_lockstep_14};
+    CHASE_LOCKSTEP_COUNTS(LOCKSTEP_ENTRY)};
 static const chase_lockstep_fn serial_fns[CHASE_LOCKSTEP_MAX + 1] = {
-    NULL,           NULL,           chase_serial_2,  chase_serial_3,  chase_serial_4,
-    chase_serial_5, chase_serial_6, chase_serial_7,  chase_serial_8,  chase_serial_9,
-    chase_serial_10, chase_serial_11, chase_serial_12, chase_serial_13, chase_serial_14};
-/* clang-format on */
+    CHASE_LOCKSTEP_COUNTS(SERIAL_ENTRY)};
 
 /* Add-chain iterations of the point's one clock estimate when none is taken per repetition. */
 #define CHASE_CLOCK_FALLBACK_ITERS 4096

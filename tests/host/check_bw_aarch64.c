@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "arch/aarch64/bw_kernels.h"
+#include "arch/bw_kernels.h"
 #include "arch/aarch64/cpu.h"
 
 #define HWCAP_SVE_BIT (1UL << 22) /* Linux arm64 AT_HWCAP: SVE may be used at EL0 */

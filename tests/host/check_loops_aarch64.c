@@ -51,15 +51,10 @@ static void check_single(void)
 
 static void check_lockstep(void)
 {
-    static const chase_lockstep_fn lockstep[] = {
-        chase_lockstep_2,  chase_lockstep_3,  chase_lockstep_4,  chase_lockstep_5,
-        chase_lockstep_6,  chase_lockstep_7,  chase_lockstep_8,  chase_lockstep_9,
-        chase_lockstep_10, chase_lockstep_11, chase_lockstep_12, chase_lockstep_13,
-        chase_lockstep_14};
-    static const chase_lockstep_fn serial[] = {
-        chase_serial_2,  chase_serial_3,  chase_serial_4, chase_serial_5,  chase_serial_6,
-        chase_serial_7,  chase_serial_8,  chase_serial_9, chase_serial_10, chase_serial_11,
-        chase_serial_12, chase_serial_13, chase_serial_14};
+#define LOCKSTEP_ENTRY(n) [n - 2] = chase_lockstep_##n,
+#define SERIAL_ENTRY(n) [n - 2] = chase_serial_##n,
+    static const chase_lockstep_fn lockstep[CHAINS - 1] = {CHASE_LOCKSTEP_COUNTS(LOCKSTEP_ENTRY)};
+    static const chase_lockstep_fn serial[CHAINS - 1] = {CHASE_LOCKSTEP_COUNTS(SERIAL_ENTRY)};
     for (unsigned n = 2; n <= CHAINS; n++) {
         for (unsigned kind = 0; kind < 2; kind++) {
             void **heads[CHAINS];

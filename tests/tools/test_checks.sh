@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The tree's own checks catch what they are for: check-sizes.sh, check-format.sh and
-# check-doc-paths.sh run on small git trees made here, once clean and once with each kind of
-# offender.
+# The tree's own checks catch what they are for: check-sizes.sh, check-format.sh,
+# check-doc-paths.sh and check-layers.sh run on small git trees made here, once clean and once
+# with each kind of offender.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -90,6 +90,72 @@ check "check-doc-paths: a placeholder must match a path; no top folder, not read
            ! grep -q 'efi/' '$TEST_TMP/doc-paths.out'"
 sed -i '$d' "$docs_tree/docs/guide.md"
 check "check-doc-paths: passes again once fixed" doc_paths
+
+# check-layers: a tree with the rooms' shape, clean, then with one arrow at a time.
+lt=$(fresh_dir layers-tree)
+mkdir -p "$lt/tools" "$lt/kernel/arch/x86_64" "$lt/kernel/arch/aarch64" "$lt/efi/x86_64"
+for d in lib machine chase config point procs stream experiments analysis run; do
+    mkdir -p "$lt/kernel/$d"
+done
+cp "$ROOT/tools/check-layers.sh" "$ROOT/tools/check_lib.sh" "$lt/tools/"
+git -C "$lt" init -q .
+header() { printf '// SPDX-License-Identifier: MIT\n#pragma once\n'; } # a header of nothing
+header >"$lt/kernel/platform.h"
+header >"$lt/kernel/arch/x86_64/cpu.h"
+header >"$lt/kernel/arch/aarch64/cpu.h"
+printf '#include "arch/x86_64/cpu.h"\n#include "arch/aarch64/cpu.h"\n' >"$lt/kernel/arch/cpu.h"
+printf '#include "cpu.h"\n#include "arch/cpu.h"\n' >"$lt/kernel/arch/x86_64/window.h"
+for d in lib machine chase config point procs stream experiments analysis run; do
+    header >"$lt/kernel/$d/$d.h"
+done
+printf '#include "arch/cpu.h"\n#include "platform.h"\n#include "lib/lib.h"\n' \
+    >"$lt/kernel/machine/m.c"
+printf '#include "chase/chase.h"\n#include "config/config.h"\n#include "procs/procs.h"\n' \
+    >"$lt/kernel/stream/s.c"
+printf '#include "point/point.h"\n#include "machine/machine.h"\n' >"$lt/kernel/procs/p.c"
+printf '#include "stream/stream.h"\n#include "procs/procs.h"\n' >"$lt/kernel/experiments/e.c"
+printf '#include "arch/x86_64/window.h"\n#include "x86_64/x.h"\n#include "efi.h"\n' \
+    >"$lt/efi/x86_64/x.c"
+header >"$lt/efi/x86_64/x.h"
+printf '#include "arch/cpu.h"\n' >"$lt/efi/main.c"
+git -C "$lt" add -A
+layers() { "$lt/tools/check-layers.sh" >"$TEST_TMP/layers.out" 2>&1; }
+# layers_flags FILE TEXT WHAT: FILE (made to offend) fails the check named WHAT; put back after.
+layers_flags() {
+    local file=$1 text=$2 what=$3 kept
+    kept=$(cat "$lt/$file" 2>/dev/null)
+    printf '%s\n' "$text" >>"$lt/$file"
+    ! layers && grep -q "^not ok - $what" "$TEST_TMP/layers.out" &&
+        grep -q "^#   $file:" "$TEST_TMP/layers.out"
+    local rc=$?
+    if [ -n "$kept" ]; then printf '%s\n' "$kept" >"$lt/$file"; else rm -f "$lt/$file"; fi
+    return $rc
+}
+check "check-layers: a tree of the rooms' shape passes" layers
+check "check-layers: an arrow back up from kernel/arch/ into machine/ fails" \
+    layers_flags kernel/arch/x86_64/window.h '#include "machine/machine.h"' \
+    "kernel/arch/ includes only kernel/arch/ headers"
+check "check-layers: kernel/arch/ including platform.h fails" \
+    layers_flags kernel/arch/x86_64/cpu.h '#include "platform.h"' \
+    "kernel/arch/ includes only kernel/arch/ headers"
+check "check-layers: portable kernel code naming an architecture's header fails" \
+    layers_flags kernel/chase/c.c '#include "arch/x86_64/cpu.h"' \
+    "only an architecture's own files include its headers"
+check "check-layers: efi/'s portable files naming an architecture's header fail" \
+    layers_flags efi/main.c '#include "arch/x86_64/window.h"' \
+    "only an architecture's own files include its headers"
+check "check-layers: one architecture's files naming the other's fail" \
+    layers_flags efi/x86_64/x.c '#include "arch/aarch64/cpu.h"' \
+    "only an architecture's own files include its headers"
+check "check-layers: stream/ including experiments/ fails" \
+    layers_flags kernel/stream/s.c '#include "experiments/experiments.h"' "kernel/ layers"
+check "check-layers: procs/ including stream/ fails" \
+    layers_flags kernel/procs/p.c '#include "stream/stream.h"' "kernel/ layers"
+check "check-layers: chase/ including procs/ fails" \
+    layers_flags kernel/chase/c.c '#include "procs/procs.h"' "kernel/ layers"
+check "check-layers: kernel/ including a header of efi/ fails" \
+    layers_flags kernel/run/r.c '#include "x86_64/x.h"' "kernel/ includes only kernel/'s own"
+check "check-layers: passes again once put back" layers
 
 if command -v "${CLANG_FORMAT:-clang-format}" >/dev/null; then
     printf '// SPDX-License-Identifier: MIT\nint f(void)\n{\n    return 1;\n}\n' >"$tree/efi/ok.c"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # chase-host for AArch64 Linux, cross-built with Debian's gcc-aarch64-linux-gnu, and its test;
-# the AArch64 decoders' unit tests; chaseaa64.efi (efi.mk).
+# the AArch64 decoders' unit tests (chaseaa64.efi: efi/aarch64/efi.mk).
 
 # The ID register (MIDR, MPIDR, CLIDR, CCSIDR, CTR), PPTT, MADT and translation-table decoders.
 UNIT_TESTS += machine/test_arm_id machine/test_arm_pptt
@@ -69,6 +69,3 @@ UNIT_TESTS += host/test_host_arm_files
 test_host_arm_files_SRCS := tools/host/host_arm_files.c kernel/machine/arm_pptt.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c
 $(BUILD)/test/tests/unit/host/test_host_arm_files.c.o: TEST_CFLAGS += -Itools/host -Itests/unit/machine
-
-# chaseaa64.efi: chase for AArch64 UEFI, beside chase.efi in chase.img.
-include kernel/arch/aarch64/efi.mk

@@ -2,6 +2,8 @@
 /* The timed loops for AArch64: dependent-load chases, empty timed regions and the add chain
    (AAPCS64), the same structure as kernel/arch/x86_64/chase_loop.S. */
 
+#include "arch/chase_loop.h"
+
     .text
 
 /*
@@ -147,8 +149,6 @@ add_chain_timed:
     and     x20, \reg, xzr
 .endm
 
-/* Loads per chain per iteration: CHASE_UNROLL in chase_loop.h. */
-#define CHASE_UNROLL_LOADS 16
 
 /* uint64_t NAME(void ***heads, uint64_t iters, uint64_t use_rdtscp): use_rdtscp is ignored */
 .macro LOCKSTEP_FN name, n, hop
@@ -162,7 +162,7 @@ add_chain_timed:
     COUNTER_READ x19
     .p2align 6
 1:
-    .rept CHASE_UNROLL_LOADS
+    .rept CHASE_UNROLL
     FOR_STREAMS \n, \hop
     .endr
     subs    x1, x1, #1
@@ -175,12 +175,10 @@ add_chain_timed:
     .size   \name, . - \name
 .endm
 
-    .irp k, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-    LOCKSTEP_FN chase_lockstep_\k, \k, HOP
-    .endr
-
-    .irp k, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-    LOCKSTEP_FN chase_serial_\k, \k, SERIAL_HOP
-    .endr
+/* One loop per count of chase_loop.h's list, the plain ones first (";" ends a statement). */
+#define LOCKSTEP_PLAIN(n) LOCKSTEP_FN chase_lockstep_##n, n, HOP;
+#define LOCKSTEP_SERIAL(n) LOCKSTEP_FN chase_serial_##n, n, SERIAL_HOP;
+    CHASE_LOCKSTEP_COUNTS(LOCKSTEP_PLAIN)
+    CHASE_LOCKSTEP_COUNTS(LOCKSTEP_SERIAL)
 
     .section .note.GNU-stack, "", %progbits

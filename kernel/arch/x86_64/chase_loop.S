@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The timed loops: dependent-load chases, empty timed regions and the add chain (SysV ABI). */
 
+#include "arch/chase_loop.h"
+
     .text
 
 /* rax = rdx:rax as one 64-bit TSC value */
@@ -193,8 +195,6 @@ add_chain_timed_rdtscp:
     andl    $0, %eax
 .endm
 
-/* Loads per chain per iteration: CHASE_UNROLL in chase_loop.h. */
-#define CHASE_UNROLL_LOADS 16
 
 /* Stack frame of the lock-step loops (above the six saved registers). */
 #define LS_HEADS   0
@@ -229,7 +229,7 @@ add_chain_timed_rdtscp:
     xorl    %eax, %eax
     .p2align 6
 1:
-    .rept CHASE_UNROLL_LOADS
+    .rept CHASE_UNROLL
     FOR_STREAMS \n, \hop
     .endr
     decq    LS_ITERS(%rsp)
@@ -258,12 +258,10 @@ add_chain_timed_rdtscp:
 .endm
 
 
-    .irp k, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-    LOCKSTEP_FN chase_lockstep_\k, \k, HOP
-    .endr
-
-    .irp k, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-    LOCKSTEP_FN chase_serial_\k, \k, SERIAL_HOP
-    .endr
+/* One loop per count of chase_loop.h's list, the plain ones first (";" ends a statement). */
+#define LOCKSTEP_PLAIN(n) LOCKSTEP_FN chase_lockstep_##n, n, HOP;
+#define LOCKSTEP_SERIAL(n) LOCKSTEP_FN chase_serial_##n, n, SERIAL_HOP;
+    CHASE_LOCKSTEP_COUNTS(LOCKSTEP_PLAIN)
+    CHASE_LOCKSTEP_COUNTS(LOCKSTEP_SERIAL)
 
     .section .note.GNU-stack, "", @progbits

@@ -156,4 +156,11 @@ static inline void arch_pause(void)
     __asm__ volatile("pause");
 }
 
+/* Stop this processor for good: interrupts off and halted (after an NMI, halted again). */
+static inline __attribute__((noreturn)) void arch_halt_forever(void)
+{
+    for (;;)
+        __asm__ volatile("cli; hlt" ::: "memory");
+}
+
 #endif

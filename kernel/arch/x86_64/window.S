@@ -57,12 +57,12 @@ isr_stubs:
 
 /*
  * NMI: count it on this processor and return to what it interrupted. cli does not hold NMIs
- * off; the window that saw one is dropped (window.c compares its processor's count), one
- * between windows changes nothing. Inside a window the loaded IDT is the first member of the
- * window's env (its magic says so): the count goes into that env's record, which only this
- * processor writes; outside windows (the boot processor's IDT overlay) into arch_nmi_between.
- * The IRET also ends the CPU's blocking of further NMIs and restores the flags. Touches no
- * register.
+ * off; the window that saw one is dropped (efi/x86_64/x64_window.c compares its processor's
+ * count), one between windows changes nothing. Inside a window the loaded IDT is the first
+ * member of the window's env (its magic says so): the count goes into that env's record, which
+ * only this processor writes; outside windows (the boot processor's IDT overlay) into
+ * arch_nmi_between. The IRET also ends the CPU's blocking of further NMIs and restores the
+ * flags. Touches no register.
  */
 nmi_entry:
     pushq   %rax
@@ -124,7 +124,7 @@ arch_longjmp:
     jmpq    *56(%rdi)
     .size   arch_longjmp, . - arch_longjmp
 
-/* NMIs taken outside windows since chase started (read by window.c). */
+/* NMIs taken outside windows since chase started (read through arch_nmis_between_windows). */
     .data
     .p2align 3
     .globl  arch_nmi_between

@@ -18,36 +18,13 @@
 #define SLOTS 97 /* not a multiple of the unroll: laps end inside iterations */
 #define ITERS 5
 
-static const chase_lockstep_fn lockstep[CHASE_LOCKSTEP_MAX + 1] = {NULL,
-                                                                   NULL,
-                                                                   chase_lockstep_2,
-                                                                   chase_lockstep_3,
-                                                                   chase_lockstep_4,
-                                                                   chase_lockstep_5,
-                                                                   chase_lockstep_6,
-                                                                   chase_lockstep_7,
-                                                                   chase_lockstep_8,
-                                                                   chase_lockstep_9,
-                                                                   chase_lockstep_10,
-                                                                   chase_lockstep_11,
-                                                                   chase_lockstep_12,
-                                                                   chase_lockstep_13,
-                                                                   chase_lockstep_14};
-static const chase_lockstep_fn serial[CHASE_LOCKSTEP_MAX + 1] = {NULL,
-                                                                 NULL,
-                                                                 chase_serial_2,
-                                                                 chase_serial_3,
-                                                                 chase_serial_4,
-                                                                 chase_serial_5,
-                                                                 chase_serial_6,
-                                                                 chase_serial_7,
-                                                                 chase_serial_8,
-                                                                 chase_serial_9,
-                                                                 chase_serial_10,
-                                                                 chase_serial_11,
-                                                                 chase_serial_12,
-                                                                 chase_serial_13,
-                                                                 chase_serial_14};
+/* Every loop of chase_loop.h's list, by number of chains (index 0 and 1 unused). */
+#define LOCKSTEP_ENTRY(n) [n] = chase_lockstep_##n,
+#define SERIAL_ENTRY(n) [n] = chase_serial_##n,
+static const chase_lockstep_fn lockstep[CHASE_LOCKSTEP_MAX + 1] = {
+    CHASE_LOCKSTEP_COUNTS(LOCKSTEP_ENTRY)};
+static const chase_lockstep_fn serial[CHASE_LOCKSTEP_MAX + 1] = {
+    CHASE_LOCKSTEP_COUNTS(SERIAL_ENTRY)};
 
 /* n random chains of SLOTS slots each, in one buffer; heads and a copy of them. */
 static uint8_t *chains(unsigned n, void **heads[])
@@ -67,6 +44,7 @@ static void check_loops(const chase_lockstep_fn *fns, uint64_t use_rdtscp)
 {
     for (unsigned n = 2; n <= CHASE_LOCKSTEP_MAX; n++) {
         void **heads[CHASE_LOCKSTEP_MAX], **p[CHASE_LOCKSTEP_MAX];
+        assert_non_null(fns[n]); /* the list has every count from 2 up */
         uint8_t *buf = chains(n, heads);
         memcpy(p, heads, sizeof(heads));
         uint64_t ticks = fns[n](p, ITERS, use_rdtscp);

@@ -8,12 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "machine/mp_ctl.h"
+#include "mp_ctl.h"
 #include "platform.h"
 
 #define MP_HELD_WHY_BYTES 160 /* the reason no other processor can be used, as text */
 
-/* How a front end gives one of its processors a job (efi/efi_mp.c, efi/aarch64/a64_mp.c). */
+/* How a front end gives one of its processors a job (efi/x86_64/x64_mp.c, efi/aarch64/a64_mp.c). */
 struct mp_held_ops {
     /* Give slot i fn(arg), or step(arg) window after window until it returns false (fn NULL);
        called only when mp_ctl_ready said slot i may take work. False when it cannot. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the processors a front end holds (kernel/machine/mp_held.c) over a stub
+// Unit tests of the processors a front end holds (efi/mp_held.c) over a stub
 // firmware: ids are the firmware's numbers, not the slots; a group starts only when every one
 // of it can; a processor that does not come back is marked lost in the table the caller sees.
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "machine/mp_held.h"
+#include "mp_held.h"
 
 #define HELD 4
 

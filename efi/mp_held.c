@@ -3,7 +3,7 @@
 // services) and AArch64 (PSCI and mailboxes): which processor an id names, a group ready before
 // any starts, the controller's lost marks copied into the table after every call that may set
 // them. The front end only probes the processors and gives one a job (struct mp_held_ops).
-#include "machine/mp_held.h"
+#include "mp_held.h"
 
 #include "lib/kstring.h"
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "machine/window_stats.h"
+#include "x86_64/x64_window_stats.h"
 
 /* What window.S does on an NMI: its own processor's record, nobody else's. */
 static void nmi_on(struct window_stats *cpu)
@@ -81,12 +81,32 @@ static void test_sum_over_processors(void **state)
     assert_memory_equal(&back, &sum, sizeof(sum));
 }
 
+/* A report adds each processor's record to what it holds, by window_stats_add's rules. */
+static void test_report_adds_records(void **state)
+{
+    (void)state;
+    struct window_report r = {.windows = 4, .longest_ticks = 600, .nmis = 3, .lfence = "kept"};
+    struct window_stats bsp = {.windows = 10, .longest_ticks = 400, .nmis = 1, .nmi_windows = 1};
+    struct window_stats ap = {.windows = 5, .longest_ticks = 900, .machine_checks = 1};
+    window_stats_report(&r, &bsp);
+    assert_int_equal(r.windows, 14);
+    assert_int_equal(r.longest_ticks, 600);
+    window_stats_report(&r, &ap);
+    assert_int_equal(r.windows, 19);
+    assert_int_equal(r.longest_ticks, 900);
+    assert_int_equal(r.nmis, 4);
+    assert_int_equal(r.nmi_windows, 1);
+    assert_int_equal(r.machine_checks, 1);
+    assert_string_equal(r.lfence, "kept"); /* what is not a count stays as it was */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nmi_costs_its_own_processor_only),
         cmocka_unit_test(test_count),
         cmocka_unit_test(test_sum_over_processors),
+        cmocka_unit_test(test_report_adds_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

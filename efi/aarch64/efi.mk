@@ -27,12 +27,10 @@ A64_EFI_CFLAGS := $(COMMON) -O2 -g0 -isystem $(A64_GNUEFI)/include/efi \
 A64_EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T $(A64_GNUEFI)/lib/elf_aarch64_efi.lds \
 	--defsym=EFI_SUBSYSTEM=0xa --no-warn-rwx-segments
 
-# The front end on AArch64: efi/'s portable files and efi/aarch64/ in place of the x86 ones
-# (windows, registers, page tables, processors, reference clocks).
-A64_EFI_SRCS := efi/efi_acpi.c efi/efi_clocks.c efi/efi_console.c efi/efi_files.c efi/efi_main.c \
-	efi/efi_mem.c efi/efi_numa.c efi/efi_serial.c efi/efi_smbios.c \
-	efi/efi_mp_plat.c efi/aarch64/a64_machine.c efi/aarch64/a64_mp.c efi/aarch64/a64_paging.c \
-	efi/aarch64/a64_timers.c efi/aarch64/a64_window.c
+# The front end on AArch64: efi/'s portable files and efi/aarch64/ (windows, registers,
+# translation tables, processors, reference clocks).
+A64_EFI_SRCS := $(EFI_SRCS) efi/aarch64/a64_machine.c efi/aarch64/a64_mp.c \
+	efi/aarch64/a64_paging.c efi/aarch64/a64_timers.c efi/aarch64/a64_window.c
 A64_EFI_KERNEL_SRCS := $(KERNEL_SRCS)
 # The exception vectors exist only in the firmware build (chase-host takes no exceptions).
 A64_EFI_ARCH_SRCS := $(AARCH64_ARCH_SRCS) kernel/arch/aarch64/vectors.S \

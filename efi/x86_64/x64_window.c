@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Measurement windows on the bare machine: interrupts off, chase's own page tables and IDT.
-#include "window.h"
+// Measurement windows on x86-64 firmware: interrupts off, chase's own page tables and IDT. Plain
+// C over kernel/arch/x86_64/ (the exception stubs in window.S, the instructions in cpu.h).
+#include "x64_window.h"
 
 #include <stddef.h>
 
 #include "lib/kstring.h"
 
 #define GATE_INTERRUPT_PRESENT 0x8e /* present, DPL 0, 64-bit interrupt gate */
-#define ISR_STUB_BYTES 16
 #define VECTOR_NMI 2
 #define VECTOR_MACHINE_CHECK 18
 #define MSR_MCG_STATUS 0x17a /* machine-check global status: RIPV, EIPV, MCIP */
-
-extern char isr_stubs[];                   /* window.S: one 16-byte stub per vector */
-extern volatile uint64_t arch_nmi_between; /* window.S: NMIs taken outside windows */
 
 _Static_assert(offsetof(struct window_env, magic) == WINDOW_ENV_MAGIC_OFFSET, "window.S");
 _Static_assert(offsetof(struct window_env, stats.nmis) == WINDOW_ENV_NMIS_OFFSET, "window.S");
@@ -32,7 +29,7 @@ static volatile uint64_t window_xcr0;
 
 static void set_gate(struct idt_gate *g, unsigned vector, uint16_t cs)
 {
-    uint64_t handler = (uint64_t)(uintptr_t)(isr_stubs + vector * ISR_STUB_BYTES);
+    uint64_t handler = arch_isr_stub(vector);
     g->offset_low = (uint16_t)handler;
     g->selector = cs;
     g->ist = 0;
@@ -42,7 +39,7 @@ static void set_gate(struct idt_gate *g, unsigned vector, uint16_t cs)
     g->reserved = 0;
 }
 
-void arch_window_init(struct window_env *env)
+void x64_window_init(struct window_env *env)
 {
     kmemset(env, 0, sizeof(*env));
     uint16_t cs = arch_read_cs();
@@ -53,8 +50,8 @@ void arch_window_init(struct window_env *env)
     env->magic = (uint64_t)WINDOW_ENV_MAGIC;
 }
 
-void arch_idt_overlay(struct idt_gate *table, const struct descriptor_ptr *firmware,
-                      struct descriptor_ptr *out)
+void x64_idt_overlay(struct idt_gate *table, const struct descriptor_ptr *firmware,
+                     struct descriptor_ptr *out)
 {
     size_t bytes = (size_t)firmware->limit + 1;
     if (bytes > IDT_GATES * sizeof(struct idt_gate))
@@ -70,13 +67,13 @@ void arch_idt_overlay(struct idt_gate *table, const struct descriptor_ptr *firmw
                                 : IDT_EXCEPTION_VECTORS * sizeof(struct idt_gate) - 1);
 }
 
-void arch_panic_arm(struct arch_jmp *j, struct fault_info *f)
+void x64_panic_arm(struct arch_jmp *j, struct fault_info *f)
 {
     panic_fault = f;
     panic_resume = j;
 }
 
-void arch_window_xstate(uint64_t xcr0)
+void x64_window_xstate(uint64_t xcr0)
 {
     window_xcr0 = xcr0;
 }
@@ -90,8 +87,6 @@ static void flush_global(uint64_t cr4)
     }
 }
 
-/* Called by window.S with the exception frame: vector, error code, RIP, CS, RFLAGS, ... */
-void arch_exception(const uint64_t *frame);
 /*
  * The window this processor is in: its loaded IDT is a window_env's (the IDT is the first
  * member), so each processor finds its own, the APs' windows included; NULL outside windows.
@@ -109,10 +104,8 @@ void arch_exception(const uint64_t *frame)
     struct window_env *env = window_here();
     struct fault_info *f = env ? &env->fault : panic_fault;
     struct arch_jmp *resume = env ? &env->resume : panic_resume;
-    if (!f || !resume) {
-        for (;;) /* nobody to report to: stop here rather than run on in a broken state */
-            __asm__ volatile("cli; hlt");
-    }
+    if (!f || !resume) /* nobody to report to: stop here rather than run on in a broken state */
+        arch_halt_forever();
     f->faulted = true;
     f->vector = (unsigned)frame[0];
     f->error_code = frame[1];
@@ -124,8 +117,8 @@ void arch_exception(const uint64_t *frame)
     f->rip = frame[2];
     f->cr2 = arch_read_cr2();
     f->cr3 = arch_read_cr3();
-    if (!env && (frame[FRAME_RFLAGS] & RFLAGS_IF))
-        __asm__ volatile("sti"); /* the panic path calls the firmware: let its timer run */
+    if (!env) /* the panic path calls the firmware: let its timer run if it ran before */
+        arch_irq_restore(frame[FRAME_RFLAGS]);
     arch_longjmp(resume, 1);
 }
 
@@ -142,8 +135,8 @@ static int window_account(struct window_env *env, int rc, uint64_t t0, uint64_t 
     return rc;
 }
 
-int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
-                    struct fault_info *fault)
+int x64_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
+                   struct fault_info *fault)
 {
     volatile uint64_t flags = arch_irq_save();
     volatile uint64_t t0 = arch_tsc_fenced();
@@ -190,14 +183,9 @@ int arch_window_run(struct window_env *env, void (*fn)(void *arg), void *arg,
     return rc;
 }
 
-void arch_window_stats_add(const struct window_env *env, struct window_stats *sum)
+void x64_window_stats_add(const struct window_env *env, struct window_stats *sum)
 {
     window_stats_add(sum, &env->stats);
-}
-
-uint64_t arch_nmis_between_windows(void)
-{
-    return arch_nmi_between;
 }
 
 struct wrmsr_job {
@@ -211,11 +199,11 @@ static void wrmsr_job_run(void *arg)
     arch_wrmsr(j->msr, j->value);
 }
 
-int arch_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value)
+int x64_window_wrmsr(struct window_env *env, uint32_t msr, uint64_t value)
 {
     struct wrmsr_job job = {msr, value};
     struct fault_info fault;
-    int rc = arch_window_run(env, wrmsr_job_run, &job, &fault);
+    int rc = x64_window_run(env, wrmsr_job_run, &job, &fault);
     return rc != 0 && fault.vector != VECTOR_NMI ? -1 : 0; /* an NMI did not stop the write */
 }
 
@@ -225,11 +213,11 @@ static void rdmsr_job_run(void *arg)
     j->value = arch_rdmsr(j->msr);
 }
 
-int arch_window_rdmsr(struct window_env *env, uint32_t msr, uint64_t *value)
+int x64_window_rdmsr(struct window_env *env, uint32_t msr, uint64_t *value)
 {
     struct wrmsr_job job = {msr, 0};
     struct fault_info fault;
-    int rc = arch_window_run(env, rdmsr_job_run, &job, &fault);
+    int rc = x64_window_run(env, rdmsr_job_run, &job, &fault);
     if (rc != 0 && fault.vector != VECTOR_NMI) /* an NMI did not stop the read */
         return -1;
     *value = job.value;

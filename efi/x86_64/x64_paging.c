@@ -6,6 +6,7 @@
 #include "machine/memtype.h"
 #include "machine/paging.h"
 #include "platform.h"
+#include "x86_64/x64_internal.h"
 
 #define EFI_PAGE_BYTES 4096ULL
 #define IDENTITY_MIN_TOP (4ULL << 30) /* always map the low 4 GiB (firmware, APIC, flash) */
@@ -37,7 +38,7 @@ static uint64_t identity_top(void)
 
 static void free_tables(void)
 {
-    efi_window_set_cr3(0);
+    x64_window_set_cr3(0);
     if (table_pool_pages)
         efi_pages_free(table_pool, table_pool_pages);
     table_pool_pages = 0;
@@ -118,7 +119,7 @@ static int build_tables(struct plat_buffer *b, uint64_t buffer_page, bool exact,
     tables = pm;
     table_pool = pool;
     table_pool_pages = pages;
-    efi_window_set_cr3((uint64_t)(uintptr_t)tables.pml4);
+    x64_window_set_cr3((uint64_t)(uintptr_t)tables.pml4);
     uint64_t page = 0;
     if (paging_translate(&tables, b->phys, &page, NULL) != b->phys)
         page = 0; /* cannot happen: the plan maps the buffer */

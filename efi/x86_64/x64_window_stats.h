@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // What measurement windows did, kept per processor (no count shared between them) and summed.
-#ifndef CHASE_WINDOW_STATS_H
-#define CHASE_WINDOW_STATS_H
+#ifndef CHASE_EFI_X64_WINDOW_STATS_H
+#define CHASE_EFI_X64_WINDOW_STATS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "platform.h"
 
 /*
  * One processor's windows: written only on that processor (by its windows and its NMI
@@ -30,5 +32,8 @@ bool window_stats_count(struct window_stats *s, uint64_t ticks, bool machine_che
 
 /* Add processor record s into sum: counts added, the longest window the longest of both. */
 void window_stats_add(struct window_stats *sum, const struct window_stats *s);
+
+/* Add processor record s into the window counts of report r, as window_stats_add does. */
+void window_stats_report(struct window_report *r, const struct window_stats *s);
 
 #endif

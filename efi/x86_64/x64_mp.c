@@ -4,18 +4,19 @@
 // AP work calls no UEFI service: the firmware calls ap_entry on the AP, which runs the job in
 // a window of the AP's own (chase's CR3, an IDT of its own, interrupts off), restores what it
 // found and raises its slot's done flag; the BSP polls the flags with Stall between. When a
-// processor may take work again, retries and timeouts are decided by kernel/machine/mp_ctl.c;
+// processor may take work again, retries and timeouts are decided by efi/mp_ctl.c;
 // this file only carries them out. Every processor the firmware reports is held (the table
 // is allocated from its count); each one's place comes from CPUID run on it.
-#include "arch/x86_64/window.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/ap_msr.h"
-#include "machine/mp_ctl.h"
-#include "machine/mp_held.h"
 #include "machine/topology.h"
+#include "mp_ctl.h"
+#include "mp_held.h"
 #include "platform.h"
+#include "x86_64/x64_internal.h"
+#include "x86_64/x64_window.h"
 
 #define MP_SERVICES_GUID                                                                           \
     {                                                                                              \
@@ -94,12 +95,12 @@ static struct {
 /* MSR access on the AP, each in a window of its own there (a #GP is caught). */
 static bool ap_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
 {
-    return arch_window_rdmsr(ctx, msr, value) == 0;
+    return x64_window_rdmsr(ctx, msr, value) == 0;
 }
 
 static bool ap_wrmsr(void *ctx, uint32_t msr, uint64_t value)
 {
-    return arch_window_wrmsr(ctx, msr, value) == 0;
+    return x64_window_wrmsr(ctx, msr, value) == 0;
 }
 
 /* One window's share of a job of several windows. */
@@ -117,13 +118,13 @@ static void slot_step(void *arg)
 static void ap_windows(struct ap_slot *s)
 {
     if (!s->step) {
-        s->rc = arch_window_run(&s->env, s->fn, s->arg, &s->fault);
+        s->rc = x64_window_run(&s->env, s->fn, s->arg, &s->fault);
         return;
     }
     int rc = 0;
     do {
         s->more = false; /* stays so when a fault stops the step half-way: nothing more of it */
-        rc |= arch_window_run(&s->env, slot_step, s, &s->fault);
+        rc |= x64_window_run(&s->env, slot_step, s, &s->fault);
         arch_pause(); /* interrupts pending meanwhile are taken here */
     } while (s->more);
     s->rc = rc;
@@ -140,7 +141,7 @@ static void __attribute__((ms_abi)) ap_entry(void *arg)
     unsigned i = (unsigned)(s - mps.slot);
     struct ap_msr_ops ops = {ap_rdmsr, ap_wrmsr, &s->env};
     struct ap_msr_held held;
-    s->env.cr3 = efi_window_cr3();
+    s->env.cr3 = x64_window_cr3();
     ap_msr_apply(ap_msr_book(), s->book, mps.held.cpu[i].id, &ops, &held);
     ap_windows(s);
     ap_msr_restore(ap_msr_book(), s->book, &ops, &held);
@@ -214,7 +215,7 @@ static void add_processor(UINTN i, const struct mp_processor_info *info,
                            .apic_id = (uint32_t)info->processor_id,
                            .node = efi_numa_node_of_apic((uint32_t)info->processor_id),
                            .bsp = (info->status_flag & PROCESSOR_AS_BSP_BIT) != 0};
-    arch_window_init(&mps.slot[mps.held.n].env);
+    x64_window_init(&mps.slot[mps.held.n].env);
     mps.slot[mps.held.n].book = PLAT_CPUS_MAX;
     mps.ctl_slot[mps.held.n].bsp = c->bsp;
     place(c, &mps.slot[mps.held.n].topo, fw);
@@ -266,7 +267,7 @@ struct mp_held *efi_mp_held(void)
     return &mps.held;
 }
 
-/* ---- the firmware's side of kernel/machine/mp_ctl.c ---------------------------------------- */
+/* ---- the firmware's side of efi/mp_ctl.c ----------------------------------------------------- */
 
 static enum mp_fw fw_start(void *ctx, unsigned i, bool wait, uint64_t timeout_us)
 {
@@ -321,7 +322,7 @@ static bool slot_prepare(void *ctx, unsigned i, void (*fn)(void *), bool (*step)
     return true;
 }
 
-/* What the job's windows returned (arch_window_run's answer, 0: none faulted). */
+/* What the job's windows returned (x64_window_run's answer, 0: none faulted). */
 static int slot_result(void *ctx, unsigned i)
 {
     (void)ctx;
@@ -342,10 +343,13 @@ int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault
     return rc == 0 ? 0 : -1;
 }
 
-void efi_mp_window_stats(struct window_stats *sum)
+void efi_mp_window_report(struct window_report *r)
 {
-    for (unsigned i = 0; i < mps.held.n; i++)
-        arch_window_stats_add(&mps.slot[i].env, sum);
+    struct window_stats s;
+    kmemset(&s, 0, sizeof(s));
+    for (unsigned i = 0; i < mps.held.n; i++) /* each processor's own record, summed */
+        x64_window_stats_add(&mps.slot[i].env, &s);
+    window_stats_report(r, &s);
 }
 
 bool efi_mp_release(void)

@@ -6,7 +6,7 @@
 // is over, not that the processor is free again: the firmware learns that later (EDK II on a
 // timer, and AMI answers a new start with "not ready" meanwhile). So a processor started
 // without waiting is taken again only after the firmware's completion event has signalled.
-#include "machine/mp_ctl.h"
+#include "mp_ctl.h"
 
 static void lose(struct mp_ctl *c, unsigned slot)
 {

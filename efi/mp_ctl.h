@@ -24,7 +24,7 @@ enum mp_fw {
     MP_FW_ERROR      /* refused otherwise */
 };
 
-/* The firmware's MP services, as thin as they can be (efi/efi_mp.c; stubs in the tests). */
+/* The firmware's MP services, as thin as they can be (efi/x86_64/x64_mp.c; stubs in the tests). */
 struct mp_fw_ops {
     /* Start slot's job; wait: return only when it is over or timeout_us passed. */
     enum mp_fw (*start)(void *ctx, unsigned slot, bool wait, uint64_t timeout_us);

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "machine/mp_ctl.h"
+#include "mp_ctl.h"
 
 #define SLOTS 4
 

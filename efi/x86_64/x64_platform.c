@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Timers and measurement windows on the firmware.
+// The boot processor's measurement windows on x86-64 firmware: chase's IDT between windows
+// (the run guarded against exceptions outside them), the windows' page tables, LFENCE made
+// serializing, and what the windows did.
 #include "arch/cpu.h"
-#include "arch/x86_64/window.h"
 #include "efi_internal.h"
 #include "lib/kstring.h"
 #include "machine/ap_msr.h"
 #include "machine/window_rules.h"
 #include "platform.h"
+#include "x86_64/x64_internal.h"
+#include "x86_64/x64_window.h"
 
 /* The window state: chase's IDT and page tables. Hardware state, set up once at start. */
 static struct window_env window;
@@ -38,53 +41,55 @@ void efi_cpu_state_read(struct efi_cpu_state *s)
 
 void efi_window_init(void)
 {
-    arch_window_init(&window);
+    x64_window_init(&window);
 }
 
 bool plat_write_msr(uint32_t msr, uint64_t value)
 {
-    return arch_window_wrmsr(&window, msr, value) == 0; /* #GP: not writable here */
+    return x64_window_wrmsr(&window, msr, value) == 0; /* #GP: not writable here */
 }
 
-void efi_idt_install(struct arch_jmp *panic_resume, struct fault_info *panic_fault)
+/*
+ * Load the firmware's IDT with chase's handlers on the exception vectors; an exception
+ * outside a window then returns through resume with fault filled.
+ */
+static void idt_install(struct arch_jmp *resume, struct fault_info *fault)
 {
     arch_sidt(&firmware_idt);
-    arch_idt_overlay(overlay, &firmware_idt, &overlay_idt);
-    arch_panic_arm(panic_resume, panic_fault);
+    x64_idt_overlay(overlay, &firmware_idt, &overlay_idt);
+    x64_panic_arm(resume, fault);
     uint64_t flags = arch_irq_save();
     arch_lidt(&overlay_idt);
     arch_irq_restore(flags);
 }
 
-void efi_idt_restore(void)
+/* Put the firmware's own IDT back (before returning to it). */
+static void idt_restore(void)
 {
     uint64_t flags = arch_irq_save();
     arch_lidt(&firmware_idt);
     arch_irq_restore(flags);
-    arch_panic_arm(NULL, NULL);
+    x64_panic_arm(NULL, NULL);
 }
 
-void efi_window_set_cr3(uint64_t cr3)
+void x64_window_set_cr3(uint64_t cr3)
 {
     window.cr3 = cr3;
 }
 
-uint64_t efi_window_cr3(void)
+uint64_t x64_window_cr3(void)
 {
     return window.cr3;
 }
 
-int plat_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
+int efi_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
-    int elsewhere = efi_mp_window_run(fn, arg, fault);
-    if (elsewhere != 1)
-        return elsewhere;
-    return arch_window_run(&window, fn, arg, fault);
+    return x64_window_run(&window, fn, arg, fault);
 }
 
 bool plat_window_xstate(uint64_t xcr0)
 {
-    arch_window_xstate(xcr0);
+    x64_window_xstate(xcr0);
     return true;
 }
 
@@ -101,7 +106,7 @@ static void lfence_setup(void)
     enum lfence_action action = lfence_action_of(rule, found.de_cfg_read, value);
     if (action == LFENCE_SET_FOR_RUN) {
         de_cfg_changed =
-            arch_window_wrmsr(&window, MSR_AMD_DE_CFG, value | DE_CFG_LFENCE_SERIALIZE) == 0 &&
+            x64_window_wrmsr(&window, MSR_AMD_DE_CFG, value | DE_CFG_LFENCE_SERIALIZE) == 0 &&
             plat_read_msr(MSR_AMD_DE_CFG, &now) && (now & DE_CFG_LFENCE_SERIALIZE);
         action = lfence_after_set(action, de_cfg_changed);
     }
@@ -124,22 +129,40 @@ bool efi_window_check(char *why, size_t why_cap)
 
 void efi_window_restore(void)
 {
-    arch_window_xstate(0); /* a run that stopped half-way (panic) leaves no request behind */
-    if (de_cfg_changed && arch_window_wrmsr(&window, MSR_AMD_DE_CFG, found.de_cfg) == 0)
+    x64_window_xstate(0); /* a run that stopped half-way (panic) leaves no request behind */
+    if (de_cfg_changed && x64_window_wrmsr(&window, MSR_AMD_DE_CFG, found.de_cfg) == 0)
         de_cfg_changed = false;
 }
 
-void plat_window_report(struct window_report *r)
+void efi_window_report(struct window_report *r)
 {
     struct window_stats s;
     kmemset(&s, 0, sizeof(s));
-    arch_window_stats_add(&window, &s);
-    efi_mp_window_stats(&s); /* each processor's own record, summed */
+    x64_window_stats_add(&window, &s);
     s.nmis += arch_nmis_between_windows();
     *r = found;
-    r->windows = s.windows;
-    r->longest_ticks = s.longest_ticks;
-    r->nmis = s.nmis;
-    r->nmi_windows = s.nmi_windows;
-    r->machine_checks = s.machine_checks;
+    window_stats_report(r, &s);
+}
+
+/* Where an exception outside a window lands, and what to do then: set before the run. */
+static struct arch_jmp panic_resume;
+static struct fault_info panic_fault;
+
+/*
+ * Run chase with its exception handlers loaded between windows too. A CPU exception outside a
+ * window comes back here: say so, save what can be saved, give the firmware its IDT back.
+ */
+__attribute__((noinline)) enum run_outcome
+efi_run_guarded(struct machine *m, const struct run_inputs *in, enum on_exit *on_exit)
+{
+    if (arch_setjmp(&panic_resume) != 0) {
+        run_panic(&panic_fault);
+        efi_paging_release();
+        idt_restore();
+        return RUN_PANIC;
+    }
+    idt_install(&panic_resume, &panic_fault);
+    enum run_outcome outcome = chase_main(m, in, on_exit);
+    idt_restore();
+    return outcome;
 }
