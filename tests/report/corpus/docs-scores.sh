@@ -18,9 +18,9 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "an unknown c
 
 Written by \`tests/report/corpus/docs-scores.sh\` on $(date -u +%F) at $commit; do not edit by
 hand, run the script again. \`make eval\` prints the same scores as text. The method (what a
-level is, when it finds a true level, when it is invented) is in \`real-score.sh\` and
-\`real-score.awk\` (tested by \`tests/report/test_corpus_score.sh\`); the detector is described
-in [report.md](report.md).
+level is, when it finds a true level, when it is invented) is in
+\`tests/report/corpus/real-score.sh\` and \`tests/report/corpus/real-score.awk\` (tested by
+\`tests/report/test_corpus_score.sh\`); the detector is described in [report.md](report.md).
 
 The curves: the 86 published tinymembench curves of
 \`tests/report/corpus/real-curves/\` (40 runs of real machines, the truth from the same logs;
