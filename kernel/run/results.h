@@ -9,6 +9,7 @@
 #include "lib/strbuf.h"
 #include "chase/timing.h"
 
+struct json;
 struct prefetch_run;
 
 struct run_record {
@@ -23,12 +24,13 @@ struct run_record {
     const char *running;                 /* the experiment in progress, or NULL */
     const char *simulated;               /* the simulated hierarchy, or NULL for a measured run */
     const struct prefetch_run *prefetch; /* what the prefetch key did, or NULL */
+    void (*json_extra)(struct json *j, const void *ctx); /* run_inputs' json_extra, or NULL */
+    const void *json_extra_ctx;
 };
 
 /* Write run.json for the record into out (replacing its content). */
 void results_run_json(struct strbuf *out, const struct run_record *r);
 
-struct json;
 /* Write the machine's memory types, prefetch, SMT and boost facts as run.json members. */
 void results_machine_json(struct json *j, const struct run_record *r);
 /* run.json's "aarch64" object: the ID registers, exception level, MAIR, TCR and the timer

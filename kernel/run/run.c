@@ -437,6 +437,8 @@ static void record_begin(struct run_state *s, struct machine *m, const struct ru
     s->rec.start_time = in->start_time;
     s->rec.status = "starting";
     s->rec.simulated = in->simulated;
+    s->rec.json_extra = in->json_extra;
+    s->rec.json_extra_ctx = in->json_extra_ctx;
 }
 
 enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum on_exit *on_exit)

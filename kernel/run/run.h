@@ -13,6 +13,8 @@
 #include "experiments/experiment.h"
 #include "machine/machine.h"
 
+struct json;
+
 enum exp_status { EXP_PENDING, EXP_RUNNING, EXP_OK, EXP_FAILED, EXP_SKIPPED };
 
 struct exp_state {
@@ -34,6 +36,10 @@ struct run_inputs {
     measure_fn measure;          /* NULL: time on the CPU (measure_chase) */
     const struct timing *timing; /* NULL: calibrate; else use these clocks (chase-sim) */
     const char *simulated;       /* NULL, or the simulated hierarchy (chase-sim) for run.json */
+    /* NULL, or what writes the platform's own last members of run.json (chase-sim's leader
+       sets) through j, given json_extra_ctx */
+    void (*json_extra)(struct json *j, const void *ctx);
+    const void *json_extra_ctx;
 };
 
 enum run_outcome {

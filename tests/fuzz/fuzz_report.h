@@ -53,9 +53,11 @@ static inline void fuzz_report_check(const struct source *s)
         if (s->cache[i].level < 0 || s->cache[i].level > 9 || !(s->cache[i].size_bytes > 0))
             abort();
     for (size_t i = 0; i < s->ncurves; i++) {
-        const struct curve *c = &s->curve[i];
+        const struct an_curve *c = &s->curve[i];
+        const struct curve_points *p = &s->points[i];
         fuzz_report_terminated(c->label, sizeof(c->label));
-        if (c->n > c->cap || c->n > CURVE_MAX_POINTS)
+        if (c->n > p->cap || c->n > CURVE_MAX_POINTS || c->size != p->size || c->ns != p->ns ||
+            c->cycles != p->cycles)
             abort();
         for (size_t k = 0; k < c->n; k++)
             if (!isfinite(c->size[k]) || !isfinite(c->ns[k]))
@@ -68,8 +70,8 @@ static inline void fuzz_report_finish(struct source *s)
 {
     source_drop_empty(s);
     for (size_t i = 0; i < s->ncurves; i++) {
-        const struct curve *c = &s->curve[i];
-        curve_sort(&s->curve[i]);
+        const struct an_curve *c = &s->curve[i];
+        curve_sort(s, i);
         if (c->n == 0)
             abort();
         for (size_t k = 1; k < c->n; k++)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fuzz_report.h"
+#include "inputs/input_run.h"
 #include "inputs/source.h"
 
 /* The readers get exactly the bytes of a part, so reading past its end is an ASan report. */
@@ -41,20 +42,12 @@ static void load_table(struct source *s, const uint8_t *p, size_t n)
  * must not crash, and its summary must be text. */
 static void interpret(const struct source *s)
 {
-    struct an_curve *c = calloc(AN_MAX_CURVES, sizeof(*c));
     struct an_result *r = malloc(sizeof(*r));
-    struct an_input in = {.curve = c, .line_bytes = 64};
-    if (!c || !r)
+    struct an_input in = {.ncurves = s->ncurves, .curve = s->curve, .line_bytes = 64};
+    if (!r)
         abort();
     for (size_t e = 0; e < EXP_COUNT; e++)
         in.table[e] = s->table[e];
-    for (size_t i = 0; i < s->ncurves && i < AN_MAX_CURVES; i++, in.ncurves++)
-        c[i] = (struct an_curve){.role = s->curve[i].role,
-                                 .page_bytes = (double)s->curve[i].page_bytes,
-                                 .n = s->curve[i].n,
-                                 .size = s->curve[i].size,
-                                 .ns = s->curve[i].ns,
-                                 .cycles = s->curve[i].cycles};
     if (s->ncaches)
         in.llc_bytes = s->cache[s->ncaches - 1].size_bytes;
     analysis_run(&in, r);
@@ -63,7 +56,6 @@ static void interpret(const struct source *s)
     if (strlen(strbuf_str(&sb)) != sb.len)
         abort();
     strbuf_release(&sb);
-    free(c);
     free(r);
 }
 

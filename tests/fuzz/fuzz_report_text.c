@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "fuzz_report.h"
+#include "inputs/load.h"
+#include "inputs/readers.h"
 #include "inputs/source.h"
 
-typedef int (*foreign_parser)(const char *text, size_t len, struct source *s, char *err,
-                              size_t cap);
-
 /* Run one reader (NULL: pick by name and shape) on a fresh source and check what it left. */
-static void run_reader(const char *name, const char *text, size_t len, foreign_parser parse)
+static void run_reader(const char *name, const char *text, size_t len,
+                       int (*parse)(const char *text, size_t len, struct source *s, char *err,
+                                    size_t cap))
 {
     struct source *s = calloc(1, sizeof(*s));
     char err[SOURCE_TEXT];
@@ -47,10 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* As chase-report does: recognise the format by shape, then read it. */
     run_reader("output.txt", text, size, NULL);
     /* And every reader on every input, so each sees what the sniffing would send elsewhere. */
-    run_reader("output.txt", text, size, foreign_parse_lmbench);
-    run_reader("output.txt", text, size, foreign_parse_random_chase);
-    run_reader("output.txt", text, size, foreign_parse_tinymembench);
-    run_reader("output.txt", text, size, foreign_parse_multichase);
+    for (const struct reader *r = readers; r->name; r++)
+        run_reader("output.txt", text, size, r->parse);
     /* A CSV named after an experiment (or after none: "notes.csv" is refused). */
     char csv_name[32];
     const char *exp = exp_name(size % (analysis_experiment_count() + 1));

@@ -181,16 +181,16 @@ check "real: md=1 prints the score as a Markdown row" \
 check "real: md=1 prints a calibration band per confidence quarter" \
     grep -qxF '| 0.50-0.75 | 1 | 1 | 0 (0%) | 1 (100%) |' <(printf 'tinymembench\t2097152\t2000000:cache:0.9:2000000:2000000,2200000:cache:0.6:2200000:2200000\tx\n' |
     awk -F'\t' -v md=1 -f "$ROOT/tests/report/corpus/real-score.awk")
-# docs-scores.sh: the tables replace what lies between the markers, the rest of the file kept.
-begin='<!-- real-score tables: written by tests/report/corpus/docs-scores.sh -->'
-printf 'before\n%s\nstale\n<!-- real-score tables end -->\nafter\n' "$begin" >"$dir/doc.md"
+# docs-scores.sh: it writes the whole page (docs/report-scores.md), replacing what was there,
+# with the date and the commit it scored at, and fails when it cannot write it.
+printf 'stale\n| format | curves | old |\n' >"$dir/doc.md"
 DOC=$dir/doc.md "$ROOT/tests/report/corpus/docs-scores.sh"
 check "docs-scores: the stale lines go, the score table comes" \
     test "$(grep -c '^stale$' "$dir/doc.md"):$(grep -c '^| format | curves |' "$dir/doc.md")" = 0:1
-check "docs-scores: the lines around the markers stay" \
-    test "$(head -1 "$dir/doc.md"):$(tail -1 "$dir/doc.md")" = before:after
-printf 'no markers\n' >"$dir/bare.md"
-DOC=$dir/bare.md "$ROOT/tests/report/corpus/docs-scores.sh" 2>/dev/null
-check "docs-scores: a file without the markers is an error" test $? = 1
+check "docs-scores: the page says what wrote it, when and at which commit" \
+    grep -qE '^Written by `tests/report/corpus/docs-scores.sh` on [0-9-]{10} at [0-9a-f]{7}' \
+    "$dir/doc.md"
+DOC=$dir/no-such-folder/doc.md "$ROOT/tests/report/corpus/docs-scores.sh" 2>/dev/null
+check "docs-scores: a page that cannot be written is an error" test $? != 0
 
 finish

@@ -9,8 +9,9 @@
 
 #include "lib/fmt.h"
 #include "fit/analysis.h"
-#include "outputs/output.h"
+#include "inputs/load.h"
 #include "inputs/rtext.h"
+#include "outputs/output.h"
 
 #define MAX_INPUTS 16
 
@@ -98,7 +99,7 @@ static void print_summary(const struct source_result *r, size_t n, const char *o
     for (size_t i = 0; i < n; i++) {
         const struct detection *d = primary_detection(&r[i]);
         printf("%s: %s\n", r[i].src->name, r[i].src->machine);
-        if (r[i].primary >= 0 && r[i].cr[r[i].primary].relative)
+        if (r[i].an.primary >= 0 && r[i].cr[r[i].an.primary].c->relative)
             printf("  (latencies are time added to an L1 hit; --l1-ns adds it)\n");
         for (size_t k = 0; d && k < d->nlevels; k++) {
             const struct level *lv = &d->level[k];

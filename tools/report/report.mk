@@ -8,6 +8,8 @@ REPORT_SRCS := \
 	tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_run.c \
 	tools/report/inputs/input_tinymem.c \
+	tools/report/inputs/load.c \
+	tools/report/inputs/readers.c \
 	tools/report/main.c \
 	tools/report/fit/model.c \
 	tools/report/outputs/plot.c \
@@ -47,6 +49,7 @@ REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tools/report/fit/model.c
 REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \
+	tools/report/inputs/load.c tools/report/inputs/readers.c \
 	tools/report/inputs/rbounds.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c \
 	tools/report/inputs/source.c
 REPORT_CORE_SRCS := $(REPORT_READER_SRCS) tools/report/fit/analysis.c \

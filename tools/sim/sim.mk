@@ -3,6 +3,7 @@
 
 # The model: caches, policies, hierarchy, descriptions (no kernel code needed).
 SIM_MODEL_SRCS := \
+	tools/sim/sim_access.c \
 	tools/sim/sim_cache.c \
 	tools/sim/sim_hier.c \
 	tools/sim/sim_hier_load.c \

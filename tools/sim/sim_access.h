@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The operations on a cache that consult its policy: hit, miss, install, drop, access.
+// A cache's operations that consult its policy: build, empty, hit, miss, install, drop, access.
 #ifndef SIM_ACCESS_H
 #define SIM_ACCESS_H
 
@@ -91,6 +91,14 @@ SIM_INLINE bool sim_cache_invalidate(struct sim_cache *c, uint32_t set, uint32_t
 {
     return sim_cache_invalidate_as(c, c->kind, set, tag);
 }
+
+/*
+ * Allocate and empty a cache with parameters p (validated by the caller: powers of two,
+ * ways and slices in range). Returns 0, or -1 when memory ran out.
+ */
+int sim_cache_init(struct sim_cache *c, const struct sim_cache_params *p);
+/* Invalidate every line and reset the policy state (the selector included). */
+void sim_cache_flush(struct sim_cache *c);
 
 /*
  * The one interface every policy is tested through: look tag up in set; on a hit update

@@ -18,6 +18,12 @@ static inline unsigned sim_log2(uint64_t v)
     return n;
 }
 
+/* v rounded up to a multiple of a. */
+static inline size_t sim_align_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
 #include "sim_simd.h"
 
 #define SIM_TAG_INVALID UINT32_MAX
@@ -132,14 +138,13 @@ struct sim_cache {
 };
 
 /*
- * Allocate and empty a cache with parameters p (validated by the caller: powers of two,
- * ways and slices in range). Returns 0, or -1 when memory ran out.
+ * Lay c's rows out (tags in groups of 4, then state_bytes of the policy's state) and the roles
+ * after them, and allocate them. Up to 16 ways a row is at least a host line, which
+ * sim_cache_match reads whole. Returns 0, or -1 when memory ran out.
  */
-int sim_cache_init(struct sim_cache *c, const struct sim_cache_params *p);
+int sim_cache_alloc_rows(struct sim_cache *c, size_t state_bytes);
 /* Release the arrays of c. */
 void sim_cache_free(struct sim_cache *c);
-/* Invalidate every line and reset the policy state (the selector included). */
-void sim_cache_flush(struct sim_cache *c);
 /* Change the line (or page) size of an emptied cache: log2 of the new size in bytes. */
 void sim_cache_set_line_shift(struct sim_cache *c, unsigned line_shift);
 

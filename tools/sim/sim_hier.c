@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "sim_cache.h"
+#include "sim_access.h"
 
 /* Rows in more bytes than this are fetched ahead (smaller ones stay in the host's L1/L2). */
 #define SIM_PREFETCH_MIN_BYTES (16u << 10)

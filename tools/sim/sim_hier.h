@@ -112,10 +112,6 @@ uint64_t sim_hier_load_many(struct sim_hier *h, const uint64_t *addr, size_t n, 
  */
 bool sim_hier_fill_ahead(struct sim_hier *h, unsigned into, uint64_t addr);
 
-/* sim_hier_load_many with the prefetcher on: each load, then the lines it asks for. */
-uint64_t sim_hier_load_prefetched(struct sim_hier *h, const uint64_t *addr, size_t n,
-                                  unsigned *lat);
-
 /*
  * sim_hier_load_many's loop, with the sets of the levels in mask (bit i: level i) found
  * ahead: the portable build and the x86-64-v3 one (sim_hier_v3.c). Not for other callers.

@@ -460,10 +460,26 @@ static unsigned prefetch_mask(struct sim_hier *h)
     return mask;
 }
 
+/* sim_hier_load_many with the prefetcher on: each load, then the lines it asks for. */
+static uint64_t load_prefetched(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat)
+{
+    uint64_t total = 0, ahead[SIM_PF_MAX_LINES];
+    for (size_t k = 0; k < n; k++) {
+        unsigned cycles = sim_hier_load(h, addr[k]);
+        if (lat)
+            lat[k] = cycles;
+        total += cycles;
+        unsigned m = sim_pf_observe(&h->pf, addr[k], ahead);
+        for (unsigned i = 0; i < m; i++)
+            h->pf_fills += sim_hier_fill_ahead(h, h->spec.pf.level, ahead[i]);
+    }
+    return total;
+}
+
 uint64_t sim_hier_load_many(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat)
 {
     if (h->spec.pf.streams)
-        return sim_hier_load_prefetched(h, addr, n, lat);
+        return load_prefetched(h, addr, n, lat);
     unsigned mask = prefetch_mask(h);
 #ifdef SIM_HAVE_V3
     if (h->use_v3)

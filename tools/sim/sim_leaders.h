@@ -5,12 +5,14 @@
 
 #include "sim_hier.h"
 
+struct json;
+
 /*
- * Add "leader_sets" to the run.json at run_json_path: for each level with set dueling (DIP,
- * DRRIP) its name, sets_per_slice, slices, line_bytes and the lists a and b of its leader
- * sets' indices within a slice (the same in every slice); an empty list when no level duels.
- * Returns 0, or -1 when the file could not be read or written.
+ * Write the run.json member "leader_sets" of the hierarchy hier (a const struct sim_hier *):
+ * for each level with set dueling (DIP, DRRIP) its name, sets_per_slice, slices, line_bytes and
+ * the lists a and b of its leader sets' indices within a slice (the same in every slice); an
+ * empty list when no level duels. The run's json_extra (run/run.h), with hier its context.
  */
-int sim_leaders_write(const struct sim_hier *h, const char *run_json_path);
+void sim_leaders_json(struct json *j, const void *hier);
 
 #endif

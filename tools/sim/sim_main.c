@@ -95,6 +95,8 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
     in.measure = sim_measure;
     in.timing = &timing;
     in.simulated = canonical;
+    in.json_extra = sim_leaders_json;
+    in.json_extra_ctx = &h;
     start_time(&in);
     sim_backend_bind(&backend, &h, sim_buffer_current());
     printf("chase-sim: %s\n", canonical);
@@ -111,10 +113,6 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
     if (backend.points &&
         plat_file_write("sim_levels.csv", strbuf_str(&backend.stats), backend.stats.len) != 0)
         fprintf(stderr, "chase-sim: could not write sim_levels.csv\n");
-    char run_json[4096];
-    snprintf(run_json, sizeof(run_json), "%s/run.json", plat_result_path());
-    if (sim_leaders_write(&h, run_json) != 0)
-        fprintf(stderr, "chase-sim: could not add the leader sets to %s\n", run_json);
     sim_backend_release(&backend);
     sim_hier_free(&h);
     con_log_reset();

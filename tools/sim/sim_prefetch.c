@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// chase-sim's stride prefetcher: the stream table, and the loads of a hierarchy that has one.
+// chase-sim's stride prefetcher: the stream table, trained on the loads it sees.
 #include "sim_prefetch.h"
 
 #include <string.h>
 
-#include "sim_hier.h"
+#include "sim_cache.h" /* sim_log2 */
 
 void sim_pf_init(struct sim_prefetcher *pf, const struct sim_pf_spec *spec, unsigned line_shift)
 {
@@ -90,19 +90,4 @@ bool sim_pf_trained(const struct sim_prefetcher *pf, uint64_t addr)
 {
     const struct sim_pf_stream *e = find(pf, addr >> pf->region_shift);
     return e && e->trained;
-}
-
-uint64_t sim_hier_load_prefetched(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat)
-{
-    uint64_t total = 0, ahead[SIM_PF_MAX_LINES];
-    for (size_t k = 0; k < n; k++) {
-        unsigned cycles = sim_hier_load(h, addr[k]);
-        if (lat)
-            lat[k] = cycles;
-        total += cycles;
-        unsigned m = sim_pf_observe(&h->pf, addr[k], ahead);
-        for (unsigned i = 0; i < m; i++)
-            h->pf_fills += sim_hier_fill_ahead(h, h->spec.pf.level, ahead[i]);
-    }
-    return total;
 }

@@ -1,30 +1,33 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Writes the real curves' score and calibration tables (real-score.sh's lines, real-score.awk
-# with md=1) into docs/report.md between its "real-score tables" markers, with today's date:
-# the tables in the docs are this script's output, not written by hand. DOC=FILE writes another
-# file. Exit 1 when the markers are missing.
+# Writes docs/report-scores.md: the real curves' score and calibration tables (real-score.sh's
+# lines through real-score.awk with md=1) with the date and commit they were scored at, so the
+# scores in the docs are this script's output, never written by hand. DOC=FILE writes another
+# file; REAL_CURVES=DIR and CHASE_REPORT=BIN pass on to real-score.sh.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-doc=${DOC:-$root/docs/report.md}
-begin='<!-- real-score tables: written by tests/report/corpus/docs-scores.sh -->'
-end='<!-- real-score tables end -->'
-grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc" || {
-    echo "docs-scores: $doc lacks the markers" >&2
-    exit 1
-}
+doc=${DOC:-$root/docs/report-scores.md}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 REAL_SCORED=$work/scored.tsv "$here/real-score.sh" >/dev/null
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "an unknown commit")
 {
-    echo "Scored $(date -u +%F) by \`tests/report/corpus/real-score.sh\` at $(git -C "$root" \
-        rev-parse --short HEAD 2>/dev/null || echo "an unknown commit"):"
-    echo
+    cat <<EOF
+# chase-report's scores on real machines' curves
+
+Written by \`tests/report/corpus/docs-scores.sh\` on $(date -u +%F) at $commit; do not edit by
+hand, run the script again. \`make eval\` prints the same scores as text. The method (what a
+level is, when it finds a true level, when it is invented) is in
+\`tests/report/corpus/real-score.sh\` and \`tests/report/corpus/real-score.awk\` (tested by
+\`tests/report/test_corpus_score.sh\`); the detector is described in [report.md](report.md).
+
+The curves: the 86 published tinymembench curves of
+\`tests/report/corpus/real-curves/\` (40 runs of real machines, the truth from the same logs;
+their sources in its INDEX.md) and chase-host's runs in \`tests/report/corpus/real/\` (sizes
+below 4M: a shared L3's share is unknown).
+
+EOF
     awk -F'\t' -v md=1 -f "$here/real-score.awk" "$work/scored.tsv"
-} >"$work/tables.md"
-awk -v b="$begin" -v e="$end" -v t="$work/tables.md" '
-    $0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
-    $0 == e { skip = 0 }
-    !skip' "$doc" >"$work/doc.md"
-cp "$work/doc.md" "$doc"
+} >"$work/scores.md"
+cp "$work/scores.md" "$doc"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Scores chase-report's level detection on real machines' curves: the published tinymembench
-# curves of ../shared/real-curves (REAL_CURVES=DIR elsewhere; skipped with a line when absent)
-# and chase-host's own runs in tests/report/corpus/real. Per format (tinymembench, tinymembench
+# curves of tests/report/corpus/real-curves (their sources in its INDEX.md; REAL_CURVES=DIR
+# scores another copy, skipped with a line when it has no truth.tsv) and chase-host's own runs
+# in tests/report/corpus/real. Per format (tinymembench, tinymembench
 # with huge pages, chase-host): curves, true levels, the share of true levels found, the `cache`
 # levels invented per 10 curves, the `uncertain` or `tlb` levels invented per 10 curves, and the
 # share of `cache` levels that are real. A level is the interval of sizes it is reported in
@@ -14,7 +15,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 report=${CHASE_REPORT:-$root/build/chase-report}
-real=${REAL_CURVES:-$root/../shared/real-curves}
+real=${REAL_CURVES:-$here/real-curves}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -14,6 +14,7 @@
 
 #include "fit/analysis.h"
 #include "fit/model.h"
+#include "inputs/input_run.h"
 #include "inputs/rtext.h"
 
 /* An experiment's index in kernel/analysis/table.c. */
@@ -31,7 +32,7 @@ static void add_random(struct source *s, uint64_t page, bool tlb)
 {
     char label[64];
     snprintf(label, sizeof(label), "random, %llu", (unsigned long long)page);
-    struct curve *c = source_add_curve(s, label, AN_ROLE_LEVELS);
+    struct an_curve *c = source_add_curve(s, label, AN_ROLE_LEVELS);
     assert_non_null(c);
     c->page_bytes = page;
     for (double x = 12; x <= 30; x += 0.25) {
@@ -41,7 +42,7 @@ static void add_random(struct source *s, uint64_t page, bool tlb)
         if (tlb && n > 64 << 20) /* page walks miss the caches */
             ns += 60;
         ns *= 1 + 0.01 * sin(x * 17); /* deterministic wiggle */
-        assert_true(curve_push(c, n, ns, ns * 3));
+        assert_true(curve_push(s, c, n, ns, ns * 3));
     }
 }
 
@@ -74,19 +75,19 @@ static void test_tlb_steps_from_page_sizes(void **state)
     add_random(&src[0], 2 << 20, false);
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    assert_int_equal(res[0].primary, 1); /* the larger pages speak for the machine */
+    assert_int_equal(res[0].an.primary, 1); /* the larger pages speak for the machine */
     const struct curve_result *small = &res[0].cr[0];
-    assert_int_equal(small->reference, 1);
-    assert_int_equal(small->ntlb, 2);
-    assert_true(small->tlb[0].size_bytes > 200e3 && small->tlb[0].size_bytes < 400e3);
-    assert_true(fabs(small->tlb[0].penalty_ns - 2.4) < 0.5);
-    assert_true(small->tlb[1].size_bytes > 50e6 && small->tlb[1].size_bytes < 100e6);
+    assert_int_equal(small->an->reference, 1);
+    assert_int_equal(small->an->ntlb, 2);
+    assert_true(small->an->tlb[0].size_bytes > 200e3 && small->an->tlb[0].size_bytes < 400e3);
+    assert_true(fabs(small->an->tlb[0].penalty_ns - 2.4) < 0.5);
+    assert_true(small->an->tlb[1].size_bytes > 50e6 && small->an->tlb[1].size_bytes < 100e6);
     /* Without its TLB steps the 4K curve shows the same three levels. */
-    assert_int_equal(small->det.nlevels, 3);
-    assert_true(fabs(small->det.level[1].latency_ns / 4.0 - 1) < 0.1);
-    assert_true(fabs(small->det.dram_ns / 90 - 1) < 0.1);
-    assert_int_equal(res[0].cr[1].det.nlevels, 3);
-    assert_int_equal(res[0].cr[1].ntlb, 0);
+    assert_int_equal(small->an->det.nlevels, 3);
+    assert_true(fabs(small->an->det.level[1].latency_ns / 4.0 - 1) < 0.1);
+    assert_true(fabs(small->an->det.dram_ns / 90 - 1) < 0.1);
+    assert_int_equal(res[0].an.cr[1].det.nlevels, 3);
+    assert_int_equal(res[0].an.cr[1].ntlb, 0);
 }
 
 /* Two runs of the same machine, one with 4K and one with 2M pages, pair up as well. */
@@ -99,19 +100,19 @@ static void test_tlb_across_runs(void **state)
     struct analysis_opts o = {0};
     analyse_all(res, src, 2, &o);
     assert_ptr_equal(res[0].cr[0].reference_src, &res[1].cr[0]);
-    assert_int_equal(res[0].cr[0].ntlb, 2);
-    assert_int_equal(res[0].cr[0].det.nlevels, 3);
+    assert_int_equal(res[0].an.cr[0].ntlb, 2);
+    assert_int_equal(res[0].an.cr[0].det.nlevels, 3);
     /* Different machines never pair. */
     reset();
     add_random(&src[0], 4096, true);
     add_random(&src[1], 2 << 20, false);
     snprintf(src[1].machine, sizeof(src[1].machine), "Other CPU");
     analyse_all(res, src, 2, &o);
-    assert_int_equal(res[0].cr[0].ntlb, 0);
+    assert_int_equal(res[0].an.cr[0].ntlb, 0);
     /* Alone, the 4K curve keeps its 256K step as a level; the page walks beyond 64M are
      * memory (a step of at most 2x beyond the 4K TLBs' reach), never a level. */
-    assert_int_equal(res[0].cr[0].det.nlevels, 4);
-    assert_true(isfinite(res[0].cr[0].det.walk_ns));
+    assert_int_equal(res[0].an.cr[0].det.nlevels, 4);
+    assert_true(isfinite(res[0].an.cr[0].det.walk_ns));
 }
 
 static void test_cpuid_match_and_fit(void **state)
@@ -131,7 +132,7 @@ static void test_cpuid_match_and_fit(void **state)
     const struct curve_result *cr = &res[0].cr[0];
     assert_true(cr->fitted);
     assert_true(cr->check.agrees);
-    assert_true(fabs(cr->det.level[0].cycles / 3.6 - 1) < 0.05);
+    assert_true(fabs(cr->an->det.level[0].cycles / 3.6 - 1) < 0.05);
 }
 
 /* tinymembench-like: time above L1; --l1-ns makes it absolute. */
@@ -140,20 +141,20 @@ static void test_relative_curve(void **state)
     (void)state;
     reset();
     add_random(&src[0], 0, false);
-    struct curve *c = &src[0].curve[0];
+    struct an_curve *c = &src[0].curve[0];
     c->relative = true;
     for (size_t i = 0; i < c->n; i++)
-        c->ns[i] -= 1.2;
+        src[0].points[0].ns[i] -= 1.2;
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    assert_true(res[0].cr[0].relative);
-    assert_int_equal(res[0].cr[0].det.nlevels, 3);
-    assert_true(fabs(res[0].cr[0].det.level[0].latency_ns) < 0.05);
+    assert_true(res[0].cr[0].c->relative);
+    assert_int_equal(res[0].an.cr[0].det.nlevels, 3);
+    assert_true(fabs(res[0].an.cr[0].det.level[0].latency_ns) < 0.05);
     o.l1_ns = 1.2;
     analyse_free(res, 1);
     analyse_all(res, src, 1, &o);
-    assert_false(res[0].cr[0].relative);
-    assert_true(fabs(res[0].cr[0].det.level[0].latency_ns - 1.2) < 0.05);
+    assert_false(res[0].cr[0].c->relative);
+    assert_true(fabs(res[0].an.cr[0].det.level[0].latency_ns - 1.2) < 0.05);
 }
 
 /* lat_mem_rd-like inputs: the largest stride up to 512 bytes is the primary curve. */
@@ -165,16 +166,16 @@ static void test_primary_ring(void **state)
     for (int k = 0; k < 3; k++) {
         char label[32];
         snprintf(label, sizeof(label), "stride %llu", (unsigned long long)strides[k]);
-        struct curve *c = source_add_curve(&src[0], label, AN_ROLE_RING);
+        struct an_curve *c = source_add_curve(&src[0], label, AN_ROLE_RING);
         c->stride_bytes = strides[k];
         for (double x = 10; x <= 28; x += 0.5)
-            curve_push(c, exp2(x), model_latency(&machine, exp2(x)), NAN);
+            curve_push(&src[0], c, exp2(x), model_latency(&machine, exp2(x)), NAN);
     }
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    assert_int_equal(res[0].primary, 1);
-    assert_true(res[0].verdict[EXP("ring")].present);
-    assert_int_equal(res[0].verdict[EXP("ring")].nlines, 5);
+    assert_int_equal(res[0].an.primary, 1);
+    assert_true(res[0].an.verdict[EXP("ring")].present);
+    assert_int_equal(res[0].an.verdict[EXP("ring")].nlines, 5);
 }
 
 static double item(const struct verdict *v, const char *key)
@@ -201,7 +202,7 @@ static const char *scan_headline(const char *table)
     load_table(EXP("scan"), table);
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    return res[0].verdict[EXP("scan")].headline;
+    return res[0].an.verdict[EXP("scan")].headline;
 }
 
 /* What a scan sweep cannot tell is not a verdict: a huge region within the LLC, or a small
@@ -236,7 +237,7 @@ static const struct verdict *scan_against_llc(double llc)
                             "12582912,268435456,95\n33554432,268435456,100\n");
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    return &res[0].verdict[EXP("scan")];
+    return &res[0].an.verdict[EXP("scan")];
 }
 
 /* A shared last cache: CPUID says 64M, the random chase finds the model's 12M (other cores or
@@ -247,7 +248,7 @@ static void test_scan_shared_llc(void **state)
 {
     (void)state;
     const struct verdict *v = scan_against_llc(64 << 20);
-    const struct detection *d = &res[0].cr[res[0].primary].det;
+    const struct detection *d = &res[0].an.cr[res[0].an.primary].det;
     const struct level *last = &d->level[d->nlevels - 1];
     assert_int_equal(d->nlevels, 3);
     assert_true(last->shared && !d->level[1].shared);
@@ -258,7 +259,7 @@ static void test_scan_shared_llc(void **state)
     assert_non_null(strstr(v->headline, "scan-resistant: the huge scan does not flush it"));
     /* The same scan with CPUID's L3 at 16M: 12M is no mere share, the fraction is of 16M. */
     v = scan_against_llc(16 << 20);
-    assert_false(res[0].cr[res[0].primary].det.level[2].shared);
+    assert_false(res[0].an.cr[res[0].an.primary].det.level[2].shared);
     assert_true(fabs(item(v, "fraction_of_llc") - item(v, "leaves_llc_bytes") / (16 << 20)) < 1e-9);
     assert_null(strstr(v->headline, "share the random chase measured"));
 }
@@ -284,7 +285,7 @@ static void test_verdicts(void **state)
                               "down,64,60\ndown,0,61\n");
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    const struct verdict *v = res[0].verdict;
+    const struct verdict *v = res[0].an.verdict;
     assert_true(item(&v[EXP("linear")], "prefetched_max_stride_bytes") == 128);
     assert_true(item(&v[EXP("fused")], "streams_median") >= 2);
     assert_true(item(&v[EXP("dual")], "dual_over_random_above_llc") < 0.6);
@@ -303,16 +304,16 @@ static void test_verdicts(void **state)
     reset();
     load_table(EXP("parallel"), "x,y\n1,2\n");
     analyse_all(res, src, 1, &o);
-    assert_true(res[0].verdict[EXP("parallel")].present);
-    assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "lacks"));
+    assert_true(res[0].an.verdict[EXP("parallel")].present);
+    assert_non_null(strstr(res[0].an.verdict[EXP("parallel")].headline, "lacks"));
     /* Still rising by a miss per chain at the most chains tried: a lower bound, said so. */
     reset();
     load_table(EXP("parallel"), "chains,size_bytes,ns_per_access_per_chain\n1,1,90\n2,1,90\n"
                                 "4,1,90\n8,1,95\n");
     analyse_all(res, src, 1, &o);
-    assert_true(item(&res[0].verdict[EXP("parallel")], "mlp_lower_bound") == 1);
-    assert_non_null(strstr(res[0].verdict[EXP("parallel")].headline, "is at least 7.6: still "
-                                                                     "rising at the 8 chains"));
+    assert_true(item(&res[0].an.verdict[EXP("parallel")], "mlp_lower_bound") == 1);
+    assert_non_null(strstr(res[0].an.verdict[EXP("parallel")].headline, "is at least 7.6: still "
+                                                                        "rising at the 8 chains"));
 }
 
 /* An offset whose up and down medians differ while its fastest repetitions agree was measured
@@ -330,7 +331,7 @@ static void test_offset_noisy_point(void **state)
                               "down,128,60,59\ndown,64,60,59\ndown,0,60,59\n");
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    const struct verdict *v = &res[0].verdict[EXP("offset")];
+    const struct verdict *v = &res[0].an.verdict[EXP("offset")];
     assert_true(item(v, "direction_dependent_offsets") == 1);
     assert_true(item(v, "noisy_offsets") == 1);
     assert_true(item(v, "dedicated_set_candidates") == 0);
@@ -375,7 +376,7 @@ static void test_tlb_verdict_steps(void **state)
     load_table(EXP("tlb"), table);
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    const struct verdict *v = &res[0].verdict[EXP("tlb")];
+    const struct verdict *v = &res[0].an.verdict[EXP("tlb")];
     assert_true(v->present);
     const struct vtable *t = verdict_item_table(v, verdict_find(v, "steps"));
     assert_non_null(t);
@@ -414,7 +415,7 @@ static void test_cpuid_match_skips_tlb(void **state)
     load_table(EXP("tlb"), table);
     struct analysis_opts o = {0};
     analyse_all(res, src, 1, &o);
-    const struct detection *d = &res[0].cr[res[0].primary].det;
+    const struct detection *d = &res[0].an.cr[res[0].an.primary].det;
     assert_true(d->nlevels >= 4);
     assert_int_equal(d->level[1].kind, LEVEL_TLB);
     assert_int_equal(res[0].cache_match[0], 0);
@@ -441,7 +442,7 @@ static void test_parallel_buffer_in_llc(void **state)
         load_table(EXP("parallel"), table);
         struct analysis_opts o = {0};
         analyse_all(res, src, 1, &o);
-        const char *h = res[0].verdict[EXP("parallel")].headline;
+        const char *h = res[0].an.verdict[EXP("parallel")].headline;
         print_message("%s\n", h);
         assert_ptr_equal(strstr(h, k ? "memory-level parallelism reaches"
                                      : "parallelism of last-cache hits (not memory's: the "

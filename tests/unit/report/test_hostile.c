@@ -18,6 +18,7 @@
 
 #include "fake_tree.h"
 #include "fit/analysis.h"
+#include "inputs/load.h"
 #include "inputs/rbounds.h"
 #include "inputs/source.h"
 #include "outputs/output.h"

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "fake_tree.h"
+#include "inputs/input_run.h"
+#include "inputs/load.h"
 #include "inputs/source.h"
 
 /* An experiment's index in kernel/analysis/table.c. */

@@ -12,7 +12,7 @@
 
 const struct detection *primary_detection(const struct source_result *r)
 {
-    return r->primary >= 0 ? &r->cr[r->primary].det : NULL;
+    return r->an.primary >= 0 ? &r->an.cr[r->an.primary].det : NULL;
 }
 
 double llc_latency_ns(const struct source_result *r)
@@ -42,11 +42,11 @@ static double cpuid_llc(const struct source *s)
 static void apply_l1(struct source *s, double l1_ns)
 {
     for (size_t i = 0; i < s->ncurves; i++) {
-        struct curve *c = &s->curve[i];
+        struct an_curve *c = &s->curve[i];
         if (!c->relative || !(l1_ns > 0))
             continue;
         for (size_t k = 0; k < c->n; k++)
-            c->ns[k] += l1_ns;
+            s->points[i].ns[k] += l1_ns;
         c->relative = false;
     }
 }
@@ -55,20 +55,6 @@ static bool same_machine(const struct source *a, const struct source *b)
 {
     return a == b ||
            (strncmp(a->machine, "unknown", 7) != 0 && strcmp(a->machine, b->machine) == 0);
-}
-
-static struct an_curve as_an_curve(const struct curve *k)
-{
-    struct an_curve c = {.role = k->role,
-                         .page_bytes = (double)k->page_bytes,
-                         .stride_bytes = (double)k->stride_bytes,
-                         .relative = k->relative,
-                         .n = k->n,
-                         .size = k->size,
-                         .ns = k->ns,
-                         .cycles = k->cycles};
-    snprintf(c.label, sizeof(c.label), "%s", k->label);
-    return c;
 }
 
 /* The first level-1 cache's line, 64 when unknown (the console's summary reads it alike). */
@@ -85,58 +71,42 @@ static double line_bytes(const struct source *s)
 static void interpret(struct source_result *r)
 {
     const struct source *s = r->src;
-    struct an_curve *c = calloc(SOURCE_MAX_CURVES, sizeof(*c));
-    struct an_result *res = malloc(sizeof(*res));
-    struct an_input in = {.curve = c,
+    struct an_input in = {.ncurves = s->ncurves,
+                          .curve = s->curve,
                           .llc_bytes = r->llc_bytes,
                           .line_bytes = line_bytes(s),
                           .hypervisor = s->hypervisor};
-    if (!c || !res)
-        goto out;
     for (size_t i = 0; i < s->ncaches && in.ncaches < AN_CACHES_MAX; i++)
         if (strcmp(s->cache[i].type, "instruction") != 0 && s->cache[i].size_bytes > 0)
             in.cache_bytes[in.ncaches++] = s->cache[i].size_bytes;
     for (size_t e = 0; e < EXP_COUNT; e++)
         in.table[e] = s->table[e];
-    for (size_t i = 0; i < s->ncurves && i < AN_MAX_CURVES; i++, in.ncurves++) {
-        c[i] = as_an_curve(&s->curve[i]);
+    analysis_run(&in, &r->an);
+    for (size_t i = 0; i < s->ncurves; i++) {
+        r->cr[i].c = &s->curve[i];
+        r->cr[i].an = &r->an.cr[i];
     }
-    analysis_run(&in, res);
-    for (size_t i = 0; i < in.ncurves; i++) {
-        struct curve_result *cr = &r->cr[i];
-        cr->c = &s->curve[i];
-        cr->analysed = res->cr[i].analysed;
-        cr->relative = s->curve[i].relative;
-        cr->ns_offset = res->cr[i].ns_offset;
-        cr->det = res->cr[i].det;
-        cr->reference = res->cr[i].reference;
-        cr->ntlb = res->cr[i].ntlb;
-        memcpy(cr->tlb, res->cr[i].tlb, sizeof(cr->tlb));
-    }
-    r->primary = res->primary;
-    memcpy(r->verdict, res->verdict, sizeof(r->verdict));
     struct strbuf sb = {0};
-    analysis_summary(&sb, &in, res);
+    analysis_summary(&sb, &in, &r->an);
     r->summary = strdup(strbuf_str(&sb));
     strbuf_release(&sb);
-out:
-    free(c);
-    free(res);
 }
 
 /* Fit both forms of the model to an analysed curve; check the fit against the detection
  * (tries other level counts, so only for the curve the report is about). */
 static void fit_curve(struct curve_result *cr, bool check)
 {
-    const struct curve *c = cr->c;
-    if (cr->det.nlevels == 0)
+    const struct an_curve *c = cr->c;
+    const struct detection *d = &cr->an->det;
+    double offset = cr->an->ns_offset;
+    if (d->nlevels == 0)
         return;
-    bool a = fit_model(c->size, c->ns, c->n, &cr->det, false, cr->ns_offset, &cr->fit[0]);
-    bool b = fit_model(c->size, c->ns, c->n, &cr->det, true, cr->ns_offset, &cr->fit[1]);
+    bool a = fit_model(c->size, c->ns, c->n, d, false, offset, &cr->fit[0]);
+    bool b = fit_model(c->size, c->ns, c->n, d, true, offset, &cr->fit[1]);
     cr->fitted = a || b;
     cr->form = (!a || (b && cr->fit[1].rms < cr->fit[0].rms * 0.98)) ? 1 : 0;
     if (cr->fitted && check)
-        fit_check(c->size, c->ns, c->n, &cr->det, &cr->fit[cr->form], cr->ns_offset, &cr->check);
+        fit_check(c->size, c->ns, c->n, d, &cr->fit[cr->form], offset, &cr->check);
 }
 
 /* Match each detected cache level to the nearest CPUID data/unified cache, in order; a TLB step
@@ -185,30 +155,23 @@ static void pair_across_sources(struct source_result *r, size_t n)
     for (size_t j = 0; j < n; j++)
         for (size_t k = 0; k < r[j].src->ncurves; k++) {
             struct curve_result *cr = &r[j].cr[k];
+            struct an_curve_result *an = &r[j].an.cr[k];
             const struct curve_result *best = NULL;
-            if (!cr->analysed || cr->reference >= 0 || cr->c->role != AN_ROLE_LEVELS ||
+            if (!an->analysed || an->reference >= 0 || cr->c->role != AN_ROLE_LEVELS ||
                 cr->c->page_bytes == 0)
                 continue;
             for (size_t i = 0; i < n; i++)
                 for (size_t q = 0;
                      i != j && same_machine(r[i].src, r[j].src) && q < r[i].src->ncurves; q++) {
                     const struct curve_result *o = &r[i].cr[q];
-                    if (o->analysed && o->c->role == AN_ROLE_LEVELS && o->c->n >= 2 &&
+                    if (o->an->analysed && o->c->role == AN_ROLE_LEVELS && o->c->n >= 2 &&
                         o->c->page_bytes > cr->c->page_bytes &&
                         (!best || o->c->page_bytes > best->c->page_bytes))
                         best = o;
                 }
             if (!best)
                 continue;
-            struct an_curve_result a = {
-                .analysed = true, .det = cr->det, .reference = -1, .ntlb = cr->ntlb};
-            struct an_curve_result b = {.analysed = true, .det = best->det};
-            struct an_curve ca = as_an_curve(cr->c), cb = as_an_curve(best->c);
-            memcpy(a.tlb, cr->tlb, sizeof(a.tlb));
-            analysis_tlb_classify(&ca, &a, &cb, &b);
-            cr->det = a.det;
-            cr->ntlb = a.ntlb;
-            memcpy(cr->tlb, a.tlb, sizeof(cr->tlb));
+            analysis_tlb_classify(cr->c, an, best->c, best->an);
             cr->reference_src = best;
         }
 }
@@ -219,7 +182,6 @@ void analyse_all(struct source_result *r, struct source *src, size_t n,
     for (size_t i = 0; i < n; i++) {
         memset(&r[i], 0, sizeof(r[i]));
         r[i].src = &src[i];
-        r[i].primary = -1;
         apply_l1(&src[i], o->l1_ns);
         r[i].llc_bytes = cpuid_llc(&src[i]);
         interpret(&r[i]);
@@ -227,8 +189,8 @@ void analyse_all(struct source_result *r, struct source *src, size_t n,
     pair_across_sources(r, n);
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < src[i].ncurves; k++)
-            if (r[i].cr[k].analysed && r[i].cr[k].c->role != AN_ROLE_TLB)
-                fit_curve(&r[i].cr[k], (int)k == r[i].primary);
+            if (r[i].cr[k].an->analysed && r[i].cr[k].c->role != AN_ROLE_TLB)
+                fit_curve(&r[i].cr[k], (int)k == r[i].an.primary);
         match_cpuid(&r[i]);
     }
 }

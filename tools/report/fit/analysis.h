@@ -11,16 +11,13 @@
 #include "analysis/levels.h"
 #include "inputs/source.h"
 
+/* One curve's result: kernel/analysis's (levels, TLB steps) and what chase-report adds to it. */
 struct curve_result {
-    const struct curve *c;
-    bool analysed;
-    bool relative;    /* latencies are time above an L1 hit */
-    double ns_offset; /* added before analysis for relative curves */
-    struct detection det;
-    int reference; /* index of the larger-page curve compared with, -1 if none */
-    const struct curve_result *reference_src; /* or the one of another source, NULL if none */
-    size_t ntlb;
-    struct tlb_step tlb[LEVELS_MAX];
+    const struct an_curve *c;         /* the curve: its source's curve[i] */
+    const struct an_curve_result *an; /* kernel/analysis's result for it: an.cr[i] */
+    /* The larger-page curve of another source of the same machine it was compared with when its
+     * own source has none (an->reference is -1 then), NULL if none */
+    const struct curve_result *reference_src;
     bool fitted;
     struct fit_result fit[2]; /* [0] inclusive, [1] exclusive form */
     int form;                 /* the form reported first: 0 inclusive, 1 exclusive */
@@ -29,12 +26,13 @@ struct curve_result {
 
 struct source_result {
     struct source *src;
+    /* kernel/analysis's result: each curve's levels and TLB steps, the primary curve (whose
+     * levels are the source's, -1 if none) and the verdicts */
+    struct an_result an;
     struct curve_result cr[SOURCE_MAX_CURVES];
-    int primary;                 /* curve whose levels are the source's levels, -1 if none */
     int cache_match[LEVELS_MAX]; /* CPUID cache index matched to each primary level, or -1 */
     double llc_bytes;            /* largest data or unified cache CPUID reports, 0 if unknown */
-    struct verdict verdict[EXP_COUNT];
-    char *summary; /* analysis_summary()'s text, as the console printed it (malloc) */
+    char *summary;               /* analysis_summary()'s text, as the console printed it (malloc) */
 };
 
 struct analysis_opts {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Readers of lmbench lat_mem_rd and afborchert random-chase output: size and latency per line.
+#include "inputs/input_lmbench.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "inputs/rtext.h"
-#include "inputs/source.h"
 
 /* Lines looked at to recognise a format. */
 #define SNIFF_LINES 40
@@ -59,7 +60,7 @@ int foreign_parse_lmbench(const char *text, size_t len, struct source *s, char *
     struct rline_iter it;
     const char *l;
     size_t n, bad = 0, points = 0;
-    struct curve *c = NULL;
+    struct an_curve *c = NULL;
     double stride, a, b;
     rline_init(&it, text, len);
     while (rline_next(&it, &l, &n)) {
@@ -68,9 +69,9 @@ int foreign_parse_lmbench(const char *text, size_t len, struct source *s, char *
             snprintf(label, sizeof(label), "stride %.0f", stride);
             c = source_add_curve(s, label, AN_ROLE_RING);
             if (c)
-                c->stride_bytes = (uint64_t)stride;
+                c->stride_bytes = trunc(stride);
         } else if (two_numbers(l, n, &a, &b)) {
-            if (c && a > 0 && b > 0 && curve_push(c, lmbench_bytes(a), b, NAN))
+            if (c && a > 0 && b > 0 && curve_push(s, c, lmbench_bytes(a), b, NAN))
                 points++;
             else
                 bad++;
@@ -113,7 +114,7 @@ int foreign_parse_random_chase(const char *text, size_t len, struct source *s, c
     size_t n, bad = 0;
     bool header = false;
     double a, b;
-    struct curve *c = source_add_curve(s, "random-chase", AN_ROLE_LEVELS);
+    struct an_curve *c = source_add_curve(s, "random-chase", AN_ROLE_LEVELS);
     if (!c) {
         snprintf(err, cap, "out of memory");
         return -1;
@@ -125,7 +126,7 @@ int foreign_parse_random_chase(const char *text, size_t len, struct source *s, c
             continue;
         }
         if (two_numbers(l, n, &a, &b) && a >= 1 && b > 0)
-            curve_push(c, a, b, NAN);
+            curve_push(s, c, a, b, NAN);
         else {
             rtext_trim(&l, &n);
             bad += n > 0;

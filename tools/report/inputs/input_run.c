@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reader of chase result folders: run.json (machine, caches, status) and every experiment CSV.
+#include "inputs/input_run.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +9,6 @@
 
 #include "inputs/rbounds.h"
 #include "inputs/rtext.h"
-#include "inputs/source.h"
 
 static void read_machine(struct source *s)
 {
@@ -132,7 +133,7 @@ static void read_run_json(struct source *s, const char *path)
     rtext_free(&t);
 }
 
-/* The experiment's curves (kernel/analysis decides which) as curves of s. */
+/* The experiment's curves (kernel/analysis decides which) as curves of s, in arrays s owns. */
 static void curves_from_table(struct source *s, size_t e)
 {
     const struct an_experiment *x = analysis_experiment(e);
@@ -145,12 +146,12 @@ static void curves_from_table(struct source *s, size_t e)
                     csv_col(s->table[e], x->curves.x) < 0 ? x->curves.x : "ns_median");
     analysis_curves_from_table(x, s->table[e], s->page_bytes, c, &n, SOURCE_MAX_CURVES);
     for (size_t i = 0; i < n; i++) {
-        struct curve *k = source_add_curve(s, c[i].label, c[i].role);
+        struct an_curve *k = source_add_curve(s, c[i].label, c[i].role);
         for (size_t p = 0; k && p < c[i].n; p++)
-            curve_push(k, c[i].size[p], c[i].ns[p], c[i].cycles[p]);
+            curve_push(s, k, c[i].size[p], c[i].ns[p], c[i].cycles[p]);
         if (k) {
-            k->page_bytes = (uint64_t)c[i].page_bytes;
-            k->stride_bytes = (uint64_t)c[i].stride_bytes;
+            k->page_bytes = trunc(c[i].page_bytes);
+            k->stride_bytes = trunc(c[i].stride_bytes);
         }
     }
     analysis_curves_free(c, n);

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Readers of tinymembench's latency table and of multichase -v output.
+#include "inputs/input_tinymem.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/fmt.h"
 #include "inputs/rtext.h"
-#include "inputs/source.h"
+#include "lib/fmt.h"
 
 #define SNIFF_LINES 400
 #define MAX_MULTICHASE_FIELDS 8
-/* A page size or stride at or above this many bytes is not believed (nor cast to uint64_t). */
+/* A page size or stride at or above this many bytes is not believed. */
 #define SIZE_LIMIT_BYTES 1e13
 
 static bool tiny_header(const char *l, size_t n)
@@ -33,10 +34,10 @@ bool foreign_is_tinymembench(const char *text, size_t len)
 }
 
 /* Start the single and dual read curves of one "block size" table. */
-static void tiny_block(struct source *s, const char *l, size_t n, struct curve **single,
-                       struct curve **dual)
+static void tiny_block(struct source *s, const char *l, size_t n, struct an_curve **single,
+                       struct an_curve **dual)
 {
-    uint64_t page = 0;
+    double page = 0;
     const char *pages = "default pages";
     if (rtext_contains(l, n, "NOHUGEPAGE")) {
         page = 4096;
@@ -50,7 +51,7 @@ static void tiny_block(struct source *s, const char *l, size_t n, struct curve *
     *single = source_add_curve(s, label, AN_ROLE_LEVELS);
     snprintf(label, sizeof(label), "dual random read, %s", pages);
     *dual = source_add_curve(s, label, AN_ROLE_EXTRA);
-    for (struct curve *c = *single; c; c = c == *single ? *dual : NULL) {
+    for (struct an_curve *c = *single; c; c = c == *single ? *dual : NULL) {
         c->page_bytes = page;
         c->relative = true;
     }
@@ -80,7 +81,7 @@ int foreign_parse_tinymembench(const char *text, size_t len, struct source *s, c
     struct rline_iter it;
     const char *l;
     size_t n, points = 0;
-    struct curve *single = NULL, *dual = NULL;
+    struct an_curve *single = NULL, *dual = NULL;
     double size, a, b;
     rline_init(&it, text, len);
     while (rline_next(&it, &l, &n)) {
@@ -94,9 +95,9 @@ int foreign_parse_tinymembench(const char *text, size_t len, struct source *s, c
                 single = dual = NULL;
             continue;
         }
-        points += curve_push(single, size, a, NAN);
+        points += curve_push(s, single, size, a, NAN);
         if (dual && isfinite(b))
-            curve_push(dual, size, b, NAN);
+            curve_push(s, dual, size, b, NAN);
     }
     if (points == 0) {
         snprintf(err, cap, "%s: tinymembench output without latency rows", s->path);
@@ -158,7 +159,7 @@ static double first_number(const char *v, size_t vn)
 }
 
 /* The curve for a block's settings, made on first use. */
-static struct curve *mc_curve(struct source *s, const struct mc_block *b)
+static struct an_curve *mc_curve(struct source *s, const struct mc_block *b)
 {
     char label[128], pg[32];
     fmt_size(pg, sizeof(pg), b->page);
@@ -170,10 +171,10 @@ static struct curve *mc_curve(struct source *s, const struct mc_block *b)
         if (strcmp(s->curve[i].label, label) == 0)
             return &s->curve[i];
     bool simple = strcmp(b->chase, "simple") == 0 && !(b->threads > 1);
-    struct curve *c = source_add_curve(s, label, simple ? AN_ROLE_LEVELS : AN_ROLE_EXTRA);
+    struct an_curve *c = source_add_curve(s, label, simple ? AN_ROLE_LEVELS : AN_ROLE_EXTRA);
     if (c) {
-        c->page_bytes = b->page >= 1 && b->page < SIZE_LIMIT_BYTES ? (uint64_t)b->page : 0;
-        c->stride_bytes = b->stride >= 1 && b->stride < SIZE_LIMIT_BYTES ? (uint64_t)b->stride : 0;
+        c->page_bytes = b->page >= 1 && b->page < SIZE_LIMIT_BYTES ? trunc(b->page) : 0;
+        c->stride_bytes = b->stride >= 1 && b->stride < SIZE_LIMIT_BYTES ? trunc(b->stride) : 0;
     }
     return c;
 }
@@ -225,8 +226,8 @@ int foreign_parse_multichase(const char *text, size_t len, struct source *s, cha
         }
         if (!result_line(l, n, &ns) || !isfinite(b.memory) || b.memory < 1)
             continue;
-        struct curve *c = mc_curve(s, &b);
-        points += c && curve_push(c, b.memory, ns, NAN);
+        struct an_curve *c = mc_curve(s, &b);
+        points += c && curve_push(s, c, b.memory, ns, NAN);
         b = (struct mc_block){NAN, NAN, NAN, 1, "simple", false}; /* one result per block */
     }
     if (points == 0) {

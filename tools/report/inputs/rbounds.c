@@ -133,20 +133,21 @@ void rbounds_curves(struct source *s, const char *file)
     struct rbound bytes = rbound_for("size_bytes"), ns = rbound_for("ns"),
                   cycles = rbound_for("core_cycles");
     for (size_t i = 0; i < s->ncurves; i++) {
-        struct curve *c = &s->curve[i];
+        struct an_curve *c = &s->curve[i];
+        struct curve_points *pt = &s->points[i];
         size_t k = 0, out = 0;
         double first_size = 0, first_ns = 0;
         for (size_t p = 0; p < c->n; p++) {
-            if (!rbound_holds(bytes, c->size[p]) || !rbound_holds(ns, c->ns[p])) {
+            if (!rbound_holds(bytes, pt->size[p]) || !rbound_holds(ns, pt->ns[p])) {
                 if (out++ == 0) {
-                    first_size = c->size[p];
-                    first_ns = c->ns[p];
+                    first_size = pt->size[p];
+                    first_ns = pt->ns[p];
                 }
                 continue;
             }
-            c->size[k] = c->size[p];
-            c->ns[k] = c->ns[p];
-            c->cycles[k] = rbound_holds(cycles, c->cycles[p]) ? c->cycles[p] : KM_NAN;
+            pt->size[k] = pt->size[p];
+            pt->ns[k] = pt->ns[p];
+            pt->cycles[k] = rbound_holds(cycles, pt->cycles[p]) ? pt->cycles[p] : KM_NAN;
             k++;
         }
         c->n = k;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// One input of chase-report (a chase result folder or another tool's output) as curves and tables.
+// One input of chase-report (a chase result folder or another tool's output) as curves and
+// tables: what every reader fills, and the helpers they fill it with.
 #ifndef REPORT_SOURCE_H
 #define REPORT_SOURCE_H
 
@@ -11,7 +12,8 @@
 #include "lib/csv.h"
 #include "inputs/rjson.h"
 
-#define SOURCE_MAX_CURVES 32
+/* Curves one input holds: as many as kernel/analysis reads. */
+#define SOURCE_MAX_CURVES AN_MAX_CURVES
 #define SOURCE_MAX_CACHES 16
 #define SOURCE_MAX_WARNINGS 12
 #define SOURCE_TEXT 200
@@ -33,13 +35,10 @@ enum source_format {
     FMT_MULTICHASE,   /* multichase -v, one block per run */
 };
 
-struct curve {
-    char label[64];
-    enum an_role role;
-    uint64_t page_bytes;   /* 0 when unknown */
-    uint64_t stride_bytes; /* 0 when unknown */
-    bool relative;         /* latencies are time added to an L1 hit (tinymembench) */
-    size_t n, cap;
+/* The arrays a curve's points are kept in, owned by its source: the curve (kernel/analysis's
+ * struct an_curve) points at them and only reads them. */
+struct curve_points {
+    size_t cap;     /* points the arrays hold */
     double *size;   /* bytes */
     double *ns;     /* ns per load */
     double *cycles; /* core cycles per load, NaN when unknown */
@@ -63,7 +62,10 @@ struct source {
     struct csv *table[EXP_COUNT];
     char status[EXP_COUNT][SOURCE_TEXT]; /* run.json's word on each experiment, "" if none */
     size_t ncurves;
-    struct curve curve[SOURCE_MAX_CURVES];
+    /* The curves as kernel/analysis reads them (label, role, page and stride sizes, points);
+     * whole bytes for page_bytes and stride_bytes, 0 when unknown */
+    struct an_curve curve[SOURCE_MAX_CURVES];
+    struct curve_points points[SOURCE_MAX_CURVES]; /* curve[i]'s arrays */
     size_t ncaches;
     struct cache_info cache[SOURCE_MAX_CACHES];
     char cache_from[48]; /* who described the caches: "CPUID", "PPTT", "CLIDR/CCSIDR", "sysfs",
@@ -75,53 +77,21 @@ struct source {
     char warning[SOURCE_MAX_WARNINGS][SOURCE_TEXT];
 };
 
-/*
- * Load the input at path: a chase result folder, a chase experiment CSV, or the text output
- * of lmbench lat_mem_rd, random-chase, tinymembench or multichase -v, recognised by shape.
- * s must be zeroed. Returns 0, or -1 with err (capacity cap) saying why; an unrecognised file
- * gets the list of accepted formats.
- */
-int source_load(const char *path, struct source *s, char *err, size_t cap);
-/*
- * Read the len bytes at text as the file s->path names (set by the caller): a name ending in
- * ".csv" is a chase experiment CSV, anything else is recognised by shape as in source_load.
- * Returns 0, or -1 with err (capacity cap). The path-free entry of the readers (fuzzing, tests).
- */
-int source_load_text(struct source *s, const char *text, size_t len, char *err, size_t cap);
 /* Release everything a source holds. */
 void source_free(struct source *s);
 /* Add a warning (printf-like) to s; extra warnings beyond SOURCE_MAX_WARNINGS are dropped. */
 void source_warn(struct source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A new empty curve in s with that label and role; NULL when s has SOURCE_MAX_CURVES. */
-struct curve *source_add_curve(struct source *s, const char *label, enum an_role role);
-/* Append a point; false when the curve is full or memory runs out. */
-bool curve_push(struct curve *c, double size, double ns, double cycles);
-/* Sort a curve's points by size. */
-void curve_sort(struct curve *c);
+struct an_curve *source_add_curve(struct source *s, const char *label, enum an_role role);
+/* Append a point to s's curve c; false when the curve is full or memory runs out. */
+bool curve_push(struct source *s, struct an_curve *c, double size, double ns, double cycles);
+/* Sort the points of curve i of s by size. */
+void curve_sort(struct source *s, size_t i);
 /* Drop curves with no points (after parsing). */
 void source_drop_empty(struct source *s);
 
 /* The text the accepted formats are listed with in errors. */
 extern const char source_formats_help[];
-
-/* Parsers of other tools' text output (input_foreign*.c); each returns 0 or -1 with err. */
-bool foreign_is_lmbench(const char *text, size_t len);
-bool foreign_is_random_chase(const char *text, size_t len);
-bool foreign_is_tinymembench(const char *text, size_t len);
-bool foreign_is_multichase(const char *text, size_t len);
-int foreign_parse_lmbench(const char *text, size_t len, struct source *s, char *err, size_t cap);
-int foreign_parse_random_chase(const char *text, size_t len, struct source *s, char *err,
-                               size_t cap);
-int foreign_parse_tinymembench(const char *text, size_t len, struct source *s, char *err,
-                               size_t cap);
-int foreign_parse_multichase(const char *text, size_t len, struct source *s, char *err, size_t cap);
-
-/* The chase result-folder reader (input_run.c): load the folder at s->path. */
-int run_load_folder(struct source *s, char *err, size_t cap);
-/* Read run.json's text into s (machine, caches, status); a bad one is a warning. */
-void run_load_json(struct source *s, const char *text, size_t len);
-/* Read one experiment CSV text into s as experiment e (tables and curves). */
-int run_load_table(struct source *s, size_t e, const char *text, size_t len, char *err, size_t cap);
 
 #endif

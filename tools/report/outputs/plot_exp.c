@@ -77,9 +77,9 @@ static void mark_cpuid(struct plot_spec *ps, const struct source *s)
 /* The fitted model of the primary curve as a dashed line over its size range. */
 static void add_model(struct plot_spec *ps, const struct source_result *r)
 {
-    if (r->primary < 0 || !r->cr[r->primary].fitted)
+    if (r->an.primary < 0 || !r->cr[r->an.primary].fitted)
         return;
-    const struct curve_result *cr = &r->cr[r->primary];
+    const struct curve_result *cr = &r->cr[r->an.primary];
     const struct fit_result *f = &cr->fit[cr->form];
     double *x = plot_alloc(ps, MODEL_POINTS), *y = plot_alloc(ps, MODEL_POINTS);
     if (!x || !y || cr->c->n < 2 || !f->ok)
@@ -168,8 +168,8 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
     }
     add_model(ps, c->r);
     for (size_t i = 0; i < c->r->src->ncurves; i++)
-        for (size_t k = 0; k < c->r->cr[i].ntlb; k++)
-            plot_add_marker(ps, c->r->cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
+        for (size_t k = 0; k < c->r->an.cr[i].ntlb; k++)
+            plot_add_marker(ps, c->r->an.cr[i].tlb[k].size_bytes, MARK_TLB, "TLB step");
     char means[LEVELS_SIZE_MEANING_CHARS];
     levels_size_meaning(means, sizeof(means), d);
     snprintf(finding, cap,
@@ -185,7 +185,7 @@ static bool series_from_curves(struct ctx *c, struct plot_spec *ps, enum an_role
     const struct source *s = c->r->src;
     bool relative = false;
     for (size_t i = 0; i < s->ncurves; i++) {
-        const struct curve *k = &s->curve[i];
+        const struct an_curve *k = &s->curve[i];
         if (k->role == role || (role == AN_ROLE_LEVELS && k->role == AN_ROLE_EXTRA)) {
             plot_add_series(ps, k->label, k->size, k->ns, k->n, false);
             relative |= k->relative;
@@ -306,8 +306,8 @@ static void series_groups(struct plot_spec *ps, const struct csv *t, const struc
 
 static void add_markers(struct ctx *c, struct plot_spec *ps, const struct an_plot *p)
 {
-    if (p->over_random && c->r->primary >= 0) {
-        const struct curve *rc = c->r->cr[c->r->primary].c;
+    if (p->over_random && c->r->an.primary >= 0) {
+        const struct an_curve *rc = c->r->cr[c->r->an.primary].c;
         plot_add_series(ps, rc->label, rc->size, rc->ns, rc->n, false);
     }
     if (p->mark_levels)
@@ -333,7 +333,7 @@ static void heatmap(struct ctx *c, size_t e, const struct an_plot *p, const char
     struct plot_made *m = &c->pl->p[c->pl->n++];
     snprintf(m->file, sizeof(m->file), "%s.png", name);
     snprintf(m->caption[0], sizeof(m->caption[0]), "%s", p->caption);
-    snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->verdict[e].headline);
+    snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->an.verdict[e].headline);
     m->ok = plot_heatmap_render(c->outdir, &h, t, m->err, sizeof(m->err)) == 0;
 }
 
@@ -348,7 +348,7 @@ static void bars(struct ctx *c, size_t e, const struct an_plot *p, const char *n
     struct plot_made *m = &c->pl->p[c->pl->n++];
     snprintf(m->file, sizeof(m->file), "%s.png", name);
     snprintf(m->caption[0], sizeof(m->caption[0]), "%s", p->caption);
-    snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->verdict[e].headline);
+    snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->an.verdict[e].headline);
     m->ok = plot_bars_render(c->outdir, &b, t, m->err, sizeof(m->err)) == 0;
 }
 
@@ -374,7 +374,7 @@ static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
     }
     plot_init(&ps, name, title, p->xlabel, p->ylabel, p->x_size);
     ps.logy = p->logy;
-    snprintf(finding, sizeof(finding), "%s", c->r->verdict[e].headline);
+    snprintf(finding, sizeof(finding), "%s", c->r->an.verdict[e].headline);
     bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role);
     if (!p->from_curves && p->row_series) {
         size_t named = series_named(&ps, t, p);
@@ -415,9 +415,9 @@ static void plot_compare(const struct source_result *r, size_t n, const char *ou
     plot_init(&ps, "compare", "latency per load of every input", "size (bytes, log2 scale)",
               "ns per load", true);
     for (size_t i = 0; i < n; i++) {
-        if (r[i].primary < 0)
+        if (r[i].an.primary < 0)
             continue;
-        const struct curve *cv = r[i].cr[r[i].primary].c;
+        const struct an_curve *cv = r[i].cr[r[i].an.primary].c;
         char label[120];
         snprintf(label, sizeof(label), "%s%.50s: %.50s", r[i].src->simulated ? "simulated, " : "",
                  r[i].src->name, cv->label);

@@ -23,10 +23,10 @@ static const char *const format_names[] = {
 static void level_json(struct json *j, const struct curve_result *cr, size_t i, int cpuid_index,
                        const struct source *s)
 {
-    const struct level *lv = &cr->det.level[i];
+    const struct level *lv = &cr->an->det.level[i];
     const struct fit_result *f = cr->fitted ? &cr->fit[cr->form] : NULL;
     char nm[8];
-    level_name_of(nm, sizeof(nm), &cr->det, i);
+    level_name_of(nm, sizeof(nm), &cr->an->det, i);
     json_object_begin(j, NULL);
     json_string(j, "name", nm);
     json_double(j, "size_bytes", lv->size_known ? lv->size_bytes : NAN, 0);
@@ -56,11 +56,11 @@ static void tlb_steps_json(struct json *j, const struct source_result *r)
 {
     json_array_begin(j, "tlb_steps");
     for (size_t i = 0; i < r->src->ncurves; i++)
-        for (size_t k = 0; k < r->cr[i].ntlb; k++) {
+        for (size_t k = 0; k < r->an.cr[i].ntlb; k++) {
             json_object_begin(j, NULL);
             json_string(j, "curve", r->src->curve[i].label);
-            json_double(j, "size_bytes", r->cr[i].tlb[k].size_bytes, 0);
-            json_double(j, "penalty_ns", r->cr[i].tlb[k].penalty_ns, 3);
+            json_double(j, "size_bytes", r->an.cr[i].tlb[k].size_bytes, 0);
+            json_double(j, "penalty_ns", r->an.cr[i].tlb[k].penalty_ns, 3);
             json_object_end(j);
         }
     json_array_end(j);
@@ -92,22 +92,22 @@ static void fit_json(struct json *j, const struct curve_result *cr)
 /* levels, DRAM, TLB steps, fit and notes of the primary curve of r (the document's core). */
 static void levels_json(struct json *j, const struct source_result *r)
 {
-    const struct curve_result *cr = r->primary >= 0 ? &r->cr[r->primary] : NULL;
+    const struct curve_result *cr = r->an.primary >= 0 ? &r->cr[r->an.primary] : NULL;
     json_array_begin(j, "levels");
-    for (size_t i = 0; cr && i < cr->det.nlevels; i++)
+    for (size_t i = 0; cr && i < cr->an->det.nlevels; i++)
         level_json(j, cr, i, r->cache_match[i], r->src);
     json_array_end(j);
-    json_double(j, "dram_latency_ns", cr ? cr->det.dram_ns : NAN, 3);
-    json_bool(j, "dram_lower_bound", cr && cr->det.dram_lower_bound);
-    json_double(j, "dram_core_cycles", cr ? cr->det.dram_cycles : NAN, 2);
-    json_string(j, "latency_reference", cr && cr->relative ? "added to an L1 hit" : "absolute");
+    json_double(j, "dram_latency_ns", cr ? cr->an->det.dram_ns : NAN, 3);
+    json_bool(j, "dram_lower_bound", cr && cr->an->det.dram_lower_bound);
+    json_double(j, "dram_core_cycles", cr ? cr->an->det.dram_cycles : NAN, 2);
+    json_string(j, "latency_reference", cr && cr->c->relative ? "added to an L1 hit" : "absolute");
     json_string(j, "curve", cr ? cr->c->label : NULL);
     tlb_steps_json(j, r);
     if (cr)
         fit_json(j, cr);
     json_array_begin(j, "notes");
-    for (size_t i = 0; cr && i < cr->det.nnotes; i++)
-        json_string(j, NULL, cr->det.note[i]);
+    for (size_t i = 0; cr && i < cr->an->det.nnotes; i++)
+        json_string(j, NULL, cr->an->det.note[i]);
     for (size_t i = 0; i < r->src->nwarnings; i++)
         json_string(j, NULL, r->src->warning[i]);
     json_array_end(j);
@@ -161,7 +161,7 @@ static void verdicts_json(struct json *j, const struct source_result *r)
 {
     json_object_begin(j, "verdicts");
     for (size_t e = 0; exp_name(e); e++) {
-        const struct verdict *v = &r->verdict[e];
+        const struct verdict *v = &r->an.verdict[e];
         if (!v->present)
             continue;
         json_object_begin(j, exp_name(e));
@@ -178,18 +178,18 @@ static void curves_json(struct json *j, const struct source_result *r)
     json_array_begin(j, "curves");
     for (size_t i = 0; i < r->src->ncurves; i++) {
         const struct curve_result *cr = &r->cr[i];
-        if (!cr->analysed)
+        if (!cr->an->analysed)
             continue;
         json_object_begin(j, NULL);
         json_string(j, "label", cr->c->label);
-        json_u64(j, "page_bytes", cr->c->page_bytes);
-        json_u64(j, "stride_bytes", cr->c->stride_bytes);
+        json_u64(j, "page_bytes", (uint64_t)cr->c->page_bytes);
+        json_u64(j, "stride_bytes", (uint64_t)cr->c->stride_bytes);
         json_u64(j, "points", cr->c->n);
         json_array_begin(j, "levels");
-        for (size_t k = 0; k < cr->det.nlevels; k++)
+        for (size_t k = 0; k < cr->an->det.nlevels; k++)
             level_json(j, cr, k, -1, r->src);
         json_array_end(j);
-        json_double(j, "dram_latency_ns", cr->det.dram_ns, 3);
+        json_double(j, "dram_latency_ns", cr->an->det.dram_ns, 3);
         json_object_end(j);
     }
     json_array_end(j);
@@ -217,7 +217,7 @@ void report_json_print(FILE *f, const struct source_result *r, size_t n)
     struct strbuf sb = {0};
     struct json j;
     size_t first = 0;
-    while (first < n && r[first].primary < 0)
+    while (first < n && r[first].an.primary < 0)
         first++;
     json_init(&j, &sb);
     json_object_begin(&j, NULL);

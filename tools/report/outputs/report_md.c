@@ -68,12 +68,12 @@ static double fit_reach(const struct fit_result *f, size_t i, double *sd)
 
 static void levels_table(FILE *f, const struct source_result *r)
 {
-    const struct curve_result *cr = &r->cr[r->primary];
-    const struct detection *d = &cr->det;
+    const struct curve_result *cr = &r->cr[r->an.primary];
+    const struct detection *d = &cr->an->det;
     const struct fit_result *fit = best_fit(cr);
     char nm[8], sz[32], from[32], to[32], lat[32], cyc[32], fs[64], fl[64];
     fprintf(f, "From the curve \"%s\"%s.\n\n", cr->c->label,
-            cr->relative ? " (tinymembench: latencies are time added to an L1 hit)" : "");
+            cr->c->relative ? " (tinymembench: latencies are time added to an L1 hit)" : "");
     fprintf(f, "| level | effective size | latency ns | core cycles | plateau | model size | "
                "model latency ns |\n|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < d->nlevels; i++) {
@@ -119,18 +119,18 @@ static void notes_list(FILE *f, const struct source_result *r)
     const struct source *s = r->src;
     for (size_t i = 0; i < s->ncurves; i++) {
         const struct curve_result *cr = &r->cr[i];
-        for (size_t k = 0; k < cr->ntlb; k++) {
+        for (size_t k = 0; k < cr->an->ntlb; k++) {
             char sz[32];
-            fmt_size(sz, sizeof(sz), cr->tlb[k].size_bytes);
+            fmt_size(sz, sizeof(sz), cr->an->tlb[k].size_bytes);
             fprintf(f,
                     "- TLB step in \"%s\" at %s: +%.2f ns per load (absent with larger "
                     "pages)\n",
-                    s->curve[i].label, sz, cr->tlb[k].penalty_ns);
+                    s->curve[i].label, sz, cr->an->tlb[k].penalty_ns);
         }
-        if (!cr->analysed || (int)i != r->primary)
+        if (!cr->an->analysed || (int)i != r->an.primary)
             continue;
-        for (size_t k = 0; k < cr->det.nnotes; k++)
-            fprintf(f, "- %s\n", cr->det.note[k]);
+        for (size_t k = 0; k < cr->an->det.nnotes; k++)
+            fprintf(f, "- %s\n", cr->an->det.note[k]);
     }
     for (size_t i = 0; i < s->nwarnings; i++)
         fprintf(f, "- input: %s\n", s->warning[i]);
@@ -139,7 +139,7 @@ static void notes_list(FILE *f, const struct source_result *r)
 
 static void fit_section(FILE *f, const struct source_result *r)
 {
-    const struct curve_result *cr = &r->cr[r->primary];
+    const struct curve_result *cr = &r->cr[r->an.primary];
     fprintf(f, "#### Latency model\n\n");
     if (!cr->fitted) {
         fprintf(f, "Not fitted: %s.\n\n", cr->fit[0].why[0] ? cr->fit[0].why : "no levels");
@@ -246,7 +246,7 @@ static void plots_section(FILE *f, const struct plot_list *pl)
 static void verdicts_section(FILE *f, const struct source_result *r)
 {
     for (size_t e = 0; exp_name(e); e++) {
-        const struct verdict *v = &r->verdict[e];
+        const struct verdict *v = &r->an.verdict[e];
         if (!v->present)
             continue;
         fprintf(f, "#### %s\n\n%s.\n\n", exp_name(e), v->headline);
@@ -262,23 +262,23 @@ static void other_curves(FILE *f, const struct source_result *r)
     const struct source *s = r->src;
     size_t count = 0;
     for (size_t i = 0; i < s->ncurves; i++)
-        count += r->cr[i].analysed && s->curve[i].role == AN_ROLE_LEVELS;
+        count += r->an.cr[i].analysed && s->curve[i].role == AN_ROLE_LEVELS;
     if (count < 2)
         return;
     fprintf(f, "| curve | levels (effective size @ latency ns) | DRAM ns | TLB steps |\n"
                "|---|---|---|---|\n");
     for (size_t i = 0; i < s->ncurves; i++) {
         const struct curve_result *cr = &r->cr[i];
-        if (!cr->analysed || s->curve[i].role != AN_ROLE_LEVELS)
+        if (!cr->an->analysed || s->curve[i].role != AN_ROLE_LEVELS)
             continue;
         fprintf(f, "| %s | ", s->curve[i].label);
-        for (size_t k = 0; k < cr->det.nlevels; k++) {
+        for (size_t k = 0; k < cr->an->det.nlevels; k++) {
             char sz[32];
-            md_size(sz, sizeof(sz), cr->det.level[k].size_bytes);
-            fprintf(f, "%s%s @ %.2f", k ? ", " : "", cr->det.level[k].size_known ? sz : "open",
-                    cr->det.level[k].latency_ns);
+            md_size(sz, sizeof(sz), cr->an->det.level[k].size_bytes);
+            fprintf(f, "%s%s @ %.2f", k ? ", " : "", cr->an->det.level[k].size_known ? sz : "open",
+                    cr->an->det.level[k].latency_ns);
         }
-        fprintf(f, " | %.1f | %zu |\n", cr->det.dram_ns, cr->ntlb);
+        fprintf(f, " | %.1f | %zu |\n", cr->an->det.dram_ns, cr->an->ntlb);
     }
     fprintf(f, "\n");
 }
@@ -297,7 +297,7 @@ static void source_section(FILE *f, const struct source_result *r, const struct 
     report_md_machine(f, r);
     summary_section(f, r);
     fprintf(f, "#### Cache levels\n\n");
-    if (r->primary >= 0) {
+    if (r->an.primary >= 0) {
         levels_table(f, r);
         other_curves(f, r);
         notes_list(f, r);

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Loading one input of chase-report: a folder, a CSV by its name, other text by its shape.
+#ifndef REPORT_LOAD_H
+#define REPORT_LOAD_H
+
+#include <stddef.h>
+
+#include "inputs/source.h"
+
+/*
+ * Load the input at path: a chase result folder, a chase experiment CSV, or the text output
+ * of lmbench lat_mem_rd, random-chase, tinymembench or multichase -v, recognised by shape
+ * (inputs/readers.c). s must be zeroed. Returns 0, or -1 with err (capacity cap) saying why; an
+ * unrecognised file gets the list of accepted formats.
+ */
+int source_load(const char *path, struct source *s, char *err, size_t cap);
+/*
+ * Read the len bytes at text as the file s->path names (set by the caller): a name ending in
+ * ".csv" is a chase experiment CSV, anything else is recognised by shape as in source_load.
+ * Returns 0, or -1 with err (capacity cap). The path-free entry of the readers (fuzzing, tests).
+ */
+int source_load_text(struct source *s, const char *text, size_t len, char *err, size_t cap);
+
+#endif
