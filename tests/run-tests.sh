@@ -148,6 +148,17 @@ report_pooled() {
     rm -f "$out.rc" "$out.time"
 }
 
+# stop_pool: end the --script-parallel scripts still running, and what they started (each runs
+# in a process group of its own: an interrupt reaches only the one in front).
+stop_pool() {
+    local f
+    for f in "$log_dir"/*.log.pid; do
+        [ -e "$f" ] && kill -TERM -- "-$(cat "$f")" 2>/dev/null
+    done
+}
+trap 'stop_pool; exit 130' INT
+trap 'stop_pool; exit 143' TERM
+
 # Run the collected --script-parallel scripts TEST_JOBS at a time, starting them in the order
 # given; report them in that order as they finish.
 run_pool() {
@@ -170,8 +181,11 @@ run_pool() {
         out="$log_dir/$name.log"
         (
             start=$(now)
-            "${pool[$i]}" >"$out" 2>&1
+            setsid "${pool[$i]}" >"$out" 2>&1 &
+            echo $! >"$out.pid"
+            wait $!
             rc=$?
+            rm -f "$out.pid"
             awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$out.time"
             echo "$rc" >"$out.rc" # last: the script's results are complete
         ) &
