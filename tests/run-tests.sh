@@ -240,10 +240,10 @@ done
 
 run_groups
 
+printf '%s\n' "${times[@]}" | sort -k1,1nr -k2 >"$log_dir/times.txt"
 echo
-echo "slowest ten (seconds):"
-printf '%s\n' "${times[@]}" | sort -k1,1nr -k2 | head -n 10 |
-    awk '{ printf "  %7.1f  %s\n", $1, $2 }'
+echo "slowest ten (seconds; every test's in $log_dir/times.txt):"
+head -n 10 "$log_dir/times.txt" | awk '{ printf "  %7.1f  %s\n", $1, $2 }'
 if [ ${#failures[@]} -gt 0 ]; then
     echo
     echo "failed:"
