@@ -462,31 +462,12 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/qemu/test_serial_log.sh tests/qemu/test_server.sh tests/qemu/test_bandwidth.sh \
 	tests/fuzz/test_fuzz.sh
 
-# Scripts that run alone, one at a time: chase-host measuring this machine pinned to its cores
-# (a boot beside it would be measured too, and some checks follow from timing: passes, windows
-# split by window_max_ms, a hang found by a 10 s wait) or reserving its huge pages.
-SCRIPT_TESTS_ALONE := $(addprefix tests/host/,test_host_random.sh test_quick.sh \
-	test_host_layout.sh test_host_cores.sh test_host_hugealign.sh test_host_cpuid_cpu.sh \
-	test_host_passes.sh)
-# The others (QEMU boots, chase-sim, chase-report, the checks) run two at a time; these start
-# first, the longest first, so that the two lanes end together; the rest follow in list order.
-SCRIPT_TESTS_LONG := $(addprefix tests/qemu/,test_aarch64.sh test_machine.sh \
-	test_aarch64_mp.sh test_bandwidth.sh test_server.sh test_numa.sh test_smbios.sh \
-	test_hostile.sh test_media.sh test_cores.sh test_aarch64_vectors.sh) tests/fuzz/test_fuzz.sh \
-	tests/qemu/test_config.sh tests/qemu/test_many_cpus.sh tests/report/test_verdicts_sim.sh \
-	tests/host/test_host_aarch64.sh tests/sim/test_sim_experiments.sh tests/qemu/test_prefetch.sh \
-	tests/qemu/test_memtype.sh
-SCRIPT_TESTS_SIDE := $(foreach t,$(SCRIPT_TESTS_LONG),$(filter $(t),$(SCRIPT_TESTS))) \
-	$(filter-out $(SCRIPT_TESTS_LONG) $(SCRIPT_TESTS_ALONE),$(SCRIPT_TESTS))
-
 # The build waits for deps (which installs the compilers), then uses every core: built one
 # file at a time, it was a third of make test's time on CI's two cores.
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(shell nproc 2>/dev/null || echo 2) all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \
-		--unit $(filter-out $(UNIT_PARALLEL_BINS),$(UNIT_BINS)) \
-		--script $(filter $(SCRIPT_TESTS_ALONE),$(SCRIPT_TESTS)) \
-		--script-parallel $(SCRIPT_TESTS_SIDE)
+		--unit $(filter-out $(UNIT_PARALLEL_BINS),$(UNIT_BINS)) $(SCRIPT_TEST_ARGS)
 
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
@@ -504,7 +485,7 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 		tests/report/corpus/pool.sh $(BUILD)/eval
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
-include tools/bench.mk
+include tools/bench.mk tests/run-tests.mk
 
 # make sign KEY=db.key CERT=db.pem: a Secure Boot signed chase.efi and an image with it.
 sign: $(BUILD)/chase.efi

@@ -23,9 +23,9 @@ times=() # "SECONDS NAME" per test
 mode=
 log_dir=${TEST_LOG_DIR:-build/test-logs}
 mkdir -p "$log_dir"
-# QEMU boots that several scripts ask for alike are booted once a run (tests/qemu/lib.sh's boot).
-BOOT_SHARE=$(cd "$(dirname "$0")/.." && pwd)/build/test-tmp/shared-boots
-rm -rf "$BOOT_SHARE"
+# QEMU boots that several scripts ask for alike are booted once a run (tests/qemu/lib.sh's boot),
+# in a folder of this run's own (each script keeps a copy of what it read).
+BOOT_SHARE=$(cd "$(dirname "$0")/.." && pwd)/build/test-tmp/shared-boots.$$
 export BOOT_SHARE
 
 parallel=()
@@ -158,6 +158,7 @@ stop_pool() {
 }
 trap 'stop_pool; exit 130' INT
 trap 'stop_pool; exit 143' TERM
+trap 'rm -rf "$BOOT_SHARE"' EXIT
 
 # Run the collected --script-parallel scripts TEST_JOBS at a time, starting them in the order
 # given; report them in that order as they finish.
