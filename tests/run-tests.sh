@@ -163,20 +163,17 @@ trap 'rm -rf "$BOOT_SHARE"' EXIT
 # Run the collected --script-parallel scripts TEST_JOBS at a time, starting them in the order
 # given; report them in that order as they finish.
 run_pool() {
-    local jobs=${TEST_JOBS:-2} i next=0 running=0 name out
+    local jobs=${TEST_JOBS:-2} i name out
+    pool_next=0
+    pool_running=0
     [ ${#pool[@]} -gt 0 ] || return 0
     ((jobs >= 1)) || jobs=1
     for i in "${!pool[@]}"; do
         rm -f "$log_dir/$(basename "${pool[$i]}").log.rc"
     done
     for i in "${!pool[@]}"; do
-        while ((running >= jobs)); do
-            wait -n
-            running=$((running - 1))
-            while ((next < i)) && [ -e "$log_dir/$(basename "${pool[$next]}").log.rc" ]; do
-                report_pooled "$next"
-                next=$((next + 1))
-            done
+        while ((pool_running >= jobs)); do
+            pool_wait
         done
         name=$(basename "${pool[$i]}")
         out="$log_dir/$name.log"
@@ -190,14 +187,24 @@ run_pool() {
             awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.1f\n", b - a }' >"$out.time"
             echo "$rc" >"$out.rc" # last: the script's results are complete
         ) &
-        running=$((running + 1))
+        pool_running=$((pool_running + 1))
     done
-    wait
-    while ((next < ${#pool[@]})); do
-        report_pooled "$next"
-        next=$((next + 1))
+    while ((pool_running > 0)); do
+        pool_wait
     done
     pool=()
+}
+
+# pool_wait: wait for one pooled script to end, then report those that can be, in order.
+pool_wait() {
+    wait -n
+    (($? == 127)) && pool_running=1 # no job left to wait for
+    pool_running=$((pool_running - 1))
+    while ((pool_next < ${#pool[@]})) &&
+        [ -e "$log_dir/$(basename "${pool[$pool_next]}").log.rc" ]; do
+        report_pooled "$pool_next"
+        pool_next=$((pool_next + 1))
+    done
 }
 
 # run_groups: run what was collected for the parallel groups.
