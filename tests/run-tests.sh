@@ -24,8 +24,11 @@ mode=
 log_dir=${TEST_LOG_DIR:-build/test-logs}
 mkdir -p "$log_dir"
 # QEMU boots that several scripts ask for alike are booted once a run (tests/qemu/lib.sh's boot),
-# in a folder of this run's own (each script keeps a copy of what it read).
-BOOT_SHARE=$(cd "$(dirname "$0")/.." && pwd)/build/test-tmp/shared-boots.$$
+# in a folder of this run's own (each script keeps a copy of what it read). Its name is as long
+# in every run: the environment's size moves the stack, and the fuzzers' paths follow addresses.
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$root/build/test-tmp"
+BOOT_SHARE=$(mktemp -d "$root/build/test-tmp/shared-boots.XXXXXX")
 export BOOT_SHARE
 
 parallel=()
