@@ -2,6 +2,9 @@
 # How make test runs the script tests (a fragment of the Makefile, included after every list of
 # SCRIPT_TESTS): which run alone, and in which order the others start, two at a time.
 
+# The runner's own test: pooled scripts side by side, reported in order, the slowest listed.
+SCRIPT_TESTS += tests/tools/test_run_tests.sh
+
 # Scripts that run alone, one at a time: chase-host measuring this machine pinned to its cores
 # (a boot beside it would be measured too, and some checks follow from timing: passes, windows
 # split by window_max_ms, the fastest width kept, a hang found by a 10 s wait) or reserving its
