@@ -241,7 +241,8 @@ for arg in "$@"; do
         unit) run_unit "$arg" ;;
         script) run_script "$arg" ;;
         *)
-            echo "run-tests: say --unit-parallel, --unit, --script or --script-parallel before $arg" >&2
+            echo "run-tests: say --unit-parallel, --unit, --script or --script-parallel" \
+                "before $arg" >&2
             exit 2
             ;;
         esac

@@ -54,7 +54,7 @@ boot_qemu() {
 
 # boot_key [qemu-run.sh options...]: print the name of the boot these options ask for when it can
 # be shared (BOOT_SHARE set, the default image, options that only choose the machine and the
-# settings, the machine's defaults filled in); fail otherwise.
+# settings, qemu-run.sh's defaults for the machine filled in); fail otherwise.
 boot_key() {
     local mem=256M cpu=max smp=1 arch=x86_64 timeout=${BOOT_TIMEOUT:-300} rest=()
     [ -n "${BOOT_SHARE:-}" ] && [ "$IMAGE" = "$ROOT/build/chase.img" ] || return 1
