@@ -439,7 +439,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(shell nproc 2>/dev/null || echo 2) all unit fuzzers
 	$(Q)FUZZ_BINS="$(FUZZ_BINS)" tests/run-tests.sh --unit-parallel $(UNIT_PARALLEL_BINS) \
-		--unit $(filter-out $(UNIT_PARALLEL_BINS),$(UNIT_BINS)) --script $(SCRIPT_TESTS)
+		--unit $(filter-out $(UNIT_PARALLEL_BINS),$(UNIT_BINS)) $(SCRIPT_TEST_ARGS)
 
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
@@ -457,7 +457,7 @@ eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 		tests/report/corpus/pool.sh $(BUILD)/eval
 	$(Q)VERDICTS=all tests/report/test_verdicts_sim.sh
 
-include tools/bench.mk
+include tools/bench.mk tests/run-tests.mk
 
 # make sign KEY=db.key CERT=db.pem: a Secure Boot signed chase.efi and an image with it.
 sign: $(BUILD)/chase.efi

@@ -5,8 +5,10 @@
 # one failed. Run folders are checked by tests/lib_run.sh, QEMU boots by tests/qemu/lib.sh.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# Each folder's scripts work in build/test-tmp/FOLDER; what they leave is kept for a look.
-TEST_TMP=${TEST_TMP:-$ROOT/build/test-tmp/$(basename "$(cd "$(dirname "$0")" && pwd)")}
+# Each script works in build/test-tmp/FOLDER/SCRIPT (its own: make test runs scripts side by
+# side); what it leaves is kept for a look.
+TEST_TMP=${TEST_TMP:-$ROOT/build/test-tmp/$(basename "$(cd "$(dirname "$0")" && pwd)")/$(
+    basename "$0" .sh)}
 mkdir -p "$TEST_TMP"
 failures=0
 
