@@ -8,10 +8,10 @@ SCRIPT_TESTS += tests/tools/test_run_tests.sh
 # Scripts that run alone, one at a time: chase-host measuring this machine pinned to its cores
 # (a boot beside it would be measured too, and some checks follow from timing: passes, windows
 # split by window_max_ms, the fastest width kept, a hang found by a 10 s wait) or reserving its
-# huge pages.
+# huge pages; the guide's test, which runs test_quick.sh in its copy of the tree.
 SCRIPT_TESTS_ALONE := $(addprefix tests/host/,test_host_random.sh test_quick.sh \
 	test_host_layout.sh test_host_cores.sh test_host_hugealign.sh test_host_cpuid_cpu.sh \
-	test_host_passes.sh)
+	test_host_passes.sh) tests/tools/test_guide.sh
 
 # The others (QEMU boots, chase-sim, chase-report, the fuzzers' bounded runs, the tree's checks)
 # run two at a time (run-tests.sh --script-parallel). These start first, the longest first, so
