@@ -358,8 +358,9 @@ endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rule,$(t))))
 
 UNIT_BINS := $(addprefix $(BUILD)/tests/,$(UNIT_TESTS))
-# The long seeded families of the level detector and the hostile-number sweep of chase-report's
-# readers (minutes each, nothing timed): make test runs them side by side on the cores.
+# The seeded families of the level detector and the hostile-number sweep of chase-report's
+# readers (pure computation, nothing timed; about a second together now): make test runs them
+# side by side on the cores.
 UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels test_levels_sparse) \
 	$(BUILD)/tests/report/test_hostile
 
