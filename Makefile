@@ -13,7 +13,8 @@ OBJCOPY := objcopy
 LD      ?= ld
 
 WARN    := -Wall -Wextra -Wshadow -Wvla -Wstrict-prototypes -Werror
-COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
+COMMON   = -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\" \
+	-DCHASE_EXPERIMENTS=$(words $(EXPERIMENTS))
 
 # ---- sources --------------------------------------------------------------------------------
 
@@ -24,6 +25,13 @@ COMMON  := -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\"
 EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores
 EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
+# Every per-experiment array is as long as this list (CHASE_EXPERIMENTS in COMMON), so the room
+# grows with the table. make cannot see a flag change: when the count differs from the one the
+# objects were built with (build/experiments.count), they are built again.
+ifneq ($(words $(EXPERIMENTS)),$(shell cat $(BUILD)/experiments.count 2>/dev/null))
+$(shell find $(BUILD) -name '*.[cS].o' -delete 2>/dev/null; mkdir -p $(BUILD) && \
+	echo $(words $(EXPERIMENTS)) >$(BUILD)/experiments.count)
+endif
 
 # What every experiment's point goes through: its context, plan, measurement, passes and rows.
 POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c
@@ -369,6 +377,7 @@ UNIT_PARALLEL_BINS := $(addprefix $(BUILD)/tests/analysis/,test_levels test_leve
 # seeds in tests/fuzz/corpus/NAME/, past findings in tests/fuzz/regressions/NAME/.
 
 FUZZ_CFLAGS := -std=gnu11 $(WARN) -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
+		-DCHASE_EXPERIMENTS=$(words $(EXPERIMENTS)) \
 		-DCHASE_VERSION=\"$(VERSION)\" -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=all -MMD -MP
 FUZZ_TARGETS += fuzz_config

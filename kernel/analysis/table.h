@@ -7,9 +7,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Rows the table may hold: the analysis keeps one table and one verdict per row (table.c
-   asserts the table fits). */
-#define AN_EXP_MAX 16
+/* Rows the table may hold: the analysis keeps one table and one verdict per row, as many as the
+   Makefile's EXPERIMENTS list names (the build passes its count as CHASE_EXPERIMENTS; table.c
+   asserts the table fits), so the room grows with the table. */
+#ifndef CHASE_EXPERIMENTS
+#error "CHASE_EXPERIMENTS (the count of the Makefile's EXPERIMENTS list) is not defined"
+#endif
+#define AN_EXP_MAX CHASE_EXPERIMENTS
 /* The longest plot caption (an_plot.caption) a report can hold, its terminating 0 included. */
 #define PLOT_CAPTION_CHARS 480
 
