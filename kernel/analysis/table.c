@@ -17,8 +17,9 @@ static const struct an_experiment *const experiments[] = {
 
 #define COUNT (sizeof(experiments) / sizeof(experiments[0]))
 /* An analysis keeps one table and one verdict per experiment. */
-_Static_assert(COUNT <= AN_EXP_MAX,
-               "more experiments than AN_EXP_MAX: name the new one in the Makefile EXPERIMENTS list");
+_Static_assert(
+    COUNT <= AN_EXP_MAX,
+    "more experiments than AN_EXP_MAX: name the new one in the Makefile EXPERIMENTS list");
 
 const struct an_experiment *analysis_experiment(size_t index)
 {

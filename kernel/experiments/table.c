@@ -17,8 +17,9 @@ const struct experiment *const experiment_table[] = {
 
 #define EXPERIMENT_COUNT (sizeof(experiment_table) / sizeof(experiment_table[0]))
 /* The configuration, the run and its summary keep one slot per experiment. */
-_Static_assert(EXPERIMENT_COUNT <= EXPERIMENTS_MAX,
-               "more experiments than EXPERIMENTS_MAX: name the new one in the Makefile EXPERIMENTS list");
+_Static_assert(
+    EXPERIMENT_COUNT <= EXPERIMENTS_MAX,
+    "more experiments than EXPERIMENTS_MAX: name the new one in the Makefile EXPERIMENTS list");
 
 const size_t experiment_count = EXPERIMENT_COUNT;
 
