@@ -98,7 +98,6 @@ KERNEL_SRCS := \
 	kernel/machine/placement.c \
 	kernel/machine/topology.c \
 	kernel/machine/cpu_select.c \
-	kernel/machine/paging.c \
 	kernel/machine/window_rules.c \
 	kernel/machine/ap_msr.c \
 	kernel/chase/refclock.c \
@@ -233,8 +232,8 @@ test_console_SRCS := kernel/lib/console.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
 
 # machine: ACPI tables, CPUID, the memory map, page tables.
-UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_paging \
-	machine/test_memtype machine/test_cpufacts
+UNIT_TESTS += machine/test_acpi machine/test_cpuinfo machine/test_memmap machine/test_memtype \
+	machine/test_cpufacts
 UNIT_TESTS += machine/test_window_rules machine/test_ap_msr machine/test_srat machine/test_simd
 test_simd_SRCS := kernel/machine/simd.c kernel/machine/simd_peak.c kernel/machine/cpuinfo.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
@@ -257,13 +256,14 @@ test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/
 test_acpi_SRCS    := kernel/machine/acpi.c kernel/chase/refclock.c kernel/lib/kstring.c
 test_cpuinfo_SRCS := kernel/machine/cpuinfo.c kernel/lib/kstring.c
 test_memmap_SRCS  := kernel/machine/memmap.c kernel/machine/memtype.c
-test_paging_SRCS  := kernel/machine/paging.c kernel/machine/memtype.c kernel/lib/kstring.c
-test_memtype_SRCS := kernel/machine/memtype.c kernel/machine/paging.c kernel/lib/kstring.c
+test_memtype_SRCS := kernel/machine/memtype.c efi/x86_64/x64_page_tables.c kernel/lib/kstring.c
+$(BUILD)/test/tests/unit/machine/test_memtype.c.o: TEST_CFLAGS += -Iefi
 test_cpufacts_SRCS := kernel/machine/cpufacts.c kernel/machine/prefetch_models.c \
 	kernel/lib/kstring.c
 
 # efi: the firmware front end's plain C (the processors it holds, windows' records), on the host.
-UNIT_TESTS += efi/test_mp_ctl efi/test_mp_held
+UNIT_TESTS += efi/test_mp_ctl efi/test_mp_held efi/x86_64/test_page_tables
+test_page_tables_SRCS := efi/x86_64/x64_page_tables.c kernel/machine/memtype.c kernel/lib/kstring.c
 test_mp_ctl_SRCS := efi/mp_ctl.c
 test_mp_held_SRCS := efi/mp_held.c efi/mp_ctl.c kernel/lib/kstring.c
 $(BUILD)/test/tests/unit/efi/%.c.o: TEST_CFLAGS += -Iefi

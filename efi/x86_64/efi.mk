@@ -11,12 +11,12 @@ EFI_CFLAGS   := $(COMMON) -O2 -g0 -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64
 EFI_LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/chase-efi.lds
 
 # The front end on x86-64: efi/'s portable files and efi/x86_64/ (windows and their records,
-# registers, page tables, processors, reference clocks). x64_window.c and x64_window_stats.c are
+# registers, page tables and their builder, processors, reference clocks). x64_window.c and x64_window_stats.c are
 # plain C over the exception entries of kernel/arch/x86_64/window.S, which only the bare machine
 # runs (ring 0).
 X64_EFI_SRCS := $(EFI_SRCS) efi/x86_64/x64_machine.c efi/x86_64/x64_mp.c \
-	efi/x86_64/x64_paging.c efi/x86_64/x64_platform.c efi/x86_64/x64_timers.c \
-	efi/x86_64/x64_window.c efi/x86_64/x64_window_stats.c
+	efi/x86_64/x64_paging.c efi/x86_64/x64_page_tables.c efi/x86_64/x64_platform.c \
+	efi/x86_64/x64_timers.c efi/x86_64/x64_window.c efi/x86_64/x64_window_stats.c
 X64_EFI_ARCH_SRCS := $(ARCH_SRCS) kernel/arch/x86_64/window.S
 
 EFI_OBJS := $(patsubst %,$(BUILD)/efi/%.o,$(KERNEL_SRCS) $(X64_EFI_ARCH_SRCS) $(X64_EFI_SRCS))

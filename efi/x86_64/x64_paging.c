@@ -4,7 +4,7 @@
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "machine/memtype.h"
-#include "machine/paging.h"
+#include "x86_64/x64_page_tables.h"
 #include "platform.h"
 #include "x86_64/x64_internal.h"
 

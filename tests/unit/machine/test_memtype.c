@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "machine/memtype.h"
-#include "machine/paging.h"
+#include "x86_64/x64_page_tables.h"
 
 #define KiB (1ULL << 10)
 #define MiB (1ULL << 20)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // chase's own 4-level page tables: an identity map of memory, with a chosen page size over
 // the chase buffer. Portable: built in any memory, walked like the MMU walks it.
-#include "machine/paging.h"
+#include "x64_page_tables.h"
 
 #include "lib/kstring.h"
 #include "machine/memtype.h"

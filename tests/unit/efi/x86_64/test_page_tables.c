@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "machine/paging.h"
+#include "x86_64/x64_page_tables.h"
 
 /* The page size the plan promises at address a. */
 static uint64_t expected_page(const struct paging_plan *p, uint64_t a)

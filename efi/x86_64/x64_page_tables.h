@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // chase's own 4-level page tables: an identity map of memory, with a chosen page size over
 // the chase buffer. Portable: built in any memory, walked like the MMU walks it.
-#ifndef CHASE_PAGING_H
-#define CHASE_PAGING_H
+#ifndef CHASE_X64_PAGE_TABLES_H
+#define CHASE_X64_PAGE_TABLES_H
 
 #include <stdbool.h>
 #include <stddef.h>
