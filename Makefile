@@ -106,7 +106,7 @@ KERNEL_SRCS := \
 	kernel/run/results.c \
 	kernel/run/results_machine.c \
 	kernel/run/results_arm.c kernel/machine/arm_id.c kernel/machine/arm_cpu.c kernel/machine/arm_smp.c \
-	kernel/machine/arm_pptt.c kernel/machine/arm_tables.c kernel/machine/arm_tables_build.c \
+	kernel/machine/arm_pptt.c kernel/machine/arm_tables.c \
 	kernel/run/results_identity.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \

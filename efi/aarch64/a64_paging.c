@@ -6,7 +6,7 @@
 #include "arch/aarch64/sysreg.h"
 #include "efi_internal.h"
 #include "lib/fmt.h"
-#include "machine/arm_tables.h"
+#include "aarch64/a64_tables_build.h"
 #include "platform.h"
 
 #define EFI_PAGE_BYTES 4096ULL

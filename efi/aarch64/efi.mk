@@ -30,7 +30,8 @@ A64_EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T $(A64_GNUEFI)/l
 # The front end on AArch64: efi/'s portable files and efi/aarch64/ (windows, registers,
 # translation tables, processors, reference clocks).
 A64_EFI_SRCS := $(EFI_SRCS) efi/aarch64/a64_machine.c efi/aarch64/a64_mp.c \
-	efi/aarch64/a64_paging.c efi/aarch64/a64_timers.c efi/aarch64/a64_window.c
+	efi/aarch64/a64_paging.c efi/aarch64/a64_tables_build.c efi/aarch64/a64_timers.c \
+	efi/aarch64/a64_window.c
 A64_EFI_KERNEL_SRCS := $(KERNEL_SRCS)
 # The exception vectors exist only in the firmware build (chase-host takes no exceptions).
 A64_EFI_ARCH_SRCS := $(AARCH64_ARCH_SRCS) kernel/arch/aarch64/vectors.S \

@@ -13,7 +13,8 @@ UNIT_TESTS += machine/test_fault
 test_fault_SRCS := kernel/machine/fault.c kernel/lib/console.c kernel/lib/strbuf.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c tests/unit/stubs/stub_platform.c
 UNIT_TESTS += machine/test_arm_tables machine/test_arm_cpu
-test_arm_tables_SRCS := kernel/machine/arm_tables.c kernel/machine/arm_tables_build.c \
+$(BUILD)/test/tests/unit/machine/test_arm_tables.c.o: TEST_CFLAGS += -Iefi
+test_arm_tables_SRCS := kernel/machine/arm_tables.c efi/aarch64/a64_tables_build.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 test_arm_cpu_SRCS := kernel/machine/arm_cpu.c kernel/machine/arm_id.c kernel/machine/arm_pptt.c \
 	kernel/machine/cpuinfo.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c

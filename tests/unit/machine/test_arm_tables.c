@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "machine/arm_tables.h"
+#include "aarch64/a64_tables_build.h"
 
 #define SZ_4K (1ULL << 12)
 #define SZ_2M (1ULL << 21)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // chase's own AArch64 translation tables (4 KiB granule): RAM identity-mapped with the largest
 // blocks the firmware's attributes allow, the buffer with the page size and MAIR index asked.
+#include "a64_tables_build.h"
+
 #include "lib/kstring.h"
-#include "machine/arm_tables.h"
 
 #define SIZE_4K (1ULL << 12)
 #define SIZE_2M (1ULL << 21)
