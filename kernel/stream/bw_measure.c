@@ -14,6 +14,11 @@
 #define BW_WINDOW_SHARE 0.5
 /* Windows lost to NMIs one point may take again before it gives up. */
 #define BW_DROPPED_MAX 100
+/* A warm-up piece timed in fewer ticks than this lies within a few ticks of the timer's
+   resolution (a 4K piece under an emulator's timer reads 0 or 1): it is timed again over twice
+   the laps, up to BW_PACE_LAPS_MAX, until its pace can be read. */
+#define BW_PACE_MIN_TICKS 64
+#define BW_PACE_LAPS_MAX (1ULL << 20)
 
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
 {
@@ -86,7 +91,29 @@ static void bw_aim(const struct bw_point *pt, struct bw_job *j, uint64_t at)
     j->dst = pt->base + half + at;
 }
 
-/* The warm-up: one lap in pieces; returns its pace in ticks per byte moved (the fastest piece). */
+/* The first piece timed over twice the laps until it lasts BW_PACE_MIN_TICKS; *best and
+ *best_bytes its ticks and bytes moved. 0, or -1 with why. */
+static int bw_pace_laps(const struct bw_point *pt, struct bw_job *j, struct bw_result *r,
+                        uint64_t *best, uint64_t *best_bytes, char *why, size_t cap)
+{
+    while (*best < BW_PACE_MIN_TICKS && j->laps < BW_PACE_LAPS_MAX) {
+        j->laps *= 2;
+        bw_aim(pt, j, 0);
+        if (bw_window(j, r, why, cap) != 0)
+            return -1;
+        *best = j->ticks;
+        *best_bytes = bw_bytes_moved(pt->kernel, j->span, j->laps);
+    }
+    return 0;
+}
+
+/*
+ * The warm-up: one lap in pieces; returns its pace in ticks per byte moved (the fastest piece).
+ * A lap of one piece is taken twice: the first run of a kernel pays for cold caches and TLBs (and
+ * under an emulator, for translating the kernel: thousands of times its pace), and a pace from it
+ * alone sized a 4K point's repetitions at a few laps each, too short for the timer to see (0
+ * ticks); a piece too short to time is timed over more laps (bw_pace_laps).
+ */
 static int bw_warm(const struct bw_point *pt, struct bw_job *j, struct bw_result *r, double *pace,
                    char *why, size_t cap)
 {
@@ -94,15 +121,17 @@ static int bw_warm(const struct bw_point *pt, struct bw_job *j, struct bw_result
     uint64_t piece = span < BW_WARM_PIECE_BYTES ? span : BW_WARM_PIECE_BYTES;
     j->clock_iters = 0;
     j->laps = 1;
-    uint64_t t0 = arch_tsc_fenced();
-    for (uint64_t at = 0; at + piece <= span; at += piece) {
-        bw_aim(pt, j, at);
+    uint64_t pieces = piece ? span / piece : 1, t0 = arch_tsc_fenced();
+    for (uint64_t i = 0; i < (pieces > 1 ? pieces : 2); i++) {
+        bw_aim(pt, j, i % pieces * piece);
         j->span = piece;
         if (bw_window(j, r, why, cap) != 0)
             return -1;
         if (!best || j->ticks < best)
             best = j->ticks, best_bytes = bw_bytes_moved(pt->kernel, piece, 1);
     }
+    if (bw_pace_laps(pt, j, r, &best, &best_bytes, why, cap) != 0)
+        return -1;
     *pace = (double)(best ? best : 1) / (double)best_bytes;
     r->warm_ticks += arch_tsc_fenced() - t0;
     return 0;
