@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/judge.h"
 #include "lib/fmt.h"
 #include "fit/model.h"
 #include "outputs/output.h"
@@ -124,25 +125,6 @@ static size_t table_xy(struct plot_spec *ps, const struct csv *t, const char *xc
         (*y)[i] = tmp[i].y;
     }
     free(tmp);
-    return k;
-}
-
-/* Distinct finite values of a column, ascending. */
-static size_t groups_of(const struct csv *t, int col, double *g, size_t max)
-{
-    size_t k = 0;
-    for (size_t r = 0; col >= 0 && r < t->nrows; r++) {
-        double v = csv_num(t, r, col);
-        bool seen = !isfinite(v);
-        for (size_t i = 0; i < k && !seen; i++)
-            seen = g[i] == v;
-        if (seen || k >= max)
-            continue;
-        size_t i = k++;
-        for (; i > 0 && g[i - 1] > v; i--)
-            g[i] = g[i - 1];
-        g[i] = v;
-    }
     return k;
 }
 
@@ -282,7 +264,7 @@ static void series_groups(struct plot_spec *ps, const struct csv *t, const struc
 {
     int gcol = p->group ? csv_col(t, p->group) : -1;
     double g[MAX_GROUPS];
-    size_t ng = groups_of(t, gcol, g, MAX_GROUPS);
+    size_t ng = judge_values(t, gcol, g, MAX_GROUPS);
     for (size_t i = 0; i < (ng ? ng : 1); i++) {
         double *xs, *ys;
         char label[64], sz[32];
@@ -380,7 +362,7 @@ static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
         size_t named = series_named(&ps, t, p);
         /* a few processors, some sharing a group: each one's own curve too, beside its group's */
         double g[MAX_GROUPS];
-        size_t values = p->group ? groups_of(t, csv_col(t, p->group), g, MAX_GROUPS) : 0;
+        size_t values = p->group ? judge_values(t, csv_col(t, p->group), g, MAX_GROUPS) : 0;
         if (values > named && values <= FEW_GROUP_VALUES)
             series_groups(&ps, t, x, p);
     } else if (!p->from_curves && p->split)
