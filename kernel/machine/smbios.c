@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// SMBIOS entry points and the structure table walk, with the firmware, system, board,
-// processor and memory device structures decoded by the offsets of DSP0134 3.x.
+// SMBIOS entry points and the structure table walk, with the firmware, system, board, chassis,
+// processor and memory device structures decoded by the offsets of DSP0134 3.x, and the
+// identity fields' text (UUID, placeholders).
 #include "machine/smbios.h"
 
 #include "lib/fmt.h"
@@ -9,6 +10,7 @@
 #define SMBIOS_TYPE_BIOS 0
 #define SMBIOS_TYPE_SYSTEM 1
 #define SMBIOS_TYPE_BOARD 2
+#define SMBIOS_TYPE_CHASSIS 3
 #define SMBIOS_TYPE_PROCESSOR 4
 #define SMBIOS_TYPE_MEMDEV 17
 #define SMBIOS_TYPE_END 127
@@ -199,6 +201,17 @@ static void system_read(const struct smbios_struct *s, struct smbios_info *o)
     string_at(s, 0x04, o->system_maker, sizeof(o->system_maker));
     string_at(s, 0x05, o->system_product, sizeof(o->system_product));
     string_at(s, 0x06, o->system_version, sizeof(o->system_version));
+    string_at(s, 0x07, o->system_serial, sizeof(o->system_serial));
+    o->system_uuid_listed = has(s, 0x08, SMBIOS_UUID_BYTES);
+    if (o->system_uuid_listed)
+        kmemcpy(o->system_uuid, s->p + 0x08, SMBIOS_UUID_BYTES);
+    string_at(s, 0x19, o->system_sku, sizeof(o->system_sku)); /* 2.4 on */
+    string_at(s, 0x1a, o->system_family, sizeof(o->system_family));
+}
+
+static void chassis_read(const struct smbios_struct *s, struct smbios_info *o)
+{
+    string_at(s, 0x08, o->chassis_asset_tag, sizeof(o->chassis_asset_tag));
 }
 
 static void board_read(const struct smbios_struct *s, struct smbios_info *o)
@@ -274,6 +287,8 @@ static void memdev_read(const struct smbios_struct *s, struct smbios_info *o)
     string_at(s, 0x10, d->locator, sizeof(d->locator));
     string_at(s, 0x11, d->bank, sizeof(d->bank));
     string_at(s, 0x17, d->manufacturer, sizeof(d->manufacturer));
+    string_at(s, 0x18, d->serial, sizeof(d->serial));
+    string_at(s, 0x19, d->asset_tag, sizeof(d->asset_tag));
     string_at(s, 0x1a, d->part, sizeof(d->part));
     d->size_bytes = memdev_size(s, &d->size_unknown);
     d->total_width_bits = memdev_width(s, 0x08);
@@ -296,6 +311,9 @@ static void struct_decode(const struct smbios_struct *s, struct smbios_info *o)
         break;
     case SMBIOS_TYPE_BOARD:
         board_read(s, o);
+        break;
+    case SMBIOS_TYPE_CHASSIS:
+        chassis_read(s, o);
         break;
     case SMBIOS_TYPE_PROCESSOR:
         processor_read(s, o);
@@ -341,4 +359,63 @@ bool smbios_read(const uint8_t *ep, size_t ep_len, const uint8_t *table, size_t 
         return false;
     smbios_table_parse(table, table ? table_len : 0, &e, out);
     return true;
+}
+
+/* From 2.6 on the time-low, time-mid and time-high fields are stored little-endian. */
+static bool uuid_fields_little_endian(const struct smbios_entry *e)
+{
+    return e->major > 2 || (e->major == 2 && e->minor >= 6);
+}
+
+char *smbios_uuid_text(const struct smbios_info *s, char *out, size_t cap)
+{
+    /* the byte of the table printed at each place, as written (big-endian fields) */
+    static const uint8_t as_stored[SMBIOS_UUID_BYTES] = {0, 1, 2,  3,  4,  5,  6,  7,
+                                                         8, 9, 10, 11, 12, 13, 14, 15};
+    static const uint8_t swapped[SMBIOS_UUID_BYTES] = {3, 2, 1,  0,  5,  4,  7,  6,
+                                                       8, 9, 10, 11, 12, 13, 14, 15};
+    const uint8_t *order = uuid_fields_little_endian(&s->entry) ? swapped : as_stored;
+    size_t n = 0;
+    out[0] = '\0';
+    if (!s->system_uuid_listed || cap < SMBIOS_UUID_TEXT)
+        return out;
+    for (unsigned i = 0; i < SMBIOS_UUID_BYTES; i++) {
+        bool dash = i == 4 || i == 6 || i == 8 || i == 10;
+        n += (size_t)ksnprintf(out + n, cap - n, "%s%02x", dash ? "-" : "",
+                               s->system_uuid[order[i]]);
+    }
+    return out;
+}
+
+bool smbios_uuid_unset(const struct smbios_info *s)
+{
+    bool zeros = true, ones = true;
+    for (unsigned i = 0; i < SMBIOS_UUID_BYTES; i++) {
+        zeros = zeros && s->system_uuid[i] == 0x00;
+        ones = ones && s->system_uuid[i] == 0xff;
+    }
+    return s->system_uuid_listed && (zeros || ones);
+}
+
+/* Whether s holds only the character c (and is not empty). */
+static bool only(const char *s, char c)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s != c)
+            return false;
+    return true;
+}
+
+bool smbios_is_placeholder(const char *s)
+{
+    static const char *const words[] = {"To Be Filled By O.E.M.", "Default string",
+                                        "System Serial Number", "Not Specified"};
+    if (!s || !*s)
+        return false;
+    for (unsigned i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (kstrcasecmp(s, words[i]) == 0)
+            return true;
+    return only(s, '0') || only(s, ' ');
 }

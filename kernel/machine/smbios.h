@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The machine's identity from SMBIOS (DMTF DSP0134): firmware, system, board, processors and
-// every memory device, read from a byte buffer so the same parser serves firmware and Linux.
+// The machine's identity from SMBIOS (DMTF DSP0134): firmware, system (with its UUID and serial),
+// board, chassis asset tag, processors and every memory device, read from a byte buffer so the same
+// parser serves firmware and Linux.
 #ifndef CHASE_SMBIOS_H
 #define CHASE_SMBIOS_H
 
@@ -17,6 +18,8 @@
     (1u << 20)                  /* a structure table is read up to 1 MiB (3.x gives a maximum,     \
                                    not a length; real tables are a few KiB) */
 #define SMBIOS_DRAM_BUS_BYTES 8 /* a DDR channel's data bus when the device does not say */
+#define SMBIOS_UUID_BYTES 16
+#define SMBIOS_UUID_TEXT 37 /* 8-4-4-4-12 hex digits and the NUL */
 
 /* What the entry point says about the structure table. */
 struct smbios_entry {
@@ -38,6 +41,7 @@ bool smbios_entry_parse(const uint8_t *p, size_t len, struct smbios_entry *e, ch
 struct smbios_memdev {
     char locator[SMBIOS_TEXT], bank[SMBIOS_TEXT];
     char manufacturer[SMBIOS_TEXT], part[SMBIOS_TEXT];
+    char serial[SMBIOS_TEXT], asset_tag[SMBIOS_TEXT]; /* for inventory, placeholders kept */
     char channel[SMBIOS_TEXT]; /* the channel it was counted in ("" when not populated) */
     uint64_t size_bytes;       /* 0: no device installed (or size unknown, below) */
     bool size_unknown;         /* the table says the size is unknown (0xFFFF) */
@@ -64,6 +68,11 @@ struct smbios_info {
     struct smbios_entry entry;
     char bios_vendor[SMBIOS_TEXT], bios_version[SMBIOS_TEXT], bios_date[SMBIOS_TEXT];
     char system_maker[SMBIOS_TEXT], system_product[SMBIOS_TEXT], system_version[SMBIOS_TEXT];
+    /* Type 1's inventory fields (serial, SKU, family) and UUID; type 3's chassis asset tag */
+    char system_serial[SMBIOS_TEXT], system_sku[SMBIOS_TEXT], system_family[SMBIOS_TEXT];
+    char chassis_asset_tag[SMBIOS_TEXT];
+    bool system_uuid_listed;                /* type 1 is long enough to hold one (2.1+) */
+    uint8_t system_uuid[SMBIOS_UUID_BYTES]; /* as the table holds it */
     char board_maker[SMBIOS_TEXT], board_product[SMBIOS_TEXT], board_version[SMBIOS_TEXT];
     unsigned structures;  /* structures read */
     unsigned nprocessors; /* kept in processor[] */
@@ -104,6 +113,23 @@ bool smbios_read(const uint8_t *ep, size_t ep_len, const uint8_t *table, size_t 
  * channel of its own (one device per channel assumed) and channels_named is false.
  */
 void smbios_count_channels(struct smbios_info *s);
+
+/*
+ * The system UUID as text, lower case 8-4-4-4-12 into out (SMBIOS_UUID_TEXT bytes): from 2.6 on
+ * the first three fields are little-endian in the table (DSP0134 7.2.1), before 2.6 as stored.
+ * "" when type 1 holds none. Returns out.
+ */
+char *smbios_uuid_text(const struct smbios_info *s, char *out, size_t cap);
+/* Whether the UUID says it is not set: all 00h (not present) or all FFh (settable, not set). */
+bool smbios_uuid_unset(const struct smbios_info *s);
+
+/*
+ * Whether an identity string (serial number, asset tag, SKU) is a placeholder the board maker
+ * left in rather than a value: "To Be Filled By O.E.M.", "Default string", "System Serial
+ * Number", "Not Specified" (any case), all zeros, or all blanks. The empty string (no string
+ * given) is not one: it is absent. The same rule names a machine for uploads (issue 49).
+ */
+bool smbios_is_placeholder(const char *s);
 
 /* The memory type's name ("DDR5"); "unknown" for codes DSP0134 does not list. */
 const char *smbios_memtype_name(uint8_t type);

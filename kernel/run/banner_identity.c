@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The banner's lines on the machine's identity: board, firmware and memory in one line, then
-// the system, processor sockets, every installed memory device, DRAM channels and bandwidth,
-// the microcode revision and whether DRAM is encrypted.
+// the system, its inventory fields (serial, UUID, SKU, family, chassis asset tag), sockets, every
+// installed memory device, DRAM channels and bandwidth, the microcode revision and whether DRAM is
+// encrypted.
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "machine/smbios.h"
@@ -12,6 +13,26 @@
 static const char *text(const char *s)
 {
     return s && *s ? s : "?";
+}
+
+/* An inventory field's text, with " (placeholder)" after one the maker left in. */
+static void ident_text(char *out, size_t cap, const char *v)
+{
+    ksnprintf(out, cap, "%s%s", text(v), smbios_is_placeholder(v) ? " (placeholder)" : "");
+}
+
+/* Serial, UUID, SKU, family and the chassis asset tag: what an inventory knows the machine by. */
+static void inventory_print(const struct smbios_info *s)
+{
+    char serial[SMBIOS_TEXT + 16], sku[SMBIOS_TEXT + 16], family[SMBIOS_TEXT + 16];
+    char asset[SMBIOS_TEXT + 16], uuid[SMBIOS_UUID_TEXT];
+    ident_text(serial, sizeof(serial), s->system_serial);
+    ident_text(sku, sizeof(sku), s->system_sku);
+    ident_text(family, sizeof(family), s->system_family);
+    ident_text(asset, sizeof(asset), s->chassis_asset_tag);
+    smbios_uuid_text(s, uuid, sizeof(uuid));
+    con_printf("  inventory  serial %s, uuid %s%s, sku %s, family %s, chassis asset tag %s\n",
+               serial, text(uuid), smbios_uuid_unset(s) ? " (not set)" : "", sku, family, asset);
 }
 
 static void sockets_print(const struct smbios_info *s)
@@ -27,7 +48,7 @@ static void sockets_print(const struct smbios_info *s)
 /* One installed memory device's line; what the table leaves unknown is left out. */
 static void device_print(const struct smbios_memdev *d)
 {
-    char line[320];
+    char line[420];
     size_t n = 0;
     uint64_t gib = d->size_bytes >> 30, mib = d->size_bytes >> 20;
     n += (size_t)ksnprintf(line + n, sizeof(line) - n, "%s (%s): %llu %s %s %s", text(d->locator),
@@ -45,7 +66,13 @@ static void device_print(const struct smbios_memdev *d)
     if (d->rank && n < sizeof(line))
         n += (size_t)ksnprintf(line + n, sizeof(line) - n, ", rank %u", d->rank);
     if (n < sizeof(line))
-        ksnprintf(line + n, sizeof(line) - n, ", %s %s", text(d->manufacturer), text(d->part));
+        n += (size_t)ksnprintf(line + n, sizeof(line) - n, ", %s %s", text(d->manufacturer),
+                               text(d->part));
+    char serial[SMBIOS_TEXT + 16], asset[SMBIOS_TEXT + 16];
+    ident_text(serial, sizeof(serial), d->serial);
+    ident_text(asset, sizeof(asset), d->asset_tag);
+    if (n < sizeof(line))
+        ksnprintf(line + n, sizeof(line) - n, ", serial %s, asset tag %s", serial, asset);
     con_printf("  dimm       %s\n", line);
 }
 
@@ -73,6 +100,7 @@ static void smbios_print(const struct machine_identity *id)
     con_printf("  system     %s %s %s (SMBIOS %u.%u, %s)\n", text(s->system_maker),
                text(s->system_product), text(s->system_version), s->entry.major, s->entry.minor,
                id->smbios_source);
+    inventory_print(s);
     sockets_print(s);
     devices_print(s);
     if (s->populated)

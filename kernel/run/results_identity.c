@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// run.json's "machine_identity": the SMBIOS tables as read (firmware, system, board, processor
-// sockets, every memory device, channels and theoretical DRAM bandwidth), the microcode
-// revision and the DRAM encryption state.
+// run.json's "machine_identity": the SMBIOS tables as read (firmware, system with its inventory
+// fields, board, chassis asset tag, processor sockets, every memory device, channels and
+// theoretical DRAM bandwidth), the microcode revision and the DRAM encryption state.
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "machine/smbios.h"
@@ -10,6 +10,18 @@
 static void json_text(struct json *j, const char *key, const char *v)
 {
     json_string(j, key, v && *v ? v : NULL);
+}
+
+/* An inventory field: its text as the table has it, and KEY_placeholder: true when it is one of
+ * the board maker's placeholders (smbios_is_placeholder) rather than a value. */
+static void json_ident(struct json *j, const char *key, const char *v)
+{
+    json_text(j, key, v);
+    if (smbios_is_placeholder(v)) {
+        char flag[64];
+        ksnprintf(flag, sizeof(flag), "%s_placeholder", key);
+        json_bool(j, flag, true);
+    }
 }
 
 static void json_nonzero(struct json *j, const char *key, uint64_t v)
@@ -59,6 +71,8 @@ static void device_json(struct json *j, const struct smbios_memdev *d)
     json_nonzero(j, "rank", d->rank);
     json_text(j, "manufacturer", d->manufacturer);
     json_text(j, "part_number", d->part);
+    json_ident(j, "serial_number", d->serial);
+    json_ident(j, "asset_tag", d->asset_tag);
     json_text(j, "channel", d->channel);
     json_object_end(j);
 }
@@ -112,6 +126,16 @@ static void smbios_json(struct json *j, const struct machine_identity *id)
     json_text(j, "manufacturer", s->system_maker);
     json_text(j, "product", s->system_product);
     json_text(j, "version", s->system_version);
+    json_ident(j, "serial_number", s->system_serial);
+    char uuid[SMBIOS_UUID_TEXT];
+    json_text(j, "uuid", smbios_uuid_text(s, uuid, sizeof(uuid)));
+    if (smbios_uuid_unset(s))
+        json_bool(j, "uuid_placeholder", true); /* all 00h or all FFh: not set */
+    json_ident(j, "sku_number", s->system_sku);
+    json_ident(j, "family", s->system_family);
+    json_object_end(j);
+    json_object_begin(j, "chassis");
+    json_ident(j, "asset_tag", s->chassis_asset_tag);
     json_object_end(j);
     json_object_begin(j, "board");
     json_text(j, "manufacturer", s->board_maker);

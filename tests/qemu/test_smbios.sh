@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The machine's identity from SMBIOS: QEMU's -smbios values for the firmware (type 0), system
-# (1), board (2), processor (4) and memory devices (17) appear in run.json and the banner,
+# (1, with serial, UUID, SKU and family), board (2), chassis asset tag (3, a placeholder kept and
+# marked), processor (4) and memory devices (17, with serials and asset tags) appear in run.json,
+# the banner and report.md,
 # through the SMBIOS 3 entry point and through the 2.x one; two memory devices; QEMU's own
 # tables are reported as they are; and a machine without SMBIOS: QEMU's pc-i440fx-2.0 hands its
 # tables over only through the legacy fw_cfg entries, which OVMF does not read (OVMF's
@@ -13,11 +15,12 @@ set -u
 quick=(--set profile=quick --set on_exit=shutdown --set experiments=random --set random.max=64K)
 smbios=(
     --qemu -smbios --qemu "type=0,vendor=ChaseFirmCo,version=FW-7.42,date=03/14/2026"
-    --qemu -smbios --qemu "type=1,manufacturer=ChaseSysCo,product=TestSystem-9,version=SysRev3"
+    --qemu -smbios --qemu "type=1,manufacturer=ChaseSysCo,product=TestSystem-9,version=SysRev3,serial=CHS-SN-0042,uuid=0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d,sku=CHS-SKU-7,family=ChaseFamily"
+    --qemu -smbios --qemu "type=3,manufacturer=ChaseSysCo,asset=To Be Filled By O.E.M."
     --qemu -smbios --qemu "type=2,manufacturer=ChaseBoardCo,product=BoardX-1,version=BrdRev2"
     --qemu -smbios --qemu "type=4,sock_pfx=TestSocket,manufacturer=ChaseCpuCo,version=TestCPU-5000,max-speed=4321,current-speed=2345"
     --qemu -smbios --qemu "type=17,loc_pfx=TestSlot,bank=TestBank,manufacturer=ChaseDramCo"
-    --qemu -smbios --qemu "type=17,part=PART-0042-XYZ,speed=4800"
+    --qemu -smbios --qemu "type=17,part=PART-0042-XYZ,speed=4800,serial=DIMM-SN-77,asset=DIMM-AT-5"
 )
 
 # field PATH VALUE: run.json's machine_identity.smbios PATH equals VALUE
@@ -44,6 +47,15 @@ for ep in 64 32; do
     field .system.manufacturer '"ChaseSysCo"'
     field .system.product '"TestSystem-9"'
     field .system.version '"SysRev3"'
+    field .system.serial_number '"CHS-SN-0042"'
+    field .system.uuid '"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"'
+    field .system.sku_number '"CHS-SKU-7"'
+    field .system.family '"ChaseFamily"'
+    field '.system.serial_number_placeholder' null
+    field .chassis.asset_tag '"To Be Filled By O.E.M."'
+    field .chassis.asset_tag_placeholder true
+    field '.memory_devices[0].serial_number' '"DIMM-SN-77"'
+    field '.memory_devices[0].asset_tag' '"DIMM-AT-5"'
     field .board.manufacturer '"ChaseBoardCo"'
     field .board.product '"BoardX-1"'
     field .board.version '"BrdRev2"'
@@ -67,14 +79,17 @@ for ep in 64 32; do
     banner "system     ChaseSysCo TestSystem-9 SysRev3"
     banner "ChaseCpuCo TestCPU-5000, 2345 MHz (max 4321 MHz)"
     banner "1 GB RAM DIMM, 4800 MT/s, runs at 4800 MT/s"
-    banner "ChaseDramCo PART-0042-XYZ"
+    banner "ChaseDramCo PART-0042-XYZ, serial DIMM-SN-77, asset tag DIMM-AT-5"
+    banner "inventory  serial CHS-SN-0042, uuid 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d, sku CHS-SKU-7, family ChaseFamily, chassis asset tag To Be Filled By O.E.M. (placeholder)"
     banner "dram       1 channel (one per module, assumed), theoretical 38.4 GB/s"
     "$ROOT/build/chase-report" --out "$WORK/report" "$RUN_DIR" >/dev/null 2>&1
     check "entry point $ep: report.md's machine table names board, firmware and memory" sh -c \
         "grep -qF '| board | ChaseBoardCo BoardX-1 BrdRev2 |' '$WORK/report/report.md' &&
          grep -qF '| firmware (SMBIOS) | ChaseFirmCo FW-7.42 03/14/2026 |' '$WORK/report/report.md' &&
          grep -qF '| memory devices | 1 x 1 GB RAM-4800, 1 of 1 slots |' '$WORK/report/report.md' &&
-         grep -qF '| DRAM bandwidth, theoretical | 38.4 GB/s over 1 channel |' '$WORK/report/report.md'"
+         grep -qF '| DRAM bandwidth, theoretical | 38.4 GB/s over 1 channel |' '$WORK/report/report.md' &&
+         grep -qF '| inventory | serial CHS-SN-0042, uuid 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d, SKU CHS-SKU-7, family ChaseFamily, chassis asset tag To Be Filled By O.E.M. (placeholder) |' '$WORK/report/report.md' &&
+         grep -qF 'serial DIMM-SN-77, asset tag DIMM-AT-5 |' '$WORK/report/report.md'"
     check "entry point $ep: microcode (AMD PATCH_LEVEL on QEMU's max CPU) and encryption state" \
         json_true "$j" '.machine_identity.microcode.read and
          (.machine_identity.microcode.how | startswith("PATCH_LEVEL")) and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the SMBIOS reader over entry points and structure tables written as DSP0134
-// 3.x lays them out (types 0, 1, 2, 4, 17, 127), malformed ones included, and of what the
+// 3.x lays them out (types 0, 1, 2, 3, 4, 17, 127), malformed ones included, and of what the
 // memory devices add up to: channels, theoretical bandwidth, the summary phrase.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,16 +21,30 @@ static struct smbios_info info;
 static uint8_t ep[0x20];
 static char why[160];
 
+/* The UUID 00112233-4455-6677-8899-aabbccddeeff as SMBIOS 2.6+ stores it: the first three
+ * fields little-endian (DSP0134 7.2.1). */
+static const uint8_t uuid_bytes[16] = {0x33, 0x22, 0x11, 0x00, 0x55, 0x44, 0x77, 0x66,
+                                       0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+
 static void firmware_system_board(struct sb_table *t)
 {
     uint8_t *b = sb_add(t, 0, 0x1a, "Vendor Firm", "1.23.4", "07/15/2026", (const char *)NULL);
     b[4] = 1;
     b[5] = 2;
     b[8] = 3;
-    uint8_t *s = sb_add(t, 1, 0x1b, "Maker Sys", "Product Sys", "v2", (const char *)NULL);
+    uint8_t *s = sb_add(t, 1, 0x1b, "Maker Sys", "Product Sys", "v2", "SN-0042", "SKU-7",
+                        "Family F", (const char *)NULL);
     s[4] = 1;
     s[5] = 2;
     s[6] = 3;
+    s[7] = 4;
+    memcpy(s + 8, uuid_bytes, sizeof(uuid_bytes));
+    s[0x19] = 5;
+    s[0x1a] = 6;
+    uint8_t *c = sb_add(t, 3, 0x15, "Chassis Co", "To Be Filled By O.E.M.", (const char *)NULL);
+    c[4] = 1;
+    c[5] = 0x17; /* rack mount chassis */
+    c[8] = 2;    /* asset tag: a placeholder, kept as it is */
     uint8_t *m = sb_add(t, 2, 0x0f, "Board Co  ", "BRD-9", "rev B", (const char *)NULL);
     m[4] = 1;
     m[5] = 2;
@@ -86,6 +100,16 @@ static void test_v3_table_read_whole(void **state)
     assert_string_equal(info.system_maker, "Maker Sys");
     assert_string_equal(info.system_product, "Product Sys");
     assert_string_equal(info.system_version, "v2");
+    assert_string_equal(info.system_serial, "SN-0042");
+    assert_string_equal(info.system_sku, "SKU-7");
+    assert_string_equal(info.system_family, "Family F");
+    assert_string_equal(info.chassis_asset_tag, "To Be Filled By O.E.M.");
+    assert_true(smbios_is_placeholder(info.chassis_asset_tag));
+    assert_false(smbios_is_placeholder(info.system_serial));
+    char uuid[SMBIOS_UUID_TEXT];
+    assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)),
+                        "00112233-4455-6677-8899-aabbccddeeff");
+    assert_false(smbios_uuid_unset(&info));
     assert_string_equal(info.board_maker, "Board Co"); /* trailing blanks dropped */
     assert_string_equal(info.board_product, "BRD-9");
     assert_string_equal(info.board_version, "rev B");
@@ -123,6 +147,8 @@ static void test_memory_devices(void **state)
     assert_int_equal(d->data_width_bits, 64);
     assert_int_equal(d->total_width_bits, 72);
     assert_int_equal(d->rank, 2);
+    assert_string_equal(d->serial, "SER1");
+    assert_string_equal(d->asset_tag, "ASSET1");
     assert_int_equal(info.device[1].size_bytes, 0);
     assert_int_equal(info.channels, 2);
     assert_true(info.channels_named);
@@ -257,7 +283,7 @@ static void test_malformed_tables(void **state)
     sb_ep3(ep, 3, 3, (uint32_t)tab.n, 0);
     assert_true(smbios_read(ep, 0x18, tab.b, tab.n, &info, why, sizeof(why)));
     assert_string_equal(info.board_product, "BRD-9");
-    assert_int_equal(info.structures, 3);
+    assert_int_equal(info.structures, 4); /* types 0, 1, 3, 2 */
     assert_non_null(strstr(info.note, "too short"));
     /* a string set with no double NUL before the end */
     memset(&tab, 0, sizeof(tab));
@@ -314,6 +340,57 @@ static void test_no_devices_and_overflow(void **state)
     assert_string_equal(smbios_form_factor_name(0x0d), "SODIMM");
 }
 
+/* Before 2.6 the UUID's bytes are printed as stored; all 00h and all FFh say it is not set; a
+ * type 1 of the 2.0 length (8 bytes) holds none. */
+static void test_uuid_versions_and_unset(void **state)
+{
+    (void)state;
+    server_table();
+    sb_ep3(ep, 2, 5, (uint32_t)tab.n, 0); /* a 2.5 table in a 3.0 entry point: the order */
+    assert_true(smbios_read(ep, 0x18, tab.b, tab.n, &info, why, sizeof(why)));
+    char uuid[SMBIOS_UUID_TEXT];
+    assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)),
+                        "33221100-5544-7766-8899-aabbccddeeff");
+    memset(info.system_uuid, 0xff, sizeof(info.system_uuid));
+    assert_true(smbios_uuid_unset(&info));
+    memset(info.system_uuid, 0x00, sizeof(info.system_uuid));
+    assert_true(smbios_uuid_unset(&info));
+    assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)),
+                        "00000000-0000-0000-0000-000000000000");
+    memset(&tab, 0, sizeof(tab));
+    uint8_t *s = sb_add(&tab, 1, 0x08, "Old Maker", (const char *)NULL);
+    s[4] = 1;
+    sb_end(&tab);
+    sb_ep3(ep, 3, 0, (uint32_t)tab.n, 0);
+    assert_true(smbios_read(ep, 0x18, tab.b, tab.n, &info, why, sizeof(why)));
+    assert_false(info.system_uuid_listed);
+    assert_false(smbios_uuid_unset(&info));
+    assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)), "");
+    assert_string_equal(info.system_serial, "");
+}
+
+/* The placeholders firmware leaves in identity fields, in any case; values and absence are not. */
+static void test_placeholders(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {"To Be Filled By O.E.M.",
+                                      "to be filled by o.e.m.",
+                                      "Default string",
+                                      "System Serial Number",
+                                      "NOT SPECIFIED",
+                                      "0",
+                                      "00000000",
+                                      " ",
+                                      "   "};
+    static const char *const no[] = {"",    "ABC123",           "0000A", "Default", "To Be Filled",
+                                     "0 0", "Not Specified yet"};
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+        assert_true(smbios_is_placeholder(yes[i]));
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+        assert_false(smbios_is_placeholder(no[i]));
+    assert_false(smbios_is_placeholder(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +403,8 @@ int main(void)
         cmocka_unit_test(test_malformed_tables),
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_no_devices_and_overflow),
+        cmocka_unit_test(test_uuid_versions_and_unset),
+        cmocka_unit_test(test_placeholders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,44 @@ static void joined(char *out, size_t cap, const struct rjson *base, const char *
     }
 }
 
+/* One inventory field under obj: its text, "(placeholder)" after one run.json marks so. */
+static size_t ident_add(char *out, size_t cap, size_t n, const struct rjson *obj, const char *key,
+                        const char *label)
+{
+    char flag[64];
+    const char *v = rjson_string(rjson_get(obj, key));
+    snprintf(flag, sizeof(flag), "%s_placeholder", key);
+    if (!v || !*v || n >= cap)
+        return n;
+    return n + (size_t)snprintf(out + n, cap - n, "%s%s %s%s", n ? ", " : "", label, v,
+                                rjson_true(rjson_get(obj, flag)) ? " (placeholder)" : "");
+}
+
+/* What an inventory knows the machine by: serial, UUID, SKU, family, chassis asset tag, the
+ * boot NIC's MAC, and each installed memory device's serial and asset tag. */
+static void rows_inventory(FILE *f, const struct rjson *s)
+{
+    char text[SOURCE_TEXT];
+    const struct rjson *sys = rjson_get(s, "system");
+    size_t n = ident_add(text, sizeof(text), 0, sys, "serial_number", "serial");
+    n = ident_add(text, sizeof(text), n, sys, "uuid", "uuid");
+    n = ident_add(text, sizeof(text), n, sys, "sku_number", "SKU");
+    n = ident_add(text, sizeof(text), n, sys, "family", "family");
+    ident_add(text, sizeof(text), n, rjson_get(s, "chassis"), "asset_tag", "chassis asset tag");
+    row_text(f, "inventory", text);
+    const struct rjson *devs = rjson_get(s, "memory_devices");
+    for (const struct rjson *d = devs ? devs->child : NULL; d; d = d->next) {
+        if (!rjson_true(rjson_get(d, "installed")))
+            continue;
+        n = ident_add(text, sizeof(text), 0, d, "serial_number", "serial");
+        ident_add(text, sizeof(text), n, d, "asset_tag", "asset tag");
+        char what[SOURCE_TEXT];
+        const char *loc = rjson_string(rjson_get(d, "locator"));
+        snprintf(what, sizeof(what), "memory device %s", loc ? loc : "?");
+        row_text(f, what, text);
+    }
+}
+
 /* The machine's identity: SMBIOS board, firmware and memory; microcode; DRAM encryption. */
 static void rows_identity(FILE *f, const struct rjson *run)
 {
@@ -91,6 +129,7 @@ static void rows_identity(FILE *f, const struct rjson *run)
         row_text(f, "board", text);
         joined(text, sizeof(text), s, system);
         row_text(f, "system", text);
+        rows_inventory(f, s);
         joined(text, sizeof(text), s, firmware);
         row_text(f, "firmware (SMBIOS)", text);
         row_json_text(f, run, "memory devices", "machine_identity.smbios.memory_summary");
@@ -100,6 +139,7 @@ static void rows_identity(FILE *f, const struct rjson *run)
             fprintf(f, "| DRAM bandwidth, theoretical | %.1f GB/s over %.0f channel%s |\n", v / 1e9,
                     channels, channels == 1 ? "" : "s");
     }
+    row_json_text(f, run, "boot NIC MAC", "boot_nic.mac");
     row_json_text(f, run, "microcode", "machine_identity.microcode.revision");
     row_json_text(f, run, "memory encryption", "machine_identity.memory_encryption.state");
 }
