@@ -86,6 +86,8 @@ packages=(
     qemu-user                   # running chase-host-aarch64 in the tests (qemu-aarch64)
     qemu-system-arm qemu-efi-aarch64 # make run ARCH=aarch64 and its QEMU tests (AAVMF)
     cpio                        # the initramfs that boots chase-host under Linux in QEMU
+    libsqlite3-dev sqlite3      # chase-report fleet reads fleet.sqlite; its test writes one
+    chromium file               # the fleet report's HTML looked at headless; its PNGs named
 )
 names=()
 for p in "${packages[@]}"; do

@@ -12,6 +12,7 @@
 #include "inputs/load.h"
 #include "inputs/rtext.h"
 #include "outputs/output.h"
+#include "fleet/fleet.h"
 
 #define MAX_INPUTS 16
 
@@ -26,6 +27,7 @@ struct options {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: chase-report [--out DIR] [--json] [--l1-ns NS] INPUT...\n"
+               "       chase-report fleet DIR|fleet.sqlite... --out DIR (see fleet --help)\n"
                "  INPUT     a chase result folder, a chase experiment CSV, or the output of\n"
                "            lmbench lat_mem_rd, random-chase, tinymembench or multichase -v\n"
                "  --out     folder for report.md and the PNG plots (default: INPUT/report for\n"
@@ -150,6 +152,8 @@ static int write_outputs(const struct options *o, struct source_result *r, struc
 int main(int argc, char **argv)
 {
     struct options o = {0};
+    if (argc > 1 && strcmp(argv[1], "fleet") == 0)
+        return fleet_main(argc - 1, argv + 1);
     if (parse_args(argc, argv, &o) != 0)
         return 2;
     static struct source src[MAX_INPUTS];

@@ -32,6 +32,7 @@ REPORT_KERNEL_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/json.c
 	kernel/lib/strbuf.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/stats.c \
 	kernel/lib/rng.c kernel/lib/rng_gauss.c
 REPORT_LIBS := -lgsl -lgslcblas -lm
+include tools/report/fleet/fleet.mk
 
 REPORT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(REPORT_SRCS) $(REPORT_KERNEL_SRCS))
 
