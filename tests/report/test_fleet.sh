@@ -172,6 +172,18 @@ check "reference: a file of another format is refused" sh -c \
 check "fleet: an input with no run is refused" sh -c \
     "mkdir -p '$tmp/empty' && ! '$REPORT' fleet '$tmp/empty' --out '$tmp/out-empty' 2>/dev/null"
 
+# Identity text is data, never markup: a serial with HTML, a table bar and a comma
+hostile=$tmp/hostile
+mkdir -p "$hostile/m/0001"
+cp "$src"/*.csv "$hostile/m/0001/"
+jq '.machine_identity.smbios.system.serial_number = "<img src=x onerror=alert(1)>|a,b"' \
+    "$src/run.json" >"$hostile/m/0001/run.json"
+check "fleet: a hostile serial number" "$REPORT" fleet "$hostile" --out "$tmp/out-hostile"
+check "fleet: its markup and table bar are not passed on" sh -c \
+    "! grep -qF '<img src=x' '$tmp/out-hostile/fleet.html' &&
+     ! grep -qF 'onerror=alert(1)>|' '$tmp/out-hostile/fleet.md' &&
+     test \"\$(grep -c '^| ' '$tmp/out-hostile/fleet.md')\" -gt 0"
+
 # fleet.html in headless Chromium (Debian's): screenshot, DOM, console
 chrome() {
     timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

@@ -44,8 +44,12 @@ static int plot_figure(const struct fleet *f, const char *out, const char *name,
     n += (size_t)snprintf(text, len, "machine,value\n");
     for (size_t i = 0; i < f->nmachines && n < len; i++) {
         const struct fleet_figure *x = fleet_figure_of(&f->machine[i], name);
+        char label[FLEET_NAME];
+        snprintf(label, sizeof(label), "%s", f->machine[i].name);
+        for (char *c = label; (c = strchr(c, ',')) != NULL;)
+            *c = ';'; /* a comma would split the CSV row */
         if (x)
-            n += (size_t)snprintf(text + n, len - n, "%s (g%d),%.6g\n", f->machine[i].name,
+            n += (size_t)snprintf(text + n, len - n, "%s (g%d),%.6g\n", label,
                                   f->machine[i].group + 1, x->value);
     }
     struct csv t = {0};
