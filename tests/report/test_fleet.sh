@@ -178,7 +178,29 @@ mkdir -p "$hostile/m/0001"
 cp "$src"/*.csv "$hostile/m/0001/"
 jq '.machine_identity.smbios.system.serial_number = "<img src=x onerror=alert(1)>|a,b"' \
     "$src/run.json" >"$hostile/m/0001/run.json"
+# A placeholder serial: named by the UUID; with an unset UUID too, by the boot NIC's MAC
+mkdir -p "$hostile/uuid/0001" "$hostile/mac/0001"
+cp "$src"/*.csv "$hostile/uuid/0001/"
+cp "$src"/*.csv "$hostile/mac/0001/"
+jq '.machine_identity.smbios.system |= (.serial_number = "To Be Filled By O.E.M." |
+        .serial_number_placeholder = true | .uuid = "0a1b2c3d-0000-4000-8000-00000000abcd")' \
+    "$src/run.json" >"$hostile/uuid/0001/run.json"
+jq '.machine_identity.smbios.system |= (.serial_number = "Default string" |
+        .serial_number_placeholder = true | .uuid = "ffffffff-ffff-ffff-ffff-ffffffffffff" |
+        .uuid_placeholder = true) | .boot_nic = {"mac": "aa-bb-cc-dd-ee-ff"}' \
+    "$src/run.json" >"$hostile/mac/0001/run.json"
 check "fleet: a hostile serial number" "$REPORT" fleet "$hostile" --out "$tmp/out-hostile"
+check "fleet: placeholder serials: named by the UUID, else by the boot NIC's MAC (shown)" \
+    json_true "$tmp/out-hostile/fleet.json" '
+    [.machines[] | select(.named_by == "SMBIOS UUID")] == [.machines[] |
+        select(.name == "0a1b2c3d-0000-4000-8000-00000000abcd")] and
+    (.machines[] | select(.named_by == "boot NIC MAC") | .name == "aa-bb-cc-dd-ee-ff" and
+        .identity.boot_nic_mac == "aa-bb-cc-dd-ee-ff" and .identity.serial == null) and
+    (.machines | length) == 3'
+"$REPORT" --out "$tmp/out-mac" "$hostile/mac/0001" >/dev/null 2>&1
+check "report.md of one run shows the boot NIC's MAC and the placeholders as such" sh -c \
+    "grep -qF '| boot NIC MAC | aa-bb-cc-dd-ee-ff |' '$tmp/out-mac/report.md' &&
+     grep -qF 'serial Default string (placeholder)' '$tmp/out-mac/report.md'"
 check "fleet: its markup and table bar are not passed on" sh -c \
     "! grep -qF '<img src=x' '$tmp/out-hostile/fleet.html' &&
      ! grep -qF 'onerror=alert(1)>|' '$tmp/out-hostile/fleet.md' &&
