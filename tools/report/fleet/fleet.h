@@ -145,6 +145,10 @@ size_t fleet_write_plots(const struct fleet *f, const char *out, char names[][FL
 int fleet_write_html(const struct fleet *f, const char *out, char names[][FLEET_NAME * 2],
                      size_t nplots, char *err, size_t cap);
 
+/* Where a figure goes in tables and plots: latencies by level, sizes, bandwidths, the all-core
+ * peak, c2c (smaller first). */
+int fleet_figure_rank(const char *name);
+
 /* The figure called name of machine m, or NULL. */
 const struct fleet_figure *fleet_figure_of(const struct fleet_machine *m, const char *name);
 

@@ -15,3 +15,7 @@ REPORT_SRCS += $(FLEET_SRCS)
 REPORT_LIBS += -lsqlite3
 
 SCRIPT_TESTS += tests/report/test_fleet.sh
+# report/test_fleet: the grouping and envelope rule on machines written in the test ('=': the
+# analysis sources are listed after this fragment is included)
+UNIT_TESTS += report/test_fleet
+test_fleet_SRCS = tools/report/fleet/fleet_judge.c $(REPORT_LEVELS_SRCS)

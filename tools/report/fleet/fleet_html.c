@@ -78,6 +78,17 @@ size_t fleet_write_plots(const struct fleet *f, const char *out, char names[][FL
 {
     static char figs[FLEET_FIGURES * 2][FLEET_NAME], units[FLEET_FIGURES * 2][12];
     size_t nf = figure_names(f, figs, units, FLEET_FIGURES * 2), n = 0;
+    for (size_t i = 1; i < nf; i++) /* in table order (insertion: a few tens of names) */
+        for (size_t k = i; k > 0 && fleet_figure_rank(figs[k]) < fleet_figure_rank(figs[k - 1]);
+             k--) {
+            char t[FLEET_NAME], u[12];
+            memcpy(t, figs[k], sizeof(t));
+            memcpy(u, units[k], sizeof(u));
+            memcpy(figs[k], figs[k - 1], sizeof(t));
+            memcpy(units[k], units[k - 1], sizeof(u));
+            memcpy(figs[k - 1], t, sizeof(t));
+            memcpy(units[k - 1], u, sizeof(u));
+        }
     for (size_t i = 0; i < nf && n < max; i++)
         if (plot_figure(f, out, figs[i], units[i], names[n], sizeof(names[0])) == 0)
             n++;

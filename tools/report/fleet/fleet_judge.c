@@ -9,6 +9,14 @@
 #include "fleet/fleet.h"
 #include "lib/stats.h"
 
+const struct fleet_figure *fleet_figure_of(const struct fleet_machine *m, const char *name)
+{
+    for (size_t i = 0; i < m->nfig; i++)
+        if (strcmp(m->fig[i].name, name) == 0)
+            return &m->fig[i];
+    return NULL;
+}
+
 /* The configuration a machine is grouped by: CPU model and stepping, and the DIMMs' part,
  * count and speed where SMBIOS lists them. */
 static void config_of(const struct fleet_identity *id, char *dimms, size_t cap)
@@ -109,6 +117,38 @@ static void group_common(const struct fleet *f, struct fleet_group *g)
     c->smbios = first->smbios;
 }
 
+/* A level's place: L1, L2 ... in order, DRAM after them. */
+static int level_rank(const char *name)
+{
+    if (strncmp(name, "DRAM", 4) == 0)
+        return 9;
+    return name[0] == 'L' && name[1] >= '1' && name[1] <= '8' ? name[1] - '0' : 8;
+}
+
+int fleet_figure_rank(const char *name)
+{
+    static const struct {
+        const char *end;
+        int base;
+    } kinds[] = {{"_latency_ns", 0}, {"_size_bytes", 10}, {"_read_gbs", 20}};
+    if (strncmp(name, "c2c_", 4) == 0)
+        return 40;
+    size_t n = strlen(name);
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        size_t e = strlen(kinds[k].end);
+        if (n > e && strcmp(name + n - e, kinds[k].end) == 0)
+            return kinds[k].base + level_rank(name);
+    }
+    return 30; /* all_core_peak_gbs, and any other figure */
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const struct fleet_stat *x = a, *y = b;
+    int d = fleet_figure_rank(x->name) - fleet_figure_rank(y->name);
+    return d ? d : strcmp(x->name, y->name);
+}
+
 static void group_stats(const struct fleet *f, struct fleet_group *g)
 {
     g->nstat = 0;
@@ -118,6 +158,7 @@ static void group_stats(const struct fleet *f, struct fleet_group *g)
             if (!has_stat(g, m->fig[k].name))
                 stat_of(f, g, &m->fig[k], &g->stat[g->nstat++]);
     }
+    qsort(g->stat, g->nstat, sizeof(g->stat[0]), by_rank);
     group_common(f, g);
 }
 
@@ -217,6 +258,7 @@ static void fleet_flag_against(struct fleet *f, size_t i, const struct fleet_gro
 void fleet_judge(struct fleet *f)
 {
     f->ngroups = 0;
+    f->nflags = 0;
     for (size_t i = 0; i < f->nmachines; i++) {
         size_t g = group_of(f, &f->machine[i]);
         f->machine[i].group = (int)g;

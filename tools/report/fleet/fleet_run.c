@@ -227,11 +227,3 @@ out:
     free(res);
     return rc;
 }
-
-const struct fleet_figure *fleet_figure_of(const struct fleet_machine *m, const char *name)
-{
-    for (size_t i = 0; i < m->nfig; i++)
-        if (strcmp(m->fig[i].name, name) == 0)
-            return &m->fig[i];
-    return NULL;
-}
