@@ -53,19 +53,18 @@ check "fleet.json: format, rule, 15 machines, each with identity, group and figu
      all(.machines[]; (.name | type) == "string" and (.group | type) == "number" and
          (.identity.cpu_model | type) == "string" and (.figures | type) == "object" and
          (.figures | length) > 0) and
-     all(.groups[]; (.machines | length) > 0 and all(.figures[]; has("median") and has("spread")))'
+     all(.machine_groups[]; (.machines | length) > 0 and all(.figures[]; has("median") and has("spread")))'
 check "fleet: the half-DIMM machine flagged on DRAM read bandwidth, by how much, and why" \
-    json_true "$j" '[.flags[] | select(.machine == "FLEET-0005" and .figure == "DRAM_read_gbs")] |
+    json_true "$j" '[.flags[] | select(.machine == "FLEET-0005" and .figure == "bandwidth_DRAM_read_gbs")] |
      length == 1 and .[0].difference < 0 and .[0].difference_pct < -40 and
      .[0].value < .[0].envelope_low and .[0].direction == "worse" and .[0].unit == "GB/s" and
      (.[0].identity_difference | test("^fewer DIMMs: 2 where the group has 4$"))'
 check "fleet: no machine of the 4-DIMM group is flagged on DRAM read bandwidth" json_true "$j" \
-    '[.flags[] | select((.machine | test("^FLEET-000[1-4]$")) and .figure == "DRAM_read_gbs")] ==
-     []'
+    '[.flags[] | select((.machine | test("^FLEET-000[1-4]$")) and .figure == "bandwidth_DRAM_read_gbs")] == []'
 check "fleet: the half-DIMM machine is a group of one held against the 4-DIMM group" json_true \
     "$j" '(.machines[] | select(.name == "FLEET-0005").group) as $g |
      (.machines[] | select(.name == "FLEET-0001").group) as $h |
-     (.groups[] | select(.group == $g)) as $G | (.groups[] | select(.group == $h)) as $H |
+     (.machine_groups[] | select(.group == $g)) as $G | (.machine_groups[] | select(.group == $h)) as $H |
      $g != $h and ($G.judged | not) and $G.held_against == $h and $H.judged and
      ($H.machines | sort) == ["FLEET-0001", "FLEET-0002", "FLEET-0003", "FLEET-0004"] and
      ($G.dimms | test("^2 x CHS-D5-16G-4800 at 4800 MT/s$"))'
@@ -74,9 +73,9 @@ check "fleet: DRAM read's median, spread and envelope follow the rule" json_true
     def med: sort | if length % 2 == 1 then .[length / 2 | floor]
                     else (.[length / 2 - 1] + .[length / 2]) / 2 end;
     (.machines[] | select(.name == "FLEET-0001").group) as $h |
-    [.machines[] | select(.group == $h) | .figures.DRAM_read_gbs] as $v | ($v | med) as $m |
+    [.machines[] | select(.group == $h) | .figures.bandwidth_DRAM_read_gbs] as $v | ($v | med) as $m |
     ([$v[] | . - $m | fabs] | med * 1.4826) as $sd | ([$sd, $m * 0.005] | max) as $s |
-    (.groups[] | select(.group == $h) | .figures[] | select(.name == "DRAM_read_gbs")) as $f |
+    (.machine_groups[] | select(.group == $h) | .figures[] | select(.name == "bandwidth_DRAM_read_gbs")) as $f |
     ($f.median - $m | fabs) < 1e-3 and ($f.spread - $s | fabs) < 1e-3 and
     ($f.envelope_low - ($m - 3 * $s) | fabs) < 1e-3 and ($f.envelope_high - ($m + 3 * $s) | fabs) < 1e-3'
 check "fleet: the newest of FLEET-0002's two runs is its row" json_true "$j" \
@@ -91,7 +90,7 @@ check "fleet: runs without SMBIOS grouped by the CPU alone and named by their fo
     "$j" '[.machines[] | select(.name | test("kvm"))] | length == 10 and
      all(.[]; .named_by == "folder" and (.identity.smbios | not) and .identity.dimms == null)'
 check "fleet: a group of two says it cannot be judged, and flags none of its machines" json_true \
-    "$j" '(.groups[] | select(.machines == ["xeon-clx-kvm-full", "xeon-clx-kvm-full-0"])) as $g |
+    "$j" '(.machine_groups[] | select(.machines == ["xeon-clx-kvm-full", "xeon-clx-kvm-full-0"])) as $g |
      ($g.judged | not) and $g.held_against == null and ($g.status | test("cannot be judged")) and
      ($g.dimms | test("no SMBIOS")) and
      ([.flags[] | select(.machine | startswith("xeon-clx"))] == [])'
@@ -104,17 +103,23 @@ check "fleet: FLEET-0003's figures are chase-report's levels and verdicts for it
     ($f[0].machines[] | select(.name == "FLEET-0003").figures) as $x | $r[0] as $r |
     ($x.L1_latency_ns - $r.levels[0].latency_ns | fabs) < 1e-3 and
     ($x.DRAM_latency_ns - $r.dram_latency_ns | fabs) < 1e-3 and
-    ($x.DRAM_read_gbs - ($r.verdicts.bandwidth.levels[] | select(.level == "DRAM").read_gbs)
-        | fabs) < 1e-3 and
-    ($x.all_core_peak_gbs - ([$r.verdicts.bw_cores.peak[].gbs] | max) | fabs) < 1e-3 and
-    ($x.c2c_shared_l3_ns - $r.verdicts.c2c.shared_l3 | fabs) < 1e-3'
+    ($x.bandwidth_DRAM_read_gbs -
+        ($r.verdicts.bandwidth.levels[] | select(.level == "DRAM").read_gbs) | fabs) < 1e-3 and
+    ($x["bw_cores_all-read_gbs"] -
+        ($r.verdicts.bw_cores.peak[] | select(.mix == "all-read").gbs) | fabs) < 1e-3 and
+    ($x.c2c_shared_l3 - $r.verdicts.c2c.shared_l3 | fabs) < 1e-3 and
+    # every verdict number in ns, GB/s or bytes is a figure (or repeats one)
+    ([$x[]] as $vals | [$r.verdicts | to_entries[] | .key as $e | .value as $v |
+      $v.units // {} | to_entries[] | select(.value == "ns" or .value == "GB/s" or
+        .value == "bytes") | .key as $k | $v[$k] | select(type == "number") |
+      ($x[$e + "_" + $k] // null) as $g | $g == . or (. as $n | $vals | any(. == $n))] | all)'
 
 md=$out/fleet.md
 check "fleet.md: the machines table's header" grep -qF '| machine | named by | group | vendor | product | serial | firmware | CPU | microcode | memory encryption | DIMMs | boot NIC MAC | run |' "$md"
 check "fleet.md: the half-DIMM machine's row names its DIMMs" \
     grep -qE '^\| FLEET-0005 \| SMBIOS serial \| [0-9]+ \| ChaseSysCo \| Fleet-Node \| FLEET-0005 \| ChaseFirmCo FW-2.10 \(09/01/2026\) \| .* \| 2 x 16 GB RAM-4800, 2 of 2 slots \|' "$md"
 check "fleet.md: its flag, with the figure, the amount and the DIMM difference" \
-    grep -qE '^- FLEET-0005: DRAM_read_gbs [0-9.]+ GB/s against group [0-9]+.s median [0-9.]+ \(envelope [0-9.]+ to [0-9.]+\): -[0-9.]+ GB/s \(-[0-9.]+%\), worse; identity: fewer DIMMs: 2 where the group has 4$' "$md"
+    grep -qE '^- FLEET-0005: bandwidth_DRAM_read_gbs [0-9.]+ GB/s against group [0-9]+.s median [0-9.]+ \(envelope [0-9.]+ to [0-9.]+\): -[0-9.]+ GB/s \(-[0-9.]+%\), worse; identity: fewer DIMMs: 2 where the group has 4$' "$md"
 check "fleet.md: a group's figure table ends with its median, spread and envelope rows" sh -c \
     "grep -q '^| (median) |' '$md' && grep -q '^| (robust spread) |' '$md' &&
      grep -q '^| (envelope low) |' '$md' && grep -q '^| (envelope high) |' '$md'"
@@ -155,16 +160,17 @@ check "fleet: --write-reference writes the largest judged group" \
 check "reference: format, configuration and figures" json_true "$ref" \
     '.format == "chase-fleet-reference" and .version == 1 and .machines == 4 and
      .identity.dimm_count == 4 and (.configuration.dimms | test("^4 x ")) and
-     ([.figures[] | select(.name == "DRAM_read_gbs" and .median > 0 and .spread > 0)] | length) == 1'
+     ([.figures[] | select(.name == "bandwidth_DRAM_read_gbs" and .median > 0 and .spread > 0)] |
+      length) == 1'
 mkdir -p "$tmp/alone"
 cp -r "$fleet/FLEET-0005" "$tmp/alone/"
 check "fleet: one machine with --reference" \
     "$REPORT" fleet "$tmp/alone" --out "$tmp/out-alone" --reference "$ref"
 check "reference: the half-DIMM machine flagged against it, with the DIMM difference" json_true \
     "$tmp/out-alone/fleet.json" '.reference != null and
-     ([.flags[] | select(.figure == "DRAM_read_gbs" and (.against | startswith("the reference")))] |
+     ([.flags[] | select(.figure == "bandwidth_DRAM_read_gbs" and (.against | startswith("the reference")))] |
       length == 1 and (.[0].identity_difference | test("fewer DIMMs: 2 where the group has 4")))
-     and (.groups[0].status | test("cannot be judged"))'
+     and (.machine_groups[0].status | test("cannot be judged"))'
 echo '{"format": "something else"}' >"$tmp/bad-ref.json"
 check "reference: a file of another format is refused" sh -c \
     "! '$REPORT' fleet '$tmp/alone' --out '$tmp/out-bad' --reference '$tmp/bad-ref.json' 2>'$tmp/bad.err' &&

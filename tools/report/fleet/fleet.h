@@ -25,7 +25,7 @@
 
 #define FLEET_TEXT 120
 #define FLEET_NAME 64
-#define FLEET_FIGURES 40
+#define FLEET_FIGURES 64
 #define FLEET_MACHINES 1024
 #define FLEET_GROUPS 64
 #define FLEET_FLAGS 512
@@ -34,9 +34,10 @@
 enum fleet_better { FLEET_BETTER_LOWER, FLEET_BETTER_HIGHER, FLEET_BETTER_NEITHER };
 
 struct fleet_figure {
-    char name[FLEET_NAME]; /* JSON key: "L2_latency_ns", "DRAM_read_gbs" */
+    char name[FLEET_NAME]; /* JSON key: "L2_latency_ns", "bandwidth_DRAM_read_gbs" */
     char unit[12];
     enum fleet_better better;
+    int rank; /* where it goes in tables and plots (smaller first) */
     double value;
     double resolution; /* the smallest difference the run could resolve, relative to value */
 };
@@ -76,6 +77,7 @@ struct fleet_stat {
     char name[FLEET_NAME];
     char unit[12];
     enum fleet_better better;
+    int rank;
     size_t n;                      /* machines with the figure */
     double median, spread, lo, hi; /* spread: the robust sd used (floored); [lo, hi] envelope */
 };
@@ -144,10 +146,6 @@ size_t fleet_write_plots(const struct fleet *f, const char *out, char names[][FL
                          size_t max);
 int fleet_write_html(const struct fleet *f, const char *out, char names[][FLEET_NAME * 2],
                      size_t nplots, char *err, size_t cap);
-
-/* Where a figure goes in tables and plots: latencies by level, sizes, bandwidths, the all-core
- * peak, c2c (smaller first). */
-int fleet_figure_rank(const char *name);
 
 /* The figure called name of machine m, or NULL. */
 const struct fleet_figure *fleet_figure_of(const struct fleet_machine *m, const char *name);

@@ -2,6 +2,7 @@
 // The fleet report's PNGs (one bar chart per figure, drawn by the report's plotting code) and
 // fleet.html: one self-contained page, its plots inline as data: URIs, no script, nothing
 // fetched from elsewhere.
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +15,24 @@
 
 #define PNG_MAX_BYTES (8u << 20) /* a bar chart is tens of KiB; a larger file is not ours */
 
-/* Every figure's name, once, in the order machines list them. */
-static size_t figure_names(const struct fleet *f, char names[][FLEET_NAME], char units[][12],
-                           size_t max)
+/* Every figure, once (the first machine's that has it), in the tables' order. */
+static size_t figure_list(const struct fleet *f, const struct fleet_figure **out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < f->nmachines; i++)
         for (size_t k = 0; k < f->machine[i].nfig; k++) {
             const struct fleet_figure *x = &f->machine[i].fig[k];
             size_t j = 0;
-            while (j < n && strcmp(names[j], x->name) != 0)
+            while (j < n && strcmp(out[j]->name, x->name) != 0)
                 j++;
-            if (j == n && n < max) {
-                snprintf(names[n], FLEET_NAME, "%s", x->name);
-                snprintf(units[n++], 12, "%s", x->unit);
-            }
+            if (j == n && n < max)
+                out[n++] = x;
+        }
+    for (size_t i = 1; i < n; i++) /* insertion sort by rank: a few tens of figures */
+        for (size_t k = i; k > 0 && out[k]->rank < out[k - 1]->rank; k--) {
+            const struct fleet_figure *t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
         }
     return n;
 }
@@ -56,6 +60,9 @@ static int plot_figure(const struct fleet *f, const char *out, const char *name,
     int rc = csv_parse(text, strlen(text), &t, err, sizeof(err));
     char stem[FLEET_NAME + 8], title[160];
     snprintf(stem, sizeof(stem), "fleet-%s", name);
+    for (char *c = stem; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '-' || *c == '_' || *c == '.'))
+            *c = '_'; /* a file name: "bw_cores_nt-write 1:1_gbs" has a blank and a colon */
     snprintf(title, sizeof(title), "%s, one bar per machine (its group after it)", name);
     struct plot_bars b = {.name = stem,
                           .title = title,
@@ -76,21 +83,10 @@ static int plot_figure(const struct fleet *f, const char *out, const char *name,
 size_t fleet_write_plots(const struct fleet *f, const char *out, char names[][FLEET_NAME * 2],
                          size_t max)
 {
-    static char figs[FLEET_FIGURES * 2][FLEET_NAME], units[FLEET_FIGURES * 2][12];
-    size_t nf = figure_names(f, figs, units, FLEET_FIGURES * 2), n = 0;
-    for (size_t i = 1; i < nf; i++) /* in table order (insertion: a few tens of names) */
-        for (size_t k = i; k > 0 && fleet_figure_rank(figs[k]) < fleet_figure_rank(figs[k - 1]);
-             k--) {
-            char t[FLEET_NAME], u[12];
-            memcpy(t, figs[k], sizeof(t));
-            memcpy(u, units[k], sizeof(u));
-            memcpy(figs[k], figs[k - 1], sizeof(t));
-            memcpy(units[k], units[k - 1], sizeof(u));
-            memcpy(figs[k - 1], t, sizeof(t));
-            memcpy(units[k - 1], u, sizeof(u));
-        }
+    static const struct fleet_figure *figs[FLEET_FIGURES * 2];
+    size_t nf = figure_list(f, figs, FLEET_FIGURES * 2), n = 0;
     for (size_t i = 0; i < nf && n < max; i++)
-        if (plot_figure(f, out, figs[i], units[i], names[n], sizeof(names[0])) == 0)
+        if (plot_figure(f, out, figs[i]->name, figs[i]->unit, names[n], sizeof(names[0])) == 0)
             n++;
     return n;
 }

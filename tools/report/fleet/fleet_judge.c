@@ -63,6 +63,7 @@ static void stat_of(const struct fleet *f, const struct fleet_group *g,
     snprintf(st->name, sizeof(st->name), "%s", proto->name);
     snprintf(st->unit, sizeof(st->unit), "%s", proto->unit);
     st->better = proto->better;
+    st->rank = proto->rank;
     st->n = n;
     stats_sort(v, n);
     stats_sort(res, n);
@@ -117,35 +118,10 @@ static void group_common(const struct fleet *f, struct fleet_group *g)
     c->smbios = first->smbios;
 }
 
-/* A level's place: L1, L2 ... in order, DRAM after them. */
-static int level_rank(const char *name)
-{
-    if (strncmp(name, "DRAM", 4) == 0)
-        return 9;
-    return name[0] == 'L' && name[1] >= '1' && name[1] <= '8' ? name[1] - '0' : 8;
-}
-
-int fleet_figure_rank(const char *name)
-{
-    static const struct {
-        const char *end;
-        int base;
-    } kinds[] = {{"_latency_ns", 0}, {"_size_bytes", 10}, {"_read_gbs", 20}};
-    if (strncmp(name, "c2c_", 4) == 0)
-        return 40;
-    size_t n = strlen(name);
-    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-        size_t e = strlen(kinds[k].end);
-        if (n > e && strcmp(name + n - e, kinds[k].end) == 0)
-            return kinds[k].base + level_rank(name);
-    }
-    return 30; /* all_core_peak_gbs, and any other figure */
-}
-
 static int by_rank(const void *a, const void *b)
 {
     const struct fleet_stat *x = a, *y = b;
-    int d = fleet_figure_rank(x->name) - fleet_figure_rank(y->name);
+    int d = x->rank - y->rank;
     return d ? d : strcmp(x->name, y->name);
 }
 

@@ -187,7 +187,7 @@ static void json_machines(struct json *j, const struct fleet *f)
 
 static void json_groups(struct json *j, const struct fleet *f)
 {
-    json_array_begin(j, "groups");
+    json_array_begin(j, "machine_groups");
     for (size_t g = 0; g < f->ngroups; g++) {
         const struct fleet_group *gr = &f->group[g];
         char status[256];

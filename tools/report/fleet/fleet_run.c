@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One run folder as a row of the fleet report: who the machine is (run.json's identity) and
 // its headline figures, taken from the same analysis chase-report makes of one run (levels,
-// DRAM, the bandwidth, bw_cores and c2c verdicts), not a second reading of the CSVs.
+// DRAM and every verdict's items), not a second reading of the CSVs.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +11,19 @@
 #include "fleet/fleet.h"
 #include "inputs/load.h"
 #include "inputs/rtext.h"
+#include "lib/stats.h"
 
 /* run.json's precision is a percentage (the 95% interval of a point's median, either side). */
 #define PERCENT 100.0
+/* Where a figure goes in tables and plots (struct fleet_figure's rank): the detection's
+ * latencies by level, its sizes, then each experiment's items in the table's order. */
+#define FIG_RANK_SIZES 100
+#define FIG_RANK_VERDICTS 100000
+#define FIG_RANK_ITEM 1000
 /* When a run does not record its settings: the defaults of chase's configuration. */
 #define DEFAULT_PRECISION_PCT 0.5
-#define DEFAULT_POINTS_PER_OCTAVE 4
+#define DEFAULT_SIZE_STEP 0.19 /* 4 sizes per doubling: 2^(1/4) - 1 */
+#define CURVE_STEPS_MAX 4096   /* neighbouring sizes the step is taken from */
 
 static void text_at(char *dst, size_t cap, const struct rjson *root, const char *path)
 {
@@ -24,15 +31,24 @@ static void text_at(char *dst, size_t cap, const struct rjson *root, const char 
     rtext_sanitize(dst, cap, v ? v : "");
 }
 
-static void add_fig(struct fleet_machine *m, const char *name, const char *unit,
-                    enum fleet_better better, double value, double resolution)
+/* A figure of machine m; which way is better follows from the unit (a time: lower; a rate:
+ * higher; a size: neither). Left out when not finite, when m has FLEET_FIGURES, or when it
+ * repeats a figure already taken (the same unit and value: a verdict quoting the levels). */
+static void add_fig(struct fleet_machine *m, const char *name, const char *unit, int rank,
+                    double value, double resolution)
 {
     if (!isfinite(value) || m->nfig >= FLEET_FIGURES)
         return;
+    for (size_t i = 0; i < m->nfig; i++)
+        if (m->fig[i].value == value && strcmp(m->fig[i].unit, unit) == 0)
+            return;
     struct fleet_figure *f = &m->fig[m->nfig++];
     snprintf(f->name, sizeof(f->name), "%s", name);
     snprintf(f->unit, sizeof(f->unit), "%s", unit);
-    f->better = better;
+    f->rank = rank;
+    f->better = strcmp(unit, "ns") == 0     ? FLEET_BETTER_LOWER
+                : strcmp(unit, "GB/s") == 0 ? FLEET_BETTER_HIGHER
+                                            : FLEET_BETTER_NEITHER;
     f->value = value;
     f->resolution = resolution;
 }
@@ -100,7 +116,15 @@ static void identity_read(struct fleet_identity *id, const struct rjson *run)
             "machine_identity.memory_encryption.state");
 }
 
-/* The figures of the levels and DRAM (the primary curve's detection). */
+/* A level's place by its name: L1, L2 ... in order, DRAM after them; -1 for other names. */
+static int level_place(const char *name)
+{
+    if (strcmp(name, "DRAM") == 0)
+        return 9;
+    return name[0] == 'L' && name[1] >= '1' && name[1] <= '8' && !name[2] ? name[1] - '0' : -1;
+}
+
+/* The figures of the levels and DRAM (the primary curve's detection): latencies, then sizes. */
 static void level_figures(struct fleet_machine *m, const struct source_result *r, double prec,
                           double step)
 {
@@ -111,63 +135,86 @@ static void level_figures(struct fleet_machine *m, const struct source_result *r
         if (lv->kind == LEVEL_TLB)
             continue;
         level_name_of(nm, sizeof(nm), d, i);
+        int place = level_place(nm) < 0 ? 8 : level_place(nm);
         snprintf(name, sizeof(name), "%s_latency_ns", nm);
-        add_fig(m, name, "ns", FLEET_BETTER_LOWER, lv->latency_ns, prec);
+        add_fig(m, name, "ns", place, lv->latency_ns, prec);
         snprintf(name, sizeof(name), "%s_size_bytes", nm);
         if (lv->size_known)
-            add_fig(m, name, "bytes", FLEET_BETTER_NEITHER, lv->size_bytes, step);
+            add_fig(m, name, "bytes", FIG_RANK_SIZES + place, lv->size_bytes, step);
     }
     if (d && !d->dram_lower_bound)
-        add_fig(m, "DRAM_latency_ns", "ns", FLEET_BETTER_LOWER, d->dram_ns, prec);
+        add_fig(m, "DRAM_latency_ns", "ns", level_place("DRAM"), d->dram_ns, prec);
 }
 
-/* The verdict of the experiment called name (an empty one when the run has none). */
-static const struct verdict *verdict_of(const struct source_result *r, const char *name)
+/* Whether a verdict item's unit is a physical figure's (a time, a size, a rate): counts and
+ * ratios are not held against peers. */
+static bool figure_unit(const char *unit)
 {
-    static const struct verdict none;
-    for (size_t e = 0; exp_name(e); e++)
-        if (strcmp(exp_name(e), name) == 0)
-            return &r->an.verdict[e];
-    return &none;
+    return strcmp(unit, "ns") == 0 || strcmp(unit, "bytes") == 0 || strcmp(unit, "GB/s") == 0;
 }
 
-/* Bandwidth per level (read), the all-core peak and the c2c group medians: verdict items. */
-static void verdict_figures(struct fleet_machine *m, const struct source_result *r, double prec)
+/* The cells of a verdict table whose first column names the row: EXP_ROW_COLUMN for each
+ * numeric column with a figure's unit. */
+static void table_figures(struct fleet_machine *m, const char *exp, const struct vtable *t,
+                          int rank, double prec, double step)
 {
-    const struct verdict *bw = verdict_of(r, "bandwidth");
-    const struct vtable *t = verdict_item_table(bw, verdict_find(bw, "levels"));
     char name[FLEET_NAME];
-    for (size_t i = 0; t && i < t->nrows; i++) {
-        snprintf(name, sizeof(name), "%s_read_gbs", vtable_cell(t, i, 0)->text);
-        add_fig(m, name, "GB/s", FLEET_BETTER_HIGHER, vtable_cell(t, i, 3)->num, prec);
-    }
-    const struct verdict *bc = verdict_of(r, "bw_cores");
-    const struct vtable *pk = verdict_item_table(bc, verdict_find(bc, "peak"));
-    double peak = NAN;
-    for (size_t i = 0; pk && i < pk->nrows; i++)
-        if (!(vtable_cell(pk, i, 1)->num <= peak))
-            peak = vtable_cell(pk, i, 1)->num;
-    add_fig(m, "all_core_peak_gbs", "GB/s", FLEET_BETTER_HIGHER, peak, prec);
-    const struct verdict *cc = verdict_of(r, "c2c");
-    double noise = verdict_value(cc, "noise_ns");
-    for (size_t i = 0; cc->present && i < cc->nitems; i++) {
-        const struct vitem *it = &cc->item[i];
-        if (it->type != VITEM_NUMBER || strcmp(it->name, "noise_ns") == 0)
-            continue;
-        snprintf(name, sizeof(name), "c2c_%s_ns", it->name);
-        add_fig(m, name, "ns", FLEET_BETTER_LOWER, it->value,
-                isfinite(noise) && it->value > 0 ? fmax(prec, noise / it->value) : prec);
+    for (size_t row = 0; t->ncols > 1 && t->text[0] && row < t->nrows; row++) {
+        const char *label = vtable_cell(t, row, 0)->text;
+        int place = level_place(label) >= 0 ? level_place(label) : (int)(row < 99 ? row : 99);
+        for (size_t c = 1; c < t->ncols && c < 10; c++) {
+            double v = vtable_cell(t, row, c)->num;
+            if (t->text[c] || !figure_unit(t->unit[c]))
+                continue;
+            snprintf(name, sizeof(name), "%s_%s_%s", exp, label, t->name[c]);
+            add_fig(m, name, t->unit[c], rank + place * 10 + (int)c, v,
+                    strcmp(t->unit[c], "bytes") == 0 ? step : prec);
+        }
     }
 }
 
-/* The run's resolution: its precision (relative) and random's size step (2^(1/ppo) - 1). */
-static void resolution(const struct rjson *run, double *prec, double *step)
+/*
+ * Every verdict's figures, whatever the experiment (printers never name experiments): its
+ * number items with a figure's unit as EXPERIMENT_ITEM, and its tables' cells as
+ * EXPERIMENT_ROW_COLUMN (bandwidth per level, bw_cores' peak per mix, c2c's medians ...).
+ */
+static void verdict_figures(struct fleet_machine *m, const struct source_result *r, double prec,
+                            double step)
 {
-    double p = DEFAULT_PRECISION_PCT, ppo = DEFAULT_POINTS_PER_OCTAVE;
-    rjson_number(rjson_path(run, "config.precision"), &p);
-    rjson_number(rjson_path(run, "config.random.points_per_octave"), &ppo);
+    char name[FLEET_NAME];
+    for (size_t e = 0; exp_name(e); e++) {
+        const struct verdict *v = &r->an.verdict[e];
+        for (size_t i = 0; v->present && i < v->nitems; i++) {
+            const struct vitem *it = &v->item[i];
+            int rank = FIG_RANK_VERDICTS * (int)(e + 1) + FIG_RANK_ITEM * (int)i;
+            if (it->type == VITEM_TABLE) {
+                table_figures(m, exp_name(e), verdict_item_table(v, it), rank, prec, step);
+            } else if (it->type == VITEM_NUMBER && figure_unit(it->unit)) {
+                snprintf(name, sizeof(name), "%s_%s", exp_name(e), it->name);
+                add_fig(m, name, it->unit, rank, it->value,
+                        strcmp(it->unit, "bytes") == 0 ? step : prec);
+            }
+        }
+    }
+}
+
+/* The run's resolution: its precision (relative), and for sizes the step between the sizes of
+ * the curve its levels come from (the median ratio of neighbours, less 1). */
+static void resolution(const struct source_result *r, double *prec, double *step)
+{
+    double p = DEFAULT_PRECISION_PCT, ratio[CURVE_STEPS_MAX];
+    rjson_number(rjson_path(r->src->run, "config.precision"), &p);
     *prec = p > 0 ? p / PERCENT : DEFAULT_PRECISION_PCT / PERCENT;
-    *step = exp2(1.0 / (ppo >= 1 ? ppo : DEFAULT_POINTS_PER_OCTAVE)) - 1;
+    *step = DEFAULT_SIZE_STEP;
+    if (r->an.primary < 0)
+        return;
+    const struct an_curve *c = &r->src->curve[r->an.primary];
+    size_t n = 0;
+    for (size_t i = 1; i < c->n && n < CURVE_STEPS_MAX; i++)
+        if (c->size[i - 1] > 0 && c->size[i] > c->size[i - 1])
+            ratio[n++] = c->size[i] / c->size[i - 1];
+    if (n)
+        *step = stats_median(ratio, n) - 1;
 }
 
 /* The machine's name: SMBIOS serial, UUID, boot NIC MAC, else the caller's (the folder). */
@@ -214,9 +261,9 @@ int fleet_read_run(const char *dir, const char *fallback_name, struct fleet_mach
         rtext_sanitize(m->run_id, sizeof(m->run_id), slash ? slash + 1 : dir);
     }
     double prec, step;
-    resolution(src->run, &prec, &step);
+    resolution(res, &prec, &step);
     level_figures(m, res, prec, step);
-    verdict_figures(m, res, prec);
+    verdict_figures(m, res, prec, step);
     name_machine(m, fallback_name);
     m->runs = 1;
     analyse_free(res, 1);
