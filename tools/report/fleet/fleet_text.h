@@ -11,9 +11,9 @@
 #define FLEET_RULE_TEXT                                                                            \
     "Envelope: for each figure, a group's median +- 3 robust standard deviations (1.4826 x the "   \
     "median absolute deviation, never less than what the runs could resolve: their precision "     \
-    "setting for latencies and bandwidths, the sweep's size step for sizes, the c2c noise for "    \
-    "c2c). A machine outside it is flagged. Groups of fewer than 3 machines are not judged on "    \
-    "their own: they are held against the largest group of the same CPU if there is one, and "     \
+    "setting for times and rates, the size step of the curve the levels come from for sizes). "    \
+    "A machine outside it is flagged. Groups of fewer than 3 machines are not judged on their "    \
+    "own: they are held against the largest group of the same CPU if there is one, and "           \
     "otherwise said to be too small to judge."
 
 /* A figure's value for people: a size for bytes ("32M"), else two decimals; "-" when NaN. */
