@@ -204,7 +204,9 @@ static void system_read(const struct smbios_struct *s, struct smbios_info *o)
     string_at(s, 0x07, o->system_serial, sizeof(o->system_serial));
     o->system_uuid_listed = has(s, 0x08, SMBIOS_UUID_BYTES);
     if (o->system_uuid_listed)
-        kmemcpy(o->system_uuid, s->p + 0x08, SMBIOS_UUID_BYTES);
+        kmemcpy(o->system_uuid_bytes, s->p + 0x08, SMBIOS_UUID_BYTES);
+    if (!smbios_uuid_unset(o))
+        smbios_uuid_text(o, o->system_uuid, sizeof(o->system_uuid));
     string_at(s, 0x19, o->system_sku, sizeof(o->system_sku)); /* 2.4 on */
     string_at(s, 0x1a, o->system_family, sizeof(o->system_family));
 }
@@ -377,12 +379,12 @@ char *smbios_uuid_text(const struct smbios_info *s, char *out, size_t cap)
     const uint8_t *order = uuid_fields_little_endian(&s->entry) ? swapped : as_stored;
     size_t n = 0;
     out[0] = '\0';
-    if (!s->system_uuid_listed || cap < SMBIOS_UUID_TEXT)
+    if (!s->system_uuid_listed || cap < SMBIOS_UUID_CHARS + 1)
         return out;
     for (unsigned i = 0; i < SMBIOS_UUID_BYTES; i++) {
         bool dash = i == 4 || i == 6 || i == 8 || i == 10;
         n += (size_t)ksnprintf(out + n, cap - n, "%s%02x", dash ? "-" : "",
-                               s->system_uuid[order[i]]);
+                               s->system_uuid_bytes[order[i]]);
     }
     return out;
 }
@@ -391,19 +393,19 @@ bool smbios_uuid_unset(const struct smbios_info *s)
 {
     bool zeros = true, ones = true;
     for (unsigned i = 0; i < SMBIOS_UUID_BYTES; i++) {
-        zeros = zeros && s->system_uuid[i] == 0x00;
-        ones = ones && s->system_uuid[i] == 0xff;
+        zeros = zeros && s->system_uuid_bytes[i] == 0x00;
+        ones = ones && s->system_uuid_bytes[i] == 0xff;
     }
     return s->system_uuid_listed && (zeros || ones);
 }
 
-/* Whether s holds only the character c (and is not empty). */
-static bool only(const char *s, char c)
+/* Whether s holds only zeros and blanks (and is not empty). */
+static bool zeros_and_blanks(const char *s)
 {
     if (!*s)
         return false;
     for (; *s; s++)
-        if (*s != c)
+        if (*s != '0' && *s != ' ')
             return false;
     return true;
 }
@@ -417,5 +419,5 @@ bool smbios_is_placeholder(const char *s)
     for (unsigned i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (kstrcasecmp(s, words[i]) == 0)
             return true;
-    return only(s, '0') || only(s, ' ');
+    return zeros_and_blanks(s);
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SMBIOS_UUID_CHARS 36    /* a UUID as text: 8-4-4-4-12 hex digits */
 #define SMBIOS_TEXT 48          /* a string is kept up to this many bytes (longer: cut) */
 #define SMBIOS_DEVICES_MAX 128  /* memory devices (type 17) kept; more are counted only */
 #define SMBIOS_PROCESSORS_MAX 8 /* processor sockets (type 4) kept; more are counted only */
@@ -19,7 +20,6 @@
                                    not a length; real tables are a few KiB) */
 #define SMBIOS_DRAM_BUS_BYTES 8 /* a DDR channel's data bus when the device does not say */
 #define SMBIOS_UUID_BYTES 16
-#define SMBIOS_UUID_TEXT 37 /* 8-4-4-4-12 hex digits and the NUL */
 
 /* What the entry point says about the structure table. */
 struct smbios_entry {
@@ -68,11 +68,13 @@ struct smbios_info {
     struct smbios_entry entry;
     char bios_vendor[SMBIOS_TEXT], bios_version[SMBIOS_TEXT], bios_date[SMBIOS_TEXT];
     char system_maker[SMBIOS_TEXT], system_product[SMBIOS_TEXT], system_version[SMBIOS_TEXT];
-    /* Type 1's inventory fields (serial, SKU, family) and UUID; type 3's chassis asset tag */
-    char system_serial[SMBIOS_TEXT], system_sku[SMBIOS_TEXT], system_family[SMBIOS_TEXT];
+    char system_serial[SMBIOS_TEXT];         /* type 1 serial number ("": none) */
+    char system_uuid[SMBIOS_UUID_CHARS + 1]; /* type 1 UUID, 8-4-4-4-12 lower case ("": none) */
+    /* Type 1's other inventory fields and the UUID as stored; type 3's chassis asset tag */
+    char system_sku[SMBIOS_TEXT], system_family[SMBIOS_TEXT];
     char chassis_asset_tag[SMBIOS_TEXT];
-    bool system_uuid_listed;                /* type 1 is long enough to hold one (2.1+) */
-    uint8_t system_uuid[SMBIOS_UUID_BYTES]; /* as the table holds it */
+    bool system_uuid_listed;                      /* type 1 is long enough to hold one (2.1+) */
+    uint8_t system_uuid_bytes[SMBIOS_UUID_BYTES]; /* as the table holds it */
     char board_maker[SMBIOS_TEXT], board_product[SMBIOS_TEXT], board_version[SMBIOS_TEXT];
     unsigned structures;  /* structures read */
     unsigned nprocessors; /* kept in processor[] */
@@ -115,9 +117,10 @@ bool smbios_read(const uint8_t *ep, size_t ep_len, const uint8_t *table, size_t 
 void smbios_count_channels(struct smbios_info *s);
 
 /*
- * The system UUID as text, lower case 8-4-4-4-12 into out (SMBIOS_UUID_TEXT bytes): from 2.6 on
- * the first three fields are little-endian in the table (DSP0134 7.2.1), before 2.6 as stored.
- * "" when type 1 holds none. Returns out.
+ * The UUID's bytes as text, lower case 8-4-4-4-12 into out (SMBIOS_UUID_CHARS + 1 bytes), also
+ * when they say it is not set (system_uuid is "" then): from 2.6 on the first three fields are
+ * little-endian in the table (DSP0134 7.2.1), before 2.6 as stored. "" when type 1 holds none.
+ * Returns out.
  */
 char *smbios_uuid_text(const struct smbios_info *s, char *out, size_t cap);
 /* Whether the UUID says it is not set: all 00h (not present) or all FFh (settable, not set). */
@@ -126,8 +129,8 @@ bool smbios_uuid_unset(const struct smbios_info *s);
 /*
  * Whether an identity string (serial number, asset tag, SKU) is a placeholder the board maker
  * left in rather than a value: "To Be Filled By O.E.M.", "Default string", "System Serial
- * Number", "Not Specified" (any case), all zeros, or all blanks. The empty string (no string
- * given) is not one: it is absent. The same rule names a machine for uploads (issue 49).
+ * Number", "Not Specified" (any case), or only zeros and blanks. The empty string (no string
+ * given) is not one: it is absent.
  */
 bool smbios_is_placeholder(const char *s);
 

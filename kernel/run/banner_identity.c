@@ -25,7 +25,7 @@ static void ident_text(char *out, size_t cap, const char *v)
 static void inventory_print(const struct smbios_info *s)
 {
     char serial[SMBIOS_TEXT + 16], sku[SMBIOS_TEXT + 16], family[SMBIOS_TEXT + 16];
-    char asset[SMBIOS_TEXT + 16], uuid[SMBIOS_UUID_TEXT];
+    char asset[SMBIOS_TEXT + 16], uuid[SMBIOS_UUID_CHARS + 1];
     ident_text(serial, sizeof(serial), s->system_serial);
     ident_text(sku, sizeof(sku), s->system_sku);
     ident_text(family, sizeof(family), s->system_family);

@@ -127,8 +127,8 @@ static void smbios_json(struct json *j, const struct machine_identity *id)
     json_text(j, "product", s->system_product);
     json_text(j, "version", s->system_version);
     json_ident(j, "serial_number", s->system_serial);
-    char uuid[SMBIOS_UUID_TEXT];
-    json_text(j, "uuid", smbios_uuid_text(s, uuid, sizeof(uuid)));
+    char uuid[SMBIOS_UUID_CHARS + 1];
+    json_text(j, "uuid", smbios_uuid_text(s, uuid, sizeof(uuid))); /* an unset one too */
     if (smbios_uuid_unset(s))
         json_bool(j, "uuid_placeholder", true); /* all 00h or all FFh: not set */
     json_ident(j, "sku_number", s->system_sku);

@@ -37,6 +37,11 @@ awk -F, -v OFS=, -v llc="$llc" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; p
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
     $c["level"] == "dram" { $c["gbs_total"] /= 2; $c["gbs_per_processor"] /= 2
         $c["gbs_min"] /= 2; $c["gbs_max"] /= 2 } { print }' "$src/bw_cores.csv" >"$half/bw_cores.csv"
+# A run still in chase-collect's staging folder (hidden): not a machine of the fleet
+mkdir -p "$fleet/.staging/FLEET-0009/0001"
+cp "$fleet"/FLEET-0001/0001/* "$fleet/.staging/FLEET-0009/0001/"
+jq '.machine_identity.smbios.system.serial_number = "FLEET-0009"' "$fleet/FLEET-0001/0001/run.json" \
+    >"$fleet/.staging/FLEET-0009/0001/run.json"
 # An older run of FLEET-0002 under another folder: one row still, the newest run's
 old=$fleet/FLEET-0002/0000
 mkdir -p "$old"
@@ -47,9 +52,9 @@ check "fleet: report made from the folder and the corpus's real runs" \
     "$REPORT" fleet "$fleet" tests/report/corpus/real --out "$out"
 j=$out/fleet.json
 check "fleet.json: valid JSON" json_valid "$j"
-check "fleet.json: format, rule, 15 machines, each with identity, group and figures" json_true "$j" \
-    '.format == "chase-fleet" and .version == 1 and .rule.envelope_k == 3 and
-     (.machines | length) == 15 and
+check "fleet.json: format, rule, 15 machines (none from .staging), each with identity, group and figures" \
+    json_true "$j" '.format == "chase-fleet" and .version == 1 and .rule.envelope_k == 3 and
+     (.machines | length) == 15 and ([.machines[] | select(.name == "FLEET-0009")] == []) and
      all(.machines[]; (.name | type) == "string" and (.group | type) == "number" and
          (.identity.cpu_model | type) == "string" and (.figures | type) == "object" and
          (.figures | length) > 0) and
@@ -140,7 +145,7 @@ check "fleet.html: no script, no external resource" sh -c \
 db=$fleet/fleet.sqlite
 {
     echo "CREATE TABLE runs(machine TEXT, run_id TEXT, path TEXT, complete INTEGER);"
-    (cd "$fleet" && find . -name run.json | sort) | while read -r r; do
+    (cd "$fleet" && find . -path './.*' -prune -o -name run.json -print | sort) | while read -r r; do
         d=$(dirname "${r#./}")
         echo "INSERT INTO runs VALUES('${d%%/*}', '${d##*/}', '$d', 1);"
     done
@@ -195,6 +200,11 @@ jq '.machine_identity.smbios.system |= (.serial_number = "Default string" |
         .serial_number_placeholder = true | .uuid = "ffffffff-ffff-ffff-ffff-ffffffffffff" |
         .uuid_placeholder = true) | .boot_nic = {"mac": "aa-bb-cc-dd-ee-ff"}' \
     "$src/run.json" >"$hostile/mac/0001/run.json"
+# A run that says the name it was uploaded under (run.json's machine) is known by it
+mkdir -p "$hostile/upl/0001"
+cp "$src"/*.csv "$hostile/upl/0001/"
+jq '.machine = "CHS-UP-7" | .machine_from = "serial" | .run_id = "20261128215843-7c1e0f00-0000abcd"' \
+    "$src/run.json" >"$hostile/upl/0001/run.json"
 check "fleet: a hostile serial number" "$REPORT" fleet "$hostile" --out "$tmp/out-hostile"
 check "fleet: placeholder serials: named by the UUID, else by the boot NIC's MAC (shown)" \
     json_true "$tmp/out-hostile/fleet.json" '
@@ -202,7 +212,9 @@ check "fleet: placeholder serials: named by the UUID, else by the boot NIC's MAC
         select(.name == "0a1b2c3d-0000-4000-8000-00000000abcd")] and
     (.machines[] | select(.named_by == "boot NIC MAC") | .name == "aa-bb-cc-dd-ee-ff" and
         .identity.boot_nic_mac == "aa-bb-cc-dd-ee-ff" and .identity.serial == null) and
-    (.machines | length) == 3'
+    (.machines[] | select(.name == "CHS-UP-7") | .named_by == "the run\u0027s upload name" and
+        .run_id == "20261128215843-7c1e0f00-0000abcd") and
+    (.machines | length) == 4'
 "$REPORT" --out "$tmp/out-mac" "$hostile/mac/0001" >/dev/null 2>&1
 check "report.md of one run shows the boot NIC's MAC and the placeholders as such" sh -c \
     "grep -qF '| boot NIC MAC | aa-bb-cc-dd-ee-ff |' '$tmp/out-mac/report.md' &&

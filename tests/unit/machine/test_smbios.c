@@ -106,10 +106,11 @@ static void test_v3_table_read_whole(void **state)
     assert_string_equal(info.chassis_asset_tag, "To Be Filled By O.E.M.");
     assert_true(smbios_is_placeholder(info.chassis_asset_tag));
     assert_false(smbios_is_placeholder(info.system_serial));
-    char uuid[SMBIOS_UUID_TEXT];
+    char uuid[SMBIOS_UUID_CHARS + 1];
     assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)),
                         "00112233-4455-6677-8899-aabbccddeeff");
     assert_false(smbios_uuid_unset(&info));
+    assert_string_equal(info.system_uuid, "00112233-4455-6677-8899-aabbccddeeff");
     assert_string_equal(info.board_maker, "Board Co"); /* trailing blanks dropped */
     assert_string_equal(info.board_product, "BRD-9");
     assert_string_equal(info.board_version, "rev B");
@@ -348,12 +349,13 @@ static void test_uuid_versions_and_unset(void **state)
     server_table();
     sb_ep3(ep, 2, 5, (uint32_t)tab.n, 0); /* a 2.5 table in a 3.0 entry point: the order */
     assert_true(smbios_read(ep, 0x18, tab.b, tab.n, &info, why, sizeof(why)));
-    char uuid[SMBIOS_UUID_TEXT];
+    char uuid[SMBIOS_UUID_CHARS + 1];
     assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)),
                         "33221100-5544-7766-8899-aabbccddeeff");
-    memset(info.system_uuid, 0xff, sizeof(info.system_uuid));
+    assert_string_equal(info.system_uuid, "33221100-5544-7766-8899-aabbccddeeff");
+    memset(info.system_uuid_bytes, 0xff, sizeof(info.system_uuid_bytes));
     assert_true(smbios_uuid_unset(&info));
-    memset(info.system_uuid, 0x00, sizeof(info.system_uuid));
+    memset(info.system_uuid_bytes, 0x00, sizeof(info.system_uuid_bytes));
     assert_true(smbios_uuid_unset(&info));
     assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)),
                         "00000000-0000-0000-0000-000000000000");
@@ -367,23 +369,36 @@ static void test_uuid_versions_and_unset(void **state)
     assert_false(smbios_uuid_unset(&info));
     assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)), "");
     assert_string_equal(info.system_serial, "");
+    assert_string_equal(info.system_uuid, "");
+    /* an all-FFh UUID in the table: system_uuid "" (not set), its bytes still printable */
+    server_table();
+    uint8_t *u = memmem(tab.b, tab.n, uuid_bytes, sizeof(uuid_bytes));
+    memset(u, 0xff, 16);
+    sb_ep3(ep, 3, 3, (uint32_t)tab.n, 0);
+    assert_true(smbios_read(ep, 0x18, tab.b, tab.n, &info, why, sizeof(why)));
+    assert_true(smbios_uuid_unset(&info));
+    assert_string_equal(info.system_uuid, "");
+    assert_string_equal(smbios_uuid_text(&info, uuid, sizeof(uuid)),
+                        "ffffffff-ffff-ffff-ffff-ffffffffffff");
 }
 
 /* The placeholders firmware leaves in identity fields, in any case; values and absence are not. */
 static void test_placeholders(void **state)
 {
     (void)state;
-    static const char *const yes[] = {"To Be Filled By O.E.M.",
-                                      "to be filled by o.e.m.",
-                                      "Default string",
-                                      "System Serial Number",
-                                      "NOT SPECIFIED",
-                                      "0",
-                                      "00000000",
-                                      " ",
-                                      "   "};
-    static const char *const no[] = {"",    "ABC123",           "0000A", "Default", "To Be Filled",
-                                     "0 0", "Not Specified yet"};
+    static const char *const yes[] = {
+        "To Be Filled By O.E.M.",
+        "to be filled by o.e.m.",
+        "Default string",
+        "System Serial Number",
+        "NOT SPECIFIED",
+        "0",
+        "00000000",
+        " ",
+        "0 0 ",
+    };
+    static const char *const no[] = {"",     "ABC123",           "0000A", "Default", "To Be Filled",
+                                     "1000", "Not Specified yet"};
     for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
         assert_true(smbios_is_placeholder(yes[i]));
     for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Finding the fleet's runs: every run.json under a folder (at any depth), or the runs a
 // chase-collect index (fleet.sqlite) lists; each machine keeps its newest run.
-#define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -24,6 +23,8 @@ static struct {
 static int on_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st;
+    if (type == FTW_D && ftw->level > 0 && path[ftw->base] == '.')
+        return FTW_SKIP_SUBTREE; /* chase-collect's .staging/: runs not complete yet */
     if (type != FTW_F || strcmp(path + ftw->base, "run.json") != 0 || found.n >= FOUND_MAX)
         return 0;
     snprintf(found.dir[found.n], sizeof(found.dir[0]), "%.*s", ftw->base ? ftw->base - 1 : 0, path);
@@ -107,7 +108,7 @@ static int collect_dir(struct fleet *f, const char *root, char *err, size_t cap)
 {
     found.dir = calloc(FOUND_MAX, sizeof(found.dir[0]));
     found.n = 0;
-    if (!found.dir || nftw(root, on_entry, WALK_FDS, FTW_PHYS) != 0) {
+    if (!found.dir || nftw(root, on_entry, WALK_FDS, FTW_PHYS | FTW_ACTIONRETVAL) != 0) {
         snprintf(err, cap, "cannot read the folder %s", root);
         free(found.dir);
         return -1;

@@ -217,12 +217,19 @@ static void resolution(const struct source_result *r, double *prec, double *step
         *step = stats_median(ratio, n) - 1;
 }
 
-/* The machine's name: SMBIOS serial, UUID, boot NIC MAC, else the caller's (the folder). */
-static void name_machine(struct fleet_machine *m, const char *fallback)
+/* The machine's name: the one chase uploaded the run under (run.json's machine: serial, UUID
+ * or MAC, made safe for a path), else the SMBIOS serial, UUID, boot NIC MAC, else the caller's
+ * (the folder). */
+static void name_machine(struct fleet_machine *m, const struct rjson *run, const char *fallback)
 {
     const struct fleet_identity *id = &m->id;
     const char *from = "folder", *name = fallback;
-    if (id->serial[0]) /* run.json marks a placeholder serial; identity_read drops it */
+    char uploaded[FLEET_NAME], how[24];
+    text_at(uploaded, sizeof(uploaded), run, "machine");
+    text_at(how, sizeof(how), run, "machine_from");
+    if (uploaded[0] && strcmp(how, "none") != 0)
+        from = "the run's upload name", name = uploaded;
+    else if (id->serial[0]) /* run.json marks a placeholder serial; identity_read drops it */
         from = "SMBIOS serial", name = id->serial;
     else if (id->uuid[0])
         from = "SMBIOS UUID", name = id->uuid;
@@ -264,7 +271,7 @@ int fleet_read_run(const char *dir, const char *fallback_name, struct fleet_mach
     resolution(res, &prec, &step);
     level_figures(m, res, prec, step);
     verdict_figures(m, res, prec, step);
-    name_machine(m, fallback_name);
+    name_machine(m, src->run, fallback_name);
     m->runs = 1;
     analyse_free(res, 1);
     source_free(src);
