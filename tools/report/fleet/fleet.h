@@ -14,8 +14,8 @@
  * robust standard deviation is 1.4826 x the median absolute deviation (the factor makes the
  * MAD of normally distributed values equal to their standard deviation: a fact, not a choice),
  * but never less than what the runs could resolve (the figure's resolution, from each run's
- * precision setting and size step). K = 3: a machine like its peers, with normal scatter, falls outside
- * one given figure about 3 times in 1000.
+ * precision setting and size step). K = 3: a machine like its peers, with normal scatter, falls
+ * outside one given figure about 3 times in 1000.
  */
 #define FLEET_ENVELOPE_K 3.0
 #define FLEET_MAD_TO_SD 1.4826
