@@ -50,6 +50,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/interpret.c kernel/analysis/judge.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
+	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
