@@ -432,7 +432,7 @@ format:
 SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
 	tools/check-experiments.sh tools/check-doc-paths.sh tests/tools/test_guide.sh \
 	tests/tools/test_checks.sh tests/tools/test_check_experiments.sh tests/tools/test_bench_lib.sh \
-	tests/report/test_corpus_score.sh \
+	tests/report/test_corpus_score.sh tests/report/test_real_levels.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \
 	tests/host/test_host_cores.sh tests/host/test_host_hugealign.sh \
 	tests/host/test_host_cpuid_cpu.sh tests/host/test_host_passes.sh tests/host/test_host_numa.sh \
