@@ -461,8 +461,8 @@ fuzzers: $(FUZZ_BINS)
 fuzz: deps fuzzers
 	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tests/fuzz/test_fuzz.sh $(FUZZ_BINS)
 
-# make eval: chase-report's level detection scored on real machines' curves (real-score.sh on
-# tests/report/corpus/real-curves and real/), then on the generated corpus (docs/report.md).
+# make eval: chase-report's level detection scored on real machines' curves (real-score.sh: issue
+# 51's rule per format, then the interval figures; real-curves*, real/), then the generated corpus.
 eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 	$(Q)tests/report/corpus/real-score.sh; tests/report/corpus/eval.sh tune; \
 		tests/report/corpus/pool.sh $(BUILD)/eval
