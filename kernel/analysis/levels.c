@@ -18,7 +18,8 @@
 //     this one. The level is a cache when its step rises CACHE_RISE_LN from its plateau to the
 //     plateau after it (its steepest octave, where the curve shows no plateau after it) and a
 //     point between the previous step and its own is flat (its step did not start where the last
-//     ended: starts_next); otherwise uncertain, with the reason noted.
+//     ended: starts_next) or the latency model judged the two steps two caches (apart);
+//     otherwise uncertain, with the reason noted.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
@@ -37,6 +38,7 @@ struct step {
     size_t a, b;
     double peak;         /* the steepest octave's rise (ln) */
     bool ended_by_split; /* the next step began right after it (starts_next) */
+    bool apart;          /* split from the step before, which one cache's model rejects */
 };
 
 /* The fit's rise over the octave after point j. */
@@ -82,7 +84,7 @@ static size_t find_steps(const struct lpoints *p, struct step *st, size_t max)
             j++;
             continue;
         }
-        struct step s = {j, j, r, false};
+        struct step s = {j, j, r, false, false};
         double peak_x = p->x[j];
         while (s.b + 1 < p->n && window_inside(p, s.b + 1)) {
             double next = rise_after(p, s.b + 1);
@@ -242,7 +244,8 @@ static void note_gentle(struct detection *d, const struct level *lv, double peak
 
 /* A level whose step starts where the previous step ends has no plateau of its own: no point
  * between the two rises is flat. One cache's step spread over two octaves reads so as well as
- * two caches an octave apart, so the data do not carry it as a cache: uncertain. */
+ * two caches an octave apart; where the latency model could not judge the pair (merge_split),
+ * the data do not carry it as a cache: uncertain. */
 static void note_unseen(struct detection *d, struct level *lv)
 {
     char sz[32];
@@ -344,9 +347,10 @@ static double plateau_seen(const struct lpoints *p, const struct step *st, size_
 
 /* Two steps found back to back (split: no flat point between) whose points lie within a step's
  * rise of the latency model of one cache (levels_model.c) are that cache's step over two
- * octaves: merged. Only a pair the curve flattens after (the second not split in turn): the
- * model needs the plateau the cache's misses reach. From the last pair back, so a merged step
- * may merge again with the one before. Returns the steps left. */
+ * octaves: merged; those it puts further are two caches (apart). Only a pair the curve flattens
+ * after (the second not split in turn): the model needs the plateau the cache's misses reach. From
+ * the last pair back, so a merged step may merge again with the one before. Returns the steps left.
+ */
 static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
 {
     for (size_t i = ns - 1; i-- > 0;) {
@@ -355,8 +359,10 @@ static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
             double lh = kexp(p->f[st[i].a]), lm = plateau_after(p, st, ns, i + 1);
             lmodel_capacity(p, st[i].a, step_end(p, &st[i + 1]), lh, lm, &misfit);
         }
-        if (!(misfit < STEP_RISE_LN))
+        if (!(misfit < STEP_RISE_LN)) {
+            st[i + 1].apart = misfit >= STEP_RISE_LN;
             continue;
+        }
         st[i].b = st[i + 1].b;
         st[i].peak = kfmax(st[i].peak, st[i + 1].peak);
         st[i].ended_by_split = false;
@@ -384,7 +390,7 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
     a = drop_walk_steps(p, o, a, &mem_last, d);
     /* After the walks: those are gentle steps, an unseen plateau's level may be steep. */
     for (size_t i = 1; i < d->nlevels; i++)
-        if (d->level[i].kind == LEVEL_CACHE && st[i - 1].ended_by_split)
+        if (d->level[i].kind == LEVEL_CACHE && st[i - 1].ended_by_split && !st[i].apart)
             note_unseen(d, &d->level[i]);
     /* The last step's rise reaches the curve's end and the fit still climbs there. */
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;

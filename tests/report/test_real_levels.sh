@@ -3,8 +3,8 @@
 # Issue 51's cases on their real curves (tests/report/corpus/real-curves, published tinymembench
 # output; truth from each machine's lscpu/sysfs, INDEX.md): a 1M or 2M L2 whose step the
 # one-point-per-octave grid cuts into two octaves is reported as one `cache` level within 1.5x
-# of its size (Silvermont, Goldmont, Cortex-A72, Ampere One), and Core Ultra 185H's 48K L1 is a
-# `cache`. Each check reads chase-report --json of the curve as a user would.
+# of its size (Silvermont, Goldmont, Cortex-A72, Ampere One), Core Ultra 185H's 48K L1 is a
+# `cache`, and so is a 512K L2 whose step follows the L1's without a flat point between. Each check reads chase-report --json of the curve as a user would.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/report/lib.sh
@@ -40,6 +40,12 @@ check "Ampere One: the 2M L2 is one cache level within 1.5x" \
 # it) to a plateau: a cache (before issue 51, uncertain at confidence 0.27).
 for c in Core-Ultra9-185H_RedwoodCove-cpu0_XRRi Core-Ultra9-185H_RedwoodCove-cpu0_XRRi_hugepage; do
     check "$c: the 48K L1 is a cache within 1.5x" one_cache "$c" 49152 16384 98304
+done
+# A step split from the one before (no flat point between) that one cache's latency model does
+# not fit with it is a second cache, not a doubt: the 512K L2s after a 64K L1 (before, uncertain).
+for c in Athlon-II-X3-420e_K10_4eOo CIX-P1_CortexA720-cpu0_1ET4 NVIDIA-GB10_CortexA725-cpu0_fcm1253; do
+    check "$c: the 512K L2 after its split step is a cache within 1.5x" \
+        one_cache "$c" 524288 262144 1048576
 done
 # The rule's scorer on these curves agrees: nothing missed, nothing invented or unmatched.
 scored=$(for c in Atom-Z3735F_Silvermont_4r54 TDA4VM_CortexA72_4DLw AmpereOne_Ampere1a_XUpQ; do

@@ -79,7 +79,7 @@ END {
     for (j = 1; j <= n; j++) {
         f = order[j]
         if (md)
-            printf "| %s | %d | %d | %s | %s | %.1f | %.1f |\n", f, curves[f], truths[f],
+            printf "| %s | %d | %d | %s | %s | %.2f | %.2f |\n", f, curves[f], truths[f],
                 pct(found[f], truths[f]), pct(found_cache[f], truths[f]),
                 10 * inv_cache[f] / curves[f], 10 * inv_unc[f] / curves[f]
         else
