@@ -50,6 +50,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/interpret.c kernel/analysis/judge.c \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
+	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
@@ -431,7 +432,7 @@ format:
 SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh \
 	tools/check-experiments.sh tools/check-doc-paths.sh tests/tools/test_guide.sh \
 	tests/tools/test_checks.sh tests/tools/test_check_experiments.sh tests/tools/test_bench_lib.sh \
-	tests/report/test_corpus_score.sh \
+	tests/report/test_corpus_score.sh tests/report/test_real_levels.sh \
 	tests/host/test_host_random.sh tests/host/test_quick.sh tests/host/test_host_layout.sh \
 	tests/host/test_host_cores.sh tests/host/test_host_hugealign.sh \
 	tests/host/test_host_cpuid_cpu.sh tests/host/test_host_passes.sh tests/host/test_host_numa.sh \
@@ -460,8 +461,8 @@ fuzzers: $(FUZZ_BINS)
 fuzz: deps fuzzers
 	$(Q)FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tests/fuzz/test_fuzz.sh $(FUZZ_BINS)
 
-# make eval: chase-report's level detection scored on real machines' curves (real-score.sh on
-# tests/report/corpus/real-curves and real/), then on the generated corpus (docs/report.md).
+# make eval: chase-report's level detection scored on real machines' curves (real-score.sh: issue
+# 51's rule per format, then the interval figures; real-curves*, real/), then the generated corpus.
 eval: $(BUILD)/chase-report $(BUILD)/chase-sim
 	$(Q)tests/report/corpus/real-score.sh; tests/report/corpus/eval.sh tune; \
 		tests/report/corpus/pool.sh $(BUILD)/eval

@@ -19,18 +19,23 @@
  * to a step. Below it lie the slopes inside a level: a random chase's partial hits of the cache
  * before (1 - C/N), TLB misses, a slowly filling shared cache (real curves: 0.1 to 0.35). */
 #define STEP_RISE_LN 0.35
-/* ln latency per octave: a step whose steepest octave rises at least this much (x2) is a cache
- * level; a gentler one is `uncertain` (a TLB reach, a cache shared with others, a ramp the data
- * cannot tell from a level). Of such steps on the real curves 96% are real levels. Also the most
- * a page walk adds (a few cache hits), which the kinds use. */
+/* ln latency: a step that rises at least this much (x2) from its plateau to the plateau after
+ * it (in its steepest octave where the curve shows no plateau after it) is a cache level; a
+ * gentler one is `uncertain` (a TLB reach, a cache shared with others, a ramp the data cannot
+ * tell from a level). Also the most a page walk adds (a few cache hits), which the kinds use. */
 #define CACHE_RISE_LN 0.7
 /* ln latency per octave: inside a step, once an octave without a point of its own has risen this
  * much, an octave that rises more again is the next level's step (two levels an octave apart:
- * Carmel's 2M L2 and 4M L3); one cache's rise is steepest in its first octave and falls after. */
+ * Carmel's 2M L2 and 4M L3); one cache's rise is steepest in its first octave and falls after,
+ * unless the grid cuts it (a 1M L2 at 0.9M: 512K, 1M, 2M rise x2.3 then x2.7): the latency model
+ * then merges the two (levels.c's merge_split). */
 #define SPLIT_RISE_LN 0.6
 /* Share of a step's rise (in ln) at which its level's size is read: set conflicts start the rise
  * before the cache is full, so a lower share reads too small (a 2M L2 read 1.29M at 0.15). */
 #define LEVELS_STEP_FRACTION 0.3
+/* Steps per octave of the search for the capacity the latency model reads from a step
+ * (levels_model.c): a resolution far finer than any curve's grid, not tuned. */
+#define MODEL_GRID 64
 /* Octaves: the width over which the rise is measured; one octave is the coarsest grid the
  * foreign tools print (tinymembench, multichase), so a dense and a sparse curve read alike. */
 #define RISE_WINDOW_OCTAVES 1.0

@@ -225,7 +225,12 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
         mark_level(&k, d, i);
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
-    struct level *last = &d->level[d->nlevels - 1];
+    /* The last level named a cache: an uncertain step after it (a TLB reach, page walks) is no
+     * cache of its own to hold the share. */
+    size_t i = d->nlevels;
+    while (i > 1 && d->level[i - 1].kind != LEVEL_CACHE)
+        i--;
+    struct level *last = &d->level[i - 1];
     /* Not when a smaller cache CPUID lists is near it: then it is that cache, and the last one
      * left no plateau of its own (a guest whose host's other tenants fill the L3). */
     if (last->size_known && last->kind == LEVEL_CACHE &&

@@ -9,13 +9,17 @@
 //  3. A step is a run of sizes whose rise is at least STEP_RISE_LN; inside a run, after an
 //     octave without a point of its own that rose SPLIT_RISE_LN, or two octaves past the run's
 //     steepest, an octave that rises more starts the next step (starts_next). A rise from the
-//     first point alone, or into the last point alone, is no step.
+//     first point alone, or into the last point alone, is no step. Two steps split so, whose
+//     points lie within a step's rise of one cache's latency model (levels_model.c) with a
+//     plateau after them, are that one cache's step spread over two octaves: merged.
 //  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
 //     step's rise, reported with the two measured sizes around it (the interval the data
 //     place it in); its latency is the median of the points between the previous step and
-//     this one. The level is a cache when its steepest octave rises CACHE_RISE_LN and a point
-//     between the previous step and its own is flat (its step did not start where the last
-//     ended: starts_next); otherwise uncertain, with the reason noted.
+//     this one. The level is a cache when its step rises CACHE_RISE_LN from its plateau to the
+//     plateau after it (its steepest octave, where the curve shows no plateau after it) and a
+//     point between the previous step and its own is flat (its step did not start where the last
+//     ended: starts_next) or the latency model judged the two steps two caches (apart);
+//     otherwise uncertain, with the reason noted.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
@@ -34,6 +38,7 @@ struct step {
     size_t a, b;
     double peak;         /* the steepest octave's rise (ln) */
     bool ended_by_split; /* the next step began right after it (starts_next) */
+    bool apart;          /* split from the step before, which one cache's model rejects */
 };
 
 /* The fit's rise over the octave after point j. */
@@ -79,7 +84,7 @@ static size_t find_steps(const struct lpoints *p, struct step *st, size_t max)
             j++;
             continue;
         }
-        struct step s = {j, j, r, false};
+        struct step s = {j, j, r, false, false};
         double peak_x = p->x[j];
         while (s.b + 1 < p->n && window_inside(p, s.b + 1)) {
             double next = rise_after(p, s.b + 1);
@@ -155,10 +160,11 @@ static bool overruled(const struct lpoints *p, size_t j)
     return kfabs(p->y[j] - p->f[j]) >= STEP_RISE_LN;
 }
 
-/* Level lv ending at step s: plateau from point a, size where the fit makes
+/* Level lv ending at step s, its plateau from point a, the plateau after the step at latency lm
+ * (fit, with offset; NaN where the curve shows no plateau after it): size where the fit makes
  * LEVELS_STEP_FRACTION of the step's rise, and between which two points that is. */
-static void set_level(const struct lpoints *p, size_t a, const struct step *s, double offset,
-                      struct level *lv)
+static void set_level(const struct lpoints *p, size_t a, const struct step *s, double lm,
+                      double offset, struct level *lv)
 {
     size_t e = step_end(p, s), c = s->a, h;
     double thr = p->f[s->a] + LEVELS_STEP_FRACTION * (p->f[e] - p->f[s->a]);
@@ -187,10 +193,14 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
     lv->size_lo_bytes = kexp2(p->x[c]);
     lv->size_hi_bytes = kexp2(p->x[h]);
     lv->step_end_bytes = kexp2(p->x[e]);
-    /* 0.5 at the cache threshold, 0.93 for a step of x4 in an octave, 0.16 at the least step. */
-    double q = s->peak / CACHE_RISE_LN;
+    /* A step with a plateau after it is judged whole, plateau to plateau: a cache's rises x2 or
+     * more however many octaves it takes, a page walk's less (CACHE_RISE_LN); without one, by
+     * its steepest octave. 0.5 at the threshold, 0.93 at x4. */
+    double lh = kexp(p->f[s->a]);
+    double rise = kisfinite(lm) && lm > lh ? kln(lm / lh) : s->peak;
+    double q = rise / CACHE_RISE_LN;
     lv->confidence = 1 - kexp2(-q * q);
-    lv->kind = s->peak >= CACHE_RISE_LN ? LEVEL_CACHE : LEVEL_UNCERTAIN;
+    lv->kind = rise >= CACHE_RISE_LN ? LEVEL_CACHE : LEVEL_UNCERTAIN;
 }
 
 /* The level after the last step as an open cache (the curve never left it): points a..n-1. */
@@ -234,7 +244,8 @@ static void note_gentle(struct detection *d, const struct level *lv, double peak
 
 /* A level whose step starts where the previous step ends has no plateau of its own: no point
  * between the two rises is flat. One cache's step spread over two octaves reads so as well as
- * two caches an octave apart, so the data do not carry it as a cache: uncertain. */
+ * two caches an octave apart; where the latency model could not judge the pair (merge_split),
+ * the data do not carry it as a cache: uncertain. */
 static void note_unseen(struct detection *d, struct level *lv)
 {
     char sz[32];
@@ -318,6 +329,50 @@ static double llc_bound(const struct lpoints *p, const struct detect_opts *o, st
     return o->llc_bytes;
 }
 
+/* The latency of the plateau after step i of st[0..ns): from where its rise ends to where the
+ * next step begins (the curve's end after the last). */
+static double plateau_after(const struct lpoints *p, const struct step *st, size_t ns, size_t i)
+{
+    size_t a = step_end(p, &st[i]), b = i + 1 < ns ? st[i + 1].a : p->n - 1;
+    return lmodel_plateau(p, a, b > a ? b : a);
+}
+
+/* The same where the curve shows that plateau, two points or more (NaN where it is one point:
+ * the curve ends, or the next step begins, where this one's rise ends). */
+static double plateau_seen(const struct lpoints *p, const struct step *st, size_t ns, size_t i)
+{
+    size_t a = step_end(p, &st[i]), b = i + 1 < ns ? st[i + 1].a : p->n - 1;
+    return b > a ? lmodel_plateau(p, a, b) : KM_NAN;
+}
+
+/* Two steps found back to back (split: no flat point between) whose points lie within a step's
+ * rise of the latency model of one cache (levels_model.c) are that cache's step over two
+ * octaves: merged; those it puts further are two caches (apart). Only a pair the curve flattens
+ * after (the second not split in turn): the model needs the plateau the cache's misses reach. From
+ * the last pair back, so a merged step may merge again with the one before. Returns the steps left.
+ */
+static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
+{
+    for (size_t i = ns - 1; i-- > 0;) {
+        double misfit = KM_NAN;
+        if (st[i].ended_by_split && !st[i + 1].ended_by_split) {
+            double lh = kexp(p->f[st[i].a]), lm = plateau_after(p, st, ns, i + 1);
+            lmodel_capacity(p, st[i].a, step_end(p, &st[i + 1]), lh, lm, &misfit);
+        }
+        if (!(misfit < STEP_RISE_LN)) {
+            st[i + 1].apart = misfit >= STEP_RISE_LN;
+            continue;
+        }
+        st[i].b = st[i + 1].b;
+        st[i].peak = kfmax(st[i].peak, st[i + 1].peak);
+        st[i].ended_by_split = false;
+        for (size_t k = i + 1; k + 1 < ns; k++)
+            st[k] = st[k + 1];
+        ns--;
+    }
+    return ns;
+}
+
 /* Levels and memory from the steps of p, the first level's plateau from point a. */
 static void build_levels(const struct lpoints *p, const struct step *st, size_t ns, size_t a,
                          const struct detect_opts *o, struct detection *d)
@@ -325,7 +380,8 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
     double largest = kexp2(p->x[p->n - 1]);
     for (size_t i = 0; i < ns && d->nlevels + 1 < LEVELS_MAX; i++) {
         struct level *lv = &d->level[d->nlevels++];
-        set_level(p, a < st[i].a ? a : st[i].a, &st[i], o->ns_offset, lv);
+        set_level(p, a < st[i].a ? a : st[i].a, &st[i], plateau_seen(p, st, ns, i), o->ns_offset,
+                  lv);
         if (lv->kind == LEVEL_UNCERTAIN)
             note_gentle(d, lv, st[i].peak);
         a = step_end(p, &st[i]);
@@ -334,7 +390,7 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
     a = drop_walk_steps(p, o, a, &mem_last, d);
     /* After the walks: those are gentle steps, an unseen plateau's level may be steep. */
     for (size_t i = 1; i < d->nlevels; i++)
-        if (d->level[i].kind == LEVEL_CACHE && st[i - 1].ended_by_split)
+        if (d->level[i].kind == LEVEL_CACHE && st[i - 1].ended_by_split && !st[i].apart)
             note_unseen(d, &d->level[i]);
     /* The last step's rise reaches the curve's end and the fit still climbs there. */
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;
@@ -399,6 +455,8 @@ void levels_detect(const double *size, const double *ns, const double *cycles, s
         levels_note(d, "the last point alone rises: not a level");
         nsteps--;
     }
+    if (nsteps)
+        nsteps = merge_split(p, st, nsteps);
     build_levels(p, st, nsteps, first, o, d);
     plat_free(p);
 }

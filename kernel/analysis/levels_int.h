@@ -29,4 +29,13 @@ double lpoints_per_octave(const struct lpoints *p);
 /* The fit p->f at 2^x bytes, linear in x between points, held beyond the ends. */
 double lpoints_fit_at(const struct lpoints *p, double x);
 
+/* The latency model of a cache's step (levels_model.c). Median latency of the fit over points
+ * a..b (a plateau), NaN when none. */
+double lmodel_plateau(const struct lpoints *p, size_t a, size_t b);
+/* The capacity (bytes) of the one cache whose model (levels_model.c) the step's points a..e lie
+ * nearest to, plateaus at latencies lh and lm; *misfit: the largest distance (ln latency) of a
+ * point from it. NaN for both when lm is not above lh. */
+double lmodel_capacity(const struct lpoints *p, size_t a, size_t e, double lh, double lm,
+                       double *misfit);
+
 #endif

@@ -181,6 +181,25 @@ check "real: md=1 prints the score as a Markdown row" \
 check "real: md=1 prints a calibration band per confidence quarter" \
     grep -qxF '| 0.50-0.75 | 1 | 1 | 0 (0%) | 1 (100%) |' <(printf 'tinymembench\t2097152\t2000000:cache:0.9:2000000:2000000,2200000:cache:0.6:2200000:2200000\tx\n' |
     awk -F'\t' -v md=1 -f "$ROOT/tests/report/corpus/real-score.awk")
+# rule-score.awk (issue 51's rule): "curves levels found-any found-cache cache-inv/10 uncert/10".
+rule_row() { awk -F'\t' -f "$ROOT/tests/report/corpus/rule-score.awk" "$dir/$1" |
+    awk -v f="$2" '$2 == f { print $3, $4, $5, $6, $7, $8 }'; }
+# A level is its size alone: 645K is 1.63x from 1M (its interval 512K..1M would have found it),
+# so it is an invented cache and 1M is found by the uncertain 1.29M, with any kind only.
+printf 'a\t24576,1048576\t23390:cache:0.7:16384:32768,645474:cache:0.6:524288:1048576,1290948:uncertain:0.4:1048576:2097152\tx\n' >"$dir/q1"
+check "rule: the size alone is scored; found any kind and found as cache apart" \
+    test "$(rule_row q1 a)" = "1 2 100.0% 50.0% 10.00 0.00"
+# Each level matches one true level at most, nearest first: 1.5M lies within 1.5x of 1M and 2M
+# and takes 2M (1.33x) over 1M (1.5x); an unmatched uncertain level counts apart; tlb never.
+printf 'b\t1048576,2097152\t1572864:cache:0.9\tx\nb\t32768\t32768:cache:1,300000:uncertain:0.3,262144:tlb:0.3\tx\n' >"$dir/q2"
+check "rule: one true level per level, unmatched uncertain counted, tlb not" \
+    test "$(rule_row q2 b)" = "2 3 66.7% 66.7% 0.00 5.00"
+check "rule: the tinymembench formats pool as tinymembench-all" \
+    test "$(sed 's/^a/tinymembench/' "$dir/q1" >"$dir/q3"; sed 's/^a/tinymembench-huge/' "$dir/q1" >>"$dir/q3"
+        rule_row q3 tinymembench-all)" = "2 4 100.0% 50.0% 10.00 0.00"
+check "rule: bands=1 gives the share of cache levels that are real per confidence band" \
+    grep -q '^rule: ~confidence a  *0.6-0.7:   1 cache levels,   0 real (0.0%)$' \
+    <(awk -F'\t' -v bands=1 -f "$ROOT/tests/report/corpus/rule-score.awk" "$dir/q1")
 # docs-scores.sh: it writes the whole page (docs/report-scores.md), replacing what was there,
 # with the date and the commit it scored at, and fails when it cannot write it.
 printf 'stale\n| format | curves | old |\n' >"$dir/doc.md"

@@ -46,7 +46,7 @@ function md_row(name, c, t, fo, ic, io, ca, rc) {
     printf "| %s | %d | %d | %s | %.2f | %.2f | %s (%d of %d) |\n", name, c, t, pct(fo, t),
         10 * ic / c, 10 * io / c, pct(rc, ca), rc, ca }
 function markdown(   f, C, T, F, IC, IO, CA, RC, b, n) {
-  print "| format | curves | true levels | found | `cache` invented / 10 | other invented / 10 | `cache` real |"
+  print "| format (intervals) | curves | true levels | found | `cache` invented / 10 | other invented / 10 | `cache` real |"
   print "|---|---|---|---|---|---|---|"
   n = split("tinymembench tinymembench-huge chase-host", order, " ")
   for (i = 1; i <= n; i++) { f = order[i]; if (!curves[f]) continue

@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Scores chase-report's level detection on real machines' curves: the published tinymembench
 # curves of tests/report/corpus/real-curves (their sources in its INDEX.md; REAL_CURVES=DIR
-# scores another copy, skipped with a line when it has no truth.tsv) and chase-host's own runs
-# in tests/report/corpus/real. Per format (tinymembench, tinymembench
-# with huge pages, chase-host): curves, true levels, the share of true levels found, the `cache`
-# levels invented per 10 curves, the `uncertain` or `tlb` levels invented per 10 curves, and the
-# share of `cache` levels that are real. A level is the interval of sizes it is reported in
-# (size_lo_bytes..size_hi_bytes, or its size_bytes alone where the JSON has no interval); a
-# true level is found by the nearest unmatched level whose interval comes within 1.5x of it, each
-# level finding at most one; a level that finds none and has no true level within 1.5x is
-# invented. REAL_SCORED=FILE keeps the per-curve lines. Exit 0 always: this measures.
+# scores another copy, skipped with a line when it has no truth.tsv), every other real corpus
+# folder tests/report/corpus/real-curves-<format>/ (format from the folder's name, truth.tsv
+# name<TAB>sizes in bytes, the curve as native/<name> or native/<name>.*), and chase-host's own
+# runs in tests/report/corpus/real. First by issue 51's rule (rule-score.awk: a level is its
+# size_bytes, found within 1.5x, each level matching one true level at most; per format found
+# with any kind, found as `cache`, `cache` invented and `uncertain` unmatched per 10 curves;
+# lines "rule:"; REAL_BANDS=1 adds the `cache` levels' confidence bands); then, labelled
+# "real:", the older interval figures: a level is the interval of sizes it is reported in
+# (size_lo_bytes..size_hi_bytes), a true level found by the nearest unmatched level whose
+# interval comes within 1.5x of it, invented when no true level is within 1.5x of the interval.
+# REAL_SCORED=FILE keeps the per-curve lines. Exit 0 always: this measures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -32,6 +34,18 @@ if [ -f "$real/truth.tsv" ]; then
 else
     echo "real-score: no $real/truth.tsv: published curves not scored"
 fi
+# The other formats' real corpora: one folder each, scored the same way.
+for dir in "$here"/real-curves-*/; do
+    [ -f "$dir/truth.tsv" ] || continue
+    fmt=$(basename "$dir"); fmt=${fmt#real-curves-}
+    grep -v '^#' "$dir/truth.tsv" | while IFS=$'\t' read -r name truth _; do
+        [ -n "$name" ] || continue
+        file=$dir/native/$name
+        [ -f "$file" ] || file=$(ls "$dir/native/$name".* 2>/dev/null | head -n 1)
+        got=$("$report" --json "$file" 2>/dev/null | jq -r "$levels") || got=ERROR
+        printf '%s\t%s\t%s\t%s\n' "$fmt" "${truth// /,}" "$got" "$name"
+    done >>"$work/scored.tsv"
+done
 # chase-host's runs: only sizes below the bound the truth gives (a shared L3's share is unknown).
 grep -v '^#' "$here/real/truth.tsv" | while IFS=$'\t' read -r dir truth bound _; do
     got=$("$report" --json "$here/real/$dir" 2>/dev/null |
@@ -41,4 +55,5 @@ grep -v '^#' "$here/real/truth.tsv" | while IFS=$'\t' read -r dir truth bound _;
     printf 'chase-host\t%s\t%s\t%s\n' "$truth" "$got" "$dir"
 done >>"$work/scored.tsv"
 [ -z "${REAL_SCORED:-}" ] || cp "$work/scored.tsv" "$REAL_SCORED"
+awk -F'\t' -v bands="${REAL_BANDS:-0}" -f "$here/rule-score.awk" "$work/scored.tsv"
 awk -F'\t' -f "$here/real-score.awk" "$work/scored.tsv" | sort
