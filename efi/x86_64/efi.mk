@@ -36,12 +36,13 @@ $(BUILD)/chase.so: $(EFI_OBJS) linker/chase-efi.lds
 	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
 		$$($(CC) -print-libgcc-file-name)
 
-# An ELF shared object becomes a PE32+ EFI application (subsystem 10).
-$(BUILD)/%.efi: $(BUILD)/%.so
+# An ELF shared object becomes a PE32+ EFI application (subsystem 10), marked NX_COMPAT
+# (tools/pe/pe.mk) once no section is both writable and executable.
+$(BUILD)/%.efi: $(BUILD)/%.so $(BUILD)/pe-nxcompat
 	@$(if $(Q),echo "  OBJCOPY  $@")
 	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
-		--subsystem=10 $< $@
+		--subsystem=10 $< $@.tmp && $(BUILD)/pe-nxcompat $@.tmp && mv $@.tmp $@
 
 # probe.efi: a second EFI program for the tests (what the firmware looks like after chase).
 PROBE_OBJS := $(BUILD)/efi/efi/x86_64/x64_probe.c.o
