@@ -112,7 +112,7 @@ KERNEL_SRCS := \
 	kernel/lib/rng.c \
 	kernel/lib/slog.c \
 	kernel/lib/rng_gauss.c \
-	kernel/run/run.c \
+	kernel/run/run.c kernel/run/buffer_plan.c kernel/run/machine_checks.c kernel/machine/mca.c \
 	kernel/lib/stats.c \
 	kernel/lib/strbuf.c \
 	kernel/run/summary.c \
@@ -187,7 +187,7 @@ SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
 FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
-	tools/pe/pe.mk)
+	tools/pe/pe.mk tests/errors.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
