@@ -86,6 +86,30 @@ static void memory_json(struct json *j, const struct smbios_info *s)
     json_array_end(j);
 }
 
+/* SMBIOS type 38: the BMC, or null when the table lists none. */
+static void bmc_json(struct json *j, const struct smbios_ipmi *b)
+{
+    if (!b->present) {
+        json_string(j, "bmc", NULL);
+        return;
+    }
+    char text[120];
+    json_object_begin(j, "bmc");
+    json_string(j, "interface", smbios_ipmi_interface_name(b->interface));
+    ksnprintf(text, sizeof(text), "%u.%u", b->spec_major, b->spec_minor);
+    json_string(j, "ipmi_version", text);
+    json_string(j, "address_space",
+                b->interface == IPMI_IF_SSIF ? "smbus"
+                : b->io_space                ? "io"
+                                             : "memory");
+    json_u64(j, "address", b->address);
+    json_u64(j, "register_spacing_bytes", b->spacing_bytes);
+    json_u64(j, "i2c_target", b->i2c_target);
+    json_u64(j, "records", b->count);
+    json_string(j, "watchdog_note", smbios_ipmi_watchdog_advice);
+    json_object_end(j);
+}
+
 static void smbios_json(struct json *j, const struct machine_identity *id)
 {
     const struct smbios_info *s = id->smbios;
@@ -120,6 +144,7 @@ static void smbios_json(struct json *j, const struct machine_identity *id)
     json_object_end(j);
     processors_json(j, s);
     memory_json(j, s);
+    bmc_json(j, &s->ipmi);
     json_object_end(j);
 }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Errors a fleet meets, in one short boot: a BMC (QEMU's ipmi-bmc-sim behind isa-ipmi-kcs, which
+# QEMU lists as SMBIOS type 38) is named in the banner with the watchdog advice and in run.json;
+# a corrected memory-controller machine check injected through QEMU's monitor (mce, TCG) while
+# random runs is found in bank 4 after random: run.json, the console and the summary say it and
+# DRAM figures are marked suspect.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+# MCi_STATUS: VAL | ADDRV, MCACOD 0x0091 (memory controller, read, channel 1); address 0x1234000.
+status=0x8400000000000091
+boot errors --set profile=quick --set on_exit=shutdown --set experiments=random \
+    --set random.max=64K --qemu -device --qemu ipmi-bmc-sim,id=bmc0 \
+    --qemu -device --qemu isa-ipmi-kcs,bmc=bmc0 \
+    --monitor-when '== random' --monitor "mce 0 4 $status 0 0x1234000 0"
+check "QEMU powered off by itself (exit status 0)" test "$BOOT_RC" = 0
+[ -n "$RUN_DIR" ] || { echo "not ok - no run folder"; exit 1; }
+j=$RUN_DIR/run.json
+c=$RUN_DIR/console.txt
+check "a complete run" json_true "$j" '.status=="complete" and .experiments.random=="ok"'
+validate_run_json "$RUN_DIR"
+
+# The BMC.
+check "banner: the BMC from SMBIOS type 38 (KCS at I/O 0xca2)" grep -qF \
+    '  bmc        IPMI 2.0 BMC, KCS at I/O port 0xca2 (registers 1 byte apart) (SMBIOS type 38)' "$c"
+check "banner: the watchdog may reset a long run, and how to turn it off" grep -qE \
+    "^  watchdog   .*reset a long run.*ipmitool mc watchdog off.*web interface" "$c"
+check "run.json: smbios.bmc is KCS 2.0 at I/O port 0xca2" json_true "$j" \
+    '.machine_identity.smbios.bmc | .interface=="KCS" and .ipmi_version=="2.0" and
+     .address_space=="io" and .address==3234 and .records==1'
+
+# The machine check.
+check "the monitor took the mce command (no error from QEMU)" \
+    bash -c "! grep -qiE 'not supported|invalid|error' '$WORK/vm/monitor.log'"
+check "run.json: the banks were read on the boot processor" json_true "$j" \
+    '.machine_checks | .read and .banks > 4 and .banks_read == .banks'
+check "run.json: nothing logged before the run, one error during it" json_true "$j" \
+    '.machine_checks | .errors_before_run==0 and .errors_during_run==1'
+check "run.json: bank 4, its status, its address, found after random" json_true "$j" \
+    ".machine_checks.logged[0] | .bank==4 and .status==\"$status\" and .address==\"0x1234000\"
+     and .when==\"random\" and (.uncorrected|not)"
+check "run.json: decoded as a memory-controller read error" json_true "$j" \
+    '.machine_checks.logged[0] | .memory_controller and .class=="memory controller" and
+     .decoded=="memory controller: read, channel 1"'
+check "run.json: DRAM figures suspect" json_true "$j" \
+    '.machine_checks | .dram_suspect and .memory_controller_errors_during_run==1'
+check "banner: the mca line (banks read, none before the run)" grep -qE \
+    '^  mca        [0-9]+ banks \(MCi\) read on the boot processor; 0 errors logged before' "$c"
+check "console: the error after random, with status and address" grep -qF \
+    "machine check: bank 4: corrected memory controller: read, channel 1 (status $status, address 0x1234000), random" \
+    "$c"
+check "console: DRAM figures are suspect" grep -q \
+    'memory controller logged an error during random: .*DRAM figures are suspect' "$c"
+summary_says() { sed -n '/^== summary/,$p' "$c" | grep -q "$1"; }
+check "summary: one error during the run, DRAM figures SUSPECT" \
+    summary_says '^machine checks: 1 error logged during the run (1 by a memory controller).*SUSPECT'
+finish
