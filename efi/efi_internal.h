@@ -35,6 +35,8 @@ int efi_pages_alloc_at(uint64_t addr, uint64_t size, char *why, size_t why_cap);
 void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages);
 /* Pool allocations and pages chase holds right now. */
 void efi_memory_held(unsigned long *pools, uint64_t *pages);
+/* Pool allocations and pages not given back because a processor was lost (kept to the reset). */
+void efi_memory_kept(unsigned long *pools, uint64_t *pages);
 
 /* Fill the memory facts of m from the memory map; placement uses m's memory types from now. */
 void efi_describe_memory(struct machine *m);
