@@ -55,4 +55,19 @@ check "console: DRAM figures are suspect" grep -q \
 summary_says() { sed -n '/^== summary/,$p' "$c" | grep -q "$1"; }
 check "summary: one error during the run, DRAM figures SUSPECT" \
     summary_says '^machine checks: 1 error logged during the run (1 by a memory controller).*SUSPECT'
+
+# chase-report: the verdicts' JSON and report.md carry it; a copy without the errors does not.
+rep=$(fresh_dir report)
+cp -r "$RUN_DIR" "$rep/suspect"
+cp -r "$RUN_DIR" "$rep/clean"
+jq '.machine_checks.dram_suspect = false' "$RUN_DIR/run.json" >"$rep/clean/run.json"
+report_says() { "$ROOT/build/chase-report" --json "$1" 2>/dev/null | jq -e "$2" >/dev/null; }
+check "chase-report --json: dram_suspect true, for the run and its source" \
+    report_says "$rep/suspect" '.dram_suspect and .sources[0].dram_suspect'
+check "chase-report --json: dram_suspect false where run.json says no error" \
+    report_says "$rep/clean" '(.dram_suspect | not) and (.sources[0].dram_suspect | not)'
+"$ROOT/build/chase-report" "$rep/suspect" >/dev/null 2>&1
+check "report.md: the machine-check row says DRAM figures are suspect" grep -q \
+    '^| machine checks | a memory controller logged errors during the run: DRAM figures are SUSPECT' \
+    "$rep/suspect/report/report.md"
 finish
