@@ -113,6 +113,7 @@ KERNEL_SRCS := \
 	kernel/lib/slog.c \
 	kernel/lib/rng_gauss.c \
 	kernel/run/run.c kernel/run/buffer_plan.c kernel/run/machine_checks.c kernel/machine/mca.c \
+	kernel/machine/ipmi_kcs.c \
 	kernel/lib/stats.c \
 	kernel/lib/strbuf.c \
 	kernel/run/summary.c \

@@ -47,6 +47,8 @@ void efi_describe_registers(struct machine *m);
  * kept for the whole run), or say in id->smbios_why why there are none.
  */
 void efi_describe_smbios(struct machine_identity *id);
+/* x86-64: the BMC watchdog's state over KCS at SMBIOS type 38's I/O port (id->bmc_watchdog). */
+void efi_bmc_watchdog(struct machine_identity *id);
 /* Give back what efi_describe_smbios allocated (before returning to the firmware). */
 void efi_smbios_release(struct machine_identity *id);
 /* The memory types efi_describe_memory was given (NULL before). */

@@ -11,3 +11,7 @@ test_smbios_ipmi_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c \
 
 # One boot: a BMC (SMBIOS type 38) and a machine check injected through QEMU's monitor.
 SCRIPT_TESTS += tests/qemu/test_errors.sh
+
+UNIT_TESTS += machine/test_ipmi_kcs
+test_ipmi_kcs_SRCS := kernel/machine/ipmi_kcs.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c

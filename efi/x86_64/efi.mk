@@ -14,7 +14,7 @@ EFI_LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/chase-efi.l
 # registers, page tables and their builder, processors, reference clocks). x64_window.c and x64_window_stats.c are
 # plain C over the exception entries of kernel/arch/x86_64/window.S, which only the bare machine
 # runs (ring 0).
-X64_EFI_SRCS := $(EFI_SRCS) efi/x86_64/x64_machine.c efi/x86_64/x64_mp.c \
+X64_EFI_SRCS := $(EFI_SRCS) efi/x86_64/x64_bmc.c efi/x86_64/x64_machine.c efi/x86_64/x64_mp.c \
 	efi/x86_64/x64_paging.c efi/x86_64/x64_page_tables.c efi/x86_64/x64_platform.c \
 	efi/x86_64/x64_timers.c efi/x86_64/x64_window.c efi/x86_64/x64_window_stats.c
 X64_EFI_ARCH_SRCS := $(ARCH_SRCS) kernel/arch/x86_64/window.S

@@ -87,6 +87,9 @@ static void smbios_print(const struct machine_identity *id)
         con_printf("  bmc        %s (SMBIOS type 38)\n",
                    smbios_ipmi_describe(&s->ipmi, bmc, sizeof(bmc)));
         con_printf("  watchdog   %s\n", smbios_ipmi_watchdog_advice);
+        if (id->bmc_watchdog.read || id->bmc_watchdog.why[0])
+            con_printf("  watchdog   state (IPMI Get Watchdog Timer over KCS): %s\n",
+                       ipmi_watchdog_describe(&id->bmc_watchdog, bmc, sizeof(bmc)));
     }
 }
 

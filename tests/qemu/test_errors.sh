@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Errors a fleet meets, in one short boot: a BMC (QEMU's ipmi-bmc-sim behind isa-ipmi-kcs, which
-# QEMU lists as SMBIOS type 38) is named in the banner with the watchdog advice and in run.json;
+# QEMU lists as SMBIOS type 38) is named in the banner with the watchdog advice and in run.json,
+# and its watchdog's state is read over KCS (Get Watchdog Timer);
 # a corrected memory-controller machine check injected through QEMU's monitor (mce, TCG) while
 # random runs is found in bank 4 after random: run.json, the console and the summary say it and
 # DRAM figures are marked suspect.
@@ -29,6 +30,10 @@ check "banner: the watchdog may reset a long run, and how to turn it off" grep -
 check "run.json: smbios.bmc is KCS 2.0 at I/O port 0xca2" json_true "$j" \
     '.machine_identity.smbios.bmc | .interface=="KCS" and .ipmi_version=="2.0" and
      .address_space=="io" and .address==3234 and .records==1'
+check "banner: the watchdog's state, read from QEMU's BMC over KCS (never set there)" grep -qF \
+    '  watchdog   state (IPMI Get Watchdog Timer over KCS): stopped, never set' "$c"
+check "run.json: smbios.bmc.watchdog read, not running" json_true "$j" \
+    '.machine_identity.smbios.bmc.watchdog | .read and (.running | not) and .present_s == 0'
 
 # The machine check.
 check "the monitor took the mce command (no error from QEMU)" \
