@@ -188,9 +188,7 @@ static bool record(struct mca_log *l, unsigned b, uint64_t status, const char *w
 unsigned mca_check(struct mca_log *l, const char *when, msr_read_fn rdmsr)
 {
     unsigned found = 0;
-    unsigned nbanks = l->nbanks < MCA_BANKS_MAX ? l->nbanks : MCA_BANKS_MAX;
-    if (!l->smca && nbanks > MCA_LEGACY_BANKS_MAX)
-        nbanks = MCA_LEGACY_BANKS_MAX;
+    unsigned nbanks = mca_banks_readable(l, l->nbanks);
     l->banks_read = 0;
     for (unsigned b = 0; l->supported && b < nbanks; b++) {
         uint64_t status, addr = 0;
@@ -211,22 +209,40 @@ unsigned mca_check(struct mca_log *l, const char *when, msr_read_fn rdmsr)
     return found;
 }
 
-void mca_begin(struct mca_log *l, const struct cpu_info *ci, cpuid_fn fn, msr_read_fn rdmsr)
+bool mca_probe(struct mca_log *l, const struct cpu_info *ci, cpuid_fn fn)
 {
     uint32_t r[4] = {0};
-    uint64_t cap;
     kmemset(l, 0, sizeof(*l));
     if (ci->max_leaf >= 1)
         fn(1, 0, r);
     if ((r[3] & (CPUID_1_EDX_MCE | CPUID_1_EDX_MCA)) != (CPUID_1_EDX_MCE | CPUID_1_EDX_MCA)) {
         ksnprintf(l->note, sizeof(l->note), "CPUID says no machine-check architecture");
-        return;
+        return false;
     }
     l->amd = kstrcmp(ci->vendor, "AuthenticAMD") == 0 || kstrcmp(ci->vendor, "HygonGenuine") == 0;
     if (l->amd && ci->max_ext_leaf >= CPUID_EXT_RAS_LEAF) {
         fn(CPUID_EXT_RAS_LEAF, 0, r);
         l->smca = (r[1] & CPUID_80000007_EBX_SMCA) != 0;
     }
+    return true;
+}
+
+uint32_t mca_status_msr(const struct mca_log *l, unsigned bank)
+{
+    return bank_msr(l, bank, MCA_REG_STATUS);
+}
+
+unsigned mca_banks_readable(const struct mca_log *l, unsigned nbanks)
+{
+    unsigned most = l->smca ? MCA_BANKS_MAX : MCA_LEGACY_BANKS_MAX;
+    return nbanks < most ? nbanks : most;
+}
+
+void mca_begin(struct mca_log *l, const struct cpu_info *ci, cpuid_fn fn, msr_read_fn rdmsr)
+{
+    uint64_t cap;
+    if (!mca_probe(l, ci, fn))
+        return;
     if (!rdmsr(MSR_MCG_CAP, &cap)) {
         ksnprintf(l->note, sizeof(l->note), "IA32_MCG_CAP (0x179) not readable here");
         return;

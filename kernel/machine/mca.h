@@ -87,6 +87,16 @@ struct mca_log {
  */
 void mca_decode(const struct mca_log *l, struct mca_error *e);
 
+/* The CPUID part of mca_begin (l cleared first): MCE and MCA present, AMD, SMCA. False with
+ * l->note when CPUID says there is no machine-check architecture. */
+bool mca_probe(struct mca_log *l, const struct cpu_info *ci, cpuid_fn fn);
+
+/* The status MSR of bank (SMCA's or the legacy range's, as l->smca says). */
+uint32_t mca_status_msr(const struct mca_log *l, unsigned bank);
+
+/* Of nbanks (MCG_CAP's count), how many this MSR range lets chase read. */
+unsigned mca_banks_readable(const struct mca_log *l, unsigned nbanks);
+
 /*
  * The first read (before the run): whether the processor has MCA (CPUID 1 EDX bits 7 and 14
  * through fn; SMCA through 0x80000007), the bank count, and every error already logged,

@@ -28,7 +28,7 @@ struct run_state {
     struct strbuf csv[EXPERIMENTS_MAX]; /* each experiment's CSV as written, for the summary */
     unsigned unwritten_files;           /* files that could not be written; the end says so */
     struct prefetch_run prefetch;       /* what the prefetch key changed, to restore */
-    struct mca_log mca;                 /* the machine-check banks, read between experiments */
+    struct mcheck mca;                  /* the machine-check banks, read between experiments */
 };
 
 static void save_file(struct run_state *s, const char *name, const struct strbuf *sb)
