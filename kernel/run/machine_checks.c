@@ -191,8 +191,10 @@ void mcheck_begin(struct mcheck *w, const struct machine *m)
 {
     kmemset(w, 0, sizeof(*w));
     w->m = m;
-    if (!m->facts.read)
-        return; /* chase-sim: a modelled machine has no banks */
+    if (!m->facts.read) { /* chase-sim */
+        kstrlcpy(w->log[0].note, "a modelled machine: no banks", sizeof(w->log[0].note));
+        return;
+    }
     choose_packages(w);
 #if defined(__aarch64__)
     kstrlcpy(w->log[0].note,
