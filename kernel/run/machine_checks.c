@@ -126,6 +126,25 @@ static void choose_packages(struct mcheck *w)
     plat_free(all);
 }
 
+/* Package i's processor cannot run windows (lost): another of that package, if there is one. */
+static bool repick(struct mcheck *w, unsigned i)
+{
+    unsigned enabled, held = 0, failed;
+    char why[120];
+    plat_cpus_total(&enabled, &held, &failed);
+    struct plat_cpu *all = w->cpu[i] >= 0 && held > 1 ? plat_alloc(held * sizeof(*all)) : NULL;
+    unsigned n = all ? plat_cpus(all, held, why, sizeof(why)) : 0;
+    bool found = false;
+    for (unsigned k = 0; k < n && !found; k++) {
+        found = !all[k].bsp && !all[k].lost && all[k].package == w->package[i] &&
+                (int)all[k].id != w->cpu[i];
+        if (found)
+            w->cpu[i] = (int)all[k].id;
+    }
+    plat_free(all);
+    return found && windows_on(w, i);
+}
+
 #if !defined(__aarch64__)
 /* Package i's first read. */
 static void read_first(struct mcheck *w, unsigned i)
@@ -215,7 +234,7 @@ static void read_again(struct mcheck *w, unsigned i, const char *when)
     struct mca_log *l = &w->log[i];
     unsigned before = l->errors_total, kept = l->nerrors, memory = l->memory_during_run;
     struct snapshot s;
-    if (!l->supported || !windows_on(w, i))
+    if (!l->supported || (!windows_on(w, i) && !repick(w, i)))
         return;
     snapshot_take(w, l->smca, &s);
     w->one_window[i] = s.valid;
