@@ -8,6 +8,7 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "lib/kstring.h"
+#include "lib/slog.h"
 #include "platform.h"
 #include "procs/mp.h"
 
@@ -347,4 +348,35 @@ void mcheck_json(struct json *j, const struct mcheck *w)
             error_json(j, w->package[i], &w->log[i].error[k]);
     json_array_end(j);
     json_object_end(j);
+}
+
+/* A serial-log value: quoted where it holds a blank (docs/serial-log.md; ours hold no quote). */
+static const char *log_value(const char *v, char *buf, size_t cap)
+{
+    if (!kstrchr(v, ' '))
+        return v;
+    ksnprintf(buf, cap, "\"%s\"", v);
+    return buf;
+}
+
+void mcheck_slog(const struct mcheck *w)
+{
+    if (!slog_active() || !w->log[0].supported)
+        return;
+    unsigned errors = total(w, errors_of), before = total(w, before_of);
+    for (unsigned i = 0; i < w->n; i++)
+        for (unsigned k = 0; k < w->log[i].nerrors; k++) {
+            const struct mca_error *e = &w->log[i].error[k];
+            char addr[24] = "", cls[48], when[48];
+            if (e->addr_valid)
+                ksnprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)e->addr);
+            slog_summary("machine_check",
+                         "package=%u bank=%u status=0x%016llx address=%s class=%s "
+                         "memory_controller=%d uncorrected=%d when=%s",
+                         w->package[i], e->bank, (unsigned long long)e->status, addr,
+                         log_value(mca_class_name(e->cls), cls, sizeof(cls)), e->memory ? 1 : 0,
+                         e->uncorrected ? 1 : 0, log_value(e->when, when, sizeof(when)));
+        }
+    slog_summary("machine_checks", "errors=%u before_run=%u memory_during_run=%u dram_suspect=%d",
+                 errors, before, total(w, memory_of), total(w, memory_of) ? 1 : 0);
 }

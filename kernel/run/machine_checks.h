@@ -40,6 +40,10 @@ void mcheck_after(struct mcheck *w, const char *when);
 /* The summary's line about machine checks into out (cap bytes); "" when none were logged. */
 const char *mcheck_summary(const struct mcheck *w, char *out, size_t cap);
 
+/* The serial log's summary items: one "machine_check" per logged error, then "machine_checks"
+ * with the counts (nothing when the serial log is off or the banks were not read). */
+void mcheck_slog(const struct mcheck *w);
+
 /* run.json's "machine_checks": packages, banks, every logged error, dram_suspect. */
 void mcheck_json(struct json *j, const struct mcheck *w);
 

@@ -293,6 +293,7 @@ static void print_summary(const struct run_state *s, const struct exp_ctx *ctx)
         in.csv[in.n++] = &s->csv[idx];
     }
     summary_print(&in);
+    mcheck_slog(&s->mca);
 }
 
 /* The clocks: calibrated here, or handed in (chase-sim), with durations in real seconds. */

@@ -15,6 +15,7 @@ status=0x8400000000000091
 # VAL only, MCACOD 0x0135 (cache hierarchy: data read, data L1): not a memory-controller error.
 cache=0x8000000000000135
 boot errors --smp 2,sockets=2 --set profile=quick --set on_exit=shutdown --set experiments=random \
+    --set serial_log=on \
     --set random.max=64K --qemu -device --qemu ipmi-bmc-sim,id=bmc0 \
     --qemu -device --qemu isa-ipmi-kcs,bmc=bmc0 --monitor-when '== random' \
     --monitor "mce 1 4 $status 0 0x1234000 0" --monitor "mce 0 2 $cache 0 0 0"
@@ -73,6 +74,11 @@ check "console: DRAM figures are suspect" grep -q \
 summary_says() { sed -n '/^== summary/,$p' "$c" | grep -q "$1"; }
 check "summary: two errors during the run, one a memory controller's, DRAM figures SUSPECT" \
     summary_says '^machine checks: 2 errors logged during the run (1 by a memory controller).*SUSPECT'
+log_has() { tr -d '\r' <"$SERIAL" | grep -q "^CHASE-LOG v=1 run=[^ ]* kind=summary $1"; }
+check "serial log: the memory-controller error as a summary item" log_has \
+    "item=machine_check package=1 bank=4 status=$status address=0x1234000 class=\"memory controller\" memory_controller=1 uncorrected=0 when=random\$"
+check "serial log: the counts, DRAM suspect" log_has \
+    'item=machine_checks errors=2 before_run=0 memory_during_run=1 dram_suspect=1$'
 
 # chase-report: the verdicts' JSON and report.md carry it; a copy without the errors does not.
 rep=$(fresh_dir report)
