@@ -95,7 +95,7 @@ KERNEL_SRCS := \
 	kernel/machine/srat.c \
 	kernel/machine/identity.c \
 	kernel/machine/smbios.c \
-	kernel/machine/smbios_mem.c \
+	kernel/machine/smbios_mem.c kernel/machine/smbios_ipmi.c \
 	kernel/machine/placement.c \
 	kernel/machine/topology.c \
 	kernel/machine/cpu_select.c \
@@ -113,7 +113,8 @@ KERNEL_SRCS := \
 	kernel/lib/rng.c \
 	kernel/lib/slog.c \
 	kernel/lib/rng_gauss.c \
-	kernel/run/run.c \
+	kernel/run/run.c kernel/run/buffer_plan.c kernel/run/machine_checks.c kernel/machine/mca.c \
+	kernel/machine/ipmi_kcs.c \
 	kernel/lib/stats.c \
 	kernel/lib/strbuf.c \
 	kernel/run/summary.c \
@@ -187,7 +188,8 @@ ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUI
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
-FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk)
+FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
+	tools/pe/pe.mk tests/errors.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
@@ -241,7 +243,7 @@ test_simd_SRCS := kernel/machine/simd.c kernel/machine/simd_peak.c kernel/machin
 UNIT_TESTS += machine/test_smbios machine/test_identity
 test_identity_SRCS := kernel/machine/identity.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
-test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
+test_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/machine/smbios_ipmi.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
 UNIT_TESTS += machine/test_placement machine/test_topology machine/test_cpu_select
 test_topology_SRCS := kernel/machine/topology.c
@@ -337,7 +339,7 @@ $(BUILD)/tests/run/test_summary: TEST_LIBS += -lm
 # host: chase-host's node discovery over sysfs trees the test writes.
 UNIT_TESTS += host/test_host_identity
 test_host_identity_SRCS := tools/host/host_identity.c kernel/machine/smbios.c \
-	kernel/machine/smbios_mem.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
+	kernel/machine/smbios_mem.c kernel/machine/smbios_ipmi.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 $(BUILD)/test/tests/unit/host/test_host_identity.c.o: TEST_CFLAGS += -Itools/host -Itests/unit/machine
 
 # AArch64 (issue 42): its decoders' unit tests and chase-host-aarch64; chaseaa64.efi.
@@ -384,7 +386,7 @@ FUZZ_CFLAGS := -std=gnu11 $(WARN) -g -O1 -D_GNU_SOURCE -Ikernel -Itests/unit \
 FUZZ_TARGETS += fuzz_config
 fuzz_config_SRCS := $(EXPERIMENT_ROWS_SRCS)
 FUZZ_TARGETS += fuzz_smbios
-fuzz_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/lib/fmt.c \
+fuzz_smbios_SRCS := kernel/machine/smbios.c kernel/machine/smbios_mem.c kernel/machine/smbios_ipmi.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
 
 $(BUILD)/fuzzobj/%.c.o: %.c

@@ -35,6 +35,8 @@ int efi_pages_alloc_at(uint64_t addr, uint64_t size, char *why, size_t why_cap);
 void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages);
 /* Pool allocations and pages chase holds right now. */
 void efi_memory_held(unsigned long *pools, uint64_t *pages);
+/* Pool allocations and pages not given back because a processor was lost (kept to the reset). */
+void efi_memory_kept(unsigned long *pools, uint64_t *pages);
 
 /* Fill the memory facts of m from the memory map; placement uses m's memory types from now. */
 void efi_describe_memory(struct machine *m);
@@ -45,6 +47,8 @@ void efi_describe_registers(struct machine *m);
  * kept for the whole run), or say in id->smbios_why why there are none.
  */
 void efi_describe_smbios(struct machine_identity *id);
+/* x86-64: the BMC watchdog's state over KCS at SMBIOS type 38's I/O port (id->bmc_watchdog). */
+void efi_bmc_watchdog(struct machine_identity *id);
 /* Give back what efi_describe_smbios allocated (before returning to the firmware). */
 void efi_smbios_release(struct machine_identity *id);
 /* The memory types efi_describe_memory was given (NULL before). */

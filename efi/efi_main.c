@@ -99,6 +99,20 @@ static void finish(enum on_exit on_exit, enum run_outcome outcome)
     }
 }
 
+/* After a lost processor: what chase kept allocated for it until the reset (efi_mem.c). */
+static void report_kept(void)
+{
+    unsigned long pools;
+    uint64_t pages;
+    char msg[200];
+    efi_memory_kept(&pools, &pages);
+    ksnprintf(msg, sizeof(msg),
+              "chase: kept for the lost processor until the reset: %llu pages (the buffer, page "
+              "tables) and %lu pool allocations, not given back to the firmware\n",
+              (unsigned long long)pages, pools);
+    plat_console_write(msg);
+}
+
 /* Say whether chase left the machine as it found it, and what differs if not. */
 static void report_left_as_found(const struct efi_cpu_state *before)
 {
@@ -176,7 +190,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     efi_smbios_release(&m.id);
     con_log_reset();
     efi_files_close();
-    if (efi_mp_release() && exit_action != ON_EXIT_REBOOT) {
+    bool lost = efi_mp_release();
+    if (lost)
+        report_kept();
+    if (lost && exit_action != ON_EXIT_REBOOT) {
         plat_console_write("chase: a processor did not come back to the firmware: rebooting "
                            "instead of returning with it running\n");
         exit_action = ON_EXIT_REBOOT;

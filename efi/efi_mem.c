@@ -4,6 +4,7 @@
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "mp_held.h"
 #include "platform.h"
 
 #define EFI_PAGE_BYTES 4096ULL
@@ -14,6 +15,20 @@
 /* What chase holds from the firmware right now: every piece must be back when it returns. */
 static unsigned long pools_held;
 static uint64_t pages_held;
+/* Given back after a processor was lost: kept instead (efi_memory_kept). */
+static unsigned long pools_kept;
+static uint64_t pages_kept;
+
+/*
+ * A lost processor may still write what chase allocated (the buffer, the jobs' records) and
+ * walk chase's page tables: from then on nothing is given back to the firmware, which could
+ * hand it to someone else. Such a run ends with a reset (efi_main), which takes it all back.
+ */
+static bool processor_lost(void)
+{
+    const struct mp_held *h = efi_mp_held();
+    return h && mp_ctl_must_reset(&h->ctl);
+}
 
 void *plat_alloc(size_t n)
 {
@@ -27,7 +42,9 @@ void *plat_alloc(size_t n)
 
 void plat_free(void *p)
 {
-    if (p) {
+    if (p && processor_lost()) {
+        pools_kept++;
+    } else if (p) {
         uefi_call_wrapper(BS->FreePool, 1, p);
         pools_held--;
     }
@@ -54,7 +71,9 @@ int efi_pages_alloc_at(uint64_t addr, uint64_t size, char *why, size_t why_cap)
 
 void efi_pages_free(EFI_PHYSICAL_ADDRESS pa, UINTN pages)
 {
-    if (uefi_call_wrapper(BS->FreePages, 2, pa, pages) == EFI_SUCCESS)
+    if (processor_lost())
+        pages_kept += pages;
+    else if (uefi_call_wrapper(BS->FreePages, 2, pa, pages) == EFI_SUCCESS)
         pages_held -= pages;
 }
 
@@ -62,6 +81,12 @@ void efi_memory_held(unsigned long *pools, uint64_t *pages)
 {
     *pools = pools_held;
     *pages = pages_held;
+}
+
+void efi_memory_kept(unsigned long *pools, uint64_t *pages)
+{
+    *pools = pools_kept;
+    *pages = pages_kept;
 }
 
 static enum mem_type region_type(UINT32 efi_type, UINT64 attributes)

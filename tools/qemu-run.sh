@@ -28,12 +28,15 @@ usage: qemu-run.sh --image IMG [options]
   --in-place         boot IMG itself, not a copy (to boot a disk a second time)
   --qemu ARG         one more QEMU argument, after the others (repeatable: --qemu -numa
                      --qemu node,nodeid=0,cpus=0-1,memdev=m0)
+  --monitor-when REGEX  once the serial console matches REGEX, send the --monitor commands to
+                     QEMU's human monitor (on a pipe in the work folder; replies in monitor.out)
+  --monitor CMD      a monitor command for --monitor-when (repeatable: "mce 0 4 0x8c00... 0 0 0")
 USAGE
 }
 
 image= out= config= mem=256M cpu=max smp=1 timeout=900 show=0 work= readonly=0 keep=0
-secure=0 kill_after= kill_when= in_place=0 arch=x86_64
-sets=() extra=()
+secure=0 kill_after= kill_when= in_place=0 arch=x86_64 monitor_when=
+sets=() extra=() monitor_cmds=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --image) image=$2; shift 2 ;;
@@ -54,6 +57,8 @@ while [ $# -gt 0 ]; do
     --kill-when) kill_when=$2; shift 2 ;;
     --in-place) in_place=1; shift ;;
     --qemu) extra+=("$2"); shift 2 ;;
+    --monitor-when) monitor_when=$2; shift 2 ;;
+    --monitor) monitor_cmds+=("$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu-run: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
@@ -130,6 +135,14 @@ qemu_args=(
     -net none
 )
 [ "$secure" = 1 ] && qemu_args+=(-global driver=cfi.pflash01,property=secure,value=on)
+if [ -n "$monitor_when" ]; then
+    # The human monitor on two FIFOs (QEMU opens both read-write: nothing blocks on open).
+    rm -f "$work/monitor.in" "$work/monitor.out"
+    mkfifo "$work/monitor.in" "$work/monitor.out"
+    for i in "${!qemu_args[@]}"; do
+        [ "${qemu_args[$i]}" = -monitor ] && qemu_args[$((i + 1))]="pipe:$work/monitor"
+    done
+fi
 [ ${#extra[@]} -gt 0 ] && qemu_args+=("${extra[@]}")
 
 echo "qemu-run: booting $image (copy in $work) with $mem, cpu $cpu, $smp CPU(s)"
@@ -156,7 +169,21 @@ if [ -n "$kill_when" ]; then
      pkill -KILL -P "$qpid" 2>/dev/null) &
     watchpid=$!
 fi
+monpid=
+if [ -n "$monitor_when" ]; then
+    # Drain the monitor's replies into a file; send the commands once the console matches.
+    cat "$work/monitor.out" >"$work/monitor.log" &
+    monpid=$!
+    # Bounded: it stops when QEMU has gone, and a FIFO nobody reads is not waited on for long.
+    (while kill -0 "$qpid" 2>/dev/null && ! grep -qE "$monitor_when" "$serial" 2>/dev/null; do
+         sleep 0.1
+     done
+     kill -0 "$qpid" 2>/dev/null || exit 0
+     printf '%s\n' "${monitor_cmds[@]}" | timeout 10 tee "$work/monitor.in" >/dev/null &&
+         echo "qemu-run: sent ${#monitor_cmds[@]} monitor command(s) at /$monitor_when/") &
+fi
 wait "$qpid" || rc=$?
+[ -n "$monpid" ] && { kill "$monpid" 2>/dev/null || true; }
 if [ -n "$watchpid" ]; then
     kill "$watchpid" 2>/dev/null || true
     grep -qE "$kill_when" "$serial" && rc=137

@@ -54,10 +54,12 @@ $(BUILD)/chaseaa64.so: $(A64_EFI_OBJS) $(A64_EFI_CRT0)
 	$(Q)$(AARCH64_LD) $(A64_EFI_LDFLAGS) $(A64_EFI_CRT0) $(A64_EFI_OBJS) -o $@ -L$(A64_GNUEFI)/lib \
 		-lefi -lgnuefi $$($(AARCH64_CC) -print-libgcc-file-name)
 
-$(BUILD)/chaseaa64.efi: $(BUILD)/chaseaa64.so
+# NX_COMPAT is set in the header crt0 carries (tools/pe/pe.mk).
+$(BUILD)/chaseaa64.efi: $(BUILD)/chaseaa64.so $(BUILD)/pe-nxcompat
 	@$(if $(Q),echo "  OBJCOPY  $@")
 	$(Q)$(AARCH64_OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
-		-j .rel.* -j .rela.* -j .reloc -j .dynsym -O binary $< $@
+		-j .rel.* -j .rela.* -j .reloc -j .dynsym -O binary $< $@.tmp && \
+		$(BUILD)/pe-nxcompat $@.tmp && mv $@.tmp $@
 
 ALL_TARGETS += $(BUILD)/chaseaa64.efi
 SCRIPT_TESTS += tests/qemu/test_aarch64.sh tests/qemu/test_aarch64_mp.sh \

@@ -14,7 +14,7 @@ EFI_LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T linker/chase-efi.l
 # registers, page tables and their builder, processors, reference clocks). x64_window.c and x64_window_stats.c are
 # plain C over the exception entries of kernel/arch/x86_64/window.S, which only the bare machine
 # runs (ring 0).
-X64_EFI_SRCS := $(EFI_SRCS) efi/x86_64/x64_machine.c efi/x86_64/x64_mp.c \
+X64_EFI_SRCS := $(EFI_SRCS) efi/x86_64/x64_bmc.c efi/x86_64/x64_machine.c efi/x86_64/x64_mp.c \
 	efi/x86_64/x64_paging.c efi/x86_64/x64_page_tables.c efi/x86_64/x64_platform.c \
 	efi/x86_64/x64_timers.c efi/x86_64/x64_window.c efi/x86_64/x64_window_stats.c
 X64_EFI_ARCH_SRCS := $(ARCH_SRCS) kernel/arch/x86_64/window.S
@@ -36,12 +36,13 @@ $(BUILD)/chase.so: $(EFI_OBJS) linker/chase-efi.lds
 	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -o $@ -L$(EFI_LIB) -lefi -lgnuefi \
 		$$($(CC) -print-libgcc-file-name)
 
-# An ELF shared object becomes a PE32+ EFI application (subsystem 10).
-$(BUILD)/%.efi: $(BUILD)/%.so
+# An ELF shared object becomes a PE32+ EFI application (subsystem 10), marked NX_COMPAT
+# (tools/pe/pe.mk) once no section is both writable and executable.
+$(BUILD)/%.efi: $(BUILD)/%.so $(BUILD)/pe-nxcompat
 	@$(if $(Q),echo "  OBJCOPY  $@")
 	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
-		--subsystem=10 $< $@
+		--subsystem=10 $< $@.tmp && $(BUILD)/pe-nxcompat $@.tmp && mv $@.tmp $@
 
 # probe.efi: a second EFI program for the tests (what the firmware looks like after chase).
 PROBE_OBJS := $(BUILD)/efi/efi/x86_64/x64_probe.c.o

@@ -70,4 +70,5 @@ void efi_describe_registers(struct machine *m)
     cpufacts_read(&m->facts, &m->cpu, efi_cpuid_fn, plat_read_msr);
     identity_read_cpu(&m->id, &m->cpu, efi_cpuid_fn, plat_read_msr, plat_write_msr);
     efi_describe_smbios(&m->id);
+    efi_bmc_watchdog(&m->id);
 }

@@ -9,6 +9,7 @@
 
 #include "machine/cpufacts.h"
 #include "machine/cpuinfo.h"
+#include "machine/ipmi_kcs.h"
 #include "machine/memtype.h"
 
 struct smbios_info;
@@ -45,7 +46,8 @@ struct machine_identity {
     uint32_t encryption_msr;     /* the MSR read (0: none) */
     bool encryption_msr_read;
     uint64_t encryption_msr_value;
-    char encryption_note[160]; /* what the bits mean, or why unknown */
+    char encryption_note[160];         /* what the bits mean, or why unknown */
+    struct ipmi_watchdog bmc_watchdog; /* the BMC's watchdog (read false, why "": not tried) */
 };
 
 /* The name of an encryption state for run.json and the banner ("on", "off", ...). */

@@ -31,6 +31,16 @@ static const uint8_t core_client_more_models[] = {
     0xaa, 0xac,                   /* Meteor Lake */
 };
 
+/* Alder Lake-N (06_BEH, Gracemont cores only; the model numbers here are those of the SDM vol. 4
+ * table 2-1 signatures): Intel's pepc (MiscFeatureControl, its ALDERLAKE group holds
+ * ALDERLAKE_N) gives it the four Core bits. */
+#define ALDER_LAKE_N_MODEL 0xbe
+
+/* Lion Cove and Skymont clients: Arrow Lake (06_C5H, 06_C6H, 06_B5H) and Lunar Lake (06_BDH).
+ * No Intel table chase could read gives MSR 0x1a4's bits for them: the four Core bits, each
+ * written alone and kept only where it holds (unsure). */
+static const uint8_t lion_cove_models[] = {0xc5, 0xc6, 0xb5, 0xbd};
+
 /*
  * Xeon on Golden Cove and Raptor Cove (Sapphire Rapids, Emerald Rapids), and on Redwood Cove
  * (Granite Rapids): Intel's PerfSpect prefetcher table (github.com/intel/PerfSpect,
@@ -48,6 +58,11 @@ static const uint8_t xeon_gnr_models[] = {0xad, 0xae}; /* Granite Rapids X, D */
 /* Atom cores (Silvermont-D, Goldmont, Goldmont Plus, Tremont, Crestmont): bit 0 L2, bit 2 DCU;
  * bits 1 and 3 are not defined there. */
 static const uint8_t atom_models[] = {0x4d, 0x5c, 0x5f, 0x7a, 0x86, 0x96, 0x9c, 0xaf, 0xb6};
+
+/* Bay Trail (06_37H, Silvermont, as Silvermont-D 06_4DH above): the SDM's MSR tables for 06_37H
+ * do not list MSR 0x1a4, so the Atom bits 0 and 2 are each written alone and kept only where
+ * they hold (unsure). */
+#define BAY_TRAIL_MODEL 0x37
 
 /* Xeon Phi (Knights Landing, Knights Mill): bit 0 DCU, bit 1 L2. */
 static const uint8_t phi_models[] = {0x57, 0x85};
@@ -118,7 +133,17 @@ static void core_model(unsigned model, struct prefetch_ctl *p)
     else if (LISTED(core_client_more_models, model))
         p->uncontrolled = "this core's further prefetchers (L2 AMP among them) have no bit "
                           "documented for this model: they stay as they are";
-    else if (!LISTED(core_models, model)) {
+    else if (model == ALDER_LAKE_N_MODEL)
+        p->doc = "Alder Lake-N (06_BEH, Gracemont): MSR 0x1a4 bits 0..3 as on Core (Intel's pepc, "
+                 "MiscFeatureControl)";
+    else if (LISTED(lion_cove_models, model)) {
+        p->unsure = true;
+        p->doc = "Arrow Lake (06_C5H, 06_C6H, 06_B5H) or Lunar Lake (06_BDH): no table of Intel's "
+                 "names MSR 0x1a4's bits here: bits 0..3 as on Core, each written alone and kept "
+                 "only where it holds";
+        p->uncontrolled = "Lion Cove's and Skymont's further prefetchers have no bit documented "
+                          "for this model: they stay as they are";
+    } else if (!LISTED(core_models, model)) {
         p->unsure = true;
         p->doc = "Intel family 6 model not in chase's table: MSR 0x1a4 bits 0..3 as on "
                  "Core, each written alone and kept only where it holds";
@@ -137,6 +162,13 @@ void prefetch_models_intel(unsigned model, struct prefetch_ctl *p)
         if (model == XEON_SRF_MODEL)
             p->uncontrolled = "the LLC stream prefetcher (MSR 0x1320 bit 43) is not written by "
                               "chase: it stays as it is";
+    } else if (model == BAY_TRAIL_MODEL) {
+        set(p, atom_prefetchers, 2);
+        p->names = "L2 streamer, L1D next line (DCU)";
+        p->unsure = true;
+        p->doc = "Bay Trail (06_37H, Silvermont): MSR 0x1a4 bit 0 (L2), bit 2 (DCU) as on "
+                 "Silvermont-D (06_4DH), not listed for 06_37H: each written alone, kept where "
+                 "it holds";
     } else if (LISTED(phi_models, model)) {
         set(p, phi_prefetchers, 2);
         p->names = "L1D next line (DCU), L2 streamer";

@@ -13,6 +13,7 @@
 #define SMBIOS_TYPE_CHASSIS 3
 #define SMBIOS_TYPE_PROCESSOR 4
 #define SMBIOS_TYPE_MEMDEV 17
+#define SMBIOS_TYPE_IPMI 38
 #define SMBIOS_TYPE_END 127
 #define SMBIOS_HEADER_BYTES 4
 
@@ -322,6 +323,9 @@ static void struct_decode(const struct smbios_struct *s, struct smbios_info *o)
         break;
     case SMBIOS_TYPE_MEMDEV:
         memdev_read(s, o);
+        break;
+    case SMBIOS_TYPE_IPMI:
+        smbios_ipmi_read(s->p, s->len, &o->ipmi);
         break;
     default:
         break;

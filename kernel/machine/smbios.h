@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine/smbios_ipmi.h"
+
 #define SMBIOS_UUID_CHARS 36    /* a UUID as text: 8-4-4-4-12 hex digits */
 #define SMBIOS_TEXT 48          /* a string is kept up to this many bytes (longer: cut) */
 #define SMBIOS_DEVICES_MAX 128  /* memory devices (type 17) kept; more are counted only */
@@ -88,7 +90,8 @@ struct smbios_info {
     uint64_t memory_bytes;          /* sum of the installed devices' sizes */
     uint64_t bandwidth_bytes_per_s; /* theoretical DRAM bandwidth (0: speeds unknown) */
     struct smbios_memdev device[SMBIOS_DEVICES_MAX];
-    char note[160]; /* what was malformed, cut or left out ("" when nothing) */
+    struct smbios_ipmi ipmi; /* type 38: the BMC (ipmi.present false: none listed) */
+    char note[160];          /* what was malformed, cut or left out ("" when nothing) */
 };
 
 /*

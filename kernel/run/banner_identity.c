@@ -110,6 +110,15 @@ static void smbios_print(const struct machine_identity *id)
                    (double)s->bandwidth_bytes_per_s / BYTES_PER_GB);
     if (s->note[0])
         con_printf("  smbios     %s\n", s->note);
+    if (s->ipmi.present) {
+        char bmc[120];
+        con_printf("  bmc        %s (SMBIOS type 38)\n",
+                   smbios_ipmi_describe(&s->ipmi, bmc, sizeof(bmc)));
+        con_printf("  watchdog   %s\n", smbios_ipmi_watchdog_advice);
+        if (id->bmc_watchdog.read || id->bmc_watchdog.why[0])
+            con_printf("  watchdog   state (IPMI Get Watchdog Timer over KCS): %s\n",
+                       ipmi_watchdog_describe(&id->bmc_watchdog, bmc, sizeof(bmc)));
+    }
 }
 
 void banner_identity_print(const struct machine *m)

@@ -10,6 +10,7 @@
 #include "lib/kstring.h"
 #include "machine/arm_id.h"
 #include "platform.h"
+#include "run/machine_checks.h"
 
 #ifndef CHASE_VERSION
 #define CHASE_VERSION "unknown"
@@ -418,6 +419,8 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         buffer_json(&j, r->buffer);
     results_machine_json(&j, r);
     results_identity_json(&j, r);
+    if (r->mca)
+        mcheck_json(&j, r->mca);
     if (r->cfg)
         results_config_json(&j, r->cfg);
     warnings_json(&j, r);

@@ -100,6 +100,50 @@ static void memory_json(struct json *j, const struct smbios_info *s)
     json_array_end(j);
 }
 
+/* SMBIOS type 38: the BMC, or null when the table lists none. */
+static void watchdog_json(struct json *j, const struct ipmi_watchdog *w)
+{
+    if (!w->read && !w->why[0]) {
+        json_string(j, "watchdog", NULL); /* not asked (no KCS path on this platform) */
+        return;
+    }
+    char text[120];
+    json_object_begin(j, "watchdog");
+    json_bool(j, "read", w->read);
+    json_string(j, "why", w->read ? NULL : w->why);
+    json_bool(j, "running", w->running);
+    json_u64(j, "timer_use", w->use);
+    json_u64(j, "timeout_action", w->action);
+    json_double(j, "initial_s", (double)w->initial_100ms / 10, 1);
+    json_double(j, "present_s", (double)w->present_100ms / 10, 1);
+    json_string(j, "text", ipmi_watchdog_describe(w, text, sizeof(text)));
+    json_object_end(j);
+}
+
+static void bmc_json(struct json *j, const struct smbios_ipmi *b, const struct ipmi_watchdog *w)
+{
+    if (!b->present) {
+        json_string(j, "bmc", NULL);
+        return;
+    }
+    char text[120];
+    json_object_begin(j, "bmc");
+    json_string(j, "interface", smbios_ipmi_interface_name(b->interface));
+    ksnprintf(text, sizeof(text), "%u.%u", b->spec_major, b->spec_minor);
+    json_string(j, "ipmi_version", text);
+    json_string(j, "address_space",
+                b->interface == IPMI_IF_SSIF ? "smbus"
+                : b->io_space                ? "io"
+                                             : "memory");
+    json_u64(j, "address", b->address);
+    json_u64(j, "register_spacing_bytes", b->spacing_bytes);
+    json_u64(j, "i2c_target", b->i2c_target);
+    json_u64(j, "records", b->count);
+    json_string(j, "watchdog_note", smbios_ipmi_watchdog_advice);
+    watchdog_json(j, w);
+    json_object_end(j);
+}
+
 static void smbios_json(struct json *j, const struct machine_identity *id)
 {
     const struct smbios_info *s = id->smbios;
@@ -144,6 +188,7 @@ static void smbios_json(struct json *j, const struct machine_identity *id)
     json_object_end(j);
     processors_json(j, s);
     memory_json(j, s);
+    bmc_json(j, &s->ipmi, &id->bmc_watchdog);
     json_object_end(j);
 }
 

@@ -14,12 +14,11 @@
 #include "machine/fault.h"
 #include "platform.h"
 #include "run/banner.h"
+#include "run/buffer_plan.h"
+#include "run/machine_checks.h"
 #include "run/prefetch.h"
 #include "run/results.h"
 #include "run/summary.h"
-
-#define BUFFER_ALIGN_BYTES (2ULL << 20)
-#define BUFFER_ALIGN_MAX (1ULL << 30)
 
 struct run_state {
     bool fault_provoked;
@@ -29,6 +28,7 @@ struct run_state {
     struct strbuf csv[EXPERIMENTS_MAX]; /* each experiment's CSV as written, for the summary */
     unsigned unwritten_files;           /* files that could not be written; the end says so */
     struct prefetch_run prefetch;       /* what the prefetch key changed, to restore */
+    struct mcheck mca;                  /* the machine-check banks, read between experiments */
 };
 
 static void save_file(struct run_state *s, const char *name, const struct strbuf *sb)
@@ -57,18 +57,6 @@ static void save_console(struct run_state *s)
     save_file(s, "console.txt", con_log());
 }
 
-/* The largest buffer any selected experiment needs on m. */
-static uint64_t buffer_need(const struct chase_config *cfg, const struct machine *m)
-{
-    uint64_t need = 0;
-    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
-        unsigned idx = cfg->global.experiments[i];
-        uint64_t b = experiment_table[idx]->cfg.buffer_bytes(cfg_params_const(cfg, idx), m);
-        need = b > need ? b : need;
-    }
-    return need;
-}
-
 /* Read the configuration; false (with errs filled) when it has errors. */
 static bool read_config(struct chase_config *cfg, struct cfg_entries *entries,
                         const struct machine *m, const struct run_inputs *in,
@@ -80,7 +68,7 @@ static bool read_config(struct chase_config *cfg, struct cfg_entries *entries,
     if (in->options)
         cfg_read_options(entries, in->options, errs);
     cfg_resolve(cfg, &experiment_cfg_table, entries, m, errs);
-    uint64_t need = buffer_need(cfg, m);
+    uint64_t need = run_buffer_need(cfg, m);
     if (errs->count == 0 && m->buffer_limit_bytes && need > m->buffer_limit_bytes) {
         char a[24], b[24];
         fmt_size(a, sizeof(a), (double)need);
@@ -262,6 +250,7 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
     st->prefetch = prefetch_apply(&s->prefetch, ctx->m, cfg_prefetch(ctx->cfg, idx));
     int rc = x->run(ctx, cfg_params_const(ctx->cfg, idx));
     prefetch_restore(&s->prefetch);
+    mcheck_after(&s->mca, xname);
     slog_rows(&ctx->csv); /* rows no sweep wrote point by point (c2c, numa ...) */
     if (rc == 0) {
         st->status = EXP_OK;
@@ -290,55 +279,21 @@ static void run_experiment(struct run_state *s, struct exp_ctx *ctx, unsigned id
     save_console(s);
 }
 
-static uint64_t largest_pow2_stride_of(const struct key_desc *k, const void *params)
-{
-    const char *field = (const char *)params + k->offset;
-    uint64_t best = 0;
-    size_t n = kstrlen(k->name);
-    if (n < 6 || kstrcmp(k->name + n - 6, "stride") != 0) {
-        if (k->type != KEY_SIZE_LIST || kstrcmp(k->name, "strides") != 0)
-            return 0;
-    }
-    if (k->type == KEY_SIZE) {
-        best = *(const uint64_t *)field;
-    } else if (k->type == KEY_SIZE_LIST) {
-        const struct cfg_list *l = (const struct cfg_list *)field;
-        for (unsigned i = 0; i < l->n; i++)
-            best = l->v[i] > best && !(l->v[i] & (l->v[i] - 1)) ? l->v[i] : best;
-    }
-    return best && !(best & (best - 1)) ? best : 0;
-}
-
-/*
- * The buffer's alignment: 2 MiB (so the physical address bits that pick cache sets are
- * known), or the largest power-of-two stride any selected experiment uses (every
- * slot of such a chain then maps to the same sets as on any other run), up to 1 GiB.
- */
-static uint64_t plan_alignment(const struct chase_config *cfg)
-{
-    uint64_t align = BUFFER_ALIGN_BYTES;
-    for (unsigned i = 0; i < cfg->global.n_experiments; i++) {
-        unsigned idx = cfg->global.experiments[i];
-        const struct cfg_section *x = &experiment_table[idx]->cfg;
-        for (size_t k = 0; k < x->nkeys; k++) {
-            uint64_t s = largest_pow2_stride_of(&x->keys[k], cfg_params_const(cfg, idx));
-            align = s > align ? s : align;
-        }
-    }
-    return align > BUFFER_ALIGN_MAX ? BUFFER_ALIGN_MAX : align;
-}
-
 /* The summary reads the experiments' CSV text, as chase-report reads their files. */
 static void print_summary(const struct run_state *s, const struct exp_ctx *ctx)
 {
-    struct summary_input in = {
-        .m = ctx->m, .where = plat_result_path(), .page_bytes = ctx->buffer.page_bytes};
+    char mc[200];
+    struct summary_input in = {.m = ctx->m,
+                               .where = plat_result_path(),
+                               .page_bytes = ctx->buffer.page_bytes,
+                               .machine_checks = mcheck_summary(&s->mca, mc, sizeof(mc))};
     for (unsigned i = 0; i < ctx->cfg->global.n_experiments; i++) {
         unsigned idx = ctx->cfg->global.experiments[i];
         in.names[in.n] = experiment_table[idx]->cfg.name;
         in.csv[in.n++] = &s->csv[idx];
     }
     summary_print(&in);
+    mcheck_slog(&s->mca);
 }
 
 /* The clocks: calibrated here, or handed in (chase-sim), with durations in real seconds. */
@@ -369,7 +324,7 @@ static enum run_outcome no_buffer(struct run_state *s)
 /* Allocate the chase buffer, aligned for the plan when there is room. Returns 0 or -1. */
 static int alloc_buffer(struct exp_ctx *ctx, char *why, size_t why_cap)
 {
-    uint64_t need = buffer_need(ctx->cfg, ctx->m), align = plan_alignment(ctx->cfg);
+    uint64_t need = run_buffer_need(ctx->cfg, ctx->m), align = run_plan_alignment(ctx->cfg);
     int rc = plat_buffer_alloc(need, align, &ctx->buffer, why, why_cap);
     if (rc != 0 && align > BUFFER_ALIGN_BYTES) {
         con_printf("  note       no room for a buffer aligned to its largest stride (%llu bytes); "
@@ -389,6 +344,7 @@ static void run_experiments(struct run_state *s, struct exp_ctx *ctx)
     s->rec.status = "running";
     for (unsigned i = 0; i < cfg->global.n_experiments; i++)
         run_experiment(s, ctx, cfg->global.experiments[i], i == 0);
+    mcheck_after(&s->mca, "end of run");
     print_windows(ctx, true);
     print_summary(s, ctx);
     slog_end("complete");
@@ -439,6 +395,8 @@ static void record_begin(struct run_state *s, struct machine *m, const struct ru
     s->rec.simulated = in->simulated;
     s->rec.json_extra = in->json_extra;
     s->rec.json_extra_ctx = in->json_extra_ctx;
+    s->rec.mca = &s->mca;
+    mcheck_begin(&s->mca, m); /* the banner's last line, before the configuration is read */
 }
 
 enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum on_exit *on_exit)

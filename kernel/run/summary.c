@@ -122,6 +122,8 @@ void summary_write(struct strbuf *sb, const struct summary_input *si)
     if (si->m->cpu.hypervisor)
         strbuf_printf(sb, "note: measured under a hypervisor; under emulation (TCG) timings mean "
                           "nothing\n");
+    if (si->machine_checks && si->machine_checks[0])
+        strbuf_printf(sb, "%s", si->machine_checks);
     strbuf_printf(sb, "results: %s\n", si->where);
 }
 

@@ -14,8 +14,9 @@ struct summary_input {
     const char *names[EXPERIMENTS_MAX];        /* in run order */
     const struct strbuf *csv[EXPERIMENTS_MAX]; /* <name>.csv as written */
     unsigned n;
-    uint64_t page_bytes; /* the buffer's page size at the end of the run */
-    const char *where;   /* where the files are, for people */
+    uint64_t page_bytes;        /* the buffer's page size at the end of the run */
+    const char *where;          /* where the files are, for people */
+    const char *machine_checks; /* the machine-check line (run/machine_checks.h), "" or NULL */
 };
 
 /*

@@ -65,6 +65,8 @@ check "hung secondary: the run completes, marks it lost and ends with a reboot" 
         ([.processors[] | select(.lost)] | length) == 1' '$RUN_DIR/run.json' >/dev/null &&
     grep -q '^chase: 0 of 1 other processor(s) off' '$SERIAL' &&
     grep -q '^chase: rebooting' '$SERIAL'"
+check "hung secondary: the buffer and page tables stay allocated until the reset" \
+    grep -qE '^chase: kept for the lost processor until the reset: [1-9][0-9]* pages' "$SERIAL"
 
 # Back to the shell twice with -smp 2: the second chase can start the secondary again only if
 # the first left it off (CPU_ON answers ALREADY_ON otherwise), and the probe sees no change.

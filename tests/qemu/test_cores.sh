@@ -55,6 +55,9 @@ check "hung AP: the run ends with a reboot instead of on_exit, said and recorded
     jq -e '.on_exit_forced | startswith(\"reboot: a processor was lost\")' '$RUN_DIR/run.json' \
         >/dev/null && grep -q '^chase: 1 processor lost: it may still run chase.s code, so the run ends with a reboot instead of on_exit = shutdown' '$SERIAL' &&
     grep -q '^chase: rebooting' '$SERIAL'"
+# A lost AP may still write the buffer or walk chase's page tables: nothing is given back.
+check "hung AP: the buffer and page tables stay allocated until the reset, said on the serial" \
+    grep -qE '^chase: kept for the lost processor until the reset: [1-9][0-9]* pages' "$SERIAL"
 check "hung AP: its pairs are left out of c2c, cores measures the other three" sh -c "
     jq -e '(.experiments.c2c | test(\"pairs left out\")) and .experiments.cores == \"ok\"' \
         '$RUN_DIR/run.json' >/dev/null &&

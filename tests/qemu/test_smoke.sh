@@ -23,6 +23,9 @@ check "run.json: every experiment of the table ran in the quick profile, each ok
     json_true "$RUN_DIR/run.json" ''"$exps"' != [] and .config.experiments=='"$exps"' and
         all(.experiments[]; .=="ok" or startswith("skipped: "))'
 validate_experiments "$RUN_DIR"
+check "run.json: the machine-check banks were read, nothing logged, DRAM not suspect" \
+    json_true "$RUN_DIR/run.json" '.machine_checks | .read and .banks_read > 0 and .errors == 0
+        and .logged == [] and (.dram_suspect | not)'
 check "console.txt holds the banner" grep -q '^chase [0-9.]*: cache, TLB' "$RUN_DIR/console.txt"
 check "console.txt holds the CPU and caches" grep -qE '^  caches ' "$RUN_DIR/console.txt"
 check "console.txt holds the random table" grep -qE 'size +slots .*ns min +ns med' \

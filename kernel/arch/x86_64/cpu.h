@@ -131,6 +131,20 @@ static inline uint32_t arch_inl(uint16_t port)
     return v;
 }
 
+/* Read an I/O port (8 bits). */
+static inline uint8_t arch_inb(uint16_t port)
+{
+    uint8_t v;
+    __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+/* Write an I/O port (8 bits). */
+static inline void arch_outb(uint16_t port, uint8_t v)
+{
+    __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+
 /* The core clock read around each repetition where chase is in ring 0 (run.json, the CSVs'
    clock column): APERF over MPERF. */
 #define ARCH_CORE_COUNTER "aperf"

@@ -151,7 +151,13 @@ static const struct model_row model_rows[] = {
     {0x5c, 0x5, 2, NULL, false},                       /* Goldmont: bits 0 and 2 only */
     {0xaf, 0x5, 2, "MSR 0x1320 bit 43", false},        /* Sierra Forest: LLC stream elsewhere */
     {0x57, 0x3, 2, NULL, false},                       /* Knights Landing: DCU bit 0, L2 bit 1 */
-    {0x37, 0xf, 4, NULL, true},                        /* Silvermont client: not in the table */
+    {0x37, 0x5, 2, NULL, true},                        /* Bay Trail: Atom bits, tried alone */
+    {0xbe, 0xf, 4, NULL, false},                       /* Alder Lake-N (Gracemont): Core bits */
+    {0xc5, 0xf, 4, "Lion Cove", true},                 /* Arrow Lake H: Core bits, tried alone */
+    {0xc6, 0xf, 4, "Lion Cove", true},                 /* Arrow Lake S */
+    {0xb5, 0xf, 4, "Lion Cove", true},                 /* Arrow Lake U */
+    {0xbd, 0xf, 4, "Lion Cove", true},                 /* Lunar Lake */
+    {0xfe, 0xf, 4, NULL, true},                        /* a model not in the table */
 };
 
 static void test_model_table(void **state)
@@ -190,6 +196,23 @@ static void test_model_table(void **state)
     assert_string_equal(c.prefetcher[1].name, "L1D next line (DCU)");
     prefetch_models_intel(0x57, &c);
     assert_string_equal(c.prefetcher[0].name, "L1D next line (DCU)");
+    /* The four models of issue 50, each named in its doc with its signature. */
+    static const struct {
+        unsigned model;
+        const char *doc;
+    } named[] = {{0x37, "Bay Trail (06_37H"},
+                 {0xbe, "Alder Lake-N (06_BEH"},
+                 {0xc6, "Arrow Lake (06_C5H, 06_C6H"},
+                 {0xbd, "Lunar Lake (06_BDH)"}};
+    for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+        prefetch_models_intel(named[i].model, &c);
+        assert_non_null(strstr(c.doc, named[i].doc));
+    }
+    prefetch_models_intel(0x37, &c);
+    assert_string_equal(c.prefetcher[0].name, "L2 streamer");
+    assert_string_equal(c.prefetcher[1].name, "L1D next line (DCU)");
+    prefetch_models_intel(0xfe, &c);
+    assert_non_null(strstr(c.doc, "not in chase's table"));
 }
 
 /* A combined write that faults (undefined bits) falls back to one bit at a time. */
@@ -216,9 +239,9 @@ static void test_combined_write_faults(void **state)
 static void test_unsure_model_one_at_a_time(void **state)
 {
     (void)state;
-    struct machine m = intel(0x4); /* DCU already off */
-    prefetch_models_intel(0x37, &m.facts.prefetch);
-    fake.drop_bits = 0x8; /* bit 3 does not hold */
+    struct machine m = intel(0x4);                  /* DCU already off */
+    prefetch_models_intel(0xfe, &m.facts.prefetch); /* no such family 6 model (yet) */
+    fake.drop_bits = 0x8;                           /* bit 3 does not hold */
     struct prefetch_run p = {0};
     assert_string_equal(prefetch_apply(&p, &m, PREFETCH_OFF), "partly off");
     uint64_t held = 0x4; /* what the MSR held before each write */

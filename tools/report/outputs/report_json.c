@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "inputs/rjson.h"
 #include "lib/json.h"
 #include "outputs/output.h"
 #include "lib/strbuf.h"
@@ -100,6 +101,9 @@ static void levels_json(struct json *j, const struct source_result *r)
     json_double(j, "dram_latency_ns", cr ? cr->an->det.dram_ns : NAN, 3);
     json_bool(j, "dram_lower_bound", cr && cr->an->det.dram_lower_bound);
     json_double(j, "dram_core_cycles", cr ? cr->an->det.dram_cycles : NAN, 2);
+    /* A memory controller logged machine checks during the run (run.json machine_checks). */
+    json_bool(j, "dram_suspect",
+              r->src->run && rjson_true(rjson_path(r->src->run, "machine_checks.dram_suspect")));
     json_string(j, "latency_reference", cr && cr->c->relative ? "added to an L1 hit" : "absolute");
     json_string(j, "curve", cr ? cr->c->label : NULL);
     tlb_steps_json(j, r);

@@ -166,6 +166,10 @@ void report_md_machine(FILE *f, const struct source_result *r)
     rows_identity(f, run);
     if (rjson_true(rjson_get(run, "hypervisor")))
         row_text(f, "hypervisor", "present: timings are from a guest");
+    if (rjson_true(rjson_path(run, "machine_checks.dram_suspect")))
+        row_text(f, "machine checks",
+                 "a memory controller logged errors during the run: DRAM "
+                 "figures are SUSPECT (run.json machine_checks)");
     row_tsc(f, run);
     if (s->core_hz > 0)
         fprintf(f, "| core clock | %.3f GHz (estimated next to each point) |\n", s->core_hz / 1e9);
