@@ -15,9 +15,6 @@
 #include "analysis/detect_params.h"
 #include "lib/kmath.h"
 #include "lib/stats.h"
-#ifdef LMODEL_DEBUG
-#include <stdio.h>
-#endif
 
 /* Latency (linear: the model's shares are of latency, and an added offset cancels) of the fit at
  * point j. */
@@ -69,13 +66,5 @@ double lmodel_capacity(const struct lpoints *p, size_t a, size_t e, double lh, d
         }
     }
     *misfit = worst;
-#ifdef LMODEL_DEBUG
-    fprintf(stderr, "model a=%g e=%g lh=%g lm=%g c=%g misfit=%.2f:", kexp2(p->x[a]), kexp2(p->x[e]),
-            lh, lm, c, worst);
-    for (size_t j = a; j <= e && j < p->n; j++)
-        fprintf(stderr, " %.0fK:%.1f/%.1f", kexp2(p->x[j]) / 1024, kexp(p->f[j]),
-                model_at(p, j, lh, lm, c));
-    fprintf(stderr, "\n");
-#endif
     return c;
 }
