@@ -186,7 +186,8 @@ ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUI
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
-FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk)
+FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
+	tools/collect/collect.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------

@@ -86,6 +86,8 @@ packages=(
     qemu-user                   # running chase-host-aarch64 in the tests (qemu-aarch64)
     qemu-system-arm qemu-efi-aarch64 # make run ARCH=aarch64 and its QEMU tests (AAVMF)
     cpio                        # the initramfs that boots chase-host under Linux in QEMU
+    libmicrohttpd-dev libsqlite3-dev # chase-collect: its HTTP server and fleet.sqlite
+    sqlite3 curl nginx python3  # the collector's tests: queries, uploads, nginx's PUT, the encoder
 )
 names=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# chase-collect: the collector (libmicrohttpd, SQLite), its unit tests, fuzzer and script tests.
+
+COLLECT_SRCS := \
+	tools/collect/collect_main.c \
+	tools/collect/index.c \
+	tools/collect/index_schema.c \
+	tools/collect/manifest.c \
+	tools/collect/names.c \
+	tools/collect/report_run.c \
+	tools/collect/serial.c \
+	tools/collect/serial_codec.c \
+	tools/collect/server.c \
+	tools/collect/server_put.c \
+	tools/collect/sha256.c \
+	tools/collect/staging.c \
+	tools/report/inputs/rjson.c
+COLLECT_LIBS := -lmicrohttpd -lsqlite3 -lm
+COLLECT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(COLLECT_SRCS))
+$(BUILD)/host/tools/collect/%.c.o: HOST_CFLAGS += -Itools/report
+
+$(BUILD)/chase-collect: $(COLLECT_OBJS)
+	@$(if $(Q),echo "  LINK     $@")
+	$(Q)$(CC) -o $@ $(COLLECT_OBJS) $(COLLECT_LIBS)
+
+ALL_TARGETS += $(BUILD)/chase-collect
