@@ -36,12 +36,11 @@ double server_now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The url as a log shows it: bytes outside printable ASCII (and spaces, '%') as %XX. */
-static void log_safe(const char *in, char *out, size_t cap)
+void server_log_safe(const char *in, size_t len, char *out, size_t cap)
 {
     size_t o = 0;
-    for (; *in && o + 4 < cap; in++) {
-        unsigned char ch = (unsigned char)*in;
+    for (size_t i = 0; i < len && o + 4 < cap; i++) {
+        unsigned char ch = (unsigned char)in[i];
         if (ch > ' ' && ch < 0x7f && ch != '%')
             out[o++] = (char)ch;
         else
@@ -53,11 +52,10 @@ static void log_safe(const char *in, char *out, size_t cap)
 static void log_line(const char *peer, const char *method, const char *url, int status,
                      uint64_t bytes, double seconds, const char *note)
 {
-    char when[32], safe[256];
+    char when[32];
     time_t now = time(NULL);
     strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    log_safe(url, safe, sizeof(safe));
-    printf("%s %s %s %s %d %llu bytes %.3f s %s\n", when, peer, method, safe, status,
+    printf("%s %s %s %s %d %llu bytes %.3f s %s\n", when, peer, method, url, status,
            (unsigned long long)bytes, seconds, note);
     fflush(stdout);
 }
@@ -145,14 +143,14 @@ static void sweep(struct server *s)
 
 static struct MHD_Daemon *start(struct server *s, const struct sockaddr *addr)
 {
-    return MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, server_on_request, s,
-                            MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_CONNECTION_LIMIT,
-                            s->cfg->max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
-                            s->cfg->request_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                            (size_t)SERVER_CONNECTION_MEMORY_BYTES, MHD_OPTION_NOTIFY_COMPLETED,
-                            on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
-                            MHD_OPTION_UNESCAPE_CALLBACK, unescape_none, NULL,
-                            MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_END);
+    return MHD_start_daemon(
+        MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, server_on_request, s,
+        MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_CONNECTION_LIMIT, s->cfg->max_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, s->cfg->request_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVER_CONNECTION_MEMORY_BYTES,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
+        s, MHD_OPTION_UNESCAPE_CALLBACK, unescape_none, NULL, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
+        MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_END);
 }
 
 /* The listening address: an IPv4 or IPv6 literal and the port. */

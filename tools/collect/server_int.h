@@ -16,6 +16,10 @@
    (MANIFEST_MAX_FILES entries of about 150 bytes, with room). */
 #define SERVER_MANIFEST_MAX_BYTES (1u << 20)
 
+/* The longest span between a URL and its version that is read as the URL's (the header memory
+   of a connection, SERVER_CONNECTION_MEMORY_BYTES, is less). */
+#define SERVER_URL_SPAN_MAX (64u << 10)
+
 /* One open connection: when its current request began, for the time limit. */
 struct conn_slot {
     bool used, cut;
@@ -44,6 +48,9 @@ struct request {
     char method[16], url[200], note[300];
 };
 
+/* The len bytes at in as a log shows them: bytes outside printable ASCII (and spaces, '%') as
+   %XX, cut to fit cap. */
+void server_log_safe(const char *in, size_t len, char *out, size_t cap);
 /* Seconds on CLOCK_MONOTONIC. */
 double server_now_s(void);
 /* libmicrohttpd's access handler (server_put.c): cls is the struct server. */

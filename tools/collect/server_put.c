@@ -71,8 +71,8 @@ static bool content_length(struct MHD_Connection *c, uint64_t *len)
 }
 
 /* The checks before anything is written; 0 when the request may go on, else the status. */
-static int refuse(struct server *s, struct MHD_Connection *c, const char *url, const char *method,
-                  struct request *r)
+static int refuse(struct server *s, struct MHD_Connection *c, const char *url, size_t url_len,
+                  const char *method, struct request *r)
 {
     unsigned args = 0;
     if (strcmp(method, "PUT") != 0)
@@ -80,7 +80,7 @@ static int refuse(struct server *s, struct MHD_Connection *c, const char *url, c
     if (!token_ok(c, s->cfg->token))
         return MHD_HTTP_UNAUTHORIZED;
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, count_arg, &args);
-    if (args || !collect_path_parse(url, strlen(url), s->cfg->prefix, &r->t))
+    if (args || !collect_path_parse(url, url_len, s->cfg->prefix, &r->t))
         return MHD_HTTP_BAD_REQUEST;
     if (MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
         !content_length(c, &r->expected))
@@ -111,15 +111,29 @@ static const char *refusal_text(int status)
     }
 }
 
+/*
+ * How many bytes the request line gave the URL. libmicrohttpd parses the request line in place:
+ * the URL, a space, then the version, in one buffer; it hands the URL on as a C string, so a
+ * NUL sent inside it (or a '?' it cut at) would shorten it unseen. The span up to the version
+ * shows it (when the version is not where this expects, the C string is all there is).
+ */
+static size_t url_bytes(const char *url, const char *version)
+{
+    size_t n = strlen(url);
+    if (version > url + n && version - url - 1 <= SERVER_URL_SPAN_MAX)
+        return (size_t)(version - url - 1);
+    return n;
+}
+
 /* The first call of a request: its checks, then where its body goes. */
 static enum MHD_Result begin(struct server *s, struct MHD_Connection *c, const char *url,
-                             const char *method, struct request *r)
+                             size_t url_len, const char *method, struct request *r)
 {
     if (!strcmp(method, "GET") && strlen(url) == strlen(s->cfg->prefix) + 7 &&
         !strncmp(url, s->cfg->prefix, strlen(s->cfg->prefix)) &&
         !strcmp(url + strlen(s->cfg->prefix), "/health"))
         return respond(c, r, MHD_HTTP_OK, "ok\n");
-    int status = refuse(s, c, url, method, r);
+    int status = refuse(s, c, url, url_len, method, r);
     if (status)
         return respond(c, r, status, refusal_text(status));
     if (r->is_manifest) {
@@ -225,17 +239,17 @@ enum MHD_Result server_on_request(void *cls, struct MHD_Connection *c, const cha
 {
     struct server *s = cls;
     struct request *r = *con_cls;
-    (void)version;
     if (!r) {
         r = calloc(1, sizeof(*r));
         if (!r)
             return MHD_NO;
         r->fd = -1;
         r->started_s = server_now_s();
-        snprintf(r->method, sizeof(r->method), "%s", method);
-        snprintf(r->url, sizeof(r->url), "%s", url);
+        server_log_safe(method, strlen(method), r->method, sizeof(r->method));
+        size_t url_len = url_bytes(url, version);
+        server_log_safe(url, url_len, r->url, sizeof(r->url));
         *con_cls = r;
-        return begin(s, c, url, method, r);
+        return begin(s, c, url, url_len, method, r);
     }
     if (r->status)
         return MHD_YES; /* answered already: the rest of the body is dropped */
