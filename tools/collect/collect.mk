@@ -24,3 +24,8 @@ $(BUILD)/chase-collect: $(COLLECT_OBJS)
 	$(Q)$(CC) -o $@ $(COLLECT_OBJS) $(COLLECT_LIBS)
 
 ALL_TARGETS += $(BUILD)/chase-collect
+
+# ---- tests ----
+# A real chase-collect on 127.0.0.1 and curl: uploads, the index, a kill during an upload,
+# --index (test_collect.sh); refusals (test_collect_hostile.sh).
+SCRIPT_TESTS += tests/collect/test_collect.sh tests/collect/test_collect_hostile.sh

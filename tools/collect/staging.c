@@ -107,11 +107,19 @@ bool staging_part_commit(const struct collect_root *r, const struct collect_targ
 void staging_part_discard(const struct collect_root *r, const struct collect_target *t,
                           const char *part)
 {
-    int dir = open_run_staging(r, t->machine, t->run_id, false);
-    if (dir < 0)
-        return;
-    unlinkat(dir, part, 0);
-    close(dir);
+    int s = open_dir_at(r->fd, STAGING_DIR, false);
+    int m = s >= 0 ? open_dir_at(s, t->machine, false) : -1;
+    int dir = m >= 0 ? open_dir_at(m, t->run_id, false) : -1;
+    if (dir >= 0) {
+        unlinkat(dir, part, 0);
+        close(dir);
+        unlinkat(m, t->run_id, AT_REMOVEDIR); /* the folders it made, when nothing else is there */
+        unlinkat(s, t->machine, AT_REMOVEDIR);
+    }
+    if (m >= 0)
+        close(m);
+    if (s >= 0)
+        close(s);
 }
 
 static bool write_all(int fd, const void *data, size_t len)
