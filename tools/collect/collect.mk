@@ -27,5 +27,7 @@ ALL_TARGETS += $(BUILD)/chase-collect
 
 # ---- tests ----
 # A real chase-collect on 127.0.0.1 and curl: uploads, the index, a kill during an upload,
-# --index (test_collect.sh); refusals (test_collect_hostile.sh).
-SCRIPT_TESTS += tests/collect/test_collect.sh tests/collect/test_collect_hostile.sh
+# --index (test_collect.sh); refusals (test_collect_hostile.sh); nginx as the target and --index
+# on its folder (test_collect_nginx.sh); --serial on an encoded log (test_collect_serial.sh).
+SCRIPT_TESTS += tests/collect/test_collect.sh tests/collect/test_collect_hostile.sh \
+	tests/collect/test_collect_nginx.sh tests/collect/test_collect_serial.sh
