@@ -31,3 +31,9 @@ ALL_TARGETS += $(BUILD)/chase-collect
 # on its folder (test_collect_nginx.sh); --serial on an encoded log (test_collect_serial.sh).
 SCRIPT_TESTS += tests/collect/test_collect.sh tests/collect/test_collect_hostile.sh \
 	tests/collect/test_collect_nginx.sh tests/collect/test_collect_serial.sh
+
+# The fuzzer: the request-path parser and the manifest reader (tests/fuzz/fuzz_collect.c).
+FUZZ_TARGETS += fuzz_collect
+fuzz_collect_SRCS := tools/collect/names.c tools/collect/manifest.c tools/report/inputs/rjson.c
+$(BUILD)/fuzzobj/tests/fuzz/fuzz_collect.c.o: FUZZ_CFLAGS += -Itools/collect -Itools/report
+$(BUILD)/fuzzobj/tools/collect/%.c.o: FUZZ_CFLAGS += -Itools/report
