@@ -37,3 +37,9 @@ FUZZ_TARGETS += fuzz_collect
 fuzz_collect_SRCS := tools/collect/names.c tools/collect/manifest.c tools/report/inputs/rjson.c
 $(BUILD)/fuzzobj/tests/fuzz/fuzz_collect.c.o: FUZZ_CFLAGS += -Itools/collect -Itools/report
 $(BUILD)/fuzzobj/tools/collect/%.c.o: FUZZ_CFLAGS += -Itools/report
+
+# collect: the codecs and names (SHA-256, CRC-32, base64, the path parser), under the sanitizers.
+UNIT_TESTS += collect/test_collect_codecs
+test_collect_codecs_SRCS := tools/collect/sha256.c tools/collect/serial_codec.c \
+	tools/collect/names.c
+$(BUILD)/test/tests/unit/collect/%.c.o: TEST_CFLAGS += -Itools/collect
