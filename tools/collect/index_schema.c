@@ -18,7 +18,8 @@ const char index_schema_sql[] =
     " experiments TEXT, firmware_version TEXT, microcode TEXT, memory_summary TEXT,"
     " dram_latency_ns REAL, dram_lower_bound INTEGER, dram_core_cycles REAL, levels INTEGER,"
     " one_core_gbs REAL, all_core_gbs REAL, all_core_peak_gbs REAL, all_core_peak_mix TEXT,"
-    " report_error TEXT, PRIMARY KEY(machine, run_id));"
+    " report_error TEXT, boot TEXT, config_from TEXT, machine_from TEXT,"
+    " PRIMARY KEY(machine, run_id));"
     "CREATE TABLE IF NOT EXISTS files(machine TEXT, run_id TEXT, name TEXT, size INTEGER,"
     " sha256 TEXT);"
     "CREATE TABLE IF NOT EXISTS dimms(machine TEXT, run_id TEXT, slot INTEGER, locator TEXT,"
@@ -55,7 +56,8 @@ const char *const index_fill_sql[] = {
     "json_extract(?5, '$.verdicts.bw_cores.all_gbs'), (SELECT max(json_extract(value, '$.gbs')) "
     "FROM json_each(?5, '$.verdicts.bw_cores.peak')), (SELECT json_extract(value, '$.mix') FROM "
     "json_each(?5, '$.verdicts.bw_cores.peak')  ORDER BY json_extract(value, '$.gbs') DESC LIMIT "
-    "1), ?6)",
+    "1), ?6, json_extract(?4, '$.boot'), json_extract(?4, '$.config_from'), "
+    "json_extract(?4, '$.machine_from'))",
 
     "INSERT INTO machines VALUES(?1, ?2, json_extract(?4, '$.start_time'), json_extract(?4, "
     "'$.machine_identity.smbios.system.manufacturer'), json_extract(?4, "
@@ -78,8 +80,8 @@ const char *const index_fill_sql[] = {
     "'$.machine_identity.smbios.memory_summary'), json_extract(?4, "
     "'$.machine_identity.smbios.memory_installed'), json_extract(?4, "
     "'$.machine_identity.smbios.memory_bytes'), coalesce(json_extract(?4, "
-    "'$.machine_identity.mac'),  json_extract(?4, '$.machine_identity.network.mac'), "
-    "json_extract(?4, '$.network.mac')), json_extract(?4, '$.machine_identity')) ON "
+    "'$.boot_nic.mac'), json_extract(?4, '$.machine_identity.mac')), "
+    "json_extract(?4, '$.machine_identity')) ON "
     "CONFLICT(machine) DO UPDATE SET (run_id, start_time, vendor, product, serial, uuid, sku, "
     "family, asset_tag, board, firmware_vendor, firmware_version, firmware_date, cpu, cpu_vendor, "
     "cpu_family, cpu_model, cpu_stepping, microcode, memory_summary, dimms, memory_bytes, mac, "
