@@ -72,7 +72,7 @@ put_run() {
 # dump_tables DB: every table of fleet.sqlite, rows sorted, as text (what "the same rows" means).
 dump_tables() {
     local t
-    for t in machines runs files dimms levels bandwidth peaks c2c verdicts verdict_items; do
+    for t in machines runs files dimms levels verdicts verdict_items verdict_rows; do
         echo "== $t"
         sqlite3 -list "$1" "SELECT * FROM $t" | sort
     done

@@ -49,19 +49,22 @@ check "fleet.sqlite: the run with its folder (path relative to DIR), status and 
 check "fleet.sqlite: the levels chase-report finds, name, size and latency" test \
     "$(q "SELECT name, size_bytes, latency_ns FROM levels ORDER BY level")" = \
     "$(jq -r '.levels[] | [.name, (.size_bytes // ""), .latency_ns] | join("|")' "$work/report.json")"
-check "fleet.sqlite: read bandwidth per level, as chase-report's bandwidth verdict" test \
-    "$(q "SELECT level, read_gbs FROM bandwidth ORDER BY rowid")" = \
+check "fleet.sqlite: read bandwidth per level, from bandwidth's verdict table" test \
+    "$(q "SELECT l.text, g.value FROM verdict_rows l JOIN verdict_rows g USING (machine, run_id,
+        experiment, item, row) WHERE l.experiment = 'bandwidth' AND l.item = 'levels' AND
+        l.col = 'level' AND g.col = 'read_gbs' ORDER BY l.row")" = \
     "$(jq -r '.verdicts.bandwidth.levels[] | [.level, .read_gbs] | join("|")' "$work/report.json")"
-check "fleet.sqlite: the all-core peak is the largest of bw_cores' peaks" test \
-    "$(q "SELECT all_core_peak_gbs FROM runs")" = "$(jq '[.verdicts.bw_cores.peak[].gbs] | max' \
-        "$work/report.json")"
+check "fleet.sqlite: the all-core peak, the largest of bw_cores' peaks" test \
+    "$(q "SELECT max(value) FROM verdict_rows WHERE experiment = 'bw_cores' AND item = 'peak'
+        AND col = 'gbs'")" = "$(jq '[.verdicts.bw_cores.peak[].gbs] | max' "$work/report.json")"
 check "fleet.sqlite: DRAM latency as chase-report gives it (null when not reached)" test \
     "$(q "SELECT coalesce(dram_latency_ns, 'null') FROM runs")" = "$(jq '.dram_latency_ns' "$work/report.json")"
 check "fleet.sqlite: a verdict per experiment, with its text" test \
     "$(q "SELECT experiment || ': ' || verdict FROM verdicts ORDER BY experiment")" = \
     "$(jq -r '.verdicts | to_entries[] | "\(.key): \(.value.verdict)"' "$work/report.json" | sort)"
-check "fleet.sqlite: c2c by group as its verdict items (none on one processor)" test \
-    "$(q "SELECT grp, ns FROM c2c ORDER BY grp")" = "$(jq -r '.verdicts.c2c // {} | to_entries[] |
+check "fleet.sqlite: c2c by group, its verdict's items in ns (none on one processor)" test \
+    "$(q "SELECT item, value FROM verdict_items WHERE experiment = 'c2c' AND unit = 'ns' AND
+        item <> 'noise_ns' ORDER BY item")" = "$(jq -r '.verdicts.c2c // {} | to_entries[] |
         select((.value | type) == "number" and .key != "noise_ns") | "\(.key)|\(.value)"' \
         "$work/report.json" | sort)"
 check "fleet.sqlite: every file with its size and SHA-256 as on disk" test \

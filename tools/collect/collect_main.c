@@ -12,10 +12,9 @@
 #include "server.h"
 #include "staging.h"
 
-/* The largest file taken (--max-body): a 2-processor full run's largest is under 1M
-   (random.samples.csv); the per-pair and per-processor files (c2c, cores) grow with the
-   processor count, about 100x on 256 processors; 128M leaves room and bounds the disk one
-   request can fill. */
+/* The largest file taken (--max-body): a 2-processor full run's largest is under 1M (the
+   latency sweep's samples); the per-pair and per-processor files grow with the processor count,
+   about 100x on 256 processors; 128M leaves room and bounds the disk one request can fill. */
 #define DEFAULT_MAX_BODY_BYTES (128ull << 20)
 /* Connections at once (--max-connections): a fleet boots in waves and each machine uploads one
    file at a time; past this, new connections wait in the kernel's backlog. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// DIR/fleet.sqlite: complete runs indexed (machines, runs, levels, DRAM, bandwidth, peaks,
-// c2c, verdicts) so a fleet can be queried with SQL; the schema is in tools/collect/README.md.
+// DIR/fleet.sqlite: complete runs indexed (machines with their identity, runs, DIMMs, levels,
+// DRAM latency, every verdict's items and tables) so a fleet can be queried with SQL; the
+// tables are described in docs/collect.md.
 #ifndef COLLECT_INDEX_H
 #define COLLECT_INDEX_H
 

@@ -17,7 +17,6 @@ const char index_schema_sql[] =
     " end_time TEXT, status TEXT, platform TEXT, arch TEXT, simulated INTEGER, profile TEXT,"
     " experiments TEXT, firmware_version TEXT, microcode TEXT, memory_summary TEXT,"
     " dram_latency_ns REAL, dram_lower_bound INTEGER, dram_core_cycles REAL, levels INTEGER,"
-    " one_core_gbs REAL, all_core_gbs REAL, all_core_peak_gbs REAL, all_core_peak_mix TEXT,"
     " report_error TEXT, boot TEXT, config_from TEXT, machine_from TEXT,"
     " PRIMARY KEY(machine, run_id));"
     "CREATE TABLE IF NOT EXISTS files(machine TEXT, run_id TEXT, name TEXT, size INTEGER,"
@@ -29,106 +28,102 @@ const char index_schema_sql[] =
     "CREATE TABLE IF NOT EXISTS levels(machine TEXT, run_id TEXT, level INTEGER, name TEXT,"
     " size_bytes INTEGER, latency_ns REAL, core_cycles REAL, kind TEXT, confidence REAL,"
     " cpuid_size_bytes INTEGER);"
-    "CREATE TABLE IF NOT EXISTS bandwidth(machine TEXT, run_id TEXT, level TEXT,"
-    " size_bytes INTEGER, read_gbs REAL, write_gbs REAL, copy_gbs REAL, read_peak_gbs REAL);"
-    "CREATE TABLE IF NOT EXISTS peaks(machine TEXT, run_id TEXT, mix TEXT, gbs REAL);"
-    "CREATE TABLE IF NOT EXISTS c2c(machine TEXT, run_id TEXT, grp TEXT, ns REAL);"
     "CREATE TABLE IF NOT EXISTS verdicts(machine TEXT, run_id TEXT, experiment TEXT,"
     " status TEXT, verdict TEXT);"
     "CREATE TABLE IF NOT EXISTS verdict_items(machine TEXT, run_id TEXT, experiment TEXT,"
-    " item TEXT, idx INTEGER, value REAL, unit TEXT);";
+    " item TEXT, idx INTEGER, value REAL, unit TEXT);"
+    "CREATE TABLE IF NOT EXISTS verdict_rows(machine TEXT, run_id TEXT, experiment TEXT,"
+    " item TEXT, row INTEGER, col TEXT, value REAL, text TEXT);";
 
-const char *const index_tables[] = {"machines", "runs",          "files", "dimms",
-                                    "levels",   "bandwidth",     "peaks", "c2c",
-                                    "verdicts", "verdict_items", NULL};
+const char *const index_tables[] = {"machines", "runs",          "files",        "dimms", "levels",
+                                    "verdicts", "verdict_items", "verdict_rows", NULL};
 
 /* ?1 machine, ?2 run id, ?3 path, ?4 run.json, ?5 chase-report --json (or NULL), ?6 error. */
 const char *const index_fill_sql[] = {
-    "INSERT INTO runs VALUES(?1, ?2, ?3, json_extract(?4, '$.start_time'), json_extract(?4, "
-    "'$.end_time'), json_extract(?4, '$.status'), json_extract(?4, '$.platform'), json_extract(?4, "
-    "'$.arch'), json_extract(?4, '$.simulated'), json_extract(?4, '$.config.profile'), (SELECT "
-    "group_concat(value, ',') FROM json_each(?4, '$.config.experiments')), json_extract(?4, "
-    "'$.machine_identity.smbios.firmware.version'), json_extract(?4, "
-    "'$.machine_identity.microcode.revision'), json_extract(?4, "
-    "'$.machine_identity.smbios.memory_summary'), json_extract(?5, '$.dram_latency_ns'), "
-    "json_extract(?5, '$.dram_lower_bound'), json_extract(?5, '$.dram_core_cycles'), "
-    "json_array_length(?5, '$.levels'), json_extract(?5, '$.verdicts.bw_cores.one_gbs'), "
-    "json_extract(?5, '$.verdicts.bw_cores.all_gbs'), (SELECT max(json_extract(value, '$.gbs')) "
-    "FROM json_each(?5, '$.verdicts.bw_cores.peak')), (SELECT json_extract(value, '$.mix') FROM "
-    "json_each(?5, '$.verdicts.bw_cores.peak')  ORDER BY json_extract(value, '$.gbs') DESC LIMIT "
-    "1), ?6, json_extract(?4, '$.boot'), json_extract(?4, '$.config_from'), "
-    "json_extract(?4, '$.machine_from'))",
+    "INSERT INTO runs VALUES(?1, ?2, ?3,"
+    " json_extract(?4, '$.start_time'), json_extract(?4, '$.end_time'),"
+    " json_extract(?4, '$.status'), json_extract(?4, '$.platform'),"
+    " json_extract(?4, '$.arch'), json_extract(?4, '$.simulated'),"
+    " json_extract(?4, '$.config.profile'),"
+    " (SELECT group_concat(value, ',') FROM json_each(?4, '$.config.experiments')),"
+    " json_extract(?4, '$.machine_identity.smbios.firmware.version'),"
+    " json_extract(?4, '$.machine_identity.microcode.revision'),"
+    " json_extract(?4, '$.machine_identity.smbios.memory_summary'),"
+    " json_extract(?5, '$.dram_latency_ns'), json_extract(?5, '$.dram_lower_bound'),"
+    " json_extract(?5, '$.dram_core_cycles'), json_array_length(?5, '$.levels'), ?6,"
+    " json_extract(?4, '$.boot'), json_extract(?4, '$.config_from'),"
+    " json_extract(?4, '$.machine_from'))",
 
-    "INSERT INTO machines VALUES(?1, ?2, json_extract(?4, '$.start_time'), json_extract(?4, "
-    "'$.machine_identity.smbios.system.manufacturer'), json_extract(?4, "
-    "'$.machine_identity.smbios.system.product'), coalesce(json_extract(?4, "
-    "'$.machine_identity.smbios.system.serial_number'), json_extract(?4, "
-    "'$.machine_identity.smbios.system.serial')), coalesce(json_extract(?4, "
-    "'$.machine_identity.smbios.system.uuid'), json_extract(?4, '$.machine_identity.uuid')), "
-    "coalesce(json_extract(?4, '$.machine_identity.smbios.system.sku'), json_extract(?4, "
-    "'$.machine_identity.smbios.system.sku_number')), json_extract(?4, "
-    "'$.machine_identity.smbios.system.family'), coalesce(json_extract(?4, "
-    "'$.machine_identity.smbios.chassis.asset_tag'), json_extract(?4, "
-    "'$.machine_identity.asset_tag')), json_extract(?4, "
-    "'$.machine_identity.smbios.board.product'), json_extract(?4, "
-    "'$.machine_identity.smbios.firmware.vendor'), json_extract(?4, "
-    "'$.machine_identity.smbios.firmware.version'), json_extract(?4, "
-    "'$.machine_identity.smbios.firmware.date'), json_extract(?4, '$.cpu.brand'), json_extract(?4, "
-    "'$.cpu.vendor'), json_extract(?4, '$.cpu.family'), json_extract(?4, '$.cpu.model'), "
-    "json_extract(?4, '$.cpu.stepping'), json_extract(?4, "
-    "'$.machine_identity.microcode.revision'), json_extract(?4, "
-    "'$.machine_identity.smbios.memory_summary'), json_extract(?4, "
-    "'$.machine_identity.smbios.memory_installed'), json_extract(?4, "
-    "'$.machine_identity.smbios.memory_bytes'), coalesce(json_extract(?4, "
-    "'$.boot_nic.mac'), json_extract(?4, '$.machine_identity.mac')), "
-    "json_extract(?4, '$.machine_identity')) ON "
-    "CONFLICT(machine) DO UPDATE SET (run_id, start_time, vendor, product, serial, uuid, sku, "
-    "family, asset_tag, board, firmware_vendor, firmware_version, firmware_date, cpu, cpu_vendor, "
-    "cpu_family, cpu_model, cpu_stepping, microcode, memory_summary, dimms, memory_bytes, mac, "
-    "identity) = (excluded.run_id, excluded.start_time, excluded.vendor, excluded.product, "
-    "excluded.serial, excluded.uuid, excluded.sku, excluded.family, excluded.asset_tag, "
-    "excluded.board, excluded.firmware_vendor, excluded.firmware_version, excluded.firmware_date, "
-    "excluded.cpu, excluded.cpu_vendor, excluded.cpu_family, excluded.cpu_model, "
-    "excluded.cpu_stepping, excluded.microcode, excluded.memory_summary, excluded.dimms, "
-    "excluded.memory_bytes, excluded.mac, excluded.identity) WHERE coalesce(excluded.start_time, "
-    "'') || excluded.run_id >= coalesce(machines.start_time, '') || machines.run_id",
+    /* The machine's identity as its latest run (by start time, then run id) gives it; the
+       serial, UUID, SKU and asset tag under the names run.json may give them. */
+    "INSERT INTO machines VALUES(?1, ?2, json_extract(?4, '$.start_time'),"
+    " json_extract(?4, '$.machine_identity.smbios.system.manufacturer'),"
+    " json_extract(?4, '$.machine_identity.smbios.system.product'),"
+    " coalesce(json_extract(?4, '$.machine_identity.smbios.system.serial_number'),"
+    "  json_extract(?4, '$.machine_identity.smbios.system.serial')),"
+    " json_extract(?4, '$.machine_identity.smbios.system.uuid'),"
+    " coalesce(json_extract(?4, '$.machine_identity.smbios.system.sku'),"
+    "  json_extract(?4, '$.machine_identity.smbios.system.sku_number')),"
+    " json_extract(?4, '$.machine_identity.smbios.system.family'),"
+    " json_extract(?4, '$.machine_identity.smbios.chassis.asset_tag'),"
+    " json_extract(?4, '$.machine_identity.smbios.board.product'),"
+    " json_extract(?4, '$.machine_identity.smbios.firmware.vendor'),"
+    " json_extract(?4, '$.machine_identity.smbios.firmware.version'),"
+    " json_extract(?4, '$.machine_identity.smbios.firmware.date'),"
+    " json_extract(?4, '$.cpu.brand'), json_extract(?4, '$.cpu.vendor'),"
+    " json_extract(?4, '$.cpu.family'), json_extract(?4, '$.cpu.model'),"
+    " json_extract(?4, '$.cpu.stepping'),"
+    " json_extract(?4, '$.machine_identity.microcode.revision'),"
+    " json_extract(?4, '$.machine_identity.smbios.memory_summary'),"
+    " json_extract(?4, '$.machine_identity.smbios.memory_installed'),"
+    " json_extract(?4, '$.machine_identity.smbios.memory_bytes'),"
+    " json_extract(?4, '$.boot_nic.mac'), json_extract(?4, '$.machine_identity'))"
+    " ON CONFLICT(machine) DO UPDATE SET (run_id, start_time, vendor, product, serial, uuid,"
+    " sku, family, asset_tag, board, firmware_vendor, firmware_version, firmware_date, cpu,"
+    " cpu_vendor, cpu_family, cpu_model, cpu_stepping, microcode, memory_summary, dimms,"
+    " memory_bytes, mac, identity) = (excluded.run_id, excluded.start_time, excluded.vendor,"
+    " excluded.product, excluded.serial, excluded.uuid, excluded.sku, excluded.family,"
+    " excluded.asset_tag, excluded.board, excluded.firmware_vendor, excluded.firmware_version,"
+    " excluded.firmware_date, excluded.cpu, excluded.cpu_vendor, excluded.cpu_family,"
+    " excluded.cpu_model, excluded.cpu_stepping, excluded.microcode, excluded.memory_summary,"
+    " excluded.dimms, excluded.memory_bytes, excluded.mac, excluded.identity)"
+    " WHERE coalesce(excluded.start_time, '') || excluded.run_id >="
+    " coalesce(machines.start_time, '') || machines.run_id",
 
-    "INSERT INTO dimms SELECT ?1, ?2, d.key, json_extract(d.value, '$.locator'), "
-    "json_extract(d.value, '$.bank'), json_extract(d.value, '$.installed'), json_extract(d.value, "
-    "'$.size_bytes'), json_extract(d.value, '$.type'), json_extract(d.value, '$.speed_mts'), "
-    "json_extract(d.value, '$.configured_speed_mts'), json_extract(d.value, '$.manufacturer'), "
-    "json_extract(d.value, '$.part_number'), coalesce(json_extract(d.value, '$.serial_number'), "
-    "json_extract(d.value, '$.serial')), json_extract(d.value, '$.asset_tag') FROM json_each(?4, "
-    "'$.machine_identity.smbios.memory_devices') d",
+    "INSERT INTO dimms SELECT ?1, ?2, d.key, json_extract(d.value, '$.locator'),"
+    " json_extract(d.value, '$.bank'), json_extract(d.value, '$.installed'),"
+    " json_extract(d.value, '$.size_bytes'), json_extract(d.value, '$.type'),"
+    " json_extract(d.value, '$.speed_mts'), json_extract(d.value, '$.configured_speed_mts'),"
+    " json_extract(d.value, '$.manufacturer'), json_extract(d.value, '$.part_number'),"
+    " coalesce(json_extract(d.value, '$.serial_number'), json_extract(d.value, '$.serial')),"
+    " json_extract(d.value, '$.asset_tag')"
+    " FROM json_each(?4, '$.machine_identity.smbios.memory_devices') d",
 
-    "INSERT INTO levels SELECT ?1, ?2, l.key + 1, json_extract(l.value, '$.name'), "
-    "json_extract(l.value, '$.size_bytes'), json_extract(l.value, '$.latency_ns'), "
-    "json_extract(l.value, '$.core_cycles'), json_extract(l.value, '$.kind'), "
-    "json_extract(l.value, '$.confidence'), json_extract(l.value, '$.cpuid_size_bytes') FROM "
-    "json_each(?5, '$.levels') l",
+    "INSERT INTO levels SELECT ?1, ?2, l.key + 1, json_extract(l.value, '$.name'),"
+    " json_extract(l.value, '$.size_bytes'), json_extract(l.value, '$.latency_ns'),"
+    " json_extract(l.value, '$.core_cycles'), json_extract(l.value, '$.kind'),"
+    " json_extract(l.value, '$.confidence'), json_extract(l.value, '$.cpuid_size_bytes')"
+    " FROM json_each(?5, '$.levels') l",
 
-    "INSERT INTO bandwidth SELECT ?1, ?2, json_extract(b.value, '$.level'), json_extract(b.value, "
-    "'$.size_bytes'), json_extract(b.value, '$.read_gbs'), json_extract(b.value, '$.write_gbs'), "
-    "json_extract(b.value, '$.copy_gbs'), json_extract(b.value, '$.read_peak_gbs') FROM "
-    "json_each(?5, '$.verdicts.bandwidth.levels') b",
+    "INSERT INTO verdicts SELECT ?1, ?2, e.key, json_extract(?4, '$.experiments.' || e.key),"
+    " json_extract(e.value, '$.verdict') FROM json_each(?5, '$.verdicts') e",
 
-    "INSERT INTO peaks SELECT ?1, ?2, json_extract(p.value, '$.mix'), json_extract(p.value, "
-    "'$.gbs') FROM json_each(?5, '$.verdicts.bw_cores.peak') p",
-
-    /* c2c's items are its groups' median latencies, and the noise they are judged against.
-     */
-    "INSERT INTO c2c SELECT ?1, ?2, i.key, i.value FROM json_each(?5, '$.verdicts.c2c') i WHERE "
-    "i.type IN ('integer', 'real') AND i.key <> 'noise_ns'",
-
-    "INSERT INTO verdicts SELECT ?1, ?2, e.key, json_extract(?4, '$.experiments.' || e.key), "
-    "json_extract(e.value, '$.verdict') FROM json_each(?5, '$.verdicts') e",
-
-    /* Every number a verdict gives (an array's elements by index), with its unit. */
-    "INSERT INTO verdict_items SELECT ?1, ?2, e.key, i.key, NULL, i.value, (SELECT u.value FROM "
-    "json_each(e.value, '$.units') u WHERE u.key = i.key) FROM json_each(?5, '$.verdicts') e, "
-    "json_each(e.value) i WHERE i.type IN ('integer', 'real', 'null')",
-    "INSERT INTO verdict_items SELECT ?1, ?2, e.key, i.key, a.key, a.value, (SELECT u.value FROM "
-    "json_each(e.value, '$.units') u WHERE u.key = i.key) FROM json_each(?5, '$.verdicts') e, "
-    "json_each(e.value) i, json_each(i.value) a WHERE i.type = 'array' AND a.type IN ('integer', "
-    "'real', 'null')",
+    /* A verdict is a list of typed items: every number (an array's elements by index), with
+       its unit; the index never names an experiment or an item. */
+    "INSERT INTO verdict_items SELECT ?1, ?2, e.key, i.key, NULL, i.value,"
+    " (SELECT u.value FROM json_each(e.value, '$.units') u WHERE u.key = i.key)"
+    " FROM json_each(?5, '$.verdicts') e, json_each(e.value) i"
+    " WHERE i.type IN ('integer', 'real', 'null')",
+    "INSERT INTO verdict_items SELECT ?1, ?2, e.key, i.key, a.key, a.value,"
+    " (SELECT u.value FROM json_each(e.value, '$.units') u WHERE u.key = i.key)"
+    " FROM json_each(?5, '$.verdicts') e, json_each(e.value) i, json_each(i.value) a"
+    " WHERE i.type = 'array' AND a.type IN ('integer', 'real', 'null')",
+    /* ... and every cell of a verdict's tables (an array of objects): number or text. */
+    "INSERT INTO verdict_rows SELECT ?1, ?2, e.key, i.key, a.key, c.key,"
+    " CASE WHEN c.type IN ('integer', 'real') THEN c.value END,"
+    " CASE WHEN c.type = 'text' THEN c.value END"
+    " FROM json_each(?5, '$.verdicts') e, json_each(e.value) i, json_each(i.value) a,"
+    " json_each(a.value) c"
+    " WHERE i.type = 'array' AND a.type = 'object' AND c.type IN ('integer', 'real', 'text',"
+    " 'null')",
     NULL};
