@@ -128,4 +128,16 @@ check "--index gives the same rows as the collector (every table)" \
 "$COLLECT" --index "$work/copy" >/dev/null 2>&1
 dump_tables "$work/copy/fleet.sqlite" >"$work/rows-index2.txt"
 check "--index twice: the same rows again" cmp -s "$work/rows-index.txt" "$work/rows-index2.txt"
+
+# Run folders copied off a stick (DIR/runs/NNNN, no manifest): indexed under run.json's names,
+# else the folder's.
+mkdir -p "$work/disk/runs"
+cp -r "$work/host/0001" "$work/disk/runs/0001"
+rm -f "$work/disk/runs/0001/manifest.json" "$work/disk/runs/0001/zz_big.csv"
+"$COLLECT" --index "$work/disk" >"$work/index-disk.log" 2>&1
+check "--index on a stick's folder indexes runs/0001" grep -qx 'indexed runs/0001' \
+    "$work/index-disk.log"
+check "its run id is run.json's, else the folder's; its levels are there" test "$(sqlite3 \
+    "$work/disk/fleet.sqlite" "SELECT run_id, path, levels FROM runs")" = \
+    "$(jq -r '.run_id // "0001"' "$run/run.json")|runs/0001|$(jq '.levels | length' "$work/report.json")"
 finish
