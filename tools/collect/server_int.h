@@ -40,7 +40,7 @@ struct request {
     int status; /* the response sent (0: none yet) */
     bool is_manifest, stored;
     struct collect_target t;
-    char part[COLLECT_NAME_MAX + 32]; /* the part file being written ("" when none) */
+    char part[STAGING_PART_MAX]; /* the part file being written ("" when none) */
     int fd;
     char *body; /* the manifest's bytes */
     uint64_t expected, received;

@@ -191,10 +191,13 @@ static enum MHD_Result finish(struct server *s, struct MHD_Connection *c, struct
     if (r->is_manifest) {
         struct manifest m;
         char err[200];
-        if (!manifest_parse(r->body, r->received, s->root->max_file, &m, err, sizeof(err)) ||
-            strcmp(m.machine, r->t.machine) || strcmp(m.run_id, r->t.run_id)) {
-            snprintf(r->note, sizeof(r->note), "bad manifest: %s",
-                     m.files ? "it names another run" : err);
+        bool ok = manifest_parse(r->body, r->received, s->root->max_file, &m, err, sizeof(err));
+        if (ok && (strcmp(m.machine, r->t.machine) || strcmp(m.run_id, r->t.run_id))) {
+            snprintf(err, sizeof(err), "it names another run (%.60s/%.60s)", m.machine, m.run_id);
+            ok = false;
+        }
+        if (!ok) {
+            snprintf(r->note, sizeof(r->note), "bad manifest: %s", err);
             manifest_free(&m);
             return respond(c, r, MHD_HTTP_UNPROCESSABLE_CONTENT, "bad manifest\n");
         }

@@ -80,13 +80,18 @@ static int open_run_staging(const struct collect_root *r, const char *machine, c
 }
 
 int staging_part_open(const struct collect_root *r, const struct collect_target *t,
-                      unsigned long serial, char part[COLLECT_NAME_MAX + 32])
+                      unsigned long serial, char part[STAGING_PART_MAX])
 {
     int dir = open_run_staging(r, t->machine, t->run_id, true);
     if (dir < 0)
         return -1;
-    snprintf(part, COLLECT_NAME_MAX + 32, "%s" STAGING_PART_MARK "%lu", t->file, serial);
+    /* Unique to this process and request; one left by an earlier process that had the same
+       number is stale (its writer is gone) and is replaced. */
+    snprintf(part, STAGING_PART_MAX, "%s" STAGING_PART_MARK "%d-%lu", t->file, (int)getpid(),
+             serial);
     int fd = openat(dir, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST && unlinkat(dir, part, 0) == 0)
+        fd = openat(dir, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     int saved = errno;
     close(dir);
     errno = saved;
@@ -140,8 +145,9 @@ static bool write_all(int fd, const void *data, size_t len)
 bool staging_write(const struct collect_root *r, const struct collect_target *t, const void *data,
                    size_t len)
 {
-    char part[COLLECT_NAME_MAX + 32];
-    int fd = staging_part_open(r, t, (unsigned long)getpid(), part);
+    char part[STAGING_PART_MAX];
+    static unsigned long writes;
+    int fd = staging_part_open(r, t, ++writes, part);
     if (fd < 0)
         return false;
     bool ok = write_all(fd, data, len) && fsync(fd) == 0;

@@ -14,6 +14,8 @@
 /* What a part file's name adds to the file's while it is being written (never a good name: it
    holds '+', so no upload can name it and a run never lists it). */
 #define STAGING_PART_MARK ".part+"
+/* A part file's name: the file's, the mark, the process id and the request's number. */
+#define STAGING_PART_MAX (COLLECT_NAME_MAX + 48)
 
 struct collect_root {
     int fd;            /* DIR, opened as a folder */
@@ -39,7 +41,7 @@ bool staging_run_complete(const struct collect_root *r, const char *machine, con
  * Returns its descriptor (part: its name) or -1 with errno set.
  */
 int staging_part_open(const struct collect_root *r, const struct collect_target *t,
-                      unsigned long serial, char part[COLLECT_NAME_MAX + 32]);
+                      unsigned long serial, char part[STAGING_PART_MAX]);
 /* Sync a written part file and give it the file's name (replacing an earlier staged copy). */
 bool staging_part_commit(const struct collect_root *r, const struct collect_target *t,
                          const char *part);
