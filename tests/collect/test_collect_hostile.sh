@@ -50,6 +50,15 @@ nul_status=$( (
     timeout 10 head -n 1 <&3
 ) | tr -d '\r')
 check "a raw NUL inside the file name: 400 ($nul_status)" test "$nul_status" = "HTTP/1.1 400 Bad Request"
+abs_status=$( (
+    trap '' PIPE
+    exec 3<>"/dev/tcp/127.0.0.1/$PORT" || exit
+    printf 'PUT http://10.0.2.2:%s/%s/../escape.txt HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: 6\r\nConnection: close\r\n\r\nhello\n' \
+        "$PORT" "$M" "$TOKEN" >&3
+    timeout 10 head -n 1 <&3
+) | tr -d '\r')
+check "an absolute-form target with .. in its path: 400 ($abs_status)" test \
+    "$abs_status" = "HTTP/1.1 400 Bad Request"
 check "no name refused above was written anywhere" sh -c "! find '$work' / -xdev -maxdepth 3 \
     -name 'escape.txt' -newer '$marker' 2>/dev/null | grep -q . && test ! -e '$root/.staging/$M'"
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "index.h"
@@ -125,10 +126,26 @@ static size_t url_bytes(const char *url, const char *version)
     return n;
 }
 
+/* A request target in absolute form ("http://HOST:PORT/PATH", which a server must take, RFC 9112
+   3.2.2) as its path; any other target as it is. */
+static const char *origin_form(const char *url, size_t *len)
+{
+    const char *scheme = "http://";
+    size_t n = strlen(scheme);
+    if (*len < n || strncasecmp(url, scheme, n) != 0)
+        return url;
+    const char *slash = memchr(url + n, '/', *len - n);
+    if (!slash)
+        return url; /* no path: refused as it is */
+    *len -= (size_t)(slash - url);
+    return slash;
+}
+
 /* The first call of a request: its checks, then where its body goes. */
 static enum MHD_Result begin(struct server *s, struct MHD_Connection *c, const char *url,
                              size_t url_len, const char *method, struct request *r)
 {
+    url = origin_form(url, &url_len);
     if (!strcmp(method, "GET") && strlen(url) == strlen(s->cfg->prefix) + 7 &&
         !strncmp(url, s->cfg->prefix, strlen(s->cfg->prefix)) &&
         !strcmp(url + strlen(s->cfg->prefix), "/health"))
