@@ -110,7 +110,7 @@ KERNEL_SRCS := \
 	kernel/run/results_identity.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
-	kernel/lib/slog.c \
+	kernel/lib/slog.c kernel/lib/sha256.c kernel/lib/crc32.c kernel/lib/base64.c \
 	kernel/lib/rng_gauss.c \
 	kernel/run/run.c \
 	kernel/lib/stats.c \
@@ -186,7 +186,8 @@ ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUI
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
-FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk)
+FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
+	tests/fleet.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------

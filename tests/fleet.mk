@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# Issue 49's firmware side (a fragment of the Makefile): the run shipped off the machine (SHA-256
+# manifest, the results = serial framing, machine name and run id) and its tests.
+
+UNIT_TESTS += lib/test_sha256 lib/test_crc32_base64
+test_sha256_SRCS := kernel/lib/sha256.c kernel/lib/kstring.c
+test_crc32_base64_SRCS := kernel/lib/crc32.c kernel/lib/base64.c
