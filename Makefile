@@ -67,7 +67,7 @@ KERNEL_SRCS := \
 	kernel/config/config.c \
 	kernel/config/config_parse.c \
 	kernel/config/config_resolve.c \
-	kernel/config/config_values.c \
+	kernel/config/config_values.c kernel/lib/url.c \
 	kernel/lib/console.c \
 	kernel/machine/cpuinfo.c \
 	kernel/machine/simd.c \
@@ -205,7 +205,7 @@ TEST_LIBS   := -lcmocka -fsanitize=address,undefined,float-cast-overflow
 # Units that several tests link: the configuration, and the configuration with the real
 # experiment rows (their measurement side stubbed: it must not run).
 CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
-	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c \
+	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c kernel/lib/url.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \

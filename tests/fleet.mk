@@ -5,3 +5,7 @@
 UNIT_TESTS += lib/test_sha256 lib/test_crc32_base64
 test_sha256_SRCS := kernel/lib/sha256.c kernel/lib/kstring.c
 test_crc32_base64_SRCS := kernel/lib/crc32.c kernel/lib/base64.c
+
+# The results keys (URL, serial, token, retries) with the real experiment rows.
+UNIT_TESTS += config/test_config_results
+test_config_results_SRCS = $(EXPERIMENT_ROWS_SRCS)
