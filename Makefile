@@ -112,7 +112,7 @@ KERNEL_SRCS := \
 	kernel/lib/rng.c \
 	kernel/lib/slog.c kernel/lib/sha256.c kernel/lib/crc32.c kernel/lib/base64.c \
 	kernel/lib/rng_gauss.c \
-	kernel/run/run.c \
+	kernel/run/run.c kernel/run/ship.c \
 	kernel/lib/stats.c \
 	kernel/lib/strbuf.c \
 	kernel/run/summary.c \
