@@ -13,8 +13,9 @@
 
 /* Repetitions until the median is known to 0.5%, at most 1 s a point (25 ms when quick). */
 #define DEFAULT_PRECISION_PPM 5000
-#define DEFAULT_RESULTS_RETRIES 3 /* rides out a collector restarting, without holding a machine   \
-                                   */
+#define DEFAULT_RESULTS_RETRIES                                                                    \
+    3 /* rides out a collector restarting, without holding a machine                               \
+       */
 #define FULL_POINT_MAX_MS 1000
 #define QUICK_POINT_MAX_MS 25
 #define DEFAULT_WINDOW_MAX_MS 10 /* repetitions last about 1 ms: the cap is a safety bound */
