@@ -132,7 +132,7 @@ EFI_SRCS := \
 	efi/efi_acpi.c \
 	efi/efi_buffer.c \
 	efi/efi_clocks.c efi/efi_console.c \
-	efi/efi_files.c \
+	efi/efi_files.c efi/efi_runfiles.c efi/efi_netboot.c efi/efi_http.c efi/efi_ship.c \
 	efi/efi_main.c \
 	efi/efi_mem.c \
 	efi/efi_mp_plat.c efi/mp_ctl.c efi/mp_held.c \

@@ -4,6 +4,7 @@
 
 #include "arch/cpu.h"
 #include "lib/base64.h"
+#include "lib/console.h"
 #include "lib/crc32.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
@@ -108,6 +109,14 @@ void ship_begin(struct run_record *rec, const struct run_inputs *in, const struc
     kstrlcpy(f->token, cfg->global.results_token, sizeof(f->token));
     f->retries = (unsigned)cfg->global.results_retries;
     rec->fleet = f;
+    con_printf("  run        %s, machine %s (from the SMBIOS %s)%s%s\n", f->run_id, f->machine,
+               f->machine_from, f->boot ? "; booted from " : "", f->boot ? f->boot : "");
+    if (f->mac_known)
+        con_printf("  boot NIC   %02x:%02x:%02x:%02x:%02x:%02x\n", f->mac[0], f->mac[1], f->mac[2],
+                   f->mac[3], f->mac[4], f->mac[5]);
+    if (f->results[0])
+        con_printf("  results    %s after the run (%u retries, waits %u s doubling up to %u s)\n",
+                   f->results, f->retries, SHIP_BACKOFF_FIRST_S, SHIP_BACKOFF_MAX_S);
     slog_begin(cfg->global.serial_log != 0, f->run_id, in->start_time, CHASE_VERSION,
                rec->m->platform);
 }
