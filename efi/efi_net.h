@@ -130,9 +130,9 @@ typedef struct {
 } CHASE_IP4_CONFIG2_INTERFACE_INFO;
 
 typedef struct _CHASE_IP4_CONFIG2 {
-    EFI_STATUS (*SetData)
+    EFI_STATUS(*SetData)
     (struct _CHASE_IP4_CONFIG2 *This, CHASE_IP4_CONFIG2_DATA_TYPE Type, UINTN Size, void *Data);
-    EFI_STATUS (*GetData)
+    EFI_STATUS(*GetData)
     (struct _CHASE_IP4_CONFIG2 *This, CHASE_IP4_CONFIG2_DATA_TYPE Type, UINTN *Size, void *Data);
     void *RegisterDataNotify;
     void *UnregisterDataNotify;
