@@ -86,6 +86,7 @@ packages=(
     qemu-user                   # running chase-host-aarch64 in the tests (qemu-aarch64)
     qemu-system-arm qemu-efi-aarch64 # make run ARCH=aarch64 and its QEMU tests (AAVMF)
     cpio                        # the initramfs that boots chase-host under Linux in QEMU
+    nginx                       # the upload target of tests/qemu/test_fleet_boot.sh (its own, on 127.0.0.1)
 )
 names=()
 for p in "${packages[@]}"; do
