@@ -188,7 +188,11 @@ BOOLEAN efi_make_run_dir(void)
     EFI_STATUS st = EFI_NOT_FOUND;
     const char *what = "a run folder";
     if (!root) {
-        no_run_folder("a run folder", EFI_NO_MEDIA);
+        ksnprintf(run_path, sizeof(run_path),
+                  "(in memory only: no file system on the boot device)");
+        plat_console_write("chase: the boot device has no file system (a network boot?): the "
+                           "run's files are kept in memory for the results key to send at the "
+                           "end\n");
         return FALSE;
     }
     run_dir = new_run_dir(root, run_path, sizeof(run_path), &st, &what);

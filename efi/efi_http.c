@@ -114,6 +114,25 @@ static BOOLEAN wait_token(CHASE_HTTP *http, CHASE_HTTP_TOKEN *token)
     return FALSE;
 }
 
+/* What a network status means, for the console (UEFI 2.10 appendix D; TCP's own in 28.1). */
+static const char *net_reason(EFI_STATUS st)
+{
+    switch (st & ~EFI_ERROR_MASK) {
+    case 17: /* EFI_NO_MAPPING */
+        return "no IPv4 address";
+    case 18: /* EFI_TIMEOUT */
+        return "no connection in time";
+    case 104: /* EFI_CONNECTION_FIN */
+        return "the server closed the connection";
+    case 105: /* EFI_CONNECTION_RESET */
+        return "the connection was reset (nothing listening there?)";
+    case 106: /* EFI_CONNECTION_REFUSED */
+        return "the connection was refused";
+    default:
+        return "the firmware's HTTP failed";
+    }
+}
+
 /* Send one request and its body; FALSE with why. */
 static BOOLEAN send_request(CHASE_HTTP *http, CHASE_HTTP_TOKEN *token, CHASE_HTTP_METHOD method,
                             const char *url, CHASE_HTTP_HEADER *h, UINTN nh, const void *body,
@@ -134,8 +153,8 @@ static BOOLEAN send_request(CHASE_HTTP *http, CHASE_HTTP_TOKEN *token, CHASE_HTT
     else if (st == EFI_SUCCESS)
         st = token->Status;
     if (st != EFI_SUCCESS)
-        ksnprintf(why, why_cap, "the request was not sent (status 0x%llx%s)",
-                  (unsigned long long)st, st == EFI_TIMEOUT ? ": no connection in time" : "");
+        ksnprintf(why, why_cap, "the request was not sent: %s (status 0x%llx)", net_reason(st),
+                  (unsigned long long)st);
     return st == EFI_SUCCESS;
 }
 

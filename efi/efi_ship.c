@@ -85,7 +85,7 @@ static BOOLEAN upload(EFI_HANDLE image, const struct run_fleet *f, const struct 
                    "EFI_TLS_SERVICE_BINDING_PROTOCOL): nothing was sent\n");
         return FALSE;
     }
-    con_printf("chase: results: uploading %u files to %s as %s/%s (%u retries each)\n", n,
+    con_printf("chase: results: uploading %u files to %s as %s/%s (%u retries a file)\n", n,
                f->results, f->machine, f->run_id, f->retries);
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++)

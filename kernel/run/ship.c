@@ -114,8 +114,11 @@ void ship_begin(struct run_record *rec, const struct run_inputs *in, const struc
     if (f->mac_known)
         con_printf("  boot NIC   %02x:%02x:%02x:%02x:%02x:%02x\n", f->mac[0], f->mac[1], f->mac[2],
                    f->mac[3], f->mac[4], f->mac[5]);
-    if (f->results[0])
-        con_printf("  results    %s after the run (%u retries, waits %u s doubling up to %u s)\n",
+    if (kstrcmp(f->results, "serial") == 0)
+        con_printf("  results    streamed over the serial port after the run\n");
+    else if (f->results[0])
+        con_printf("  results    %s after the run (%u retries a file, waits %u s doubling up to %u "
+                   "s)\n",
                    f->results, f->retries, SHIP_BACKOFF_FIRST_S, SHIP_BACKOFF_MAX_S);
     slog_begin(cfg->global.serial_log != 0, f->run_id, in->start_time, CHASE_VERSION,
                rec->m->platform);

@@ -124,3 +124,79 @@ check "A: a progress line per file and the end said on the console" \
     grep -q "results: \[5/5\] manifest.json, [0-9]* bytes: HTTP 201" "$con"
 check "A: the serial port has the outcome as a CHASE-LOG line" \
     grep -q "CHASE-LOG v=1 run=$runs kind=results status=uploaded" "$con"
+
+# ---- machine B: placeholder serial, chase/default.cfg, collector down, a writable disk -------------
+boot pxe-b --net-boot "$TFTP" --mac "$MAC_B" --timeout 300 \
+    --qemu -smbios --qemu "type=1,uuid=$UUID_B,serial=To Be Filled By O.E.M."
+con=$WORK/console-b.txt
+sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g' "$SERIAL" | tr -d '\r' >"$con"
+check "B: PXE-booted (a disk behind the network), chase shut the machine down" test "$BOOT_RC" = 0
+check "B: the console names chase/default.cfg (no file for its UUID or MAC)" \
+    grep -q "configuration tftp://10.0.2.2/chase/default.cfg" "$con"
+check "B: each upload try failed and was retried once with a 1 s wait" \
+    grep -q "results: \[1/[0-9]*\] run.json failed: .*; try 2 of 2 in 1 s" "$con"
+check "B: the console says the run went to the disk, and where" \
+    grep -qE 'results: the upload did not complete; the run \([0-9]+ files\) was written to \\chase\\runs\\0001 on the volume' "$con"
+check "B: the serial port has it as a CHASE-LOG results line" \
+    grep -q 'kind=results status=local where="\\chase\\runs\\0001 on the volume' "$con"
+check "B: nothing reached the collector's root (it was down)" test ! -e "$NGX/root/fleet/$UUID_B"
+check "B: the run folder on the disk holds the run, its manifest matching" manifest_matches "$RUN_DIR"
+check "B: machine is the UUID (the serial is a placeholder), default.cfg recorded" \
+    json_true "$RUN_DIR/run.json" ".machine == \"$UUID_B\" and .machine_from == \"uuid\" and
+    .boot_nic.mac == \"$MAC_B\" and (.config_from | endswith(\"chase/default.cfg\")) and
+    .status == \"complete\""
+check "B: linear ran (default.cfg's experiment), its CSV on the disk" test -s "$RUN_DIR/linear.csv"
+check "B: the disk's console.txt tells of the failed upload" \
+    grep -q "to http://10.0.2.2:$DEAD/fleet/$UUID_B/.* failed" "$RUN_DIR/console.txt"
+
+# ---- results = serial: the CHASE-FILE lines rebuild the disk's run folder byte for byte ----------
+# rebuild SERIAL DIR: the run folder from the CHASE-FILE lines, each chunk's CRC-32 and each file's
+# size and SHA-256 checked (a line "bad ..." on stdout for each mismatch).
+rebuild() {
+    local serial=$1 dir=$2 name seq crc b64 size sha chunk=$2/.chunk
+    mkdir -p "$dir"
+    grep -ao 'CHASE-FILE v=1 .*' "$serial" | tr -d '\r' |
+        sed 's/.* kind=\([a-z]*\) /\1 /' >"$dir/.lines"
+    while read -r kind rest; do
+        case "$kind" in
+        begin)
+            eval "$(sed 's/name=\([^ ]*\) size=\([0-9]*\) sha256=\([0-9a-f]*\)/name=\1 size=\2 sha=\3/' <<<"$rest")"
+            : >"$dir/$name"
+            printf '%s %s\n' "$size" "$sha" >"$dir/.want-$name" ;;
+        data)
+            read -r _ seq crc b64 <<<"$(sed 's/name=[^ ]* seq=\([0-9]*\) crc32=\([0-9a-f]*\) b64=\(.*\)/x \1 \2 \3/' <<<"$rest")"
+            printf %s "$b64" | base64 -d >"$chunk"
+            [ "$(crc32 "$chunk")" = "$crc" ] || echo "bad crc $name $seq"
+            cat "$chunk" >>"$dir/$name" ;;
+        end)
+            name=$(sed 's/name=\([^ ]*\) .*/\1/' <<<"$rest")
+            read -r size sha <"$dir/.want-$name"
+            [ "$(stat -c %s "$dir/$name")" = "$size" ] || echo "bad size $name"
+            [ "$(sha256sum <"$dir/$name" | cut -c1-64)" = "$sha" ] || echo "bad sha256 $name" ;;
+        esac
+    done <"$dir/.lines"
+    rm -f "$chunk" "$dir"/.want-*
+}
+
+boot serial --set profile=quick --set on_exit=shutdown --set experiments=random \
+    --set random.max=64K --set results=serial
+check "serial: booted from the disk, chase shut the machine down" test "$BOOT_RC" = 0
+built=$WORK/rebuilt
+problems=$(rebuild "$SERIAL" "$built")
+check "serial: every chunk's CRC-32 and every file's size and SHA-256 check" test -z "$problems"
+lines=$(grep -ao 'CHASE-FILE v=1 .*' "$SERIAL" | tr -d '\r')
+files=$(ls "$RUN_DIR" | wc -l)
+check "serial: kind=run first (machine, files), kind=done last, manifest.json the last file" \
+    bash -c '[ "$(head -n 1 <<<"$1" | grep -o "kind=run machine=[^ ]* files=$2\$")" ] &&
+        [ "$(tail -n 1 <<<"$1" | grep -o "kind=done files=$2\$")" ] &&
+        [ "$(grep -o "kind=begin name=[^ ]*" <<<"$1" | tail -n 1)" = "kind=begin name=manifest.json" ]' \
+    _ "$lines" "$files"
+check "serial: at most 192 bytes a data line, chunks numbered from 0" \
+    bash -c '! grep -o "b64=[^ ]*" <<<"$1" | awk "length(\$0) > 4 + 256 {bad=1} END {exit !bad}" &&
+        grep -q "seq=0 " <<<"$1"' _ "$lines"
+check "serial: the rebuilt folder is the disk's, file for file, byte for byte" \
+    diff -r --exclude=.lines "$built" "$RUN_DIR"
+check "serial: every line carries the run id the run.json has" \
+    bash -c '[ "$(grep -c "^CHASE-FILE v=1 run=$2 " <<<"$1")" = "$(wc -l <<<"$1")" ]' \
+    _ "$lines" "$(jq -r .run_id "$RUN_DIR/run.json")"
+finish
