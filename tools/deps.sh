@@ -87,7 +87,8 @@ packages=(
     qemu-system-arm qemu-efi-aarch64 # make run ARCH=aarch64 and its QEMU tests (AAVMF)
     cpio                        # the initramfs that boots chase-host under Linux in QEMU
     libmicrohttpd-dev libsqlite3-dev # chase-collect: its HTTP server and fleet.sqlite
-    sqlite3 curl nginx python3  # the collector's tests: queries, uploads, nginx's PUT, the encoder
+    sqlite3 curl python3        # the collector's tests: queries, uploads, the serial encoder
+    nginx                       # the upload target of tests/qemu/test_fleet_boot.sh (its own, on 127.0.0.1)
 )
 names=()
 for p in "${packages[@]}"; do

@@ -194,11 +194,39 @@ static void bios_read(const struct smbios_struct *s, struct smbios_info *o)
     string_at(s, 0x08, o->bios_date, sizeof(o->bios_date));
 }
 
+/*
+ * The type 1 UUID (offset 08h, 16 bytes, SMBIOS 2.1 on) as text. From 2.6 on its first three
+ * fields are little-endian (7.2.1), as dmidecode shows them; all zeros or all ones: none.
+ */
+static void system_uuid(const struct smbios_struct *s, struct smbios_info *o)
+{
+    static const char hex[] = "0123456789abcdef";
+    static const unsigned order_le[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+    bool le = o->entry.major > 2 || (o->entry.major == 2 && o->entry.minor >= 6);
+    unsigned zeros = 0, ones = 0, n = 0;
+    if (!has(s, 0x08, 16))
+        return;
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned b = byte_at(s, 0x08 + (le ? order_le[i] : i));
+        zeros += b == 0;
+        ones += b == 0xff;
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            o->system_uuid[n++] = '-';
+        o->system_uuid[n++] = hex[b >> 4];
+        o->system_uuid[n++] = hex[b & 15];
+    }
+    o->system_uuid[n] = 0;
+    if (zeros == 16 || ones == 16)
+        o->system_uuid[0] = 0;
+}
+
 static void system_read(const struct smbios_struct *s, struct smbios_info *o)
 {
     string_at(s, 0x04, o->system_maker, sizeof(o->system_maker));
     string_at(s, 0x05, o->system_product, sizeof(o->system_product));
     string_at(s, 0x06, o->system_version, sizeof(o->system_version));
+    string_at(s, 0x07, o->system_serial, sizeof(o->system_serial));
+    system_uuid(s, o);
 }
 
 static void board_read(const struct smbios_struct *s, struct smbios_info *o)

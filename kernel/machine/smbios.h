@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SMBIOS_UUID_CHARS 36    /* a UUID as text: 8-4-4-4-12 hex digits */
 #define SMBIOS_TEXT 48          /* a string is kept up to this many bytes (longer: cut) */
 #define SMBIOS_DEVICES_MAX 128  /* memory devices (type 17) kept; more are counted only */
 #define SMBIOS_PROCESSORS_MAX 8 /* processor sockets (type 4) kept; more are counted only */
@@ -64,6 +65,8 @@ struct smbios_info {
     struct smbios_entry entry;
     char bios_vendor[SMBIOS_TEXT], bios_version[SMBIOS_TEXT], bios_date[SMBIOS_TEXT];
     char system_maker[SMBIOS_TEXT], system_product[SMBIOS_TEXT], system_version[SMBIOS_TEXT];
+    char system_serial[SMBIOS_TEXT];         /* type 1 serial number ("": none) */
+    char system_uuid[SMBIOS_UUID_CHARS + 1]; /* type 1 UUID, 8-4-4-4-12 lower case ("": none) */
     char board_maker[SMBIOS_TEXT], board_product[SMBIOS_TEXT], board_version[SMBIOS_TEXT];
     unsigned structures;  /* structures read */
     unsigned nprocessors; /* kept in processor[] */
