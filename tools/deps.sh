@@ -88,7 +88,7 @@ packages=(
     cpio                        # the initramfs that boots chase-host under Linux in QEMU
     libmicrohttpd-dev libsqlite3-dev # chase-collect: its HTTP server and fleet.sqlite
     sqlite3 curl python3        # the collector's tests: queries, uploads, the serial encoder
-    nginx                       # the upload target of tests/qemu/test_fleet_boot.sh (its own, on 127.0.0.1)
+    nginx                       # the upload target of test_fleet_boot.sh and test_collect_nginx.sh
 )
 names=()
 for p in "${packages[@]}"; do
