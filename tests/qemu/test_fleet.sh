@@ -4,7 +4,9 @@
 # chase.efi from one TFTP folder (QEMU's user network: the guest reaches 127.0.0.1 as 10.0.2.2)
 # holding chase/<uuid>.cfg for two of them and chase/default.cfg; each runs the experiments its
 # file names and uploads to one chase-collect: three complete runs under their serials,
-# fleet.sqlite lists three machines with their identity, each console names its file. Then
+# fleet.sqlite lists three machines with their identity, each console names its file. The
+# collector is killed during the third machine's upload and started again: its run is complete
+# only once the manifest checks, chase's retries completing it. Then
 # results = serial from a disk boot, rebuilt by chase-collect --serial from QEMU's serial file,
 # equals the run folder written to the disk in the same boot. Two boots at a time at most.
 set -u
@@ -29,7 +31,7 @@ cfg() { # cfg EXPERIMENTS: a configuration that runs them and uploads to the col
 }
 cfg random >"$tftp/chase/$uuid_a.cfg"
 cfg linear >"$tftp/chase/$uuid_b.cfg"
-cfg random,linear >"$tftp/chase/default.cfg"
+{ cfg random,linear && echo "results.retries = 5"; } >"$tftp/chase/default.cfg"
 
 # pxe_boot NAME UUID SERIAL MAC: a diskless machine booting chase.efi from the TFTP folder
 # (qemu-run.sh --net-boot); its QEMU exit status in $TEST_TMP/NAME/rc, its console in .../vm.
@@ -45,7 +47,30 @@ boot_a=$!
 pxe_boot b "$uuid_b" FLEET-SER-B 52:54:00:c0:11:0b &
 boot_b=$!
 wait "$boot_a" "$boot_b" # (not the collector, also a child of this shell)
-pxe_boot c "$uuid_c" FLEET-SER-C 52:54:00:c0:11:0c
+# Machine c uploads while the collector is killed (after its first file) and started again on
+# the same port 2 s later: chase's retries (1 s, 2 s, 4 s ... apart) complete the run.
+pxe_boot c "$uuid_c" FLEET-SER-C 52:54:00:c0:11:0c &
+boot_c=$!
+for i in $(seq 1 6000); do # until c's first file is stored (at most 5 minutes)
+    grep -q "PUT /FLEET-SER-C/.* 201 " "$work/collect.log" && break
+    kill -0 "$boot_c" 2>/dev/null || break
+    sleep 0.05
+done
+kill -9 "$COLLECT_PID"
+wait "$COLLECT_PID" 2>/dev/null
+COLLECT_PID=
+check "the collector killed during c's upload, after a file was stored" grep -q \
+    "PUT /FLEET-SER-C/.* 201 " "$work/collect.log"
+check "while it is down, c's run is not complete (its files staged)" sh -c "
+    test ! -e '$work/collect/FLEET-SER-C' && ls '$work/collect/.staging/FLEET-SER-C'/*/ | grep -q ."
+sleep 2
+check "chase-collect starts again on the same port" start_collector "$work/collect2.log" \
+    --root "$work/collect" --token "$TOKEN" --listen "127.0.0.1:$PORT"
+wait "$boot_c"
+check "c's console: an upload failed and was tried again" grep -aq \
+    "results: .* failed: .*; try 2 of 6" "$TEST_TMP/c/vm/serial.log"
+check "the restarted collector completed c's run once its manifest checked" grep -q \
+    "PUT /FLEET-SER-C/.*/manifest.json 201 .* complete, indexed" "$work/collect2.log"
 for m in a b c; do
     check "machine $m: PXE-booted with no disk, chase powered it off" test \
         "$(cat "$TEST_TMP/$m/rc")" = 0
