@@ -14,9 +14,9 @@ M=HOSTILE-1
 R=20261128140000-00000001-00000002
 # A request may take 3 s here, so the slow clients below are cut off within the test's bounds.
 timeout_s=3
-check "chase-collect starts (max body 64K, a request at most ${timeout_s} s)" start_collector \
-    "$work/collect.log" --root "$root" --token "$TOKEN" --max-body 64K \
-    --request-timeout "$timeout_s"
+check "chase-collect starts (max body 64K, a request at most ${timeout_s} s, 3 connections)" \
+    start_collector "$work/collect.log" --root "$root" --token "$TOKEN" --max-body 64K \
+    --request-timeout "$timeout_s" --max-connections 3
 marker=$work/marker
 touch "$marker"
 sleep 1 # what is written from here on is newer than the marker
@@ -128,6 +128,20 @@ check "a client sending its header one byte a second is cut off (after ${took} s
 check "the log says both were cut off" test "$(grep -c 'cut off' "$work/collect.log")" = 2
 check "nothing of the slow uploads is kept" sh -c "! find '$root' -name 'slow*' | grep -q ."
 check "the collector still answers" test "$(curl -s --max-time 10 "http://127.0.0.1:$PORT/health")" = ok
+
+# The cap on connections: three held open and idle, a fourth is turned away; once the limit on a
+# request's time has cut them off, the collector answers again.
+holders=()
+for i in 1 2 3; do
+    (exec 3<>"/dev/tcp/127.0.0.1/$PORT" && sleep $((timeout_s + 3))) 2>/dev/null &
+    holders+=($!)
+done
+sleep 1
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$PORT/health")
+check "three connections held open: a fourth gets no answer ($code)" test "$code" = 000
+wait "${holders[@]}"
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$PORT/health")
+check "they were cut off at the time limit: the collector answers again ($code)" test "$code" = 200
 
 # Every request logged in one line; nothing outside --root, nothing complete.
 check "every request is in the log, one line each" test "$(grep -c '^20[0-9-]*T[0-9:]*Z 127.0.0.1 ' \
