@@ -133,11 +133,15 @@ check "the collector still answers" test "$(curl -s --max-time 10 "http://127.0.
 # request's time has cut them off, the collector answers again.
 holders=()
 for i in 1 2 3; do
-    (exec 3<>"/dev/tcp/127.0.0.1/$PORT" && sleep $((timeout_s + 3))) 2>/dev/null &
+    (exec 3<>"/dev/tcp/127.0.0.1/$PORT" && touch "$work/held.$i" && sleep $((timeout_s + 3))) \
+        2>/dev/null &
     holders+=($!)
 done
-sleep 1
-code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$PORT/health")
+for i in $(seq 1 50); do # until the three are connected (at most 5 s)
+    [ -e "$work/held.1" ] && [ -e "$work/held.2" ] && [ -e "$work/held.3" ] && break
+    sleep 0.1
+done
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$PORT/health")
 check "three connections held open: a fourth gets no answer ($code)" test "$code" = 000
 wait "${holders[@]}"
 code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$PORT/health")
@@ -148,6 +152,6 @@ check "every request is in the log, one line each" test "$(grep -c '^20[0-9-]*T[
     "$work/collect.log")" -ge 30
 check "nothing written outside --root but the test's own files" sh -c "test -z \"\$(find '$work' -mindepth 1 \
     -newer '$marker' ! -path '$root' ! -path '$root/*' ! -name '*.json' ! -name '*.txt' \
-    ! -name big.bin ! -name collect.log)\""
+    ! -name big.bin ! -name collect.log ! -name 'held.*')\""
 check "no complete run was made" test -z "$(ls "$root" | grep -vx fleet.sqlite)"
 finish
