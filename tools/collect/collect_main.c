@@ -198,6 +198,10 @@ int main(int argc, char **argv)
     struct options o = {.max_body = DEFAULT_MAX_BODY_BYTES,
                         .max_connections = DEFAULT_MAX_CONNECTIONS,
                         .timeout_s = DEFAULT_REQUEST_TIMEOUT_S};
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
     if (!parse_args(argc, argv, &o) || (!o.root && !o.index) || (o.index && (o.root || o.serial))) {
         fputs(usage, stderr);
         return 2;
