@@ -48,13 +48,13 @@ stop_collector() {
     COLLECT_PID=
 }
 
-# put FILE PATH [CURL ARGS...]: PUT FILE to http://127.0.0.1:$PORT/PATH with the token; prints
-# the status code (000 when no answer), bounded to 30 s.
+# put FILE PATH [CURL ARGS...]: PUT FILE to http://127.0.0.1:$PORT$URL_PREFIX/PATH with the
+# token; prints the status code (000 when no answer), bounded to 30 s.
 put() {
     local file=$1 path=$2
     shift 2
     curl -s -o /dev/null -w '%{http_code}' --max-time 30 --path-as-is -T "$file" \
-        -H "Authorization: Bearer $TOKEN" "$@" "http://127.0.0.1:$PORT/$path"
+        -H "Authorization: Bearer $TOKEN" "$@" "http://127.0.0.1:$PORT${URL_PREFIX:-}/$path"
 }
 
 # put_run DIR MACHINE RUN_ID: every file of DIR but manifest.json, then the manifest (written

@@ -129,6 +129,16 @@ check "--index gives the same rows as the collector (every table)" \
 dump_tables "$work/copy/fleet.sqlite" >"$work/rows-index2.txt"
 check "--index twice: the same rows again" cmp -s "$work/rows-index.txt" "$work/rows-index2.txt"
 
+# --prefix: runs PUT under a path (results = http://HOST:PORT/chase/fleet).
+check "chase-collect starts with --prefix /chase/fleet" start_collector "$work/collect-prefix.log" \
+    --root "$work/prefixed" --token "$TOKEN" --prefix /chase/fleet
+check "without the prefix: 400" test "$(put "$run/run.json" "$M/$R/run.json")" = 400
+check "under the prefix the run is taken and complete" test \
+    "$(URL_PREFIX=/chase/fleet put_run "$run" "$M" "$R" | awk '{print $NF}')" = 201
+check "it lies in DIR/<machine>/<run id> (the prefix is not a folder)" same_folder "$run" \
+    "$work/prefixed/$M/$R"
+stop_collector
+
 # Run folders copied off a stick (DIR/runs/NNNN, no manifest): indexed under run.json's names,
 # else the folder's.
 mkdir -p "$work/disk/runs"
