@@ -12,9 +12,9 @@ COLLECT_SRCS := \
 	tools/collect/serial_codec.c \
 	tools/collect/server.c \
 	tools/collect/server_put.c \
-	tools/collect/sha256.c \
 	tools/collect/staging.c \
-	tools/report/inputs/rjson.c
+	tools/report/inputs/rjson.c \
+	kernel/lib/sha256.c kernel/lib/crc32.c kernel/lib/kstring.c
 COLLECT_LIBS := -lmicrohttpd -lsqlite3 -lm
 COLLECT_OBJS := $(patsubst %,$(BUILD)/host/%.o,$(COLLECT_SRCS))
 $(BUILD)/host/tools/collect/%.c.o: HOST_CFLAGS += -Itools/report
@@ -41,8 +41,8 @@ fuzz_collect_SRCS := tools/collect/names.c tools/collect/manifest.c tools/report
 $(BUILD)/fuzzobj/tests/fuzz/fuzz_collect.c.o: FUZZ_CFLAGS += -Itools/collect -Itools/report
 $(BUILD)/fuzzobj/tools/collect/%.c.o: FUZZ_CFLAGS += -Itools/report
 
-# collect: the codecs and names (SHA-256, CRC-32, base64, the path parser), under the sanitizers.
+# collect: base64 decoding, the names and the path parser, under the sanitizers (SHA-256 and
+# CRC-32 are kernel/lib's, tested by lib/test_sha256 and lib/test_crc32_base64).
 UNIT_TESTS += collect/test_collect_codecs
-test_collect_codecs_SRCS := tools/collect/sha256.c tools/collect/serial_codec.c \
-	tools/collect/names.c
+test_collect_codecs_SRCS := tools/collect/serial_codec.c tools/collect/names.c
 $(BUILD)/test/tests/unit/collect/%.c.o: TEST_CFLAGS += -Itools/collect

@@ -18,7 +18,7 @@
 #include "inputs/rjson.h"
 #include "manifest.h"
 #include "report_run.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 #include "staging.h"
 
 /* Largest run.json or manifest.json read: a full run's run.json is about 15K on 2 processors
@@ -158,8 +158,7 @@ static bool index_files(sqlite3 *db, const char *dir, const char *machine, const
     bool ok = true;
     struct dirent *e;
     while (ok && (e = readdir(d))) {
-        char path[PATH_MAX], hex[2 * SHA256_DIGEST_BYTES + 1];
-        uint8_t digest[SHA256_DIGEST_BYTES];
+        char path[PATH_MAX], hex[SHA256_HEX_CHARS + 1];
         size_t len = 0;
         struct stat sb;
         if (e->d_name[0] == '.' || !join(path, dir, e->d_name) || lstat(path, &sb) != 0 ||
@@ -168,9 +167,8 @@ static bool index_files(sqlite3 *db, const char *dir, const char *machine, const
         char *data = read_path(path, (size_t)sb.st_size, &len);
         if (!data)
             continue; /* changed under us: left out */
-        sha256(data, len, digest);
+        sha256_hex(data, len, hex);
         free(data);
-        sha256_hex(digest, hex);
         sqlite3_bind_text(st, 1, machine, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 2, run_id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 3, e->d_name, -1, SQLITE_TRANSIENT);

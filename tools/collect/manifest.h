@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "names.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 
 #define MANIFEST_NAME "manifest.json"
 /* Most files one manifest may list: a run folder holds two files per experiment and a few more

@@ -9,7 +9,8 @@
 
 #include "index.h"
 #include "manifest.h"
-#include "sha256.h"
+#include "lib/crc32.h"
+#include "lib/sha256.h"
 
 /* Runs one log may hold (a console kept over many boots), and lines longer than any CHASE-FILE
    line (a data line is under 400 characters) are skipped. */
@@ -19,7 +20,7 @@
 struct sfile {
     char name[COLLECT_NAME_MAX + 1];
     uint64_t size;
-    uint8_t sha256[SHA256_DIGEST_BYTES];
+    char sha256[SHA256_HEX_CHARS + 1]; /* as its begin line gives it */
     uint8_t *data;
     size_t len;
     unsigned next_seq;
@@ -116,11 +117,11 @@ static void on_run(struct slog *l, const char *run_id, const char *f)
 /* kind=begin: a file starts; its size and digest are what its end is checked against. */
 static void on_begin(struct slog *l, struct srun *r, const char *f)
 {
-    char name[COLLECT_NAME_MAX + 1], hex[2 * SHA256_DIGEST_BYTES + 1];
+    char name[COLLECT_NAME_MAX + 1], hex[SHA256_HEX_CHARS + 1];
     uint64_t size;
     if (!field_name(f, "name", name) || !field_u64(f, "size", &size) ||
-        !field(f, "sha256", hex, sizeof(hex)) || strlen(hex) != 2 * SHA256_DIGEST_BYTES ||
-        strspn(hex, "0123456789abcdef") != 2 * SHA256_DIGEST_BYTES)
+        !field(f, "sha256", hex, sizeof(hex)) || strlen(hex) != SHA256_HEX_CHARS ||
+        strspn(hex, "0123456789abcdef") != SHA256_HEX_CHARS)
         return;
     struct sfile *s = find_file(r, name);
     if (!s && r->nfiles < MANIFEST_MAX_FILES) {
@@ -137,8 +138,7 @@ static void on_begin(struct slog *l, struct srun *r, const char *f)
     memset(s, 0, sizeof(*s));
     snprintf(s->name, sizeof(s->name), "%s", name);
     s->size = size;
-    for (unsigned i = 0; i < SHA256_DIGEST_BYTES; i++)
-        s->sha256[i] = (uint8_t)strtoul((char[3]){hex[2 * i], hex[2 * i + 1], 0}, NULL, 16);
+    memcpy(s->sha256, hex, sizeof(s->sha256));
     if (size > l->max_file)
         snprintf(s->why, sizeof(s->why), "%llu bytes, over the limit", (unsigned long long)size);
     else if (!(s->data = malloc(size ? size : 1)))
@@ -165,7 +165,7 @@ static void on_data(struct sfile *s, const char *f)
                  (unsigned long long)seq, SERIAL_CHUNK_MAX);
     } else {
         char want[9];
-        snprintf(want, sizeof(want), "%08x", serial_crc32(chunk, n));
+        snprintf(want, sizeof(want), "%08x", crc32_ieee(chunk, n));
         if (strcmp(want, crc_hex) != 0)
             snprintf(s->why, sizeof(s->why), "chunk %llu fails its CRC-32 (%s, computed %s)",
                      (unsigned long long)seq, crc_hex, want);
@@ -184,20 +184,20 @@ static void on_data(struct sfile *s, const char *f)
 static void on_end(struct sfile *s, const char *f)
 {
     uint64_t chunks;
-    uint8_t digest[SHA256_DIGEST_BYTES];
+    char digest[SHA256_HEX_CHARS + 1];
     if (!s || s->ended)
         return;
     s->ended = true;
     if (s->why[0])
         return;
-    sha256(s->data, s->len, digest);
+    sha256_hex(s->data, s->len, digest);
     if (!field_u64(f, "chunks", &chunks) || chunks != s->next_seq)
         snprintf(s->why, sizeof(s->why), "%u chunks arrived, the end line says otherwise",
                  s->next_seq);
     else if (s->len != s->size)
         snprintf(s->why, sizeof(s->why), "%zu bytes arrived, its size is %llu", s->len,
                  (unsigned long long)s->size);
-    else if (memcmp(digest, s->sha256, sizeof(digest)) != 0)
+    else if (strcmp(digest, s->sha256) != 0)
         snprintf(s->why, sizeof(s->why), "its SHA-256 does not match");
 }
 

@@ -15,8 +15,6 @@
 /* Most bytes of a file one data line carries. */
 #define SERIAL_CHUNK_MAX 192
 
-/* CRC-32 (IEEE 802.3, as zlib's crc32) of len bytes. */
-uint32_t serial_crc32(const void *data, size_t len);
 /* Decode standard base64 with padding; false when s is not that or decodes to more than cap. */
 bool serial_base64(const char *s, size_t len, uint8_t *out, size_t cap, size_t *outlen);
 /*

@@ -1,20 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The serial framing's codecs: CRC-32 (IEEE, reflected, as zlib) and strict base64.
+// Strict base64 decoding for the serial framing's data lines (kernel/lib/base64.c encodes).
 #include "serial.h"
-
-uint32_t serial_crc32(const void *data, size_t len)
-{
-    /* The reflected IEEE 802.3 polynomial. */
-    const uint32_t poly = 0xedb88320u;
-    const uint8_t *p = data;
-    uint32_t crc = 0xffffffffu;
-    for (size_t i = 0; i < len; i++) {
-        crc ^= p[i];
-        for (int b = 0; b < 8; b++)
-            crc = (crc >> 1) ^ (poly & (0u - (crc & 1)));
-    }
-    return ~crc;
-}
 
 static int b64_value(char c)
 {

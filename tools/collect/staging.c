@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "manifest.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 
 /* Largest manifest.json read: MANIFEST_MAX_FILES entries of about 150 bytes each, with room. */
 #define MANIFEST_MAX_BYTES (1u << 20)
@@ -196,7 +196,7 @@ static bool file_matches(int dir, const struct manifest_file *f, char *why, size
     if (!ok)
         snprintf(why, cap, "%s has %lld bytes, the manifest says %llu", f->name,
                  (long long)st.st_size, (unsigned long long)f->size);
-    struct sha256_ctx c;
+    struct sha256 c;
     sha256_init(&c);
     char buf[65536];
     ssize_t n;

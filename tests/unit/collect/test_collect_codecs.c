@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of chase-collect's codecs and names: SHA-256 (FIPS 180-4's examples), CRC-32 and
-// base64 (the serial framing), the name allow-list and the request-path parser.
+// Unit tests of chase-collect's base64 decoding (the serial framing's data lines), the name
+// allow-list and the request-path parser.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,56 +11,6 @@
 
 #include "names.h"
 #include "serial.h"
-#include "sha256.h"
-
-static void expect_digest(const void *data, size_t len, const char *want)
-{
-    uint8_t d[SHA256_DIGEST_BYTES];
-    char hex[2 * SHA256_DIGEST_BYTES + 1];
-    sha256(data, len, d);
-    sha256_hex(d, hex);
-    assert_string_equal(hex, want);
-}
-
-static void test_sha256_vectors(void **state)
-{
-    (void)state;
-    expect_digest("", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    expect_digest("abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 56 bytes */
-    expect_digest(two, strlen(two),
-                  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    static char million[1000000];
-    memset(million, 'a', sizeof(million));
-    expect_digest(million, sizeof(million),
-                  "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-}
-
-/* Fed in pieces of every size from 1 to 130 bytes, the digest is the one-call digest. */
-static void test_sha256_pieces(void **state)
-{
-    (void)state;
-    uint8_t data[1000], whole[SHA256_DIGEST_BYTES], pieces[SHA256_DIGEST_BYTES];
-    for (size_t i = 0; i < sizeof(data); i++)
-        data[i] = (uint8_t)(i * 131 + 7);
-    sha256(data, sizeof(data), whole);
-    for (size_t step = 1; step <= 130; step++) {
-        struct sha256_ctx c;
-        sha256_init(&c);
-        for (size_t at = 0; at < sizeof(data); at += step)
-            sha256_update(&c, data + at, at + step > sizeof(data) ? sizeof(data) - at : step);
-        sha256_final(&c, pieces);
-        assert_memory_equal(whole, pieces, sizeof(whole));
-    }
-}
-
-static void test_crc32(void **state)
-{
-    (void)state;
-    assert_int_equal(serial_crc32("", 0), 0);
-    assert_int_equal(serial_crc32("123456789", 9), 0xcbf43926u); /* the CRC-32 check value */
-    assert_int_equal(serial_crc32("The quick brown fox jumps over the lazy dog", 43), 0x414fa339u);
-}
 
 static void test_base64(void **state)
 {
@@ -127,9 +77,9 @@ static void test_paths(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha256_vectors), cmocka_unit_test(test_sha256_pieces),
-        cmocka_unit_test(test_crc32),          cmocka_unit_test(test_base64),
-        cmocka_unit_test(test_names),          cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
