@@ -33,7 +33,7 @@ SCRIPT_TESTS += tests/collect/test_collect.sh tests/collect/test_collect_hostile
 	tests/collect/test_collect_nginx.sh tests/collect/test_collect_serial.sh
 # Three diskless QEMU machines PXE-booted, uploading to one chase-collect; results = serial
 # rebuilt by --serial (about a minute on two cores).
-SCRIPT_TESTS += tests/qemu/test_fleet.sh
+SCRIPT_TESTS += tests/qemu/test_fleet_collect.sh
 
 # The fuzzer: the request-path parser and the manifest reader (tests/fuzz/fuzz_collect.c).
 FUZZ_TARGETS += fuzz_collect
