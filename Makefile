@@ -68,7 +68,7 @@ KERNEL_SRCS := \
 	kernel/config/config.c \
 	kernel/config/config_parse.c \
 	kernel/config/config_resolve.c \
-	kernel/config/config_values.c \
+	kernel/config/config_values.c kernel/lib/url.c \
 	kernel/lib/console.c \
 	kernel/machine/cpuinfo.c \
 	kernel/machine/simd.c \
@@ -111,10 +111,10 @@ KERNEL_SRCS := \
 	kernel/run/results_identity.c \
 	kernel/run/results_nodes.c \
 	kernel/lib/rng.c \
-	kernel/lib/slog.c \
+	kernel/lib/slog.c kernel/lib/sha256.c kernel/lib/crc32.c kernel/lib/base64.c \
 	kernel/lib/rng_gauss.c \
 	kernel/run/run.c kernel/run/buffer_plan.c kernel/run/machine_checks.c kernel/machine/mca.c \
-	kernel/machine/ipmi_kcs.c \
+	kernel/machine/ipmi_kcs.c kernel/run/ship.c \
 	kernel/lib/stats.c \
 	kernel/lib/strbuf.c \
 	kernel/run/summary.c \
@@ -134,7 +134,7 @@ EFI_SRCS := \
 	efi/efi_acpi.c \
 	efi/efi_buffer.c \
 	efi/efi_clocks.c efi/efi_console.c \
-	efi/efi_files.c \
+	efi/efi_files.c efi/efi_runfiles.c efi/efi_netboot.c efi/efi_http.c efi/efi_ship.c \
 	efi/efi_main.c \
 	efi/efi_mem.c \
 	efi/efi_mp_plat.c efi/mp_ctl.c efi/mp_held.c \
@@ -189,7 +189,7 @@ SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
 FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
-	tools/pe/pe.mk tests/errors.mk)
+	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
@@ -207,7 +207,7 @@ TEST_LIBS   := -lcmocka -fsanitize=address,undefined,float-cast-overflow
 # Units that several tests link: the configuration, and the configuration with the real
 # experiment rows (their measurement side stubbed: it must not run).
 CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
-	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c \
+	kernel/config/config_resolve.c kernel/config/config_values.c kernel/lib/fmt.c kernel/lib/url.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \

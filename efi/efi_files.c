@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Files on the boot volume: the configuration in, a new \chase\runs\NNNN folder out.
-#include "efi_internal.h"
+// Files on the boot volume: the configuration in, a new \chase\runs\NNNN folder out (every file
+// also kept in memory, efi_runfiles.c), and a folder on another volume when an upload failed.
+#include "efi_net.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform.h"
@@ -133,36 +134,32 @@ static const char *status_reason(EFI_STATUS st)
 /* Say once why there is no run folder, and where the results are instead. */
 static void no_run_folder(const char *what, EFI_STATUS st)
 {
-    char msg[400];
-    ksnprintf(run_path, sizeof(run_path), "(nowhere: %s; results are on the console only)",
-              status_reason(st));
+    char msg[480];
+    ksnprintf(run_path, sizeof(run_path), "(in memory only: %s)", status_reason(st));
     ksnprintf(msg, sizeof(msg),
               "chase: cannot create %s on the boot volume: %s (status 0x%llx).\n"
-              "chase: nothing is written; every table and the summary are on this console.\n",
+              "chase: the run's files are kept in memory for the results key to send at the end "
+              "(without one they are lost then); every table and the summary are on this "
+              "console.\n",
               what, status_reason(st), (unsigned long long)st);
     plat_console_write(msg);
 }
 
-BOOLEAN efi_make_run_dir(void)
+/*
+ * Create \chase\runs\NNNN (the next free number) on volume vol: the folder's handle, its path in
+ * path, or NULL with *st and *what (the part that failed).
+ */
+static EFI_FILE_HANDLE new_run_dir(EFI_FILE_HANDLE vol, char *path, size_t cap, EFI_STATUS *st,
+                                   const char **what)
 {
-    EFI_STATUS st = EFI_NOT_FOUND;
-    if (!root) {
-        no_run_folder("a run folder", EFI_NO_MEDIA);
-        return FALSE;
+    EFI_FILE_HANDLE dir = NULL, chase = open_dir(vol, L"\\chase", st), runs = NULL;
+    *what = "\\chase";
+    if (chase) {
+        runs = open_dir(chase, L"runs", st);
+        *what = "\\chase\\runs";
     }
-    EFI_FILE_HANDLE chase = open_dir(root, L"\\chase", &st);
-    if (!chase) {
-        no_run_folder("\\chase", st);
-        return FALSE;
-    }
-    EFI_FILE_HANDLE runs = open_dir(chase, L"runs", &st);
-    if (!runs) {
-        uefi_call_wrapper(chase->Close, 1, chase);
-        no_run_folder("\\chase\\runs", st);
-        return FALSE;
-    }
-    unsigned next = highest_run(runs) + 1;
-    for (; next <= RUNS_MAX && !run_dir; next++) {
+    unsigned next = runs ? highest_run(runs) + 1 : RUNS_MAX + 1;
+    for (; next <= RUNS_MAX && !dir; next++) {
         char name[8];
         CHAR16 wname[8];
         ksnprintf(name, sizeof(name), "%04u", next);
@@ -173,16 +170,39 @@ BOOLEAN efi_make_run_dir(void)
             uefi_call_wrapper(probe->Close, 1, probe);
             continue; /* never reuse an earlier run's folder */
         }
-        run_dir = open_dir(runs, wname, &st);
-        if (run_dir)
-            ksnprintf(run_path, sizeof(run_path), "\\chase\\runs\\%s", name);
-        else
+        *what = "a run folder under \\chase\\runs";
+        dir = open_dir(runs, wname, st);
+        if (!dir)
             break;
+        ksnprintf(path, cap, "\\chase\\runs\\%s", name);
     }
-    uefi_call_wrapper(runs->Close, 1, runs);
-    uefi_call_wrapper(chase->Close, 1, chase);
+    if (runs)
+        uefi_call_wrapper(runs->Close, 1, runs);
+    if (chase)
+        uefi_call_wrapper(chase->Close, 1, chase);
+    return dir;
+}
+
+BOOLEAN efi_make_run_dir(void)
+{
+    EFI_STATUS st = EFI_NOT_FOUND;
+    const char *what = "a run folder";
+    if (!root) {
+        ksnprintf(run_path, sizeof(run_path),
+                  "(in memory only: no file system on the boot device)");
+        plat_console_write("chase: the boot device has no file system (a network boot?): the "
+                           "run's files are kept in memory for the results key to send at the "
+                           "end\n");
+        return FALSE;
+    }
+    run_dir = new_run_dir(root, run_path, sizeof(run_path), &st, &what);
     if (!run_dir)
-        no_run_folder("a run folder under \\chase\\runs", st);
+        no_run_folder(what, st);
+    return run_dir != NULL;
+}
+
+BOOLEAN efi_files_have_folder(void)
+{
     return run_dir != NULL;
 }
 
@@ -200,32 +220,89 @@ const char *plat_result_path(void)
     return run_path;
 }
 
-int plat_file_write(const char *name, const void *data, size_t len)
+/* Write a whole file into dir, replacing an earlier version; a failed write leaves none. */
+static BOOLEAN write_whole(EFI_FILE_HANDLE dir, const char *name, const void *data, size_t len)
 {
-    static BOOLEAN tried;
     CHAR16 wname[64];
     EFI_FILE_HANDLE f;
-    if (!run_dir && !tried) {
-        tried = TRUE; /* the folder is made at the first write, so "help" leaves none */
-        efi_make_run_dir();
-    }
-    if (!run_dir)
-        return PLAT_WRITE_NO_FOLDER;
     ascii_to_char16(wname, 64, name);
-    /* Replace an earlier version whole: delete, then create. */
-    if (uefi_call_wrapper(run_dir->Open, 5, run_dir, &f, wname,
-                          EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0) == EFI_SUCCESS)
+    if (uefi_call_wrapper(dir->Open, 5, dir, &f, wname, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE,
+                          0) == EFI_SUCCESS)
         uefi_call_wrapper(f->Delete, 1, f);
-    if (uefi_call_wrapper(run_dir->Open, 5, run_dir, &f, wname,
+    if (uefi_call_wrapper(dir->Open, 5, dir, &f, wname,
                           EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE,
                           0) != EFI_SUCCESS)
-        return PLAT_WRITE_FAILED;
+        return FALSE;
     UINTN n = len;
     EFI_STATUS st = uefi_call_wrapper(f->Write, 3, f, &n, (void *)data);
     EFI_STATUS fl = uefi_call_wrapper(f->Flush, 1, f);
     if (st != EFI_SUCCESS || n != len || fl != EFI_SUCCESS) {
         uefi_call_wrapper(f->Delete, 1, f); /* no truncated file that looks complete */
-        return PLAT_WRITE_FAILED;
+        return FALSE;
     }
-    return uefi_call_wrapper(f->Close, 1, f) == EFI_SUCCESS ? 0 : PLAT_WRITE_FAILED;
+    return uefi_call_wrapper(f->Close, 1, f) == EFI_SUCCESS;
+}
+
+int plat_file_write(const char *name, const void *data, size_t len)
+{
+    static BOOLEAN tried;
+    BOOLEAN kept = efi_runfiles_put(name, data, len);
+    if (!run_dir && !tried) {
+        tried = TRUE; /* the folder is made at the first write, so "help" leaves none */
+        efi_make_run_dir();
+    }
+    if (!run_dir)
+        return kept ? 0 : PLAT_WRITE_NO_FOLDER;
+    return write_whole(run_dir, name, data, len) ? 0 : PLAT_WRITE_FAILED;
+}
+
+/* The device path of handle h as ASCII into out ("" when it has none). */
+static void handle_path(EFI_HANDLE h, char *out, size_t cap)
+{
+    EFI_DEVICE_PATH *dp = DevicePathFromHandle(h);
+    CHAR16 *text = dp ? DevicePathToStr(dp) : NULL;
+    out[0] = 0;
+    if (text) {
+        efi_to_ascii(out, cap, text, cap - 1);
+        uefi_call_wrapper(BS->FreePool, 1, text);
+    }
+}
+
+/* Write the files into a new run folder on the volume of handle h: TRUE with where filled. */
+static BOOLEAN fallback_on(EFI_HANDLE h, const struct ship_file *files, unsigned n, char *where,
+                           size_t cap)
+{
+    EFI_FILE_IO_INTERFACE *fs = NULL;
+    EFI_FILE_HANDLE vol = NULL, dir;
+    EFI_STATUS st;
+    const char *what;
+    char path[64], dev[200];
+    if (uefi_call_wrapper(BS->HandleProtocol, 3, h, &FileSystemProtocol, (void **)&fs) !=
+            EFI_SUCCESS ||
+        uefi_call_wrapper(fs->OpenVolume, 2, fs, &vol) != EFI_SUCCESS)
+        return FALSE;
+    dir = new_run_dir(vol, path, sizeof(path), &st, &what);
+    BOOLEAN ok = dir != NULL;
+    for (unsigned i = 0; ok && i < n; i++)
+        ok = write_whole(dir, files[i].name, files[i].data, files[i].len);
+    if (dir)
+        uefi_call_wrapper(dir->Close, 1, dir);
+    uefi_call_wrapper(vol->Close, 1, vol);
+    handle_path(h, dev, sizeof(dev));
+    ksnprintf(where, cap, "%s on the volume %s", path, dev[0] ? dev : "(no device path)");
+    return ok;
+}
+
+BOOLEAN efi_files_fallback(const struct ship_file *files, unsigned n, char *where, size_t cap)
+{
+    UINTN count = 0;
+    EFI_HANDLE *handles = NULL;
+    BOOLEAN ok = FALSE;
+    if (uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol, &FileSystemProtocol, NULL, &count,
+                          &handles) != EFI_SUCCESS)
+        return FALSE;
+    for (UINTN i = 0; i < count && !ok; i++)
+        ok = fallback_on(handles[i], files, n, where, cap);
+    uefi_call_wrapper(BS->FreePool, 1, handles);
+    return ok;
 }

@@ -2,7 +2,8 @@
 // The UEFI entry point: gather what the firmware knows, run chase, then do what on_exit says.
 #include "arch/cpu.h"
 #include "lib/console.h"
-#include "efi_internal.h"
+#include "efi_net.h"
+#include "machine/smbios.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "platform.h"
@@ -145,6 +146,36 @@ static void report_left_as_found(const struct efi_cpu_state *before)
     plat_console_write(msg);
 }
 
+/*
+ * The configuration: from the server a network boot came from (efi_netboot.c), else
+ * \chase\chase.cfg on the boot volume. *cfg_text gets the text to free.
+ */
+static void read_configuration(EFI_HANDLE image, const struct machine *m, struct run_inputs *in,
+                               struct run_fleet *fleet, char **cfg_text)
+{
+    static char uri[EFI_NET_URL_MAX];
+    UINTN len = 0;
+    efi_netboot_detect(image, fleet, uri, sizeof(uri));
+    BOOLEAN fs = efi_files_init(image);
+    in->config_name = CONFIG_NAME;
+    if (kstrcmp(fleet->boot, "disk") != 0) {
+        const struct smbios_info *s = m->id.smbios;
+        *cfg_text =
+            efi_netboot_config(image, s && s->found ? s->system_uuid : NULL, fleet, uri, &len);
+        in->config_name = fleet->config_from;
+    } else if (fs) {
+        *cfg_text = efi_read_file(CONFIG_PATH, &len);
+        if (*cfg_text)
+            kstrlcpy(fleet->config_from, CONFIG_NAME, sizeof(fleet->config_from));
+    } else {
+        plat_console_write("chase: no file system on the boot volume: no configuration file; "
+                           "the run's files are kept in memory\n");
+    }
+    in->config_text = *cfg_text;
+    in->config_len = len;
+    in->fleet = fleet;
+}
+
 static enum on_exit exit_action = ON_EXIT_WAIT;
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
@@ -168,23 +199,18 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
     describe_machine(&m);
     efi_paging_init(m.cpu.has_1g_pages);
     struct run_inputs in;
+    static struct run_fleet fleet;
     kmemset(&in, 0, sizeof(in));
-    UINTN cfg_len = 0;
     char *cfg_text = NULL;
-    if (efi_files_init(image))
-        cfg_text = efi_read_file(CONFIG_PATH, &cfg_len);
-    else
-        plat_console_write("chase: no file system on the boot volume: no configuration file, "
-                           "results on the console only\n");
-    in.config_text = cfg_text;
-    in.config_len = cfg_len;
-    in.config_name = CONFIG_NAME;
+    read_configuration(image, &m, &in, &fleet, &cfg_text);
     char *options = load_options(image);
     in.options = options;
     efi_time_iso(in.start_time, sizeof(in.start_time));
 
     enum run_outcome outcome = efi_run_guarded(&m, &in, &exit_action);
     efi_window_restore();
+    efi_ship_run(image, &fleet);
+    efi_runfiles_release();
     plat_free(options);
     plat_free(cfg_text);
     efi_smbios_release(&m.id);

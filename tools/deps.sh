@@ -88,6 +88,9 @@ packages=(
     cpio                        # the initramfs that boots chase-host under Linux in QEMU
     libsqlite3-dev sqlite3      # chase-report fleet reads fleet.sqlite; its test writes one
     chromium file               # the fleet report's HTML looked at headless; its PNGs named
+    libmicrohttpd-dev           # chase-collect's HTTP server
+    curl python3                # the collector's tests: uploads, the serial encoder
+    nginx                       # the upload target of test_fleet_boot.sh and test_collect_nginx.sh
 )
 names=()
 for p in "${packages[@]}"; do

@@ -31,11 +31,15 @@ usage: qemu-run.sh --image IMG [options]
   --monitor-when REGEX  once the serial console matches REGEX, send the --monitor commands to
                      QEMU's human monitor (on a pipe in the work folder; replies in monitor.out)
   --monitor CMD      a monitor command for --monitor-when (repeatable: "mce 0 4 0x8c00... 0 0 0")
+  --net-boot DIR     PXE-boot chase.efi from DIR (QEMU's TFTP on its user network, a virtio NIC
+                     driven by OVMF's own network stack); --image is optional then: a disk
+                     attached behind the network (its run folder copied out with --out)
+  --mac MAC          the NIC's MAC with --net-boot (default QEMU's 52:54:00:12:34:56)
 USAGE
 }
 
 image= out= config= mem=256M cpu=max smp=1 timeout=900 show=0 work= readonly=0 keep=0
-secure=0 kill_after= kill_when= in_place=0 arch=x86_64 monitor_when=
+secure=0 kill_after= kill_when= in_place=0 arch=x86_64 monitor_when= netboot= mac=52:54:00:12:34:56
 sets=() extra=() monitor_cmds=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -59,12 +63,17 @@ while [ $# -gt 0 ]; do
     --qemu) extra+=("$2"); shift 2 ;;
     --monitor-when) monitor_when=$2; shift 2 ;;
     --monitor) monitor_cmds+=("$2"); shift 2 ;;
+    --net-boot) netboot=$2; shift 2 ;;
+    --mac) mac=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu-run: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
 done
-[ -n "$image" ] || { usage >&2; exit 2; }
-[ -f "$image" ] || { echo "qemu-run: no image at $image (run 'make' first)" >&2; exit 2; }
+[ -n "$image" ] || [ -n "$netboot" ] || { usage >&2; exit 2; }
+[ -z "$image" ] || [ -f "$image" ] ||
+    { echo "qemu-run: no image at $image (run 'make' first)" >&2; exit 2; }
+[ -z "$netboot" ] || [ -f "$netboot/chase.efi" ] ||
+    { echo "qemu-run: --net-boot $netboot holds no chase.efi" >&2; exit 2; }
 
 ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
 ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -100,7 +109,9 @@ mkdir -p "$work"
 disk="$work/disk.img"
 vars="$work/vars.fd"
 serial="$work/serial.log"
-if [ "$in_place" = 1 ]; then
+if [ -z "$image" ]; then
+    disk=
+elif [ "$in_place" = 1 ]; then
     disk=$image
 else
     cp "$image" "$disk"
@@ -110,7 +121,9 @@ cp "$ovmf_vars" "$vars"
 
 export MTOOLS_SKIP_CHECK=1
 part="$disk@@1M"
-if [ -n "$config" ] || [ ${#sets[@]} -gt 0 ] && [ "$keep" = 0 ]; then
+if [ -z "$disk" ]; then
+    : # no disk: the configuration comes from the --net-boot folder
+elif [ -n "$config" ] || [ ${#sets[@]} -gt 0 ] && [ "$keep" = 0 ]; then
     {
         echo "# written by qemu-run.sh for this boot"
         [ -n "$config" ] && cat "$config"
@@ -130,10 +143,19 @@ qemu_args=(
     -display none -no-reboot -serial "file:$serial" -monitor none
     -drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code"
     -drive "if=pflash,format=raw,unit=1,file=$vars"
-    -drive "if=none,id=disk0,format=raw,file=$disk$ro"
-    -device virtio-blk-pci,drive=disk0,bootindex=1
-    -net none
 )
+if [ -n "$disk" ]; then
+    qemu_args+=(-drive "if=none,id=disk0,format=raw,file=$disk$ro"
+        -device "virtio-blk-pci,drive=disk0,bootindex=$([ -n "$netboot" ] && echo 2 || echo 1)")
+fi
+if [ -n "$netboot" ]; then
+    # romfile= leaves out the NIC's iPXE option ROM: OVMF's own PXE, HTTP and IPv4 drivers run
+    # it, as they would a server's NIC. The guest reaches the host's 127.0.0.1 as 10.0.2.2.
+    qemu_args+=(-netdev "user,id=n0,tftp=$netboot,bootfile=chase.efi"
+        -device "virtio-net-pci,netdev=n0,mac=$mac,romfile=,bootindex=1")
+else
+    qemu_args+=(-net none)
+fi
 [ "$secure" = 1 ] && qemu_args+=(-global driver=cfi.pflash01,property=secure,value=on)
 if [ -n "$monitor_when" ]; then
     # The human monitor on two FIFOs (QEMU opens both read-write: nothing blocks on open).
@@ -145,7 +167,7 @@ if [ -n "$monitor_when" ]; then
 fi
 [ ${#extra[@]} -gt 0 ] && qemu_args+=("${extra[@]}")
 
-echo "qemu-run: booting $image (copy in $work) with $mem, cpu $cpu, $smp CPU(s)"
+echo "qemu-run: booting ${netboot:+chase.efi from $netboot by PXE${image:+, with }}${image:+$image (copy in $work)} with $mem, cpu $cpu, $smp CPU(s)"
 start=$(date +%s)
 tailpid=
 if [ "$show" = 1 ]; then
@@ -196,7 +218,7 @@ if [ "$rc" = 124 ] && [ -z "$kill_after" ]; then
     exit 124
 fi
 
-if [ -n "$out" ]; then
+if [ -n "$out" ] && [ -n "$disk" ]; then
     newest=$(mdir -i "$part" -b ::/chase/runs 2>/dev/null | sed -n 's#.*/\([0-9]\{4\}\)/*$#\1#p' |
         sort | tail -n 1)
     if [ -z "$newest" ]; then

@@ -72,6 +72,16 @@ const struct key_desc global_keys[] = {
     {"memtype_test", KEY_CHOICE, GKEY(memtype_test), 0, 0, memtype_test_names, "",
      "tests only: treat the buffer's first place (uc_first) or all memory (uc_all) as UC, to "
      "show chase moves the buffer or refuses (firmware only)"},
+    {"results", KEY_TEXT, GKEY(results), 0, CFG_TEXT_MAX, NULL, "",
+     "where the run folder goes besides the boot volume (firmware only; docs/fleet.md): "
+     "http://HOST[:PORT][/PATH] or https://... (HTTP PUT of every file to "
+     "PATH/<machine>/<run id>/<file>, manifest.json last), serial (framed CHASE-FILE lines on "
+     "the serial port, docs/serial-log.md); empty: nowhere else"},
+    {"results.token", KEY_SECRET, GKEY(results_token), 0, CFG_TEXT_MAX, NULL, "",
+     "sent with every upload as 'Authorization: Bearer TOKEN' (never printed or written)"},
+    {"results.retries", KEY_U64, GKEY(results_retries), 0, RESULTS_RETRIES_MAX, NULL, "",
+     "an upload that fails is tried again this often, waiting 1, 2, 4 ... s (at most 30 s) "
+     "between tries; then the run goes to a writable local volume"},
 };
 const size_t global_key_count = sizeof(global_keys) / sizeof(global_keys[0]);
 

@@ -26,6 +26,11 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 #define WINDOW_MAX_MS_MAX 1000ULL   /* interrupts off longer than this starves the firmware */
 #define WARM_LAPS_MAX 64
 #define PASSES_MAX 16
+/* A text key's room: a configuration entry's value (192). */
+#define CFG_TEXT_MAX 192
+/* Uploads tried again at most this often: with the back-off's cap (run/ship.h) a server that is
+   down holds a machine for minutes, not hours. */
+#define RESULTS_RETRIES_MAX 10
 
 enum key_type {
     KEY_U64,         /* plain integer (decimal or 0x hex) */
@@ -36,8 +41,10 @@ enum key_type {
     KEY_U64_AUTO,    /* "auto" or an integer in [min, max] (struct cfg_auto) */
     KEY_SIZE_AUTO,   /* "auto" or a size in [min, max] (struct cfg_auto) */
     KEY_CHOICE_LIST, /* comma-separated names of key_desc.choices: indices (struct cfg_list) */
-    KEY_PERCENT      /* a percentage ("0.5" or "0.5%"), stored as uint64_t parts per million
+    KEY_PERCENT,     /* a percentage ("0.5" or "0.5%"), stored as uint64_t parts per million
                         of the whole (0.5% = 5000) in [min, max] */
+    KEY_TEXT,        /* text of at most max - 1 characters, stored in char[max] */
+    KEY_SECRET       /* KEY_TEXT never printed or written out (a token): only whether it is set */
 };
 
 /* Parts per million of the whole in one percent (KEY_PERCENT). */
@@ -96,6 +103,11 @@ struct global_params {
     unsigned memtype_test;     /* enum memtype_test (machine.h): tests only */
     unsigned serial_log;       /* 1: machine-readable lines to the serial port (lib/slog.h) */
     struct cfg_auto node;      /* memory node of the chase buffer; auto: the boot processor's */
+    /* Where the run goes too ("", "serial" or an http(s) URL); the token sent as "Authorization:
+       Bearer" ("": none); the tries after the first of each upload. */
+    char results[CFG_TEXT_MAX];
+    char results_token[CFG_TEXT_MAX];
+    uint64_t results_retries;
 };
 
 /* The hardware prefetchers while an experiment measures (prefetch_names). */

@@ -59,6 +59,10 @@ void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, 
         ksnprintf(buf, cap, "a percentage from %s to %s (at most 4 decimals, '%%' optional)", lo,
                   hi);
         break;
+    case KEY_TEXT:
+    case KEY_SECRET:
+        ksnprintf(buf, cap, "text of at most %llu characters", (unsigned long long)k->max - 1);
+        break;
     }
 }
 
@@ -244,6 +248,12 @@ enum value_error cfg_apply_value(const struct key_desc *k, void *params, const c
     case KEY_EXPERIMENTS:
         return parse_experiments((struct global_params *)params, value) ? VALUE_OK
                                                                         : VALUE_MALFORMED;
+    case KEY_TEXT:
+    case KEY_SECRET:
+        if (kstrlen(value) + 1 > k->max)
+            return VALUE_OUT_OF_RANGE;
+        kstrlcpy(field, value, k->max);
+        return VALUE_OK;
     }
     return VALUE_MALFORMED;
 }

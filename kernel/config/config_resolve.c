@@ -6,12 +6,16 @@
 #include "chase/measure.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/url.h"
 
 /* Key parts shorter than this are not matched inside other names. */
 #define SUGGEST_MIN_PART 3
 
 /* Repetitions until the median is known to 0.5%, at most 1 s a point (25 ms when quick). */
 #define DEFAULT_PRECISION_PPM 5000
+#define DEFAULT_RESULTS_RETRIES                                                                    \
+    3 /* rides out a collector restarting, without holding a machine                               \
+       */
 #define FULL_POINT_MAX_MS 1000
 #define QUICK_POINT_MAX_MS 25
 #define DEFAULT_WINDOW_MAX_MS 10 /* repetitions last about 1 ms: the cap is a safety bound */
@@ -97,9 +101,10 @@ static const struct key_desc *lookup(struct chase_config *cfg, const char *key, 
 {
     const struct cfg_table *t = cfg->global.table;
     const char *dot = kstrchr(key, '.');
-    if (!dot) {
+    const struct key_desc *global = find_key(global_keys, global_key_count, key);
+    if (!dot || global) { /* a global key's name may hold a dot ("results.token") */
         *params = &cfg->global;
-        return find_key(global_keys, global_key_count, key);
+        return global;
     }
     char name[32];
     size_t n = (size_t)(dot - key);
@@ -189,6 +194,7 @@ static void set_defaults(struct chase_config *cfg, const struct cfg_table *t,
     g->passes = profile == PROFILE_QUICK ? QUICK_PASSES : FULL_PASSES;
     g->warm_laps.is_auto = true;
     g->node.is_auto = true;
+    g->results_retries = DEFAULT_RESULTS_RETRIES;
     for (size_t i = 0; i < t->n && i < EXPERIMENTS_MAX; i++)
         t->section(i)->defaults(cfg_params(cfg, i), m, (enum profile)profile);
 }
@@ -345,6 +351,26 @@ static void check_firmware_only(const struct chase_config *cfg, const struct cfg
                   "auto, or run it under numactl --membind, or run chase.efi");
 }
 
+/* results: "", "serial" or an http(s) URL (lib/url.h); only chase.efi sends a run anywhere. */
+static void check_results(const struct chase_config *cfg, const struct cfg_entries *entries,
+                          const struct machine *m, struct cfg_errors *errs)
+{
+    const char *r = cfg->global.results;
+    struct url u;
+    char why[128];
+    if (!r[0])
+        return;
+    if (kstrcmp(m->platform, "uefi") != 0)
+        cfg_error(errs, source_of(entries, "results"),
+                  "key 'results': chase-host writes its run folder to DIR only; sending a run "
+                  "to a collector or the serial port is chase.efi's (docs/fleet.md)");
+    else if (kstrcmp(r, "serial") != 0 && !url_parse(r, &u, why, sizeof(why)))
+        cfg_error(errs, source_of(entries, "results"),
+                  "key 'results': bad value '%s': %s; expected serial, http://HOST[:PORT][/PATH] "
+                  "or https://HOST[:PORT][/PATH]",
+                  r, why);
+}
+
 bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
                  const struct cfg_entries *entries, const struct machine *m,
                  struct cfg_errors *errs)
@@ -367,6 +393,7 @@ bool cfg_resolve(struct chase_config *cfg, const struct cfg_table *t,
                   "windows and has no NMI or machine-check entry to provoke: page_fault and "
                   "general_protection (both data aborts there) are accepted");
     check_firmware_only(cfg, t, entries, m, errs);
+    check_results(cfg, entries, m, errs);
     if (cfg_page_bytes(cfg->global.page) == (1ULL << 30) && !m->cpu.has_1g_pages &&
         kstrcmp(m->platform, "uefi") == 0)
         cfg_error(errs, source_of(entries, "page"),

@@ -69,6 +69,12 @@ void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const voi
     case KEY_PERCENT:
         cfg_format_percent(buf, cap, *(const uint64_t *)field);
         break;
+    case KEY_TEXT:
+        ksnprintf(buf, cap, "%s", field);
+        break;
+    case KEY_SECRET:
+        ksnprintf(buf, cap, "%s", field[0] ? "(set)" : "");
+        break;
     }
 }
 
@@ -122,6 +128,12 @@ void cfg_value_json(struct json *j, const struct key_desc *k, const void *params
         json_array_end(j);
         break;
     }
+    case KEY_TEXT:
+        json_string(j, k->name, field);
+        break;
+    case KEY_SECRET: /* whether it is set, never the secret */
+        json_bool(j, k->name, field[0] != 0);
+        break;
     case KEY_PERCENT: /* in percent, as written */
         json_double(j, k->name, (double)*(const uint64_t *)field / CFG_PPM_PER_PERCENT, 4);
         break;

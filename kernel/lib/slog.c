@@ -71,20 +71,14 @@ static void field(const char *key, size_t klen, const char *v, size_t n)
     strbuf_puts(&line, "\"");
 }
 
-bool slog_begin(bool on, const char *start_time, uint64_t tsc, const char *version,
+bool slog_begin(bool on, const char *run_id, const char *start_time, const char *version,
                 const char *platform)
 {
     kmemset(&slog, 0, sizeof(slog));
     strbuf_reset(&line);
     if (!on)
         return true;
-    /* the start time's digits and the TSC's low bits: distinct for every boot */
-    size_t n = 0;
-    for (const char *p = start_time; p && *p && n + 1 < sizeof(slog.run_id); p++)
-        if (kisdigit(*p))
-            slog.run_id[n++] = *p;
-    ksnprintf(slog.run_id + n, sizeof(slog.run_id) - n, "%s%08x", n ? "-" : "",
-              (unsigned)(tsc & 0xffffffffu));
+    kstrlcpy(slog.run_id, run_id, sizeof(slog.run_id));
     slog.on = true;
     start("run");
     field("version", 7, version, kstrlen(version));

@@ -16,12 +16,12 @@
 #define SLOG_LINE_MAX 4096 /* a longer line is cut (and ends with "cut=1") */
 
 /*
- * Start the log of this run (on: the serial_log key) with its run id, one per boot (the
- * start time and a TSC reading). Writes the kind=run line and says on the console that the log
- * is on (or that there is no serial port). Returns false when on but there is no serial port:
- * nothing more is written.
+ * Start the log of this run (on: the serial_log key) with its run id (run/ship.h: the start
+ * time, the machine and a TSC reading; the same id names the uploaded run). Writes the kind=run
+ * line and says on the console that the log is on (or that there is no serial port). Returns
+ * false when on but there is no serial port: nothing more is written.
  */
-bool slog_begin(bool on, const char *start_time, uint64_t tsc, const char *version,
+bool slog_begin(bool on, const char *run_id, const char *start_time, const char *version,
                 const char *platform);
 
 /* Whether lines go out now (on and a serial port there). */

@@ -11,6 +11,7 @@
 #include "machine/arm_id.h"
 #include "platform.h"
 #include "run/machine_checks.h"
+#include "run/ship.h"
 
 #ifndef CHASE_VERSION
 #define CHASE_VERSION "unknown"
@@ -429,6 +430,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
         results_nodes_json(&j);
     }
     json_string(&j, "start_time", r->start_time);
+    ship_json(&j, r->fleet);
     json_string(&j, "end_time", r->end_time);
     json_string(&j, "running", r->running);
     experiments_json(&j, r);

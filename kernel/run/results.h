@@ -27,6 +27,7 @@ struct run_record {
     void (*json_extra)(struct json *j, const void *ctx); /* run_inputs' json_extra, or NULL */
     const void *json_extra_ctx;
     const struct mcheck *mca; /* the machine-check banks (run/machine_checks.h), or NULL */
+    const struct run_fleet *fleet; /* run id, machine name, boot NIC (run/ship.h); NULL before */
 };
 
 /* Write run.json for the record into out (replacing its content). */

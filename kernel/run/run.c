@@ -18,6 +18,7 @@
 #include "run/machine_checks.h"
 #include "run/prefetch.h"
 #include "run/results.h"
+#include "run/ship.h"
 #include "run/summary.h"
 
 struct run_state {
@@ -433,8 +434,7 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
     }
     *ctx = (struct exp_ctx){
         .m = m, .cfg = cfg, .timing = t, .measure = in->measure ? in->measure : measure_chase};
-    slog_begin(cfg->global.serial_log != 0, in->start_time, arch_tsc_fenced(), CHASE_VERSION,
-               m->platform);
+    ship_begin(&s->rec, in, cfg); /* the run id and machine name; the serial log starts */
     outcome = run_all(s, ctx, t, in);
     if (kstrcmp(m->platform, "uefi") == 0) /* chase-host's threads end with the process */
         mp_exit_check(on_exit);

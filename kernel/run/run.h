@@ -14,6 +14,7 @@
 #include "machine/machine.h"
 
 struct json;
+struct run_fleet;
 
 enum exp_status { EXP_PENDING, EXP_RUNNING, EXP_OK, EXP_FAILED, EXP_SKIPPED };
 
@@ -40,6 +41,8 @@ struct run_inputs {
        sets) through j, given json_extra_ctx */
     void (*json_extra)(struct json *j, const void *ctx);
     const void *json_extra_ctx;
+    struct run_fleet *fleet; /* the boot NIC in, run id and results keys out (run/ship.h); NULL:
+                                chase_main keeps its own (chase-host, chase-sim) */
 };
 
 enum run_outcome {

@@ -66,8 +66,9 @@ static const char *nth_line(unsigned i)
 static void test_rows_once_and_parse_back(void **state)
 {
     (void)state;
-    assert_true(slog_begin(true, "2026-11-26T22:50:00", 0x1234abcdull, "0.1.0", "uefi"));
-    assert_string_equal(slog_run_id(), "20261126225000-1234abcd");
+    assert_true(slog_begin(true, "20261126225000-0a1b2c3d-1234abcd", "2026-11-26T22:50:00", "0.1.0",
+                           "uefi"));
+    assert_string_equal(slog_run_id(), "20261126225000-0a1b2c3d-1234abcd");
     slog_experiment("random");
     struct strbuf csv = {0};
     strbuf_puts(&csv, "size_bytes,ns_median,clock,note\n4096,1.290,adds,\n");
@@ -109,8 +110,8 @@ static void test_rows_once_and_parse_back(void **state)
 static void test_new_experiment_restarts(void **state)
 {
     (void)state;
-    slog_begin(true, "", 7, "0.1.0", "uefi");
-    assert_string_equal(slog_run_id(), "00000007");
+    slog_begin(true, "00000000000000-00000000-00000007", "", "0.1.0", "uefi");
+    assert_string_equal(slog_run_id(), "00000000000000-00000000-00000007");
     struct strbuf csv = {0};
     slog_experiment("linear");
     strbuf_puts(&csv, "stride_bytes,ns_median\n64,0.5\n");
@@ -135,13 +136,13 @@ static void test_off_and_no_port(void **state)
     (void)state;
     struct strbuf csv = {0};
     strbuf_puts(&csv, "a,b\n1,2\n");
-    assert_true(slog_begin(false, "x", 1, "0.1.0", "uefi"));
+    assert_true(slog_begin(false, "x", "", "0.1.0", "uefi"));
     slog_experiment("random");
     slog_rows(&csv);
     slog_end("complete");
     assert_int_equal(stub_serial_len, 0);
     stub_serial_present = false;
-    assert_false(slog_begin(true, "x", 1, "0.1.0", "linux"));
+    assert_false(slog_begin(true, "x", "", "0.1.0", "linux"));
     assert_false(slog_active());
     slog_rows(&csv);
     slog_end("complete");

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 49's firmware side under OVMF (TCG; nothing here is timed): chase.efi PXE-booted from
+# QEMU's TFTP with no disk reads chase/<uuid>.cfg (PXELINUX's order) and uploads its run folder
+# with HTTP PUT to an nginx this test starts on 127.0.0.1 (its own prefix, stopped at the end),
+# manifest.json last, sizes and SHA-256 matching; a machine without its own file takes
+# chase/default.cfg, finds its collector down for the whole retry window and writes the run to
+# the disk it has, saying where; results = serial gives CHASE-FILE lines that rebuild the run
+# folder written to disk in the same boot, byte for byte.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+UUID_A=4a1f0c2e-5d6b-4c7a-9e21-00000000000a
+UUID_B=4a1f0c2e-5d6b-4c7a-9e21-00000000000b
+MAC_A=52:54:00:c4:a5:01
+MAC_B=52:54:00:c4:a5:02
+NGX=$(fresh_dir nginx)
+
+# A TCP port on 127.0.0.1 nothing listens on (a few random tries; bounded).
+free_port() {
+    local p i
+    for i in 1 2 3 4 5 6 7 8; do
+        p=$((20000 + RANDOM % 40000))
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
+    done
+    return 1
+}
+
+# nginx on 127.0.0.1:PORT serving $NGX/root, PUT creating folders; the log names the token.
+start_nginx() {
+    local try
+    mkdir -p "$NGX/root" "$NGX/logs" "$NGX/tmp"
+    for try in 1 2 3; do
+        PORT=$(free_port) || return 1
+        cat >"$NGX/nginx.conf" <<CONF
+user $(id -un) $(id -gn);
+worker_processes 1;
+pid $NGX/nginx.pid;
+error_log $NGX/logs/error.log;
+events { worker_connections 32; }
+http {
+    log_format put '\$request_method \$uri \$status auth="\$http_authorization"';
+    access_log $NGX/logs/access.log put;
+    client_body_temp_path $NGX/tmp;
+    proxy_temp_path $NGX/tmp;
+    fastcgi_temp_path $NGX/tmp;
+    uwsgi_temp_path $NGX/tmp;
+    scgi_temp_path $NGX/tmp;
+    client_max_body_size 64m;
+    server {
+        listen 127.0.0.1:$PORT;
+        root $NGX/root;
+        location / { dav_methods PUT; create_full_put_path on; dav_access user:rw all:r; }
+    }
+}
+CONF
+        nginx -p "$NGX" -c "$NGX/nginx.conf" 2>>"$NGX/logs/start.log" && return 0
+    done
+    return 1
+}
+stop_nginx() { [ -f "$NGX/nginx.pid" ] && kill "$(cat "$NGX/nginx.pid")" 2>/dev/null; }
+trap stop_nginx EXIT
+
+# crc32 FILE: its CRC-32 (IEEE, as zlib) in lower-case hex: gzip's trailer holds it.
+crc32() { gzip -c <"$1" | tail -c 8 | od -An -N4 -tx4 | tr -d ' \n'; }
+
+# manifest_matches DIR: DIR/manifest.json lists every other file of DIR with its size and SHA-256.
+manifest_matches() {
+    local dir=$1 m=$1/manifest.json f
+    json_true "$m" '.format == "chase-manifest" and .version == 1' || return 1
+    [ "$(jq -r '.files[].name' "$m" | sort)" = "$(cd "$dir" && ls | grep -vx manifest.json | sort)" ] ||
+        return 1
+    for f in $(jq -r '.files[].name' "$m"); do
+        [ "$(jq -r --arg f "$f" '.files[] | select(.name == $f) | .size' "$m")" = \
+            "$(stat -c %s "$dir/$f")" ] || return 1
+        [ "$(jq -r --arg f "$f" '.files[] | select(.name == $f) | .sha256' "$m")" = \
+            "$(sha256sum "$dir/$f" | cut -c1-64)" ] || return 1
+    done
+}
+
+check "nginx started on 127.0.0.1 with its own configuration" start_nginx
+DEAD=$(free_port)
+TFTP=$(fresh_dir tftp)
+mkdir -p "$TFTP/chase"
+cp "$ROOT/build/chase.efi" "$TFTP/"
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = http://10.0.2.2:$PORT/fleet" "results.token = tok-A1" \
+    >"$TFTP/chase/$UUID_A.cfg"
+printf '%s\n' profile=quick on_exit=shutdown experiments=linear linear.size=64K \
+    linear.max_stride=256 "results = http://10.0.2.2:$DEAD/fleet" results.retries=1 \
+    >"$TFTP/chase/default.cfg"
+
+# ---- machine A: no disk, its own chase/<uuid>.cfg, uploads to nginx ------------------------------
+IMAGE= boot pxe-a --net-boot "$TFTP" --mac "$MAC_A" --timeout 300 \
+    --qemu -smbios --qemu "type=1,uuid=$UUID_A,serial=SN-A1"
+con=$WORK/console-a.txt
+sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g' "$SERIAL" | tr -d '\r' >"$con"
+check "A: PXE-booted with no disk, chase shut the machine down" test "$BOOT_RC" = 0
+check "A: the console names chase/<uuid>.cfg as the configuration used" \
+    grep -q "network boot (pxe): configuration tftp://10.0.2.2/chase/$UUID_A.cfg" "$con"
+runs=$(ls "$NGX/root/fleet/SN-A1" 2>/dev/null)
+up=$NGX/root/fleet/SN-A1/$runs
+check "A: one run arrived under <root>/fleet/SN-A1 (the SMBIOS serial)" test "$(echo "$runs" | wc -w)" = 1
+who=$(printf %s "$UUID_A" | gzip -c | tail -c 8 | od -An -N4 -tx4 | tr -d ' \n')
+check "A: the run id is YYYYMMDDhhmmss-<CRC-32 of the UUID>-<TSC>" \
+    grep -qE "^[0-9]{14}-$who-[0-9a-f]{8}\$" <<<"$runs"
+check "A: run.json, random.csv, random.samples.csv, console.txt and manifest.json arrived" \
+    test "$(ls "$up" | sort | tr '\n' ' ')" = \
+    "console.txt manifest.json random.csv random.samples.csv run.json "
+check "A: manifest.json lists every other file with its size and SHA-256" manifest_matches "$up"
+check "A: manifest.json names the machine and the run" json_true "$up/manifest.json" \
+    ".machine == \"SN-A1\" and .run_id == \"$runs\""
+check "A: run.json: run id, machine (serial), pxe, the boot NIC's MAC, the file it read" \
+    json_true "$up/run.json" ".run_id == \"$runs\" and .machine == \"SN-A1\" and
+    .machine_from == \"serial\" and .boot == \"pxe\" and .boot_nic.mac == \"$MAC_A\" and
+    (.config_from | endswith(\"chase/$UUID_A.cfg\")) and .status == \"complete\" and
+    .config[\"results.token\"] == true"
+check "A: every PUT carried the token as Authorization: Bearer, manifest.json last" test \
+    "$(grep -c "^PUT /fleet/SN-A1/$runs/[a-z._]* 201 auth=\"Bearer tok-A1\"" "$NGX/logs/access.log")" = 5 -a \
+    "$(grep "^PUT /fleet/SN-A1/" "$NGX/logs/access.log" | tail -n 1 | cut -d' ' -f2)" = \
+    "/fleet/SN-A1/$runs/manifest.json"
+check "A: the token is written nowhere in the run" bash -c "! grep -rq tok-A1 '$up'"
+check "A: a progress line per file and the end said on the console" \
+    grep -q "results: \[5/5\] manifest.json, [0-9]* bytes: HTTP 201" "$con"
+check "A: the serial port has the outcome as a CHASE-LOG line" \
+    grep -q "CHASE-LOG v=1 run=$runs kind=results status=uploaded" "$con"
+
+# ---- machine B: placeholder serial, chase/default.cfg, collector down, a writable disk -------------
+boot pxe-b --net-boot "$TFTP" --mac "$MAC_B" --timeout 300 \
+    --qemu -smbios --qemu "type=1,uuid=$UUID_B,serial=To Be Filled By O.E.M."
+con=$WORK/console-b.txt
+sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g' "$SERIAL" | tr -d '\r' >"$con"
+check "B: PXE-booted (a disk behind the network), chase shut the machine down" test "$BOOT_RC" = 0
+check "B: the console names chase/default.cfg (no file for its UUID or MAC)" \
+    grep -q "configuration tftp://10.0.2.2/chase/default.cfg" "$con"
+check "B: each upload try failed and was retried once with a 1 s wait" \
+    grep -q "results: \[1/[0-9]*\] run.json failed: .*; try 2 of 2 in 1 s" "$con"
+check "B: the console says the run went to the disk, and where" \
+    grep -qE 'results: the upload did not complete; the run \([0-9]+ files\) was written to \\chase\\runs\\0001 on the volume' "$con"
+check "B: the serial port has it as a CHASE-LOG results line" \
+    grep -q 'kind=results status=local where="\\chase\\runs\\0001 on the volume' "$con"
+check "B: nothing reached the collector's root (it was down)" test ! -e "$NGX/root/fleet/$UUID_B"
+check "B: the run folder on the disk holds the run, its manifest matching" manifest_matches "$RUN_DIR"
+check "B: machine is the UUID (the serial is a placeholder), default.cfg recorded" \
+    json_true "$RUN_DIR/run.json" ".machine == \"$UUID_B\" and .machine_from == \"uuid\" and
+    .boot_nic.mac == \"$MAC_B\" and (.config_from | endswith(\"chase/default.cfg\")) and
+    .status == \"complete\""
+check "B: linear ran (default.cfg's experiment), its CSV on the disk" test -s "$RUN_DIR/linear.csv"
+check "B: the disk's console.txt tells of the failed upload" \
+    grep -q "to http://10.0.2.2:$DEAD/fleet/$UUID_B/.* failed" "$RUN_DIR/console.txt"
+
+# ---- results = serial: the CHASE-FILE lines rebuild the disk's run folder byte for byte ----------
+# rebuild SERIAL DIR: the run folder from the CHASE-FILE lines, each chunk's CRC-32 and each file's
+# size and SHA-256 checked (a line "bad ..." on stdout for each mismatch).
+rebuild() {
+    local serial=$1 dir=$2 name seq crc b64 size sha chunk=$2/.chunk
+    mkdir -p "$dir"
+    grep -ao 'CHASE-FILE v=1 .*' "$serial" | tr -d '\r' |
+        sed 's/.* kind=\([a-z]*\) /\1 /' >"$dir/.lines"
+    while read -r kind rest; do
+        case "$kind" in
+        begin)
+            eval "$(sed 's/name=\([^ ]*\) size=\([0-9]*\) sha256=\([0-9a-f]*\)/name=\1 size=\2 sha=\3/' <<<"$rest")"
+            : >"$dir/$name"
+            printf '%s %s\n' "$size" "$sha" >"$dir/.want-$name" ;;
+        data)
+            read -r _ seq crc b64 <<<"$(sed 's/name=[^ ]* seq=\([0-9]*\) crc32=\([0-9a-f]*\) b64=\(.*\)/x \1 \2 \3/' <<<"$rest")"
+            printf %s "$b64" | base64 -d >"$chunk"
+            [ "$(crc32 "$chunk")" = "$crc" ] || echo "bad crc $name $seq"
+            cat "$chunk" >>"$dir/$name" ;;
+        end)
+            name=$(sed 's/name=\([^ ]*\) .*/\1/' <<<"$rest")
+            read -r size sha <"$dir/.want-$name"
+            [ "$(stat -c %s "$dir/$name")" = "$size" ] || echo "bad size $name"
+            [ "$(sha256sum <"$dir/$name" | cut -c1-64)" = "$sha" ] || echo "bad sha256 $name" ;;
+        esac
+    done <"$dir/.lines"
+    rm -f "$chunk" "$dir"/.want-*
+}
+
+boot serial --set profile=quick --set on_exit=shutdown --set experiments=random \
+    --set random.max=64K --set results=serial
+check "serial: booted from the disk, chase shut the machine down" test "$BOOT_RC" = 0
+built=$WORK/rebuilt
+problems=$(rebuild "$SERIAL" "$built")
+check "serial: every chunk's CRC-32 and every file's size and SHA-256 check" test -z "$problems"
+lines=$(grep -ao 'CHASE-FILE v=1 .*' "$SERIAL" | tr -d '\r')
+files=$(ls "$RUN_DIR" | wc -l)
+check "serial: kind=run first (machine, files), kind=done last, manifest.json the last file" \
+    bash -c '[ "$(head -n 1 <<<"$1" | grep -o "kind=run machine=[^ ]* files=$2\$")" ] &&
+        [ "$(tail -n 1 <<<"$1" | grep -o "kind=done files=$2\$")" ] &&
+        [ "$(grep -o "kind=begin name=[^ ]*" <<<"$1" | tail -n 1)" = "kind=begin name=manifest.json" ]' \
+    _ "$lines" "$files"
+check "serial: at most 192 bytes a data line, chunks numbered from 0" \
+    bash -c '! grep -o "b64=[^ ]*" <<<"$1" | awk "length(\$0) > 4 + 256 {bad=1} END {exit !bad}" &&
+        grep -q "seq=0 " <<<"$1"' _ "$lines"
+check "serial: the rebuilt folder is the disk's, file for file, byte for byte" \
+    diff -r --exclude=.lines "$built" "$RUN_DIR"
+check "serial: every line carries the run id the run.json has" \
+    bash -c '[ "$(grep -c "^CHASE-FILE v=1 run=$2 " <<<"$1")" = "$(wc -l <<<"$1")" ]' \
+    _ "$lines" "$(jq -r .run_id "$RUN_DIR/run.json")"
+finish
