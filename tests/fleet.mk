@@ -20,3 +20,7 @@ test_ship_SRCS := kernel/run/ship.c kernel/lib/slog.c kernel/lib/sha256.c kernel
 # PXE boots with no disk: configuration per machine, upload to nginx, the fallback to a disk;
 # results = serial rebuilt byte for byte (about 75 s on two cores).
 SCRIPT_TESTS += tests/qemu/test_fleet_boot.sh
+
+# SMBIOS type 1's serial number and UUID, which name the machine.
+UNIT_TESTS += machine/test_smbios_system
+test_smbios_system_SRCS = $(test_smbios_SRCS)
