@@ -5,8 +5,10 @@
 # with HTTP PUT to an nginx this test starts on 127.0.0.1 (its own prefix, stopped at the end),
 # manifest.json last, sizes and SHA-256 matching; a machine without its own file takes
 # chase/default.cfg, finds its collector down for the whole retry window and writes the run to
-# the disk it has, saying where; results = serial gives CHASE-FILE lines that rebuild the run
-# folder written to disk in the same boot, byte for byte.
+# the disk it has, saying where; a machine HTTP-booted from nginx reads chase/01-<mac>.cfg over
+# HTTP after the UUID's file is not there, and with its collector down and no disk says its
+# run is lost; results = serial gives CHASE-FILE lines that rebuild the run folder written to
+# disk in the same boot, byte for byte.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -14,6 +16,8 @@ UUID_A=4a1f0c2e-5d6b-4c7a-9e21-00000000000a
 UUID_B=4a1f0c2e-5d6b-4c7a-9e21-00000000000b
 MAC_A=52:54:00:c4:a5:01
 MAC_B=52:54:00:c4:a5:02
+UUID_C=4a1f0c2e-5d6b-4c7a-9e21-00000000000c
+MAC_C=52:54:00:c4:a5:03
 NGX=$(fresh_dir nginx)
 
 # A TCP port on 127.0.0.1 nothing listens on (a few random tries; bounded).
@@ -148,6 +152,27 @@ check "B: machine is the UUID (the serial is a placeholder), default.cfg recorde
 check "B: linear ran (default.cfg's experiment), its CSV on the disk" test -s "$RUN_DIR/linear.csv"
 check "B: the disk's console.txt tells of the failed upload" \
     grep -q "to http://10.0.2.2:$DEAD/fleet/$UUID_B/.* failed" "$RUN_DIR/console.txt"
+
+# ---- machine C: HTTP boot from nginx, chase/01-<mac>.cfg over HTTP, collector down, no disk ------
+mkdir -p "$NGX/root/boot/chase"
+cp "$ROOT/build/chase.efi" "$NGX/root/boot/"
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = http://10.0.2.2:$DEAD" results.retries=0 \
+    >"$NGX/root/boot/chase/01-${MAC_C//:/-}.cfg"
+IMAGE= boot http-c --http-boot "http://10.0.2.2:$PORT/boot/chase.efi" --mac "$MAC_C" \
+    --timeout 300 --qemu -smbios --qemu "type=1,uuid=$UUID_C,serial=SN-C3"
+con=$WORK/console-c.txt
+sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g' "$SERIAL" | tr -d '\r' >"$con"
+check "C: HTTP-booted from nginx with no disk, chase shut the machine down" test "$BOOT_RC" = 0
+check "C: the console names chase/01-<mac>.cfg, read over HTTP" grep -q \
+    "network boot (http): configuration http://10.0.2.2:$PORT/boot/chase/01-${MAC_C//:/-}.cfg" "$con"
+check "C: it asked for chase/<uuid>.cfg first (404), then the MAC's (200)" test \
+    "$(grep '^GET /boot/chase/' "$NGX/logs/access.log" | cut -d' ' -f2,3 | tr '\n' ' ')" = \
+    "/boot/chase/$UUID_C.cfg 404 /boot/chase/01-${MAC_C//:/-}.cfg 200 "
+check "C: with no retries and no writable volume the console says the run is lost" \
+    grep -qE 'results: the upload did not complete, and there is no writable volume: the run.s [0-9]+ files \([0-9]+ bytes\) are LOST' "$con"
+check "C: the serial port says so too (status=lost)" grep -q 'kind=results status=lost' "$con"
+check "C: one try only (results.retries = 0)" test "$(grep -c 'run.json.*failed' "$con")" = 1
 
 # ---- results = serial: the CHASE-FILE lines rebuild the disk's run folder byte for byte ----------
 # rebuild SERIAL DIR: the run folder from the CHASE-FILE lines, each chunk's CRC-32 and each file's
