@@ -17,8 +17,9 @@ test_ship_SRCS := kernel/run/ship.c kernel/lib/slog.c kernel/lib/sha256.c kernel
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/csv.c kernel/lib/console.c \
 	tests/unit/stubs/stub_platform.c
 
-# PXE boots with no disk: configuration per machine, upload to nginx, the fallback to a disk;
-# results = serial rebuilt byte for byte (about 75 s on two cores).
+# PXE and HTTP boots with no disk: configuration per machine, upload to nginx, retries, the
+# fallback to a disk, a lost run said;
+# results = serial rebuilt byte for byte (five boots, about two minutes on two cores).
 SCRIPT_TESTS += tests/qemu/test_fleet_boot.sh
 
 # SMBIOS type 1's serial number and UUID, which name the machine.

@@ -3,7 +3,8 @@
 # Issue 49's firmware side under OVMF (TCG; nothing here is timed): chase.efi PXE-booted from
 # QEMU's TFTP with no disk reads chase/<uuid>.cfg (PXELINUX's order) and uploads its run folder
 # with HTTP PUT to an nginx this test starts on 127.0.0.1 (its own prefix, stopped at the end),
-# manifest.json last, sizes and SHA-256 matching; a machine without its own file takes
+# manifest.json last, sizes and SHA-256 matching; a machine whose collector comes up only after
+# its first try failed finishes its upload by retrying; a machine without its own file takes
 # chase/default.cfg, finds its collector down for the whole retry window and writes the run to
 # the disk it has, saying where; a machine HTTP-booted from nginx reads chase/01-<mac>.cfg over
 # HTTP after the UUID's file is not there, and with its collector down and no disk says its
@@ -17,6 +18,7 @@ UUID_B=4a1f0c2e-5d6b-4c7a-9e21-00000000000b
 MAC_A=52:54:00:c4:a5:01
 MAC_B=52:54:00:c4:a5:02
 UUID_C=4a1f0c2e-5d6b-4c7a-9e21-00000000000c
+UUID_D=4a1f0c2e-5d6b-4c7a-9e21-00000000000d
 MAC_C=52:54:00:c4:a5:03
 NGX=$(fresh_dir nginx)
 
@@ -30,40 +32,49 @@ free_port() {
     return 1
 }
 
-# nginx on 127.0.0.1:PORT serving $NGX/root, PUT creating folders; the log names the token.
+# start_nginx DIR [PORT]: nginx on 127.0.0.1:PORT (without PORT a free one, then set in PORT)
+# serving DIR/root, PUT creating folders, its own prefix and logs in DIR; the log names the token.
 start_nginx() {
-    local try
-    mkdir -p "$NGX/root" "$NGX/logs" "$NGX/tmp"
+    local dir=$1 try port
+    mkdir -p "$dir/root" "$dir/logs" "$dir/tmp"
     for try in 1 2 3; do
-        PORT=$(free_port) || return 1
-        cat >"$NGX/nginx.conf" <<CONF
+        port=${2:-$(free_port)} || return 1
+        cat >"$dir/nginx.conf" <<CONF
 user $(id -un) $(id -gn);
 worker_processes 1;
-pid $NGX/nginx.pid;
-error_log $NGX/logs/error.log;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log;
 events { worker_connections 32; }
 http {
     log_format put '\$request_method \$uri \$status auth="\$http_authorization"';
-    access_log $NGX/logs/access.log put;
-    client_body_temp_path $NGX/tmp;
-    proxy_temp_path $NGX/tmp;
-    fastcgi_temp_path $NGX/tmp;
-    uwsgi_temp_path $NGX/tmp;
-    scgi_temp_path $NGX/tmp;
+    access_log $dir/logs/access.log put;
+    client_body_temp_path $dir/tmp;
+    proxy_temp_path $dir/tmp;
+    fastcgi_temp_path $dir/tmp;
+    uwsgi_temp_path $dir/tmp;
+    scgi_temp_path $dir/tmp;
     client_max_body_size 64m;
     server {
-        listen 127.0.0.1:$PORT;
-        root $NGX/root;
+        listen 127.0.0.1:$port;
+        root $dir/root;
         location / { dav_methods PUT; create_full_put_path on; dav_access user:rw all:r; }
     }
 }
 CONF
-        nginx -p "$NGX" -c "$NGX/nginx.conf" 2>>"$NGX/logs/start.log" && return 0
+        if nginx -p "$dir" -c "$dir/nginx.conf" 2>>"$dir/logs/start.log"; then
+            [ -n "${2:-}" ] || PORT=$port
+            return 0
+        fi
     done
     return 1
 }
-stop_nginx() { [ -f "$NGX/nginx.pid" ] && kill "$(cat "$NGX/nginx.pid")" 2>/dev/null; }
-trap stop_nginx EXIT
+stop_nginx() {
+    local d
+    for d in "$@"; do [ -f "$d/nginx.pid" ] && kill "$(cat "$d/nginx.pid")" 2>/dev/null; done
+    return 0
+}
+NGX2=$(fresh_dir nginx-late)
+trap 'stop_nginx "$NGX" "$NGX2"' EXIT
 
 # crc32 FILE: its CRC-32 (IEEE, as zlib) in lower-case hex: gzip's trailer holds it.
 crc32() { gzip -c <"$1" | tail -c 8 | od -An -N4 -tx4 | tr -d ' \n'; }
@@ -82,8 +93,9 @@ manifest_matches() {
     done
 }
 
-check "nginx started on 127.0.0.1 with its own configuration" start_nginx
+check "nginx started on 127.0.0.1 with its own configuration" start_nginx "$NGX"
 DEAD=$(free_port)
+LATE=$(free_port)
 TFTP=$(fresh_dir tftp)
 mkdir -p "$TFTP/chase"
 cp "$ROOT/build/chase.efi" "$TFTP/"
@@ -128,6 +140,29 @@ check "A: a progress line per file and the end said on the console" \
     grep -q "results: \[5/5\] manifest.json, [0-9]* bytes: HTTP 201" "$con"
 check "A: the serial port has the outcome as a CHASE-LOG line" \
     grep -q "CHASE-LOG v=1 run=$runs kind=results status=uploaded" "$con"
+
+# ---- machine D: its collector comes up only after the first try failed; the retries finish ------
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = http://10.0.2.2:$LATE" results.retries=4 >"$TFTP/chase/$UUID_D.cfg"
+(IMAGE= boot pxe-d --net-boot "$TFTP" --timeout 300 \
+    --qemu -smbios --qemu "type=1,uuid=$UUID_D,serial=SN-D4") >"$TEST_TMP/pxe-d.log" 2>&1 &
+booting=$!
+serial_d=$TEST_TMP/pxe-d/vm/serial.log
+for i in $(seq 1 1500); do # at most 300 s, as the boot's own timeout
+    grep -aq 'run.json failed: .*; try 2 of 5 in 1 s' "$serial_d" 2>/dev/null && break
+    kill -0 "$booting" 2>/dev/null || break
+    sleep 0.2
+done
+check "D: the collector was down at the first try (the console said so)" \
+    grep -aq 'run.json failed: .*; try 2 of 5 in 1 s' "$serial_d"
+check "D: the collector started on its port after that" start_nginx "$NGX2" "$LATE"
+wait "$booting"
+con=$TEST_TMP/pxe-d/console-d.txt
+sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g' "$serial_d" | tr -d '\r' >"$con"
+runs=$(ls "$NGX2/root/SN-D4" 2>/dev/null)
+check "D: the retries finished the upload: every file, manifest matching" \
+    manifest_matches "$NGX2/root/SN-D4/$runs"
+check "D: the console says all files were uploaded" grep -q "results: all 5 files uploaded" "$con"
 
 # ---- machine B: placeholder serial, chase/default.cfg, collector down, a writable disk -------------
 boot pxe-b --net-boot "$TFTP" --mac "$MAC_B" --timeout 300 \
