@@ -4,7 +4,8 @@
 # QEMU's TFTP with no disk reads chase/<uuid>.cfg (PXELINUX's order) and uploads its run folder
 # with HTTP PUT to an nginx this test starts on 127.0.0.1 (its own prefix, stopped at the end),
 # manifest.json last, sizes and SHA-256 matching; a machine whose collector comes up only after
-# its first try failed finishes its upload by retrying; a machine without its own file takes
+# its first try failed finishes its upload by retrying; one uploads over https (OVMF's TLS, the
+# test's CA handed to it through fw_cfg); a machine without its own file takes
 # chase/default.cfg, finds its collector down for the whole retry window and writes the run to
 # the disk it has, saying where; a machine HTTP-booted from nginx reads chase/01-<mac>.cfg over
 # HTTP after the UUID's file is not there, and with its collector down and no disk says its
@@ -19,6 +20,7 @@ MAC_A=52:54:00:c4:a5:01
 MAC_B=52:54:00:c4:a5:02
 UUID_C=4a1f0c2e-5d6b-4c7a-9e21-00000000000c
 UUID_D=4a1f0c2e-5d6b-4c7a-9e21-00000000000d
+UUID_E=4a1f0c2e-5d6b-4c7a-9e21-00000000000e
 MAC_C=52:54:00:c4:a5:03
 NGX=$(fresh_dir nginx)
 
@@ -34,6 +36,7 @@ free_port() {
 
 # start_nginx DIR [PORT]: nginx on 127.0.0.1:PORT (without PORT a free one, then set in PORT)
 # serving DIR/root, PUT creating folders, its own prefix and logs in DIR; the log names the token.
+# With DIR/cert.pem and DIR/key.pem it speaks https.
 start_nginx() {
     local dir=$1 try port
     mkdir -p "$dir/root" "$dir/logs" "$dir/tmp"
@@ -55,7 +58,8 @@ http {
     scgi_temp_path $dir/tmp;
     client_max_body_size 64m;
     server {
-        listen 127.0.0.1:$port;
+        listen 127.0.0.1:$port$([ -f "$dir/cert.pem" ] && echo " ssl");
+        $([ -f "$dir/cert.pem" ] && echo "ssl_certificate $dir/cert.pem; ssl_certificate_key $dir/key.pem;")
         root $dir/root;
         location / { dav_methods PUT; create_full_put_path on; dav_access user:rw all:r; }
     }
@@ -74,7 +78,25 @@ stop_nginx() {
     return 0
 }
 NGX2=$(fresh_dir nginx-late)
-trap 'stop_nginx "$NGX" "$NGX2"' EXIT
+NGX3=$(fresh_dir nginx-tls)
+trap 'stop_nginx "$NGX" "$NGX2" "$NGX3"' EXIT
+
+# edk2_cacerts DER OUT: an EFI_SIGNATURE_LIST holding one X.509 certificate (UEFI 2.10 32.4.1:
+# EFI_CERT_X509_GUID, list size, header size 0, signature size; an owner GUID of zeros, the
+# DER), the form OVMF reads from fw_cfg's etc/edk2/https/cacerts as its trusted CAs for https.
+edk2_cacerts() {
+    local n v
+    n=$(stat -c %s "$1")
+    {
+        printf '\xa1\x59\xc0\xa5\xe4\x94\xa7\x4a\x87\xb5\xab\x15\x5c\x2b\xf0\x72'
+        for v in $((28 + 16 + n)) 0 $((16 + n)); do
+            printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((v & 255)) $((v >> 8 & 255)) \
+                $((v >> 16 & 255)) $((v >> 24 & 255)))"
+        done
+        head -c 16 /dev/zero
+        cat "$1"
+    } >"$2"
+}
 
 # crc32 FILE: its CRC-32 (IEEE, as zlib) in lower-case hex: gzip's trailer holds it.
 crc32() { gzip -c <"$1" | tail -c 8 | od -An -N4 -tx4 | tr -d ' \n'; }
@@ -163,6 +185,21 @@ runs=$(ls "$NGX2/root/SN-D4" 2>/dev/null)
 check "D: the retries finished the upload: every file, manifest matching" \
     manifest_matches "$NGX2/root/SN-D4/$runs"
 check "D: the console says all files were uploaded" grep -q "results: all 5 files uploaded" "$con"
+
+# ---- machine E: https to an nginx whose certificate the firmware trusts (OVMF's TLS) ----------
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=10.0.2.2 \
+    -addext subjectAltName=IP:10.0.2.2 -keyout "$NGX3/key.pem" -out "$NGX3/cert.pem" 2>/dev/null
+openssl x509 -in "$NGX3/cert.pem" -outform der -out "$NGX3/cert.der"
+edk2_cacerts "$NGX3/cert.der" "$NGX3/cacerts.bin"
+check "E: an https nginx started on 127.0.0.1" start_nginx "$NGX3" "$(free_port)"
+TLS_PORT=$(sed -n 's/.*listen 127.0.0.1:\([0-9]*\) ssl;.*/\1/p' "$NGX3/nginx.conf")
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = https://10.0.2.2:$TLS_PORT/tls" results.retries=0 >"$TFTP/chase/$UUID_E.cfg"
+IMAGE= boot pxe-e --net-boot "$TFTP" --timeout 300 --qemu -smbios --qemu "type=1,uuid=$UUID_E" \
+    --qemu -fw_cfg --qemu "name=etc/edk2/https/cacerts,file=$NGX3/cacerts.bin"
+runs=$(ls "$NGX3/root/tls/$UUID_E" 2>/dev/null)
+check "E: the run arrived over https, its manifest matching (machine: the UUID, no serial)" \
+    manifest_matches "$NGX3/root/tls/$UUID_E/$runs"
 
 # ---- machine B: placeholder serial, chase/default.cfg, collector down, a writable disk -------------
 boot pxe-b --net-boot "$TFTP" --mac "$MAC_B" --timeout 300 \
