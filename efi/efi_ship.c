@@ -58,6 +58,9 @@ static BOOLEAN put_file(EFI_HANDLE image, const struct run_fleet *f, const struc
         }
         if (code)
             ksnprintf(why, sizeof(why), "HTTP %u", code);
+        else if (u->https) /* EDK II refuses before connecting when no CA is enrolled */
+            kstrlcpy(why + kstrlen(why), "; for https the firmware must trust the server's CA",
+                     sizeof(why) - kstrlen(why));
         BOOLEAN hopeless = code >= HTTP_CLIENT_ERROR_MIN && code <= HTTP_CLIENT_ERROR_MAX &&
                            code != HTTP_REQUEST_TIMEOUT;
         if (attempt >= f->retries || hopeless) {

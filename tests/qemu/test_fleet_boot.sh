@@ -201,6 +201,13 @@ runs=$(ls "$NGX3/root/tls/$UUID_E" 2>/dev/null)
 check "E: the run arrived over https, its manifest matching (machine: the UUID, no serial)" \
     manifest_matches "$NGX3/root/tls/$UUID_E/$runs"
 
+IMAGE= boot pxe-e-untrusted --net-boot "$TFTP" --timeout 300 \
+    --qemu -smbios --qemu "type=1,uuid=$UUID_E"
+check "E without the CA: refused, said, nothing arrived, the run said lost (no disk)" \
+    bash -c 'grep -aq "failed: .*for https the firmware must trust the server.s CA" "$1" &&
+        grep -aq "are LOST when chase ends" "$1" &&
+        [ "$(ls "$2" | wc -l)" = 1 ]' _ "$SERIAL" "$NGX3/root/tls/$UUID_E"
+
 # ---- machine B: placeholder serial, chase/default.cfg, collector down, a writable disk -------------
 boot pxe-b --net-boot "$TFTP" --mac "$MAC_B" --timeout 300 \
     --qemu -smbios --qemu "type=1,uuid=$UUID_B,serial=To Be Filled By O.E.M."
