@@ -5,7 +5,8 @@
 # with HTTP PUT to an nginx this test starts on 127.0.0.1 (its own prefix, stopped at the end),
 # manifest.json last, sizes and SHA-256 matching; a machine whose collector comes up only after
 # its first try failed finishes its upload by retrying; one uploads over https (OVMF's TLS, the
-# test's CA handed to it through fw_cfg); a machine without its own file takes
+# test's CA handed to it through fw_cfg); an AArch64 machine (AAVMF) PXE-boots and uploads too;
+# a machine without its own file takes
 # chase/default.cfg, finds its collector down for the whole retry window and writes the run to
 # the disk it has, saying where; a machine HTTP-booted from nginx reads chase/01-<mac>.cfg over
 # HTTP after the UUID's file is not there, and with its collector down and no disk says its
@@ -207,6 +208,21 @@ check "E without the CA: refused, said, nothing arrived, the run said lost (no d
     bash -c 'grep -aq "failed: .*for https the firmware must trust the server.s CA" "$1" &&
         grep -aq "are LOST when chase ends" "$1" &&
         [ "$(ls "$2" | wc -l)" = 1 ]' _ "$SERIAL" "$NGX3/root/tls/$UUID_E"
+
+# ---- machine F: AArch64 (AAVMF) PXE-boots chaseaa64.efi and uploads the same way ----------------
+TFTP64=$(fresh_dir tftp-aa64)
+mkdir -p "$TFTP64/chase"
+cp "$ROOT/build/chaseaa64.efi" "$TFTP64/chase.efi"
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = http://10.0.2.2:$PORT/fleet" >"$TFTP64/chase/default.cfg"
+IMAGE= boot pxe-f --arch aarch64 --net-boot "$TFTP64" --timeout 300 \
+    --qemu -smbios --qemu "type=1,serial=ARM-F6"
+runs=$(ls "$NGX/root/fleet/ARM-F6" 2>/dev/null)
+check "F: AArch64 read chase/default.cfg by PXE and uploaded its run, manifest matching" \
+    bash -c 'grep -aq "network boot (pxe): configuration tftp://10.0.2.2/chase/default.cfg" "$1" &&
+        [ "$(jq -r .arch "$2/run.json")" = aarch64 ]' _ "$SERIAL" "$NGX/root/fleet/ARM-F6/$runs"
+check "F: its manifest lists every file with its size and SHA-256" \
+    manifest_matches "$NGX/root/fleet/ARM-F6/$runs"
 
 # ---- machine B: placeholder serial, chase/default.cfg, collector down, a writable disk -------------
 boot pxe-b --net-boot "$TFTP" --mac "$MAC_B" --timeout 300 \
