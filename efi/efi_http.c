@@ -158,37 +158,37 @@ static BOOLEAN send_request(CHASE_HTTP *http, CHASE_HTTP_TOKEN *token, CHASE_HTT
     return st == EFI_SUCCESS;
 }
 
-/* The Content-Length header of a response, or 0. */
-static size_t content_length(const CHASE_HTTP_MESSAGE *m)
+/* The Content-Length header of a response; -1 when it has none. */
+static long long content_length(const CHASE_HTTP_MESSAGE *m)
 {
     for (UINTN i = 0; m->Headers && i < m->HeaderCount; i++) {
         if (kstrcasecmp((const char *)m->Headers[i].FieldName, "Content-Length") != 0)
             continue;
-        size_t v = 0;
+        long long v = 0;
         for (const CHAR8 *p = m->Headers[i].FieldValue; *p >= '0' && *p <= '9'; p++)
-            v = v * 10 + (size_t)(*p - '0');
+            v = v * 10 + (*p - '0');
         return v;
     }
-    return 0;
+    return -1;
 }
 
 /* Receive the answer: its status number (0 with why when none came), the body into out. */
 static unsigned receive(CHASE_HTTP *http, CHASE_HTTP_TOKEN *token, char *out, size_t cap,
                         size_t *got, char *why, size_t why_cap)
 {
-    static char sink[512]; /* a PUT's answer body: read, not kept */
     CHASE_HTTP_RESPONSE_DATA resp = {0};
-    CHASE_HTTP_MESSAGE msg = {
-        {.Response = &resp}, 0, NULL, out ? cap : sizeof(sink), out ? (void *)out : sink};
+    /* a PUT's answer: the status line and headers only */
+    CHASE_HTTP_MESSAGE msg = {{.Response = &resp}, 0, NULL, out ? cap : 0, out};
     token->Message = &msg;
     token->Status = EFI_SUCCESS;
     *got = 0;
     EFI_STATUS st = uefi_call_wrapper(http->Response, 2, http, token);
     const char *stage = "the firmware refused to wait for it";
     unsigned n = sizeof(http_status_numbers) / sizeof(http_status_numbers[0]);
-    if (st == EFI_SUCCESS && !out && resp.StatusCode && resp.StatusCode < n) {
-        /* EDK II parses the status line inside Response(); a PUT needs nothing more, and its
-           token may never be signalled when the answer has no body to wait for */
+    long long want = content_length(&msg);
+    if (st == EFI_SUCCESS && resp.StatusCode && resp.StatusCode < n && (!out || want == 0)) {
+        /* EDK II parses the status line inside Response(); with no body to read it may never
+           signal the token, so the answer is taken as it stands */
         if (msg.Headers)
             uefi_call_wrapper(BS->FreePool, 1, msg.Headers);
         uefi_call_wrapper(http->Cancel, 2, http, token);
@@ -200,15 +200,20 @@ static unsigned receive(CHASE_HTTP *http, CHASE_HTTP_TOKEN *token, char *out, si
         if (st != EFI_SUCCESS && st != EFI_TIMEOUT)
             stage = "the firmware's HTTP failed reading it";
     }
+    if (st != EFI_SUCCESS && resp.StatusCode && resp.StatusCode < n) {
+        if (msg.Headers) /* an error status (EDK II's EFI_HTTP_ERROR): the number says it */
+            uefi_call_wrapper(BS->FreePool, 1, msg.Headers);
+        return http_status_numbers[resp.StatusCode];
+    }
     if (st != EFI_SUCCESS) {
         ksnprintf(why, why_cap, "no answer: %s (status 0x%llx)", stage, (unsigned long long)st);
         return 0;
     }
-    size_t want = content_length(&msg);
     *got = msg.BodyLength;
     if (msg.Headers)
         uefi_call_wrapper(BS->FreePool, 1, msg.Headers);
-    while (out && *got < want && *got < cap) { /* the rest of a body that came in pieces */
+    /* the rest of a body that came in pieces */
+    while (out && want > 0 && *got < (size_t)want && *got < cap) {
         CHASE_HTTP_MESSAGE more = {{.Response = NULL}, 0, NULL, cap - *got, out + *got};
         token->Message = &more;
         if (uefi_call_wrapper(http->Response, 2, http, token) != EFI_SUCCESS ||

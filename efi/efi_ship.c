@@ -58,6 +58,9 @@ static BOOLEAN put_file(EFI_HANDLE image, const struct run_fleet *f, const struc
         }
         if (code)
             ksnprintf(why, sizeof(why), "HTTP %u", code);
+        else if (u->https) /* EDK II refuses before connecting when no CA is enrolled */
+            kstrlcpy(why + kstrlen(why), "; for https the firmware must trust the server's CA",
+                     sizeof(why) - kstrlen(why));
         BOOLEAN hopeless = code >= HTTP_CLIENT_ERROR_MIN && code <= HTTP_CLIENT_ERROR_MAX &&
                            code != HTTP_REQUEST_TIMEOUT;
         if (attempt >= f->retries || hopeless) {
@@ -134,12 +137,8 @@ void efi_ship_run(EFI_HANDLE image, struct run_fleet *f)
     unsigned n = efi_runfiles(&files);
     if (!n)
         return; /* help: no run folder */
-    if (!f->run_id[0] || !f->results[0]) {
-        if (!efi_files_have_folder())
-            keep_locally(f, f->run_id[0] ? "no results key is set"
-                                         : "the run ended before its results key was read");
-        return;
-    }
+    if (!f->run_id[0] || !f->results[0])
+        return; /* nothing asked for: never a folder on a volume chase was not booted from */
     BOOLEAN serial = kstrcmp(f->results, "serial") == 0, ok;
     struct strbuf m = {0};
     write_manifest(f, &m);

@@ -34,12 +34,14 @@ usage: qemu-run.sh --image IMG [options]
   --net-boot DIR     PXE-boot chase.efi from DIR (QEMU's TFTP on its user network, a virtio NIC
                      driven by OVMF's own network stack); --image is optional then: a disk
                      attached behind the network (its run folder copied out with --out)
-  --mac MAC          the NIC's MAC with --net-boot (default QEMU's 52:54:00:12:34:56)
+  --http-boot URL    UEFI HTTP boot of URL (QEMU's DHCP gives it as the boot file; OVMF's PXE
+                     is turned off so its HTTP boot comes first); --image optional as above
+  --mac MAC          the NIC's MAC with --net-boot or --http-boot (default 52:54:00:12:34:56)
 USAGE
 }
 
 image= out= config= mem=256M cpu=max smp=1 timeout=900 show=0 work= readonly=0 keep=0
-secure=0 kill_after= kill_when= in_place=0 arch=x86_64 monitor_when= netboot= mac=52:54:00:12:34:56
+secure=0 kill_after= kill_when= in_place=0 arch=x86_64 monitor_when= netboot= httpboot= mac=52:54:00:12:34:56
 sets=() extra=() monitor_cmds=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -64,12 +66,13 @@ while [ $# -gt 0 ]; do
     --monitor-when) monitor_when=$2; shift 2 ;;
     --monitor) monitor_cmds+=("$2"); shift 2 ;;
     --net-boot) netboot=$2; shift 2 ;;
+    --http-boot) httpboot=$2; shift 2 ;;
     --mac) mac=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu-run: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
 done
-[ -n "$image" ] || [ -n "$netboot" ] || { usage >&2; exit 2; }
+[ -n "$image" ] || [ -n "$netboot$httpboot" ] || { usage >&2; exit 2; }
 [ -z "$image" ] || [ -f "$image" ] ||
     { echo "qemu-run: no image at $image (run 'make' first)" >&2; exit 2; }
 [ -z "$netboot" ] || [ -f "$netboot/chase.efi" ] ||
@@ -146,12 +149,17 @@ qemu_args=(
 )
 if [ -n "$disk" ]; then
     qemu_args+=(-drive "if=none,id=disk0,format=raw,file=$disk$ro"
-        -device "virtio-blk-pci,drive=disk0,bootindex=$([ -n "$netboot" ] && echo 2 || echo 1)")
+        -device "virtio-blk-pci,drive=disk0,bootindex=$([ -n "$netboot$httpboot" ] && echo 2 || echo 1)")
 fi
 if [ -n "$netboot" ]; then
     # romfile= leaves out the NIC's iPXE option ROM: OVMF's own PXE, HTTP and IPv4 drivers run
     # it, as they would a server's NIC. The guest reaches the host's 127.0.0.1 as 10.0.2.2.
     qemu_args+=(-netdev "user,id=n0,tftp=$netboot,bootfile=chase.efi"
+        -device "virtio-net-pci,netdev=n0,mac=$mac,romfile=,bootindex=1")
+elif [ -n "$httpboot" ]; then
+    qemu_args+=(-fw_cfg name=opt/org.tianocore/IPv4PXESupport,string=n
+        -fw_cfg name=opt/org.tianocore/IPv6PXESupport,string=n
+        -netdev "user,id=n0,ipv6=off,bootfile=$httpboot"
         -device "virtio-net-pci,netdev=n0,mac=$mac,romfile=,bootindex=1")
 else
     qemu_args+=(-net none)
@@ -167,7 +175,7 @@ if [ -n "$monitor_when" ]; then
 fi
 [ ${#extra[@]} -gt 0 ] && qemu_args+=("${extra[@]}")
 
-echo "qemu-run: booting ${netboot:+chase.efi from $netboot by PXE${image:+, with }}${image:+$image (copy in $work)} with $mem, cpu $cpu, $smp CPU(s)"
+echo "qemu-run: booting ${netboot:+chase.efi from $netboot by PXE}${httpboot:+$httpboot by HTTP boot}${image:+ $image (copy in $work)} with $mem, cpu $cpu, $smp CPU(s)"
 start=$(date +%s)
 tailpid=
 if [ "$show" = 1 ]; then

@@ -95,6 +95,18 @@ void ship_run_id(char *out, size_t cap, const char *start_time, const char *uuid
     ksnprintf(out, cap, "%s-%08x-%08x", digits, (unsigned)who, (unsigned)(tsc & 0xffffffffu));
 }
 
+/* What named the machine, for the console. */
+static const char *ship_from_text(const char *from)
+{
+    if (kstrcmp(from, "serial") == 0)
+        return "the SMBIOS serial number";
+    if (kstrcmp(from, "uuid") == 0)
+        return "the SMBIOS UUID: no usable serial number";
+    if (kstrcmp(from, "mac") == 0)
+        return "the boot NIC's MAC: no SMBIOS serial or UUID";
+    return "no SMBIOS serial, UUID or MAC known";
+}
+
 void ship_begin(struct run_record *rec, const struct run_inputs *in, const struct chase_config *cfg)
 {
     static struct run_fleet own; /* chase-host and chase-sim: one run per process */
@@ -109,8 +121,9 @@ void ship_begin(struct run_record *rec, const struct run_inputs *in, const struc
     kstrlcpy(f->token, cfg->global.results_token, sizeof(f->token));
     f->retries = (unsigned)cfg->global.results_retries;
     rec->fleet = f;
-    con_printf("  run        %s, machine %s (from the SMBIOS %s)%s%s\n", f->run_id, f->machine,
-               f->machine_from, f->boot ? "; booted from " : "", f->boot ? f->boot : "");
+    con_printf("  run        %s, machine %s (%s)%s%s\n", f->run_id, f->machine,
+               ship_from_text(f->machine_from), f->boot ? "; booted from " : "",
+               f->boot ? f->boot : "");
     if (f->mac_known)
         con_printf("  boot NIC   %02x:%02x:%02x:%02x:%02x:%02x\n", f->mac[0], f->mac[1], f->mac[2],
                    f->mac[3], f->mac[4], f->mac[5]);

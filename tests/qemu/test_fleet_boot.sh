@@ -3,10 +3,15 @@
 # Issue 49's firmware side under OVMF (TCG; nothing here is timed): chase.efi PXE-booted from
 # QEMU's TFTP with no disk reads chase/<uuid>.cfg (PXELINUX's order) and uploads its run folder
 # with HTTP PUT to an nginx this test starts on 127.0.0.1 (its own prefix, stopped at the end),
-# manifest.json last, sizes and SHA-256 matching; a machine without its own file takes
+# manifest.json last, sizes and SHA-256 matching; a machine whose collector comes up only after
+# its first try failed finishes its upload by retrying; one uploads over https (OVMF's TLS, the
+# test's CA handed to it through fw_cfg); an AArch64 machine (AAVMF) PXE-boots and uploads too;
+# a machine without its own file takes
 # chase/default.cfg, finds its collector down for the whole retry window and writes the run to
-# the disk it has, saying where; results = serial gives CHASE-FILE lines that rebuild the run
-# folder written to disk in the same boot, byte for byte.
+# the disk it has, saying where; a machine HTTP-booted from nginx reads chase/01-<mac>.cfg over
+# HTTP after the UUID's file is not there, and with its collector down and no disk says its
+# run is lost; results = serial gives CHASE-FILE lines that rebuild the run folder written to
+# disk in the same boot, byte for byte.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -14,6 +19,10 @@ UUID_A=4a1f0c2e-5d6b-4c7a-9e21-00000000000a
 UUID_B=4a1f0c2e-5d6b-4c7a-9e21-00000000000b
 MAC_A=52:54:00:c4:a5:01
 MAC_B=52:54:00:c4:a5:02
+UUID_C=4a1f0c2e-5d6b-4c7a-9e21-00000000000c
+UUID_D=4a1f0c2e-5d6b-4c7a-9e21-00000000000d
+UUID_E=4a1f0c2e-5d6b-4c7a-9e21-00000000000e
+MAC_C=52:54:00:c4:a5:03
 NGX=$(fresh_dir nginx)
 
 # A TCP port on 127.0.0.1 nothing listens on (a few random tries; bounded).
@@ -26,40 +35,69 @@ free_port() {
     return 1
 }
 
-# nginx on 127.0.0.1:PORT serving $NGX/root, PUT creating folders; the log names the token.
+# start_nginx DIR [PORT]: nginx on 127.0.0.1:PORT (without PORT a free one, then set in PORT)
+# serving DIR/root, PUT creating folders, its own prefix and logs in DIR; the log names the token.
+# With DIR/cert.pem and DIR/key.pem it speaks https.
 start_nginx() {
-    local try
-    mkdir -p "$NGX/root" "$NGX/logs" "$NGX/tmp"
+    local dir=$1 try port
+    mkdir -p "$dir/root" "$dir/logs" "$dir/tmp"
     for try in 1 2 3; do
-        PORT=$(free_port) || return 1
-        cat >"$NGX/nginx.conf" <<CONF
+        port=${2:-$(free_port)} || return 1
+        cat >"$dir/nginx.conf" <<CONF
 user $(id -un) $(id -gn);
 worker_processes 1;
-pid $NGX/nginx.pid;
-error_log $NGX/logs/error.log;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log;
 events { worker_connections 32; }
 http {
     log_format put '\$request_method \$uri \$status auth="\$http_authorization"';
-    access_log $NGX/logs/access.log put;
-    client_body_temp_path $NGX/tmp;
-    proxy_temp_path $NGX/tmp;
-    fastcgi_temp_path $NGX/tmp;
-    uwsgi_temp_path $NGX/tmp;
-    scgi_temp_path $NGX/tmp;
+    access_log $dir/logs/access.log put;
+    client_body_temp_path $dir/tmp;
+    proxy_temp_path $dir/tmp;
+    fastcgi_temp_path $dir/tmp;
+    uwsgi_temp_path $dir/tmp;
+    scgi_temp_path $dir/tmp;
     client_max_body_size 64m;
     server {
-        listen 127.0.0.1:$PORT;
-        root $NGX/root;
+        listen 127.0.0.1:$port$([ -f "$dir/cert.pem" ] && echo " ssl");
+        $([ -f "$dir/cert.pem" ] && echo "ssl_certificate $dir/cert.pem; ssl_certificate_key $dir/key.pem;")
+        root $dir/root;
         location / { dav_methods PUT; create_full_put_path on; dav_access user:rw all:r; }
     }
 }
 CONF
-        nginx -p "$NGX" -c "$NGX/nginx.conf" 2>>"$NGX/logs/start.log" && return 0
+        if nginx -p "$dir" -c "$dir/nginx.conf" 2>>"$dir/logs/start.log"; then
+            [ -n "${2:-}" ] || PORT=$port
+            return 0
+        fi
     done
     return 1
 }
-stop_nginx() { [ -f "$NGX/nginx.pid" ] && kill "$(cat "$NGX/nginx.pid")" 2>/dev/null; }
-trap stop_nginx EXIT
+stop_nginx() {
+    local d
+    for d in "$@"; do [ -f "$d/nginx.pid" ] && kill "$(cat "$d/nginx.pid")" 2>/dev/null; done
+    return 0
+}
+NGX2=$(fresh_dir nginx-late)
+NGX3=$(fresh_dir nginx-tls)
+trap 'stop_nginx "$NGX" "$NGX2" "$NGX3"' EXIT
+
+# edk2_cacerts DER OUT: an EFI_SIGNATURE_LIST holding one X.509 certificate (UEFI 2.10 32.4.1:
+# EFI_CERT_X509_GUID, list size, header size 0, signature size; an owner GUID of zeros, the
+# DER), the form OVMF reads from fw_cfg's etc/edk2/https/cacerts as its trusted CAs for https.
+edk2_cacerts() {
+    local n v
+    n=$(stat -c %s "$1")
+    {
+        printf '\xa1\x59\xc0\xa5\xe4\x94\xa7\x4a\x87\xb5\xab\x15\x5c\x2b\xf0\x72'
+        for v in $((28 + 16 + n)) 0 $((16 + n)); do
+            printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((v & 255)) $((v >> 8 & 255)) \
+                $((v >> 16 & 255)) $((v >> 24 & 255)))"
+        done
+        head -c 16 /dev/zero
+        cat "$1"
+    } >"$2"
+}
 
 # crc32 FILE: its CRC-32 (IEEE, as zlib) in lower-case hex: gzip's trailer holds it.
 crc32() { gzip -c <"$1" | tail -c 8 | od -An -N4 -tx4 | tr -d ' \n'; }
@@ -78,8 +116,9 @@ manifest_matches() {
     done
 }
 
-check "nginx started on 127.0.0.1 with its own configuration" start_nginx
+check "nginx started on 127.0.0.1 with its own configuration" start_nginx "$NGX"
 DEAD=$(free_port)
+LATE=$(free_port)
 TFTP=$(fresh_dir tftp)
 mkdir -p "$TFTP/chase"
 cp "$ROOT/build/chase.efi" "$TFTP/"
@@ -125,6 +164,66 @@ check "A: a progress line per file and the end said on the console" \
 check "A: the serial port has the outcome as a CHASE-LOG line" \
     grep -q "CHASE-LOG v=1 run=$runs kind=results status=uploaded" "$con"
 
+# ---- machine D: its collector comes up only after the first try failed; the retries finish ------
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = http://10.0.2.2:$LATE" results.retries=4 >"$TFTP/chase/$UUID_D.cfg"
+(IMAGE= boot pxe-d --net-boot "$TFTP" --timeout 300 \
+    --qemu -smbios --qemu "type=1,uuid=$UUID_D,serial=SN-D4") >"$TEST_TMP/pxe-d.log" 2>&1 &
+booting=$!
+serial_d=$TEST_TMP/pxe-d/vm/serial.log
+for i in $(seq 1 1500); do # at most 300 s, as the boot's own timeout
+    grep -aq 'run.json failed: .*; try 2 of 5 in 1 s' "$serial_d" 2>/dev/null && break
+    kill -0 "$booting" 2>/dev/null || break
+    sleep 0.2
+done
+check "D: the collector was down at the first try (the console said so)" \
+    grep -aq 'run.json failed: .*; try 2 of 5 in 1 s' "$serial_d"
+check "D: the collector started on its port after that" start_nginx "$NGX2" "$LATE"
+wait "$booting"
+con=$TEST_TMP/pxe-d/console-d.txt
+sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g' "$serial_d" | tr -d '\r' >"$con"
+runs=$(ls "$NGX2/root/SN-D4" 2>/dev/null)
+check "D: the retries finished the upload: every file, manifest matching" \
+    manifest_matches "$NGX2/root/SN-D4/$runs"
+check "D: the console says all files were uploaded" grep -q "results: all 5 files uploaded" "$con"
+
+# ---- machine E: https to an nginx whose certificate the firmware trusts (OVMF's TLS) ----------
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=10.0.2.2 \
+    -addext subjectAltName=IP:10.0.2.2 -keyout "$NGX3/key.pem" -out "$NGX3/cert.pem" 2>/dev/null
+openssl x509 -in "$NGX3/cert.pem" -outform der -out "$NGX3/cert.der"
+edk2_cacerts "$NGX3/cert.der" "$NGX3/cacerts.bin"
+check "E: an https nginx started on 127.0.0.1" start_nginx "$NGX3" "$(free_port)"
+TLS_PORT=$(sed -n 's/.*listen 127.0.0.1:\([0-9]*\) ssl;.*/\1/p' "$NGX3/nginx.conf")
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = https://10.0.2.2:$TLS_PORT/tls" results.retries=0 >"$TFTP/chase/$UUID_E.cfg"
+IMAGE= boot pxe-e --net-boot "$TFTP" --timeout 300 --qemu -smbios --qemu "type=1,uuid=$UUID_E" \
+    --qemu -fw_cfg --qemu "name=etc/edk2/https/cacerts,file=$NGX3/cacerts.bin"
+runs=$(ls "$NGX3/root/tls/$UUID_E" 2>/dev/null)
+check "E: the run arrived over https, its manifest matching (machine: the UUID, no serial)" \
+    manifest_matches "$NGX3/root/tls/$UUID_E/$runs"
+
+IMAGE= boot pxe-e-untrusted --net-boot "$TFTP" --timeout 300 \
+    --qemu -smbios --qemu "type=1,uuid=$UUID_E"
+check "E without the CA: refused, said, nothing arrived, the run said lost (no disk)" \
+    bash -c 'grep -aq "failed: .*for https the firmware must trust the server.s CA" "$1" &&
+        grep -aq "are LOST when chase ends" "$1" &&
+        [ "$(ls "$2" | wc -l)" = 1 ]' _ "$SERIAL" "$NGX3/root/tls/$UUID_E"
+
+# ---- machine F: AArch64 (AAVMF) PXE-boots chaseaa64.efi and uploads the same way ----------------
+TFTP64=$(fresh_dir tftp-aa64)
+mkdir -p "$TFTP64/chase"
+cp "$ROOT/build/chaseaa64.efi" "$TFTP64/chase.efi"
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = http://10.0.2.2:$PORT/fleet" >"$TFTP64/chase/default.cfg"
+IMAGE= boot pxe-f --arch aarch64 --net-boot "$TFTP64" --timeout 300 \
+    --qemu -smbios --qemu "type=1,serial=ARM-F6"
+runs=$(ls "$NGX/root/fleet/ARM-F6" 2>/dev/null)
+check "F: AArch64 read chase/default.cfg by PXE and uploaded its run, manifest matching" \
+    bash -c 'grep -aq "network boot (pxe): configuration tftp://10.0.2.2/chase/default.cfg" "$1" &&
+        [ "$(jq -r .arch "$2/run.json")" = aarch64 ]' _ "$SERIAL" "$NGX/root/fleet/ARM-F6/$runs"
+check "F: its manifest lists every file with its size and SHA-256" \
+    manifest_matches "$NGX/root/fleet/ARM-F6/$runs"
+
 # ---- machine B: placeholder serial, chase/default.cfg, collector down, a writable disk -------------
 boot pxe-b --net-boot "$TFTP" --mac "$MAC_B" --timeout 300 \
     --qemu -smbios --qemu "type=1,uuid=$UUID_B,serial=To Be Filled By O.E.M."
@@ -148,6 +247,27 @@ check "B: machine is the UUID (the serial is a placeholder), default.cfg recorde
 check "B: linear ran (default.cfg's experiment), its CSV on the disk" test -s "$RUN_DIR/linear.csv"
 check "B: the disk's console.txt tells of the failed upload" \
     grep -q "to http://10.0.2.2:$DEAD/fleet/$UUID_B/.* failed" "$RUN_DIR/console.txt"
+
+# ---- machine C: HTTP boot from nginx, chase/01-<mac>.cfg over HTTP, collector down, no disk ------
+mkdir -p "$NGX/root/boot/chase"
+cp "$ROOT/build/chase.efi" "$NGX/root/boot/"
+printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
+    "results = http://10.0.2.2:$DEAD" results.retries=0 \
+    >"$NGX/root/boot/chase/01-${MAC_C//:/-}.cfg"
+IMAGE= boot http-c --http-boot "http://10.0.2.2:$PORT/boot/chase.efi" --mac "$MAC_C" \
+    --timeout 300 --qemu -smbios --qemu "type=1,uuid=$UUID_C,serial=SN-C3"
+con=$WORK/console-c.txt
+sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g' "$SERIAL" | tr -d '\r' >"$con"
+check "C: HTTP-booted from nginx with no disk, chase shut the machine down" test "$BOOT_RC" = 0
+check "C: the console names chase/01-<mac>.cfg, read over HTTP" grep -q \
+    "network boot (http): configuration http://10.0.2.2:$PORT/boot/chase/01-${MAC_C//:/-}.cfg" "$con"
+check "C: it asked for chase/<uuid>.cfg first (404), then the MAC's (200)" test \
+    "$(grep '^GET /boot/chase/' "$NGX/logs/access.log" | cut -d' ' -f2,3 | tr '\n' ' ')" = \
+    "/boot/chase/$UUID_C.cfg 404 /boot/chase/01-${MAC_C//:/-}.cfg 200 "
+check "C: with no retries and no writable volume the console says the run is lost" \
+    grep -qE 'results: the upload did not complete, and there is no writable volume: the run.s [0-9]+ files \([0-9]+ bytes\) are LOST' "$con"
+check "C: the serial port says so too (status=lost)" grep -q 'kind=results status=lost' "$con"
+check "C: one try only (results.retries = 0)" test "$(grep -c 'run.json.*failed' "$con")" = 1
 
 # ---- results = serial: the CHASE-FILE lines rebuild the disk's run folder byte for byte ----------
 # rebuild SERIAL DIR: the run folder from the CHASE-FILE lines, each chunk's CRC-32 and each file's
