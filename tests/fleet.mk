@@ -12,7 +12,8 @@ test_config_results_SRCS = $(EXPERIMENT_ROWS_SRCS)
 
 # The fleet identity, manifest.json and the results = serial stream.
 UNIT_TESTS += run/test_ship
-test_ship_SRCS := kernel/run/ship.c kernel/lib/slog.c kernel/lib/sha256.c kernel/lib/crc32.c \
+test_ship_SRCS := kernel/run/ship.c kernel/machine/smbios.c kernel/machine/smbios_mem.c \
+	kernel/machine/smbios_ipmi.c kernel/lib/slog.c kernel/lib/sha256.c kernel/lib/crc32.c \
 	kernel/lib/base64.c kernel/lib/json.c kernel/lib/strbuf.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/csv.c kernel/lib/console.c \
 	tests/unit/stubs/stub_platform.c

@@ -26,7 +26,7 @@ struct run_record {
     const struct prefetch_run *prefetch; /* what the prefetch key did, or NULL */
     void (*json_extra)(struct json *j, const void *ctx); /* run_inputs' json_extra, or NULL */
     const void *json_extra_ctx;
-    const struct mcheck *mca; /* the machine-check banks (run/machine_checks.h), or NULL */
+    const struct mcheck *mca;      /* the machine-check banks (run/machine_checks.h), or NULL */
     const struct run_fleet *fleet; /* run id, machine name, boot NIC (run/ship.h); NULL before */
 };
 

@@ -35,19 +35,7 @@ bool ship_name_ok(const char *name)
 
 bool ship_serial_placeholder(const char *s)
 {
-    static const char *const placeholders[] = {"To Be Filled By O.E.M.", "Default string",
-                                               "System Serial Number", "Not Specified", NULL};
-    bool zeros = true, blanks = true;
-    for (const char *p = s; *p; p++) {
-        zeros &= *p == '0' || *p == ' ';
-        blanks &= *p == ' ';
-    }
-    if (!s[0] || zeros || blanks)
-        return true;
-    for (unsigned i = 0; placeholders[i]; i++)
-        if (kstrcasecmp(s, placeholders[i]) == 0)
-            return true;
-    return false;
+    return !s[0] || smbios_is_placeholder(s);
 }
 
 void ship_machine_name(char *out, size_t cap, const char *serial, const char *uuid,
