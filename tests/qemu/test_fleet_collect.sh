@@ -98,6 +98,9 @@ for m in A B C; do
             {vendor: .manufacturer, product, serial: (.serial_number // .serial),
              uuid: .uuid}' "$j")"
 done
+check "fleet.sqlite: the serials and UUIDs QEMU's SMBIOS gave, not empty" test "$(sqlite3 "$db" \
+    "SELECT serial || ' ' || uuid FROM machines ORDER BY machine" | paste -sd,)" = \
+    "FLEET-SER-A $uuid_a,FLEET-SER-B $uuid_b,FLEET-SER-C $uuid_c"
 check "fleet.sqlite: each ran the experiments its file names" test "$(sqlite3 "$db" \
     "SELECT machine || ':' || experiments FROM runs ORDER BY machine" | paste -sd' ')" = \
     "FLEET-SER-A:random FLEET-SER-B:linear FLEET-SER-C:random,linear"
