@@ -14,12 +14,14 @@
 //     plateau after them, are that one cache's step spread over two octaves: merged.
 //  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
 //     step's rise, reported with the two measured sizes around it (the interval the data
-//     place it in); its latency is the median of the points between the previous step and
-//     this one. The level is a cache when its step rises CACHE_RISE_LN from its plateau to the
-//     plateau after it (its steepest octave, where the curve shows no plateau after it) and a
-//     point between the previous step and its own is flat (its step did not start where the last
-//     ended: starts_next) or the latency model judged the two steps two caches (apart);
-//     otherwise uncertain, with the reason noted.
+//     place it in; on a sparse curve the size is that interval's geometric middle; an interval
+//     astride o->walk_bytes moves one point up, its points then paying page walks alike); its
+//     latency is the median of the points between the previous step and this one. The level is a
+//     cache when its step rises CACHE_RISE_LN from its plateau to the plateau after it (its
+//     steepest octave, where the curve shows no plateau after it) and a point between the previous
+//     step and its own is flat (its step did not start where the last ended: starts_next) or the
+//     latency model judged the two steps two caches (apart); otherwise uncertain, with the reason
+//     noted.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
@@ -148,10 +150,13 @@ void levels_note(struct detection *d, const char *fmt, ...)
 
 void levels_size_meaning(char *dst, size_t cap, const struct detection *d)
 {
-    ksnprintf(dst, cap, "where latency has risen %.0f%% of the way to the next level%s",
-              100 * LEVELS_STEP_FRACTION,
-              d && d->sparse ? "; at one point per octave only the two sizes around it are known"
-                             : "");
+    if (d && d->sparse)
+        ksnprintf(dst, cap,
+                  "the middle of the two measured sizes around the step; at one point per "
+                  "octave only the two sizes around it are known");
+    else
+        ksnprintf(dst, cap, "where latency has risen %.0f%% of the way to the next level",
+                  100 * LEVELS_STEP_FRACTION);
 }
 
 /* Whether the fit overrules point j by at least a step's rise. */
@@ -164,11 +169,17 @@ static bool overruled(const struct lpoints *p, size_t j)
  * (fit, with offset; NaN where the curve shows no plateau after it): size where the fit makes
  * LEVELS_STEP_FRACTION of the step's rise, and between which two points that is. */
 static void set_level(const struct lpoints *p, size_t a, const struct step *s, double lm,
-                      double offset, struct level *lv)
+                      const struct detect_opts *o, bool sparse, struct level *lv)
 {
     size_t e = step_end(p, s), c = s->a, h;
-    double thr = p->f[s->a] + LEVELS_STEP_FRACTION * (p->f[e] - p->f[s->a]);
+    double thr = p->f[s->a] + LEVELS_STEP_FRACTION * (p->f[e] - p->f[s->a]), offset = o->ns_offset;
     while (c + 1 < e && p->f[c + 1] < thr)
+        c++;
+    /* A bracket whose upper point lies beyond o->walk_bytes and its lower one below: the upper
+     * pays a page walk on most loads and the lower does not, which alone may make the rise the
+     * threshold asks; the cache's capacity lies where both points of a bracket pay alike. */
+    if (o->walk_bytes > 0 && c + 1 < e && kexp2(p->x[c]) < o->walk_bytes &&
+        kexp2(p->x[c + 1]) >= o->walk_bytes)
         c++;
     /* A point the fit overrules by a step's rise (a wild dip or spike beside the step) does not
      * place it: the bracket runs on to the next point the fit agrees with. */
@@ -189,7 +200,10 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
     lv->latency_ns = median_of(p->ns, a, last) - offset;
     lv->cycles = median_of(p->cyc, a, last);
     lv->size_known = true;
-    lv->size_bytes = kexp2(p->x[c] + t * (p->x[h] - p->x[c]));
+    /* Where the points lie an octave apart or more, the step's place between them is not seen:
+     * the bracket's geometric middle lies within the square root of its width of any capacity in
+     * it (within 1.41x at one point per octave), the smallest worst case. */
+    lv->size_bytes = kexp2(p->x[c] + (sparse ? 0.5 : t) * (p->x[h] - p->x[c]));
     lv->size_lo_bytes = kexp2(p->x[c]);
     lv->size_hi_bytes = kexp2(p->x[h]);
     lv->step_end_bytes = kexp2(p->x[e]);
@@ -380,7 +394,7 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
     double largest = kexp2(p->x[p->n - 1]);
     for (size_t i = 0; i < ns && d->nlevels + 1 < LEVELS_MAX; i++) {
         struct level *lv = &d->level[d->nlevels++];
-        set_level(p, a < st[i].a ? a : st[i].a, &st[i], plateau_seen(p, st, ns, i), o->ns_offset,
+        set_level(p, a < st[i].a ? a : st[i].a, &st[i], plateau_seen(p, st, ns, i), o, d->sparse,
                   lv);
         if (lv->kind == LEVEL_UNCERTAIN)
             note_gentle(d, lv, st[i].peak);

@@ -76,8 +76,8 @@ const char *level_kind_name(enum level_kind k);
 void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i);
 
 /* What d's level sizes mean, for a heading or caption (at most LEVELS_SIZE_MEANING_CHARS with its
- * terminator): where latency has risen LEVELS_STEP_FRACTION of the way to the next level, and on a
- * sparse curve that only the two measured sizes around it are known. */
+ * terminator): where latency has risen LEVELS_STEP_FRACTION of the way to the next level, or on a
+ * sparse curve the middle of the two measured sizes around the step, all that is known there. */
 #define LEVELS_SIZE_MEANING_CHARS 160
 void levels_size_meaning(char *dst, size_t cap, const struct detection *d);
 

@@ -32,7 +32,7 @@ check "random-chase: L3 of the sample near 12M" \
 
 # What a size means is said where it is shown (the summary, the table's note, the latency plot's
 # caption where there is one): where latency has risen 30%, and on a sparse curve (one point per
-# octave) that only the two measured sizes around it are known.
+# octave) the middle of the two measured sizes around it, all that is known there.
 for name in tinymembench multichase; do
     check "$name: report.md says only the two sizes around each are known" \
         test "$(grep -c 'only the two sizes around it are known' "$tmp/$name/report.md")" -ge 3

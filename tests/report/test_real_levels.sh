@@ -47,6 +47,14 @@ for c in Athlon-II-X3-420e_K10_4eOo CIX-P1_CortexA720-cpu0_1ET4 NVIDIA-GB10_Cort
     check "$c: the 512K L2 after its split step is a cache within 1.5x" \
         one_cache "$c" 524288 262144 1048576
 done
+# A shared L3 on a 4K-page curve: its step's 30% point falls between 8M and 16M, astride the
+# size beyond which every load pays a 4K page walk (walk_bytes, 12M) that the 16M point pays and
+# the 8M point does not; read from 16M..32M it lies within 1.5x of the 18M and 24M L3s (before,
+# 11.9M: a missed level and an invented cache).
+check "Core i7-1360P P-core (4K pages): the 18M L3 is one cache level within 1.5x" \
+    one_cache Core-i7-1360P_Pcore-cpu0_4E5J 18874368 4194304 67108864
+check "Core Ultra 185H P-core (4K pages): the 24M L3 is one cache level within 1.5x" \
+    one_cache Core-Ultra9-185H_RedwoodCove-cpu0_XRRi 25165824 4194304 67108864
 # The rule's scorer on these curves agrees: nothing missed, nothing invented or unmatched.
 scored=$(for c in Atom-Z3735F_Silvermont_4r54 TDA4VM_CortexA72_4DLw AmpereOne_Ampere1a_XUpQ; do
     printf 'tinymembench\t%s\t%s\t%s\n' "$(grep "^tinymembench_$c	" \
