@@ -121,8 +121,8 @@ void efi_mp_window_report(struct window_report *r);
 
 /* The ACPI RSDP from the EFI configuration table (2.0 preferred), or NULL. */
 const void *efi_find_rsdp(void);
-/* The memory node (index in plat_numa's list) of the processor with this APIC ID; 0 if unknown. */
-unsigned efi_numa_node_of_apic(uint32_t apic_id);
+/* The memory node (index in plat_numa's list) of the processor with this APIC ID; -1: unknown. */
+int efi_numa_node_of_apic(uint32_t apic_id);
 /* The memory nodes from SRAT and SLIT as read (processors not matched), or NULL without SRAT. */
 const struct plat_numa *efi_numa_tables(void);
 /* The node (index in efi_numa_tables) of the processor running chase; 0 when unknown. */

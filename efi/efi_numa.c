@@ -6,6 +6,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/acpi.h"
+#include "machine/numa_table.h"
 #include "machine/srat.h"
 #include "platform.h"
 
@@ -45,14 +46,14 @@ static void read_tables(void)
     }
 }
 
-unsigned efi_numa_node_of_apic(uint32_t apic_id)
+int efi_numa_node_of_apic(uint32_t apic_id)
 {
     read_tables();
     for (unsigned i = 0; numa.ok && i < numa.t.nnodes; i++)
         for (unsigned k = 0; k < numa.t.node[i].ncpus; k++)
             if (numa.t.node[i].apic_id[k] == apic_id)
-                return i;
-    return 0;
+                return (int)i;
+    return -1;
 }
 
 /* The APIC ID of the processor this runs on (the boot processor's, when chase asks). */
@@ -78,7 +79,8 @@ const struct plat_numa *efi_numa_tables(void)
 
 unsigned efi_numa_home(void)
 {
-    return efi_numa_node_of_apic(apic_id_here());
+    int node = efi_numa_node_of_apic(apic_id_here());
+    return node >= 0 ? (unsigned)node : 0;
 }
 
 unsigned efi_numa_node_regions(const struct plat_node *nd, struct mem_region **out)
@@ -127,7 +129,10 @@ unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)
         ksnprintf(why, why_cap, "%s", numa.why);
         return 0;
     }
-    *t = numa.t;
+    if (!numa_table_copy(t, &numa.t)) {
+        ksnprintf(why, why_cap, "no memory for a copy of the %u memory nodes", numa.t.nnodes);
+        return 0;
+    }
     complete(t);
     return t->nnodes;
 }

@@ -307,6 +307,15 @@ static void processor_counts_json(struct json *j, unsigned listed, unsigned diff
 }
 
 /* The processors and where they are; lost ones did not come back within a timeout. */
+/* A memory node index, or null when the platform does not know it. */
+static void node_json(struct json *j, const char *key, bool known, unsigned node)
+{
+    if (known)
+        json_u64(j, key, node);
+    else
+        json_string(j, key, NULL);
+}
+
 static void processors_json(struct json *j, bool firmware)
 {
     unsigned enabled, held, failed, differs = 0;
@@ -321,7 +330,7 @@ static void processors_json(struct json *j, bool firmware)
         json_u64(j, "package", cpus[i].package);
         json_u64(j, "core", cpus[i].core);
         json_u64(j, "thread", cpus[i].thread);
-        json_u64(j, "node", cpus[i].node);
+        node_json(j, "node", cpus[i].node_known, cpus[i].node);
         json_u64(j, "apic_id", cpus[i].apic_id);
         topology_json(j, &cpus[i]);
         json_bool(j, "runs_chase", cpus[i].bsp);
@@ -336,15 +345,6 @@ static void processors_json(struct json *j, bool firmware)
     json_string(j, "on_exit_forced",
                 lost ? "reboot: a processor was lost and may still run chase's code" : NULL);
     plat_free(cpus);
-}
-
-/* A memory node index, or null when the platform does not know it. */
-static void node_json(struct json *j, const char *key, bool known, unsigned node)
-{
-    if (known)
-        json_u64(j, key, node);
-    else
-        json_string(j, key, NULL);
 }
 
 /* chase's page tables: their pages and memory node (firmware; the node null elsewhere). */
