@@ -61,7 +61,7 @@ void arm_cpu_describe(struct cpu_info *ci, const struct arm_regs *r)
             add_cache(ci, i + 1, CACHE_INSTRUCTION, r->ccsidr[i][1], ccidx);
     }
     bool dropped = cpuinfo_drop_unbelievable(ci) != 0; /* KVM's CCSIDR: one line a level */
-    ci->cache_source = dropped         ? "CLIDR_EL1/CCSIDR_EL1" CACHE_SIZES_UNKNOWN
+    ci->cache_source = dropped       ? "CLIDR_EL1/CCSIDR_EL1" CACHE_SIZES_UNKNOWN
                        : ci->ncaches ? "CLIDR_EL1/CCSIDR_EL1"
                                      : "none";
     ci->invariant_tsc = true;
