@@ -249,7 +249,8 @@ test_cpu_select_SRCS := kernel/machine/cpu_select.c tests/unit/stubs/stub_platfo
 test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
 	kernel/machine/numa_table.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
-	kernel/lib/kmath.c kernel/machine/numa_table.c tests/unit/stubs/stub_platform.c
+	kernel/lib/kmath.c kernel/machine/numa_table.c kernel/machine/arm_smp.c kernel/machine/arm_id.c \
+	tests/unit/stubs/stub_platform.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \

@@ -5,6 +5,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/acpi.h"
+#include "machine/arm_smp.h"
 #include "machine/numa_table.h"
 
 /* One enabled SRAT entry, as the two passes see it. */
@@ -249,4 +250,22 @@ bool srat_read(const void *srat, const void *slit, struct plat_numa *t, char *wh
     else
         note(t, "no SLIT: distances unknown");
     return true;
+}
+
+void srat_gicc_to_mpidr(struct plat_numa *t, const void *madt)
+{
+    unsigned missing = 0;
+    for (unsigned i = 0; i < t->nnodes; i++)
+        for (unsigned k = 0; k < t->node[i].ncpus; k++) {
+            uint64_t mpidr;
+            if (madt && arm_madt_gicc_of_uid(madt, t->node[i].apic_id[k], &mpidr))
+                t->node[i].apic_id[k] = arm_mpidr_id(mpidr);
+            else {
+                t->node[i].apic_id[k] = SRAT_ID_NONE;
+                missing++;
+            }
+        }
+    if (missing)
+        note(t, "a GICC affinity names an ACPI processor UID that the MADT lacks: that "
+                "processor's node unknown");
 }

@@ -31,12 +31,20 @@
  * slit is not NULL, the SLIT into t, in storage sized from the SRAT's counts (numa_table_free
  * gives it back): one node per proximity domain that an enabled structure names, ascending,
  * however many; its enabled memory ranges and processors (APIC IDs; GICC affinity structures
- * give ACPI processor UIDs, which srat_uids_to_mpidrs turns into MPIDRs; t's cpu[] all -1);
+ * give ACPI processor UIDs, which srat_gicc_to_mpidr turns into MPIDR IDs; t's cpu[] all -1);
  * the distances from SLIT when its size and values are valid (t->slit), else t->note says why.
  * Returns false with the reason in why when the SRAT's structures are malformed (a length
  * that is too short for its type or runs past the table's end) or memory is short (t empty).
  */
 bool srat_read(const void *srat, const void *slit, struct plat_numa *t, char *why, size_t why_cap);
+
+/*
+ * AArch64: turn the ACPI processor UIDs that GICC affinity gave into processor IDs, the
+ * arm_mpidr_id of the MADT's GICC entry with that UID; a UID the MADT (NULL: none) lacks
+ * becomes SRAT_ID_NONE, which no processor has, and is noted.
+ */
+#define SRAT_ID_NONE 0xffffffffu
+void srat_gicc_to_mpidr(struct plat_numa *t, const void *madt);
 
 /* The node (index into t) of proximity domain domain, or -1. */
 int srat_node_of_domain(const struct plat_numa *t, uint32_t domain);

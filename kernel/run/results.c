@@ -294,19 +294,20 @@ static void topology_json(struct json *j, const struct plat_cpu *c)
 }
 
 /* The counts the platform reports: total, enabled, held, and places not from CPUID. */
-static void processor_counts_json(struct json *j, unsigned listed, unsigned differs)
+static void processor_counts_json(struct json *j, unsigned listed, unsigned differs, bool firmware)
 {
     unsigned enabled, held, failed, total = plat_cpus_total(&enabled, &held, &failed);
     json_object_begin(j, "processor_counts");
     json_u64(j, "total", total);
     json_u64(j, "enabled", enabled);
     json_u64(j, "listed", listed);
+    if (firmware) /* enabled in the tables, not held: a start refused (AArch64 PSCI CPU_ON) */
+        json_u64(j, "not_started", enabled > held ? enabled - held : 0);
     json_u64(j, "topology_not_from_cpuid", failed);
     json_u64(j, "firmware_location_differs", differs);
     json_object_end(j);
 }
 
-/* The processors and where they are; lost ones did not come back within a timeout. */
 /* A memory node index, or null when the platform does not know it. */
 static void node_json(struct json *j, const char *key, bool known, unsigned node)
 {
@@ -316,6 +317,7 @@ static void node_json(struct json *j, const char *key, bool known, unsigned node
         json_string(j, key, NULL);
 }
 
+/* The processors and where they are; lost ones did not come back within a timeout. */
 static void processors_json(struct json *j, bool firmware)
 {
     unsigned enabled, held, failed, differs = 0;
@@ -339,8 +341,8 @@ static void processors_json(struct json *j, bool firmware)
         differs += cpus[i].fw_differs;
     }
     json_array_end(j);
-    json_string(j, "processors_note", n ? NULL : why);
-    processor_counts_json(j, n, differs);
+    json_string(j, "processors_note", n && (held >= enabled || !why[0]) ? NULL : why);
+    processor_counts_json(j, n, differs, firmware);
     unsigned lost = firmware ? mp_lost_count() : 0; /* chase-host: a thread, ended with it */
     json_string(j, "on_exit_forced",
                 lost ? "reboot: a processor was lost and may still run chase's code" : NULL);

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "machine/acpi.h"
+#include "machine/arm_cpu.h"
+#include "machine/arm_smp.h"
 #include "machine/numa_table.h"
 #include "machine/srat.h"
 
@@ -423,6 +425,43 @@ static void test_gicc_affinity(void **state)
     assert_non_null(strstr(why, "length 16: it must be 18"));
 }
 
+/*
+ * GICC affinity through the MADT: the SRAT names ACPI processor UIDs (here 100 + i), the MADT's
+ * GICC entries give each UID's MPIDR (Aff1 = i % 4, Aff2 = i / 4, as QEMU virt with 4-core
+ * clusters); the nodes then list MPIDR IDs. A UID the MADT lacks is noted, its ID none.
+ */
+static void test_gicc_affinity_through_madt(void **state)
+{
+    (void)state;
+    enum { GICC_BYTES = 80, N = 8 };
+    static uint8_t madt[MADT_FIRST_ENTRY + N * GICC_BYTES];
+    memset(madt, 0, sizeof(madt));
+    memcpy(madt, "APIC", 4);
+    put32(madt + 4, (uint32_t)sizeof(madt));
+    uint8_t *e = madt + MADT_FIRST_ENTRY;
+    for (unsigned i = 0; i < N; i++, e += GICC_BYTES) {
+        e[0] = MADT_TYPE_GICC, e[1] = GICC_BYTES;
+        put32(e + MADT_GICC_UID, 100 + i);
+        put32(e + MADT_GICC_FLAGS, MADT_GICC_ENABLED);
+        put64(e + MADT_GICC_MPIDR, 0x80000000ULL | (uint64_t)(i / 4) << 16 | (i % 4) << 8);
+    }
+    srat_begin();
+    for (uint32_t i = 0; i < N; i++)
+        srat_gicc(i / 4, 100 + i, true);
+    srat_gicc(1, 200, true); /* no such UID in the MADT */
+    seal(srat, srat_len);
+    assert_true(reread(NULL));
+    srat_gicc_to_mpidr(&t, madt);
+    assert_int_equal(t.node[0].ncpus, 4);
+    assert_int_equal(t.node[0].apic_id[1], 0x100);
+    assert_int_equal(t.node[1].apic_id[0], 0x10000);
+    assert_int_equal(t.node[1].apic_id[3], 0x10300);
+    assert_int_equal(t.node[1].apic_id[4], SRAT_ID_NONE);
+    assert_non_null(strstr(t.note, "UID that the MADT lacks"));
+    srat_gicc_to_mpidr(&t, NULL); /* no MADT: no processor placed */
+    assert_int_equal(t.node[0].apic_id[0], SRAT_ID_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_more_than_8_domains),
         cmocka_unit_test(test_copy_is_separate),
         cmocka_unit_test(test_gicc_affinity),
+        cmocka_unit_test(test_gicc_affinity_through_madt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
