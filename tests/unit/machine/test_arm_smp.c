@@ -54,7 +54,7 @@ static void test_gicc_mpidrs(void **state)
     assert_int_equal(arm_madt_gicc_mpidrs(madt, m, 1), 2); /* all counted, cap written */
     assert_int_equal(m[1], 7);
     assert_int_equal(arm_madt_gicc_mpidrs(madt, NULL, 0), 2); /* a count alone */
-    madt[MADT_FIRST_ENTRY + GICC_BYTES + 1] = 1;           /* a malformed length */
+    madt[MADT_FIRST_ENTRY + GICC_BYTES + 1] = 1;              /* a malformed length */
     assert_int_equal(arm_madt_gicc_mpidrs(madt, m, 4), 0);
 }
 
@@ -83,7 +83,7 @@ static void test_more_than_64_gicc(void **state)
     assert_true(arm_madt_gicc_of_uid(big, 1000 + 95, &mpidr));
     assert_int_equal(mpidr, 1ULL << 32 | 15ULL << 8);
     assert_false(arm_madt_gicc_of_uid(big, 999, &mpidr));
-    assert_int_equal(arm_mpidr_id(mpidr), 0x01000f00u); /* Aff3 in bits 31..24 */
+    assert_int_equal(arm_mpidr_id(mpidr), 0x01000f00u);                    /* Aff3 in bits 31..24 */
     assert_int_equal(arm_mpidr_id(0x80000000ULL | 0x30201ULL), 0x030201u); /* RES1 bit 31 out */
 }
 
