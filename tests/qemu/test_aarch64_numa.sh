@@ -3,8 +3,8 @@
 # Memory nodes and many processors on AArch64: qemu-system-aarch64 -M virt (GICv3) with AAVMF,
 # whose ACPI tables place processors by SRAT GICC affinity (ACPI processor UID, found in the
 # MADT's GICC entries). -smp 8 in two nodes: every processor carries its node and its MPIDR as
-# its ID, the buffer lies in the boot processor's node, numa measures the 2 x 2 matrix. -smp 96
-# (more than 64): every MADT GICC entry held and recorded. TCG timings are never judged.
+# its ID, the buffer lies in the boot processor's node, numa measures the 2 x 2 matrix (more than
+# 64 processors: test_aarch64_many_cpus.sh). TCG timings are never judged.
 set -u
 . "$(dirname "$0")/lib.sh"
 
