@@ -54,6 +54,8 @@ static struct {
     struct ap_slot *slot; /* held.n, aligned; slot[0] (the BSP) unused */
     void *slot_pool;
     struct mp_ctl_slot *ctl_slot;
+    struct pptt *pptt; /* while probing: the PPTT that gives cache groups (NULL: none) */
+    const void *madt;  /* ... and the MADT that turns an MPIDR into its ACPI Processor ID */
 } mps = {.held = {.window_cpu = -1, .ops = &held_ops}};
 
 static uint32_t load(const uint32_t *p)
@@ -179,6 +181,38 @@ static bool ap_power_on(unsigned i)
     return true;
 }
 
+/* The PPTT's cache groups of the processor with this MPIDR into c; false (c unchanged) when no
+   PPTT lists its caches. A level it lists no cache for is a group of the processor's own. */
+static void cache_groups(uint64_t mpidr, struct plat_cpu *c)
+{
+    uint32_t uid, l2, l3;
+    if (!mps.pptt || !mps.madt || !arm_madt_gicc_uid(mps.madt, mpidr, &uid) ||
+        !pptt_cache_groups(mps.pptt, uid, &l2, &l3))
+        return;
+    c->cache_groups_known = true;
+    c->l2_group = l2 ? l2 : PLAT_GROUP_OWN | c->apic_id;
+    c->l3_group = l3 ? l3 : PLAT_GROUP_OWN | c->apic_id;
+}
+
+/* Read the PPTT (and find the MADT) for cache_groups, while the processors are placed. */
+static void groups_begin(const void *rsdp)
+{
+    const uint8_t *t = rsdp ? acpi_find_table(rsdp, "PPTT") : NULL;
+    char why[120];
+    mps.madt = rsdp ? acpi_find_table(rsdp, "APIC") : NULL;
+    mps.pptt = t ? plat_alloc(sizeof(*mps.pptt)) : NULL;
+    if (mps.pptt && !pptt_parse(t, acpi_rd32(t + 4), mps.pptt, why, sizeof(why))) {
+        plat_free(mps.pptt); /* malformed: run.json's aarch64.pptt_note says why */
+        mps.pptt = NULL;
+    }
+}
+
+static void groups_end(void)
+{
+    plat_free(mps.pptt);
+    mps.pptt = NULL;
+}
+
 /* Fill the processor table entry i from MPIDR and the MIDR the processor read itself. */
 static void place(unsigned i, uint64_t mpidr, uint64_t midr, bool bsp)
 {
@@ -197,6 +231,7 @@ static void place(unsigned i, uint64_t mpidr, uint64_t midr, bool bsp)
                                         .topology = mps.hvc ? "MPIDR_EL1 (PSCI over HVC)"
                                                             : "MPIDR_EL1 (PSCI over SMC)",
                                         .bsp = bsp};
+    cache_groups(mpidr, &mps.held.cpu[i]);
     mps.ctl_slot[i].bsp = bsp;
 }
 
@@ -277,6 +312,7 @@ void efi_mp_probe(void)
         return;
     }
     uint64_t own = a64_read_mpidr_el1() & MPIDR_AFFINITY_MASK;
+    groups_begin(efi_find_rsdp());
     place(0, own, a64_read_midr_el1(), true);
     h->n = 1;
     for (unsigned k = 0; k < h->total && h->n < h->total; k++) {
@@ -297,6 +333,7 @@ void efi_mp_probe(void)
         }
     }
     plat_free(mpidr);
+    groups_end();
     unsigned lost = h->ctl.lost;
     h->ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, h->n, 0, 0};
     h->ctl.lost = lost;
