@@ -165,7 +165,8 @@ void plat_buffer_free(struct plat_buffer *b);
                                  subset spread over the machine when it has more) */
 #define PLAT_CPU_TIMEOUT (-2) /* a processor did not come back in time; it is left out */
 
-#define PLAT_GROUP_OWN 0x80000000u /* a cache group of the processor's own: its ID with this bit */
+#define PLAT_GROUP_OWN 0x80000000u /* a cache group of the processor's own: its ID with this bit   \
+                                    */
 
 /* Where a processor is: the platform's number and its place in the machine. */
 struct plat_cpu {
@@ -182,10 +183,10 @@ struct plat_cpu {
     bool fw_differs; /* ... and it differs from CPUID's */
     unsigned node;   /* memory node (plat_numa index; 0 with one node) */
     bool node_known; /* node holds the node a table places it in (run.json: null when not) */
-    bool cache_groups_known;       /* AArch64: the two below are the PPTT's (x86: CPUID's probe) */
-    uint32_t l2_group, l3_group;   /* ... processors with the same value share that cache */
-    bool bsp;                      /* the processor chase_main runs on */
-    bool lost;                     /* did not come back within a timeout: left out */
+    bool cache_groups_known;     /* AArch64: the two below are the PPTT's (x86: CPUID's probe) */
+    uint32_t l2_group, l3_group; /* ... processors with the same value share that cache */
+    bool bsp;                    /* the processor chase_main runs on */
+    bool lost;                   /* did not come back within a timeout: left out */
 };
 
 /*
