@@ -165,8 +165,8 @@ void plat_buffer_free(struct plat_buffer *b);
                                  subset spread over the machine when it has more) */
 #define PLAT_CPU_TIMEOUT (-2) /* a processor did not come back in time; it is left out */
 
-#define PLAT_GROUP_OWN 0x80000000u /* a cache group of the processor's own: its ID with this bit   \
-                                    */
+/* A cache group of the processor's own (nothing says it shares): its ID with this bit. */
+#define PLAT_GROUP_OWN 0x80000000u
 
 /* Where a processor is: the platform's number and its place in the machine. */
 struct plat_cpu {
