@@ -93,6 +93,7 @@ KERNEL_SRCS := \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
 	kernel/machine/srat.c \
+	kernel/machine/numa_table.c \
 	kernel/machine/identity.c \
 	kernel/machine/smbios.c \
 	kernel/machine/smbios_mem.c kernel/machine/smbios_ipmi.c \
@@ -211,7 +212,7 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c kernel/lib/strbuf.c kernel/lib/json.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
-	kernel/procs/mp.c kernel/procs/traffic.c kernel/machine/cpu_select.c \
+	kernel/procs/mp.c kernel/procs/traffic.c kernel/machine/cpu_select.c kernel/machine/numa_table.c \
 	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c \
 	kernel/stream/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/procs/win_slice.c \
 	$(POINT_SRCS) kernel/experiments/driver.c kernel/chase/sweep.c \
@@ -249,9 +250,10 @@ UNIT_TESTS += machine/test_placement machine/test_topology machine/test_cpu_sele
 test_topology_SRCS := kernel/machine/topology.c
 test_cpu_select_SRCS := kernel/machine/cpu_select.c tests/unit/stubs/stub_platform.c
 test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
-	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
+	kernel/machine/numa_table.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
-	kernel/lib/kmath.c
+	kernel/lib/kmath.c kernel/machine/numa_table.c kernel/machine/arm_smp.c kernel/machine/arm_id.c \
+	tests/unit/stubs/stub_platform.c
 test_ap_msr_SRCS := kernel/machine/ap_msr.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
 test_window_rules_SRCS := kernel/machine/window_rules.c kernel/lib/fmt.c kernel/lib/kstring.c \

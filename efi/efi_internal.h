@@ -125,8 +125,18 @@ void efi_mp_window_report(struct window_report *r);
 
 /* The ACPI RSDP from the EFI configuration table (2.0 preferred), or NULL. */
 const void *efi_find_rsdp(void);
-/* The memory node (index in plat_numa's list) of the processor with this APIC ID; 0 if unknown. */
-unsigned efi_numa_node_of_apic(uint32_t apic_id);
+/*
+ * The ID of the processor this runs on, as memory nodes list processors: the initial (x2)APIC
+ * ID on x86-64 (efi/x86_64/x64_machine.c), arm_mpidr_id(MPIDR_EL1) on AArch64.
+ */
+uint32_t efi_arch_processor_id(void);
+/*
+ * Make t's processor names those IDs: x86-64's SRAT names APIC IDs already; AArch64's GICC
+ * affinity names ACPI processor UIDs, found in the MADT of rsdp's tables.
+ */
+void efi_arch_numa_ids(struct plat_numa *t, const void *rsdp);
+/* The memory node (index in plat_numa's list) of the processor with this ID; -1: unknown. */
+int efi_numa_node_of_apic(uint32_t apic_id);
 /* The memory nodes from SRAT and SLIT as read (processors not matched), or NULL without SRAT. */
 const struct plat_numa *efi_numa_tables(void);
 /* The node (index in efi_numa_tables) of the processor running chase; 0 when unknown. */

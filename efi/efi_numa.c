@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Memory nodes on the firmware: ACPI SRAT and SLIT read once, processors matched by APIC ID,
-// each node's memory in the memory map.
-#include "arch/cpu.h"
+// Memory nodes on the firmware: ACPI SRAT and SLIT read once, processors matched by APIC ID
+// (AArch64: MPIDR), each node's memory in the memory map.
 #include "efi_internal.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/acpi.h"
+#include "machine/numa_table.h"
 #include "machine/srat.h"
 #include "platform.h"
 
 #define NODE_ALIGN_BYTES (2ULL << 20) /* what free_bytes is counted in */
-#define CPUID_LEAF_FEATURES 1
-#define CPUID_LEAF_X2APIC 0xb       /* EDX: this processor's x2APIC ID (SDM vol. 2A, CPUID) */
-#define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24]: the initial xAPIC ID */
 
 /* The tables as read at the first question: firmware facts, like the timers. */
 static struct {
@@ -39,35 +36,22 @@ static void read_tables(void)
         return;
     }
     numa.ok = srat_read(srat, acpi_find_table(rsdp, "SLIT"), &numa.t, numa.why, sizeof(numa.why));
+    if (numa.ok)
+        efi_arch_numa_ids(&numa.t, rsdp);
     if (numa.ok && numa.t.nnodes == 0) {
         ksnprintf(numa.why, sizeof(numa.why), "the SRAT lists no enabled processor or memory");
         numa.ok = false;
     }
 }
 
-unsigned efi_numa_node_of_apic(uint32_t apic_id)
+int efi_numa_node_of_apic(uint32_t apic_id)
 {
     read_tables();
     for (unsigned i = 0; numa.ok && i < numa.t.nnodes; i++)
         for (unsigned k = 0; k < numa.t.node[i].ncpus; k++)
             if (numa.t.node[i].apic_id[k] == apic_id)
-                return i;
-    return 0;
-}
-
-/* The APIC ID of the processor this runs on (the boot processor's, when chase asks). */
-static uint32_t apic_id_here(void)
-{
-    uint32_t r[4];
-    arch_cpuid(0, 0, r);
-    uint32_t max = r[0];
-    if (max >= CPUID_LEAF_X2APIC) {
-        arch_cpuid(CPUID_LEAF_X2APIC, 0, r);
-        if (r[1]) /* EBX 0: the leaf is not implemented */
-            return r[3];
-    }
-    arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
-    return r[1] >> CPUID_INITIAL_APIC_SHIFT;
+                return (int)i;
+    return -1;
 }
 
 const struct plat_numa *efi_numa_tables(void)
@@ -78,7 +62,8 @@ const struct plat_numa *efi_numa_tables(void)
 
 unsigned efi_numa_home(void)
 {
-    return efi_numa_node_of_apic(apic_id_here());
+    int node = efi_numa_node_of_apic(efi_arch_processor_id());
+    return node >= 0 ? (unsigned)node : 0;
 }
 
 unsigned efi_numa_node_regions(const struct plat_node *nd, struct mem_region **out)
@@ -127,7 +112,10 @@ unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)
         ksnprintf(why, why_cap, "%s", numa.why);
         return 0;
     }
-    *t = numa.t;
+    if (!numa_table_copy(t, &numa.t)) {
+        ksnprintf(why, why_cap, "no memory for a copy of the %u memory nodes", numa.t.nnodes);
+        return 0;
+    }
     complete(t);
     return t->nnodes;
 }

@@ -27,7 +27,7 @@ unsigned mp_held_cpus(struct mp_held *h, struct plat_cpu *cpus, unsigned cap, ch
     mp_held_sync_lost(h);
     unsigned n = h->n < 2 ? 0 : h->n < cap ? h->n : cap;
     kmemcpy(cpus, h->cpu, n * sizeof(*cpus));
-    if (!n)
+    if (!n || h->n < h->enabled) /* none, or some not started: the reason */
         kstrlcpy(why, h->why, why_cap);
     return n;
 }

@@ -165,6 +165,9 @@ void plat_buffer_free(struct plat_buffer *b);
                                  subset spread over the machine when it has more) */
 #define PLAT_CPU_TIMEOUT (-2) /* a processor did not come back in time; it is left out */
 
+/* A cache group of the processor's own (nothing says it shares): its ID with this bit. */
+#define PLAT_GROUP_OWN 0x80000000u
+
 /* Where a processor is: the platform's number and its place in the machine. */
 struct plat_cpu {
     unsigned id;                    /* what plat_cpu_run and plat_cpus_start take */
@@ -178,9 +181,12 @@ struct plat_cpu {
     bool fw_known;                  /* the firmware's location (MP services) is below */
     unsigned fw_package, fw_die, fw_core, fw_thread;
     bool fw_differs; /* ... and it differs from CPUID's */
-    unsigned node;   /* memory node (0 with one node) */
-    bool bsp;        /* the processor chase_main runs on */
-    bool lost;       /* did not come back within a timeout: left out */
+    unsigned node;   /* memory node (plat_numa index; 0 with one node) */
+    bool node_known; /* node holds the node a table places it in (run.json: null when not) */
+    bool cache_groups_known;     /* AArch64: the two below are the PPTT's (x86: CPUID's probe) */
+    uint32_t l2_group, l3_group; /* ... processors with the same value share that cache */
+    bool bsp;                    /* the processor chase_main runs on */
+    bool lost;                   /* did not come back within a timeout: left out */
 };
 
 /*
@@ -235,9 +241,7 @@ int plat_window_cpu(unsigned id, uint64_t timeout_us);
 
 /* ---- Memory nodes (numa) ------------------------------------------------------------------ */
 
-#define PLAT_NODES_MAX 8        /* memory nodes the numa experiment measures at most */
-#define PLAT_NODE_RANGES_MAX 16 /* memory ranges one node lists at most */
-#define PLAT_DISTANCE_LOCAL 10  /* SLIT's distance of a node to itself */
+#define PLAT_DISTANCE_LOCAL 10 /* SLIT's distance of a node to itself */
 
 /* One memory range of a node (ACPI SRAT memory affinity; Linux: none listed). */
 struct plat_mem_range {
@@ -246,30 +250,42 @@ struct plat_mem_range {
     bool nonvolatile; /* non-volatile memory */
 };
 
-/* A memory node: its memory and its processors. */
+/* A memory node: its memory and its processors (arrays sized from the tables' counts). */
 struct plat_node {
     uint32_t domain;     /* ACPI proximity domain (Linux: the node number) */
     uint64_t mem_bytes;  /* its memory (enabled SRAT ranges; Linux: MemTotal) */
     uint64_t free_bytes; /* the largest buffer it can hold now (0: it has no free memory) */
     unsigned nranges;
-    struct plat_mem_range range[PLAT_NODE_RANGES_MAX];
+    struct plat_mem_range *range;
     unsigned ncpus;
-    uint32_t apic_id[PLAT_CPUS_MAX]; /* its processors by initial (x2)APIC ID */
-    int cpu[PLAT_CPUS_MAX];          /* ... and their plat_cpu id (-1: not a usable processor) */
-};
-
-/* The machine's memory nodes, ascending by domain, and the distances between them. */
-struct plat_numa {
-    unsigned nnodes;
-    struct plat_node node[PLAT_NODES_MAX];
-    bool slit; /* distance[][] holds the firmware's SLIT (Linux: the node distances) */
-    uint8_t distance[PLAT_NODES_MAX][PLAT_NODES_MAX]; /* [from node][to node], 10: local */
-    char source[64]; /* where this came from ("ACPI SRAT, SLIT", "/sys/devices/system/node") */
-    char note[160];  /* what was left out or malformed ("" when nothing) */
+    uint32_t *apic_id; /* its processors by initial (x2)APIC ID (AArch64: MPIDR affinity) */
+    int *cpu;          /* ... and their plat_cpu id (-1: not a usable processor) */
 };
 
 /*
- * The memory nodes. Returns how many (1 on a machine with one), or 0 with the reason in why
+ * The machine's memory nodes, ascending by domain, and the distances between them. Every array
+ * lives in one allocation (storage), sized from the tables: machine/numa_table.h copies and
+ * frees it.
+ */
+struct plat_numa {
+    unsigned nnodes;
+    struct plat_node *node;
+    bool slit;         /* distance holds the firmware's SLIT (Linux: the node distances) */
+    uint8_t *distance; /* nnodes x nnodes, row by row: [from node][to node], 10: local */
+    char source[64];   /* where this came from ("ACPI SRAT, SLIT", "/sys/devices/system/node") */
+    char note[160];    /* what was left out or malformed ("" when nothing) */
+    void *storage;     /* the one allocation behind node, their arrays and distance */
+};
+
+/* SLIT's distance from node from to node to (both < t->nnodes; meaningful when t->slit). */
+static inline unsigned plat_numa_distance(const struct plat_numa *t, unsigned from, unsigned to)
+{
+    return t->distance[from * t->nnodes + to];
+}
+
+/*
+ * The memory nodes, in storage of t's own (numa_table_free gives it back; nothing to give back
+ * when 0 is returned). Returns how many (1 on a machine with one), or 0 with the reason in why
  * when the platform cannot tell (no SRAT, no sysfs, a simulated machine).
  */
 unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap);

@@ -16,4 +16,4 @@ BW_TEAM_TEST_SRCS = $(test_driver_SRCS) kernel/stream/bw_team.c \
 	kernel/procs/win_slice.c kernel/machine/cpu_select.c kernel/machine/simd.c
 UNIT_TESTS += experiments/test_bw_cores stream/test_node_bw
 test_bw_cores_SRCS = $(BW_TEAM_TEST_SRCS) kernel/experiments/bw_cores.c
-test_node_bw_SRCS = $(BW_TEAM_TEST_SRCS) kernel/stream/node_bw.c
+test_node_bw_SRCS = $(BW_TEAM_TEST_SRCS) kernel/stream/node_bw.c kernel/machine/numa_table.c

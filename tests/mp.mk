@@ -19,7 +19,8 @@ SCRIPT_TESTS += tests/qemu/test_many_cpus.sh
 # (make deps) boots in QEMU an initramfs of the static chase-host and this init, which runs it
 # and prints its files (tests/host/test_host_numa.sh).
 UNIT_TESTS += host/test_host_numa
-test_host_numa_SRCS := tools/host/host_numa.c tests/unit/stubs/stub_platform.c
+test_host_numa_SRCS := tools/host/host_numa.c kernel/machine/numa_table.c kernel/lib/kstring.c \
+	tests/unit/stubs/stub_platform.c
 $(BUILD)/test/tests/unit/host/test_host_numa.c.o: TEST_CFLAGS += -Itools/host
 $(BUILD)/numa_init: tests/host/numa_init.c
 	@$(if $(Q),echo "  LINK     $@")

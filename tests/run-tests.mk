@@ -4,6 +4,10 @@
 
 # The runner's own test: pooled scripts side by side, reported in order, the slowest listed.
 SCRIPT_TESTS += tests/tools/test_run_tests.sh
+# Ten memory nodes, two of them memory only; AArch64 nodes from GICC affinity; AArch64 -smp 66
+# (issue 50: the last takes 5 to 9 minutes under TCG on two cores).
+SCRIPT_TESTS += tests/qemu/test_numa_nodes.sh tests/qemu/test_aarch64_numa.sh \
+	tests/qemu/test_aarch64_many_cpus.sh
 
 # Scripts that run alone, one at a time: chase-host measuring this machine pinned to its cores
 # (a boot beside it would be measured too, and some checks follow from timing: passes, windows

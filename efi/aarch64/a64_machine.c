@@ -8,7 +8,9 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/acpi.h"
+#include "machine/arm_smp.h"
 #include "machine/arm_tables.h"
+#include "machine/srat.h"
 #include "platform.h"
 
 #define ARM_NOT_HERE "not on this architecture (AArch64)"
@@ -104,4 +106,14 @@ void efi_describe_registers(struct machine *m)
     m->facts.boost_disabled = -1;
     m->facts.base_ratio = -1;
     efi_describe_smbios(&m->id);
+}
+
+uint32_t efi_arch_processor_id(void)
+{
+    return arm_mpidr_id(a64_read_mpidr_el1());
+}
+
+void efi_arch_numa_ids(struct plat_numa *t, const void *rsdp)
+{
+    srat_gicc_to_mpidr(t, acpi_find_table(rsdp, "APIC"));
 }

@@ -54,8 +54,9 @@ static struct {
     struct ap_slot *slot; /* held.n, aligned; slot[0] (the BSP) unused */
     void *slot_pool;
     struct mp_ctl_slot *ctl_slot;
-    unsigned started[PLAT_CPUS_MAX];
-} mps = {.held = {.window_cpu = -1, .started = mps.started, .ops = &held_ops}};
+    struct pptt *pptt; /* while probing: the PPTT that gives cache groups (NULL: none) */
+    const void *madt;  /* ... and the MADT that turns an MPIDR into its ACPI Processor ID */
+} mps = {.held = {.window_cpu = -1, .ops = &held_ops}};
 
 static uint32_t load(const uint32_t *p)
 {
@@ -180,13 +181,48 @@ static bool ap_power_on(unsigned i)
     return true;
 }
 
+/* The PPTT's cache groups of the processor with this MPIDR into c; false (c unchanged) when no
+   PPTT lists its caches. A level it lists no cache for is a group of the processor's own. */
+static void cache_groups(uint64_t mpidr, struct plat_cpu *c)
+{
+    uint32_t uid, l2, l3;
+    if (!mps.pptt || !mps.madt || !arm_madt_gicc_uid(mps.madt, mpidr, &uid) ||
+        !pptt_cache_groups(mps.pptt, uid, &l2, &l3))
+        return;
+    c->cache_groups_known = true;
+    c->l2_group = l2 ? l2 : PLAT_GROUP_OWN | c->apic_id;
+    c->l3_group = l3 ? l3 : PLAT_GROUP_OWN | c->apic_id;
+}
+
+/* Read the PPTT (and find the MADT) for cache_groups, while the processors are placed. */
+static void groups_begin(const void *rsdp)
+{
+    const uint8_t *t = rsdp ? acpi_find_table(rsdp, "PPTT") : NULL;
+    char why[120];
+    mps.madt = rsdp ? acpi_find_table(rsdp, "APIC") : NULL;
+    mps.pptt = t ? plat_alloc(sizeof(*mps.pptt)) : NULL;
+    if (mps.pptt && !pptt_parse(t, acpi_rd32(t + 4), mps.pptt, why, sizeof(why))) {
+        plat_free(mps.pptt); /* malformed: run.json's aarch64.pptt_note says why */
+        mps.pptt = NULL;
+    }
+}
+
+static void groups_end(void)
+{
+    plat_free(mps.pptt);
+    mps.pptt = NULL;
+}
+
 /* Fill the processor table entry i from MPIDR and the MIDR the processor read itself. */
 static void place(unsigned i, uint64_t mpidr, uint64_t midr, bool bsp)
 {
     struct arm_place p;
     arm_mpidr_place(mpidr, &p);
+    int node = efi_numa_node_of_apic(arm_mpidr_id(mpidr));
     mps.held.cpu[i] = (struct plat_cpu){.id = i,
-                                        .apic_id = (uint32_t)(mpidr & 0xffffff),
+                                        .apic_id = arm_mpidr_id(mpidr),
+                                        .node = node >= 0 ? (unsigned)node : 0,
+                                        .node_known = node >= 0,
                                         .package = p.package,
                                         .die = p.die,
                                         .core = p.core,
@@ -195,6 +231,7 @@ static void place(unsigned i, uint64_t mpidr, uint64_t midr, bool bsp)
                                         .topology = mps.hvc ? "MPIDR_EL1 (PSCI over HVC)"
                                                             : "MPIDR_EL1 (PSCI over SMC)",
                                         .bsp = bsp};
+    cache_groups(mpidr, &mps.held.cpu[i]);
     mps.ctl_slot[i].bsp = bsp;
 }
 
@@ -203,7 +240,8 @@ static bool alloc_tables(unsigned count)
     mps.held.cpu = plat_alloc(count * sizeof(*mps.held.cpu));
     mps.slot_pool = plat_alloc(count * sizeof(*mps.slot) + SLOT_ALIGN);
     mps.ctl_slot = plat_alloc(count * sizeof(*mps.ctl_slot));
-    if (!mps.held.cpu || !mps.slot_pool || !mps.ctl_slot)
+    mps.held.started = plat_alloc(count * sizeof(*mps.held.started));
+    if (!mps.held.cpu || !mps.slot_pool || !mps.ctl_slot || !mps.held.started)
         return false;
     uintptr_t at = ((uintptr_t)mps.slot_pool + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN;
     mps.slot = (struct ap_slot *)at;
@@ -214,8 +252,9 @@ static bool alloc_tables(unsigned count)
 
 static const struct mp_fw_ops fw_ops;
 
-/* The conduit and the processor list from ACPI, or the reason there is none. */
-static unsigned list_processors(uint64_t *mpidr, unsigned cap)
+/* The conduit and the processor list from ACPI (every enabled GICC entry, in a fresh array
+ *mpidr), or 0 and the reason there is none. */
+static unsigned list_processors(uint64_t **mpidr)
 {
     const void *rsdp = efi_find_rsdp();
     const void *fadt = rsdp ? acpi_find_table(rsdp, "FACP") : NULL;
@@ -234,40 +273,70 @@ static unsigned list_processors(uint64_t *mpidr, unsigned cap)
                   "own level, not PSCI");
         return 0;
     }
-    unsigned n = madt ? arm_madt_gicc_mpidrs(madt, mpidr, cap) : 0;
+    unsigned n = madt ? arm_madt_gicc_mpidrs(madt, NULL, 0) : 0;
+    *mpidr = n ? plat_alloc(n * sizeof(**mpidr)) : NULL;
+    if (n && !*mpidr) {
+        ksnprintf(mps.held.why, sizeof(mps.held.why), "no memory for %u processors' MPIDRs", n);
+        return 0;
+    }
+    if (n)
+        arm_madt_gicc_mpidrs(madt, *mpidr, n);
     if (n < 2)
         ksnprintf(mps.held.why, sizeof(mps.held.why), "the MADT lists %u enabled processor(s)", n);
     return n;
 }
 
-/* List the processors, hold the boot processor's place first, start every other one. */
+/* A secondary could not be started (mps.held.why says why): said on the console; the rest go on
+   (run.json: processor_counts.not_started and processors_note). */
+static void not_started(void)
+{
+    char line[MP_HELD_WHY_BYTES + 40];
+    ksnprintf(line, sizeof(line), "chase: a processor left out: %s\n", mps.held.why);
+    plat_console_write(line);
+}
+
+/* List the processors, hold the boot processor's place first, start every other one; one that
+   cannot be started is left out and the others still tried (a lost one stays lost). */
 void efi_mp_probe(void)
 {
-    static uint64_t mpidr[PLAT_CPUS_MAX];
+    uint64_t *mpidr = NULL;
     struct mp_held *h = &mps.held;
-    h->total = list_processors(mpidr, PLAT_CPUS_MAX);
+    h->total = list_processors(&mpidr);
     if (h->total >= 2 && !alloc_tables(h->total)) {
         ksnprintf(h->why, sizeof(h->why), "no memory for %u processors", h->total);
         h->total = 0;
     }
     h->enabled = h->total; /* the MADT's enabled GICC entries are all it counts */
-    if (h->total < 2)
+    if (h->total < 2) {
+        plat_free(mpidr);
         return;
+    }
     uint64_t own = a64_read_mpidr_el1() & MPIDR_AFFINITY_MASK;
+    groups_begin(efi_find_rsdp());
     place(0, own, a64_read_midr_el1(), true);
     h->n = 1;
-    for (unsigned k = 0; k < h->total; k++) {
+    for (unsigned k = 0; k < h->total && h->n < h->total; k++) {
         if (mpidr[k] == own)
             continue;
         mps.slot[h->n].mpidr = mpidr[k];
-        if (!ap_power_on(h->n))
-            break; /* the reason is in why; the ones already on serve */
-        place(h->n, mpidr[k], mps.slot[h->n].midr, false);
-        h->n++;
+        if (ap_power_on(h->n)) {
+            place(h->n, mpidr[k], mps.slot[h->n].midr, false);
+            h->n++;
+        } else if (mps.ctl_slot[h->n]
+                       .lost) { /* it may start late: held as lost, reset at the end */
+            place(h->n, mpidr[k], 0, false);
+            h->n++;
+            h->ctl.lost++;
+            not_started();
+        } else {
+            not_started();
+        }
     }
+    plat_free(mpidr);
+    groups_end();
+    unsigned lost = h->ctl.lost;
     h->ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, h->n, 0, 0};
-    if (h->n < h->total && mps.ctl_slot[h->n].lost) /* one started too late: never again */
-        h->ctl.lost = 1;
+    h->ctl.lost = lost;
 }
 
 /* ---- the mailbox's side of efi/mp_ctl.c ------------------------------------------------------ */
@@ -381,6 +450,8 @@ bool efi_mp_release(void)
     plat_free(mps.held.cpu);
     plat_free(mps.slot_pool);
     plat_free(mps.ctl_slot);
+    plat_free(mps.held.started);
+    mps.held.started = NULL;
     mps.held.cpu = NULL;
     mps.slot = mps.slot_pool = NULL;
     mps.ctl_slot = NULL;

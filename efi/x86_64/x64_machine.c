@@ -7,6 +7,9 @@
 #include "platform.h"
 
 #define CPUID_EXT_ADDRESS_SIZES 0x80000008u
+#define CPUID_LEAF_FEATURES 1
+#define CPUID_LEAF_X2APIC 0xb       /* EDX: this processor's x2APIC ID (SDM vol. 2A, CPUID) */
+#define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24]: the initial xAPIC ID */
 #define CPUID_LEAF1_EDX_MTRR BIT(12)
 
 static unsigned phys_address_bits(const struct cpu_info *ci)
@@ -71,4 +74,23 @@ void efi_describe_registers(struct machine *m)
     identity_read_cpu(&m->id, &m->cpu, efi_cpuid_fn, plat_read_msr, plat_write_msr);
     efi_describe_smbios(&m->id);
     efi_bmc_watchdog(&m->id);
+}
+
+uint32_t efi_arch_processor_id(void)
+{
+    uint32_t r[4];
+    arch_cpuid(0, 0, r);
+    uint32_t max = r[0];
+    if (max >= CPUID_LEAF_X2APIC) {
+        arch_cpuid(CPUID_LEAF_X2APIC, 0, r);
+        if (r[1]) /* EBX 0: the leaf is not implemented */
+            return r[3];
+    }
+    arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
+    return r[1] >> CPUID_INITIAL_APIC_SHIFT;
+}
+
+void efi_arch_numa_ids(struct plat_numa *t, const void *rsdp)
+{
+    (void)t, (void)rsdp; /* the SRAT's local APIC and x2APIC structures name APIC IDs */
 }

@@ -211,9 +211,11 @@ static void add_processor(UINTN i, const struct mp_processor_info *info,
                           const struct topo_firmware *fw)
 {
     struct plat_cpu *c = &mps.held.cpu[mps.held.n];
+    int node = efi_numa_node_of_apic((uint32_t)info->processor_id);
     *c = (struct plat_cpu){.id = (unsigned)i,
                            .apic_id = (uint32_t)info->processor_id,
-                           .node = efi_numa_node_of_apic((uint32_t)info->processor_id),
+                           .node = node >= 0 ? (unsigned)node : 0,
+                           .node_known = node >= 0,
                            .bsp = (info->status_flag & PROCESSOR_AS_BSP_BIT) != 0};
     x64_window_init(&mps.slot[mps.held.n].env);
     mps.slot[mps.held.n].book = PLAT_CPUS_MAX;

@@ -6,8 +6,8 @@
 #include "lib/stats.h"
 
 /* The groups c2c.c writes, nearest first. */
-static const char *const c2c_groups[] = {"same_core", "shared_l2", "shared_l3", "same_package",
-                                         "other_package"};
+static const char *const c2c_groups[] = {"same_core",    "shared_l2",     "shared_l3",
+                                         "same_package", "other_package", "caches_unknown"};
 #define C2C_GROUPS (sizeof(c2c_groups) / sizeof(c2c_groups[0]))
 /* A group is apart from the nearer one when their medians differ by more than this many times
    the matrix's noise (the typical a->b against b->a difference). */

@@ -64,7 +64,7 @@ const struct key_desc global_keys[] = {
      "on: also write one machine-readable line (CHASE-LOG v=1 ... key=value) per finished "
      "point and per summary item straight to the serial port, for collection over "
      "serial-over-LAN (docs/serial-log.md); off: the console only"},
-    {"node", KEY_U64_AUTO, GKEY(node), 0, PLAT_NODES_MAX - 1, NULL, "",
+    {"node", KEY_U64_AUTO, GKEY(node), 0, CFG_NODE_MAX, NULL, "",
      "memory node of the chase buffer (index in run.json's memory_nodes): auto, the boot "
      "processor's (else the nearest by SLIT with room, said), never special-purpose or "
      "hot-pluggable memory; a number: that node only, its special-purpose and hot-pluggable "

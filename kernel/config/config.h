@@ -25,6 +25,7 @@ enum on_exit { ON_EXIT_WAIT, ON_EXIT_RETURN, ON_EXIT_SHUTDOWN, ON_EXIT_REBOOT };
 #define POINT_MAX_MS_MAX 3600000ULL /* an hour */
 #define WINDOW_MAX_MS_MAX 1000ULL   /* interrupts off longer than this starves the firmware */
 #define WARM_LAPS_MAX 64
+#define CFG_NODE_MAX 1023 /* the node key: below Linux's MAX_NUMNODES (1024) */
 #define PASSES_MAX 16
 /* A text key's room: a configuration entry's value (192). */
 #define CFG_TEXT_MAX 192

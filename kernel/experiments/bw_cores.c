@@ -289,6 +289,22 @@ static int bwc_share(struct exp_ctx *ctx, struct bw_cores_sweep *d, unsigned pla
     return 0;
 }
 
+/* The caches a level's auto size stands on are unknown (no believable size): said, with the
+   default used instead. */
+static void bwc_say_unknown(const struct exp_ctx *ctx, const struct bw_cores_params *p)
+{
+    const struct cpu_info *ci = &ctx->m->cpu;
+    bool known = p->level == LEVEL_L1   ? cpuinfo_data_cache(ci, 1) != NULL
+                 : p->level == LEVEL_L2 ? cpuinfo_data_cache(ci, 2) != NULL
+                                        : cpuinfo_llc(ci) != NULL;
+    char a[24];
+    if (p->size.is_auto && !known)
+        con_printf("note: this machine's cache sizes are unknown (%s): bw_cores cannot size its "
+                   "%s level; each processor streams %s, from a default size\n",
+                   ci->cache_source ? ci->cache_source : "none", level_names[p->level],
+                   exp_size(a, sizeof(a), p->size.value));
+}
+
 /* Each processor's buffer: size, said when memory lowered it from the level's (and, should more
    processors answer than the plan counted, the buffer's share, said). 0, or -1. */
 static int bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
@@ -297,6 +313,7 @@ static int bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     unsigned planned = bwc_processors(ctx->m);
     char a[24], b[24], c[24], e[24];
     d->size = p->size.value;
+    bwc_say_unknown(ctx, p);
     if (p->l3_part_bytes) {
         d->note = BWC_NOTE_NO_L3;
         con_printf("note: no L3 size here: twice each processor's L2 (%s) is more than its part "

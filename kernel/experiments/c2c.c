@@ -277,8 +277,10 @@ static const char *c2c_group(const struct mp_cpu *a, const struct mp_cpu *b)
 {
     if (a->p.package != b->p.package)
         return "other_package";
-    if (a->p.core == b->p.core)
+    if (a->p.die == b->p.die && a->p.core == b->p.core) /* AArch64: core numbers restart a die */
         return "same_core";
+    if (!a->groups_known || !b->groups_known) /* AArch64 without a PPTT's caches */
+        return "caches_unknown";
     if (a->l2_group == b->l2_group)
         return "shared_l2";
     if (a->l3_group == b->l3_group)
@@ -381,8 +383,8 @@ static void c2c_print_matrix(const struct mp_cpu *cpus, unsigned n, const double
 /* Each group's median one-way latency over its pairs. */
 static void c2c_print_groups(const struct mp_cpu *cpus, unsigned n, const double *m)
 {
-    static const char *const groups[] = {"same_core", "shared_l2", "shared_l3", "same_package",
-                                         "other_package"};
+    static const char *const groups[] = {"same_core",    "shared_l2",     "shared_l3",
+                                         "same_package", "other_package", "caches_unknown"};
     static double v[PLAT_CPUS_MAX * PLAT_CPUS_MAX];
     for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
         size_t k = 0;

@@ -8,6 +8,7 @@
 #include "point/rows.h"
 #include "point/sizes.h"
 
+#include "machine/numa_table.h"
 #include "procs/mp.h"
 #include "stream/node_bw.h"
 #include "lib/console.h"
@@ -83,13 +84,19 @@ struct numa_run {
     const struct numa_params *p;
     struct plat_numa t;
     uint64_t size_bytes;
-    unsigned mem[PLAT_NODES_MAX], nmem;     /* nodes with free memory */
-    int cpu_of[PLAT_NODES_MAX];             /* a usable processor of each node, or -1 */
-    struct plat_buffer buf[PLAT_NODES_MAX]; /* per memory node (index into mem) */
-    struct numa_cell cell[PLAT_NODES_MAX][PLAT_NODES_MAX]; /* [cpu node][mem node] */
-    unsigned from;                                         /* the node whose processor chases now */
-    struct node_bw bw;                                     /* the read bandwidth matrix */
+    unsigned *mem, nmem;     /* nodes with free memory */
+    int *cpu_of;             /* a usable processor of each node, or -1 */
+    struct plat_buffer *buf; /* per memory node (index into mem) */
+    struct numa_cell *cell;  /* nnodes x nnodes: [cpu node][mem node] */
+    unsigned from;           /* the node whose processor chases now */
+    struct node_bw bw;       /* the read bandwidth matrix */
 };
+
+/* Cell [a][b] of the latency matrix. */
+static struct numa_cell *numa_cell_at(const struct numa_run *d, unsigned a, unsigned b)
+{
+    return &d->cell[a * d->t.nnodes + b];
+}
 
 static void numa_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
 {
@@ -112,7 +119,7 @@ static int numa_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 /* The read bandwidth columns of cell [a][b] as CSV text (empty when not measured). */
 static const char *bw_text(const struct numa_run *d, unsigned a, unsigned b, char *buf, size_t cap)
 {
-    const struct node_bw_cell *c = &d->bw.cell[a][b];
+    const struct node_bw_cell *c = node_bw_at(&d->bw, a, b);
     if (c->measured)
         ksnprintf(buf, cap, "%.3f,%.3f,%.3f,%u,%u,%llu", c->gbs, c->gbs_min, c->gbs_max,
                   c->processors, c->reps, (unsigned long long)d->bw.read_bytes);
@@ -127,7 +134,7 @@ static const char *distance_text(const struct numa_run *d, unsigned a, unsigned 
 {
     buf[0] = 0;
     if (d->t.slit)
-        ksnprintf(buf, cap, "%u", d->t.distance[a][b]);
+        ksnprintf(buf, cap, "%u", plat_numa_distance(&d->t, a, b));
     return buf;
 }
 
@@ -150,7 +157,7 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
                   (unsigned long long)pp->pt.link_sum, (unsigned long long)d->buf[pp->index].phys,
                   exp_csv_field(placed, sizeof(placed), d->buf[pp->index].placement),
                   bw_text(d, d->from, to, bw, sizeof(bw)));
-    struct numa_cell *c = &d->cell[d->from][to];
+    struct numa_cell *c = numa_cell_at(d, d->from, to);
     *c = (struct numa_cell){true, exp_ns(ctx, r), timing_ticks_to_ns(ctx->timing, r->tsc.min),
                             exp_cycles(r)};
     exp_csv_common(ctx, r, pp->build_ticks);
@@ -175,6 +182,14 @@ static int numa_nodes(struct exp_ctx *ctx, struct numa_run *d)
             ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two memory nodes or more: %s",
                       why);
         return EXP_RUN_SKIPPED;
+    }
+    d->mem = plat_alloc(n * sizeof(*d->mem));
+    d->cpu_of = plat_alloc(n * sizeof(*d->cpu_of));
+    d->buf = plat_alloc(n * sizeof(*d->buf));
+    d->cell = plat_alloc((size_t)n * n * sizeof(*d->cell));
+    if (!d->mem || !d->cpu_of || !d->buf || !d->cell) {
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "no memory for %u nodes' matrix", n);
+        return EXP_RUN_FAILED;
     }
     for (unsigned i = 0; i < n; i++) {
         d->cpu_of[i] = -1;
@@ -259,8 +274,19 @@ static int numa_buffers(struct exp_ctx *ctx, struct numa_run *d)
 
 static void numa_free(struct numa_run *d)
 {
-    for (unsigned i = 0; i < d->nmem; i++)
+    for (unsigned i = 0; d->buf && i < d->nmem; i++)
         plat_node_buffer_free(&d->buf[i]);
+}
+
+/* Everything numa_nodes and node_bw_begin allocated. */
+static void numa_release(struct numa_run *d)
+{
+    node_bw_end(&d->bw);
+    plat_free(d->mem);
+    plat_free(d->cpu_of);
+    plat_free(d->buf);
+    plat_free(d->cell);
+    numa_table_free(&d->t);
 }
 
 /* The nodes as found: domain, memory, free span, ranges, processors. */
@@ -270,9 +296,12 @@ static void numa_print_nodes(const struct numa_run *d)
                "cpus", "chases from");
     for (unsigned i = 0; i < d->t.nnodes; i++) {
         const struct plat_node *nd = &d->t.node[i];
-        char mem[24], fr[24], from[16] = "-";
+        char mem[24], fr[24], from[48] = "-";
+        int near = numa_nearest_cpu_node(&d->t, i);
         if (d->cpu_of[i] >= 0)
             ksnprintf(from, sizeof(from), "cpu %d", d->cpu_of[i]);
+        else if (near >= 0) /* memory only: its row is the nearest node's (SLIT) */
+            ksnprintf(from, sizeof(from), "cpu %d of node %d, the nearest", d->cpu_of[near], near);
         con_printf("%4u %6u %10s %10s %6u %5u  %s\n", i, nd->domain,
                    exp_size(mem, sizeof(mem), nd->mem_bytes),
                    exp_size(fr, sizeof(fr), nd->free_bytes), nd->nranges, nd->ncpus, from);
@@ -295,7 +324,7 @@ static void numa_print_matrix(const struct numa_run *d)
             continue;
         con_printf("%6u", i);
         for (unsigned k = 0; k < d->nmem; k++) {
-            const struct numa_cell *c = &d->cell[i][d->mem[k]];
+            const struct numa_cell *c = numa_cell_at(d, i, d->mem[k]);
             char cell[24], dist[8];
             if (!c->measured)
                 ksnprintf(cell, sizeof(cell), "-");
@@ -332,11 +361,21 @@ static int numa_from(struct exp_ctx *ctx, struct numa_run *d, unsigned node)
     return rc;
 }
 
+static int numa_measure(struct exp_ctx *ctx, struct numa_run *d);
+
 static int numa_run(struct exp_ctx *ctx, const void *params)
 {
     static struct numa_run d;
     kmemset(&d, 0, sizeof(d));
     d.p = params;
+    int rc = numa_measure(ctx, &d);
+    numa_release(&d);
+    return rc;
+}
+
+/* The whole experiment over d (its allocations left for numa_release). */
+static int numa_measure(struct exp_ctx *ctx, struct numa_run *d)
+{
     exp_header(ctx, &experiment_numa,
                "the random chase from each node's processor over each "
                "node's memory");
@@ -347,31 +386,31 @@ static int numa_run(struct exp_ctx *ctx, const void *params)
         "read_gbs_max,read_processors,read_reps,read_bytes," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes," EXP_SAMPLES_COMMON "\n");
-    int rc = numa_nodes(ctx, &d);
+    int rc = numa_nodes(ctx, d);
     if (rc)
         return rc;
-    numa_print_nodes(&d);
-    numa_size(&d);
-    node_bw_begin(ctx, &d.t, d.size_bytes, &d.bw);
-    if ((rc = numa_buffers(ctx, &d)) != 0) {
-        numa_free(&d);
+    numa_print_nodes(d);
+    numa_size(d);
+    node_bw_begin(ctx, &d->t, d->size_bytes, &d->bw);
+    if ((rc = numa_buffers(ctx, d)) != 0) {
+        numa_free(d);
         return rc;
     }
     /* first, so that every latency row carries its cell's bandwidth */
-    int bw_rc = node_bw_measure(ctx, &d.t, d.mem, d.nmem, d.buf, &d.bw);
+    int bw_rc = node_bw_measure(ctx, &d->t, d->mem, d->nmem, d->buf, &d->bw);
     char bw_failure[sizeof(ctx->failure)];
     kmemcpy(bw_failure, ctx->failure, sizeof(bw_failure));
     unsigned rows = 0, failed = 0;
-    for (unsigned i = 0; i < d.t.nnodes; i++) {
-        if (d.cpu_of[i] < 0)
+    for (unsigned i = 0; i < d->t.nnodes; i++) {
+        if (d->cpu_of[i] < 0)
             continue;
         rows++;
-        if (numa_from(ctx, &d, i) != 0)
+        if (numa_from(ctx, d, i) != 0)
             failed++;
     }
-    numa_free(&d);
-    numa_print_matrix(&d);
-    node_bw_print(&d.t, d.mem, d.nmem, &d.bw);
+    numa_free(d);
+    numa_print_matrix(d);
+    node_bw_print(&d->t, d->mem, d->nmem, &d->bw);
     if (failed == rows)
         return EXP_RUN_FAILED;
     if (failed)

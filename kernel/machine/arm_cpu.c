@@ -60,7 +60,10 @@ void arm_cpu_describe(struct cpu_info *ci, const struct arm_regs *r)
         if (t == ARM_CTYPE_INSTRUCTION || t == ARM_CTYPE_SEPARATE)
             add_cache(ci, i + 1, CACHE_INSTRUCTION, r->ccsidr[i][1], ccidx);
     }
-    ci->cache_source = ci->ncaches ? "CLIDR_EL1/CCSIDR_EL1" : "none";
+    bool dropped = cpuinfo_drop_unbelievable(ci) != 0; /* KVM's CCSIDR: one line a level */
+    ci->cache_source = dropped       ? "CLIDR_EL1/CCSIDR_EL1" CACHE_SIZES_UNKNOWN
+                       : ci->ncaches ? "CLIDR_EL1/CCSIDR_EL1"
+                                     : "none";
     ci->invariant_tsc = true;
     ci->cpuid_tsc_hz = r->timer_hz;
     ci->cpuid_tsc_leaf = "CNTFRQ_EL0";

@@ -229,3 +229,19 @@ enum pptt_cache_type pptt_cache_type_of(const struct pptt_cache *c)
     unsigned t = (c->attributes >> PPTT_ATTR_TYPE_SHIFT) & PPTT_ATTR_TYPE_MASK;
     return t == 0 ? PPTT_CACHE_DATA : t == 1 ? PPTT_CACHE_INSTRUCTION : PPTT_CACHE_UNIFIED;
 }
+
+bool pptt_cache_groups(const struct pptt *p, uint32_t acpi_id, uint32_t *l2, uint32_t *l3)
+{
+    struct pptt_cpu_cache list[PPTT_CPU_CACHES_MAX];
+    int n = pptt_cpu_caches(p, acpi_id, list, PPTT_CPU_CACHES_MAX);
+    *l2 = *l3 = 0;
+    for (int i = 0; i < n; i++) {
+        if (pptt_cache_type_of(list[i].cache) == PPTT_CACHE_INSTRUCTION)
+            continue;
+        if (list[i].level == 2 && !*l2)
+            *l2 = list[i].cache->offset;
+        if (list[i].level == 3 && !*l3)
+            *l3 = list[i].cache->offset;
+    }
+    return n > 0;
+}

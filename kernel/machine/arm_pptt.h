@@ -103,6 +103,14 @@ int pptt_cpu_caches(const struct pptt *p, uint32_t acpi_id, struct pptt_cpu_cach
 /* How many leaf processors see the cache at offset cache_offset (0: none or not a cache). */
 unsigned pptt_cache_sharers(const struct pptt *p, uint32_t cache_offset);
 
+/*
+ * The cache instances the processor with ACPI Processor ID acpi_id reads through at levels 2
+ * and 3 (data or unified): each the offset of its cache structure in the table, so that the
+ * processors that reach the same structure share that cache; 0 where the PPTT lists no cache
+ * of that level for it. Returns false when no leaf has acpi_id or it lists no cache at all.
+ */
+bool pptt_cache_groups(const struct pptt *p, uint32_t acpi_id, uint32_t *l2, uint32_t *l3);
+
 /* The cache's type from its attributes (unified when the type is not marked valid). */
 enum pptt_cache_type pptt_cache_type_of(const struct pptt_cache *c);
 

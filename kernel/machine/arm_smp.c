@@ -16,11 +16,38 @@ unsigned arm_madt_gicc_mpidrs(const void *madt, uint64_t *mpidr, unsigned cap)
         if (elen < 2 || at + elen > len)
             return 0;
         if (type == MADT_TYPE_GICC && elen >= MADT_GICC_MIN_BYTES &&
-            (acpi_rd32(t + at + MADT_GICC_FLAGS) & MADT_GICC_ENABLED) && n < cap)
-            mpidr[n++] = acpi_rd64(t + at + MADT_GICC_MPIDR) & MPIDR_AFFINITY_MASK;
+            (acpi_rd32(t + at + MADT_GICC_FLAGS) & MADT_GICC_ENABLED)) {
+            if (n < cap)
+                mpidr[n] = acpi_rd64(t + at + MADT_GICC_MPIDR) & MPIDR_AFFINITY_MASK;
+            n++;
+        }
         at += elen;
     }
     return n;
+}
+
+bool arm_madt_gicc_of_uid(const void *madt, uint32_t uid, uint64_t *mpidr)
+{
+    const uint8_t *t = madt;
+    uint32_t len = acpi_rd32(t + 4);
+    for (uint32_t at = MADT_FIRST_ENTRY; at + 2 <= len;) {
+        uint8_t type = t[at], elen = t[at + 1];
+        if (elen < 2 || at + elen > len)
+            return false;
+        if (type == MADT_TYPE_GICC && elen >= MADT_GICC_MIN_BYTES &&
+            acpi_rd32(t + at + MADT_GICC_UID) == uid) {
+            *mpidr = acpi_rd64(t + at + MADT_GICC_MPIDR) & MPIDR_AFFINITY_MASK;
+            return true;
+        }
+        at += elen;
+    }
+    return false;
+}
+
+uint32_t arm_mpidr_id(uint64_t mpidr)
+{
+    return (uint32_t)(mpidr & MPIDR_AFF2_TO_AFF0) |
+           (uint32_t)((mpidr >> MPIDR_AFF3_SHIFT) & MPIDR_AFF_BITS) << MPIDR_ID_AFF3_SHIFT;
 }
 
 enum arm_psci_conduit arm_fadt_psci(const void *fadt)

@@ -22,10 +22,25 @@ enum arm_psci_conduit { ARM_PSCI_NONE, ARM_PSCI_SMC, ARM_PSCI_HVC };
 
 /*
  * The MPIDR affinity fields (MPIDR_AFFINITY_MASK) of the enabled processors in the GICC
- * entries of the MADT at madt (its header's length trusted), in table order, at most cap.
- * Returns how many, or 0 when an entry's length is malformed.
+ * entries of the MADT at madt (its header's length trusted), in table order, the first cap of
+ * them into mpidr (cap 0: mpidr may be NULL). Returns how many there are, all of them (more
+ * than cap: call again with room for them), or 0 when an entry's length is malformed.
  */
 unsigned arm_madt_gicc_mpidrs(const void *madt, uint64_t *mpidr, unsigned cap);
+
+/*
+ * The MPIDR affinity fields of the GICC entry whose ACPI Processor UID is uid (how SRAT's GICC
+ * affinity names a processor). Returns false when the MADT has no such entry or is malformed.
+ */
+bool arm_madt_gicc_of_uid(const void *madt, uint32_t uid, uint64_t *mpidr);
+
+/* MPIDR_EL1's affinity fields packed into 32 bits: chase's processor ID on AArch64 (its
+   plat_cpu.apic_id, as memory nodes list processors): Aff2..Aff0 in 23..0, Aff3 in 31..24. */
+#define MPIDR_AFF2_TO_AFF0 0xffffffULL
+#define MPIDR_AFF3_SHIFT 32
+#define MPIDR_AFF_BITS 0xffu
+#define MPIDR_ID_AFF3_SHIFT 24
+uint32_t arm_mpidr_id(uint64_t mpidr);
 
 /* The conduit the FADT at fadt names; ARM_PSCI_NONE when it is too short or not PSCI. */
 enum arm_psci_conduit arm_fadt_psci(const void *fadt);

@@ -187,20 +187,32 @@ static void read_caches(struct cpu_info *ci, cpuid_fn fn)
         fn(0x80000001, 0, r);
     bool topoext = (r[2] & CPUID_EXT1_ECX_TOPOEXT) != 0;
 
+    /* each source, and the same when some of its caches' sizes cannot be true */
+    const char *src = NULL, *src_unknown = NULL;
     if (amd && topoext && ci->max_ext_leaf >= 0x8000001d) {
         read_deterministic_caches(ci, fn, 0x8000001d);
-        ci->cache_source = "cpuid 0x8000001d";
+        src = "cpuid 0x8000001d", src_unknown = "cpuid 0x8000001d" CACHE_SIZES_UNKNOWN;
     } else if (!amd && ci->max_leaf >= 4) {
         read_deterministic_caches(ci, fn, 4);
-        ci->cache_source = "cpuid 4";
+        src = "cpuid 4", src_unknown = "cpuid 4" CACHE_SIZES_UNKNOWN;
     }
     if (ci->ncaches == 0 && !intel) {
         read_amd_legacy_caches(ci, fn);
         if (ci->ncaches)
-            ci->cache_source = "cpuid 0x80000005/6";
+            src = "cpuid 0x80000005/6", src_unknown = "cpuid 0x80000005/6" CACHE_SIZES_UNKNOWN;
     }
-    if (ci->ncaches == 0)
-        ci->cache_source = "none";
+    bool dropped = cpuinfo_drop_unbelievable(ci) != 0;
+    ci->cache_source = dropped ? src_unknown : ci->ncaches ? src : "none";
+}
+
+unsigned cpuinfo_drop_unbelievable(struct cpu_info *ci)
+{
+    unsigned kept = 0, n = ci->ncaches;
+    for (unsigned i = 0; i < n; i++)
+        if (ci->caches[i].size_bytes > ci->caches[i].line_bytes)
+            ci->caches[kept++] = ci->caches[i];
+    ci->ncaches = kept;
+    return n - kept;
 }
 
 /* The vector units (leaves 1, 7 and 0xD); xcr0_os is the front end's to fill. */

@@ -32,7 +32,8 @@ struct cpu_info {
     uint32_t max_leaf, max_ext_leaf;
     struct cache_info caches[CPU_MAX_CACHES];
     unsigned ncaches;
-    const char *cache_source; /* "cpuid 4", "cpuid 0x8000001d", "cpuid 0x80000005/6", "none" */
+    const char *cache_source; /* "cpuid 4", "cpuid 0x8000001d", "cpuid 0x80000005/6", "none";
+                                 with CACHE_SIZES_UNKNOWN after it when some were dropped */
     bool invariant_tsc;
     bool has_rdtscp;
     bool has_1g_pages;
@@ -45,6 +46,16 @@ struct cpu_info {
 
 /* Fill ci from CPUID as executed by fn. */
 void cpuinfo_read(struct cpu_info *ci, cpuid_fn fn);
+
+/* What cache_source adds when cpuinfo_drop_unbelievable dropped caches. */
+#define CACHE_SIZES_UNKNOWN " (sizes unknown: a cache no larger than its line, made up)"
+
+/*
+ * Drop the caches whose geometry cannot be true: no larger than one line (KVM on Arm makes up
+ * CCSIDR: every level one 64-byte line; a hypervisor's CPUID can be as bad). Their sizes are
+ * unknown rather than wrong. Returns how many were dropped.
+ */
+unsigned cpuinfo_drop_unbelievable(struct cpu_info *ci);
 
 /* Name of a cache type: "data", "instruction" or "unified". */
 const char *cache_type_name(enum cache_type t);

@@ -18,7 +18,8 @@ unsigned place_node_order(const struct plat_numa *t, unsigned home, unsigned *or
     if (!t->slit || home >= t->nnodes)
         return k;
     for (unsigned i = 2; i < k; i++) /* insertion sort after home: stable, a handful of nodes */
-        for (unsigned j = i; j > 1 && t->distance[home][order[j - 1]] > t->distance[home][order[j]];
+        for (unsigned j = i; j > 1 && plat_numa_distance(t, home, order[j - 1]) >
+                                          plat_numa_distance(t, home, order[j]);
              j--) {
             unsigned x = order[j];
             order[j] = order[j - 1];
@@ -69,7 +70,7 @@ static bool place_wb(const struct mem_region *r, unsigned n, const struct place_
 static bool try_node(const struct mem_region *r, unsigned n, const struct plat_numa *t, unsigned i,
                      const struct place_request *q, struct place_result *out, uint64_t *largest)
 {
-    unsigned cap = n + PLAT_NODE_RANGES_MAX;
+    unsigned cap = n + t->node[i].nranges; /* each range splits at most one region */
     struct mem_region *in = plat_alloc(cap * sizeof(*in));
     if (!in)
         return false;
@@ -89,7 +90,7 @@ static void note_fallback(const struct plat_numa *t, const struct place_request 
     char dist[24] = "no SLIT: next by number";
     if (t->slit)
         ksnprintf(dist, sizeof(dist), "SLIT distance %u",
-                  t->distance[q->home][(unsigned)out->node]);
+                  plat_numa_distance(t, q->home, (unsigned)out->node));
     out->fallback = true;
     ksnprintf(out->note, sizeof(out->note),
               "node %u (the boot processor's) has no free write-back span of %llu bytes (its "
@@ -134,17 +135,19 @@ bool place_in_nodes(const struct mem_region *r, unsigned n, const struct plat_nu
                   (unsigned long long)largest);
         return false;
     }
-    unsigned order[PLAT_NODES_MAX];
-    unsigned k = place_node_order(t, q->home, order);
+    unsigned *order = plat_alloc(t->nnodes * sizeof(*order));
+    unsigned k = order ? place_node_order(t, q->home, order) : 0;
     for (unsigned i = 0; i < k; i++) {
         if (try_node(r, n, t, order[i], q, out, &largest)) {
             if (order[i] != q->home)
                 note_fallback(t, q, home_largest, out);
+            plat_free(order);
             return true;
         }
         if (order[i] == q->home)
             home_largest = largest;
     }
+    plat_free(order);
     ksnprintf(why, why_cap,
               "no memory node has a free write-back span of %llu bytes aligned to %llu outside "
               "special-purpose and hot-pluggable memory (the boot processor's node %u: at most "

@@ -36,7 +36,8 @@ struct place_result {
 
 /*
  * The nodes in the order a placement tries them: home first, then the others by SLIT distance
- * from home, nearest first (ties and no SLIT: by index). Returns how many (t->nnodes).
+ * from home, nearest first (ties and no SLIT: by index), into order (room for t->nnodes).
+ * Returns how many (t->nnodes).
  */
 unsigned place_node_order(const struct plat_numa *t, unsigned home, unsigned *order);
 

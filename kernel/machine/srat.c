@@ -5,14 +5,14 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/acpi.h"
-
-#define SRAT_DOMAINS_SEEN 64 /* distinct domains noticed before the node limit is applied */
+#include "machine/arm_smp.h"
+#include "machine/numa_table.h"
 
 /* One enabled SRAT entry, as the two passes see it. */
 struct srat_entry {
     unsigned type;
     uint32_t domain;
-    uint32_t apic_id;    /* processors */
+    uint32_t apic_id;    /* processors: APIC ID, or GICC's ACPI processor UID */
     uint64_t base, size; /* memory */
     bool hotplug, nonvolatile;
 };
@@ -32,6 +32,11 @@ static bool decode(const uint8_t *s, struct srat_entry *e)
         e->apic_id = acpi_rd32(s + 8);
         return (acpi_rd32(s + 12) & SRAT_ENABLED) != 0;
     }
+    if (e->type == SRAT_TYPE_GICC) {
+        e->domain = acpi_rd32(s + 2);
+        e->apic_id = acpi_rd32(s + 6);
+        return (acpi_rd32(s + 10) & SRAT_ENABLED) != 0;
+    }
     if (e->type == SRAT_TYPE_MEMORY) {
         uint32_t flags = acpi_rd32(s + 28);
         e->domain = acpi_rd32(s + 2);
@@ -41,7 +46,7 @@ static bool decode(const uint8_t *s, struct srat_entry *e)
         e->nonvolatile = (flags & SRAT_MEM_NONVOLATILE) != 0;
         return (flags & SRAT_ENABLED) && e->size;
     }
-    return false; /* GICC, GIC ITS, generic initiators and ports: not x86 processors or memory */
+    return false; /* GIC ITS, generic initiators and ports: neither processors nor memory */
 }
 
 /* The bytes a known structure type needs (0: any length of at least 2). */
@@ -50,6 +55,7 @@ static unsigned needed_bytes(unsigned type)
     return type == SRAT_TYPE_LAPIC    ? SRAT_LAPIC_BYTES
            : type == SRAT_TYPE_MEMORY ? SRAT_MEMORY_BYTES
            : type == SRAT_TYPE_X2APIC ? SRAT_X2APIC_BYTES
+           : type == SRAT_TYPE_GICC   ? SRAT_GICC_BYTES
                                       : 0;
 }
 
@@ -92,55 +98,91 @@ int srat_node_of_domain(const struct plat_numa *t, uint32_t domain)
     return -1;
 }
 
-/* Make a node for every domain an enabled structure names, ascending, at most the limit. */
-static void collect_domains(const uint8_t *srat, uint32_t len, struct plat_numa *t)
+/* Sort domains ascending (insertion sort: tens of domains, at most a few hundred). */
+static void sort_domains(uint32_t *d, unsigned n)
 {
-    uint32_t seen[SRAT_DOMAINS_SEEN];
-    unsigned n = 0;
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned k = i; k > 0 && d[k - 1] > d[k]; k--) {
+            uint32_t x = d[k];
+            d[k] = d[k - 1];
+            d[k - 1] = x;
+        }
+}
+
+/*
+ * Every domain an enabled structure names, ascending, into a fresh array (*n of them); the
+ * count of enabled structures bounds it. NULL when memory is short.
+ */
+static uint32_t *collect_domains(const uint8_t *srat, uint32_t len, unsigned *n)
+{
+    unsigned cap = 0;
     struct srat_entry e;
-    for (uint32_t at = SRAT_FIRST_STRUCT; at < len; at += srat[at + 1]) {
+    for (uint32_t at = SRAT_FIRST_STRUCT; at < len; at += srat[at + 1])
+        cap += decode(srat + at, &e);
+    uint32_t *seen = plat_alloc((cap ? cap : 1) * sizeof(*seen));
+    *n = 0;
+    for (uint32_t at = SRAT_FIRST_STRUCT; seen && at < len; at += srat[at + 1]) {
         if (!decode(srat + at, &e))
             continue;
         unsigned k = 0;
-        while (k < n && seen[k] != e.domain)
+        while (k < *n && seen[k] != e.domain)
             k++;
-        if (k == n && n < SRAT_DOMAINS_SEEN)
-            seen[n++] = e.domain;
+        if (k == *n)
+            seen[(*n)++] = e.domain;
     }
-    for (unsigned i = 1; i < n; i++) /* insertion sort: a handful of domains */
-        for (unsigned k = i; k > 0 && seen[k - 1] > seen[k]; k--) {
-            uint32_t x = seen[k];
-            seen[k] = seen[k - 1];
-            seen[k - 1] = x;
-        }
-    if (n > PLAT_NODES_MAX) {
-        note(t, "more proximity domains than chase measures: the highest left out");
-        n = PLAT_NODES_MAX;
-    }
-    for (unsigned i = 0; i < n; i++)
-        t->node[i].domain = seen[i];
-    t->nnodes = n;
+    if (seen)
+        sort_domains(seen, *n);
+    return seen;
 }
 
-static void add_processor(struct plat_numa *t, struct plat_node *nd, uint32_t apic_id)
+/* The node index of domain in the sorted domains d (n of them), or -1. */
+static int domain_index(const uint32_t *d, unsigned n, uint32_t domain)
+{
+    unsigned lo = 0, hi = n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (d[mid] < domain)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && d[lo] == domain ? (int)lo : -1;
+}
+
+/*
+ * Size the table from the SRAT: the nodes of the n domains d, each with room for the processor
+ * and memory structures naming it (a processor listed twice is counted twice, kept once).
+ */
+static bool size_table(const uint8_t *srat, uint32_t len, const uint32_t *d, unsigned n,
+                       struct plat_numa *t)
+{
+    unsigned *counts = plat_alloc(2 * (n ? n : 1) * sizeof(unsigned));
+    if (!counts)
+        return false;
+    struct srat_entry e;
+    for (uint32_t at = SRAT_FIRST_STRUCT; at < len; at += srat[at + 1]) {
+        int i = decode(srat + at, &e) ? domain_index(d, n, e.domain) : -1;
+        if (i >= 0)
+            counts[(e.type == SRAT_TYPE_MEMORY ? n : 0) + (unsigned)i]++;
+    }
+    bool ok = numa_table_alloc(t, n, counts, counts + n);
+    plat_free(counts);
+    for (unsigned i = 0; ok && i < n; i++)
+        t->node[i].domain = d[i];
+    return ok;
+}
+
+static void add_processor(struct plat_node *nd, uint32_t apic_id)
 {
     for (unsigned i = 0; i < nd->ncpus; i++)
         if (nd->apic_id[i] == apic_id)
             return; /* listed twice (local APIC and x2APIC structures) */
-    if (nd->ncpus == PLAT_CPUS_MAX) {
-        note(t, "a node lists more processors than chase uses");
-        return;
-    }
     nd->apic_id[nd->ncpus] = apic_id;
     nd->cpu[nd->ncpus++] = -1;
 }
 
-static void add_memory(struct plat_numa *t, struct plat_node *nd, const struct srat_entry *e)
+static void add_memory(struct plat_node *nd, const struct srat_entry *e)
 {
-    if (nd->nranges == PLAT_NODE_RANGES_MAX) {
-        note(t, "a node lists more memory ranges than chase keeps");
-        return;
-    }
     nd->range[nd->nranges++] =
         (struct plat_mem_range){e->base, e->size, e->hotplug, e->nonvolatile};
     if (!e->hotplug)
@@ -161,17 +203,17 @@ static void read_slit(const uint8_t *slit, struct plat_numa *t)
             uint32_t a = t->node[i].domain, b = t->node[k].domain;
             if (a >= loc || b >= loc) {
                 note(t, "SLIT has fewer localities than SRAT's domains: distances unknown");
-                kmemset(t->distance, 0, sizeof(t->distance));
+                kmemset(t->distance, 0, (size_t)t->nnodes * t->nnodes);
                 return;
             }
-            uint8_t d = slit[SLIT_MATRIX + a * loc + b];
+            uint8_t d = slit[SLIT_MATRIX + (uint64_t)a * loc + b];
             if ((i == k && d != PLAT_DISTANCE_LOCAL) || (i != k && d < PLAT_DISTANCE_LOCAL)) {
                 note(t, "SLIT's distances break the spec's rules (10 on the diagonal, 10 or "
                         "more elsewhere): distances unknown");
-                kmemset(t->distance, 0, sizeof(t->distance));
+                kmemset(t->distance, 0, (size_t)t->nnodes * t->nnodes);
                 return;
             }
-            t->distance[i][k] = d;
+            t->distance[i * t->nnodes + k] = d;
         }
     }
     t->slit = true;
@@ -184,16 +226,23 @@ bool srat_read(const void *srat, const void *slit, struct plat_numa *t, char *wh
     uint32_t len = acpi_rd32(s + 4);
     if (!check_lengths(s, len, why, why_cap))
         return false;
-    collect_domains(s, len, t);
+    unsigned n;
+    uint32_t *domains = collect_domains(s, len, &n);
+    bool sized = domains && size_table(s, len, domains, n, t);
+    plat_free(domains);
+    if (!sized) {
+        ksnprintf(why, why_cap, "no memory for the SRAT's nodes (%u bytes of table)", len);
+        return false;
+    }
     struct srat_entry e;
     for (uint32_t at = SRAT_FIRST_STRUCT; at < len; at += s[at + 1]) {
         int node = decode(s + at, &e) ? srat_node_of_domain(t, e.domain) : -1;
         if (node < 0)
             continue;
         if (e.type == SRAT_TYPE_MEMORY)
-            add_memory(t, &t->node[node], &e);
+            add_memory(&t->node[node], &e);
         else
-            add_processor(t, &t->node[node], e.apic_id);
+            add_processor(&t->node[node], e.apic_id);
     }
     ksnprintf(t->source, sizeof(t->source), "ACPI SRAT%s", slit ? ", SLIT" : "");
     if (slit)
@@ -201,4 +250,22 @@ bool srat_read(const void *srat, const void *slit, struct plat_numa *t, char *wh
     else
         note(t, "no SLIT: distances unknown");
     return true;
+}
+
+void srat_gicc_to_mpidr(struct plat_numa *t, const void *madt)
+{
+    unsigned missing = 0;
+    for (unsigned i = 0; i < t->nnodes; i++)
+        for (unsigned k = 0; k < t->node[i].ncpus; k++) {
+            uint64_t mpidr;
+            if (madt && arm_madt_gicc_of_uid(madt, t->node[i].apic_id[k], &mpidr))
+                t->node[i].apic_id[k] = arm_mpidr_id(mpidr);
+            else {
+                t->node[i].apic_id[k] = SRAT_ID_NONE;
+                missing++;
+            }
+        }
+    if (missing)
+        note(t, "a GICC affinity names an ACPI processor UID that the MADT lacks: that "
+                "processor's node unknown");
 }

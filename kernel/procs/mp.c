@@ -53,6 +53,15 @@ static void probe_here(void *arg)
     uint32_t r[4], max;
     arch_cpuid(0, 0, r);
     max = r[0];
+    if (max == 0) { /* no CPUID (AArch64): the platform's ID (MPIDR), type and groups (PPTT) */
+        c->core_type = c->p.core_type;
+        c->groups_known = c->p.cache_groups_known;
+        c->l2_group = c->groups_known ? c->p.l2_group : PLAT_GROUP_OWN | c->p.apic_id;
+        c->l3_group = c->groups_known ? c->p.l3_group : PLAT_GROUP_OWN | c->p.apic_id;
+        c->probed = true;
+        return;
+    }
+    c->groups_known = true;
     bool amd = r[1] == 0x68747541; /* "Auth" of AuthenticAMD */
     arch_cpuid(CPUID_LEAF_FEATURES, 0, r);
     uint32_t apic = r[1] >> CPUID_INITIAL_APIC_SHIFT;
@@ -278,6 +287,12 @@ void mp_print_cpus(const struct mp_cpu *cpus, unsigned n)
 {
     con_printf("%5s %7s %5s %6s %4s %7s %8s %8s %8s\n", "cpu", "package", "core", "thread", "node",
                "type", "apic_id", "l2_group", "l3_group");
+    bool unknown = false;
+    for (unsigned i = 0; i < n; i++)
+        unknown |= !cpus[i].groups_known;
+    if (unknown)
+        con_printf("cache groups unknown (no PPTT lists these processors' caches): each processor "
+                   "is a group of its own, and c2c says caches_unknown\n");
     for (unsigned i = 0; i < n; i++) {
         const struct mp_cpu *c = &cpus[i];
         con_printf("%5u %7u %5u %6u %4u %7s %8u %8u %8u%s\n", c->p.id, c->p.package, c->p.core,

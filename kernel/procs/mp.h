@@ -20,6 +20,8 @@ struct mp_cpu {
                            platform's (AArch64: MIDR_EL1, plat_cpu) where CPUID says none; 0 */
     uint32_t l2_group;  /* processors with the same value share an L2 (x2APIC ID bits above it) */
     uint32_t l3_group;  /* ... an L3 */
+    bool groups_known;  /* false: nothing says which caches it shares (AArch64 without a PPTT
+                           that lists caches): each processor a group of its own */
     bool probed;        /* the values above were read on the processor itself */
 };
 

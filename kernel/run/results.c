@@ -296,16 +296,27 @@ static void topology_json(struct json *j, const struct plat_cpu *c)
 }
 
 /* The counts the platform reports: total, enabled, held, and places not from CPUID. */
-static void processor_counts_json(struct json *j, unsigned listed, unsigned differs)
+static void processor_counts_json(struct json *j, unsigned listed, unsigned differs, bool firmware)
 {
     unsigned enabled, held, failed, total = plat_cpus_total(&enabled, &held, &failed);
     json_object_begin(j, "processor_counts");
     json_u64(j, "total", total);
     json_u64(j, "enabled", enabled);
     json_u64(j, "listed", listed);
+    if (firmware) /* enabled in the tables, not held: a start refused (AArch64 PSCI CPU_ON) */
+        json_u64(j, "not_started", enabled > held ? enabled - held : 0);
     json_u64(j, "topology_not_from_cpuid", failed);
     json_u64(j, "firmware_location_differs", differs);
     json_object_end(j);
+}
+
+/* A memory node index, or null when the platform does not know it. */
+static void node_json(struct json *j, const char *key, bool known, unsigned node)
+{
+    if (known)
+        json_u64(j, key, node);
+    else
+        json_string(j, key, NULL);
 }
 
 /* The processors and where they are; lost ones did not come back within a timeout. */
@@ -323,7 +334,7 @@ static void processors_json(struct json *j, bool firmware)
         json_u64(j, "package", cpus[i].package);
         json_u64(j, "core", cpus[i].core);
         json_u64(j, "thread", cpus[i].thread);
-        json_u64(j, "node", cpus[i].node);
+        node_json(j, "node", cpus[i].node_known, cpus[i].node);
         json_u64(j, "apic_id", cpus[i].apic_id);
         topology_json(j, &cpus[i]);
         json_bool(j, "runs_chase", cpus[i].bsp);
@@ -332,21 +343,12 @@ static void processors_json(struct json *j, bool firmware)
         differs += cpus[i].fw_differs;
     }
     json_array_end(j);
-    json_string(j, "processors_note", n ? NULL : why);
-    processor_counts_json(j, n, differs);
+    json_string(j, "processors_note", n && (held >= enabled || !why[0]) ? NULL : why);
+    processor_counts_json(j, n, differs, firmware);
     unsigned lost = firmware ? mp_lost_count() : 0; /* chase-host: a thread, ended with it */
     json_string(j, "on_exit_forced",
                 lost ? "reboot: a processor was lost and may still run chase's code" : NULL);
     plat_free(cpus);
-}
-
-/* A memory node index, or null when the platform does not know it. */
-static void node_json(struct json *j, const char *key, bool known, unsigned node)
-{
-    if (known)
-        json_u64(j, key, node);
-    else
-        json_string(j, key, NULL);
 }
 
 /* chase's page tables: their pages and memory node (firmware; the node null elsewhere). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // run.json's "memory_nodes": the memory nodes, their ranges and processors, and SLIT's distances.
 #include "lib/json.h"
+#include "machine/numa_table.h"
 #include "platform.h"
 #include "run/results.h"
 
@@ -31,12 +32,18 @@ static void node_json(struct json *j, const struct plat_numa *t, unsigned i)
         if (nd->cpu[k] >= 0)
             json_u64(j, NULL, (uint64_t)nd->cpu[k]);
     json_array_end(j);
+    /* the node whose processor numa chases this node's memory from when it has none: by SLIT */
+    int near = numa_nearest_cpu_node(t, i);
+    if (near >= 0)
+        json_u64(j, "nearest_processor_node", (uint64_t)near);
+    else
+        json_string(j, "nearest_processor_node", NULL);
     json_object_end(j);
 }
 
 void results_nodes_json(struct json *j)
 {
-    static struct plat_numa t;
+    struct plat_numa t;
     char why[200] = "";
     unsigned n = plat_numa(&t, why, sizeof(why));
     json_object_begin(j, "memory_nodes");
@@ -51,9 +58,11 @@ void results_nodes_json(struct json *j)
     for (unsigned i = 0; n && t.slit && i < n; i++) {
         json_array_begin(j, NULL);
         for (unsigned k = 0; k < n; k++)
-            json_u64(j, NULL, t.distance[i][k]);
+            json_u64(j, NULL, plat_numa_distance(&t, i, k));
         json_array_end(j);
     }
     json_array_end(j);
     json_object_end(j);
+    if (n)
+        numa_table_free(&t);
 }

@@ -58,6 +58,12 @@ uint64_t node_bw_begin(struct exp_ctx *ctx, const struct plat_numa *t, uint64_t 
     nb->skipped[0] = 0;
     nb->read_bytes = chain_bytes;
     nb->cache_bytes = nb->caches = 0;
+    nb->nnodes = t->nnodes;
+    if (!(nb->cell = plat_alloc((size_t)t->nnodes * t->nnodes * sizeof(*nb->cell)))) {
+        ksnprintf(nb->skipped, sizeof(nb->skipped), "no memory for a %u x %u matrix", t->nnodes,
+                  t->nnodes);
+        return chain_bytes;
+    }
     /* ctx->failure is the experiment's: the reason goes to nb->skipped */
     if ((nb->ncpus = mp_cpus(ctx, 0, nb->cpus, PLAT_CPUS_MAX)) == 0) {
         ksnprintf(nb->skipped, sizeof(nb->skipped), "%s", ctx->failure);
@@ -107,7 +113,8 @@ int node_bw_measure(struct exp_ctx *ctx, const struct plat_numa *t, const unsign
     for (unsigned a = 0; a < t->nnodes && rc == 0; a++) {
         unsigned n = row_cpus(t, a, nb);
         for (unsigned k = 0; n && k < nmem && rc == 0; k++) {
-            if (cell_measure(ctx, nb, n, &buf[k], nb->read_bytes, &nb->cell[a][mem[k]]) == 0)
+            if (cell_measure(ctx, nb, n, &buf[k], nb->read_bytes,
+                             &nb->cell[a * nb->nnodes + mem[k]]) == 0)
                 continue;
             ksnprintf(ctx->failure, sizeof(ctx->failure),
                       "read bandwidth from node %u into node %u: a processor did not come back "
@@ -119,6 +126,13 @@ int node_bw_measure(struct exp_ctx *ctx, const struct plat_numa *t, const unsign
     }
     plat_window_xstate(0);
     return rc;
+}
+
+void node_bw_end(struct node_bw *nb)
+{
+    plat_free(nb->cell);
+    nb->cell = NULL;
+    nb->nnodes = 0;
 }
 
 void node_bw_print(const struct plat_numa *t, const unsigned *mem, unsigned nmem,
@@ -137,12 +151,12 @@ void node_bw_print(const struct plat_numa *t, const unsigned *mem, unsigned nmem
     for (unsigned a = 0; a < t->nnodes; a++) {
         bool any = false;
         for (unsigned k = 0; k < nmem; k++)
-            any |= nb->cell[a][mem[k]].measured;
+            any |= node_bw_at(nb, a, mem[k])->measured;
         if (!any)
             continue;
         con_printf("%6u", a);
         for (unsigned k = 0; k < nmem; k++) {
-            const struct node_bw_cell *c = &nb->cell[a][mem[k]];
+            const struct node_bw_cell *c = node_bw_at(nb, a, mem[k]);
             char cell[24] = "-";
             if (c->measured)
                 ksnprintf(cell, sizeof(cell), "%.2f (%u)", c->gbs, c->processors);

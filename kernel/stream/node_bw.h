@@ -32,9 +32,18 @@ struct node_bw {
     unsigned caches;      /* ... in how many instances */
     struct mp_cpu row_cpus[PLAT_CPUS_MAX]; /* those of the row being measured */
     struct bw_team team;
-    struct node_bw_cell cell[PLAT_NODES_MAX][PLAT_NODES_MAX]; /* [processors' node][memory node] */
+    struct node_bw_cell *cell; /* nnodes x nnodes, [processors' node][memory node]; NULL: none */
+    unsigned nnodes;
     char skipped[200]; /* why there is no matrix ("" when there is one) */
 };
+
+/* Cell [a][b] of the matrix (an unmeasured one when there is no matrix). */
+static inline const struct node_bw_cell *node_bw_at(const struct node_bw *nb, unsigned a,
+                                                    unsigned b)
+{
+    static const struct node_bw_cell none;
+    return nb->cell && a < nb->nnodes && b < nb->nnodes ? &nb->cell[a * nb->nnodes + b] : &none;
+}
 
 /*
  * The bytes of its node's buffer a row's n processors read: NODE_BW_CACHE_MULTIPLE times what
@@ -45,7 +54,8 @@ uint64_t node_bw_read_bytes(const struct mp_cpu *cpus, unsigned n, uint64_t llc_
                             uint64_t least_bytes, uint64_t *cache_bytes);
 
 /*
- * Before the node buffers are allocated: the processors (mp_cpus) and nb->read_bytes, the most
+ * Before the node buffers are allocated: the matrix's cells (t->nnodes squared; node_bw_end
+ * gives them back), the processors (mp_cpus) and nb->read_bytes, the most
  * that node_bw_read_bytes asks for over the rows of t's nodes, at least chain_bytes (said on
  * the console when more). Sets nb->skipped when there is no matrix (fewer than two
  * processors); returns nb->read_bytes (chain_bytes then).
@@ -63,6 +73,9 @@ uint64_t node_bw_begin(struct exp_ctx *ctx, const struct plat_numa *t, uint64_t 
  */
 int node_bw_measure(struct exp_ctx *ctx, const struct plat_numa *t, const unsigned *mem,
                     unsigned nmem, const struct plat_buffer *buf, struct node_bw *nb);
+
+/* Give the matrix's cells back (after the last node_bw_at). */
+void node_bw_end(struct node_bw *nb);
 
 /* Print the matrix on the console: a row per processors' node, a column per memory node. */
 void node_bw_print(const struct plat_numa *t, const unsigned *mem, unsigned nmem,

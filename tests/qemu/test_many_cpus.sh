@@ -32,4 +32,25 @@ pkg1=$(jq -r '[.processors[] | select(.package == 1) | .id] | map(tostring) | jo
 check "-smp 96: cores measures a processor of package 1" \
     awk -F, -v ids="^($pkg1)\$" 'NR > 1 && $1 ~ ids {n++} END {exit !(n > 0)}' \
     "$RUN_DIR/cores.csv"
+
+# ---- 50-numa: 96 processors in one socket and one SRAT node (more than 64 in a node) ----
+# QEMU publishes an SRAT for -numa: every processor is placed by it, node 0, none unknown
+# (null); the no-SRAT boot above has every node null. numa, the only experiment, skips (one node).
+no_srat=$j
+boot one-node-96 --timeout 400 --mem 1G --smp 96,sockets=1,cores=96,threads=1 \
+    --qemu -object --qemu memory-backend-ram,id=m0,size=1G \
+    --qemu -numa --qemu node,nodeid=0,cpus=0-95,memdev=m0 \
+    --set profile=quick --set on_exit=shutdown --set experiments=numa
+j=$RUN_DIR/run.json
+check "one node of 96: the run completes, numa skipped for its one node" json_true "$j" \
+    '.status == "complete" and .experiments.numa ==
+     "skipped: needs two memory nodes or more: one node here (ACPI SRAT)"'
+check "one node of 96: 96 processors, each in node 0 from SRAT, none null" json_true "$j" \
+    '(.processors | length) == 96 and all(.processors[]; .node == 0) and
+     .memory_nodes.source == "ACPI SRAT" and (.memory_nodes.nodes | length) == 1 and
+     (.memory_nodes.nodes[0].apic_ids | length) == 96 and
+     (.memory_nodes.nodes[0].processors | length) == 96'
+check "-smp 96 without SRAT: no table places a processor, every node null" \
+    json_true "$no_srat" 'all(.processors[]; .node == null)'
+# ---- end 50-numa ----
 finish

@@ -81,16 +81,17 @@ static unsigned thread_index(const char *root, unsigned cpu)
     return 0;
 }
 
-/* The memory node of cpu: the nodeN entry in its sysfs folder (0 when none). */
-static unsigned cpu_node(const char *root, unsigned cpu)
+/* The memory node of cpu: the nodeN entry in its sysfs folder; false when none. */
+static bool cpu_node(const char *root, unsigned cpu, unsigned *node)
 {
     char path[256];
-    for (unsigned node = 0; node < NODES_MAX; node++) {
-        snprintf(path, sizeof(path), "%s/cpu%u/node%u", root, cpu, node);
+    for (*node = 0; *node < NODES_MAX; (*node)++) {
+        snprintf(path, sizeof(path), "%s/cpu%u/node%u", root, cpu, *node);
         if (access(path, F_OK) == 0)
-            return node;
+            return true;
     }
-    return 0;
+    *node = 0;
+    return false;
 }
 
 /* The machine's counts from root's present and online lists (else sysconf); the table's room. */
@@ -132,7 +133,7 @@ static bool place(const char *root, unsigned c, struct plat_cpu *p)
     read_unsigned(path, &p->core);
     p->thread = thread_index(root, c);
     p->topology = "sysfs (the OS's reading of CPUID)";
-    p->node = cpu_node(root, c);
+    p->node_known = cpu_node(root, c, &p->node);
     return true;
 }
 

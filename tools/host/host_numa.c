@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "machine/numa_table.h"
 
 #define NODE_DIR "/devices/system/node"
 #define LINUX_NODES_MAX 1024 /* node numbers considered */
+#define LINUX_CPUS_MAX 8192  /* CPU numbers one node's cpulist may name (Linux: NR_CPUS) */
 #define MPOL_BIND 2          /* <linux/mempolicy.h>: allocate only from the given nodes */
 #define MPOL_MF_STRICT (1u << 0)
 #define MPOL_MF_MOVE (1u << 1)
@@ -98,17 +100,18 @@ static unsigned node_numbers(const char *dir, uint32_t *ids, unsigned cap)
     return n;
 }
 
-/* One node's processors, memory and distance row; false when its distance row is not whole. */
-static bool read_node(const char *dir, struct plat_numa *t, unsigned i)
+/* One node's processors (cpus[0..ncpus) from its cpulist), memory and distance row; false
+   when its distance row is not whole. */
+static bool read_node(const char *dir, struct plat_numa *t, unsigned i, const int *cpus,
+                      unsigned ncpus)
 {
     struct plat_node *nd = &t->node[i];
     char path[512], text[4096];
-    snprintf(path, sizeof(path), "%s/node%u/cpulist", dir, nd->domain);
-    int n =
-        read_text(path, text, sizeof(text)) ? host_parse_cpulist(text, nd->cpu, PLAT_CPUS_MAX) : 0;
-    nd->ncpus = n > 0 ? (unsigned)n : 0;
-    for (unsigned k = 0; k < nd->ncpus; k++)
-        nd->apic_id[k] = (uint32_t)nd->cpu[k];
+    nd->ncpus = ncpus;
+    for (unsigned k = 0; k < ncpus; k++) {
+        nd->cpu[k] = cpus[k];
+        nd->apic_id[k] = (uint32_t)cpus[k];
+    }
     snprintf(path, sizeof(path), "%s/node%u/meminfo", dir, nd->domain);
     if (read_text(path, text, sizeof(text))) {
         nd->mem_bytes = meminfo_bytes(text, "MemTotal:");
@@ -123,38 +126,60 @@ static bool read_node(const char *dir, struct plat_numa *t, unsigned i)
         unsigned long d = strtoul(p, &end, 10);
         if (end == p || d > 255)
             return false;
-        t->distance[i][k] = (uint8_t)d;
+        t->distance[i * t->nnodes + k] = (uint8_t)d;
         p = end;
     }
     return true;
 }
 
+/* Node domain's CPU numbers into cpus (LINUX_CPUS_MAX of room): how many. */
+static unsigned node_cpus(const char *dir, uint32_t domain, int *cpus)
+{
+    char path[512], text[16384];
+    snprintf(path, sizeof(path), "%s/node%u/cpulist", dir, domain);
+    int n =
+        read_text(path, text, sizeof(text)) ? host_parse_cpulist(text, cpus, LINUX_CPUS_MAX) : 0;
+    return n > 0 ? (unsigned)n : 0;
+}
+
+/* The table for the n nodes ids, sized from their cpulists; false when memory is short. */
+static bool read_nodes(const char *dir, const uint32_t *ids, unsigned n, struct plat_numa *t)
+{
+    int *cpus = malloc((size_t)n * LINUX_CPUS_MAX * sizeof(int));
+    unsigned *counts = calloc(2 * (size_t)n + 1, sizeof(unsigned));
+    bool ok = cpus && counts;
+    for (unsigned i = 0; ok && i < n; i++)
+        counts[i] = node_cpus(dir, ids[i], cpus + (size_t)i * LINUX_CPUS_MAX);
+    ok = ok && numa_table_alloc(t, n, counts, counts + n); /* Linux lists no ranges */
+    bool whole = true;
+    for (unsigned i = 0; ok && i < n; i++) {
+        t->node[i].domain = ids[i];
+        whole = read_node(dir, t, i, cpus + (size_t)i * LINUX_CPUS_MAX, counts[i]) && whole;
+    }
+    t->slit = ok && whole;
+    if (ok && !whole) {
+        memset(t->distance, 0, (size_t)n * n);
+        snprintf(t->note, sizeof(t->note), "a node's distance row is missing or short");
+    }
+    free(cpus);
+    free(counts);
+    return ok;
+}
+
 unsigned host_numa_read(const char *sysfs, struct plat_numa *t, char *why, size_t why_cap)
 {
     char dir[256];
-    uint32_t ids[PLAT_NODES_MAX];
+    static uint32_t ids[LINUX_NODES_MAX];
     memset(t, 0, sizeof(*t));
     snprintf(dir, sizeof(dir), "%s" NODE_DIR, sysfs);
-    unsigned n = node_numbers(dir, ids, PLAT_NODES_MAX);
+    unsigned n = node_numbers(dir, ids, LINUX_NODES_MAX);
     if (n == 0) {
         snprintf(why, why_cap, "%s lists no nodeN folder (a kernel without NUMA)", dir);
         return 0;
     }
-    if (n > PLAT_NODES_MAX) {
-        snprintf(t->note, sizeof(t->note), "more nodes than chase measures: the highest left out");
-        n = PLAT_NODES_MAX;
-    }
-    t->nnodes = n;
-    for (unsigned i = 0; i < n; i++)
-        t->node[i].domain = ids[i];
-    bool whole = true;
-    for (unsigned i = 0; i < n; i++)
-        whole = read_node(dir, t, i) && whole;
-    t->slit = whole;
-    if (!whole) {
-        memset(t->distance, 0, sizeof(t->distance));
-        snprintf(t->note + strlen(t->note), sizeof(t->note) - strlen(t->note), "%s%s",
-                 t->note[0] ? "; " : "", "a node's distance row is missing or short");
+    if (!read_nodes(dir, ids, n, t)) {
+        snprintf(why, why_cap, "no memory for %u nodes' table", n);
+        return 0;
     }
     snprintf(t->source, sizeof(t->source), "/sys%s", NODE_DIR);
     return n;
@@ -221,23 +246,27 @@ static unsigned pages_on_node(const struct plat_buffer *b, uint32_t node, unsign
 
 void host_buffer_node(struct plat_buffer *b)
 {
-    static struct plat_numa t;
+    struct plat_numa t;
     char why[160];
     int status[PLACEMENT_SAMPLES];
     b->node_known = false;
     b->node_note[0] = 0;
     unsigned nodes = host_numa_read("/sys", &t, why, sizeof(why));
     unsigned samples = nodes ? sample_nodes(b, status) : 0, same = 0;
-    if (!samples || status[0] < 0) /* a negative status: an errno, the page's node unknown */
+    if (!samples || status[0] < 0) { /* a negative status: an errno, the page's node unknown */
+        numa_table_free(&t);
         return;
+    }
     for (unsigned i = 0; i < samples; i++)
         same += status[i] == status[0];
-    for (unsigned i = 0; i < nodes && same == samples; i++)
+    for (unsigned i = 0; i < nodes && same == samples && !b->node_known; i++)
         if (t.node[i].domain == (uint32_t)status[0]) {
             b->node_known = true;
             b->node = i;
-            return;
         }
+    numa_table_free(&t);
+    if (b->node_known)
+        return;
     if (same == samples)
         snprintf(b->node_note, sizeof(b->node_note),
                  "placed by Linux in node %d, beyond the nodes chase lists", status[0]);
@@ -266,13 +295,15 @@ static uint8_t *map_aligned(uint64_t size, uint64_t align)
 int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_bytes,
                            struct plat_buffer *b, char *why, size_t why_cap)
 {
-    static struct plat_numa t;
+    struct plat_numa t;
     memset(b, 0, sizeof(*b));
-    if (node >= host_numa_read("/sys", &t, why, why_cap)) {
-        snprintf(why, why_cap, "no memory node %u (Linux lists %u)", node, t.nnodes);
+    unsigned nodes = host_numa_read("/sys", &t, why, why_cap);
+    uint32_t linux_node = node < nodes ? t.node[node].domain : 0;
+    numa_table_free(&t);
+    if (node >= nodes) {
+        snprintf(why, why_cap, "no memory node %u (Linux lists %u)", node, nodes);
         return -1;
     }
-    uint32_t linux_node = t.node[node].domain;
     uint64_t align = align_bytes < PAGE_BYTES ? PAGE_BYTES : align_bytes;
     uint64_t size = (size_bytes + align - 1) / align * align;
     uint8_t *p = map_aligned(size, align);
@@ -299,10 +330,10 @@ int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_by
                               .page_bytes = PAGE_BYTES,
                               .page_source = "mmap, transparent huge pages asked (madvise)"};
     unsigned samples, on = pages_on_node(b, linux_node, &samples);
-    static char placement[PLAT_NODES_MAX][96]; /* one per node: the strings outlive the call */
-    snprintf(placement[node], sizeof(placement[node]),
+    static char placement[LINUX_NODES_MAX][96]; /* one per node: the strings outlive the call */
+    snprintf(placement[linux_node], sizeof(placement[linux_node]),
              "mbind(MPOL_BIND) to node %u: %u of %u sampled pages there", linux_node, on, samples);
-    b->placement = placement[node];
+    b->placement = placement[linux_node];
     return 0;
 }
 

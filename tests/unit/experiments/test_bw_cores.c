@@ -273,6 +273,33 @@ static void test_l3_no_size(void **state)
     assert_int_equal(rows_noted(NO_L3_NOTE "; beyond the L3: 4 processors on one 4M"), 1 + 5);
 }
 
+/* KVM on Arm without a PPTT: no cache size can be believed (arm_cpu.c drops them all), so
+   bw_cores cannot size its levels and says so, naming cache_source, before streaming a default. */
+static void test_sizes_unknown(void **state)
+{
+    (void)state;
+    machine_with(2, 2);
+    machine.cpu.ncaches = 0;
+    machine.cpu.cache_source = "CLIDR_EL1/CCSIDR_EL1" CACHE_SIZES_UNKNOWN;
+    memset(&params, 0, sizeof(params));
+    experiment_bw_cores.cfg.defaults(params.bytes, &machine, PROFILE_QUICK);
+    *(unsigned *)param("level") = 1; /* L2 */
+    stub_cpus_pin();
+    ctx_begin();
+    assert_int_equal(experiment_bw_cores.run(&ctx, params.bytes), 0);
+    assert_non_null(strstr(stub_console, "note: this machine's cache sizes are unknown "
+                                         "(CLIDR_EL1/CCSIDR_EL1 (sizes unknown: a cache no larger "
+                                         "than its line, made up)): bw_cores cannot size its L2 "
+                                         "level; each processor streams "));
+    /* with its caches known, nothing of the kind is said */
+    teardown(NULL);
+    machine_with(2, 2);
+    stub_cpus_pin();
+    ctx_begin();
+    assert_int_equal(experiment_bw_cores.run(&ctx, params.bytes), 0);
+    assert_null(strstr(stub_console, "cache sizes are unknown"));
+}
+
 /* A 2-socket Xeon of 28 cores with SMT (112 processors, 64 IDs on each L3), 1.375M of L2 and
    of L3 per core: the 64 processors bw_cores takes would have 1.2M of an L3 each, less than their
    L2; said. Four answer here (fake): 4 x 2.75M fit the 38.5M L3, so no row is beyond it. */
@@ -311,8 +338,9 @@ static void test_l3_most(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(test_as_planned), T(test_more_than_planned), T(test_fewer_than_answered),
-        T(test_l3_no_size), T(test_l3_xeon_said),      T(test_l3_most),
+        T(test_as_planned),    T(test_more_than_planned), T(test_fewer_than_answered),
+        T(test_l3_no_size),    T(test_l3_xeon_said),      T(test_l3_most),
+        T(test_sizes_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 
 #include "fake_tree.h"
 #include "host_numa.h"
+#include "machine/numa_table.h"
 
 static struct plat_numa t;
 static char why[200];
@@ -73,10 +74,10 @@ static void test_three_nodes(void **state)
     assert_int_equal(t.node[0].mem_bytes, 16ULL << 30);
     assert_int_equal(t.node[1].free_bytes, 2ULL << 30);
     assert_true(t.slit);
-    assert_int_equal(t.distance[0][1], 21);
-    assert_int_equal(t.distance[1][2], 30);
-    assert_int_equal(t.distance[2][0], 30);
-    assert_int_equal(t.distance[2][2], 10);
+    assert_int_equal(plat_numa_distance(&t, 0, 1), 21);
+    assert_int_equal(plat_numa_distance(&t, 1, 2), 30);
+    assert_int_equal(plat_numa_distance(&t, 2, 0), 30);
+    assert_int_equal(plat_numa_distance(&t, 2, 2), 10);
     assert_string_equal(t.source, "/sys/devices/system/node");
 }
 
@@ -85,10 +86,36 @@ static void test_short_distance_row(void **state)
 {
     (void)state;
     ft_put_text(NODES "node1/distance", "21\n");
+    numa_table_free(&t);
     assert_int_equal(host_numa_read(ft_root, &t, why, sizeof(why)), 3);
     assert_false(t.slit);
-    assert_int_equal(t.distance[0][1], 0);
+    assert_int_equal(plat_numa_distance(&t, 0, 1), 0);
     assert_non_null(strstr(t.note, "distance row"));
+}
+
+/* Ten nodes, the first with 200 processors: every node and processor kept. */
+static void test_many_nodes_and_processors(void **state)
+{
+    (void)state;
+    char dist[64];
+    for (unsigned n = 0; n < 10; n++) {
+        size_t at = 0;
+        for (unsigned k = 0; k < 10; k++)
+            at += (size_t)snprintf(dist + at, sizeof(dist) - at, "%u ", n == k ? 10 : 20 + k);
+        char cpus[32];
+        snprintf(cpus, sizeof(cpus), n ? "%u\n" : "0-199\n", 199 + n);
+        node(n, n < 8 ? cpus : "\n", 1048576, 1024, dist);
+    }
+    numa_table_free(&t);
+    assert_int_equal(host_numa_read(ft_root, &t, why, sizeof(why)), 10);
+    assert_int_equal(t.node[0].ncpus, 200);
+    assert_int_equal(t.node[0].cpu[199], 199);
+    assert_int_equal(t.node[7].cpu[0], 206);
+    assert_int_equal(t.node[9].domain, 9);
+    assert_int_equal(t.node[9].ncpus, 0);
+    assert_true(t.slit);
+    assert_int_equal(plat_numa_distance(&t, 9, 3), 23);
+    numa_table_free(&t);
 }
 
 static void test_cpulists(void **state)
@@ -108,6 +135,7 @@ static void test_cpulists(void **state)
 static void test_no_nodes(void **state)
 {
     (void)state;
+    numa_table_free(&t);
     assert_int_equal(host_numa_read("/nonexistent-sysfs", &t, why, sizeof(why)), 0);
     assert_non_null(strstr(why, "/nonexistent-sysfs/devices/system/node lists no nodeN"));
 }
@@ -117,6 +145,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_three_nodes),
         cmocka_unit_test(test_short_distance_row),
+        cmocka_unit_test(test_many_nodes_and_processors),
         cmocka_unit_test(test_cpulists),
         cmocka_unit_test(test_no_nodes),
     };

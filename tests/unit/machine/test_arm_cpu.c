@@ -131,6 +131,34 @@ static void test_caches_from_pptt(void **state)
     assert_int_equal(ci.caches[1].shared_by, 1);
 }
 
+/*
+ * KVM on Arm makes CCSIDR up: only the line size is real, every level decodes as one 64-byte
+ * line. Those sizes are unknown (no cache kept, cache_source says why); a PPTT with sizes gives
+ * them, and cache_source says the PPTT.
+ */
+static void test_kvm_ccsidr(void **state)
+{
+    (void)state;
+    static uint8_t t[256];
+    static struct pptt p;
+    char why[120];
+    struct arm_regs r;
+    struct cpu_info ci;
+    a72_regs(&r);
+    r.ccsidr[0][0] = r.ccsidr[0][1] = r.ccsidr[1][0] = ccsidr32(1, 1, 64);
+    arm_cpu_describe(&ci, &r);
+    assert_int_equal(ci.ncaches, 0); /* without a PPTT: unknown */
+    assert_null(cpuinfo_llc(&ci));
+    assert_string_equal(ci.cache_source, "CLIDR_EL1/CCSIDR_EL1" CACHE_SIZES_UNKNOWN);
+    size_t len = pptt_build(t);
+    assert_true(pptt_parse(t, len, &p, why, sizeof(why)));
+    assert_true(arm_cpu_caches_from_pptt(&ci, &p, 7));
+    assert_string_equal(ci.cache_source, "ACPI PPTT");
+    assert_int_equal(ci.ncaches, 2);
+    assert_int_equal(ci.caches[0].size_bytes, 64 * KiB);
+    assert_int_equal(cpuinfo_llc(&ci)->size_bytes, 2 * MiB);
+}
+
 static void test_madt_gicc_uid(void **state)
 {
     (void)state;
@@ -160,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_describe_a72),
         cmocka_unit_test(test_caches_from_pptt),
+        cmocka_unit_test(test_kvm_ccsidr),
         cmocka_unit_test(test_madt_gicc_uid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

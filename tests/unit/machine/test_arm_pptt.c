@@ -111,6 +111,44 @@ static void test_cluster_cache_shared_by_its_cores(void **state)
     assert_int_equal(pptt_cache_sharers(&p, l3), 3);
 }
 
+/*
+ * Cache groups from the hierarchy: on the N1 package each core's L2 is its own (a group each),
+ * the L3 the package's (one group); on a Cortex-A72-style cluster whose L2 the cluster owns, the
+ * cluster's cores share the L2 group. A processor the table lacks: false.
+ */
+static void test_cache_groups(void **state)
+{
+    (void)state;
+    uint32_t l3 = n1_system(3), l2[4], g3;
+    assert_true(pptt_parse(pb_tab, sizeof(pb_tab), &p, why, sizeof(why)));
+    for (uint32_t cpu = 0; cpu < 4; cpu++) {
+        assert_true(pptt_cache_groups(&p, cpu, &l2[cpu], &g3));
+        assert_int_equal(g3, l3);
+        for (uint32_t k = 0; k < cpu; k++)
+            assert_int_not_equal(l2[k], l2[cpu]); /* Neoverse N1: private L2 */
+    }
+    uint32_t a, b;
+    assert_false(pptt_cache_groups(&p, 9, &a, &b));
+    /* Two clusters of two cores, the L2 each cluster's own, no L3 */
+    pb_begin(3);
+    uint32_t pkg = pb_node(PPTT_PHYSICAL_PACKAGE, 0, 0, 0, NULL), l2c[2];
+    for (uint32_t cl = 0; cl < 2; cl++) {
+        l2c[cl] = pb_cache(1 * MiB, 1024, 16, ATTR_UNIFIED, 0, 0);
+        uint32_t cluster = pb_node(0, pkg, cl, 1, &l2c[cl]);
+        for (uint32_t core = 0; core < 2; core++) {
+            uint32_t l1 = pb_cache(32 * KiB, 256, 2, ATTR_DATA, 0, 0);
+            pb_node(PPTT_IS_LEAF | PPTT_ACPI_ID_VALID, cluster, cl * 2 + core, 1, &l1);
+        }
+    }
+    pb_seal();
+    assert_true(pptt_parse(pb_tab, pb_len, &p, why, sizeof(why)));
+    assert_true(pptt_cache_groups(&p, 1, &a, &b));
+    assert_int_equal(a, l2c[0]);
+    assert_int_equal(b, 0); /* no L3 listed */
+    assert_true(pptt_cache_groups(&p, 3, &a, &b));
+    assert_int_equal(a, l2c[1]);
+}
+
 /* Parsing fails and the reason names what is wrong. */
 static void expect_malformed(size_t buf_len, const char *says)
 {
@@ -199,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_n1_two_clusters),
         cmocka_unit_test(test_revision2_has_no_cache_id),
         cmocka_unit_test(test_cluster_cache_shared_by_its_cores),
+        cmocka_unit_test(test_cache_groups),
         cmocka_unit_test(test_malformed_tables),
         cmocka_unit_test(test_malformed_nodes),
         cmocka_unit_test(test_loops_end),

@@ -50,9 +50,41 @@ static void test_gicc_mpidrs(void **state)
     assert_int_equal(arm_madt_gicc_mpidrs(madt, m, 4), 2); /* the disabled one left out */
     assert_int_equal(m[0], 0x100000000ULL);                /* RES1 bit 31 dropped, Aff3 kept */
     assert_int_equal(m[1], 0x100000200ULL);
-    assert_int_equal(arm_madt_gicc_mpidrs(madt, m, 1), 1); /* at most cap */
-    madt[MADT_FIRST_ENTRY + GICC_BYTES + 1] = 1;           /* a malformed length */
+    m[1] = 7;
+    assert_int_equal(arm_madt_gicc_mpidrs(madt, m, 1), 2); /* all counted, cap written */
+    assert_int_equal(m[1], 7);
+    assert_int_equal(arm_madt_gicc_mpidrs(madt, NULL, 0), 2); /* a count alone */
+    madt[MADT_FIRST_ENTRY + GICC_BYTES + 1] = 1;              /* a malformed length */
     assert_int_equal(arm_madt_gicc_mpidrs(madt, m, 4), 0);
+}
+
+/* A 2-socket Altra-like machine: 160 GICC entries, 80 a socket (the socket in Aff3, the core in
+   Aff1), more than 64: every one counted and listed, UIDs found, IDs packed with Aff3. */
+static void test_more_than_64_gicc(void **state)
+{
+    (void)state;
+    enum { N = 160 };
+    static uint8_t big[MADT_FIRST_ENTRY + N * GICC_BYTES];
+    static uint64_t m[N];
+    memset(big, 0, sizeof(big));
+    memcpy(big, "APIC", 4);
+    put32(big + 4, (uint32_t)sizeof(big));
+    uint8_t *e = big + MADT_FIRST_ENTRY;
+    for (unsigned i = 0; i < N; i++, e += GICC_BYTES) {
+        e[0] = MADT_TYPE_GICC, e[1] = GICC_BYTES;
+        put32(e + MADT_GICC_UID, 1000 + i);
+        put32(e + MADT_GICC_FLAGS, MADT_GICC_ENABLED);
+        put64(e + MADT_GICC_MPIDR, (uint64_t)(i / 80) << 32 | (uint64_t)(i % 80) << 8);
+    }
+    assert_int_equal(arm_madt_gicc_mpidrs(big, NULL, 0), N);
+    assert_int_equal(arm_madt_gicc_mpidrs(big, m, N), N);
+    assert_int_equal(m[159], 1ULL << 32 | 79ULL << 8);
+    uint64_t mpidr = 0;
+    assert_true(arm_madt_gicc_of_uid(big, 1000 + 95, &mpidr));
+    assert_int_equal(mpidr, 1ULL << 32 | 15ULL << 8);
+    assert_false(arm_madt_gicc_of_uid(big, 999, &mpidr));
+    assert_int_equal(arm_mpidr_id(mpidr), 0x01000f00u);                    /* Aff3 in bits 31..24 */
+    assert_int_equal(arm_mpidr_id(0x80000000ULL | 0x30201ULL), 0x030201u); /* RES1 bit 31 out */
 }
 
 static void fadt_build(uint8_t *t, uint32_t len, unsigned flags)
@@ -106,6 +138,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gicc_mpidrs),
+        cmocka_unit_test(test_more_than_64_gicc),
         cmocka_unit_test(test_fadt_psci),
         cmocka_unit_test(test_mpidr_place),
     };

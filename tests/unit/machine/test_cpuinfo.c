@@ -142,12 +142,39 @@ static void test_amd_legacy_leaves(void **state)
     assert_int_equal(ci.model, 0x6b);
 }
 
+/* A hypervisor's leaf 4 whose L2 and L3 are one 64-byte line each (1 way, 1 set): those two
+   are dropped as unknown and cache_source says so; the L1s, which can be true, stay. */
+static const struct cpuid_row made_up[] = {
+    {0, 0, {0x20, 0x756e6547, 0x6c65746e, 0x49656e69}},
+    {1, 0, {0x000806F8, 0, 1u << 31, 0}},
+    {4, 0, LEAF4(1, 1, 2, 64, 12, 64)},
+    {4, 1, LEAF4(2, 1, 2, 64, 8, 64)},
+    {4, 2, LEAF4(3, 2, 2, 64, 1, 1)},
+    {4, 3, LEAF4(3, 3, 64, 64, 1, 1)},
+    {0, 0, {0, 0, 0, 0}},
+};
+
+static void test_sizes_that_cannot_be_true(void **state)
+{
+    (void)state;
+    struct cpu_info ci;
+    table = made_up;
+    cpuinfo_read(&ci, fake_cpuid);
+    assert_int_equal(ci.ncaches, 2);
+    assert_int_equal(ci.caches[0].size_bytes, 48 * 1024);
+    assert_int_equal(ci.caches[1].type, CACHE_INSTRUCTION);
+    assert_null(cpuinfo_data_cache(&ci, 2));
+    assert_string_equal(ci.cache_source, "cpuid 4" CACHE_SIZES_UNKNOWN);
+    assert_non_null(strstr(ci.cache_source, "sizes unknown"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_intel),
         cmocka_unit_test(test_amd_topoext),
         cmocka_unit_test(test_amd_legacy_leaves),
+        cmocka_unit_test(test_sizes_that_cannot_be_true),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "machine/memtype.h"
+#include "machine/numa_table.h"
 #include "machine/placement.h"
 
 #define MiB (1ULL << 20)
@@ -19,12 +20,31 @@
 static struct plat_numa t;
 static char why[240];
 
+#define TEST_NODES 4  /* the most nodes a test here lays out */
+#define TEST_RANGES 4 /* ... and ranges a node */
+
+/* A fresh table with room for TEST_NODES nodes of TEST_RANGES ranges, none laid out yet. */
+static void table_begin(void)
+{
+    static const unsigned cpus[TEST_NODES],
+        ranges[TEST_NODES] = {TEST_RANGES, TEST_RANGES, TEST_RANGES, TEST_RANGES};
+    numa_table_free(&t);
+    assert_true(numa_table_alloc(&t, TEST_NODES, cpus, ranges));
+    t.nnodes = 0; /* set_distances says how many are laid out */
+}
+
 static void add_range(unsigned node, uint64_t base, uint64_t size, bool hotplug)
 {
     struct plat_node *nd = &t.node[node];
+    assert_true(node < TEST_NODES && nd->nranges < TEST_RANGES);
     nd->range[nd->nranges++] = (struct plat_mem_range){base, size, hotplug, false};
-    if (t.nnodes <= node)
-        t.nnodes = node + 1;
+}
+
+/* The distances of the first n nodes, row by row (the table then holds n nodes). */
+static void set_distances(unsigned n, const uint8_t *d)
+{
+    t.nnodes = n;
+    memcpy(t.distance, d, (size_t)n * n);
 }
 
 /*
@@ -33,13 +53,13 @@ static void add_range(unsigned node, uint64_t base, uint64_t size, bool hotplug)
  */
 static unsigned two_sockets(struct mem_region *r)
 {
-    memset(&t, 0, sizeof(t));
+    static const uint8_t d[2][2] = {{10, 21}, {21, 10}};
+    table_begin();
     add_range(0, 0, 2 * GiB, false);
     add_range(0, 4 * GiB, 4 * GiB, false);
     add_range(1, 8 * GiB, 8 * GiB, false);
     t.slit = true;
-    t.distance[0][0] = t.distance[1][1] = 10;
-    t.distance[0][1] = t.distance[1][0] = 21;
+    set_distances(2, &d[0][0]);
     r[0] = (struct mem_region){1 * MiB, 2 * GiB - 1 * MiB, MEM_USABLE};
     r[1] = (struct mem_region){4 * GiB, 12 * GiB, MEM_USABLE};
     return 2;
@@ -110,8 +130,8 @@ static void test_nearest_by_slit(void **state)
     n = 3;
     static const uint8_t d[4][4] = {
         {10, 32, 32, 12}, {32, 10, 12, 32}, {32, 12, 10, 32}, {12, 32, 32, 10}};
-    memcpy(t.distance, d, sizeof(d));
-    unsigned order[PLAT_NODES_MAX];
+    set_distances(4, &d[0][0]);
+    unsigned order[TEST_NODES];
     assert_int_equal(place_node_order(&t, 0, order), 4);
     assert_int_equal(order[0], 0);
     assert_int_equal(order[1], 3);

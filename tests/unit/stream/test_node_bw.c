@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "experiments/experiment.h"
+#include "machine/numa_table.h"
 #include "stream/node_bw.h"
 #include "stubs/stub_platform.h"
 
@@ -91,11 +92,13 @@ static void two_nodes(unsigned ncpus)
     memset(&ctx, 0, sizeof(ctx));
     ctx.m = &machine;
     ctx.measure = measure_chase;
-    memset(&numa, 0, sizeof(numa));
-    numa.nnodes = 2;
+    static const unsigned room[2] = {2, 2}, ranges[2];
+    numa_table_free(&numa);
+    assert_true(numa_table_alloc(&numa, 2, room, ranges));
     stub_ncpus = ncpus;
     for (unsigned i = 0; i < ncpus; i++) {
-        stub_cpus[i] = (struct plat_cpu){.id = i, .core = i, .node = i / 2, .bsp = i == 0};
+        stub_cpus[i] =
+            (struct plat_cpu){.id = i, .core = i, .node = i / 2, .node_known = true, .bsp = i == 0};
         numa.node[i / 2].cpu[numa.node[i / 2].ncpus++] = (int)i;
     }
     stub_cpus_pin();
@@ -107,6 +110,7 @@ static int teardown(void **state)
     (void)state;
     stub_cpus_unpin();
     stub_ncpus = 0;
+    numa_table_free(&numa);
     return 0;
 }
 
@@ -123,7 +127,11 @@ static void test_begin_says(void **state)
                                          "buffer, 2 times the 8M that the last caches of a "
                                          "node's processors hold (1 of 8M), beyond the chain's "
                                          "2M"));
+    assert_int_equal(node_bw_at(&nb, 1, 0)->measured, false);
+    node_bw_end(&nb);
     assert_int_equal(node_bw_begin(&ctx, &numa, 64 * MiB, &nb), 64 * MiB); /* the chain's */
+    node_bw_end(&nb);
+    assert_null(nb.cell);
 }
 
 /* One processor: no matrix, said; the buffers are the chain's. */
@@ -135,6 +143,7 @@ static void test_begin_one_processor(void **state)
     assert_int_equal(node_bw_begin(&ctx, &numa, 2 * MiB, &nb), 2 * MiB);
     assert_non_null(strstr(nb.skipped, "needs two processors or more"));
     assert_string_equal(ctx.failure, "");
+    node_bw_end(&nb);
 }
 
 #define T(f) cmocka_unit_test_teardown(f, teardown)
