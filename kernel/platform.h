@@ -284,7 +284,7 @@ static inline unsigned plat_numa_distance(const struct plat_numa *t, unsigned fr
 }
 
 /*
- * The memory nodes, in storage of t's own (numa_table_free gives it back; nothing to give back
+ * The memory nodes, in storage of t's own (node_table_free gives it back; nothing to give back
  * when 0 is returned). Returns how many (1 on a machine with one), or 0 with the reason in why
  * when the platform cannot tell (no SRAT, no sysfs, a simulated machine).
  */

@@ -286,7 +286,7 @@ static void numa_release(struct numa_run *d)
     plat_free(d->cpu_of);
     plat_free(d->buf);
     plat_free(d->cell);
-    numa_table_free(&d->t);
+    node_table_free(&d->t);
 }
 
 /* The nodes as found: domain, memory, free span, ranges, processors. */
@@ -297,7 +297,7 @@ static void numa_print_nodes(const struct numa_run *d)
     for (unsigned i = 0; i < d->t.nnodes; i++) {
         const struct plat_node *nd = &d->t.node[i];
         char mem[24], fr[24], from[48] = "-";
-        int near = numa_nearest_cpu_node(&d->t, i);
+        int near = node_nearest_cpu_node(&d->t, i);
         if (d->cpu_of[i] >= 0)
             ksnprintf(from, sizeof(from), "cpu %d", d->cpu_of[i]);
         else if (near >= 0) /* memory only: its row is the nearest node's (SLIT) */

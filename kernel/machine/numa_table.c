@@ -82,7 +82,7 @@ bool numa_table_copy(struct plat_numa *dst, const struct plat_numa *src)
     return true;
 }
 
-void numa_table_free(struct plat_numa *t)
+void node_table_free(struct plat_numa *t)
 {
     plat_free(t->storage);
     kmemset(t, 0, sizeof(*t));
@@ -96,7 +96,7 @@ bool numa_node_has_cpu(const struct plat_numa *t, unsigned i)
     return false;
 }
 
-int numa_nearest_cpu_node(const struct plat_numa *t, unsigned i)
+int node_nearest_cpu_node(const struct plat_numa *t, unsigned i)
 {
     if (i < t->nnodes && numa_node_has_cpu(t, i))
         return (int)i;

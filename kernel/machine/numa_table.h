@@ -20,7 +20,7 @@ bool numa_table_alloc(struct plat_numa *t, unsigned nnodes, const unsigned *ncpu
 bool numa_table_copy(struct plat_numa *dst, const struct plat_numa *src);
 
 /* Give t's storage back and empty it (an empty t is fine). */
-void numa_table_free(struct plat_numa *t);
+void node_table_free(struct plat_numa *t);
 
 /* Whether node i lists a usable processor (a cpu[] that is not -1). */
 bool numa_node_has_cpu(const struct plat_numa *t, unsigned i);
@@ -29,6 +29,6 @@ bool numa_node_has_cpu(const struct plat_numa *t, unsigned i);
  * The node nearest to node i that has a usable processor: i itself when it has one, else the
  * smallest SLIT distance from i (ties and no SLIT: the lowest index). -1 when no node has one.
  */
-int numa_nearest_cpu_node(const struct plat_numa *t, unsigned i);
+int node_nearest_cpu_node(const struct plat_numa *t, unsigned i);
 
 #endif

@@ -28,7 +28,7 @@
 
 /*
  * Read the SRAT at srat (a table whose header length and checksum were checked) and, when
- * slit is not NULL, the SLIT into t, in storage sized from the SRAT's counts (numa_table_free
+ * slit is not NULL, the SLIT into t, in storage sized from the SRAT's counts (node_table_free
  * gives it back): one node per proximity domain that an enabled structure names, ascending,
  * however many; its enabled memory ranges and processors (APIC IDs; GICC affinity structures
  * give ACPI processor UIDs, which srat_gicc_to_mpidr turns into MPIDR IDs; t's cpu[] all -1);

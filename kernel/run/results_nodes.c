@@ -33,7 +33,7 @@ static void node_json(struct json *j, const struct plat_numa *t, unsigned i)
             json_u64(j, NULL, (uint64_t)nd->cpu[k]);
     json_array_end(j);
     /* the node whose processor numa chases this node's memory from when it has none: by SLIT */
-    int near = numa_nearest_cpu_node(t, i);
+    int near = node_nearest_cpu_node(t, i);
     if (near >= 0)
         json_u64(j, "nearest_processor_node", (uint64_t)near);
     else
@@ -64,5 +64,5 @@ void results_nodes_json(struct json *j)
     json_array_end(j);
     json_object_end(j);
     if (n)
-        numa_table_free(&t);
+        node_table_free(&t);
 }

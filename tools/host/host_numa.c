@@ -254,7 +254,7 @@ void host_buffer_node(struct plat_buffer *b)
     unsigned nodes = host_numa_read("/sys", &t, why, sizeof(why));
     unsigned samples = nodes ? sample_nodes(b, status) : 0, same = 0;
     if (!samples || status[0] < 0) { /* a negative status: an errno, the page's node unknown */
-        numa_table_free(&t);
+        node_table_free(&t);
         return;
     }
     for (unsigned i = 0; i < samples; i++)
@@ -264,7 +264,7 @@ void host_buffer_node(struct plat_buffer *b)
             b->node_known = true;
             b->node = i;
         }
-    numa_table_free(&t);
+    node_table_free(&t);
     if (b->node_known)
         return;
     if (same == samples)
@@ -299,7 +299,7 @@ int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_by
     memset(b, 0, sizeof(*b));
     unsigned nodes = host_numa_read("/sys", &t, why, why_cap);
     uint32_t linux_node = node < nodes ? t.node[node].domain : 0;
-    numa_table_free(&t);
+    node_table_free(&t);
     if (node >= nodes) {
         snprintf(why, why_cap, "no memory node %u (Linux lists %u)", node, nodes);
         return -1;

@@ -86,7 +86,7 @@ static void test_short_distance_row(void **state)
 {
     (void)state;
     ft_put_text(NODES "node1/distance", "21\n");
-    numa_table_free(&t);
+    node_table_free(&t);
     assert_int_equal(host_numa_read(ft_root, &t, why, sizeof(why)), 3);
     assert_false(t.slit);
     assert_int_equal(plat_numa_distance(&t, 0, 1), 0);
@@ -106,7 +106,7 @@ static void test_many_nodes_and_processors(void **state)
         snprintf(cpus, sizeof(cpus), n ? "%u\n" : "0-199\n", 199 + n);
         node(n, n < 8 ? cpus : "\n", 1048576, 1024, dist);
     }
-    numa_table_free(&t);
+    node_table_free(&t);
     assert_int_equal(host_numa_read(ft_root, &t, why, sizeof(why)), 10);
     assert_int_equal(t.node[0].ncpus, 200);
     assert_int_equal(t.node[0].cpu[199], 199);
@@ -115,7 +115,7 @@ static void test_many_nodes_and_processors(void **state)
     assert_int_equal(t.node[9].ncpus, 0);
     assert_true(t.slit);
     assert_int_equal(plat_numa_distance(&t, 9, 3), 23);
-    numa_table_free(&t);
+    node_table_free(&t);
 }
 
 static void test_cpulists(void **state)
@@ -135,7 +135,7 @@ static void test_cpulists(void **state)
 static void test_no_nodes(void **state)
 {
     (void)state;
-    numa_table_free(&t);
+    node_table_free(&t);
     assert_int_equal(host_numa_read("/nonexistent-sysfs", &t, why, sizeof(why)), 0);
     assert_non_null(strstr(why, "/nonexistent-sysfs/devices/system/node lists no nodeN"));
 }

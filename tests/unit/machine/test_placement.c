@@ -28,7 +28,7 @@ static void table_begin(void)
 {
     static const unsigned cpus[TEST_NODES],
         ranges[TEST_NODES] = {TEST_RANGES, TEST_RANGES, TEST_RANGES, TEST_RANGES};
-    numa_table_free(&t);
+    node_table_free(&t);
     assert_true(numa_table_alloc(&t, TEST_NODES, cpus, ranges));
     t.nnodes = 0; /* set_distances says how many are laid out */
 }

@@ -52,7 +52,7 @@ static void srat_begin(void)
 /* srat_read over srat (and slit when not NULL) into t, the table read before given back. */
 static bool reread(const void *with_slit)
 {
-    numa_table_free(&t);
+    node_table_free(&t);
     return srat_read(srat, with_slit, &t, why, sizeof(why));
 }
 
@@ -368,12 +368,12 @@ static void test_more_than_8_domains(void **state)
     assert_int_equal(plat_numa_distance(&t, 23, 12), 12);
     assert_int_equal(plat_numa_distance(&t, 25, 3), 50);
     /* a memory-only node's nearest node with a processor: none usable yet (cpu[] all -1) */
-    assert_int_equal(numa_nearest_cpu_node(&t, 24), -1);
+    assert_int_equal(node_nearest_cpu_node(&t, 24), -1);
     t.node[20].cpu[0] = 160;
     t.node[5].cpu[0] = 40;
-    assert_int_equal(numa_nearest_cpu_node(&t, 24), 5);  /* a tie at 50: the lowest index */
-    assert_int_equal(numa_nearest_cpu_node(&t, 13), 20); /* same socket (12) before 5 (32) */
-    assert_int_equal(numa_nearest_cpu_node(&t, 5), 5);
+    assert_int_equal(node_nearest_cpu_node(&t, 24), 5);  /* a tie at 50: the lowest index */
+    assert_int_equal(node_nearest_cpu_node(&t, 13), 20); /* same socket (12) before 5 (32) */
+    assert_int_equal(node_nearest_cpu_node(&t, 5), 5);
 }
 
 /* The table's copy has storage of its own: changing it leaves the original as it was. */
@@ -393,7 +393,7 @@ static void test_copy_is_separate(void **state)
     c.node[1].range[0].base = 0;
     assert_int_equal(t.node[1].cpu[1], -1);
     assert_int_equal(t.node[1].range[0].base, 256 * MiB);
-    numa_table_free(&c);
+    node_table_free(&c);
     assert_null(c.storage);
     assert_int_equal(c.nnodes, 0);
 }

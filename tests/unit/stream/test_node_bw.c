@@ -93,7 +93,7 @@ static void two_nodes(unsigned ncpus)
     ctx.m = &machine;
     ctx.measure = measure_chase;
     static const unsigned room[2] = {2, 2}, ranges[2];
-    numa_table_free(&numa);
+    node_table_free(&numa);
     assert_true(numa_table_alloc(&numa, 2, room, ranges));
     stub_ncpus = ncpus;
     for (unsigned i = 0; i < ncpus; i++) {
@@ -110,7 +110,7 @@ static int teardown(void **state)
     (void)state;
     stub_cpus_unpin();
     stub_ncpus = 0;
-    numa_table_free(&numa);
+    node_table_free(&numa);
     return 0;
 }
 
