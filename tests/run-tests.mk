@@ -21,11 +21,12 @@ SCRIPT_TESTS_ALONE := $(addprefix tests/host/,test_host_random.sh test_quick.sh 
 # run two at a time (run-tests.sh --script-parallel). These start first, the longest first, so
 # that both lanes end together (as measured on two quiet cores); the rest follow in SCRIPT_TESTS'
 # order.
-SCRIPT_TESTS_LONG := $(addprefix tests/qemu/,test_fleet_boot.sh test_machine.sh test_aarch64.sh \
+SCRIPT_TESTS_LONG := $(addprefix tests/qemu/,test_aarch64_many_cpus.sh test_fleet_boot.sh test_machine.sh \
+	test_aarch64.sh \
 	test_aarch64_mp.sh test_config.sh test_bandwidth.sh test_cores.sh test_hostile.sh \
 	test_aarch64_vectors.sh test_secureboot.sh test_media.sh test_smbios.sh test_numa.sh \
 	test_server.sh test_prefetch.sh) tests/report/test_verdicts_sim.sh \
-	tests/qemu/test_many_cpus.sh tests/qemu/test_fleet_collect.sh tests/qemu/test_memtype.sh
+	tests/qemu/test_many_cpus.sh tests/qemu/test_fleet_collect.sh tests/qemu/test_numa_nodes.sh tests/qemu/test_memtype.sh
 
 # run-tests.sh's arguments for the scripts (a script named in no list above runs two at a time).
 SCRIPT_TEST_ARGS = --script $(filter $(SCRIPT_TESTS_ALONE),$(SCRIPT_TESTS)) --script-parallel \
