@@ -94,6 +94,11 @@ if [ -n "$lmbench" ]; then
     # lmbench's own script runs these strides; -t is its random ("thrash") pattern.
     n=()
     [ -z "$reps" ] || n=(-N "$reps")
+    # lmbench's own script gives lat_mem_rd ENOUGH (microseconds a timed loop runs) from its
+    # configuration (results files show 5000); without it every size calibrates its own, which
+    # took about 40 s a size on a loaded 2-vCPU guest.
+    export ENOUGH=${ENOUGH:-5000}
+    echo "## ENOUGH=$ENOUGH" >>"$out/machine/$name.txt"
     # shellcheck disable=SC2086 # the strides are words
     record lat-mem-rd-t "$lmbench" -t "${n[@]}" "$max_mb" $strides
     # shellcheck disable=SC2086

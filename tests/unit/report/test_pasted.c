@@ -185,12 +185,36 @@ static void test_refusal_line(void **state)
     source_free(&s);
 }
 
+/* Every prefix of each sample (a paste cut anywhere) is read or refused, never a bad point. */
+static void test_cut_anywhere(void **state)
+{
+    (void)state;
+    static const char memlat[] = "Using ASM (simple address) test\nRegion,Latency (ns)\n2,1.0\n"
+                                 "48,3.1\nTesting 5 KB only\n5,1.01\n";
+    static const char lat[] = "> \"stride=64\n> 0.00049 1.1\n0.00098 1.1\n\n0.00049 1.2\n";
+    const char *texts[] = {results, memlat, lat};
+    struct source s;
+    char err[ERR_BYTES];
+    for (size_t t = 0; t < 3; t++)
+        for (size_t n = 0; n <= strlen(texts[t]); n++) {
+            memset(&s, 0, sizeof(s));
+            snprintf(s.path, sizeof(s.path), "cut.txt");
+            if (source_load_text(&s, texts[t], n, err, sizeof(err)) == 0)
+                for (size_t c = 0; c < s.ncurves; c++)
+                    for (size_t i = 0; i < s.curve[c].n; i++)
+                        assert_true(s.curve[c].size[i] >= 1 && s.curve[c].ns[i] > 0);
+            else
+                assert_true(err[0] != 0);
+            source_free(&s);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lmbench_headerless), cmocka_unit_test(test_lmbench_strides),
         cmocka_unit_test(test_lmbench_results),    cmocka_unit_test(test_memlat),
-        cmocka_unit_test(test_refusal_line),
+        cmocka_unit_test(test_refusal_line),       cmocka_unit_test(test_cut_anywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
