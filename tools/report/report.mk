@@ -6,6 +6,7 @@ REPORT_SRCS := \
 	tools/report/fit/fit.c \
 	tools/report/fit/fit_check.c \
 	tools/report/inputs/input_lmbench.c \
+	tools/report/inputs/input_memlat.c \
 	tools/report/inputs/input_run.c \
 	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c \
@@ -49,6 +50,7 @@ REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tools/report/outputs/report_platform.c \
 	tools/report/fit/model.c
 REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
+	tools/report/inputs/input_memlat.c \
 	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c tools/report/inputs/readers.c \
 	tools/report/inputs/rbounds.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c \
@@ -58,6 +60,9 @@ REPORT_CORE_SRCS := $(REPORT_READER_SRCS) tools/report/fit/analysis.c \
 
 # report: the fit, the readers, the inputs, the analysis (tests/unit/report/).
 UNIT_TESTS += report/test_fit report/test_readers report/test_inputs report/test_analysis
+# report/test_pasted: lat_mem_rd as pasted, lmbench results files, MemoryLatency (issue 51).
+UNIT_TESTS += report/test_pasted
+test_pasted_SRCS   := $(REPORT_READER_SRCS)
 test_fit_SRCS      := $(REPORT_LEVELS_SRCS) tools/report/fit/fit.c \
 	tools/report/fit/fit_check.c tools/report/inputs/rtext.c
 test_readers_SRCS  := $(REPORT_LEVELS_SRCS) tools/report/inputs/rjson.c \
@@ -79,7 +84,8 @@ $(BUILD)/tests/report/%: TEST_LIBS += $(REPORT_LIBS)
 $(BUILD)/test/tests/unit/report/%.c.o: TEST_CFLAGS += -Itools/report
 
 SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh \
-	tests/report/test_summary_agree.sh tests/report/test_verdicts_sim.sh
+	tests/report/test_summary_agree.sh tests/report/test_verdicts_sim.sh \
+	tests/report/test_real_readers.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text

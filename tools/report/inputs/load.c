@@ -53,6 +53,17 @@ static int load_foreign(struct source *s, const char *text, size_t len, char *er
     return 1;
 }
 
+/* The one line for a text no reader takes: each format tried and why it refused. */
+static void refuse_all(const struct source *s, char *err, size_t cap)
+{
+    size_t k = (size_t)snprintf(err, cap,
+                                "%s: unrecognised input; tried: a chase result folder (this is a "
+                                "file), a chase experiment CSV (the name does not end in .csv)",
+                                s->path);
+    for (const struct reader *r = readers; r->name && k < cap; r++)
+        k += (size_t)snprintf(err + k, cap - k, ", %s (%s)", r->name, r->shape);
+}
+
 int source_load_text(struct source *s, const char *text, size_t len, char *err, size_t cap)
 {
     const char *b = base_name(s->path);
@@ -64,7 +75,7 @@ int source_load_text(struct source *s, const char *text, size_t len, char *err, 
         rbounds_curves(s, b);
     if (rc != 1)
         return rc;
-    snprintf(err, cap, "%s: unrecognised input; %s", s->path, source_formats_help);
+    refuse_all(s, err, cap);
     return -1;
 }
 

@@ -9,9 +9,10 @@
 
 /*
  * Load the input at path: a chase result folder, a chase experiment CSV, or the text output
- * of lmbench lat_mem_rd, random-chase, tinymembench or multichase -v, recognised by shape
- * (inputs/readers.c). s must be zeroed. Returns 0, or -1 with err (capacity cap) saying why; an
- * unrecognised file gets the list of accepted formats.
+ * of lmbench lat_mem_rd (or an lmbench results file), random-chase, tinymembench, multichase -v
+ * or MemoryLatency, recognised by shape (inputs/readers.c). s must be zeroed. Returns 0, or -1
+ * with err (capacity cap) saying why; a file no reader takes gets one line naming each format
+ * tried and what it looked for.
  */
 int source_load(const char *path, struct source *s, char *err, size_t cap);
 /*

@@ -16,6 +16,8 @@ struct reader {
     bool (*detect)(const char *text, size_t len);
     /* Read the text into s as curves; 0, or -1 with err (capacity cap) saying why. */
     int (*parse)(const char *text, size_t len, struct source *s, char *err, size_t cap);
+    /* What detect looks for, as a text without it is told: "no ... header". */
+    const char *shape;
 };
 
 /* The readers in the order their shapes are tried (a text is read by the first whose shape it

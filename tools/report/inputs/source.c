@@ -13,8 +13,9 @@
 const char source_formats_help[] =
     "accepted inputs: a chase result folder (run.json and <experiment>.csv files), one chase "
     "experiment CSV (<experiment>.csv), or the text output of lmbench lat_mem_rd (\"stride=N "
-    "blocks), afborchert random-chase (memsize / time in ns), tinymembench (its \"block size :"
-    " single random read / dual random read\" table) or multichase -v";
+    "blocks, or its rows pasted without them) or an lmbench results file, afborchert "
+    "random-chase (memsize / time in ns), tinymembench (its \"block size : single random read / "
+    "dual random read\" table), multichase -v or Chips and Cheese's MemoryLatency";
 
 const char *exp_name(size_t e)
 {

@@ -33,6 +33,7 @@ enum source_format {
     FMT_RANDOM_CHASE, /* afborchert pointer-chasing random-chase */
     FMT_TINYMEMBENCH, /* tinymembench latency table */
     FMT_MULTICHASE,   /* multichase -v, one block per run */
+    FMT_MEMLAT,       /* Chips and Cheese's MemoryLatency (clamchowder/Microbenchmarks) */
 };
 
 /* The arrays a curve's points are kept in, owned by its source: the curve (kernel/analysis's

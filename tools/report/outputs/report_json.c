@@ -19,6 +19,7 @@ static const char *const format_names[] = {
     [FMT_RANDOM_CHASE] = "random-chase",
     [FMT_TINYMEMBENCH] = "tinymembench",
     [FMT_MULTICHASE] = "multichase",
+    [FMT_MEMLAT] = "MemoryLatency",
 };
 
 static void level_json(struct json *j, const struct curve_result *cr, size_t i, int cpuid_index,
