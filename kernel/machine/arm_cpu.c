@@ -104,22 +104,3 @@ bool arm_cpu_caches_from_pptt(struct cpu_info *ci, const struct pptt *p, uint32_
     ci->cache_source = "ACPI PPTT";
     return true;
 }
-
-bool arm_madt_gicc_uid(const void *madt, uint64_t mpidr, uint32_t *uid)
-{
-    const uint8_t *t = madt;
-    uint32_t len = acpi_rd32(t + 4);
-    for (uint32_t at = MADT_FIRST_ENTRY; at + 2 <= len;) {
-        uint8_t type = t[at], elen = t[at + 1];
-        if (elen < 2 || at + elen > len)
-            return false;
-        if (type == MADT_TYPE_GICC && elen >= MADT_GICC_MIN_BYTES &&
-            (acpi_rd64(t + at + MADT_GICC_MPIDR) & MPIDR_AFFINITY_MASK) ==
-                (mpidr & MPIDR_AFFINITY_MASK)) {
-            *uid = acpi_rd32(t + at + MADT_GICC_UID);
-            return true;
-        }
-        at += elen;
-    }
-    return false;
-}

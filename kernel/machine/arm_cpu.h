@@ -60,11 +60,4 @@ bool arm_cpu_caches_from_pptt(struct cpu_info *ci, const struct pptt *p, uint32_
 #define MADT_GICC_MIN_BYTES 76
 #define MPIDR_AFFINITY_MASK 0xff00ffffffULL /* Aff3 [39:32], Aff2..Aff0 [23:0] */
 
-/*
- * The ACPI Processor UID of the processor whose MPIDR is mpidr, from the GICC entries of the
- * MADT at madt (its header's length is trusted: acpi_find_table checked it). False when no
- * entry has that MPIDR or an entry's length is malformed.
- */
-bool arm_madt_gicc_uid(const void *madt, uint64_t mpidr, uint32_t *uid);
-
 #endif

@@ -26,7 +26,11 @@ unsigned arm_madt_gicc_mpidrs(const void *madt, uint64_t *mpidr, unsigned cap)
     return n;
 }
 
-bool arm_madt_gicc_of_uid(const void *madt, uint32_t uid, uint64_t *mpidr)
+/*
+ * The GICC entry matching a UID (by_uid) or an MPIDR's affinity fields: both fields of it given
+ * back. False when the MADT has none or an entry's length is malformed.
+ */
+static bool gicc_find(const void *madt, bool by_uid, uint32_t *uid, uint64_t *mpidr)
 {
     const uint8_t *t = madt;
     uint32_t len = acpi_rd32(t + 4);
@@ -34,14 +38,28 @@ bool arm_madt_gicc_of_uid(const void *madt, uint32_t uid, uint64_t *mpidr)
         uint8_t type = t[at], elen = t[at + 1];
         if (elen < 2 || at + elen > len)
             return false;
-        if (type == MADT_TYPE_GICC && elen >= MADT_GICC_MIN_BYTES &&
-            acpi_rd32(t + at + MADT_GICC_UID) == uid) {
-            *mpidr = acpi_rd64(t + at + MADT_GICC_MPIDR) & MPIDR_AFFINITY_MASK;
-            return true;
+        if (type == MADT_TYPE_GICC && elen >= MADT_GICC_MIN_BYTES) {
+            uint32_t u = acpi_rd32(t + at + MADT_GICC_UID);
+            uint64_t m = acpi_rd64(t + at + MADT_GICC_MPIDR) & MPIDR_AFFINITY_MASK;
+            if (by_uid ? u == *uid : m == (*mpidr & MPIDR_AFFINITY_MASK)) {
+                *uid = u;
+                *mpidr = m;
+                return true;
+            }
         }
         at += elen;
     }
     return false;
+}
+
+bool arm_madt_gicc_of_uid(const void *madt, uint32_t uid, uint64_t *mpidr)
+{
+    return gicc_find(madt, true, &uid, mpidr);
+}
+
+bool arm_madt_gicc_uid(const void *madt, uint64_t mpidr, uint32_t *uid)
+{
+    return gicc_find(madt, false, uid, &mpidr);
 }
 
 uint32_t arm_mpidr_id(uint64_t mpidr)

@@ -34,6 +34,13 @@ unsigned arm_madt_gicc_mpidrs(const void *madt, uint64_t *mpidr, unsigned cap);
  */
 bool arm_madt_gicc_of_uid(const void *madt, uint32_t uid, uint64_t *mpidr);
 
+/*
+ * The ACPI Processor UID of the processor whose MPIDR is mpidr, from the GICC entries of the
+ * MADT at madt (its header's length is trusted: acpi_find_table checked it). False when no
+ * entry has that MPIDR or an entry's length is malformed.
+ */
+bool arm_madt_gicc_uid(const void *madt, uint64_t mpidr, uint32_t *uid);
+
 /* MPIDR_EL1's affinity fields packed into 32 bits: chase's processor ID on AArch64 (its
    plat_cpu.apic_id, as memory nodes list processors): Aff2..Aff0 in 23..0, Aff3 in 31..24. */
 #define MPIDR_AFF2_TO_AFF0 0xffffffULL

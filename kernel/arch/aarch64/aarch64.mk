@@ -16,7 +16,7 @@ UNIT_TESTS += machine/test_arm_tables machine/test_arm_cpu
 $(BUILD)/test/tests/unit/machine/test_arm_tables.c.o: TEST_CFLAGS += -Iefi
 test_arm_tables_SRCS := kernel/machine/arm_tables.c efi/aarch64/a64_tables_build.c \
 	kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
-test_arm_cpu_SRCS := kernel/machine/arm_cpu.c kernel/machine/arm_id.c kernel/machine/arm_pptt.c \
+test_arm_cpu_SRCS := kernel/machine/arm_cpu.c kernel/machine/arm_smp.c kernel/machine/arm_id.c kernel/machine/arm_pptt.c \
 	kernel/machine/cpuinfo.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 
 AARCH64_CC := aarch64-linux-gnu-gcc

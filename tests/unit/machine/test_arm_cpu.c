@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "machine/arm_cpu.h"
+#include "machine/arm_smp.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * KiB)
