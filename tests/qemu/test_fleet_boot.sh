@@ -304,19 +304,21 @@ check "serial: booted from the disk, chase shut the machine down" test "$BOOT_RC
 built=$WORK/rebuilt
 problems=$(rebuild "$SERIAL" "$built")
 check "serial: every chunk's CRC-32 and every file's size and SHA-256 check" test -z "$problems"
-lines=$(grep -ao 'CHASE-FILE v=1 .*' "$SERIAL" | tr -d '\r')
+# The stream's lines in a file (a whole run's stream is longer than one argument may be: 128K)
+lines=$WORK/stream.lines
+grep -ao 'CHASE-FILE v=1 .*' "$SERIAL" | tr -d '\r' >"$lines"
 files=$(ls "$RUN_DIR" | wc -l)
 check "serial: kind=run first (machine, files), kind=done last, manifest.json the last file" \
-    bash -c '[ "$(head -n 1 <<<"$1" | grep -o "kind=run machine=[^ ]* files=$2\$")" ] &&
-        [ "$(tail -n 1 <<<"$1" | grep -o "kind=done files=$2\$")" ] &&
-        [ "$(grep -o "kind=begin name=[^ ]*" <<<"$1" | tail -n 1)" = "kind=begin name=manifest.json" ]' \
+    bash -c '[ "$(head -n 1 "$1" | grep -o "kind=run machine=[^ ]* files=$2\$")" ] &&
+        [ "$(tail -n 1 "$1" | grep -o "kind=done files=$2\$")" ] &&
+        [ "$(grep -o "kind=begin name=[^ ]*" "$1" | tail -n 1)" = "kind=begin name=manifest.json" ]' \
     _ "$lines" "$files"
 check "serial: at most 192 bytes a data line, chunks numbered from 0" \
-    bash -c '! grep -o "b64=[^ ]*" <<<"$1" | awk "length(\$0) > 4 + 256 {bad=1} END {exit !bad}" &&
-        grep -q "seq=0 " <<<"$1"' _ "$lines"
+    bash -c '! grep -o "b64=[^ ]*" "$1" | awk "length(\$0) > 4 + 256 {bad=1} END {exit !bad}" &&
+        grep -q "seq=0 " "$1"' _ "$lines"
 check "serial: the rebuilt folder is the disk's, file for file, byte for byte" \
     diff -r --exclude=.lines "$built" "$RUN_DIR"
 check "serial: every line carries the run id the run.json has" \
-    bash -c '[ "$(grep -c "^CHASE-FILE v=1 run=$2 " <<<"$1")" = "$(wc -l <<<"$1")" ]' \
+    bash -c '[ "$(grep -c "^CHASE-FILE v=1 run=$2 " "$1")" = "$(wc -l <"$1")" ]' \
     _ "$lines" "$(jq -r .run_id "$RUN_DIR/run.json")"
 finish
