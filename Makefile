@@ -127,7 +127,8 @@ ARCH_SRCS := kernel/arch/x86_64/chase_loop.S kernel/arch/x86_64/bw_kernels.S
 
 # The firmware front end's portable files, built for both architectures; each architecture's
 # own are in efi/<arch>/, built by efi/<arch>/efi.mk (chase.efi and probe.efi, chaseaa64.efi and
-# probeaa64.efi). mp_ctl.c and mp_held.c are plain C (no GNU-EFI), unit-tested on the host.
+# probeaa64.efi). mp_ctl.c, mp_held.c and mp_loop.c are plain C (no GNU-EFI), unit-tested on
+# the host.
 EFI_SRCS := \
 	efi/efi_acpi.c \
 	efi/efi_buffer.c \
@@ -135,7 +136,7 @@ EFI_SRCS := \
 	efi/efi_files.c \
 	efi/efi_main.c \
 	efi/efi_mem.c \
-	efi/efi_mp_plat.c efi/mp_ctl.c efi/mp_held.c \
+	efi/efi_mp_plat.c efi/mp_ctl.c efi/mp_held.c efi/mp_loop.c \
 	efi/efi_numa.c \
 	efi/efi_serial.c \
 	efi/efi_smbios.c
@@ -186,7 +187,8 @@ ALL_TARGETS   := $(BUILD)/chase.efi $(BUILD)/chase.img $(BUILD)/chase-host $(BUI
 SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
-FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk)
+FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
+		 tests/mp_each.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------

@@ -320,7 +320,7 @@ static bool slot_prepare(void *ctx, unsigned i, void (*fn)(void *), bool (*step)
     return true;
 }
 
-static const struct mp_held_ops held_ops = {slot_prepare, NULL, NULL};
+static const struct mp_held_ops held_ops = {slot_prepare, NULL, NULL, NULL};
 
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {

@@ -64,7 +64,7 @@ static int result(void *ctx, unsigned i)
 }
 
 static const struct mp_fw_ops fw_ops = {fw_start, fw_done, fw_done, fw_stall, NULL};
-static struct mp_held_ops held_ops = {prepare, result, NULL};
+static struct mp_held_ops held_ops = {prepare, result, NULL, NULL};
 static struct plat_cpu cpu[HELD];
 static struct mp_ctl_slot ctl_slot[HELD];
 static unsigned started[HELD];
