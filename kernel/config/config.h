@@ -36,8 +36,10 @@ enum key_type {
     KEY_U64_AUTO,    /* "auto" or an integer in [min, max] (struct cfg_auto) */
     KEY_SIZE_AUTO,   /* "auto" or a size in [min, max] (struct cfg_auto) */
     KEY_CHOICE_LIST, /* comma-separated names of key_desc.choices: indices (struct cfg_list) */
-    KEY_PERCENT      /* a percentage ("0.5" or "0.5%"), stored as uint64_t parts per million
+    KEY_PERCENT,     /* a percentage ("0.5" or "0.5%"), stored as uint64_t parts per million
                         of the whole (0.5% = 5000) in [min, max] */
+    KEY_CPUS         /* processors: all, p, e, a count in [min, max] or a list (struct
+                        cpu_choice, machine/cpu_select.h) */
 };
 
 /* Parts per million of the whole in one percent (KEY_PERCENT). */

@@ -24,8 +24,6 @@
 #define CPUID_HYBRID_TYPE_SHIFT 24  /* leaf 0x1A EAX[31:24] */
 #define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24] */
 #define CPUID_CACHE_SUBLEAVES 8
-#define CORE_TYPE_ATOM 0x20
-#define CORE_TYPE_CORE 0x40
 
 /* The group of the cache at level on this processor: x2APIC ID above its sharing bits. */
 static uint32_t cache_group(uint32_t leaf, unsigned level, uint32_t apic)
@@ -130,18 +128,21 @@ const char *mp_core_type_name(unsigned core_type)
     const char *part = arm_part_name(m.implementer, m.part);
     return !core_type ? "-" : part ? part : "unnamed part";
 #else
-    return core_type == CORE_TYPE_CORE ? "P-core" : core_type == CORE_TYPE_ATOM ? "E-core" : "-";
+    return core_type == CPU_TYPE_CORE ? "P-core" : core_type == CPU_TYPE_ATOM ? "E-core" : "-";
 #endif
 }
 
-/* Say which processors were chosen when not all of them could be. */
-static void say_chosen(const struct plat_cpu *all, unsigned total, const unsigned *pick, unsigned k)
+/* Say which processors were chosen, when not all of them. */
+static void say_chosen(const struct plat_cpu *all, unsigned total, const unsigned *pick, unsigned k,
+                       const struct cpu_choice *want)
 {
+    static const char *const how[] = {
+        "spread over memory nodes, packages, dies and core types (one thread per core first)",
+        "every processor (cpus = all)", "the P-cores (cpus = p, CPUID 0x1A)",
+        "the E-cores (cpus = e, CPUID 0x1A)", "those listed (cpus = a list)"};
     if (k >= total)
         return;
-    con_printf("processors: %u of %u, spread over memory nodes, packages, dies and core types "
-               "(one thread per core first):",
-               k, total);
+    con_printf("processors: %u of %u, %s:", k, total, how[want->kind]);
     for (unsigned i = 0; i < k; i++)
         con_printf(" %u", all[pick[i]].id);
     con_printf("\n");
@@ -168,7 +169,25 @@ static unsigned probe_chosen(const struct plat_cpu *all, const unsigned *pick, u
     return n;
 }
 
-unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap)
+/* Why fewer than two processors answered, into ctx->failure. */
+static void say_too_few(struct exp_ctx *ctx, unsigned n, unsigned k, unsigned total, unsigned lost,
+                        const char *why)
+{
+    if (!total)
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s", why);
+    else if (k < 2)
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs two processors or more: the cpus key names %u of the %u (%u lost)", k,
+                  total, lost);
+    else
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs two processors or more: %u of %u answered (%u lost earlier: they "
+                  "did not come back within their timeout)",
+                  n, total, lost);
+}
+
+unsigned mp_cpus_chosen(struct exp_ctx *ctx, const struct cpu_choice *want, struct mp_cpu *cpus,
+                        unsigned cap)
 {
     char why[160] = "";
     if (ctx->measure != measure_chase) {
@@ -176,26 +195,29 @@ unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsign
                   "needs real processors: this measurement backend models one processor's caches");
         return 0;
     }
-    unsigned total, lost = 0, n = 0, pick[PLAT_CPUS_MAX];
+    unsigned total, lost = 0, n = 0, k = 0;
     struct plat_cpu *all = all_cpus(&total, why, sizeof(why));
+    unsigned *pick = plat_alloc((total ? total : 1) * sizeof(*pick));
     for (unsigned i = 0; i < total; i++)
         lost += all[i].lost;
-    unsigned lim = cap < PLAT_CPUS_MAX ? cap : PLAT_CPUS_MAX;
-    unsigned k = cpu_select_spread(all, total, want && want < lim ? want : lim, pick);
-    say_chosen(all, total - lost, pick, k);
-    n = probe_chosen(all, pick, k, cpus);
+    if (pick) {
+        k = cpu_select(all, total, want, PLAT_CPUS_MAX, cap, pick);
+        say_chosen(all, total - lost, pick, k, want);
+        n = probe_chosen(all, pick, k, cpus);
+    }
+    plat_free(pick);
     plat_free(all);
     if (n < 2) {
-        if (total)
-            ksnprintf(ctx->failure, sizeof(ctx->failure),
-                      "needs two processors or more: %u of %u answered (%u lost earlier: they "
-                      "did not come back within their timeout)",
-                      n, total, lost);
-        else
-            ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s", why);
+        say_too_few(ctx, n, k, total, lost, why);
         return 0;
     }
     return n;
+}
+
+unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap)
+{
+    struct cpu_choice spread = {.kind = CPU_CHOICE_COUNT, .count = want};
+    return mp_cpus_chosen(ctx, &spread, cpus, cap);
 }
 
 static bool job_step(void *arg)
@@ -349,4 +371,11 @@ unsigned mp_exit_check(enum on_exit *on_exit)
         *on_exit = ON_EXIT_REBOOT;
     }
     return lost;
+}
+
+unsigned mp_cpus_held(void)
+{
+    unsigned enabled, held, failed;
+    plat_cpus_total(&enabled, &held, &failed);
+    return held;
 }

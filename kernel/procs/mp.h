@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "machine/cpu_select.h"
 #include "point/ctx.h"
 #include "procs/win_slice.h"
 #include "platform.h"
@@ -31,6 +32,17 @@ struct mp_cpu {
  * processor).
  */
 unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap);
+
+/*
+ * mp_cpus for an experiment's cpus key: a count as mp_cpus; all, p, e or a list every
+ * processor named (not lost), at most cap, with no PLAT_CPUS_MAX bound; said on the console
+ * when not all. Returns how many answered their probe (>= 2), or 0 with ctx->failure.
+ */
+unsigned mp_cpus_chosen(struct exp_ctx *ctx, const struct cpu_choice *want, struct mp_cpu *cpus,
+                        unsigned cap);
+
+/* How many processors the platform holds (0: none known): the room mp_cpus_chosen may need. */
+unsigned mp_cpus_held(void);
 
 /* The most of cpus[0..n) that share one L3 instance (the same l3_group); 0 when n is 0. */
 unsigned mp_l3_most(const struct mp_cpu *cpus, unsigned n);
