@@ -102,11 +102,13 @@ struct bw_result {
     double gbs_median, gbs_min, gbs_max; /* over the kept repetitions; 10^9 bytes per second */
     double bpc_median;                   /* bytes per core cycle, median of the kept (NaN) */
     double core_per_tick;                /* the median clock estimate (NaN: none) */
-    double precision;                    /* half-width of the median's 95% interval, relative */
-    unsigned stop;                       /* enum reps_stop */
-    unsigned dropped;                    /* windows lost to an NMI and taken again */
-    uint64_t sink;                       /* what the read kernels summed */
-    uint64_t warm_ticks, timed_ticks;    /* the warm-up's windows; the repetitions' timed parts */
+    const char *clock; /* how core_per was taken: ARCH_CORE_COUNTER (APERF/MPERF around the
+                          kernel), "adds" (an add chain before and after it), NULL: none */
+    double precision;  /* half-width of the median's 95% interval, relative */
+    unsigned stop;     /* enum reps_stop */
+    unsigned dropped;  /* windows lost to an NMI and taken again */
+    uint64_t sink;     /* what the read kernels summed */
+    uint64_t warm_ticks, timed_ticks; /* the warm-up's windows; the repetitions' timed parts */
 };
 
 /*
