@@ -32,6 +32,7 @@ struct bw_cores_params {
                                them for every processor and size is lower (0: it could) */
     uint64_t l3_part_bytes; /* auto, L3: each processor's part of the last cache when no size is
                                beyond its L2 and within that part (l3_bytes; 0: one is) */
+    struct cpu_choice cpus; /* the processors that stream */
 };
 CFG_PARAMS_FIT(struct bw_cores_params);
 
@@ -49,6 +50,9 @@ static const struct key_desc bw_cores_keys[] = {
      "what each processor does to its buffer in the scaling table (bandwidth's kernels)"},
     {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
      "vector width: auto (the widest allowed), sse2, avx2, avx512 (x86-64), neon, sve (AArch64)"},
+    {"cpus", KEY_CPUS, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
+     "processors that stream: a count (0: as many as 64) spread over nodes, packages, dies and "
+     "core types; all (up to 512); p or e (hybrid parts' core types); or a list (0-3,8)"},
 };
 
 static void bw_cores_defaults(void *params, const struct machine *m, enum profile profile)
@@ -59,15 +63,28 @@ static void bw_cores_defaults(void *params, const struct machine *m, enum profil
     p->size = (struct cfg_auto){0, true};
     p->kernel = BW_READ;
     p->width = SIMD_AUTO;
+    p->cpus = (struct cpu_choice){.kind = CPU_CHOICE_COUNT};
 }
 
 /*
- * The processors bw_cores streams on at most, the boot processor included: all the machine
- * lists, as many as mp_cpus takes (PLAT_CPUS_MAX); one when there are no others.
+ * The processors bw_cores streams on at most, the boot processor included: those the cpus key
+ * names of the machine's (a count: at most PLAT_CPUS_MAX; all, p and e: every one, whose core
+ * types are not known yet; a list: its numbers below the count), at most MP_TEAM_MAX; one when
+ * there are no others.
  */
-static unsigned bwc_processors(const struct machine *m)
+static unsigned bwc_processors(const struct machine *m, const struct cpu_choice *c)
 {
-    unsigned n = m->processors < PLAT_CPUS_MAX ? m->processors : PLAT_CPUS_MAX;
+    unsigned n = m->processors, listed = 0;
+    if (c->kind == CPU_CHOICE_COUNT && (!c->count || c->count > PLAT_CPUS_MAX))
+        n = n < PLAT_CPUS_MAX ? n : PLAT_CPUS_MAX;
+    else if (c->kind == CPU_CHOICE_COUNT)
+        n = n < c->count ? n : (unsigned)c->count;
+    for (unsigned i = 0; c->kind == CPU_CHOICE_LIST && i < c->n; i++)
+        listed += c->lo[i] < m->processors
+                      ? (c->hi[i] < m->processors ? c->hi[i] : m->processors - 1) - c->lo[i] + 1
+                      : 0;
+    n = c->kind == CPU_CHOICE_LIST && listed < n ? listed : n;
+    n = n < MP_TEAM_MAX ? n : MP_TEAM_MAX;
     return n ? n : 1;
 }
 
@@ -129,7 +146,7 @@ static void bw_cores_resolve(void *params, const struct machine *m)
 {
     struct bw_cores_params *p = params;
     uint64_t limit = m->buffer_limit_bytes;
-    unsigned n = bwc_processors(m);
+    unsigned n = bwc_processors(m, &p->cpus);
     p->level_bytes = p->l3_part_bytes = 0;
     if (!p->size.is_auto)
         return;
@@ -154,7 +171,8 @@ static void bw_cores_check(const void *params, const struct machine *m, struct c
 /* A buffer of its own for each processor. */
 static uint64_t bw_cores_buffer_bytes(const void *params, const struct machine *m)
 {
-    return ((const struct bw_cores_params *)params)->size.value * bwc_processors(m);
+    const struct bw_cores_params *p = params;
+    return p->size.value * bwc_processors(m, &p->cpus);
 }
 
 /* MLC's peak injection mixes: a read of size/2 and a copy of size read size and write size/2. */
@@ -187,7 +205,7 @@ struct bwc_row {
 struct bw_cores_sweep {
     struct exp_ctx *ctx;
     const struct bw_cores_params *p;
-    struct mp_cpu cpus[PLAT_CPUS_MAX];
+    struct mp_cpu cpus[MP_TEAM_MAX];
     unsigned n;
     struct bw_team team;
     uint64_t size;      /* each processor's buffer */
@@ -212,7 +230,7 @@ static bool bwc_before(const struct mp_cpu *a, const struct mp_cpu *b)
 /* The processors in order; one processor (the boot one) when there are no others, said. */
 static void bwc_cpus(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
-    d->n = mp_cpus(ctx, 0, d->cpus, PLAT_CPUS_MAX);
+    d->n = mp_cpus_chosen(ctx, &d->p->cpus, d->cpus, MP_TEAM_MAX);
     if (d->n == 0) {
         con_printf("one processor: one row per table (%s)\n", ctx->failure);
         ctx->failure[0] = 0; /* said; the experiment still runs, on this processor */
@@ -294,7 +312,7 @@ static int bwc_share(struct exp_ctx *ctx, struct bw_cores_sweep *d, unsigned pla
 static int bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     const struct bw_cores_params *p = d->p;
-    unsigned planned = bwc_processors(ctx->m);
+    unsigned planned = bwc_processors(ctx->m, &p->cpus);
     char a[24], b[24], c[24], e[24];
     d->size = p->size.value;
     if (p->l3_part_bytes) {

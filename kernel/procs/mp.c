@@ -254,9 +254,13 @@ static bool run_here(const struct mp_step_job *job)
 int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job *jobs,
                  uint64_t timeout_us, bool *done)
 {
-    unsigned ids[PLAT_CPUS_MAX], map[PLAT_CPUS_MAX], k = 0;
+    /* one run at a time, on the boot processor: the tables are its own */
+    static unsigned ids[MP_TEAM_MAX], map[MP_TEAM_MAX];
+    static void *others[MP_TEAM_MAX];
+    static bool back[MP_TEAM_MAX];
+    unsigned k = 0;
     int here = -1;
-    for (unsigned i = 0; i < n && i < PLAT_CPUS_MAX; i++) {
+    for (unsigned i = 0; i < n && i < MP_TEAM_MAX; i++) {
         done[i] = false;
         if (cpus[i].p.bsp) {
             here = (int)i;
@@ -265,14 +269,12 @@ int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job
         map[k] = i;
         ids[k++] = cpus[i].p.id;
     }
-    void *others[PLAT_CPUS_MAX];
     for (unsigned j = 0; j < k; j++)
         others[j] = (void *)&jobs[map[j]];
     if (k && plat_cpus_start(ids, k, job_step, others, timeout_us) != 0)
         return -1;
     if (here >= 0)
         done[here] = run_here(&jobs[here]);
-    bool back[PLAT_CPUS_MAX];
     int rc = k ? plat_cpus_wait(back, k, timeout_us) : 0;
     for (unsigned j = 0; j < k; j++)
         done[map[j]] = back[j];
@@ -290,8 +292,8 @@ static bool one_window(void *arg)
 int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *jobs,
                     uint64_t timeout_us, bool *done)
 {
-    static struct mp_step_job steps[PLAT_CPUS_MAX]; /* one run at a time, on the boot processor */
-    for (unsigned i = 0; i < n && i < PLAT_CPUS_MAX; i++)
+    static struct mp_step_job steps[MP_TEAM_MAX]; /* one run at a time, on the boot processor */
+    for (unsigned i = 0; i < n && i < MP_TEAM_MAX; i++)
         steps[i] = (struct mp_step_job){one_window, (void *)&jobs[i]};
     return mp_run_steps(cpus, n, steps, timeout_us, done);
 }

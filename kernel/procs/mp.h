@@ -11,6 +11,10 @@
 #include "procs/win_slice.h"
 #include "platform.h"
 
+/* Processors one run starts together at most (mp_run_steps, a bandwidth team): a 2-socket
+   server of 2 x 128 cores x 2 threads fits; a run of more takes the first MP_TEAM_MAX. */
+#define MP_TEAM_MAX 512
+
 /* How long a processor may take for one window or one piece of work before it is left out. */
 #define MP_TIMEOUT_US 10000000ULL /* 10 s */
 
@@ -70,10 +74,10 @@ struct mp_step_job {
 };
 
 /*
- * Run jobs[i] on cpus[i] for i < n at once: the others started first, the caller's own
- * processor (if among them) inside windows here, its interrupts let in between two; then wait
- * at most timeout_us. done[i] says which came back (the caller's: every window of it without a
- * fault or NMI). Returns 0, -1 when they could not be started, or PLAT_CPU_TIMEOUT.
+ * Run jobs[i] on cpus[i] for i < n (at most MP_TEAM_MAX) at once: the others started first, the
+ * caller's own processor (if among them) inside windows here, its interrupts let in between two;
+ * then wait at most timeout_us. done[i] says which came back (the caller's: every window of it
+ * without a fault or NMI). Returns 0, -1 when they could not be started, or PLAT_CPU_TIMEOUT.
  */
 int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job *jobs,
                  uint64_t timeout_us, bool *done);
