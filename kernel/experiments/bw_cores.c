@@ -66,26 +66,12 @@ static void bw_cores_defaults(void *params, const struct machine *m, enum profil
     p->cpus = (struct cpu_choice){.kind = CPU_CHOICE_COUNT};
 }
 
-/*
- * The processors bw_cores streams on at most, the boot processor included: those the cpus key
- * names of the machine's (a count: at most PLAT_CPUS_MAX; all, p and e: every one, whose core
- * types are not known yet; a list: its numbers below the count), at most MP_TEAM_MAX; one when
- * there are no others.
- */
+/* The processors bw_cores streams on at most, the boot processor included: those its cpus key
+   may name of the machine's (cpu_choice_most), at most MP_TEAM_MAX. */
 static unsigned bwc_processors(const struct machine *m, const struct cpu_choice *c)
 {
-    unsigned n = m->processors, listed = 0;
-    if (c->kind == CPU_CHOICE_COUNT && (!c->count || c->count > PLAT_CPUS_MAX))
-        n = n < PLAT_CPUS_MAX ? n : PLAT_CPUS_MAX;
-    else if (c->kind == CPU_CHOICE_COUNT)
-        n = n < c->count ? n : (unsigned)c->count;
-    for (unsigned i = 0; c->kind == CPU_CHOICE_LIST && i < c->n; i++)
-        listed += c->lo[i] < m->processors
-                      ? (c->hi[i] < m->processors ? c->hi[i] : m->processors - 1) - c->lo[i] + 1
-                      : 0;
-    n = c->kind == CPU_CHOICE_LIST && listed < n ? listed : n;
-    n = n < MP_TEAM_MAX ? n : MP_TEAM_MAX;
-    return n ? n : 1;
+    unsigned n = cpu_choice_most(c, m->processors, PLAT_CPUS_MAX);
+    return n < MP_TEAM_MAX ? n : MP_TEAM_MAX;
 }
 
 /*
@@ -200,6 +186,13 @@ struct bwc_row {
 /* The rows at most: the scaling table's 1, 2, 4 ... all, and the peak table's mixes. */
 #define BWC_ROWS_MAX (8 * sizeof(unsigned) + 1 + NMIXES)
 
+/* A point of the sweep: a row at one of the widths (as bandwidth's points: with width auto every
+   row at every width the CPU and platform allow, the fastest kept, each width's median in
+   widths_gbs; a row of string kernels, the same code at every width, at one). */
+struct bwc_point {
+    uint16_t row, cand;
+};
+
 /* The run's processors (boot processor first, then cores before SMT siblings, packages in
    turn), the team that streams on the first n of them, and the tables' rows. */
 struct bw_cores_sweep {
@@ -213,6 +206,11 @@ struct bw_cores_sweep {
     struct bw_mix one;  /* the scaling table's kernel */
     struct bwc_row rows[BWC_ROWS_MAX];
     unsigned nrows;
+    enum simd_width cand[BW_CANDIDATES_MAX]; /* the widths, the widest first */
+    unsigned ncand;
+    struct bwc_point points[BWC_ROWS_MAX * BW_CANDIDATES_MAX];
+    unsigned npoints;
+    struct bw_best best; /* the fastest width of the row written next */
 };
 
 /* Whether a comes before b: thread, then core, then package (the boot processor first). */
@@ -255,13 +253,14 @@ static struct measure_plan bwc_plan(void *data, unsigned i)
     return exp_plan(d->ctx, d->size, exp_line_bytes(d->ctx->m), 1);
 }
 
-/* A slice of row i's runs into r (bw_team_slice); 0, or -1 said. */
+/* A slice of point i's runs (its row at its width) into r (bw_team_slice); 0, or -1 said. */
 static int bwc_measure(void *data, unsigned i, const struct measure_plan *plan, bool warm,
                        struct bw_result *r)
 {
     struct bw_cores_sweep *d = data;
     struct exp_ctx *ctx = d->ctx;
-    const struct bwc_row *row = &d->rows[i];
+    const struct bwc_row *row = &d->rows[d->points[i].row];
+    d->team.width = d->cand[d->points[i].cand];
     char keys[48];
     ksnprintf(keys, sizeof(keys), "%u,%s", row->n, row->mix->name);
     d->team.n = row->n;
@@ -352,22 +351,35 @@ static const char *bwc_beyond_l3(const struct bw_cores_sweep *d, const struct bw
     return beyond;
 }
 
+/* Row i's line at its fastest width r: the CSV row and the console's. */
+static void bwc_row_out(struct bw_cores_sweep *d, const struct bwc_row *row,
+                        const struct bw_result *r)
+{
+    const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
+    char beyond[80], widths[96];
+    bwc_beyond_l3(d, row, beyond, sizeof(beyond));
+    bw_best_widths(&d->best, d->cand, d->ncand, widths, sizeof(widths));
+    strbuf_printf(
+        &d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s%s%s,%s,%s\n",
+        row->table, row->n, level, row->mix->name, (unsigned long long)d->size, r->gbs_median,
+        r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps, r->outliers,
+        (unsigned long long)r->bytes_per_rep, r->passes,
+        reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", bwc_note_text[d->note],
+        d->note && beyond[0] ? "; " : "", beyond, simd_width_name(d->cand[d->best.cand]), widths);
+    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f%s%s%s%s\n", row->table, row->n,
+               row->mix->name, r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max,
+               d->ncand > 1 ? " " : "", d->ncand > 1 ? simd_width_name(d->cand[d->best.cand]) : "",
+               beyond[0] ? "  " : "", beyond);
+}
+
+/* Point i's result: kept when it is its row's fastest so far; the row written after its last
+   width (the sweeps give the points in order). */
 static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
 {
     struct bw_cores_sweep *d = data;
-    const struct bwc_row *row = &d->rows[i];
-    const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
-    char beyond[80];
-    bwc_beyond_l3(d, row, beyond, sizeof(beyond));
-    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s%s%s\n",
-                  row->table, row->n, level, row->mix->name, (unsigned long long)d->size,
-                  r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps,
-                  r->outliers, (unsigned long long)r->bytes_per_rep, r->passes,
-                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", bwc_note_text[d->note],
-                  d->note && beyond[0] ? "; " : "", beyond);
-    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f%s%s\n", row->table, row->n,
-               row->mix->name, r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max,
-               beyond[0] ? "  " : "", beyond);
+    bw_best_add(&d->best, d->points[i].cand, r);
+    if (i + 1 == d->npoints || d->points[i + 1].cand == 0)
+        bwc_row_out(d, &d->rows[d->points[i].row], &d->best.best);
 }
 
 /* The width, said and enabled; each processor's buffer, said. */
@@ -378,13 +390,17 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     int rc = bw_width_choose(ctx, (int)p->width, &d->team.width);
     if (rc)
         return rc;
+    d->ncand =
+        bw_width_candidates(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)p->width, d->cand);
+    d->cand[0] = d->team.width; /* the one chosen and enabled, the widest */
     bwc_cpus(ctx, d);
     if (bwc_size(ctx, d) != 0)
         return EXP_RUN_SKIPPED;
     d->team.cpus = d->cpus;
     d->team.size = d->size;
-    con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s%s%s)\n",
+    con_printf("vector width: %s (%u-bit)%s; each processor streams its own %s (%s%s%s)\n",
                simd_width_name(d->team.width), simd_vector_bits(&ctx->m->cpu.simd, d->team.width),
+               d->ncand > 1 ? ", each row at every narrower width too, the fastest kept" : "",
                exp_size(a, sizeof(a), d->size), p->size.is_auto ? level_names[p->level] : "size",
                d->note ? ": " : "", bwc_note_text[d->note]);
     con_printf("%-8s %10s %-13s %10s %10s %9s %9s\n", "table", "processors", "kernel/mix", "GB/s",
@@ -404,14 +420,21 @@ static void bwc_rows(struct bw_cores_sweep *d)
     }
     for (unsigned m = 0; m < NMIXES; m++)
         d->rows[d->nrows++] = (struct bwc_row){"peak", d->n, &peak_mixes[m]};
+    d->npoints = 0;
+    for (unsigned r = 0; r < d->nrows; r++) { /* string kernels: the same code at every width */
+        enum bw_kernel k = d->rows[r].mix->step[0].kernel;
+        bool one_code = bw_width_bits(k, &d->ctx->m->cpu.simd, d->cand[0]) == 0;
+        for (unsigned c = 0; c < (one_code ? 1 : d->ncand); c++)
+            d->points[d->npoints++] = (struct bwc_point){(uint16_t)r, (uint16_t)c};
+    }
 }
 
 /* Every row, in the passes the passes key asks for (interleaved over the rows). */
 static int bwc_tables(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     bwc_rows(d);
-    struct bw_sweep s = {.points = d->nrows,
-                         .passes = exp_sweep_passes(ctx, d->nrows),
+    struct bw_sweep s = {.points = d->npoints,
+                         .passes = exp_sweep_passes(ctx, d->npoints),
                          .wall_tsc_hz = ctx->timing->wall_tsc_hz,
                          .data = d,
                          .plan = bwc_plan,
@@ -436,7 +459,8 @@ static int bw_cores_run(struct exp_ctx *ctx, const void *params)
                "1, 2, 4 ... all processors streaming buffers of their own, started together and "
                "timed by the boot processor; then the all-processor peak with read:write mixes");
     strbuf_puts(&ctx->csv, "table,processors,level,kernel,size_bytes,gbs_total,gbs_per_processor,"
-                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop,size_note\n");
+                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop,size_note,"
+                           "width,widths_gbs\n");
     strbuf_puts(&ctx->samples, "processors,kernel,rep,tsc_total,gbs\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),

@@ -101,3 +101,20 @@ unsigned cpu_select(const struct plat_cpu *cpus, unsigned n, const struct cpu_ch
             chosen[k++] = i;
     return k;
 }
+
+unsigned cpu_choice_most(const struct cpu_choice *want, unsigned held, unsigned spread_max)
+{
+    unsigned n = held;
+    if (want->kind == CPU_CHOICE_COUNT) {
+        unsigned k = want->count && want->count < spread_max ? (unsigned)want->count : spread_max;
+        n = n < k ? n : k;
+    } else if (want->kind == CPU_CHOICE_LIST) {
+        n = 0;
+        for (unsigned i = 0; i < want->n; i++)
+            n += want->lo[i] >= held
+                     ? 0
+                     : (want->hi[i] < held ? want->hi[i] : held - 1) - want->lo[i] + 1;
+        n = n < held ? n : held;
+    }
+    return n ? n : 1;
+}

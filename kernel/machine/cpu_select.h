@@ -53,4 +53,11 @@ bool cpu_select_named(const struct plat_cpu *c, const struct cpu_choice *want);
 unsigned cpu_select(const struct plat_cpu *cpus, unsigned n, const struct cpu_choice *want,
                     unsigned spread_max, unsigned cap, unsigned *chosen);
 
+/*
+ * How many of `held` processors (numbered 0..held-1) want may name at most, before their core
+ * types are known: a count at most spread_max (0: spread_max); all, p and e every one; a list
+ * its numbers below held. At least 1 (the boot processor alone).
+ */
+unsigned cpu_choice_most(const struct cpu_choice *want, unsigned held, unsigned spread_max);
+
 #endif

@@ -127,6 +127,20 @@ struct bw_result {
 int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
                bool warm, struct bw_result *r, char *why, size_t cap);
 
+/* The fastest of a point's width candidates and each one's median (bandwidth, bw_cores). */
+struct bw_best {
+    struct bw_result best;
+    unsigned cand;                 /* the fastest's index into the candidates */
+    double gbs[BW_CANDIDATES_MAX]; /* each candidate's median GB/s (NaN: not measured) */
+};
+
+/* Candidate c's result r of a point (c 0 begins a point): kept when the fastest so far. */
+void bw_best_add(struct bw_best *b, unsigned c, const struct bw_result *r);
+
+/* The candidates' medians, "avx512:4.70 avx2:6.58" (w: their widths, n of them; those measured). */
+void bw_best_widths(const struct bw_best *b, const enum simd_width *w, unsigned n, char *out,
+                    size_t cap);
+
 /* r's summary over all its repetitions: outliers set aside (reps_assess of ticks per byte),
    GB/s median, min and max of the rest at t's TSC rate, bytes per cycle, clock, precision. */
 void bw_result_summarize(struct bw_result *r, const struct timing *t);

@@ -136,12 +136,34 @@ static void test_count_spreads_over_types(void **state)
     assert_int_equal(choose("0", TOTAL, ids), TOTAL); /* 0: as many as 64, here all 32 */
 }
 
+/* How many a choice may name before core types are known (bw_cores plans its buffer so). */
+static void test_most_named(void **state)
+{
+    (void)state;
+    struct cpu_choice c;
+    assert_int_equal(cfg_apply_value(&key, &c, "0"), VALUE_OK);
+    assert_int_equal(cpu_choice_most(&c, 96, PLAT_CPUS_MAX), 64);
+    assert_int_equal(cpu_choice_most(&c, 8, PLAT_CPUS_MAX), 8);
+    assert_int_equal(cfg_apply_value(&key, &c, "6"), VALUE_OK);
+    assert_int_equal(cpu_choice_most(&c, 96, PLAT_CPUS_MAX), 6);
+    assert_int_equal(cfg_apply_value(&key, &c, "all"), VALUE_OK);
+    assert_int_equal(cpu_choice_most(&c, 96, PLAT_CPUS_MAX), 96);
+    assert_int_equal(cfg_apply_value(&key, &c, "e"), VALUE_OK);
+    assert_int_equal(cpu_choice_most(&c, 96, PLAT_CPUS_MAX), 96); /* types not known yet */
+    assert_int_equal(cfg_apply_value(&key, &c, "90-100,3,0-1"), VALUE_OK);
+    assert_int_equal(cpu_choice_most(&c, 96, PLAT_CPUS_MAX), 6 + 1 + 2); /* 90..95, 3, 0, 1 */
+    assert_int_equal(cfg_apply_value(&key, &c, "200-300"), VALUE_OK);
+    assert_int_equal(cpu_choice_most(&c, 96, PLAT_CPUS_MAX), 1); /* none: the boot processor */
+    assert_int_equal(cpu_choice_most(&c, 0, PLAT_CPUS_MAX), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_and_write_back),
         cmocka_unit_test(test_p_e_all_list),
         cmocka_unit_test(test_count_spreads_over_types),
+        cmocka_unit_test(test_most_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
