@@ -358,7 +358,7 @@ static void bwc_row_out(struct bw_cores_sweep *d, const struct bwc_row *row,
     const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
     char beyond[80], widths[96];
     bwc_beyond_l3(d, row, beyond, sizeof(beyond));
-    bw_best_widths(&d->best, d->cand, d->ncand, widths, sizeof(widths));
+    bw_widths_text(d->best.gbs, d->cand, d->ncand, widths, sizeof(widths));
     strbuf_printf(
         &d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s%s%s,%s,%s\n",
         row->table, row->n, level, row->mix->name, (unsigned long long)d->size, r->gbs_median,

@@ -137,9 +137,8 @@ struct bw_best {
 /* Candidate c's result r of a point (c 0 begins a point): kept when the fastest so far. */
 void bw_best_add(struct bw_best *b, unsigned c, const struct bw_result *r);
 
-/* The candidates' medians, "avx512:4.70 avx2:6.58" (w: their widths, n of them; those measured). */
-void bw_best_widths(const struct bw_best *b, const enum simd_width *w, unsigned n, char *out,
-                    size_t cap);
+/* Candidates' medians gbs[0..n) as "avx512:4.70 avx2:6.58" (w: their widths; NaN: left out). */
+void bw_widths_text(const double *gbs, const enum simd_width *w, unsigned n, char *out, size_t cap);
 
 /* r's summary over all its repetitions: outliers set aside (reps_assess of ticks per byte),
    GB/s median, min and max of the rest at t's TSC rate, bytes per cycle, clock, precision. */

@@ -106,13 +106,12 @@ void bw_best_add(struct bw_best *b, unsigned c, const struct bw_result *r)
     }
 }
 
-void bw_best_widths(const struct bw_best *b, const enum simd_width *w, unsigned n, char *out,
-                    size_t cap)
+void bw_widths_text(const double *gbs, const enum simd_width *w, unsigned n, char *out, size_t cap)
 {
     size_t at = 0;
     out[0] = 0;
-    for (unsigned i = 0; i < n && i < BW_CANDIDATES_MAX && at < cap; i++)
-        if (kisfinite(b->gbs[i]))
+    for (unsigned i = 0; i < n && at < cap; i++)
+        if (kisfinite(gbs[i]))
             at += (size_t)ksnprintf(out + at, cap - at, "%s%s:%.3f", at ? " " : "",
-                                    simd_width_name(w[i]), b->gbs[i]);
+                                    simd_width_name(w[i]), gbs[i]);
 }
