@@ -265,7 +265,7 @@ void efi_mp_probe(void)
         place(h->n, mpidr[k], mps.slot[h->n].midr, false);
         h->n++;
     }
-    h->ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, h->n, 0, 0};
+    h->ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, h->n, 0, 0, 0};
     if (h->n < h->total && mps.ctl_slot[h->n].lost) /* one started too late: never again */
         h->ctl.lost = 1;
 }

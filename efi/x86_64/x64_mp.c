@@ -94,7 +94,9 @@ static struct {
     struct ap_slot *slot; /* held.n, aligned */
     void *slot_pool;      /* what plat_alloc gave for slot[] */
     struct mp_ctl_slot *ctl_slot;
-    unsigned books; /* AP MSR book slots handed out */
+    unsigned books;      /* AP MSR book slots handed out */
+    unsigned fw_starts;  /* StartupThisAP calls that entered a loop, this experiment */
+    uint64_t waited0_us; /* the controller's settle wait at the experiment's start */
 } mps = {.held = {.window_cpu = -1, .ops = &held_ops}};
 
 /* MSR access on the AP, each in a window of its own there (a #GP is caught). */
@@ -275,7 +277,7 @@ void efi_mp_probe(void)
         if (processor_info(i, &info, &fw) && (info.status_flag & PROCESSOR_ENABLED_BIT))
             add_processor(i, &info, &fw);
     }
-    mps.held.ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, mps.held.n, 0, 0};
+    mps.held.ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, mps.held.n, 0, 0, 0};
     for (unsigned i = 0; i < mps.held.n; i++)
         mps.held.ctl.lost += mps.ctl_slot[i].lost;
     if (mps.held.n < 2)
@@ -303,6 +305,7 @@ static enum mp_fw loop_enter(struct ap_slot *s, unsigned i)
     mp_loop_post(&s->box);
     EFI_STATUS st =
         mps.mp->startup_this_ap(mps.mp, ap_loop, mps.held.cpu[i].id, s->event, 0, s, NULL);
+    mps.fw_starts++;
     s->looping = st == EFI_SUCCESS;
     return st == EFI_SUCCESS ? MP_FW_OK : st == EFI_NOT_READY ? MP_FW_NOT_READY : MP_FW_ERROR;
 }
@@ -368,6 +371,24 @@ static int slot_result(void *ctx, unsigned i)
     return mps.slot[i].rc;
 }
 
+/* At the experiment's end, on the serial console (the firmware's waits are real time even under
+   an emulator): how often the firmware started a processor, how long chase waited for it to have
+   one back. */
+static void say_firmware_starts(void)
+{
+    char line[160];
+    if (!mps.fw_starts)
+        return;
+    ksnprintf(line, sizeof(line),
+              "chase: %u StartupThisAP into chase's loop this experiment, %llu ms waited for the "
+              "firmware to have a processor back\n",
+              mps.fw_starts,
+              (unsigned long long)((mps.held.ctl.settle_waited_us - mps.waited0_us) / 1000));
+    plat_console_write(line);
+    mps.fw_starts = 0;
+    mps.waited0_us = mps.held.ctl.settle_waited_us;
+}
+
 /* Slot i is one of keep[0..n). */
 static bool kept(unsigned i, const unsigned *keep, unsigned n)
 {
@@ -396,6 +417,8 @@ static void slots_release(void *ctx, const unsigned *keep, unsigned nkeep)
         mps.ctl_slot[i].busy = !mps.ctl_slot[i].lost;
         any = true;
     }
+    if (!nkeep)
+        say_firmware_starts();
     /* the loops leave within microseconds (a lost one is not waited for) */
     for (uint64_t waited = 0; !nkeep && any && waited < MP_SETTLE_US; waited += MP_POLL_US) {
         any = false;

@@ -98,7 +98,7 @@ static void setup_held(void)
                             .n = HELD,
                             .total = 8,
                             .enabled = HELD,
-                            .ctl = {&fw_ops, ctl_slot, HELD, 0, 0},
+                            .ctl = {&fw_ops, ctl_slot, HELD, 0, 0, 0},
                             .started = started,
                             .window_cpu = -1,
                             .ops = &held_ops};
