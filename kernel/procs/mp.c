@@ -170,15 +170,16 @@ static unsigned probe_chosen(const struct plat_cpu *all, const unsigned *pick, u
 }
 
 /* Why fewer than two processors answered, into ctx->failure. */
-static void say_too_few(struct exp_ctx *ctx, unsigned n, unsigned k, unsigned total, unsigned lost,
-                        const char *why)
+static void say_too_few(struct exp_ctx *ctx, const struct cpu_choice *want, unsigned n, unsigned k,
+                        unsigned total, unsigned lost, const char *why)
 {
     if (!total)
         ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s", why);
-    else if (k < 2)
+    else if (k < 2 && want->kind != CPU_CHOICE_COUNT)
         ksnprintf(ctx->failure, sizeof(ctx->failure),
-                  "needs two processors or more: the cpus key names %u of the %u (%u lost)", k,
-                  total, lost);
+                  "needs two processors or more: the cpus key names %u of the %u (%u lost "
+                  "earlier: they did not come back within their timeout)",
+                  k, total, lost);
     else
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "needs two processors or more: %u of %u answered (%u lost earlier: they "
@@ -208,7 +209,7 @@ unsigned mp_cpus_chosen(struct exp_ctx *ctx, const struct cpu_choice *want, stru
     plat_free(pick);
     plat_free(all);
     if (n < 2) {
-        say_too_few(ctx, n, k, total, lost, why);
+        say_too_few(ctx, want, n, k, total, lost, why);
         return 0;
     }
     return n;
