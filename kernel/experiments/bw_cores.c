@@ -262,7 +262,8 @@ static int bwc_measure(void *data, unsigned i, const struct measure_plan *plan, 
     const struct bwc_row *row = &d->rows[d->points[i].row];
     d->team.width = d->cand[d->points[i].cand];
     char keys[48];
-    ksnprintf(keys, sizeof(keys), "%u,%s", row->n, row->mix->name);
+    ksnprintf(keys, sizeof(keys), "%u,%s,%s", row->n, row->mix->name,
+              simd_width_name(d->team.width));
     d->team.n = row->n;
     d->team.sample_keys = keys;
     for (unsigned k = 0; k < row->n; k++)
@@ -461,7 +462,7 @@ static int bw_cores_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->csv, "table,processors,level,kernel,size_bytes,gbs_total,gbs_per_processor,"
                            "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop,size_note,"
                            "width,widths_gbs\n");
-    strbuf_puts(&ctx->samples, "processors,kernel,rep,tsc_total,gbs\n");
+    strbuf_puts(&ctx->samples, "processors,kernel,width,rep,tsc_total,gbs\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "needs real processors: this measurement backend models chases, not the "
