@@ -6,7 +6,7 @@
 
 #include "arch/cpu.h"
 #include "chase/chain.h"
-#include "procs/c2c_bounce.h"
+#include "procs/bounce.h"
 #include "procs/mp.h"
 #include "procs/pairs.h"
 #include "lib/stats.h"
@@ -48,7 +48,7 @@ static const struct key_desc c2c_keys[] = {
     {"budget_s", KEY_U64, P(budget_s), 0, 86400, NULL, "s",
      "time the pairs may take, said up front (0: no limit); pairs past it are left out"},
     {"rounds", KEY_U64, P(rounds), 16, 1000000, NULL, "", "round trips per timed repetition"},
-    {"reps", KEY_U64, P(reps), 3, C2C_REPS_MAX, NULL, "", "timed repetitions per pair"},
+    {"reps", KEY_U64, P(reps), 3, BOUNCE_REPS_MAX, NULL, "", "timed repetitions per pair"},
     {"lines", KEY_U64, P(lines), 8, 4096, NULL, "",
      "lines the other processor modifies before they are read (keep them in its L1)"},
     {"hang_test", KEY_CHOICE, P(hang_test), 0, 0, c2c_hang_names, "",
@@ -108,7 +108,7 @@ struct c2c_result {
 static void c2c_stats(const struct exp_ctx *ctx, const uint64_t *ticks, uint64_t n, double per,
                       double *median, double *min, double *p90)
 {
-    double v[C2C_REPS_MAX];
+    double v[BOUNCE_REPS_MAX];
     for (uint64_t i = 0; i < n; i++)
         v[i] = timing_ticks_to_ns(ctx->timing, (double)ticks[i]) / per;
     stats_sort(v, n);
@@ -119,14 +119,14 @@ static void c2c_stats(const struct exp_ctx *ctx, const uint64_t *ticks, uint64_t
 }
 
 /* Time the pair (a times, b answers); false when either did not come back. */
-static bool c2c_pair_run(struct exp_ctx *ctx, struct c2c_pair *pr, const struct mp_cpu *a,
+static bool c2c_pair_run(struct exp_ctx *ctx, struct bounce_pair *pr, const struct mp_cpu *a,
                          const struct mp_cpu *b, struct c2c_result *res)
 {
     struct mp_cpu two[2] = {*a, *b};
-    struct mp_step_job jobs[2] = {{c2c_timer, pr}, {c2c_answer, pr}};
+    struct mp_step_job jobs[2] = {{bounce_timer, pr}, {bounce_answer, pr}};
     bool done[2];
     pr->failed = false;
-    pr->timer = pr->answer = (struct c2c_side){0};
+    pr->timer = pr->answer = (struct bounce_side){0};
     *pr->flag = 0;
     *pr->ready = 0;
     int rc = mp_run_steps(two, 2, jobs, MP_TIMEOUT_US, done);
@@ -153,7 +153,7 @@ static const char *c2c_types(const struct mp_cpu *a, const struct mp_cpu *b, cha
 }
 
 /* One ordered pair's CSV row, samples and console progress line. */
-static void c2c_row(struct exp_ctx *ctx, const struct c2c_pair *pr, const struct mp_cpu *a,
+static void c2c_row(struct exp_ctx *ctx, const struct bounce_pair *pr, const struct mp_cpu *a,
                     const struct mp_cpu *b, const struct c2c_result *r)
 {
     const char *g = c2c_group(a, b);
@@ -240,7 +240,7 @@ static void c2c_print_groups(const struct mp_cpu *cpus, unsigned n, const double
 }
 
 /* The shared lines in the buffer: the bounced flag, the ready line, the modified chain. */
-static void c2c_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2c_pair *pr)
+static void c2c_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct bounce_pair *pr)
 {
     uint64_t line = exp_line_bytes(ctx->m);
     kmemset(pr, 0, sizeof(*pr));
@@ -300,7 +300,7 @@ static bool c2c_plan(struct exp_ctx *ctx, const struct c2c_params *p, struct c2c
 
 /* Measure the plan's pairs until the budget is spent. */
 static void c2c_measure(struct exp_ctx *ctx, const struct c2c_params *p, struct c2c_state *st,
-                        struct c2c_pair *pr)
+                        struct bounce_pair *pr)
 {
     bool hung = false;
     uint64_t t0 = arch_tsc_fenced(), budget = p->budget_s * ctx->timing->wall_tsc_hz;
@@ -330,7 +330,7 @@ static void c2c_measure(struct exp_ctx *ctx, const struct c2c_params *p, struct 
 
 /* What the run came to, on the console and in the note run.json keeps. */
 static void c2c_report(struct exp_ctx *ctx, const struct c2c_params *p, const struct c2c_state *st,
-                       const struct c2c_pair *pr)
+                       const struct bounce_pair *pr)
 {
     c2c_print_matrix(st->cpus, st->n, st->m);
     c2c_print_groups(st->cpus, st->n, st->m);
@@ -357,7 +357,7 @@ static void c2c_report(struct exp_ctx *ctx, const struct c2c_params *p, const st
 static int c2c_run(struct exp_ctx *ctx, const void *params)
 {
     const struct c2c_params *p = params;
-    static struct c2c_pair pr;
+    static struct bounce_pair pr;
     struct c2c_state st = {0};
     exp_header(ctx, &experiment_c2c,
                "ordered pairs: %llu round trips x %llu repetitions, then %llu lines "

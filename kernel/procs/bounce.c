@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
-// c2c's engine: one cache line bounced between two processors, each side in windows of its own
-// (window_max_ms at most, interrupts off in each), and lines one modifies read by the other.
-#include "procs/c2c_bounce.h"
+// The core-to-core engine: one cache line bounced between two processors, each side in windows of
+// its own (window_max_ms at most, interrupts off in each), and lines one modifies read by the
+// other.
+#include "procs/bounce.h"
 
 #include "arch/cpu.h"
 #include "procs/mp.h"
 
 /* Round trips between two looks at the clock in a repetition that may outlast its window: one
    fenced TSC read (tens of cycles) per 64 round trips of hundreds, under 1% of the time. */
-#define C2C_ROUNDS_PER_LOOK 64
+#define BOUNCE_ROUNDS_PER_LOOK 64
 
 /* Whether a repetition of the timing side may outlast what is left of a window (the first
-   one's length is not known yet): then it looks at the clock every C2C_ROUNDS_PER_LOOK. */
-static bool c2c_may_outlast(const struct win_slice *w, const struct c2c_side *s)
+   one's length is not known yet): then it looks at the clock every BOUNCE_ROUNDS_PER_LOOK. */
+static bool bounce_may_outlast(const struct win_slice *w, const struct bounce_side *s)
 {
     return w->window_ticks && (!s->rep_ticks || s->rep_ticks > w->window_ticks / 2);
 }
@@ -23,8 +24,8 @@ static bool c2c_may_outlast(const struct win_slice *w, const struct c2c_side *s)
  * the partner is late; a cut one is the sum of its parts (the round trip in flight at the cut
  * counts up to the cut).
  */
-static enum win_state c2c_time_bounces(struct c2c_pair *pr, struct c2c_side *s,
-                                       const struct win_slice *w)
+static enum win_state bounce_time_trips(struct bounce_pair *pr, struct bounce_side *s,
+                                        const struct win_slice *w)
 {
     for (; s->r < pr->reps; s->r++, s->i = 0) {
         uint64_t t0 = arch_tsc_fenced();
@@ -34,11 +35,11 @@ static enum win_state c2c_time_bounces(struct c2c_pair *pr, struct c2c_side *s,
             pr->bounce_ticks[s->r] = 0;
             s->deadline = t0 + pr->timer_wait_ticks;
         }
-        bool look = c2c_may_outlast(w, s);
+        bool look = bounce_may_outlast(w, s);
         for (; s->i < pr->rounds; s->i++, s->v++, s->stored = false) {
             enum win_state st = WIN_GO_ON;
             if (!s->stored) {
-                if (look && s->i && s->i % C2C_ROUNDS_PER_LOOK == 0) /* a cut between trips */
+                if (look && s->i && s->i % BOUNCE_ROUNDS_PER_LOOK == 0) /* a cut between trips */
                     st = win_check(w, arch_tsc_fenced(), s->deadline);
                 if (st == WIN_GO_ON)
                     __atomic_store_n(pr->flag, ++s->v, __ATOMIC_RELEASE);
@@ -55,14 +56,14 @@ static enum win_state c2c_time_bounces(struct c2c_pair *pr, struct c2c_side *s,
         pr->bounce_ticks[s->r] += arch_tsc_fenced() - t0;
         s->rep_ticks = pr->bounce_ticks[s->r];
     }
-    s->phase = C2C_READ;
+    s->phase = BOUNCE_READ;
     s->r = 0;
     return WIN_GO_ON;
 }
 
 /* The reads of lines the other side modified: one request, its answer, the timed walk each. */
-static enum win_state c2c_time_reads(struct c2c_pair *pr, struct c2c_side *s,
-                                     const struct win_slice *w)
+static enum win_state bounce_time_reads(struct bounce_pair *pr, struct bounce_side *s,
+                                        const struct win_slice *w)
 {
     for (; s->r < pr->reps; s->r++, s->v++, s->stored = false) {
         if (!s->stored) {
@@ -82,7 +83,7 @@ static enum win_state c2c_time_reads(struct c2c_pair *pr, struct c2c_side *s,
         pr->sink = p;
     }
     __atomic_store_n(pr->flag, ++s->v, __ATOMIC_RELEASE); /* "done" */
-    s->phase = C2C_END;
+    s->phase = BOUNCE_END;
     return WIN_GO_ON;
 }
 
@@ -90,22 +91,22 @@ static enum win_state c2c_time_reads(struct c2c_pair *pr, struct c2c_side *s,
  * The timing side (its own TSC only), one window's share: round trips, then reads of lines
  * the other modified. Returns true while more remains.
  */
-bool c2c_timer(void *arg)
+bool bounce_timer(void *arg)
 {
-    struct c2c_pair *pr = arg;
-    struct c2c_side *s = &pr->timer;
+    struct bounce_pair *pr = arg;
+    struct bounce_side *s = &pr->timer;
     struct win_slice w;
     win_begin(&w, arch_tsc_fenced(), pr->window_ticks);
     enum win_state st = WIN_GO_ON;
-    if (s->phase == C2C_START) {
+    if (s->phase == BOUNCE_START) {
         s->deadline = s->deadline ? s->deadline : w.start_tsc + pr->timer_wait_ticks;
         st = mp_wait_in(pr->ready, 1, s->deadline, &w);
-        s->phase = st == WIN_GO_ON ? C2C_BOUNCE : C2C_START;
+        s->phase = st == WIN_GO_ON ? BOUNCE_BOUNCE : BOUNCE_START;
     }
-    if (st == WIN_GO_ON && s->phase == C2C_BOUNCE)
-        st = c2c_time_bounces(pr, s, &w);
-    if (st == WIN_GO_ON && s->phase == C2C_READ)
-        st = c2c_time_reads(pr, s, &w);
+    if (st == WIN_GO_ON && s->phase == BOUNCE_BOUNCE)
+        st = bounce_time_trips(pr, s, &w);
+    if (st == WIN_GO_ON && s->phase == BOUNCE_READ)
+        st = bounce_time_reads(pr, s, &w);
     if (st == WIN_DEADLINE) {
         pr->failed = true;
         __atomic_store_n(pr->flag, ~0ULL, __ATOMIC_RELEASE);
@@ -114,7 +115,7 @@ bool c2c_timer(void *arg)
 }
 
 /* The answering side of hang_test: never returns, so its processor's timeout must end it. */
-static void c2c_hang(volatile uint64_t *ready)
+static void bounce_hang(volatile uint64_t *ready)
 {
     __atomic_store_n(ready, 1, __ATOMIC_RELEASE);
     for (;;)
@@ -122,10 +123,11 @@ static void c2c_hang(volatile uint64_t *ready)
 }
 
 /*
- * The answering side's wait for the next odd value (deadline: C2C_WAIT_S from its start); the
- * clock read for the deadline also ends the window when it is over.
+ * The answering side's wait for the next odd value (deadline: answer_wait_ticks from its start);
+ * the clock read for the deadline also ends the window when it is over.
  */
-static enum win_state c2c_await(struct c2c_pair *pr, struct c2c_side *s, const struct win_slice *w)
+static enum win_state bounce_await(struct bounce_pair *pr, struct bounce_side *s,
+                                   const struct win_slice *w)
 {
     if (!s->deadline) {
         uint64_t now = arch_tsc_fenced();
@@ -141,23 +143,23 @@ static enum win_state c2c_await(struct c2c_pair *pr, struct c2c_side *s, const s
 
 /* One window's share of answering: each odd value with the next even one, the lines modified
    before each read answer. Returns true while more remains. */
-bool c2c_answer(void *arg)
+bool bounce_answer(void *arg)
 {
-    struct c2c_pair *pr = arg;
-    struct c2c_side *s = &pr->answer;
+    struct bounce_pair *pr = arg;
+    struct bounce_side *s = &pr->answer;
     struct win_slice w;
     win_begin(&w, arch_tsc_fenced(), pr->window_ticks);
     if (pr->hang)
-        c2c_hang(pr->ready);
+        bounce_hang(pr->ready);
     __atomic_store_n(pr->ready, 1, __ATOMIC_RELEASE);
-    for (enum win_state st; s->phase != C2C_END; s->v += 2) {
-        if ((st = c2c_await(pr, s, &w)) != WIN_GO_ON || pr->failed)
+    for (enum win_state st; s->phase != BOUNCE_END; s->v += 2) {
+        if ((st = bounce_await(pr, s, &w)) != WIN_GO_ON || pr->failed)
             return st == WIN_WINDOW_END && !pr->failed;
-        if (s->phase == C2C_FINISH) {
-            s->phase = C2C_END;
+        if (s->phase == BOUNCE_FINISH) {
+            s->phase = BOUNCE_END;
             break;
         }
-        if (s->phase == C2C_READ) {
+        if (s->phase == BOUNCE_READ) {
             void **p = pr->chain; /* rewrite every link as it is: each line modified here */
             for (uint64_t h = 0; h < pr->hops; h++) {
                 void **next = (void **)*p;
@@ -166,9 +168,9 @@ bool c2c_answer(void *arg)
             }
         }
         __atomic_store_n(pr->flag, s->v + 2, __ATOMIC_RELEASE);
-        uint64_t phase_len = s->phase == C2C_READ ? pr->reps : pr->rounds * pr->reps;
+        uint64_t phase_len = s->phase == BOUNCE_READ ? pr->reps : pr->rounds * pr->reps;
         if (++s->i == phase_len) {
-            s->phase = s->phase == C2C_READ ? C2C_FINISH : C2C_READ;
+            s->phase = s->phase == BOUNCE_READ ? BOUNCE_FINISH : BOUNCE_READ;
             s->i = 0;
         }
     }

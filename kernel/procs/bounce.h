@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
-// c2c's engine: one cache line bounced between two processors, each side in windows of its own
-// (window_max_ms at most, interrupts off in each), and lines one modifies read by the other.
-#ifndef CHASE_C2C_BOUNCE_H
-#define CHASE_C2C_BOUNCE_H
+// The core-to-core engine: one cache line bounced between two processors, each side in windows of
+// its own (window_max_ms at most, interrupts off in each), and lines one modifies read by the
+// other.
+#ifndef CHASE_BOUNCE_H
+#define CHASE_BOUNCE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "chase/chain.h"
 
-#define C2C_REPS_MAX 64 /* timed repetitions of a pair at most (the tick arrays below) */
+#define BOUNCE_REPS_MAX 64 /* timed repetitions of a pair at most (the tick arrays below) */
 
 /* One side's progress, kept between its windows (each side writes only its own). */
-struct c2c_side {
+struct bounce_side {
     unsigned phase;     /* C2C_* */
     uint64_t v;         /* the last value this side stored or answered */
     uint64_t i, r;      /* round trips and repetitions done in this phase */
@@ -21,20 +22,20 @@ struct c2c_side {
     uint64_t rep_ticks; /* the last repetition's length (whether the next fits a window) */
 };
 
-enum { C2C_START, C2C_BOUNCE, C2C_READ, C2C_FINISH, C2C_END };
+enum { BOUNCE_START, BOUNCE_BOUNCE, BOUNCE_READ, BOUNCE_FINISH, BOUNCE_END };
 
 /* What both sides of one pair share; the `flag` line is the one bounced. */
-struct c2c_pair {
+struct bounce_pair {
     volatile uint64_t *flag;  /* its own cache line */
     volatile uint64_t *ready; /* the answering side has started (another line) */
     void **chain;             /* lines the answering side modifies, read by the timer */
     struct chain_layout layout;
     uint64_t rounds, reps, hops;
-    uint64_t timer_wait_ticks, answer_wait_ticks; /* each side's longest wait: C2C_WAIT_S */
+    uint64_t timer_wait_ticks, answer_wait_ticks; /* each side's longest wait (the experiment's) */
     uint64_t window_ticks;                        /* each side's longest window: window_max_ms */
-    struct c2c_side timer, answer;
-    uint64_t bounce_ticks[C2C_REPS_MAX]; /* per repetition, on the timing side's TSC */
-    uint64_t read_ticks[C2C_REPS_MAX];
+    struct bounce_side timer, answer;
+    uint64_t bounce_ticks[BOUNCE_REPS_MAX]; /* per repetition, on the timing side's TSC */
+    uint64_t read_ticks[BOUNCE_REPS_MAX];
     uint64_t cuts; /* window ends inside a timed repetition (its parts are summed) */
     void *sink;
     bool failed;
@@ -43,10 +44,10 @@ struct c2c_pair {
 
 /* The timing side (its own TSC only), one window's share: round trips, then reads of lines
    the other modified. Returns true while more remains. */
-bool c2c_timer(void *arg);
+bool bounce_timer(void *arg);
 
 /* The answering side, one window's share: each odd value with the next even one, the lines
    modified before each read answer. Returns true while more remains. */
-bool c2c_answer(void *arg);
+bool bounce_answer(void *arg);
 
 #endif
