@@ -39,10 +39,11 @@ POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c ker
 # The bandwidth engine: time a stream over a buffer, as kernel/chase/ times a chase; a team of
 # processors streaming at once; each node's read bandwidth.
 STREAM_SRCS := kernel/stream/bw_plan.c kernel/stream/bw_measure.c kernel/stream/bw_passes.c \
-	kernel/stream/bw_team.c kernel/stream/node_bw.c
+	kernel/stream/bw_team.c kernel/stream/node_bw.c kernel/stream/bw_levels.c
 
 # Processors at work: started and given work, windows cut and resumed, traffic generators.
-PROCS_SRCS := kernel/procs/mp.c kernel/procs/traffic.c kernel/procs/win_slice.c
+PROCS_SRCS := kernel/procs/mp.c kernel/procs/traffic.c kernel/procs/win_slice.c kernel/procs/pairs.c \
+	kernel/procs/bounce.c
 
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
@@ -130,7 +131,8 @@ ARCH_SRCS := kernel/arch/x86_64/chase_loop.S kernel/arch/x86_64/bw_kernels.S
 
 # The firmware front end's portable files, built for both architectures; each architecture's
 # own are in efi/<arch>/, built by efi/<arch>/efi.mk (chase.efi and probe.efi, chaseaa64.efi and
-# probeaa64.efi). mp_ctl.c and mp_held.c are plain C (no GNU-EFI), unit-tested on the host.
+# probeaa64.efi). mp_ctl.c, mp_held.c and mp_loop.c are plain C (no GNU-EFI), unit-tested on
+# the host.
 EFI_SRCS := \
 	efi/efi_acpi.c \
 	efi/efi_buffer.c \
@@ -138,7 +140,7 @@ EFI_SRCS := \
 	efi/efi_files.c efi/efi_runfiles.c efi/efi_netboot.c efi/efi_http.c efi/efi_ship.c \
 	efi/efi_main.c \
 	efi/efi_mem.c \
-	efi/efi_mp_plat.c efi/mp_ctl.c efi/mp_held.c \
+	efi/efi_mp_plat.c efi/mp_ctl.c efi/mp_held.c efi/mp_loop.c \
 	efi/efi_numa.c \
 	efi/efi_serial.c \
 	efi/efi_smbios.c
@@ -190,7 +192,7 @@ SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
 FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
-	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk)
+	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk tests/mp_each.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
@@ -213,7 +215,8 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/procs/mp.c kernel/procs/traffic.c kernel/machine/cpu_select.c kernel/machine/numa_table.c \
-	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c \
+	kernel/procs/pairs.c kernel/procs/bounce.c kernel/lib/rng.c \
+	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c kernel/stream/bw_levels.c \
 	kernel/stream/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/procs/win_slice.c \
 	$(POINT_SRCS) kernel/experiments/driver.c kernel/chase/sweep.c \
 	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c

@@ -43,6 +43,11 @@ int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
     return mp_held_wait(efi_mp_held(), done, n, timeout_us);
 }
 
+void plat_cpus_release(void)
+{
+    mp_held_release(efi_mp_held());
+}
+
 int plat_window_cpu(unsigned id, uint64_t timeout_us)
 {
     return mp_held_window_cpu(efi_mp_held(), id, timeout_us);

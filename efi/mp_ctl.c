@@ -29,6 +29,7 @@ static bool settled(struct mp_ctl *c, unsigned slot)
             return false;
         }
         c->ops->stall(c->ops->ctx, MP_POLL_US);
+        c->settle_waited_us += MP_POLL_US;
     }
     return true;
 }

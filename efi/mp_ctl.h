@@ -47,8 +47,9 @@ struct mp_ctl {
     const struct mp_fw_ops *ops;
     struct mp_ctl_slot *slot;
     unsigned n;
-    unsigned not_ready; /* busy answers retried so far */
-    unsigned lost;      /* processors lost so far */
+    unsigned not_ready;        /* busy answers retried so far */
+    unsigned lost;             /* processors lost so far */
+    uint64_t settle_waited_us; /* stalled waiting for the firmware to have a processor back */
 };
 
 /* Run slot's job and wait at most timeout_us: 0, -1 (cannot: lost, the caller's, refused) or

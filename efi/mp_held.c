@@ -48,10 +48,22 @@ static bool takes(struct mp_held *h, int i, void (*fn)(void *), bool (*step)(voi
            h->ops->prepare(h->ops->ctx, (unsigned)i, fn, step, arg);
 }
 
+/* The processors of the job about to start stay in chase's loop; those it leaves out go back
+   to the firmware, so no idle one spins through the next job (on a real machine they would
+   take power from the measured ones, under an emulator its host's time). */
+static void keep_only(struct mp_held *h, const unsigned *slots, unsigned k)
+{
+    if (h->ops->release && k)
+        h->ops->release(h->ops->ctx, slots, k);
+}
+
 int mp_held_run(struct mp_held *h, unsigned id, void (*fn)(void *arg), void *arg,
                 uint64_t timeout_us)
 {
     int i = mp_held_index(h, id);
+    unsigned slot = (unsigned)i;
+    if (i >= 0)
+        keep_only(h, &slot, 1);
     if (!takes(h, i, fn, NULL, arg))
         return -1;
     int rc = mp_ctl_run(&h->ctl, (unsigned)i, timeout_us);
@@ -70,12 +82,17 @@ int mp_held_start(struct mp_held *h, const unsigned *ids, unsigned n, bool (*ste
         return -1;
     for (unsigned k = 0; k < n; k++) {
         int i = mp_held_index(h, ids[k]);
+        if (i < 0)
+            return -1;
+        h->started[k] = (unsigned)i;
+    }
+    keep_only(h, h->started, n);
+    for (unsigned k = 0; k < n; k++) {
         /* every one ready first (back with the firmware, or idle): then they start together */
-        if (!takes(h, i, NULL, step, args[k])) {
+        if (!takes(h, (int)h->started[k], NULL, step, args[k])) {
             mp_held_sync_lost(h);
             return -1;
         }
-        h->started[k] = (unsigned)i;
     }
     for (unsigned k = 0; k < n; k++)
         if (mp_ctl_start(&h->ctl, h->started[k], timeout_us) != 0) {
@@ -108,4 +125,10 @@ int mp_held_window_cpu(struct mp_held *h, unsigned id, uint64_t timeout_us)
     h->window_cpu = i >= 0 && h->cpu[i].bsp ? -1 : i;
     h->window_timeout_us = timeout_us;
     return 0;
+}
+
+void mp_held_release(struct mp_held *h)
+{
+    if (h->probed && h->ops->release)
+        h->ops->release(h->ops->ctx, NULL, 0);
 }

@@ -22,6 +22,11 @@ struct mp_held_ops {
        NULL: a job that is over ran whole. */
     int (*result)(void *ctx, unsigned i);
     void *ctx;
+    /* Every processor serving jobs from chase's own loop leaves it but those of slots
+       keep[0..nkeep) (x86: its StartupThisAP returns); nkeep 0 at the experiment's end, when
+       each is also awaited out of the loop. NULL: processors stay as they are (AArch64's
+       secondaries are chase's for the whole run). */
+    void (*release)(void *ctx, const unsigned *keep, unsigned nkeep);
 };
 
 /*
@@ -66,6 +71,9 @@ int mp_held_start(struct mp_held *h, const unsigned *ids, unsigned n, bool (*ste
 
 /* plat_cpus_wait over h: 0, -1 (n is not what was started) or PLAT_CPU_TIMEOUT. */
 int mp_held_wait(struct mp_held *h, bool *done, unsigned n, uint64_t timeout_us);
+
+/* plat_cpus_release over h: the front end's release, when it has one. */
+void mp_held_release(struct mp_held *h);
 
 /* plat_window_cpu over h: 0, or -1 when id cannot run windows (unknown, lost). */
 int mp_held_window_cpu(struct mp_held *h, unsigned id, uint64_t timeout_us);

@@ -231,6 +231,13 @@ int plat_cpus_start(const unsigned *ids, unsigned n, bool (*step)(void *arg), vo
 int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us);
 
 /*
+ * The experiment is over: processors that the platform keeps in chase's own loop between jobs
+ * (x86 firmware: one EFI MP start each per experiment) go back to the firmware. Idle
+ * processors only; a lost one stays lost. Nothing where processors are not held so.
+ */
+void plat_cpus_release(void);
+
+/*
  * From now on, run measurement windows (plat_window_run) on processor id instead of the
  * caller's (id == the caller's, or PLAT_WINDOW_HERE: on the caller's again). A window on
  * another processor that does not return within timeout_us fails with fault->faulted unset

@@ -15,5 +15,5 @@ BW_TEAM_TEST_SRCS = $(test_driver_SRCS) kernel/stream/bw_team.c \
 	kernel/stream/bw_passes.c kernel/stream/bw_plan.c kernel/procs/mp.c \
 	kernel/procs/win_slice.c kernel/machine/cpu_select.c kernel/machine/simd.c
 UNIT_TESTS += experiments/test_bw_cores stream/test_node_bw
-test_bw_cores_SRCS = $(BW_TEAM_TEST_SRCS) kernel/experiments/bw_cores.c
+test_bw_cores_SRCS = $(BW_TEAM_TEST_SRCS) kernel/experiments/bw_cores.c kernel/stream/bw_levels.c
 test_node_bw_SRCS = $(BW_TEAM_TEST_SRCS) kernel/stream/node_bw.c kernel/machine/numa_table.c

@@ -335,7 +335,7 @@ void efi_mp_probe(void)
     plat_free(mpidr);
     groups_end();
     unsigned lost = h->ctl.lost;
-    h->ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, h->n, 0, 0};
+    h->ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, h->n, 0, 0, 0};
     h->ctl.lost = lost;
 }
 
@@ -389,7 +389,7 @@ static bool slot_prepare(void *ctx, unsigned i, void (*fn)(void *), bool (*step)
     return true;
 }
 
-static const struct mp_held_ops held_ops = {slot_prepare, NULL, NULL};
+static const struct mp_held_ops held_ops = {slot_prepare, NULL, NULL, NULL};
 
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {

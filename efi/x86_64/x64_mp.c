@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Other processors on the firmware path: EFI_MP_SERVICES_PROTOCOL (PI spec vol. 2, 13.4).
 //
-// AP work calls no UEFI service: the firmware calls ap_entry on the AP, which runs the job in
-// a window of the AP's own (chase's CR3, an IDT of its own, interrupts off), restores what it
-// found and raises its slot's done flag; the BSP polls the flags with Stall between. When a
+// AP work calls no UEFI service. The first job of an experiment on an AP starts it (one
+// StartupThisAP, no firmware timeout) in ap_loop, chase's own loop: it makes the per-core
+// settings, then serves jobs from its mailbox (efi/mp_loop.c) until the experiment's end
+// releases it; each job runs in a window of the AP's own (chase's CR3, an IDT of its own,
+// interrupts off). The BSP posts jobs and polls the mailboxes with Stall between; a job's
+// deadline is chase's (mp_ctl), the firmware is asked again only in the next experiment. When a
 // processor may take work again, retries and timeouts are decided by efi/mp_ctl.c;
 // this file only carries them out. Every processor the firmware reports is held (the table
 // is allocated from its count); each one's place comes from CPUID run on it.
@@ -14,6 +17,7 @@
 #include "machine/topology.h"
 #include "mp_ctl.h"
 #include "mp_held.h"
+#include "mp_loop.h"
 #include "platform.h"
 #include "x86_64/x64_internal.h"
 #include "x86_64/x64_window.h"
@@ -64,22 +68,23 @@ struct mp_services {
      UINTN timeout_us, void *arg, BOOLEAN *finished);
 };
 
-/* One AP's window: its IDT, the job, and whether it came back. */
+/* One AP's window: its IDT, the job, its mailbox. */
 struct ap_slot {
-    struct window_env env;   /* 16-byte aligned: the table is aligned by hand */
+    struct mp_mailbox box;   /* on a line of its own: the table is aligned by hand */
+    struct window_env env;   /* 16-byte aligned */
     void (*fn)(void *arg);   /* a job of one window; or */
     bool (*step)(void *arg); /* ... one of several: true while more remains */
     bool more;
     void *arg;
     struct fault_info fault;
     int rc;
-    volatile uint32_t done;
+    bool looping; /* the BSP started it into ap_loop this experiment and has not released it */
     EFI_EVENT event;
     unsigned book;        /* its slot in the AP MSR book (PLAT_CPUS_MAX: not recorded) */
     struct topology topo; /* what its CPUID probe found (its own: a late AP writes only here) */
 };
 
-#define SLOT_ALIGN 16
+#define SLOT_ALIGN MP_MAILBOX_ALIGN
 
 static const struct mp_held_ops held_ops;
 
@@ -89,7 +94,9 @@ static struct {
     struct ap_slot *slot; /* held.n, aligned */
     void *slot_pool;      /* what plat_alloc gave for slot[] */
     struct mp_ctl_slot *ctl_slot;
-    unsigned books; /* AP MSR book slots handed out */
+    unsigned books;      /* AP MSR book slots handed out */
+    unsigned fw_starts;  /* StartupThisAP calls that entered a loop, this experiment */
+    uint64_t waited0_us; /* the controller's settle wait at the experiment's start */
 } mps = {.held = {.window_cpu = -1, .ops = &held_ops}};
 
 /* MSR access on the AP, each in a window of its own there (a #GP is caught). */
@@ -130,22 +137,38 @@ static void ap_windows(struct ap_slot *s)
     s->rc = rc;
 }
 
+/* One job from the mailbox: chase's tables as they are now (set_pages may rebuild them between
+   two jobs; the post that handed this one over published them). */
+static void ap_job(void *ctx)
+{
+    struct ap_slot *s = ctx;
+    s->env.cr3 = x64_window_cr3();
+    ap_windows(s);
+}
+
+static void ap_idle(void *ctx)
+{
+    (void)ctx;
+    arch_pause();
+}
+
 /*
- * Run on the AP by the firmware: the job in the AP's own windows, with the boot processor's
- * per-core settings (prefetchers, DE_CFG) made here for it and undone after; nothing of UEFI
- * is called.
+ * Run on the AP by the firmware, once per experiment: the boot processor's per-core settings
+ * (prefetchers, DE_CFG) made here for it, the jobs of the mailbox until the release, the
+ * settings undone; nothing of UEFI is called.
  */
-static void __attribute__((ms_abi)) ap_entry(void *arg)
+static void __attribute__((ms_abi)) ap_loop(void *arg)
 {
     struct ap_slot *s = arg;
     unsigned i = (unsigned)(s - mps.slot);
+    const struct plat_cpu *c = &mps.held.cpu[i];
     struct ap_msr_ops ops = {ap_rdmsr, ap_wrmsr, &s->env};
     struct ap_msr_held held;
+    struct mp_loop_ops loop = {ap_job, ap_idle, s};
     s->env.cr3 = x64_window_cr3();
-    ap_msr_apply(ap_msr_book(), s->book, mps.held.cpu[i].id, &ops, &held);
-    ap_windows(s);
+    ap_msr_apply(ap_msr_book(), s->book, c->id, ap_msr_core_key(c), &ops, &held);
+    mp_loop_serve(&s->box, &loop);
     ap_msr_restore(ap_msr_book(), s->book, &ops, &held);
-    __atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 }
 
 /* Run on each AP at the start: its place from CPUID (no window: CPUID cannot fault). */
@@ -256,7 +279,7 @@ void efi_mp_probe(void)
         if (processor_info(i, &info, &fw) && (info.status_flag & PROCESSOR_ENABLED_BIT))
             add_processor(i, &info, &fw);
     }
-    mps.held.ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, mps.held.n, 0, 0};
+    mps.held.ctl = (struct mp_ctl){&fw_ops, mps.ctl_slot, mps.held.n, 0, 0, 0};
     for (unsigned i = 0; i < mps.held.n; i++)
         mps.held.ctl.lost += mps.ctl_slot[i].lost;
     if (mps.held.n < 2)
@@ -271,26 +294,46 @@ struct mp_held *efi_mp_held(void)
 
 /* ---- the firmware's side of efi/mp_ctl.c ----------------------------------------------------- */
 
-static enum mp_fw fw_start(void *ctx, unsigned i, bool wait, uint64_t timeout_us)
+/* Start slot i into ap_loop with its first job posted: no firmware timeout (the loop lasts the
+   experiment; each job's deadline is chase's), the completion event signals at the release. */
+static enum mp_fw loop_enter(struct ap_slot *s, unsigned i)
 {
-    (void)ctx;
-    struct ap_slot *s = &mps.slot[i];
-    if (!wait && !s->event &&
+    if (!s->event &&
         uefi_call_wrapper(BS->CreateEvent, 5, 0, 0, NULL, NULL, &s->event) != EFI_SUCCESS) {
         s->event = NULL;
         return MP_FW_ERROR;
     }
-    EFI_STATUS st = mps.mp->startup_this_ap(mps.mp, ap_entry, mps.held.cpu[i].id,
-                                            wait ? NULL : s->event, (UINTN)timeout_us, s, NULL);
-    return st == EFI_SUCCESS     ? MP_FW_OK
-           : st == EFI_NOT_READY ? MP_FW_NOT_READY
-           : st == EFI_TIMEOUT   ? MP_FW_TIMEOUT
-                                 : MP_FW_ERROR;
+    mp_loop_reset(&s->box);
+    mp_loop_post(&s->box);
+    EFI_STATUS st =
+        mps.mp->startup_this_ap(mps.mp, ap_loop, mps.held.cpu[i].id, s->event, 0, s, NULL);
+    mps.fw_starts++;
+    s->looping = st == EFI_SUCCESS;
+    return st == EFI_SUCCESS ? MP_FW_OK : st == EFI_NOT_READY ? MP_FW_NOT_READY : MP_FW_ERROR;
 }
 
+/* Give slot i its job: through its mailbox, the AP started into its loop first if need be. */
+static enum mp_fw fw_start(void *ctx, unsigned i, bool wait, uint64_t timeout_us)
+{
+    (void)ctx;
+    struct ap_slot *s = &mps.slot[i];
+    enum mp_fw r =
+        s->looping ? (mp_loop_post(&s->box) ? MP_FW_OK : MP_FW_NOT_READY) : loop_enter(s, i);
+    for (uint64_t waited = 0; r == MP_FW_OK && wait && !mp_loop_done(&s->box);
+         waited += MP_POLL_US) {
+        if (waited >= timeout_us)
+            return MP_FW_TIMEOUT;
+        uefi_call_wrapper(BS->Stall, 1, (UINTN)MP_POLL_US);
+    }
+    return r;
+}
+
+/* In its loop: its job is over; released: the firmware's completion event has signalled. */
 static bool fw_finished(void *ctx, unsigned i)
 {
     (void)ctx;
+    if (mps.slot[i].looping)
+        return mp_loop_done(&mps.slot[i].box);
     return mps.slot[i].event &&
            uefi_call_wrapper(BS->CheckEvent, 1, mps.slot[i].event) == EFI_SUCCESS;
 }
@@ -298,7 +341,7 @@ static bool fw_finished(void *ctx, unsigned i)
 static bool fw_job_done(void *ctx, unsigned i)
 {
     (void)ctx;
-    return __atomic_load_n(&mps.slot[i].done, __ATOMIC_ACQUIRE) != 0;
+    return mp_loop_done(&mps.slot[i].box);
 }
 
 static void fw_stall(void *ctx, uint64_t us)
@@ -320,7 +363,6 @@ static bool slot_prepare(void *ctx, unsigned i, void (*fn)(void *), bool (*step)
     s->step = step;
     s->arg = arg;
     s->rc = -1;
-    s->done = 0;
     return true;
 }
 
@@ -331,7 +373,65 @@ static int slot_result(void *ctx, unsigned i)
     return mps.slot[i].rc;
 }
 
-static const struct mp_held_ops held_ops = {slot_prepare, slot_result, NULL};
+/* At the experiment's end, on the serial console (the firmware's waits are real time even under
+   an emulator): how often the firmware started a processor, how long chase waited for it to have
+   one back. */
+static void say_firmware_starts(void)
+{
+    char line[160];
+    if (!mps.fw_starts)
+        return;
+    ksnprintf(line, sizeof(line),
+              "chase: %u StartupThisAP into chase's loop this experiment, %llu ms waited for the "
+              "firmware to have a processor back\n",
+              mps.fw_starts,
+              (unsigned long long)((mps.held.ctl.settle_waited_us - mps.waited0_us) / 1000));
+    plat_console_write(line);
+    mps.fw_starts = 0;
+    mps.waited0_us = mps.held.ctl.settle_waited_us;
+}
+
+/* Slot i is one of keep[0..n). */
+static bool kept(unsigned i, const unsigned *keep, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (keep[k] == i)
+            return true;
+    return false;
+}
+
+/*
+ * Every AP in its loop but those kept leaves it (after its job, for a lost one) and is the
+ * firmware's again once the completion event says so (mp_ctl waits for that before the next
+ * start, as for any start without waiting). At the experiment's end (none kept) each is awaited
+ * out of its loop, its settings restored.
+ */
+static void slots_release(void *ctx, const unsigned *keep, unsigned nkeep)
+{
+    (void)ctx;
+    bool any = false;
+    for (unsigned i = 0; i < mps.held.n; i++) {
+        struct ap_slot *s = &mps.slot[i];
+        if (!s->looping || kept(i, keep, nkeep))
+            continue;
+        mp_loop_release(&s->box);
+        s->looping = false;
+        mps.ctl_slot[i].busy = !mps.ctl_slot[i].lost;
+        any = true;
+    }
+    if (!nkeep)
+        say_firmware_starts();
+    /* the loops leave within microseconds (a lost one is not waited for) */
+    for (uint64_t waited = 0; !nkeep && any && waited < MP_SETTLE_US; waited += MP_POLL_US) {
+        any = false;
+        for (unsigned i = 0; i < mps.held.n; i++)
+            any |= !mps.ctl_slot[i].lost && mp_loop_serving(&mps.slot[i].box);
+        if (any)
+            uefi_call_wrapper(BS->Stall, 1, (UINTN)MP_POLL_US);
+    }
+}
+
+static const struct mp_held_ops held_ops = {slot_prepare, slot_result, NULL, slots_release};
 
 int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault)
 {
@@ -340,7 +440,7 @@ int efi_mp_window_run(void (*fn)(void *arg), void *arg, struct fault_info *fault
         return 1;
     kmemset(fault, 0, sizeof(*fault));
     int rc = plat_cpu_run(mps.held.cpu[i].id, fn, arg, mps.held.window_timeout_us);
-    if (rc == 0 || mps.slot[i].done)
+    if (rc == 0 || mp_loop_done(&mps.slot[i].box))
         *fault = mps.slot[i].fault;
     return rc == 0 ? 0 : -1;
 }
@@ -358,6 +458,7 @@ bool efi_mp_release(void)
 {
     if (!mps.held.probed)
         return false;
+    slots_release(NULL, NULL, 0);
     mp_ctl_settle(&mps.held.ctl);
     bool reset = mp_ctl_must_reset(&mps.held.ctl);
     for (unsigned i = 0; i < mps.held.n; i++)

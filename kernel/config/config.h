@@ -45,7 +45,9 @@ enum key_type {
     KEY_PERCENT,     /* a percentage ("0.5" or "0.5%"), stored as uint64_t parts per million
                         of the whole (0.5% = 5000) in [min, max] */
     KEY_TEXT,        /* text of at most max - 1 characters, stored in char[max] */
-    KEY_SECRET       /* KEY_TEXT never printed or written out (a token): only whether it is set */
+    KEY_SECRET,      /* KEY_TEXT never printed or written out (a token): only whether it is set */
+    KEY_CPUS         /* processors: all, p, e, a count in [min, max] or a list (struct
+                        cpu_choice, machine/cpu_select.h) */
 };
 
 /* Parts per million of the whole in one percent (KEY_PERCENT). */

@@ -3,7 +3,16 @@
 #include "config/config_parse.h"
 
 #include "lib/fmt.h"
+#include "machine/cpu_select.h"
 #include "lib/kstring.h"
+
+/* "LEAD name, name, ...": a key's choices after the words that lead them. */
+static void describe_choices(char *buf, size_t cap, const char *lead, const char *const *choices)
+{
+    size_t n = (size_t)ksnprintf(buf, cap, "%s", lead);
+    for (int i = 0; choices[i] && n < cap; i++)
+        n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "", choices[i]);
+}
 
 void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, char *buf,
                            size_t cap)
@@ -19,17 +28,13 @@ void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, 
         fmt_size(hi, sizeof(hi), (double)k->max);
         ksnprintf(buf, cap, "a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
         break;
-    case KEY_CHOICE: {
-        size_t n = (size_t)ksnprintf(buf, cap, "one of");
-        for (int i = 0; k->choices[i] && n < cap; i++)
-            n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "", k->choices[i]);
+    case KEY_CHOICE:
+        describe_choices(buf, cap, "one of", k->choices);
         break;
-    }
     case KEY_CHOICE_LIST: {
-        size_t n =
-            (size_t)ksnprintf(buf, cap, "a comma-separated list of 1 to %d of", CFG_LIST_MAX);
-        for (int i = 0; k->choices[i] && n < cap; i++)
-            n += (size_t)ksnprintf(buf + n, cap - n, "%s %s", i ? "," : "", k->choices[i]);
+        char lead[64];
+        ksnprintf(lead, sizeof(lead), "a comma-separated list of 1 to %d of", CFG_LIST_MAX);
+        describe_choices(buf, cap, lead, k->choices);
         break;
     }
     case KEY_EXPERIMENTS: {
@@ -52,6 +57,12 @@ void cfg_describe_accepted(const struct cfg_table *t, const struct key_desc *k, 
         fmt_size(lo, sizeof(lo), (double)k->min);
         fmt_size(hi, sizeof(hi), (double)k->max);
         ksnprintf(buf, cap, "'auto' or a size in bytes from %s to %s (suffixes K, M, G)", lo, hi);
+        break;
+    case KEY_CPUS:
+        ksnprintf(buf, cap,
+                  "'all', 'p' (P-cores), 'e' (E-cores), a count from %llu to %llu, or a list of "
+                  "up to %d processor numbers and ranges ('0-3,8')",
+                  (unsigned long long)k->min, (unsigned long long)k->max, CPU_CHOICE_RANGES_MAX);
         break;
     case KEY_PERCENT:
         cfg_format_percent(lo, sizeof(lo), k->min);
@@ -143,7 +154,7 @@ static bool parse_experiments(struct global_params *g, const char *value)
 /* Parse one number of a key (a size, or a plain integer for KEY_U64*) and range-check it. */
 static enum value_error parse_number(const struct key_desc *k, const char *value, uint64_t *out)
 {
-    bool plain = k->type == KEY_U64 || k->type == KEY_U64_AUTO;
+    bool plain = k->type == KEY_U64 || k->type == KEY_U64_AUTO || k->type == KEY_CPUS;
     size_t len = kstrlen(value);
     if (!len || !cfg_parse_size(value, out))
         return VALUE_MALFORMED;
@@ -200,6 +211,67 @@ static enum value_error parse_list(const struct key_desc *k, const char *value,
     return worst;
 }
 
+/* One processor number of a list, up to end; false when it is not one. */
+static bool parse_cpu_id(const char *p, const char *end, uint32_t *id)
+{
+    uint64_t v = 0;
+    if (p == end)
+        return false;
+    for (; p < end; p++) {
+        if (!kisdigit(*p) || (v = v * 10 + (uint64_t)(*p - '0')) > CPU_CHOICE_ID_MAX)
+            return false;
+    }
+    *id = (uint32_t)v;
+    return true;
+}
+
+/* "0-3,8,10-11": up to CPU_CHOICE_RANGES_MAX numbers or ranges (lo <= hi), no spaces inside an
+ * item. */
+static enum value_error parse_cpu_list(const char *value, struct cpu_choice *c)
+{
+    struct cpu_choice l = {.kind = CPU_CHOICE_LIST};
+    for (const char *p = value;;) {
+        while (*p == ' ')
+            p++;
+        const char *end = p, *dash = NULL;
+        for (; *end && *end != ',' && *end != ' '; end++)
+            dash = *end == '-' && !dash ? end : dash;
+        if (l.n >= CPU_CHOICE_RANGES_MAX || !parse_cpu_id(p, dash ? dash : end, &l.lo[l.n]) ||
+            !parse_cpu_id(dash ? dash + 1 : p, end, &l.hi[l.n]) || l.hi[l.n] < l.lo[l.n])
+            return VALUE_MALFORMED;
+        l.n++;
+        for (p = end; *p == ' ';)
+            p++;
+        if (!*p)
+            break;
+        if (*p++ != ',')
+            return VALUE_MALFORMED;
+    }
+    *c = l;
+    return VALUE_OK;
+}
+
+/* all | p | e | a count | a list (a comma or a range in it). */
+static enum value_error parse_cpus(const struct key_desc *k, const char *value,
+                                   struct cpu_choice *c)
+{
+    static const char *const kinds[] = {"all", "p", "e"};
+    static const enum cpu_choice_kind kind_of[] = {CPU_CHOICE_ALL, CPU_CHOICE_P, CPU_CHOICE_E};
+    for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (kstrcasecmp(value, kinds[i]) == 0) {
+            *c = (struct cpu_choice){.kind = kind_of[i]};
+            return VALUE_OK;
+        }
+    for (const char *p = value; *p; p++)
+        if (*p == ',' || *p == '-')
+            return parse_cpu_list(value, c);
+    uint64_t v;
+    enum value_error e = parse_number(k, value, &v);
+    if (e == VALUE_OK)
+        *c = (struct cpu_choice){.kind = CPU_CHOICE_COUNT, .count = v};
+    return e;
+}
+
 enum value_error cfg_apply_value(const struct key_desc *k, void *params, const char *value)
 {
     char *field = (char *)params + k->offset;
@@ -230,6 +302,8 @@ enum value_error cfg_apply_value(const struct key_desc *k, void *params, const c
     case KEY_SIZE_LIST:
     case KEY_CHOICE_LIST:
         return parse_list(k, value, (struct cfg_list *)field);
+    case KEY_CPUS:
+        return parse_cpus(k, value, (struct cpu_choice *)field);
     case KEY_PERCENT:
         if (!parse_percent(value, &v))
             return VALUE_MALFORMED;

@@ -3,6 +3,7 @@
 #include "config/config.h"
 
 #include "lib/fmt.h"
+#include "machine/cpu_select.h"
 #include "lib/json.h"
 #include "lib/kstring.h"
 
@@ -40,6 +41,23 @@ static void format_auto(char *buf, size_t cap, const struct cfg_auto *a, bool si
         ksnprintf(buf, cap, "auto");
 }
 
+/* A processor choice as written: all, p, e, the count or the list. */
+static void format_cpus(char *buf, size_t cap, const struct cpu_choice *c)
+{
+    static const char *const kinds[] = {"", "all", "p", "e"};
+    size_t n = 0;
+    buf[0] = 0;
+    if (c->kind == CPU_CHOICE_COUNT)
+        ksnprintf(buf, cap, "%llu", (unsigned long long)c->count);
+    else if (c->kind != CPU_CHOICE_LIST)
+        ksnprintf(buf, cap, "%s", kinds[c->kind]);
+    for (unsigned i = 0; c->kind == CPU_CHOICE_LIST && i < c->n && n < cap; i++)
+        n += (size_t)(c->lo[i] == c->hi[i]
+                          ? ksnprintf(buf + n, cap - n, "%s%u", i ? "," : "", c->lo[i])
+                          : ksnprintf(buf + n, cap - n, "%s%u-%u", i ? "," : "", c->lo[i],
+                                      c->hi[i]));
+}
+
 void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const void *params)
 {
     const char *field = (const char *)params + k->offset;
@@ -74,6 +92,9 @@ void cfg_format_value(char *buf, size_t cap, const struct key_desc *k, const voi
         break;
     case KEY_SECRET:
         ksnprintf(buf, cap, "%s", field[0] ? "(set)" : "");
+        break;
+    case KEY_CPUS:
+        format_cpus(buf, cap, (const struct cpu_choice *)field);
         break;
     }
 }
@@ -134,6 +155,12 @@ void cfg_value_json(struct json *j, const struct key_desc *k, const void *params
     case KEY_SECRET: /* whether it is set, never the secret */
         json_bool(j, k->name, field[0] != 0);
         break;
+    case KEY_CPUS: { /* as written: "all", "p", "e", "4", "0-3,8" */
+        char v[160];
+        format_cpus(v, sizeof(v), (const struct cpu_choice *)field);
+        json_string(j, k->name, v);
+        break;
+    }
     case KEY_PERCENT: /* in percent, as written */
         json_double(j, k->name, (double)*(const uint64_t *)field / CFG_PPM_PER_PERCENT, 4);
         break;

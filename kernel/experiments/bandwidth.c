@@ -133,11 +133,11 @@ static void bandwidth_row(struct exp_ctx *ctx, const struct bandwidth_sweep *d, 
     if (kisfinite(peak_bpc))
         ksnprintf(peak, sizeof(peak), "%.0f", peak_bpc);
     ksnprintf(stop, sizeof(stop), "%s", reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "");
-    strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%u,%llu,%u,%s,%s,%s,%s,%s\n",
+    strbuf_printf(&ctx->csv, "%llu,%s,%u,%.3f,%.3f,%.3f,%s,%u,%u,%llu,%u,%s,%s,%s,%s,%s,%s\n",
                   (unsigned long long)size, bw_kernel_names[k],
                   bw_width_bits(k, &ctx->m->cpu.simd, c->width), r->gbs_median, r->gbs_min,
                   r->gbs_max, bpc, r->reps, r->passes, (unsigned long long)r->bytes_per_rep,
-                  r->outliers, prec, stop, peak, d->dram_peak, widths);
+                  r->outliers, prec, stop, peak, d->dram_peak, widths, r->clock ? r->clock : "");
     for (unsigned i = 0; i < r->reps; i++)
         strbuf_printf(&ctx->samples, "%llu,%s,%u,%u,%llu,%llu,%.5f,%d\n", (unsigned long long)size,
                       bw_kernel_names[k], i, r->pass[i], (unsigned long long)r->bytes_per_rep,
@@ -324,7 +324,7 @@ static int bandwidth_run(struct exp_ctx *ctx, const void *params)
     strbuf_puts(&ctx->csv, "size_bytes,kernel,width_bits,gbs_median,gbs_min,gbs_max,"
                            "bytes_per_cycle_median,reps,passes,bytes_per_rep,outliers,"
                            "precision_pct,stop,l1_peak_bytes_per_cycle,dram_peak_gbs,"
-                           "widths_gbs\n");
+                           "widths_gbs,clock\n");
     strbuf_puts(&ctx->samples, "size_bytes,kernel,rep,pass,bytes,tsc_total,core_per_tsc,outlier\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),

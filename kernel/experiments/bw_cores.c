@@ -8,6 +8,7 @@
 
 #include "arch/cpu.h"
 #include "stream/bw.h"
+#include "stream/bw_levels.h"
 #include "stream/bw_team.h"
 #include "procs/mp.h"
 #include "chase/reps.h"
@@ -18,10 +19,7 @@
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_bw_cores;
 
-enum { LEVEL_L1, LEVEL_L2, LEVEL_L3, LEVEL_DRAM };
 static const char *const level_names[] = {"L1", "L2", "L3", "dram", NULL};
-/* A processor's buffer in memory: twice the LLC, at least this, so that it leaves the caches. */
-#define BWC_DRAM_MIN_BYTES (64ULL << 20)
 
 struct bw_cores_params {
     unsigned level;         /* LEVEL_* */
@@ -32,6 +30,7 @@ struct bw_cores_params {
                                them for every processor and size is lower (0: it could) */
     uint64_t l3_part_bytes; /* auto, L3: each processor's part of the last cache when no size is
                                beyond its L2 and within that part (l3_bytes; 0: one is) */
+    struct cpu_choice cpus; /* the processors that stream */
 };
 CFG_PARAMS_FIT(struct bw_cores_params);
 
@@ -49,79 +48,28 @@ static const struct key_desc bw_cores_keys[] = {
      "what each processor does to its buffer in the scaling table (bandwidth's kernels)"},
     {"width", KEY_CHOICE, P(width), 0, 0, simd_width_names, "",
      "vector width: auto (the widest allowed), sse2, avx2, avx512 (x86-64), neon, sve (AArch64)"},
+    {"cpus", KEY_CPUS, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
+     "processors that stream: a count (0: as many as 64) spread over nodes, packages, dies and "
+     "core types; all (up to 512); p or e (hybrid parts' core types); or a list (0-3,8)"},
 };
 
 static void bw_cores_defaults(void *params, const struct machine *m, enum profile profile)
 {
     struct bw_cores_params *p = params;
     (void)m;
-    p->level = profile == PROFILE_QUICK ? LEVEL_L2 : LEVEL_DRAM;
+    p->level = profile == PROFILE_QUICK ? BW_LEVEL_L2 : BW_LEVEL_DRAM;
     p->size = (struct cfg_auto){0, true};
     p->kernel = BW_READ;
     p->width = SIMD_AUTO;
+    p->cpus = (struct cpu_choice){.kind = CPU_CHOICE_COUNT};
 }
 
-/*
- * The processors bw_cores streams on at most, the boot processor included: all the machine
- * lists, as many as mp_cpus takes (PLAT_CPUS_MAX); one when there are no others.
- */
-static unsigned bwc_processors(const struct machine *m)
+/* The processors bw_cores streams on at most, the boot processor included: those its cpus key
+   may name of the machine's (cpu_choice_most), at most MP_TEAM_MAX. */
+static unsigned bwc_processors(const struct machine *m, const struct cpu_choice *c)
 {
-    unsigned n = m->processors < PLAT_CPUS_MAX ? m->processors : PLAT_CPUS_MAX;
-    return n ? n : 1;
-}
-
-/*
- * Each processor's part of the last cache when n processors stream at once: the machine's
- * processors lie evenly on its instances (an instance is shared by the cache's shared_by of them;
- * AMD has several per package, one per CCX), and so do the n (mp_cpus spreads them), so the most
- * on one instance share its size.
- */
-static uint64_t l3_part_bytes(const struct machine *m, unsigned n)
-{
-    const struct cache_info *llc = cpuinfo_llc(&m->cpu);
-    unsigned all = m->processors > n ? m->processors : n;
-    unsigned sharing = llc && llc->shared_by ? llc->shared_by : all;
-    unsigned instances = (all + sharing - 1) / sharing, on_one = (n + instances - 1) / instances;
-    return exp_llc_bytes(m) / on_one;
-}
-
-/*
- * The L3 level's buffer for each of n processors: half its part of the last cache, so that all
- * n together stay well within it, yet at least twice its L2, so that it is beyond the L2; when
- * twice the L2 is more than its part, no size is both (*part set to that part, else 0), and it
- * is twice the L2: rows whose processors overfill an L3 are said so.
- */
-static uint64_t l3_bytes(const struct machine *m, unsigned n, uint64_t *part)
-{
-    uint64_t least =
-        (2 * exp_l2_bytes(m) + BW_SIZE_ALIGN_BYTES - 1) / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
-    uint64_t mine = l3_part_bytes(m, n);
-    *part = least > mine ? mine : 0;
-    return least > mine / 2 ? least : mine / 2;
-}
-
-/* A level's buffer for each of n processors (the L3's: l3_bytes, *part its note). */
-static uint64_t level_bytes(const struct machine *m, unsigned level, unsigned n, uint64_t *part)
-{
-    const struct cache_info *l1 = cpuinfo_data_cache(&m->cpu, 1);
-    uint64_t llc = exp_llc_bytes(m), b;
-    *part = 0;
-    switch (level) {
-    case LEVEL_L1:
-        b = (l1 ? l1->size_bytes : 32768) / 2;
-        break;
-    case LEVEL_L2:
-        b = exp_l2_bytes(m) / 2;
-        break;
-    case LEVEL_L3:
-        b = l3_bytes(m, n, part);
-        break;
-    default:
-        b = exp_fit_memory(m, 2 * llc > BWC_DRAM_MIN_BYTES ? 2 * llc : BWC_DRAM_MIN_BYTES);
-    }
-    b = b / BW_SIZE_ALIGN_BYTES * BW_SIZE_ALIGN_BYTES;
-    return b ? b : BW_SIZE_ALIGN_BYTES;
+    unsigned n = cpu_choice_most(c, m->processors, PLAT_CPUS_MAX);
+    return n < MP_TEAM_MAX ? n : MP_TEAM_MAX;
 }
 
 /* size auto: the level's, lowered to the largest that memory holds for every processor. */
@@ -129,11 +77,11 @@ static void bw_cores_resolve(void *params, const struct machine *m)
 {
     struct bw_cores_params *p = params;
     uint64_t limit = m->buffer_limit_bytes;
-    unsigned n = bwc_processors(m);
+    unsigned n = bwc_processors(m, &p->cpus);
     p->level_bytes = p->l3_part_bytes = 0;
     if (!p->size.is_auto)
         return;
-    p->size.value = level_bytes(m, p->level, n, &p->l3_part_bytes);
+    p->size.value = bw_level_bytes(m, p->level, n, &p->l3_part_bytes);
     uint64_t fit = exp_size_at_most(limit / n) / BW_SIZE_ALIGN_BYTES;
     if (limit && fit && p->size.value * n > limit) {
         p->level_bytes = p->size.value;
@@ -154,7 +102,8 @@ static void bw_cores_check(const void *params, const struct machine *m, struct c
 /* A buffer of its own for each processor. */
 static uint64_t bw_cores_buffer_bytes(const void *params, const struct machine *m)
 {
-    return ((const struct bw_cores_params *)params)->size.value * bwc_processors(m);
+    const struct bw_cores_params *p = params;
+    return p->size.value * bwc_processors(m, &p->cpus);
 }
 
 /* MLC's peak injection mixes: a read of size/2 and a copy of size read size and write size/2. */
@@ -182,12 +131,19 @@ struct bwc_row {
 /* The rows at most: the scaling table's 1, 2, 4 ... all, and the peak table's mixes. */
 #define BWC_ROWS_MAX (8 * sizeof(unsigned) + 1 + NMIXES)
 
+/* A point of the sweep: a row at one of the widths (as bandwidth's points: with width auto every
+   row at every width the CPU and platform allow, the fastest kept, each width's median in
+   widths_gbs; a row of string kernels, the same code at every width, at one). */
+struct bwc_point {
+    uint16_t row, cand;
+};
+
 /* The run's processors (boot processor first, then cores before SMT siblings, packages in
    turn), the team that streams on the first n of them, and the tables' rows. */
 struct bw_cores_sweep {
     struct exp_ctx *ctx;
     const struct bw_cores_params *p;
-    struct mp_cpu cpus[PLAT_CPUS_MAX];
+    struct mp_cpu cpus[MP_TEAM_MAX];
     unsigned n;
     struct bw_team team;
     uint64_t size;      /* each processor's buffer */
@@ -195,6 +151,11 @@ struct bw_cores_sweep {
     struct bw_mix one;  /* the scaling table's kernel */
     struct bwc_row rows[BWC_ROWS_MAX];
     unsigned nrows;
+    enum simd_width cand[BW_CANDIDATES_MAX]; /* the widths, the widest first */
+    unsigned ncand;
+    struct bwc_point points[BWC_ROWS_MAX * BW_CANDIDATES_MAX];
+    unsigned npoints;
+    struct bw_best best; /* the fastest width of the row written next */
 };
 
 /* Whether a comes before b: thread, then core, then package (the boot processor first). */
@@ -212,7 +173,7 @@ static bool bwc_before(const struct mp_cpu *a, const struct mp_cpu *b)
 /* The processors in order; one processor (the boot one) when there are no others, said. */
 static void bwc_cpus(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
-    d->n = mp_cpus(ctx, 0, d->cpus, PLAT_CPUS_MAX);
+    d->n = mp_cpus_chosen(ctx, &d->p->cpus, d->cpus, MP_TEAM_MAX);
     if (d->n == 0) {
         con_printf("one processor: one row per table (%s)\n", ctx->failure);
         ctx->failure[0] = 0; /* said; the experiment still runs, on this processor */
@@ -237,15 +198,17 @@ static struct measure_plan bwc_plan(void *data, unsigned i)
     return exp_plan(d->ctx, d->size, exp_line_bytes(d->ctx->m), 1);
 }
 
-/* A slice of row i's runs into r (bw_team_slice); 0, or -1 said. */
+/* A slice of point i's runs (its row at its width) into r (bw_team_slice); 0, or -1 said. */
 static int bwc_measure(void *data, unsigned i, const struct measure_plan *plan, bool warm,
                        struct bw_result *r)
 {
     struct bw_cores_sweep *d = data;
     struct exp_ctx *ctx = d->ctx;
-    const struct bwc_row *row = &d->rows[i];
+    const struct bwc_row *row = &d->rows[d->points[i].row];
+    d->team.width = d->cand[d->points[i].cand];
     char keys[48];
-    ksnprintf(keys, sizeof(keys), "%u,%s", row->n, row->mix->name);
+    ksnprintf(keys, sizeof(keys), "%u,%s,%s", row->n, row->mix->name,
+              simd_width_name(d->team.width));
     d->team.n = row->n;
     d->team.sample_keys = keys;
     for (unsigned k = 0; k < row->n; k++)
@@ -294,9 +257,9 @@ static int bwc_share(struct exp_ctx *ctx, struct bw_cores_sweep *d, unsigned pla
 static void bwc_say_unknown(const struct exp_ctx *ctx, const struct bw_cores_params *p)
 {
     const struct cpu_info *ci = &ctx->m->cpu;
-    bool known = p->level == LEVEL_L1   ? cpuinfo_data_cache(ci, 1) != NULL
-                 : p->level == LEVEL_L2 ? cpuinfo_data_cache(ci, 2) != NULL
-                                        : cpuinfo_llc(ci) != NULL;
+    bool known = p->level == BW_LEVEL_L1   ? cpuinfo_data_cache(ci, 1) != NULL
+                 : p->level == BW_LEVEL_L2 ? cpuinfo_data_cache(ci, 2) != NULL
+                                           : cpuinfo_llc(ci) != NULL;
     char a[24];
     if (p->size.is_auto && !known)
         con_printf("note: this machine's cache sizes are unknown (%s): bw_cores cannot size its "
@@ -310,7 +273,7 @@ static void bwc_say_unknown(const struct exp_ctx *ctx, const struct bw_cores_par
 static int bwc_size(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     const struct bw_cores_params *p = d->p;
-    unsigned planned = bwc_processors(ctx->m);
+    unsigned planned = bwc_processors(ctx->m, &p->cpus);
     char a[24], b[24], c[24], e[24];
     d->size = p->size.value;
     bwc_say_unknown(ctx, p);
@@ -345,28 +308,41 @@ static const char *bwc_beyond_l3(const struct bw_cores_sweep *d, const struct bw
     uint64_t llc = exp_llc_bytes(d->ctx->m);
     char a[24];
     beyond[0] = 0;
-    if (d->p->size.is_auto && d->p->level == LEVEL_L3 && most * d->size > llc)
+    if (d->p->size.is_auto && d->p->level == BW_LEVEL_L3 && most * d->size > llc)
         ksnprintf(beyond, cap, "beyond the L3: %u processors on one %s", most,
                   exp_size(a, sizeof(a), llc));
     return beyond;
 }
 
+/* Row i's line at its fastest width r: the CSV row and the console's. */
+static void bwc_row_out(struct bw_cores_sweep *d, const struct bwc_row *row,
+                        const struct bw_result *r)
+{
+    const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
+    char beyond[80], widths[96];
+    bwc_beyond_l3(d, row, beyond, sizeof(beyond));
+    bw_widths_text(d->best.gbs, d->cand, d->ncand, widths, sizeof(widths));
+    strbuf_printf(
+        &d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s%s%s,%s,%s\n",
+        row->table, row->n, level, row->mix->name, (unsigned long long)d->size, r->gbs_median,
+        r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps, r->outliers,
+        (unsigned long long)r->bytes_per_rep, r->passes,
+        reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", bwc_note_text[d->note],
+        d->note && beyond[0] ? "; " : "", beyond, simd_width_name(d->cand[d->best.cand]), widths);
+    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f%s%s%s%s\n", row->table, row->n,
+               row->mix->name, r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max,
+               d->ncand > 1 ? " " : "", d->ncand > 1 ? simd_width_name(d->cand[d->best.cand]) : "",
+               beyond[0] ? "  " : "", beyond);
+}
+
+/* Point i's result: kept when it is its row's fastest so far; the row written after its last
+   width (the sweeps give the points in order). */
 static void bwc_row_write(void *data, unsigned i, const struct bw_result *r)
 {
     struct bw_cores_sweep *d = data;
-    const struct bwc_row *row = &d->rows[i];
-    const char *level = d->p->size.is_auto ? level_names[d->p->level] : "size";
-    char beyond[80];
-    bwc_beyond_l3(d, row, beyond, sizeof(beyond));
-    strbuf_printf(&d->ctx->csv, "%s,%u,%s,%s,%llu,%.6f,%.6f,%.6f,%.6f,%u,%u,%llu,%u,%s,%s%s%s\n",
-                  row->table, row->n, level, row->mix->name, (unsigned long long)d->size,
-                  r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max, r->reps,
-                  r->outliers, (unsigned long long)r->bytes_per_rep, r->passes,
-                  reps_stop_names[r->stop] ? reps_stop_names[r->stop] : "", bwc_note_text[d->note],
-                  d->note && beyond[0] ? "; " : "", beyond);
-    con_printf("%-8s %10u %-13s %10.2f %10.2f %9.2f %9.2f%s%s\n", row->table, row->n,
-               row->mix->name, r->gbs_median, r->gbs_median / row->n, r->gbs_min, r->gbs_max,
-               beyond[0] ? "  " : "", beyond);
+    bw_best_add(&d->best, d->points[i].cand, r);
+    if (i + 1 == d->npoints || d->points[i + 1].cand == 0)
+        bwc_row_out(d, &d->rows[d->points[i].row], &d->best.best);
 }
 
 /* The width, said and enabled; each processor's buffer, said. */
@@ -377,13 +353,17 @@ static int bwc_begin(struct exp_ctx *ctx, struct bw_cores_sweep *d)
     int rc = bw_width_choose(ctx, (int)p->width, &d->team.width);
     if (rc)
         return rc;
+    d->ncand =
+        bw_width_candidates(&ctx->m->cpu.simd, ctx->m->ring0, (enum simd_width)p->width, d->cand);
+    d->cand[0] = d->team.width; /* the one chosen and enabled, the widest */
     bwc_cpus(ctx, d);
     if (bwc_size(ctx, d) != 0)
         return EXP_RUN_SKIPPED;
     d->team.cpus = d->cpus;
     d->team.size = d->size;
-    con_printf("vector width: %s (%u-bit); each processor streams its own %s (%s%s%s)\n",
+    con_printf("vector width: %s (%u-bit)%s; each processor streams its own %s (%s%s%s)\n",
                simd_width_name(d->team.width), simd_vector_bits(&ctx->m->cpu.simd, d->team.width),
+               d->ncand > 1 ? ", each row at every narrower width too, the fastest kept" : "",
                exp_size(a, sizeof(a), d->size), p->size.is_auto ? level_names[p->level] : "size",
                d->note ? ": " : "", bwc_note_text[d->note]);
     con_printf("%-8s %10s %-13s %10s %10s %9s %9s\n", "table", "processors", "kernel/mix", "GB/s",
@@ -403,14 +383,21 @@ static void bwc_rows(struct bw_cores_sweep *d)
     }
     for (unsigned m = 0; m < NMIXES; m++)
         d->rows[d->nrows++] = (struct bwc_row){"peak", d->n, &peak_mixes[m]};
+    d->npoints = 0;
+    for (unsigned r = 0; r < d->nrows; r++) { /* string kernels: the same code at every width */
+        enum bw_kernel k = d->rows[r].mix->step[0].kernel;
+        bool one_code = bw_width_bits(k, &d->ctx->m->cpu.simd, d->cand[0]) == 0;
+        for (unsigned c = 0; c < (one_code ? 1 : d->ncand); c++)
+            d->points[d->npoints++] = (struct bwc_point){(uint16_t)r, (uint16_t)c};
+    }
 }
 
 /* Every row, in the passes the passes key asks for (interleaved over the rows). */
 static int bwc_tables(struct exp_ctx *ctx, struct bw_cores_sweep *d)
 {
     bwc_rows(d);
-    struct bw_sweep s = {.points = d->nrows,
-                         .passes = exp_sweep_passes(ctx, d->nrows),
+    struct bw_sweep s = {.points = d->npoints,
+                         .passes = exp_sweep_passes(ctx, d->npoints),
                          .wall_tsc_hz = ctx->timing->wall_tsc_hz,
                          .data = d,
                          .plan = bwc_plan,
@@ -435,8 +422,9 @@ static int bw_cores_run(struct exp_ctx *ctx, const void *params)
                "1, 2, 4 ... all processors streaming buffers of their own, started together and "
                "timed by the boot processor; then the all-processor peak with read:write mixes");
     strbuf_puts(&ctx->csv, "table,processors,level,kernel,size_bytes,gbs_total,gbs_per_processor,"
-                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop,size_note\n");
-    strbuf_puts(&ctx->samples, "processors,kernel,rep,tsc_total,gbs\n");
+                           "gbs_min,gbs_max,reps,outliers,bytes_per_run,passes,stop,size_note,"
+                           "width,widths_gbs\n");
+    strbuf_puts(&ctx->samples, "processors,kernel,width,rep,tsc_total,gbs\n");
     if (ctx->measure != measure_chase) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "needs real processors: this measurement backend models chases, not the "

@@ -19,7 +19,7 @@ struct cores_params {
     uint64_t max_bytes;
     uint64_t points_per_octave;
     uint64_t stride_bytes;
-    uint64_t cpus; /* 0: all */
+    struct cpu_choice cpus;
 };
 CFG_PARAMS_FIT(struct cores_params);
 
@@ -27,9 +27,9 @@ CFG_PARAMS_FIT(struct cores_params);
 
 static const struct key_desc cores_keys[] = {
     EXP_RANDOM_SWEEP_KEYS(P),
-    {"cpus", KEY_U64, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
-     "processors to measure (0: all, at most 64): on a larger machine a set spread over nodes, "
-     "packages, dies and core types, said on the console"},
+    {"cpus", KEY_CPUS, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
+     "processors to measure: a count (0: as many as 64) spread over nodes, packages, dies and "
+     "core types, said on the console; all; p or e (hybrid parts' core types); or a list (0-3,8)"},
 };
 
 static void cores_defaults(void *params, const struct machine *m, enum profile profile)
@@ -40,7 +40,7 @@ static void cores_defaults(void *params, const struct machine *m, enum profile p
     /* every processor repeats the sweep: half the random experiment's density */
     p->points_per_octave = EXP_SWEEP_QUICK_PER_OCTAVE;
     p->max_bytes = exp_sweep_max_bytes(m, profile);
-    p->cpus = 0;
+    p->cpus = (struct cpu_choice){.kind = CPU_CHOICE_COUNT};
 }
 
 static void cores_check(const void *params, const struct machine *m, struct cfg_check *c)
@@ -52,7 +52,7 @@ static void cores_check(const void *params, const struct machine *m, struct cfg_
     if (p->min_bytes < p->stride_bytes)
         cfg_check_fail(c, "min", "min (%llu) is smaller than one stride (%llu)",
                        (unsigned long long)p->min_bytes, (unsigned long long)p->stride_bytes);
-    if (p->cpus == 1)
+    if (p->cpus.kind == CPU_CHOICE_COUNT && p->cpus.count == 1)
         cfg_check_fail(c, "cpus", "1 processor is no comparison; expected 0 (all) or 2 to %d",
                        PLAT_CPUS_MAX);
     exp_check_sweep_points(c, p->min_bytes, p->max_bytes, p->points_per_octave, p->stride_bytes,
@@ -128,28 +128,25 @@ static int cores_one(struct exp_ctx *ctx, struct cores_sweep *d, unsigned n)
     return rc;
 }
 
-static int cores_run(struct exp_ctx *ctx, const void *params)
+/* On a hybrid machine the rows grouped by core type, P-cores first; otherwise as chosen. */
+static void cores_by_type(struct mp_cpu *cpus, unsigned n)
 {
-    const struct cores_params *p = params;
-    struct cores_sweep d = {.p = p};
-    static struct mp_cpu cpus[PLAT_CPUS_MAX];
-    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
-                             p->stride_bytes, d.sizes, EXP_POINTS_MAX);
-    char a[24], b[24];
-    exp_header(ctx, &experiment_cores, "%u sizes from %s to %s on each processor", n,
-               exp_size(a, sizeof(a), p->min_bytes), exp_size(b, sizeof(b), p->max_bytes));
-    strbuf_puts(&ctx->csv, "cpu,package,core,thread,node,core_type,l2_group,l3_group,size_bytes,"
-                           "stride_bytes,slots,chain_checksum," EXP_CSV_COMMON "\n");
-    strbuf_puts(&ctx->samples, "cpu,package,core,thread,node,core_type,l2_group,l3_group,"
-                               "size_bytes,stride_bytes," EXP_SAMPLES_COMMON "\n");
-    unsigned ncpu = mp_cpus(ctx, (unsigned)p->cpus, cpus, PLAT_CPUS_MAX);
-    if (!ncpu)
-        return EXP_RUN_SKIPPED;
-    mp_print_cpus(cpus, ncpu);
+    for (unsigned i = 1; i < n; i++) /* stable: each type keeps the order chosen */
+        for (unsigned j = i; j > 0 && cpus[j].core_type > cpus[j - 1].core_type; j--) {
+            struct mp_cpu t = cpus[j];
+            cpus[j] = cpus[j - 1];
+            cpus[j - 1] = t;
+        }
+}
+
+/* Each chosen processor's sweep in turn; 0, or EXP_RUN_FAILED when every one was lost. */
+static int cores_all(struct exp_ctx *ctx, struct cores_sweep *d, struct mp_cpu *cpus, unsigned ncpu,
+                     unsigned n)
+{
     unsigned lost = 0;
     for (unsigned i = 0; i < ncpu; i++) {
-        d.cpu = &cpus[i];
-        if (cores_one(ctx, &d, n) != 0) {
+        d->cpu = &cpus[i];
+        if (cores_one(ctx, d, n) != 0) {
             con_printf("processor %u: %s; left out, the sweep goes on\n", cpus[i].p.id,
                        ctx->failure);
             lost++;
@@ -160,6 +157,32 @@ static int cores_run(struct exp_ctx *ctx, const void *params)
     if (lost)
         ksnprintf(ctx->failure, sizeof(ctx->failure), "%u of %u processors left out", lost, ncpu);
     return 0;
+}
+
+static int cores_run(struct exp_ctx *ctx, const void *params)
+{
+    const struct cores_params *p = params;
+    struct cores_sweep d = {.p = p};
+    unsigned n = sweep_sizes(p->min_bytes, p->max_bytes, (unsigned)p->points_per_octave,
+                             p->stride_bytes, d.sizes, EXP_POINTS_MAX);
+    char a[24], b[24];
+    exp_header(ctx, &experiment_cores, "%u sizes from %s to %s on each processor", n,
+               exp_size(a, sizeof(a), p->min_bytes), exp_size(b, sizeof(b), p->max_bytes));
+    strbuf_puts(&ctx->csv, "cpu,package,core,thread,node,core_type,l2_group,l3_group,size_bytes,"
+                           "stride_bytes,slots,chain_checksum," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "cpu,package,core,thread,node,core_type,l2_group,l3_group,"
+                               "size_bytes,stride_bytes," EXP_SAMPLES_COMMON "\n");
+    unsigned held = mp_cpus_held();
+    struct mp_cpu *cpus = plat_alloc((held ? held : 1) * sizeof(*cpus));
+    unsigned ncpu = cpus ? mp_cpus_chosen(ctx, &p->cpus, cpus, held) : 0;
+    int rc = EXP_RUN_SKIPPED;
+    if (ncpu) {
+        cores_by_type(cpus, ncpu);
+        mp_print_cpus(cpus, ncpu);
+        rc = cores_all(ctx, &d, cpus, ncpu, n);
+    }
+    plat_free(cpus);
+    return rc;
 }
 
 const struct experiment experiment_cores = {

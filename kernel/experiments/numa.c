@@ -120,11 +120,14 @@ static int numa_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
 static const char *bw_text(const struct numa_run *d, unsigned a, unsigned b, char *buf, size_t cap)
 {
     const struct node_bw_cell *c = node_bw_at(&d->bw, a, b);
+    char widths[96];
+    bw_widths_text(c->width_gbs, d->bw.cand, d->bw.ncand, widths, sizeof(widths));
     if (c->measured)
-        ksnprintf(buf, cap, "%.3f,%.3f,%.3f,%u,%u,%llu", c->gbs, c->gbs_min, c->gbs_max,
-                  c->processors, c->reps, (unsigned long long)d->bw.read_bytes);
+        ksnprintf(buf, cap, "%.3f,%.3f,%.3f,%u,%u,%llu,%s,%s", c->gbs, c->gbs_min, c->gbs_max,
+                  c->processors, c->reps, (unsigned long long)d->bw.read_bytes,
+                  simd_width_name(d->bw.cand[c->width]), widths);
     else
-        ksnprintf(buf, cap, ",,,,,");
+        ksnprintf(buf, cap, ",,,,,,,");
     return buf;
 }
 
@@ -143,7 +146,7 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
 {
     struct numa_run *d = data;
     unsigned to = d->mem[pp->index];
-    char keys[160], dist[8], sz[24], bw[128], placed[160];
+    char keys[160], dist[8], sz[24], bw[256], placed[160];
     ksnprintf(keys, sizeof(keys), "%u,%u,%u,%u,%d,%llu", d->from, to, d->t.node[d->from].domain,
               d->t.node[to].domain, d->cpu_of[d->from], (unsigned long long)d->size_bytes);
     exp_samples(ctx, keys, r);
@@ -383,7 +386,8 @@ static int numa_measure(struct exp_ctx *ctx, struct numa_run *d)
         &ctx->csv,
         "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
         "stride_bytes,slots,chain_checksum,buffer_phys,buffer_placement,read_gbs,read_gbs_min,"
-        "read_gbs_max,read_processors,read_reps,read_bytes," EXP_CSV_COMMON "\n");
+        "read_gbs_max,read_processors,read_reps,read_bytes,read_width,read_widths_"
+        "gbs," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes," EXP_SAMPLES_COMMON "\n");
     int rc = numa_nodes(ctx, d);

@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Per-core MSR settings (prefetchers off, DE_CFG[1]) applied on each other processor for its
-// work and restored after it, with what every processor found and did.
+// work and restored after it, once per core where the MSR is the core's, with what every
+// processor found and did.
+//
+// MSR 0x1A4, DE_CFG and AMD's prefetch control have core scope on many models: two threads of
+// a core at work together share one value, and the first to finish must not give it back under
+// the other. Which scope a model has is not in a table chase can trust, so it is seen: a thread
+// that finds set the bits its sibling (at work) set learns the MSR is the core's; the one that
+// set them then leaves its restore to the last of them. Where the sibling finds them clear the
+// MSR is the thread's, and each restores its own.
 #include "machine/ap_msr.h"
 
 #include "lib/fmt.h"
@@ -42,8 +50,9 @@ static uint64_t bit_by_bit(const struct ap_msr_want *want, const struct ap_msr_o
     return cur == before ? 0 : cur & want->bits;
 }
 
-/* Set want's bits on this processor for one piece of work, recording what came of it in r. */
-static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
+/* Set want's bits on this processor for one piece of work, recording what came of it in r;
+   true when they were found set. */
+static bool apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
                       const struct ap_msr_ops *ops, struct ap_msr_held *h, unsigned w)
 {
     uint64_t before, after;
@@ -54,7 +63,7 @@ static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
     }
     if (!ops->read(ops->ctx, want->msr, &before)) {
         r->unreadable++;
-        return;
+        return false;
     }
     if (!r->read) {
         r->read = true;
@@ -62,7 +71,7 @@ static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
     }
     if ((before & want->bits) == want->bits) {
         r->already++;
-        return;
+        return true;
     }
     if (!ops->write(ops->ctx, want->msr, before | want->bits) ||
         !ops->read(ops->ctx, want->msr, &after) || (after & want->bits) != want->bits) {
@@ -70,7 +79,7 @@ static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
         uint64_t held = bit_by_bit(want, ops, before);
         if (!held) {
             r->not_stuck++;
-            return;
+            return false;
         }
         r->partly++;
         r->partly_bits = held;
@@ -80,37 +89,137 @@ static void apply_one(const struct ap_msr_want *want, struct ap_msr_record *r,
     h->changed[w] = true;
     h->msr[w] = want->msr;
     h->saved[w] = before;
+    return false;
 }
 
-void ap_msr_apply(struct ap_msr_book *b, unsigned slot, unsigned cpu_id,
+uint64_t ap_msr_core_key(const struct plat_cpu *c)
+{
+    /* package, die and core within them: 20 bits each hold every count CPUID can encode here */
+    return ((uint64_t)c->package << 40 | (uint64_t)(c->die & 0xfffff) << 20 | (c->core & 0xfffff)) +
+           1;
+}
+
+static void book_lock(struct ap_msr_book *b)
+{
+    while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&b->lock, __ATOMIC_RELAXED))
+            ;
+}
+
+static void book_unlock(struct ap_msr_book *b)
+{
+    __atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* The entry of core key (a free one taken, cleared); -1 when the table is full. Locked. */
+static int core_entry(struct ap_msr_book *b, uint64_t key)
+{
+    int free_at = -1;
+    for (int i = 0; i < AP_MSR_CORES_MAX; i++) {
+        if (b->core[i].key == key)
+            return i;
+        if (free_at < 0 && !b->core[i].key)
+            free_at = i;
+    }
+    if (free_at >= 0) {
+        kmemset(&b->core[free_at], 0, sizeof(b->core[free_at]));
+        b->core[free_at].key = key;
+    }
+    return free_at;
+}
+
+/* What this thread's apply tells its core about setting w (locked). */
+static void core_note_apply(struct ap_msr_core *k, struct ap_msr_record *r,
+                            const struct ap_msr_held *h, unsigned w, unsigned slot, bool found_set)
+{
+    if (h->changed[w] && !k->changer[w]) {
+        k->changer[w] = (int)slot + 1;
+        k->msr[w] = h->msr[w];
+        k->saved[w] = h->saved[w];
+    } else if (found_set && k->changer[w]) {
+        k->shared[w] = true; /* the bits a sibling set, seen here: one value for the core */
+        r->shared_found++;
+    }
+}
+
+void ap_msr_apply(struct ap_msr_book *b, unsigned slot, unsigned cpu_id, uint64_t core,
                   const struct ap_msr_ops *ops, struct ap_msr_held *h)
 {
     struct ap_msr_record unbooked[AP_MSR_SETTINGS]; /* beyond the book: done, not recorded */
     struct ap_msr_record *rec = slot < PLAT_CPUS_MAX ? b->rec[slot] : unbooked;
     kmemset(h, 0, sizeof(*h));
     kmemset(unbooked, 0, sizeof(unbooked));
+    book_lock(b);
+    h->core = core_entry(b, core);
+    struct ap_msr_core *k = h->core >= 0 ? &b->core[h->core] : NULL;
+    if (k)
+        k->users++;
     if (slot < PLAT_CPUS_MAX) {
         b->used[slot] = true;
         b->cpu_id[slot] = cpu_id;
     }
-    for (unsigned w = 0; w < AP_MSR_SETTINGS; w++)
-        if (b->want[w].msr)
-            apply_one(&b->want[w], &rec[w], ops, h, w);
+    for (unsigned w = 0; w < AP_MSR_SETTINGS; w++) {
+        if (!b->want[w].msr)
+            continue;
+        bool found_set = apply_one(&b->want[w], &rec[w], ops, h, w);
+        if (k)
+            core_note_apply(k, &rec[w], h, w, slot, found_set);
+    }
+    book_unlock(b);
+}
+
+/* Write value back into msr; false when that faulted or did not hold. */
+static bool write_back(const struct ap_msr_ops *ops, uint32_t msr, uint64_t value)
+{
+    uint64_t now;
+    return ops->write(ops->ctx, msr, value) && ops->read(ops->ctx, msr, &now) && now == value;
+}
+
+/* Setting w at this thread's restore, its core k (NULL: none followed): whether to write back
+   now, and what (locked). */
+static bool core_restore_one(struct ap_msr_core *k, struct ap_msr_record *r,
+                             const struct ap_msr_held *h, unsigned w, uint32_t *msr, uint64_t *v)
+{
+    *msr = h->msr[w];
+    *v = h->saved[w];
+    if (!k)
+        return h->changed[w];
+    if (h->changed[w] && k->shared[w] && k->users) { /* a sibling still measures: it restores */
+        k->pending[w] = true;
+        r->restore_left++;
+        return false;
+    }
+    if (!h->changed[w] && !(k->pending[w] && !k->users))
+        return false;
+    if (!h->changed[w]) { /* the last of the core: the value its sibling found */
+        *msr = k->msr[w];
+        *v = k->saved[w];
+        r->restore_taken++;
+    }
+    k->pending[w] = k->shared[w] = false;
+    k->changer[w] = 0;
+    return true;
 }
 
 void ap_msr_restore(struct ap_msr_book *b, unsigned slot, const struct ap_msr_ops *ops,
                     const struct ap_msr_held *h)
 {
+    struct ap_msr_record unbooked[AP_MSR_SETTINGS];
+    struct ap_msr_record *rec = slot < PLAT_CPUS_MAX ? b->rec[slot] : unbooked;
+    kmemset(unbooked, 0, sizeof(unbooked));
+    book_lock(b);
+    struct ap_msr_core *k = h->core >= 0 ? &b->core[h->core] : NULL;
+    if (k)
+        k->users--;
     for (unsigned w = 0; w < AP_MSR_SETTINGS; w++) {
-        if (!h->changed[w])
-            continue;
-        uint64_t now;
-        if (!ops->write(ops->ctx, h->msr[w], h->saved[w]) ||
-            !ops->read(ops->ctx, h->msr[w], &now) || now != h->saved[w]) {
-            if (slot < PLAT_CPUS_MAX)
-                b->rec[slot][w].restore_failed++;
-        }
+        uint32_t msr;
+        uint64_t v;
+        if (core_restore_one(k, &rec[w], h, w, &msr, &v) && !write_back(ops, msr, v))
+            rec[w].restore_failed++;
     }
+    if (k && !k->users)
+        k->key = 0; /* all its threads are done: the entry is free again */
+    book_unlock(b);
 }
 
 void ap_msr_summary(const struct ap_msr_book *b, char *out, size_t cap)

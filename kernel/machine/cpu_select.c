@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Which processors an experiment uses when it cannot use them all: a subset spread over the
-// machine's memory nodes, packages, dies and core types, one thread of each core before any
-// second thread.
+// Which processors an experiment uses: those the user named (all, P-cores or E-cores by CPUID
+// leaf 0x1A's core type, a list of numbers), or when it cannot use them all, a subset spread
+// over the machine's memory nodes, packages, dies and core types, one thread of each core
+// before any second thread.
 #include "machine/cpu_select.h"
 
 static bool same_group(const struct plat_cpu *a, const struct plat_cpu *b)
@@ -68,4 +69,52 @@ unsigned cpu_select_spread(const struct plat_cpu *cpus, unsigned n, unsigned k, 
     plat_free(group);
     plat_free(taken);
     return out;
+}
+
+bool cpu_select_named(const struct plat_cpu *c, const struct cpu_choice *want)
+{
+    switch (want->kind) {
+    case CPU_CHOICE_P:
+        return c->core_type == CPU_TYPE_CORE;
+    case CPU_CHOICE_E:
+        return c->core_type == CPU_TYPE_ATOM;
+    case CPU_CHOICE_LIST:
+        for (unsigned i = 0; i < want->n; i++)
+            if (c->id >= want->lo[i] && c->id <= want->hi[i])
+                return true;
+        return false;
+    default:
+        return true;
+    }
+}
+
+unsigned cpu_select(const struct plat_cpu *cpus, unsigned n, const struct cpu_choice *want,
+                    unsigned spread_max, unsigned cap, unsigned *chosen)
+{
+    if (want->kind == CPU_CHOICE_COUNT) {
+        unsigned k = want->count && want->count < spread_max ? (unsigned)want->count : spread_max;
+        return cpu_select_spread(cpus, n, k < cap ? k : cap, chosen);
+    }
+    unsigned k = 0;
+    for (unsigned i = 0; i < n && k < cap; i++)
+        if (!cpus[i].lost && cpu_select_named(&cpus[i], want))
+            chosen[k++] = i;
+    return k;
+}
+
+unsigned cpu_choice_most(const struct cpu_choice *want, unsigned held, unsigned spread_max)
+{
+    unsigned n = held;
+    if (want->kind == CPU_CHOICE_COUNT) {
+        unsigned k = want->count && want->count < spread_max ? (unsigned)want->count : spread_max;
+        n = n < k ? n : k;
+    } else if (want->kind == CPU_CHOICE_LIST) {
+        n = 0;
+        for (unsigned i = 0; i < want->n; i++)
+            n += want->lo[i] >= held
+                     ? 0
+                     : (want->hi[i] < held ? want->hi[i] : held - 1) - want->lo[i] + 1;
+        n = n < held ? n : held;
+    }
+    return n ? n : 1;
 }

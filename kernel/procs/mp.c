@@ -24,8 +24,6 @@
 #define CPUID_HYBRID_TYPE_SHIFT 24  /* leaf 0x1A EAX[31:24] */
 #define CPUID_INITIAL_APIC_SHIFT 24 /* leaf 1 EBX[31:24] */
 #define CPUID_CACHE_SUBLEAVES 8
-#define CORE_TYPE_ATOM 0x20
-#define CORE_TYPE_CORE 0x40
 
 /* The group of the cache at level on this processor: x2APIC ID above its sharing bits. */
 static uint32_t cache_group(uint32_t leaf, unsigned level, uint32_t apic)
@@ -139,18 +137,21 @@ const char *mp_core_type_name(unsigned core_type)
     const char *part = arm_part_name(m.implementer, m.part);
     return !core_type ? "-" : part ? part : "unnamed part";
 #else
-    return core_type == CORE_TYPE_CORE ? "P-core" : core_type == CORE_TYPE_ATOM ? "E-core" : "-";
+    return core_type == CPU_TYPE_CORE ? "P-core" : core_type == CPU_TYPE_ATOM ? "E-core" : "-";
 #endif
 }
 
-/* Say which processors were chosen when not all of them could be. */
-static void say_chosen(const struct plat_cpu *all, unsigned total, const unsigned *pick, unsigned k)
+/* Say which processors were chosen, when not all of them. */
+static void say_chosen(const struct plat_cpu *all, unsigned total, const unsigned *pick, unsigned k,
+                       const struct cpu_choice *want)
 {
+    static const char *const how[] = {
+        "spread over memory nodes, packages, dies and core types (one thread per core first)",
+        "every processor (cpus = all)", "the P-cores (cpus = p, CPUID 0x1A)",
+        "the E-cores (cpus = e, CPUID 0x1A)", "those listed (cpus = a list)"};
     if (k >= total)
         return;
-    con_printf("processors: %u of %u, spread over memory nodes, packages, dies and core types "
-               "(one thread per core first):",
-               k, total);
+    con_printf("processors: %u of %u, %s:", k, total, how[want->kind]);
     for (unsigned i = 0; i < k; i++)
         con_printf(" %u", all[pick[i]].id);
     con_printf("\n");
@@ -177,7 +178,26 @@ static unsigned probe_chosen(const struct plat_cpu *all, const unsigned *pick, u
     return n;
 }
 
-unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap)
+/* Why fewer than two processors answered, into ctx->failure. */
+static void say_too_few(struct exp_ctx *ctx, const struct cpu_choice *want, unsigned n, unsigned k,
+                        unsigned total, unsigned lost, const char *why)
+{
+    if (!total)
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s", why);
+    else if (k < 2 && want->kind != CPU_CHOICE_COUNT)
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs two processors or more: the cpus key names %u of the %u (%u lost "
+                  "earlier: they did not come back within their timeout)",
+                  k, total, lost);
+    else
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "needs two processors or more: %u of %u answered (%u lost earlier: they "
+                  "did not come back within their timeout)",
+                  n, total, lost);
+}
+
+unsigned mp_cpus_chosen(struct exp_ctx *ctx, const struct cpu_choice *want, struct mp_cpu *cpus,
+                        unsigned cap)
 {
     char why[160] = "";
     if (ctx->measure != measure_chase) {
@@ -185,26 +205,29 @@ unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsign
                   "needs real processors: this measurement backend models one processor's caches");
         return 0;
     }
-    unsigned total, lost = 0, n = 0, pick[PLAT_CPUS_MAX];
+    unsigned total, lost = 0, n = 0, k = 0;
     struct plat_cpu *all = all_cpus(&total, why, sizeof(why));
+    unsigned *pick = plat_alloc((total ? total : 1) * sizeof(*pick));
     for (unsigned i = 0; i < total; i++)
         lost += all[i].lost;
-    unsigned lim = cap < PLAT_CPUS_MAX ? cap : PLAT_CPUS_MAX;
-    unsigned k = cpu_select_spread(all, total, want && want < lim ? want : lim, pick);
-    say_chosen(all, total - lost, pick, k);
-    n = probe_chosen(all, pick, k, cpus);
+    if (pick) {
+        k = cpu_select(all, total, want, PLAT_CPUS_MAX, cap, pick);
+        say_chosen(all, total - lost, pick, k, want);
+        n = probe_chosen(all, pick, k, cpus);
+    }
+    plat_free(pick);
     plat_free(all);
     if (n < 2) {
-        if (total)
-            ksnprintf(ctx->failure, sizeof(ctx->failure),
-                      "needs two processors or more: %u of %u answered (%u lost earlier: they "
-                      "did not come back within their timeout)",
-                      n, total, lost);
-        else
-            ksnprintf(ctx->failure, sizeof(ctx->failure), "needs two processors or more: %s", why);
+        say_too_few(ctx, want, n, k, total, lost, why);
         return 0;
     }
     return n;
+}
+
+unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap)
+{
+    struct cpu_choice spread = {.kind = CPU_CHOICE_COUNT, .count = want};
+    return mp_cpus_chosen(ctx, &spread, cpus, cap);
 }
 
 static bool job_step(void *arg)
@@ -241,9 +264,13 @@ static bool run_here(const struct mp_step_job *job)
 int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job *jobs,
                  uint64_t timeout_us, bool *done)
 {
-    unsigned ids[PLAT_CPUS_MAX], map[PLAT_CPUS_MAX], k = 0;
+    /* one run at a time, on the boot processor: the tables are its own */
+    static unsigned ids[MP_TEAM_MAX], map[MP_TEAM_MAX];
+    static void *others[MP_TEAM_MAX];
+    static bool back[MP_TEAM_MAX];
+    unsigned k = 0;
     int here = -1;
-    for (unsigned i = 0; i < n && i < PLAT_CPUS_MAX; i++) {
+    for (unsigned i = 0; i < n && i < MP_TEAM_MAX; i++) {
         done[i] = false;
         if (cpus[i].p.bsp) {
             here = (int)i;
@@ -252,14 +279,12 @@ int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job
         map[k] = i;
         ids[k++] = cpus[i].p.id;
     }
-    void *others[PLAT_CPUS_MAX];
     for (unsigned j = 0; j < k; j++)
         others[j] = (void *)&jobs[map[j]];
     if (k && plat_cpus_start(ids, k, job_step, others, timeout_us) != 0)
         return -1;
     if (here >= 0)
         done[here] = run_here(&jobs[here]);
-    bool back[PLAT_CPUS_MAX];
     int rc = k ? plat_cpus_wait(back, k, timeout_us) : 0;
     for (unsigned j = 0; j < k; j++)
         done[map[j]] = back[j];
@@ -277,8 +302,8 @@ static bool one_window(void *arg)
 int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *jobs,
                     uint64_t timeout_us, bool *done)
 {
-    static struct mp_step_job steps[PLAT_CPUS_MAX]; /* one run at a time, on the boot processor */
-    for (unsigned i = 0; i < n && i < PLAT_CPUS_MAX; i++)
+    static struct mp_step_job steps[MP_TEAM_MAX]; /* one run at a time, on the boot processor */
+    for (unsigned i = 0; i < n && i < MP_TEAM_MAX; i++)
         steps[i] = (struct mp_step_job){one_window, (void *)&jobs[i]};
     return mp_run_steps(cpus, n, steps, timeout_us, done);
 }
@@ -364,4 +389,11 @@ unsigned mp_exit_check(enum on_exit *on_exit)
         *on_exit = ON_EXIT_REBOOT;
     }
     return lost;
+}
+
+unsigned mp_cpus_held(void)
+{
+    unsigned enabled, held, failed;
+    plat_cpus_total(&enabled, &held, &failed);
+    return held;
 }

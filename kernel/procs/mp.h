@@ -6,9 +6,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "machine/cpu_select.h"
 #include "point/ctx.h"
 #include "procs/win_slice.h"
 #include "platform.h"
+
+/* Processors one run starts together at most (mp_run_steps, a bandwidth team): a 2-socket
+   server of 2 x 128 cores x 2 threads fits; a run of more takes the first MP_TEAM_MAX. */
+#define MP_TEAM_MAX 512
 
 /* How long a processor may take for one window or one piece of work before it is left out. */
 #define MP_TIMEOUT_US 10000000ULL /* 10 s */
@@ -33,6 +38,17 @@ struct mp_cpu {
  * processor).
  */
 unsigned mp_cpus(struct exp_ctx *ctx, unsigned want, struct mp_cpu *cpus, unsigned cap);
+
+/*
+ * mp_cpus for an experiment's cpus key: a count as mp_cpus; all, p, e or a list every
+ * processor named (not lost), at most cap, with no PLAT_CPUS_MAX bound; said on the console
+ * when not all. Returns how many answered their probe (>= 2), or 0 with ctx->failure.
+ */
+unsigned mp_cpus_chosen(struct exp_ctx *ctx, const struct cpu_choice *want, struct mp_cpu *cpus,
+                        unsigned cap);
+
+/* How many processors the platform holds (0: none known): the room mp_cpus_chosen may need. */
+unsigned mp_cpus_held(void);
 
 /* The most of cpus[0..n) that share one L3 instance (the same l3_group); 0 when n is 0. */
 unsigned mp_l3_most(const struct mp_cpu *cpus, unsigned n);
@@ -60,10 +76,10 @@ struct mp_step_job {
 };
 
 /*
- * Run jobs[i] on cpus[i] for i < n at once: the others started first, the caller's own
- * processor (if among them) inside windows here, its interrupts let in between two; then wait
- * at most timeout_us. done[i] says which came back (the caller's: every window of it without a
- * fault or NMI). Returns 0, -1 when they could not be started, or PLAT_CPU_TIMEOUT.
+ * Run jobs[i] on cpus[i] for i < n (at most MP_TEAM_MAX) at once: the others started first, the
+ * caller's own processor (if among them) inside windows here, its interrupts let in between two;
+ * then wait at most timeout_us. done[i] says which came back (the caller's: every window of it
+ * without a fault or NMI). Returns 0, -1 when they could not be started, or PLAT_CPU_TIMEOUT.
  */
 int mp_run_steps(const struct mp_cpu *cpus, unsigned n, const struct mp_step_job *jobs,
                  uint64_t timeout_us, bool *done);

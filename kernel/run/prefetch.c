@@ -121,6 +121,7 @@ const char *prefetch_apply(struct prefetch_run *p, const struct machine *m, enum
 
 void prefetch_restore(struct prefetch_run *p)
 {
+    plat_cpus_release(); /* the others leave chase's loop first, their settings undone there */
     bool changed = p->changed;
     p->changed = false;
     p->off = 0; /* the next prefetch=off asks again */

@@ -42,7 +42,9 @@ struct prefetch_run {
 const char *prefetch_apply(struct prefetch_run *p, const struct machine *m,
                            enum prefetch_mode mode);
 
-/* Give the control MSR its saved value back, if chase changed it; safe to call twice. */
+/* At the experiment's end: the other processors leave chase's loop (plat_cpus_release: their
+   per-core settings undone there), then the control MSR gets its saved value back, if chase
+   changed it; safe to call twice. */
 void prefetch_restore(struct prefetch_run *p);
 
 #endif

@@ -173,6 +173,9 @@ static void ap_record_json(struct json *j, const char *key, const struct ap_msr_
         json_hex(j, "partly_set_bits", a->partly_bits);
     json_u64(j, "work_unreadable", a->unreadable);
     json_u64(j, "restore_failed", a->restore_failed);
+    json_u64(j, "work_found_set_by_sibling", a->shared_found); /* the MSR is the core's */
+    json_u64(j, "restore_left_to_sibling", a->restore_left);
+    json_u64(j, "restore_made_for_sibling", a->restore_taken);
     json_object_end(j);
 }
 
@@ -187,8 +190,10 @@ static void ap_msrs_json(struct json *j)
     json_string(j, "note",
                 "per-core MSRs: the processor running chase is in windows.de_cfg_found "
                 "and prefetch.value_at_start; every other processor sets the same "
-                "bits for each piece of its work and restores them after it (the "
-                "firmware only: chase-host writes no MSR)");
+                "bits when it enters chase's loop for an experiment and restores them "
+                "when it leaves; where a sibling finds set the bits another thread of "
+                "its core set, the MSR is the core's and the last of them restores it "
+                "(the firmware only: chase-host writes no MSR)");
 #endif
     json_array_begin(j, "processors");
     for (unsigned i = 0; i < PLAT_CPUS_MAX; i++) {

@@ -102,11 +102,13 @@ struct bw_result {
     double gbs_median, gbs_min, gbs_max; /* over the kept repetitions; 10^9 bytes per second */
     double bpc_median;                   /* bytes per core cycle, median of the kept (NaN) */
     double core_per_tick;                /* the median clock estimate (NaN: none) */
-    double precision;                    /* half-width of the median's 95% interval, relative */
-    unsigned stop;                       /* enum reps_stop */
-    unsigned dropped;                    /* windows lost to an NMI and taken again */
-    uint64_t sink;                       /* what the read kernels summed */
-    uint64_t warm_ticks, timed_ticks;    /* the warm-up's windows; the repetitions' timed parts */
+    const char *clock; /* how core_per was taken: ARCH_CORE_COUNTER (APERF/MPERF around the
+                          kernel), "adds" (an add chain before and after it), NULL: none */
+    double precision;  /* half-width of the median's 95% interval, relative */
+    unsigned stop;     /* enum reps_stop */
+    unsigned dropped;  /* windows lost to an NMI and taken again */
+    uint64_t sink;     /* what the read kernels summed */
+    uint64_t warm_ticks, timed_ticks; /* the warm-up's windows; the repetitions' timed parts */
 };
 
 /*
@@ -124,6 +126,19 @@ struct bw_result {
 #define BW_WARM_PIECE_BYTES (4ULL << 20)
 int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
                bool warm, struct bw_result *r, char *why, size_t cap);
+
+/* The fastest of a point's width candidates and each one's median (bandwidth, bw_cores). */
+struct bw_best {
+    struct bw_result best;
+    unsigned cand;                 /* the fastest's index into the candidates */
+    double gbs[BW_CANDIDATES_MAX]; /* each candidate's median GB/s (NaN: not measured) */
+};
+
+/* Candidate c's result r of a point (c 0 begins a point): kept when the fastest so far. */
+void bw_best_add(struct bw_best *b, unsigned c, const struct bw_result *r);
+
+/* Candidates' medians gbs[0..n) as "avx512:4.70 avx2:6.58" (w: their widths; NaN: left out). */
+void bw_widths_text(const double *gbs, const enum simd_width *w, unsigned n, char *out, size_t cap);
 
 /* r's summary over all its repetitions: outliers set aside (reps_assess of ticks per byte),
    GB/s median, min and max of the rest at t's TSC rate, bytes per cycle, clock, precision. */

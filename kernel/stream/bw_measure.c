@@ -47,7 +47,12 @@ bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
     return k <= BW_NT_COPY && w < SIMD_WIDTHS ? vec[k][w] : NULL;
 }
 
-/* One window's work: the clock before, the kernel timed, the clock after. */
+/*
+ * One window's work: the clock, the kernel timed, the clock again. Where APERF/MPERF can be
+ * read in a window (ring 0, as the chase path reads them) they are read right around the
+ * kernel: an add chain's clock before and after it misses what AVX-512 code does to the clock
+ * while it runs (Skylake-SP and Cascade Lake lower it for the license), and B/cycle with it.
+ */
 struct bw_job {
     bw_kernel_fn fn;
     uint8_t *dst;
@@ -55,17 +60,28 @@ struct bw_job {
     uint64_t span, laps;
     uint64_t clock_iters;
     add_chain_fn adds;
+    bool aperf;
+    double msr_ratio; /* core cycles per MPERF tick over the kernel (aperf) */
     uint64_t ticks, adds_before, adds_after, sink;
 };
 
 static void bw_job_run(void *arg)
 {
     struct bw_job *j = arg;
+    uint64_t a0 = 0, m0 = 0;
     if (j->clock_iters)
         j->adds_before = j->adds(j->clock_iters);
+    if (j->aperf) {
+        a0 = arch_rdmsr(MSR_APERF);
+        m0 = arch_rdmsr(MSR_MPERF);
+    }
     uint64_t t0 = arch_tsc_fenced();
     j->sink += j->fn(j->dst, j->src, j->span, j->laps);
     j->ticks = arch_tsc_fenced() - t0;
+    if (j->aperf) {
+        uint64_t a1 = arch_rdmsr(MSR_APERF), m1 = arch_rdmsr(MSR_MPERF);
+        j->msr_ratio = timing_msr_ratio(a0, a1, m0, m1);
+    }
     if (j->clock_iters)
         j->adds_after = j->adds(j->clock_iters);
 }
@@ -120,6 +136,7 @@ static int bw_warm(const struct bw_point *pt, struct bw_job *j, struct bw_result
     uint64_t span = bw_span_bytes(pt->kernel, pt->size_bytes), best = 0, best_bytes = 1;
     uint64_t piece = span < BW_WARM_PIECE_BYTES ? span : BW_WARM_PIECE_BYTES;
     j->clock_iters = 0;
+    j->aperf = false;
     j->laps = 1;
     uint64_t pieces = piece ? span / piece : 1, t0 = arch_tsc_fenced();
     for (uint64_t i = 0; i < (pieces > 1 ? pieces : 2); i++) {
@@ -161,6 +178,8 @@ static void bw_size_reps(const struct bw_point *pt, const struct measure_plan *p
 /* The clock of the repetition j just ran: core cycles per tick, 0 when not taken. */
 static double bw_clock(const struct bw_job *j, const struct timing *t)
 {
+    if (j->aperf)
+        return j->msr_ratio > 0 ? j->msr_ratio : 0;
     if (!j->clock_iters)
         return 0;
     uint64_t adds = j->clock_iters * CHASE_UNROLL;
@@ -214,7 +233,9 @@ int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const
     }
     j.span = r->span;
     j.laps = r->laps;
-    j.clock_iters = plan->core_iters;
+    j.aperf = t->aperf_in_window && plan->core_iters; /* a clock asked for: the better one */
+    j.clock_iters = j.aperf ? 0 : plan->core_iters;
+    r->clock = j.aperf ? ARCH_CORE_COUNTER : j.clock_iters ? "adds" : NULL;
     if (bw_reps(pt, plan, t, &j, r, why, cap) != 0)
         return -1;
     r->sink += j.sink;

@@ -91,3 +91,27 @@ int bw_width_choose(struct exp_ctx *ctx, int asked, enum simd_width *w)
     }
     return 0;
 }
+
+void bw_best_add(struct bw_best *b, unsigned c, const struct bw_result *r)
+{
+    if (c == 0)
+        for (unsigned j = 0; j < BW_CANDIDATES_MAX; j++)
+            b->gbs[j] = KM_NAN;
+    if (c >= BW_CANDIDATES_MAX)
+        return;
+    b->gbs[c] = r->gbs_median;
+    if (c == 0 || r->gbs_median > b->best.gbs_median) {
+        b->best = *r;
+        b->cand = c;
+    }
+}
+
+void bw_widths_text(const double *gbs, const enum simd_width *w, unsigned n, char *out, size_t cap)
+{
+    size_t at = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i < n && at < cap; i++)
+        if (kisfinite(gbs[i]))
+            at += (size_t)ksnprintf(out + at, cap - at, "%s%s:%.3f", at ? " " : "",
+                                    simd_width_name(w[i]), gbs[i]);
+}

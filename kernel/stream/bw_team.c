@@ -66,7 +66,7 @@ struct team_walk {
 static int team_once(struct exp_ctx *ctx, struct bw_team *t, const struct bw_mix *mix,
                      const struct team_walk *wk, uint64_t *ticks)
 {
-    bool done[PLAT_CPUS_MAX];
+    bool done[MP_TEAM_MAX];
     t->sh = (struct bw_team_shared){.n = t->n};
     t->sh.deadline = arch_tsc_fenced() + MP_TIMEOUT_US * ctx->timing->wall_tsc_hz / 1000000;
     for (unsigned i = 0; i < t->n; i++) {

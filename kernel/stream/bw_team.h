@@ -55,13 +55,13 @@ struct bw_team_worker {
 struct bw_team {
     struct mp_cpu *cpus;
     unsigned n;
-    uint8_t *base[PLAT_CPUS_MAX];
+    uint8_t *base[MP_TEAM_MAX];
     uint64_t size;
     enum simd_width width;
     const char *sample_keys; /* leading columns of each run's samples row; NULL: none written */
 
-    struct bw_team_worker w[PLAT_CPUS_MAX];
-    struct mp_job jobs[PLAT_CPUS_MAX];
+    struct bw_team_worker w[MP_TEAM_MAX];
+    struct mp_job jobs[MP_TEAM_MAX];
     struct bw_team_shared sh;
     double sorted[BW_REPS_MAX + 1]; /* ticks per byte of a slice's runs, ascending */
     struct bw_result r;             /* bw_team_measure's runs */

@@ -14,6 +14,8 @@ struct node_bw_cell {
     bool measured;
     double gbs, gbs_min, gbs_max;
     unsigned processors, reps;
+    unsigned width;                      /* the fastest width's index in node_bw's cand */
+    double width_gbs[BW_CANDIDATES_MAX]; /* each width's median (NaN: not measured) */
 };
 
 /*
@@ -32,6 +34,8 @@ struct node_bw {
     unsigned caches;      /* ... in how many instances */
     struct mp_cpu row_cpus[PLAT_CPUS_MAX]; /* those of the row being measured */
     struct bw_team team;
+    enum simd_width cand[BW_CANDIDATES_MAX]; /* the widths each cell reads at, the widest first */
+    unsigned ncand;
     struct node_bw_cell *cell; /* nnodes x nnodes, [processors' node][memory node]; NULL: none */
     unsigned nnodes;
     char skipped[200]; /* why there is no matrix ("" when there is one) */

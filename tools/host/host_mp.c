@@ -306,6 +306,11 @@ int plat_cpus_wait(bool *done, unsigned n, uint64_t timeout_us)
     return rc;
 }
 
+void plat_cpus_release(void)
+{
+    /* Linux schedules the workers' threads: none is held between experiments */
+}
+
 int plat_window_cpu(unsigned id, uint64_t timeout_us)
 {
     pthread_mutex_lock(&mp.lock);

@@ -82,7 +82,7 @@ static void setup_ctl(void)
     memset(&fw, 0, sizeof(fw));
     memset(slots, 0, sizeof(slots));
     slots[0].bsp = true;
-    ctl = (struct mp_ctl){&ops, slots, SLOTS, 0, 0};
+    ctl = (struct mp_ctl){&ops, slots, SLOTS, 0, 0, 0};
 }
 
 static void test_not_ready_once_is_retried(void **state)
@@ -115,8 +115,10 @@ static void test_reuse_after_completion_event(void **state)
     assert_int_equal(mp_ctl_wait(&ctl, two, 2, done, 1000), 0);
     assert_true(done[0] && done[1]);
     assert_true(slots[1].busy); /* done, but not yet back with the firmware */
+    assert_int_equal(ctl.settle_waited_us, 0);
     assert_int_equal(mp_ctl_start(&ctl, 1, 1000), 0);
     assert_false(fw.started_while_busy);
+    assert_int_equal(ctl.settle_waited_us, 5 * MP_POLL_US); /* five looks, a stall between */
     assert_int_equal(fw.starts[1], 2);
     mp_ctl_settle(&ctl);
     assert_false(slots[1].busy || slots[2].busy);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the processors a front end holds (efi/mp_held.c) over a stub
 // firmware: ids are the firmware's numbers, not the slots; a group starts only when every one
-// of it can; a processor that does not come back is marked lost in the table the caller sees.
+// of it can; a processor that does not come back is marked lost in the table the caller sees;
+// the processors a job leaves out leave chase's loop before it starts, all at the end.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +23,10 @@ static struct {
     unsigned prepared[HELD];
     bool (*step)(void *);
     void *arg[HELD];
-    int result; /* what every job of plat_cpu_run gave */
+    int result;              /* what every job of plat_cpu_run gave */
+    unsigned releases;       /* calls of the front end's release */
+    unsigned kept[HELD + 1]; /* the slots the last one kept */
+    unsigned nkept;
 } stub;
 
 static enum mp_fw fw_start(void *ctx, unsigned i, bool wait, uint64_t timeout_us)
@@ -63,8 +67,17 @@ static int result(void *ctx, unsigned i)
     return stub.result;
 }
 
+static void release(void *ctx, const unsigned *keep, unsigned nkeep)
+{
+    (void)ctx;
+    stub.releases++;
+    stub.nkept = nkeep;
+    for (unsigned k = 0; k < nkeep && k <= HELD; k++)
+        stub.kept[k] = keep[k];
+}
+
 static const struct mp_fw_ops fw_ops = {fw_start, fw_done, fw_done, fw_stall, NULL};
-static struct mp_held_ops held_ops = {prepare, result, NULL};
+static struct mp_held_ops held_ops = {prepare, result, NULL, NULL};
 static struct plat_cpu cpu[HELD];
 static struct mp_ctl_slot ctl_slot[HELD];
 static unsigned started[HELD];
@@ -85,7 +98,7 @@ static void setup_held(void)
                             .n = HELD,
                             .total = 8,
                             .enabled = HELD,
-                            .ctl = {&fw_ops, ctl_slot, HELD, 0, 0},
+                            .ctl = {&fw_ops, ctl_slot, HELD, 0, 0, 0},
                             .started = started,
                             .window_cpu = -1,
                             .ops = &held_ops};
@@ -183,6 +196,38 @@ static void test_window_cpu(void **state)
     assert_int_equal(mp_held_window_cpu(&held, 4, 250), -1); /* not held */
 }
 
+/* A job keeps in chase's loop only its own processors (slots, not ids); the end keeps none. */
+static void test_release_all_but_the_job(void **state)
+{
+    (void)state;
+    setup_held();
+    held_ops.release = release;
+    assert_int_equal(mp_held_run(&held, 5, NULL, NULL, 1000), 0);
+    assert_int_equal(stub.releases, 1);
+    assert_int_equal(stub.nkept, 1);
+    assert_int_equal(stub.kept[0], 2);
+    int a[2];
+    void *args[2] = {&a[0], &a[1]};
+    bool done[2];
+    const unsigned ids[2] = {7, 2};
+    assert_int_equal(mp_held_start(&held, ids, 2, step, args, 1000), 0);
+    assert_int_equal(stub.releases, 2); /* before any of the group started */
+    assert_int_equal(stub.nkept, 2);
+    assert_int_equal(stub.kept[0], 3);
+    assert_int_equal(stub.kept[1], 1);
+    assert_int_equal(mp_held_wait(&held, done, 2, 1000), 0);
+    mp_held_release(&held); /* the experiment's end */
+    assert_int_equal(stub.releases, 3);
+    assert_int_equal(stub.nkept, 0);
+    held.probed = false; /* processors never looked for: nothing to release */
+    mp_held_release(&held);
+    assert_int_equal(stub.releases, 3);
+    held_ops.release = NULL;
+    held.probed = true;
+    mp_held_release(&held); /* a front end without loops (AArch64) */
+    assert_int_equal(mp_held_run(&held, 5, NULL, NULL, 1000), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_run_by_firmware_number),
         cmocka_unit_test(test_group_starts_whole_or_not_at_all),
         cmocka_unit_test(test_window_cpu),
+        cmocka_unit_test(test_release_all_but_the_job),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

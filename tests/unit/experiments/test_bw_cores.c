@@ -170,8 +170,8 @@ static void assert_shares(unsigned n)
         assert_true(used[k]);
 }
 
-/* The CSV's rows: how many; each must name level, size_bytes and size_note (the last column)
-   as given. */
+/* The CSV's rows: how many; each must name level, size_bytes and size_note (before the width
+   and each width's median, the last two columns) as given, and its width among the medians. */
 static unsigned csv_rows(const char *level, uint64_t size_bytes, const char *note)
 {
     const char *csv = strbuf_str(&ctx.csv);
@@ -180,11 +180,20 @@ static unsigned csv_rows(const char *level, uint64_t size_bytes, const char *not
     snprintf(level_col, sizeof(level_col), ",%s,", level);
     snprintf(size_col, sizeof(size_col), ",%llu,", (unsigned long long)size_bytes);
     snprintf(note_col, sizeof(note_col), ",%s", note);
-    assert_non_null(strstr(csv, ",size_note\n"));
+    assert_non_null(strstr(csv, ",size_note,width,widths_gbs\n"));
     for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
         const char *end = strchr(line + 1, '\n');
         char row[256];
         snprintf(row, sizeof(row), "%.*s", (int)(end - line - 1), line + 1);
+        char *widths = strrchr(row, ','), width[16], kept[24];
+        assert_non_null(widths);
+        *widths = 0;
+        char *w = strrchr(row, ',');
+        assert_non_null(w);
+        snprintf(width, sizeof(width), "%s", w + 1);
+        snprintf(kept, sizeof(kept), "%s:", width);
+        assert_non_null(strstr(widths + 1, kept)); /* the kept width's median is listed */
+        *w = 0;
         const char *last = strrchr(row, ',');
         if (!strstr(row, level_col) || !strstr(row, size_col) || strcmp(last, note_col) != 0)
             fail_msg("want level %s, size_bytes %s, size_note %s: %s", level, size_col, note, row);
@@ -204,6 +213,30 @@ static void test_as_planned(void **state)
     assert_shares(4);
     assert_null(strstr(stub_console, "share of the buffer"));
     assert_int_equal(csv_rows("L2", 512 * KiB, ""), 3 + 5); /* 1, 2, 4; the five mixes */
+}
+
+/* With AVX2 usable too (width auto), every row is measured at AVX2 and SSE2, the fastest kept
+   and named, both widths' medians in widths_gbs, as bandwidth's points are. */
+static void test_width_candidates(void **state)
+{
+    (void)state;
+    machine_with(4, 4);
+    machine.cpu.simd = (struct simd_caps){.sse2 = true,
+                                          .avx = true,
+                                          .avx2 = true,
+                                          .xsave = true,
+                                          .os_xsave = true,
+                                          .xcr0_cpu = 0x7,
+                                          .xcr0_os = 0x7};
+    ctx_begin();
+    assert_int_equal(experiment_bw_cores.run(&ctx, params.bytes), 0);
+    assert_non_null(strstr(stub_console, "each row at every narrower width too"));
+    assert_int_equal(csv_rows("L2", 512 * KiB, ""), 3 + 5);
+    const char *csv = strbuf_str(&ctx.csv);
+    unsigned both = 0;
+    for (const char *l = strchr(csv, '\n'); l && l[1]; l = strchr(l + 1, '\n'))
+        both += strstr(l, ",avx2:") != NULL && strstr(l, " sse2:") != NULL;
+    assert_int_equal(both, 3 + 5);
 }
 
 /* More processors answer than the plan counted: the buffer is shared out among them, said on
@@ -238,13 +271,17 @@ static void test_fewer_than_answered(void **state)
     assert_int_equal(csv_rows("size", BW_SIZE_ALIGN_BYTES, SHARE_NOTE), 2 + 5); /* 1, 2; mixes */
 }
 
-/* The rows whose size_note is note. */
+/* The rows whose size_note (before the last two columns) is note. */
 static unsigned rows_noted(const char *note)
 {
     const char *csv = strbuf_str(&ctx.csv);
     unsigned n = 0;
     for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
-        const char *end = strchr(line + 1, '\n'), *last = end - 1;
+        const char *end = strchr(line + 1, '\n'), *last;
+        for (int cols = 0; cols < 2; cols++) /* past widths_gbs and width */
+            while (end > line && *--end != ',')
+                ;
+        last = end - 1;
         while (last > line && *last != ',')
             last--;
         n += (size_t)(end - last - 1) == strlen(note) && !strncmp(last + 1, note, strlen(note));
@@ -340,7 +377,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_as_planned),    T(test_more_than_planned), T(test_fewer_than_answered),
         T(test_l3_no_size),    T(test_l3_xeon_said),      T(test_l3_most),
-        T(test_sizes_unknown),
+        T(test_sizes_unknown), T(test_width_candidates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

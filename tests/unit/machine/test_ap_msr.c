@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the per-processor MSR bookkeeping: each processor's prefetch control and
 // DE_CFG set for its work and given back after, over fake processors whose MSRs keep writes
-// (a real core), drop them (QEMU's TCG), fault (no such MSR) or were already set by the OS.
+// (a real core), drop them (QEMU's TCG), fault (no such MSR) or were already set by the OS; and
+// two SMT siblings of a core whose MSR is the core's, finishing in either order.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,13 +26,14 @@ struct fake_cpu {
     bool restore_refused; /* the write of the old value faults */
     uint64_t fault_bits;  /* a prefetch write setting any of these faults (bits it lacks) */
     unsigned writes, reads;
-    bool changed_once; /* a value other than the first was written */
+    bool changed_once;       /* a value other than the first was written */
+    uint64_t *core_prefetch; /* the core's one 0x1A4, shared with its sibling (NULL: its own) */
 };
 
 static uint64_t *reg(struct fake_cpu *c, uint32_t msr)
 {
     if (msr == MSR_PREFETCH)
-        return &c->prefetch;
+        return c->core_prefetch ? c->core_prefetch : &c->prefetch;
     if (msr == MSR_DE_CFG && !c->no_de_cfg)
         return &c->de_cfg;
     return NULL;
@@ -69,7 +71,8 @@ static uint64_t work_on(struct ap_msr_book *b, unsigned slot, unsigned id, struc
 {
     struct ap_msr_ops ops = {fake_read, fake_write, c};
     struct ap_msr_held h;
-    ap_msr_apply(b, slot, id, &ops, &h);
+    struct plat_cpu p = {.id = id, .core = id};
+    ap_msr_apply(b, slot, id, ap_msr_core_key(&p), &ops, &h);
     uint64_t seen = c->prefetch;
     *de_cfg_seen = c->de_cfg;
     ap_msr_restore(b, slot, &ops, &h);
@@ -199,11 +202,87 @@ static void test_fewer_bits_on_this_core(void **state)
                               "on 0, not restored on 0, only some of the bits on 1 (of 2)\n");
 }
 
+/* Threads 0 and 1 of core 2 (book slots 1 and 2) whose 0x1A4 is one register: both start,
+   then the first or the second to start ends first. The bits hold until the last ends. */
+static void siblings_of_one_core(bool first_started_ends_first)
+{
+    static struct ap_msr_book b;
+    memset(&b, 0, sizeof(b));
+    ap_msr_want(&b, AP_MSR_PREFETCH, MSR_PREFETCH, PREFETCH_OFF_BITS);
+    uint64_t core_msr = 0x20;
+    struct fake_cpu t[2] = {{.core_prefetch = &core_msr}, {.core_prefetch = &core_msr}};
+    struct plat_cpu p[2] = {{.id = 4, .package = 1, .core = 2, .thread = 0},
+                            {.id = 5, .package = 1, .core = 2, .thread = 1}};
+    struct ap_msr_ops ops[2] = {{fake_read, fake_write, &t[0]}, {fake_read, fake_write, &t[1]}};
+    struct ap_msr_held h[2];
+    assert_true(ap_msr_core_key(&p[0]) == ap_msr_core_key(&p[1]));
+    for (unsigned i = 0; i < 2; i++) {
+        ap_msr_apply(&b, 1 + i, p[i].id, ap_msr_core_key(&p[i]), &ops[i], &h[i]);
+        assert_int_equal(core_msr, 0x2f);
+    }
+    unsigned first = first_started_ends_first ? 0 : 1, last = 1 - first;
+    ap_msr_restore(&b, 1 + first, &ops[first], &h[first]);
+    assert_int_equal(core_msr, 0x2f); /* the sibling still measures with them off */
+    ap_msr_restore(&b, 1 + last, &ops[last], &h[last]);
+    assert_int_equal(core_msr, 0x20); /* the core's own value once the last one ended */
+    const struct ap_msr_record *r0 = &b.rec[1][AP_MSR_PREFETCH], *r1 = &b.rec[2][AP_MSR_PREFETCH];
+    assert_int_equal(r0->set, 1);
+    assert_int_equal(r1->already, 1);
+    assert_int_equal(r1->shared_found, 1);
+    assert_int_equal(r0->restore_left, first_started_ends_first ? 1 : 0);
+    assert_int_equal(r1->restore_taken, first_started_ends_first ? 1 : 0);
+    assert_int_equal(r0->restore_failed + r1->restore_failed, 0);
+    /* the core's entry is free again: a later piece of work on it starts afresh */
+    ap_msr_apply(&b, 2, p[1].id, ap_msr_core_key(&p[1]), &ops[1], &h[1]);
+    assert_int_equal(core_msr, 0x2f);
+    ap_msr_restore(&b, 2, &ops[1], &h[1]);
+    assert_int_equal(core_msr, 0x20);
+}
+
+static void test_siblings_first_ends_first(void **state)
+{
+    (void)state;
+    siblings_of_one_core(true);
+}
+
+static void test_siblings_second_ends_first(void **state)
+{
+    (void)state;
+    siblings_of_one_core(false);
+}
+
+/* Two threads of one core whose 0x1A4 is each thread's own: each sets and restores its own. */
+static void test_siblings_thread_scope(void **state)
+{
+    (void)state;
+    static struct ap_msr_book b;
+    memset(&b, 0, sizeof(b));
+    ap_msr_want(&b, AP_MSR_PREFETCH, MSR_PREFETCH, PREFETCH_OFF_BITS);
+    struct fake_cpu t[2] = {{.prefetch = 0x20}, {.prefetch = 0x40}};
+    struct plat_cpu p = {.id = 8, .core = 3};
+    struct ap_msr_ops ops[2] = {{fake_read, fake_write, &t[0]}, {fake_read, fake_write, &t[1]}};
+    struct ap_msr_held h[2];
+    for (unsigned i = 0; i < 2; i++)
+        ap_msr_apply(&b, 1 + i, p.id + i, ap_msr_core_key(&p), &ops[i], &h[i]);
+    assert_int_equal(t[0].prefetch, 0x2f);
+    assert_int_equal(t[1].prefetch, 0x4f);
+    ap_msr_restore(&b, 1, &ops[0], &h[0]);
+    assert_int_equal(t[0].prefetch, 0x20); /* its own, back at once */
+    assert_int_equal(t[1].prefetch, 0x4f);
+    ap_msr_restore(&b, 2, &ops[1], &h[1]);
+    assert_int_equal(t[1].prefetch, 0x40);
+    assert_int_equal(b.rec[2][AP_MSR_PREFETCH].shared_found, 0);
+    assert_int_equal(b.rec[1][AP_MSR_PREFETCH].restore_left, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_core),
         cmocka_unit_test(test_fewer_bits_on_this_core),
+        cmocka_unit_test(test_siblings_first_ends_first),
+        cmocka_unit_test(test_siblings_second_ends_first),
+        cmocka_unit_test(test_siblings_thread_scope),
         cmocka_unit_test(test_tcg_drops_writes),
         cmocka_unit_test(test_faults_and_already_set),
         cmocka_unit_test(test_restore_refused_and_new_setting),

@@ -28,6 +28,13 @@ static struct {
 } fake;
 static char printed[1024];
 
+static unsigned releases; /* plat_cpus_release calls: the others leave chase's loop first */
+
+void plat_cpus_release(void)
+{
+    releases++;
+}
+
 bool plat_read_msr(uint32_t msr, uint64_t *value)
 {
     if (!fake.exists || msr != fake.msr)
@@ -87,7 +94,9 @@ static void test_off_then_restored(void **state)
     unsigned writes = fake.writes;
     assert_string_equal(prefetch_apply(&p, &m, PREFETCH_OFF), "off");
     assert_int_equal(fake.writes, writes);
+    unsigned released = releases;
     prefetch_restore(&p);
+    assert_int_equal(releases, released + 1); /* the others leave chase's loop at the end too */
     assert_int_equal(fake.value, 0x20);
     assert_int_equal(ap->msr, 0); /* and no longer after it */
     /* Restoring twice (the panic path, then exit) writes nothing more. */

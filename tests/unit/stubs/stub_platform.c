@@ -243,6 +243,10 @@ void stub_cpus_unpin(void)
     stub_pinned = false;
 }
 
+void plat_cpus_release(void)
+{
+}
+
 int plat_window_cpu(unsigned id, uint64_t timeout_us)
 {
     (void)timeout_us;
