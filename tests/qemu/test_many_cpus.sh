@@ -58,8 +58,9 @@ check "-smp 96 without SRAT: no table places a processor, every node null" \
 # random) within a time budget said up front; processors above 63 are measured. The budget is
 # generous here: TCG's pace is the host's, never judged.
 boot many-cpus-c2c-all --timeout 600 --mem 1G --smp 96,sockets=2,cores=48,threads=1 \
-    --set profile=quick --set on_exit=shutdown --set experiments=c2c --set c2c.cpus=all \
-    --set c2c.pairs=110 --set c2c.budget_s=3000 --set c2c.rounds=16 --set c2c.reps=3
+    --set profile=quick --set on_exit=shutdown --set experiments=c2c,cores --set c2c.cpus=all \
+    --set c2c.pairs=110 --set c2c.budget_s=3000 --set c2c.rounds=16 --set c2c.reps=3 \
+    --set cores.cpus=all --set cores.max=16K
 j=$RUN_DIR/run.json
 c=$RUN_DIR/console.txt
 check "c2c cpus=all: the run completes, c2c ok and says its sample and budget" json_true "$j" \
@@ -81,5 +82,13 @@ check "c2c cpus=all: pairs with processors above 63, across the packages too" aw
      $col["ns_median"] > 0 && ($1 > 63 || $2 > 63) {high++}
      $col["ns_median"] > 0 && $col["group"] == "other_package" {across++}
      END {exit !(high >= 32 && across >= 2)}' "$RUN_DIR/c2c.csv"
+# cores with cpus = all: every one of the 96 measured, one after another (no sample: one chase
+# each), those above 63 included.
+check "cores cpus=all: cores ok, the key recorded as all" json_true "$j" \
+    '.experiments.cores == "ok" and .config.cores.cpus == "all"'
+check "cores cpus=all: cores.csv has rows of all 96 processors, the 32 above 63 among them" awk -F, \
+    'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+     $col["ns_median"] > 0 {seen[$col["cpu"]] = 1; if ($col["cpu"] > 63) high[$col["cpu"]] = 1}
+     END {exit !(length(seen) == 96 && length(high) == 32)}' "$RUN_DIR/cores.csv"
 # ---- end of 50-mp
 finish
