@@ -80,7 +80,8 @@ check "the complete run is unchanged" test "$(sha256sum "$root/$M/$R/run.json")"
 # Killed during an upload, started again: complete only once the manifest checks.
 R2=20261128130000-0a1b2c3d-00beef00
 big=$work/big.csv
-head -c 3000000 /dev/urandom | base64 >"$big" # a file the rate limit below keeps in flight
+yes "chase-collect test: one line of a large file, the same on every machine" | head -c 4000000 \
+    >"$big" # a file the rate limit below keeps in flight
 cp "$big" "$run/zz_big.csv"
 rm "$run/manifest.json"
 half=$(echo "$files" | head -n $((nfiles / 2)))
