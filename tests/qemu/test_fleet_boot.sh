@@ -25,11 +25,11 @@ UUID_E=4a1f0c2e-5d6b-4c7a-9e21-00000000000e
 MAC_C=52:54:00:c4:a5:03
 NGX=$(fresh_dir nginx)
 
-# A TCP port on 127.0.0.1 nothing listens on (eight fixed tries, the same on every machine).
+# A TCP port on 127.0.0.1 nothing listens on (a few random tries; bounded).
 free_port() {
     local p i
     for i in 1 2 3 4 5 6 7 8; do
-        p=$((20000 + i * 4099))
+        p=$((20000 + RANDOM % 40000))
         (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
     done
     return 1
