@@ -93,7 +93,7 @@ KERNEL_SRCS := \
 	kernel/chase/measure_hops.c \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
-	kernel/machine/srat.c \
+	kernel/machine/srat.c kernel/machine/hmat.c \
 	kernel/machine/numa_table.c \
 	kernel/machine/identity.c \
 	kernel/machine/smbios.c \
@@ -192,7 +192,8 @@ SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
 FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
-	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk tests/mp_each.mk)
+	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk tests/mp_each.mk \
+	tests/tiers.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: MIT
+# Tests of the memory tiers: the HMAT reader (unit test and fuzz target), special-purpose memory
+# as a tier target, and the QEMU boot with hmat=on (a fragment of the Makefile).
+
+UNIT_TESTS += machine/test_hmat
+test_hmat_SRCS := kernel/machine/hmat.c kernel/machine/acpi.c kernel/lib/fmt.c \
+	kernel/lib/kstring.c kernel/lib/kmath.c
+
+FUZZ_TARGETS += fuzz_hmat
+fuzz_hmat_SRCS := kernel/machine/hmat.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
