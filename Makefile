@@ -93,7 +93,7 @@ KERNEL_SRCS := \
 	kernel/chase/measure_hops.c \
 	kernel/machine/memmap.c \
 	kernel/machine/memtype.c \
-	kernel/machine/srat.c kernel/machine/hmat.c \
+	kernel/machine/srat.c kernel/machine/hmat.c kernel/machine/tiers.c \
 	kernel/machine/numa_table.c \
 	kernel/machine/identity.c \
 	kernel/machine/smbios.c \
@@ -216,6 +216,7 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/procs/mp.c kernel/procs/traffic.c kernel/machine/cpu_select.c kernel/machine/numa_table.c \
+	kernel/machine/tiers.c kernel/machine/hmat.c \
 	kernel/procs/pairs.c kernel/procs/bounce.c kernel/lib/rng.c \
 	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c kernel/stream/bw_levels.c \
 	kernel/stream/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/procs/win_slice.c \

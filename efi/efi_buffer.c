@@ -231,6 +231,12 @@ int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_by
     b->page_source = "own page tables, largest page (identity map)";
     b->mem_type = types && types->read ? memtype_name(memtype_range(types, pa, size, 0)) : NULL;
     b->placement = "write-back span inside the node's SRAT ranges";
+    unsigned n;
+    struct mem_region *r = efi_memory_regions(&n);
+    if (r && place_in_special(r, n, pa, size))
+        b->placement = "special-purpose memory (EFI_MEMORY_SP or hot-pluggable) inside the node's "
+                       "SRAT ranges: a tier target, never the main buffer";
+    plat_free(r);
     return 0;
 }
 

@@ -142,7 +142,8 @@ const struct plat_numa *efi_numa_tables(void);
 /* The node (index in efi_numa_tables) of the processor running chase; 0 when unknown. */
 unsigned efi_numa_home(void);
 /*
- * The usable memory map inside nd's ranges that may take a buffer (not hot-pluggable), from
+ * The usable memory map inside nd's ranges that may take a buffer asked for in that node
+ * (special-purpose and hot-pluggable memory included: a tier target), from
  * plat_alloc into *out (NULL when none: free it with plat_free); returns how many regions.
  */
 struct plat_node;

@@ -5,7 +5,9 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "machine/acpi.h"
+#include "machine/hmat.h"
 #include "machine/numa_table.h"
+#include "machine/placement.h"
 #include "machine/srat.h"
 #include "platform.h"
 
@@ -17,7 +19,21 @@ static struct {
     bool ok;
     char why[200];
     struct plat_numa t;
+    bool hmat_ok;
+    char hmat_why[200];
+    struct hmat hmat;
 } numa;
+
+/* The HMAT, when the tables have one: read with the SRAT, a firmware fact like it. */
+static void read_hmat(const void *rsdp)
+{
+    const uint8_t *h = rsdp ? acpi_find_table(rsdp, "HMAT") : NULL;
+    if (!h)
+        ksnprintf(numa.hmat_why, sizeof(numa.hmat_why), "the ACPI tables have no HMAT");
+    else
+        numa.hmat_ok =
+            hmat_read(h, acpi_rd32(h + 4), &numa.hmat, numa.hmat_why, sizeof(numa.hmat_why));
+}
 
 static void read_tables(void)
 {
@@ -26,6 +42,7 @@ static void read_tables(void)
     numa.read = true;
     const void *rsdp = efi_find_rsdp();
     const void *srat = rsdp ? acpi_find_table(rsdp, "SRAT") : NULL;
+    read_hmat(rsdp);
     if (!rsdp) {
         ksnprintf(numa.why, sizeof(numa.why), "the firmware publishes no ACPI tables");
         return;
@@ -54,6 +71,14 @@ int efi_numa_node_of_apic(uint32_t apic_id)
     return -1;
 }
 
+const struct hmat *plat_hmat(char *why, size_t why_cap)
+{
+    read_tables();
+    if (!numa.hmat_ok)
+        ksnprintf(why, why_cap, "%s", numa.hmat_why);
+    return numa.hmat_ok ? &numa.hmat : NULL;
+}
+
 const struct plat_numa *efi_numa_tables(void)
 {
     read_tables();
@@ -73,17 +98,17 @@ unsigned efi_numa_node_regions(const struct plat_node *nd, struct mem_region **o
     *out = NULL;
     if (!r)
         return 0;
-    unsigned cap = n * nd->nranges + 1;
+    unsigned cap = n + nd->nranges + 1;
     struct mem_region *in = plat_alloc(cap * sizeof(*in));
-    for (unsigned i = 0; in && i < nd->nranges; i++)
-        if (!nd->range[i].hotplug)
-            k += memmap_clip(r, n, nd->range[i].base, nd->range[i].size_bytes, in + k, cap - k);
+    if (in) /* asked for by node: special-purpose and hot-pluggable memory count */
+        k = place_node_map(r, n, nd, true, in, cap);
     plat_free(r);
     *out = in;
     return k;
 }
 
-/* The processors' platform ids by APIC ID, and each node's largest free span. */
+/* The processors' platform ids by APIC ID, and each node's largest free span (for a buffer in
+   that node: special-purpose and hot-pluggable memory included) and special-purpose memory. */
 static void complete(struct plat_numa *t)
 {
     char why[160];
@@ -97,12 +122,13 @@ static void complete(struct plat_numa *t)
             for (unsigned c = 0; c < n; c++)
                 if (cpus[c].apic_id == nd->apic_id[k] && !cpus[c].lost)
                     nd->cpu[k] = (int)cpus[c].id;
-        struct mem_region *r;
-        unsigned k = efi_numa_node_regions(nd, &r);
-        nd->free_bytes = memmap_largest_usable(r, k, NODE_ALIGN_BYTES);
-        plat_free(r);
     }
     plat_free(cpus);
+    unsigned nr;
+    struct mem_region *r = efi_memory_regions(&nr);
+    if (r) /* special-purpose memory counted: a tier target, never the main buffer */
+        place_node_space(r, nr, t, NODE_ALIGN_BYTES);
+    plat_free(r);
 }
 
 unsigned plat_numa(struct plat_numa *t, char *why, size_t why_cap)

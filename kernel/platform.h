@@ -259,9 +259,12 @@ struct plat_mem_range {
 
 /* A memory node: its memory and its processors (arrays sized from the tables' counts). */
 struct plat_node {
-    uint32_t domain;     /* ACPI proximity domain (Linux: the node number) */
-    uint64_t mem_bytes;  /* its memory (enabled SRAT ranges; Linux: MemTotal) */
-    uint64_t free_bytes; /* the largest buffer it can hold now (0: it has no free memory) */
+    uint32_t domain;        /* ACPI proximity domain (Linux: the node number) */
+    uint64_t mem_bytes;     /* its memory (enabled SRAT ranges; Linux: MemTotal) */
+    uint64_t free_bytes;    /* the largest buffer it can hold now (0: it has no free memory) */
+    uint64_t special_bytes; /* special-purpose memory in it (the memory map's specific-purpose
+                               or hot-pluggable attribute: CXL, HBM): a tier target, never the main
+                               buffer */
     unsigned nranges;
     struct plat_mem_range *range;
     unsigned ncpus;
@@ -307,5 +310,13 @@ int plat_node_buffer_alloc(unsigned node, uint64_t size_bytes, uint64_t align_by
                            struct plat_buffer *b, char *why, size_t why_cap);
 /* Give a buffer from plat_node_buffer_alloc back. */
 void plat_node_buffer_free(struct plat_buffer *b);
+
+/*
+ * The firmware's HMAT as read once (machine/hmat.h: advertised latency and bandwidth per
+ * initiator-target pair, memory-side caches), or NULL with the reason in why (no HMAT, a
+ * malformed one, on Linux not readable).
+ */
+struct hmat;
+const struct hmat *plat_hmat(char *why, size_t why_cap);
 
 #endif

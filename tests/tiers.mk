@@ -8,3 +8,6 @@ test_hmat_SRCS := kernel/machine/hmat.c kernel/machine/acpi.c kernel/lib/fmt.c \
 
 FUZZ_TARGETS += fuzz_hmat
 fuzz_hmat_SRCS := kernel/machine/hmat.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
+
+# chase-host reads the HMAT Linux shows (host_numa.c): its unit test links the reader.
+test_host_numa_SRCS += kernel/machine/hmat.c kernel/lib/fmt.c kernel/lib/kmath.c

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The numa experiment: the random chase from a processor of each memory node over a buffer
 // in each node's memory, a node x node matrix beside the firmware's distances (SLIT), and the
-// read bandwidth of all of a node's processors into each node's memory beside it.
+// read bandwidth of all of a node's processors into each node's memory beside it; CPU-less nodes
+// and special-purpose memory are targets too, HMAT's advertised figures beside the measured.
 #include "experiments/driver.h"
 #include "point/ctx.h"
 #include "point/plan.h"
 #include "point/rows.h"
 #include "point/sizes.h"
 
+#include "machine/hmat.h"
 #include "machine/numa_table.h"
+#include "machine/tiers.h"
 #include "procs/mp.h"
 #include "stream/node_bw.h"
 #include "lib/console.h"
@@ -90,6 +93,7 @@ struct numa_run {
     struct numa_cell *cell;  /* nnodes x nnodes: [cpu node][mem node] */
     unsigned from;           /* the node whose processor chases now */
     struct node_bw bw;       /* the read bandwidth matrix */
+    const struct hmat *hmat; /* the firmware's advertised figures (NULL: no HMAT) */
 };
 
 /* Cell [a][b] of the latency matrix. */
@@ -146,7 +150,7 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
 {
     struct numa_run *d = data;
     unsigned to = d->mem[pp->index];
-    char keys[160], dist[8], sz[24], bw[256], placed[160];
+    char keys[160], dist[8], sz[24], bw[256], placed[200], adv[160];
     ksnprintf(keys, sizeof(keys), "%u,%u,%u,%u,%d,%llu", d->from, to, d->t.node[d->from].domain,
               d->t.node[to].domain, d->cpu_of[d->from], (unsigned long long)d->size_bytes);
     exp_samples(ctx, keys, r);
@@ -154,12 +158,16 @@ static void numa_row(struct exp_ctx *ctx, void *data, const struct exp_point *pp
                exp_size(sz, sizeof(sz), d->size_bytes),
                d->t.slit ? distance_text(d, d->from, to, dist, sizeof(dist)) : "-");
     exp_table_common(ctx, r);
-    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,%s,%s,", keys,
+    const struct node_bw_cell *b = node_bw_at(&d->bw, d->from, to);
+    tiers_hmat_cells(d->hmat, d->t.node[d->from].domain, d->t.node[to].domain, exp_ns(ctx, r),
+                     b->measured ? b->gbs : 0, adv, sizeof(adv));
+    strbuf_printf(&ctx->csv, "%s,%s,%llu,%llu,0x%016llx,0x%llx,%s,%s,%s,%s,", keys,
                   distance_text(d, d->from, to, dist, sizeof(dist)),
                   (unsigned long long)d->p->stride_bytes, (unsigned long long)pp->slots,
                   (unsigned long long)pp->pt.link_sum, (unsigned long long)d->buf[pp->index].phys,
                   exp_csv_field(placed, sizeof(placed), d->buf[pp->index].placement),
-                  bw_text(d, d->from, to, bw, sizeof(bw)));
+                  bw_text(d, d->from, to, bw, sizeof(bw)), d->cpu_of[to] >= 0 ? "false" : "true",
+                  adv);
     struct numa_cell *c = numa_cell_at(d, d->from, to);
     *c = (struct numa_cell){true, exp_ns(ctx, r), timing_ticks_to_ns(ctx->timing, r->tsc.min),
                             exp_cycles(r)};
@@ -177,6 +185,8 @@ static int numa_nodes(struct exp_ctx *ctx, struct numa_run *d)
         return EXP_RUN_SKIPPED;
     }
     unsigned n = plat_numa(&d->t, why, sizeof(why)), ncpu = 0;
+    char no_hmat[200];
+    d->hmat = plat_hmat(no_hmat, sizeof(no_hmat)); /* why there is none: run.json's hmat.note */
     if (n < 2) {
         if (n)
             ksnprintf(ctx->failure, sizeof(ctx->failure),
@@ -199,9 +209,8 @@ static int numa_nodes(struct exp_ctx *ctx, struct numa_run *d)
         for (unsigned k = 0; k < d->t.node[i].ncpus && d->cpu_of[i] < 0; k++)
             d->cpu_of[i] = d->t.node[i].cpu[k];
         ncpu += d->cpu_of[i] >= 0;
-        if (d->t.node[i].free_bytes)
-            d->mem[d->nmem++] = i;
     }
+    d->nmem = tiers_targets(&d->t, d->mem); /* CPU-less and special-purpose memory included */
     if (d->nmem < 2 || !ncpu) {
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "needs two memory nodes or more: %u of %u nodes have free memory, %u a "
@@ -295,19 +304,22 @@ static void numa_release(struct numa_run *d)
 /* The nodes as found: domain, memory, free span, ranges, processors. */
 static void numa_print_nodes(const struct numa_run *d)
 {
-    con_printf("%4s %6s %10s %10s %6s %5s  %s\n", "node", "domain", "memory", "free", "ranges",
-               "cpus", "chases from");
+    con_printf("%4s %6s %10s %10s %10s %6s %5s  %s\n", "node", "domain", "memory", "free",
+               "special", "ranges", "cpus", "chases from");
     for (unsigned i = 0; i < d->t.nnodes; i++) {
         const struct plat_node *nd = &d->t.node[i];
-        char mem[24], fr[24], from[48] = "-";
-        int near = node_nearest_cpu_node(&d->t, i);
+        char mem[24], fr[24], sp[24], from[64] = "-";
+        const char *by;
+        int near = tiers_measured_from(&d->t, d->hmat, i, &by);
         if (d->cpu_of[i] >= 0)
             ksnprintf(from, sizeof(from), "cpu %d", d->cpu_of[i]);
-        else if (near >= 0) /* memory only: its row is the nearest node's (SLIT) */
-            ksnprintf(from, sizeof(from), "cpu %d of node %d, the nearest", d->cpu_of[near], near);
-        con_printf("%4u %6u %10s %10s %6u %5u  %s\n", i, nd->domain,
+        else if (near >= 0) /* CPU-less: HMAT's attached initiator, else the nearest by SLIT */
+            ksnprintf(from, sizeof(from), "cpu %d of node %d, the nearest%s", d->cpu_of[near], near,
+                      by[0] == 'H' ? " (HMAT)" : "");
+        con_printf("%4u %6u %10s %10s %10s %6u %5u  %s\n", i, nd->domain,
                    exp_size(mem, sizeof(mem), nd->mem_bytes),
-                   exp_size(fr, sizeof(fr), nd->free_bytes), nd->nranges, nd->ncpus, from);
+                   exp_size(fr, sizeof(fr), nd->free_bytes),
+                   exp_size(sp, sizeof(sp), nd->special_bytes), nd->nranges, nd->ncpus, from);
     }
     if (d->t.note[0])
         con_printf("note: %s\n", d->t.note);
@@ -338,6 +350,32 @@ static void numa_print_matrix(const struct numa_run *d)
         }
         con_printf("\n");
     }
+}
+
+/* Each measured pair beside HMAT's advertised latency and bandwidth (when the firmware has one). */
+static void numa_print_tiers(const struct numa_run *d)
+{
+    if (!d->hmat)
+        return;
+    con_printf("measured beside HMAT (latency: read, else access; bandwidth likewise)\n%4s %4s "
+               "%8s %10s %10s %10s %10s\n",
+               "from", "mem", "cpu_less", "ns", "HMAT ns", "GB/s", "HMAT MB/s");
+    for (unsigned i = 0; i < d->t.nnodes; i++)
+        for (unsigned k = 0; d->cpu_of[i] >= 0 && k < d->nmem; k++) {
+            const struct numa_cell *c = numa_cell_at(d, i, d->mem[k]);
+            const struct node_bw_cell *b = node_bw_at(&d->bw, i, d->mem[k]);
+            const struct hmat_pair *p =
+                hmat_pair_of(d->hmat, d->t.node[i].domain, d->t.node[d->mem[k]].domain);
+            const char *kind;
+            double ns = 0;
+            uint64_t mbs = 0;
+            bool has_ns = hmat_latency_ns(p, &ns, &kind),
+                 has_bw = hmat_bandwidth_mbs(p, &mbs, &kind);
+            con_printf("%4u %4u %8s %10.1f %10.1f %10.2f %10llu\n", i, d->mem[k],
+                       d->cpu_of[d->mem[k]] >= 0 ? "no" : "yes", c->measured ? c->ns_median : 0.0,
+                       has_ns ? ns : 0.0, b->measured ? b->gbs : 0.0,
+                       has_bw ? (unsigned long long)mbs : 0ULL);
+        }
 }
 
 /* The row of one processor's node: its windows sent to that processor. */
@@ -387,7 +425,7 @@ static int numa_measure(struct exp_ctx *ctx, struct numa_run *d)
         "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes,slit_distance,"
         "stride_bytes,slots,chain_checksum,buffer_phys,buffer_placement,read_gbs,read_gbs_min,"
         "read_gbs_max,read_processors,read_reps,read_bytes,read_width,read_widths_"
-        "gbs," EXP_CSV_COMMON "\n");
+        "gbs,cpu_less," TIERS_CSV_HEAD "," EXP_CSV_COMMON "\n");
     strbuf_puts(&ctx->samples,
                 "cpu_node,mem_node,cpu_domain,mem_domain,cpu,size_bytes," EXP_SAMPLES_COMMON "\n");
     int rc = numa_nodes(ctx, d);
@@ -415,6 +453,7 @@ static int numa_measure(struct exp_ctx *ctx, struct numa_run *d)
     numa_free(d);
     numa_print_matrix(d);
     node_bw_print(&d->t, d->mem, d->nmem, &d->bw);
+    numa_print_tiers(d);
     if (failed == rows)
         return EXP_RUN_FAILED;
     if (failed)
@@ -439,7 +478,8 @@ const struct experiment experiment_numa = {
         },
     .describe = "the random chase from a processor of each memory node over a buffer in each "
                 "node's memory: a node x node latency matrix beside SLIT's distances, and the "
-                "read bandwidth of all of a node's processors into each node's memory",
+                "read bandwidth of all of a node's processors into each node's memory; CPU-less "
+                "nodes and special-purpose memory too, beside the firmware's HMAT",
     .why = "memory of another node (socket, die, CXL) is farther: the matrix shows how much, and "
            "whether SLIT's order is the measured one",
     .run = numa_run,

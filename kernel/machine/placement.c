@@ -28,12 +28,8 @@ unsigned place_node_order(const struct plat_numa *t, unsigned home, unsigned *or
     return k;
 }
 
-/*
- * The memory map inside node's ranges, into out (cap entries): hot-pluggable ranges left out and
- * special memory kept out of reach unless asked (then it counts as usable). Returns how many.
- */
-static unsigned node_map(const struct mem_region *r, unsigned n, const struct plat_node *nd,
-                         bool asked, struct mem_region *out, unsigned cap)
+unsigned place_node_map(const struct mem_region *r, unsigned n, const struct plat_node *nd,
+                        bool asked, struct mem_region *out, unsigned cap)
 {
     unsigned k = 0;
     for (unsigned i = 0; i < nd->nranges && k < cap; i++) {
@@ -74,7 +70,7 @@ static bool try_node(const struct mem_region *r, unsigned n, const struct plat_n
     struct mem_region *in = plat_alloc(cap * sizeof(*in));
     if (!in)
         return false;
-    unsigned k = node_map(r, n, &t->node[i], q->node == (int)i, in, cap);
+    unsigned k = place_node_map(r, n, &t->node[i], q->node == (int)i, in, cap);
     bool placed = place_wb(in, k, q, out);
     *largest = memmap_largest_usable(in, k, q->align);
     plat_free(in);
@@ -154,6 +150,34 @@ bool place_in_nodes(const struct mem_region *r, unsigned n, const struct plat_nu
               "%llu bytes)",
               (unsigned long long)q->size, (unsigned long long)q->align, q->home,
               (unsigned long long)home_largest);
+    return false;
+}
+
+void place_node_space(const struct mem_region *r, unsigned n, struct plat_numa *t, uint64_t align)
+{
+    for (unsigned i = 0; i < t->nnodes; i++) {
+        struct plat_node *nd = &t->node[i];
+        unsigned cap = n + nd->nranges + 1;
+        struct mem_region *in = plat_alloc(cap * sizeof(*in));
+        nd->free_bytes = nd->special_bytes = 0;
+        if (!in)
+            continue;
+        unsigned k = 0;
+        for (unsigned g = 0; g < nd->nranges; g++)
+            k += memmap_clip(r, n, nd->range[g].base, nd->range[g].size_bytes, in + k, cap - k);
+        for (unsigned g = 0; g < k; g++)
+            nd->special_bytes += in[g].type == MEM_SPECIAL ? in[g].size : 0;
+        k = place_node_map(r, n, nd, true, in, cap);
+        nd->free_bytes = memmap_largest_usable(in, k, align);
+        plat_free(in);
+    }
+}
+
+bool place_in_special(const struct mem_region *r, unsigned n, uint64_t addr, uint64_t size)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (r[i].type == MEM_SPECIAL && r[i].base < addr + size && addr < r[i].base + r[i].size)
+            return true;
     return false;
 }
 

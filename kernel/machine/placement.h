@@ -53,6 +53,26 @@ bool place_in_nodes(const struct mem_region *r, unsigned n, const struct plat_nu
                     const struct place_request *q, struct place_result *out, char *why,
                     size_t why_cap);
 
+/*
+ * The memory map inside nd's ranges, into out (cap entries: n + nd->nranges is enough):
+ * hot-pluggable ranges left out and special-purpose memory kept out of reach unless asked (then
+ * both count as usable: a buffer asked for in that node, a tier target). Returns how many.
+ */
+unsigned place_node_map(const struct mem_region *r, unsigned n, const struct plat_node *nd,
+                        bool asked, struct mem_region *out, unsigned cap);
+
+/*
+ * Each node's room for a tier buffer in the normalized memory map r[0..n): free_bytes the
+ * largest span aligned to align inside its SRAT ranges, special-purpose memory (MEM_SPECIAL: the
+ * memory map's specific-purpose or hot-pluggable attribute) and hot-pluggable ranges counted,
+ * since a buffer asked for in a node may lie there; special_bytes the special-purpose memory inside
+ * its ranges. The main buffer never goes there (place_in_nodes without a node asked for).
+ */
+void place_node_space(const struct mem_region *r, unsigned n, struct plat_numa *t, uint64_t align);
+
+/* Whether [addr, addr + size) overlaps special-purpose memory (MEM_SPECIAL) in r[0..n). */
+bool place_in_special(const struct mem_region *r, unsigned n, uint64_t addr, uint64_t size);
+
 /* The node index whose (non-hot-pluggable or any) SRAT ranges hold [addr, addr+size), or -1. */
 int place_node_of(const struct plat_numa *t, uint64_t addr, uint64_t size);
 

@@ -6,6 +6,8 @@
 #include "config/config.h"
 #include "lib/console.h"
 #include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "machine/hmat.h"
 #include "platform.h"
 
 #ifndef CHASE_VERSION
@@ -63,6 +65,40 @@ static void facts_print(const struct cpu_facts *f)
                                                                        : ", enabled");
 }
 
+/* The firmware's HMAT, when it has one: each pair's advertised figures, memory-side caches. */
+static void print_hmat(void)
+{
+    char why[200], size[24];
+    const struct hmat *h = plat_hmat(why, sizeof(why));
+    if (!h)
+        return;
+    con_printf("  hmat       advertised (initiator -> target domain): latency ns, bandwidth MB/s "
+               "(access, read, write; - not given)\n");
+    for (unsigned i = 0; i < h->npairs; i++) {
+        const struct hmat_pair *p = &h->pair[i];
+        char f[HMAT_DATA_TYPES][24];
+        for (unsigned d = 0; d < HMAT_DATA_TYPES; d++)
+            if (!(p->have & 1u << d))
+                ksnprintf(f[d], sizeof(f[d]), "-");
+            else if (d <= HMAT_WRITE_LATENCY)
+                ksnprintf(f[d], sizeof(f[d]), "%.1f", (double)p->value[d] / 1000.0);
+            else
+                ksnprintf(f[d], sizeof(f[d]), "%llu", (unsigned long long)p->value[d]);
+        con_printf("  hmat       %u -> %u%s: latency %s / %s / %s, bandwidth %s / %s / %s\n",
+                   p->initiator, p->target, p->hierarchy ? " (memory-side cache)" : "", f[0], f[1],
+                   f[2], f[3], f[4], f[5]);
+    }
+    for (unsigned i = 0; i < h->ncaches; i++) {
+        const struct hmat_cache *c = &h->cache[i];
+        fmt_size(size, sizeof(size), (double)c->size_bytes);
+        con_printf("  hmat       memory-side cache of domain %u: %s, level %u of %u, %s, %s, "
+                   "%u-byte lines\n",
+                   c->mem_domain, size, c->level, c->total_levels,
+                   hmat_cache_associativity(c->associativity), hmat_cache_policy(c->write_policy),
+                   c->line_bytes);
+    }
+}
+
 void banner_print(const struct machine *m)
 {
     const struct cpu_info *c = &m->cpu;
@@ -111,6 +147,8 @@ void banner_print(const struct machine *m)
     memtypes_print(&m->memtype);
     facts_print(&m->facts);
     banner_identity_print(m);
+    if (kstrcmp(m->platform, "sim") != 0) /* chase-sim: no firmware's tables */
+        print_hmat();
 }
 
 /* The memory nodes of the buffer and page tables, and why the buffer's moved if it did. */

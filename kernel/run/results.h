@@ -43,7 +43,8 @@ void results_arm_json(struct json *j, const struct arm_regs *a);
 /* Write the SMBIOS identity, microcode and memory encryption as "machine_identity". */
 void results_identity_json(struct json *j, const struct run_record *r);
 
-/* Write the memory nodes (ranges, processors, SLIT) as the run.json member "memory_nodes". */
+/* Write the memory nodes (ranges, processors, SLIT) as the run.json member "memory_nodes", and
+   the firmware's HMAT as "hmat". */
 void results_nodes_json(struct json *j);
 
 /* Write the effective configuration as a JSON object member "config". */

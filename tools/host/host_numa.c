@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "machine/hmat.h"
 #include "machine/numa_table.h"
 
 #define NODE_DIR "/devices/system/node"
@@ -24,7 +25,9 @@
 #define MPOL_MF_STRICT (1u << 0)
 #define MPOL_MF_MOVE (1u << 1)
 #define PAGE_BYTES 4096ULL
-#define PLACEMENT_SAMPLES 64 /* pages whose node move_pages reports */
+#define PLACEMENT_SAMPLES 64                       /* pages whose node move_pages reports */
+#define HMAT_PATH "/sys/firmware/acpi/tables/HMAT" /* the firmware's table (root may read it) */
+#define HMAT_FILE_MAX (1u << 20)                   /* a table larger than this is not read */
 
 /* The whole of a small file into buf, NUL-terminated; false when it cannot be read. */
 static bool read_text(const char *path, char *buf, size_t cap)
@@ -342,4 +345,30 @@ void plat_node_buffer_free(struct plat_buffer *b)
     if (b->virt)
         munmap(b->virt, b->size_bytes);
     b->virt = NULL;
+}
+
+/* The HMAT as Linux shows the firmware's (readable by root), read once. */
+const struct hmat *plat_hmat(char *why, size_t why_cap)
+{
+    static bool read;
+    static bool ok;
+    static char reason[200];
+    static struct hmat h;
+    if (!read) {
+        read = true;
+        uint8_t *buf = malloc(HMAT_FILE_MAX);
+        FILE *f = buf ? fopen(HMAT_PATH, "rb") : NULL;
+        size_t n = f ? fread(buf, 1, HMAT_FILE_MAX, f) : 0;
+        if (!f)
+            snprintf(reason, sizeof(reason), "%s cannot be read: %s", HMAT_PATH,
+                     buf ? strerror(errno) : "no memory");
+        else
+            ok = hmat_read(buf, n, &h, reason, sizeof(reason));
+        if (f)
+            fclose(f);
+        free(buf);
+    }
+    if (!ok)
+        snprintf(why, why_cap, "%s", reason);
+    return ok ? &h : NULL;
 }

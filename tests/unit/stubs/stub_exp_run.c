@@ -196,6 +196,13 @@ void plat_node_buffer_free(struct plat_buffer *b)
     not_here("plat_node_buffer_free");
 }
 
+const struct hmat *plat_hmat(char *why, size_t why_cap)
+{
+    (void)why, (void)why_cap;
+    not_here("plat_hmat");
+    return NULL;
+}
+
 bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
 {
     (void)k, (void)w;
