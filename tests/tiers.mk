@@ -11,3 +11,6 @@ fuzz_hmat_SRCS := kernel/machine/hmat.c kernel/lib/fmt.c kernel/lib/kstring.c ke
 
 # chase-host reads the HMAT Linux shows (host_numa.c): its unit test links the reader.
 test_host_numa_SRCS += kernel/machine/hmat.c kernel/lib/fmt.c kernel/lib/kmath.c
+
+# QEMU q35 with hmat=on: a node with processors, a CPU-less node, HMAT's figures beside numa's.
+SCRIPT_TESTS += tests/qemu/test_hmat.sh

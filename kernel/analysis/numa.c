@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The numa experiment's report side: the node x node matrix beside SLIT, the remote/local
 // latency ratio of every pair, whether the measured order is SLIT's, and the node x node read
-// bandwidth (all of a node's processors into each node's memory) where the run measured it.
+// bandwidth (all of a node's processors into each node's memory) where the run measured it;
+// CPU-less memory nodes marked, and the firmware's HMAT figures beside the measured ones.
 #include "analysis/judge.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/kstring.h"
 #include "lib/stats.h"
 
 #define NUMA_NODES 32      /* read back: AMD L3-as-node (24 domains), Xeon Max SNC4 (16) */
@@ -15,9 +17,12 @@ struct numa_matrix {
     unsigned n; /* nodes: one more than the highest node number seen */
     double ns[NUMA_NODES][NUMA_NODES], min[NUMA_NODES][NUMA_NODES];
     double slit[NUMA_NODES][NUMA_NODES];
-    double gbs[NUMA_NODES][NUMA_NODES];   /* read bandwidth, GB/s (NaN: not measured) */
-    double procs[NUMA_NODES][NUMA_NODES]; /* ... over this many processors */
-    bool has_gbs;                         /* the table has the read_gbs column */
+    double gbs[NUMA_NODES][NUMA_NODES];      /* read bandwidth, GB/s (NaN: not measured) */
+    double procs[NUMA_NODES][NUMA_NODES];    /* ... over this many processors */
+    bool has_gbs;                            /* the table has the read_gbs column */
+    bool cpu_less[NUMA_NODES];               /* the memory node has no processor of its own */
+    double hmat_ns[NUMA_NODES][NUMA_NODES];  /* HMAT's advertised latency (NaN: none) */
+    double hmat_mbs[NUMA_NODES][NUMA_NODES]; /* ... and bandwidth, MB/s */
 };
 
 /* Fill m from the table; false when a column is missing. */
@@ -26,13 +31,18 @@ static bool read_matrix(const struct csv *t, struct numa_matrix *m)
     int cf = csv_col(t, "cpu_node"), cm = csv_col(t, "mem_node"), cn = csv_col(t, "ns_median");
     int cmin = csv_col(t, "ns_min"), cs = csv_col(t, "slit_distance");
     int cg = csv_col(t, "read_gbs"), cp = csv_col(t, "read_processors");
+    int cl = csv_col(t, "cpu_less"), chn = csv_col(t, "hmat_latency_ns");
+    int chb = csv_col(t, "hmat_bandwidth_mbs");
     if (cf < 0 || cm < 0 || cn < 0 || cmin < 0 || cs < 0)
         return false;
     m->n = 0;
     m->has_gbs = cg >= 0;
     for (unsigned a = 0; a < NUMA_NODES; a++)
         for (unsigned b = 0; b < NUMA_NODES; b++)
-            m->ns[a][b] = m->min[a][b] = m->slit[a][b] = m->gbs[a][b] = m->procs[a][b] = KM_NAN;
+            m->ns[a][b] = m->min[a][b] = m->slit[a][b] = m->gbs[a][b] = m->procs[a][b] =
+                m->hmat_ns[a][b] = m->hmat_mbs[a][b] = KM_NAN;
+    for (unsigned b = 0; b < NUMA_NODES; b++)
+        m->cpu_less[b] = false;
     for (size_t i = 0; i < t->nrows; i++) {
         double f = csv_num(t, i, cf), g = csv_num(t, i, cm);
         if (!(f >= 0 && f < NUMA_NODES && g >= 0 && g < NUMA_NODES))
@@ -43,6 +53,9 @@ static bool read_matrix(const struct csv *t, struct numa_matrix *m)
         m->slit[a][b] = csv_num(t, i, cs); /* NaN when the cell is empty */
         m->gbs[a][b] = cg >= 0 ? csv_num(t, i, cg) : KM_NAN;
         m->procs[a][b] = cp >= 0 ? csv_num(t, i, cp) : KM_NAN;
+        m->hmat_ns[a][b] = chn >= 0 ? csv_num(t, i, chn) : KM_NAN;
+        m->hmat_mbs[a][b] = chb >= 0 ? csv_num(t, i, chb) : KM_NAN;
+        m->cpu_less[b] = cl >= 0 && kstrcmp(csv_text(t, i, cl), "true") == 0;
         m->n = a + 1 > m->n ? a + 1 : m->n;
         m->n = b + 1 > m->n ? b + 1 : m->n;
     }
@@ -55,7 +68,7 @@ static void matrix_lines(const struct numa_matrix *m, struct verdict *v)
     char line[VERDICT_CHARS] = "| processor's node \\ memory's node |";
     char rule[VERDICT_CHARS] = "|---|";
     for (unsigned b = 0; b < m->n; b++) {
-        judge_append(line, sizeof(line), " %u |", b);
+        judge_append(line, sizeof(line), m->cpu_less[b] ? " %u (CPU-less) |" : " %u |", b);
         judge_append(rule, sizeof(rule), "---|");
     }
     verdict_line(v, "%s", line);
@@ -109,6 +122,40 @@ static void bandwidth_lines(const struct numa_matrix *m, struct verdict *v)
         if (any)
             verdict_line(v, "%s", row);
     }
+}
+
+/* Each measured pair beside HMAT's advertised latency and bandwidth; nothing without HMAT. */
+static void hmat_lines(const struct numa_matrix *m, struct verdict *v)
+{
+    bool header = false;
+    for (unsigned a = 0; a < m->n; a++)
+        for (unsigned b = 0; b < m->n; b++) {
+            double ns = m->ns[a][b], hns = m->hmat_ns[a][b], gbs = m->gbs[a][b];
+            double mbs = m->hmat_mbs[a][b];
+            if (!kisfinite(ns) || (!kisfinite(hns) && !kisfinite(mbs)))
+                continue;
+            if (!header) {
+                verdict_line(v, "%s", "");
+                verdict_line(v, "| from node | memory node | ns (median) | HMAT | x HMAT | read "
+                                "GB/s | HMAT | x HMAT |");
+                verdict_line(v, "|---|---|---|---|---|---|---|---|");
+                header = true;
+            }
+            char lat[32] = "-", lr[16] = "-", bw[16] = "-", hb[32] = "-", br[16] = "-";
+            if (kisfinite(hns) && hns > 0) {
+                ksnprintf(lat, sizeof(lat), "HMAT %.1f ns", hns);
+                ksnprintf(lr, sizeof(lr), "%.2f", ns / hns);
+            }
+            if (kisfinite(gbs))
+                ksnprintf(bw, sizeof(bw), "%.2f", gbs);
+            if (kisfinite(mbs) && mbs > 0) {
+                ksnprintf(hb, sizeof(hb), "HMAT %.0f MB/s", mbs);
+                if (kisfinite(gbs))
+                    ksnprintf(br, sizeof(br), "%.2f", gbs * 1000.0 / mbs);
+            }
+            verdict_line(v, "| %u | %u%s | %.1f | %s | %s | %s | %s | %s |", a, b,
+                         m->cpu_less[b] ? " (CPU-less)" : "", ns, lat, lr, bw, hb, br);
+        }
 }
 
 /*
@@ -193,6 +240,7 @@ static void judge_numa(const struct an_judge *j, struct verdict *v)
     double ratios[NUMA_NODES * NUMA_NODES], local, remote;
     size_t nratios = 0;
     pair_lines(&m, v, ratios, &nratios);
+    hmat_lines(&m, v);
     local_remote(&m, (const double(*)[NUMA_NODES])m.ns, &local, &remote);
     unsigned compared = 0, bad = 0;
     for (unsigned a = 0; a < m.n; a++)
