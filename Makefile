@@ -255,7 +255,7 @@ UNIT_TESTS += machine/test_placement machine/test_topology machine/test_cpu_sele
 test_topology_SRCS := kernel/machine/topology.c
 test_cpu_select_SRCS := kernel/machine/cpu_select.c tests/unit/stubs/stub_platform.c
 test_placement_SRCS := kernel/machine/placement.c kernel/machine/memmap.c kernel/machine/memtype.c \
-	kernel/machine/numa_table.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
+	kernel/machine/tiers.c kernel/machine/hmat.c kernel/machine/numa_table.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
 test_srat_SRCS := kernel/machine/srat.c kernel/machine/acpi.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c kernel/machine/numa_table.c kernel/machine/arm_smp.c kernel/machine/arm_id.c \
 	tests/unit/stubs/stub_platform.c

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the buffer's placement over memory maps and memory nodes: the boot processor's
 // node rather than the highest address, the nearest node by SLIT when it has no room, never
-// special-purpose or hot-pluggable memory unless a node is asked for, and write-back only.
+// special-purpose or hot-pluggable memory unless a node is asked for, and write-back only;
+// special-purpose memory (EFI_MEMORY_SP) and CPU-less nodes as the tier measurement's targets.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +11,11 @@
 
 #include <cmocka.h>
 
+#include "machine/hmat.h"
 #include "machine/memtype.h"
 #include "machine/numa_table.h"
 #include "machine/placement.h"
+#include "machine/tiers.h"
 
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
@@ -183,6 +186,69 @@ static void test_special_and_hotplug(void **state)
     assert_false(place_in_nodes(only_sp, 1, NULL, &q, &res, why, sizeof(why)));
 }
 
+/*
+ * A memory map with EFI_MEMORY_SP ranges (efi_memory_regions makes them MEM_SPECIAL): node 0,
+ * with the processor, holds [0, 4 GiB), its top GiB special-purpose (HBM in flat mode); node 1,
+ * CPU-less, holds [4, 8) GiB, all special-purpose (a CXL expander). SLIT 10/20.
+ */
+static void test_special_purpose_tiers(void **state)
+{
+    (void)state;
+    static const unsigned cpus[2] = {1, 0}, ranges[2] = {1, 1};
+    static const uint8_t d[2][2] = {{10, 20}, {20, 10}};
+    static struct hmat h;
+    struct plat_numa u;
+    assert_true(numa_table_alloc(&u, 2, cpus, ranges));
+    u.node[0].ncpus = 1;
+    u.node[0].cpu[0] = 0;
+    u.node[0].range[u.node[0].nranges++] = (struct plat_mem_range){0, 4 * GiB, false, false};
+    u.node[1].domain = 1;
+    u.node[1].range[u.node[1].nranges++] = (struct plat_mem_range){4 * GiB, 4 * GiB, false, false};
+    u.slit = true;
+    memcpy(u.distance, d, sizeof(d));
+    struct mem_region m[3] = {{1 * MiB, 3 * GiB - 1 * MiB, MEM_USABLE},
+                              {3 * GiB, 1 * GiB, MEM_SPECIAL},
+                              {4 * GiB, 4 * GiB, MEM_SPECIAL}};
+    /* Listed as tier targets: each node's room counts its special-purpose memory. */
+    place_node_space(m, 3, &u, 2 * MiB);
+    assert_int_equal(u.node[0].special_bytes, 1 * GiB);
+    assert_int_equal(u.node[1].special_bytes, 4 * GiB);
+    assert_int_equal(u.node[0].free_bytes, 4 * GiB - 2 * MiB); /* [2 MiB, 4 GiB), joined */
+    assert_int_equal(u.node[1].free_bytes, 4 * GiB);
+    unsigned targets[2];
+    assert_int_equal(tiers_targets(&u, targets), 2);
+    assert_int_equal(targets[0], 0);
+    assert_int_equal(targets[1], 1);
+    /* The CPU-less node is measured from node 0: by SLIT, or by HMAT's attached initiator. */
+    const char *by;
+    assert_int_equal(tiers_measured_from(&u, NULL, 1, &by), 0);
+    assert_string_equal(by, "SLIT");
+    h.ndomains = 1;
+    h.domain[0] = (struct hmat_domain){1, true, 0};
+    assert_int_equal(tiers_measured_from(&u, &h, 1, &by), 0);
+    assert_string_equal(by, "HMAT");
+    assert_int_equal(tiers_measured_from(&u, &h, 0, &by), 0);
+    assert_string_equal(by, "own");
+
+    /* The main buffer never lies in special-purpose memory, however large it is asked to be. */
+    struct place_result res;
+    struct place_request q = req(1 * GiB, PLACE_NODE_HOME, 0);
+    assert_true(place_in_nodes(m, 3, &u, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 0);
+    assert_true(res.addr + q.size <= 3 * GiB);
+    assert_false(place_in_special(m, 3, res.addr, q.size));
+    q.size = 3 * GiB;
+    assert_false(place_in_nodes(m, 3, &u, &q, &res, why, sizeof(why)));
+    assert_non_null(strstr(why, "outside special-purpose and hot-pluggable memory"));
+    /* A tier buffer asked for in node 1 lies in its special-purpose memory. */
+    q = req(2 * GiB, 1, 0);
+    assert_true(place_in_nodes(m, 3, &u, &q, &res, why, sizeof(why)));
+    assert_int_equal(res.node, 1);
+    assert_true(res.addr >= 4 * GiB && res.addr + q.size <= 8 * GiB);
+    assert_true(place_in_special(m, 3, res.addr, q.size));
+    node_table_free(&u);
+}
+
 /* A machine whose MTRRs make node 0's top 256 MiB UC (default WB): placed just below it. */
 static void test_write_back_in_node(void **state)
 {
@@ -217,7 +283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_home_node_not_highest), cmocka_unit_test(test_asked_node),
         cmocka_unit_test(test_nearest_by_slit),       cmocka_unit_test(test_special_and_hotplug),
-        cmocka_unit_test(test_write_back_in_node),
+        cmocka_unit_test(test_write_back_in_node),    cmocka_unit_test(test_special_purpose_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
