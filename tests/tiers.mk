@@ -14,3 +14,7 @@ test_host_numa_SRCS += kernel/machine/hmat.c kernel/lib/fmt.c kernel/lib/kmath.c
 
 # QEMU q35 with hmat=on: a node with processors, a CPU-less node, HMAT's figures beside numa's.
 SCRIPT_TESTS += tests/qemu/test_hmat.sh
+
+# chase-host on Debian's kernel in QEMU with hmat=on: a CPU-less node bound with mbind, the HMAT
+# read from sysfs (tests/host/test_host_numa.sh's way: numa_init and the static chase-host).
+SCRIPT_TESTS += tests/host/test_host_tiers.sh
