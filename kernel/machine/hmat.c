@@ -8,6 +8,7 @@
 #include "machine/acpi.h"
 
 #define PS_PER_NS 1000.0
+#define HMAT_REVISION_UNITS 2 /* ACPI 6.3's table: latency base units in ps, bandwidth in MB/s */
 
 /* A little-endian 16-bit field. */
 static unsigned rd16(const uint8_t *p)
@@ -165,6 +166,7 @@ bool hmat_read(const void *table, size_t len, struct hmat *h, char *why, size_t 
         return false;
     }
     h->revision = t[8];
+    h->units_known = h->revision >= HMAT_REVISION_UNITS;
     for (uint32_t at = HMAT_FIRST_STRUCT; at < tlen; at += acpi_rd32(t + at + 4)) {
         if (!check_struct(t, tlen, at, why, why_cap))
             return false;

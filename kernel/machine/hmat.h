@@ -78,6 +78,8 @@ struct hmat {
     unsigned unknown;     /* structures of other types, skipped */
     unsigned lb_structs;  /* latency and bandwidth structures read */
     bool figure_overflow; /* an entry times its base unit overflowed 64 bits: left out */
+    bool units_known;     /* revision 2 or later (ACPI 6.3+): picoseconds and MB/s. Revision 1
+                             (ACPI 6.2) figures are kept as given: Linux divides those by 10 */
     struct hmat_domain domain[HMAT_DOMAINS_MAX];
     struct hmat_pair pair[HMAT_PAIRS_MAX];
     struct hmat_cache cache[HMAT_CACHES_MAX];

@@ -47,12 +47,12 @@ void tiers_hmat_cells(const struct hmat *h, uint32_t init, uint32_t target, doub
     char lat[24] = "", bw[24] = "", lr[24] = "", br[24] = "";
     if (hmat_latency_ns(p, &hns, &lkind)) {
         ksnprintf(lat, sizeof(lat), "%.3f", hns);
-        if (ns > 0 && hns > 0)
+        if (ns > 0 && hns > 0 && h->units_known)
             ksnprintf(lr, sizeof(lr), "%.3f", ns / hns);
     }
     if (hmat_bandwidth_mbs(p, &mbs, &bkind)) {
         ksnprintf(bw, sizeof(bw), "%llu", (unsigned long long)mbs);
-        if (gbs > 0 && mbs)
+        if (gbs > 0 && mbs && h->units_known)
             ksnprintf(br, sizeof(br), "%.3f", gbs * MBS_PER_GBS / (double)mbs);
     }
     ksnprintf(buf, cap, "%s,%s,%s,%s,%s,%s", lat, lkind, bw, bkind, lr, br);

@@ -30,7 +30,8 @@ int tiers_measured_from(const struct plat_numa *t, const struct hmat *h, unsigne
  * HMAT's figures for initiator domain init and target domain target beside what was measured
  * (ns: latency median; gbs: read bandwidth in GB/s, NaN or <= 0 when not measured), as CSV cells
  * into buf: hmat_latency_ns, hmat_latency_kind, hmat_bandwidth_mbs, hmat_bandwidth_kind,
- * latency_vs_hmat, bandwidth_vs_hmat (measured / advertised); empty cells where HMAT (h NULL:
+ * latency_vs_hmat, bandwidth_vs_hmat (measured / advertised; empty for a revision 1 HMAT, whose
+ * units are not ACPI 6.3's); empty cells where HMAT (h NULL:
  * none) gives no figure. TIERS_CSV_HEAD names them.
  */
 #define TIERS_CSV_HEAD                                                                             \

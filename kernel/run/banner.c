@@ -74,6 +74,9 @@ static void print_hmat(void)
         return;
     con_printf("  hmat       advertised (initiator -> target domain): latency ns, bandwidth MB/s "
                "(access, read, write; - not given)\n");
+    if (!h->units_known)
+        con_printf("  hmat       revision %u (ACPI 6.2): figures as given, not in 6.3's units\n",
+                   h->revision);
     for (unsigned i = 0; i < h->npairs; i++) {
         const struct hmat_pair *p = &h->pair[i];
         char f[HMAT_DATA_TYPES][24];

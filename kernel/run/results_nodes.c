@@ -93,6 +93,7 @@ static void hmat_json(struct json *j)
     json_string(j, "note", h ? NULL : why);
     if (h) {
         json_u64(j, "revision", h->revision);
+        json_bool(j, "units_known", h->units_known); /* false: revision 1, figures as given */
         json_array_begin(j, "domains");
         for (unsigned i = 0; i < h->ndomains; i++) {
             json_object_begin(j, NULL);

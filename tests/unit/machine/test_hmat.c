@@ -136,6 +136,7 @@ static void test_two_tiers(void **state)
     assert_true(reread());
     assert_true(h.present);
     assert_int_equal(h.revision, 2);
+    assert_true(h.units_known);
     assert_int_equal(h.ndomains, 2);
     assert_int_equal(h.lb_structs, 5);
     assert_int_equal(h.ncaches, 1);
@@ -205,6 +206,9 @@ static void test_unknown_type_skipped(void **state)
     assert_true(reread());
     assert_int_equal(h.unknown, 1);
     assert_int_equal(h.ndomains, 1);
+    tab[8] = 1; /* ACPI 6.2's revision 1: read, its units not taken for 6.3's */
+    assert_true(reread());
+    assert_false(h.units_known);
     assert_int_equal(h.domain[0].mem_domain, 3);
     assert_false(h.domain[0].initiator_valid);
 }
