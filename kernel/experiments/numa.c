@@ -315,7 +315,7 @@ static void numa_print_nodes(const struct numa_run *d)
             ksnprintf(from, sizeof(from), "cpu %d", d->cpu_of[i]);
         else if (near >= 0) /* CPU-less: HMAT's attached initiator, else the nearest by SLIT */
             ksnprintf(from, sizeof(from), "cpu %d of node %d, the nearest%s", d->cpu_of[near], near,
-                      by[0] == 'H' ? " (HMAT)" : "");
+                      kstrcmp(by, "HMAT") == 0 ? " (HMAT)" : "");
         con_printf("%4u %6u %10s %10s %10s %6u %5u  %s\n", i, nd->domain,
                    exp_size(mem, sizeof(mem), nd->mem_bytes),
                    exp_size(fr, sizeof(fr), nd->free_bytes),
