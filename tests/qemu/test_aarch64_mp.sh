@@ -10,7 +10,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 SMALL=(--set profile=quick --set on_exit=shutdown --set cores.max=64K --set c2c.rounds=50
-    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set bw_cores.level=L1)
+    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set loaded.mode=read
+    --set bw_cores.level=L1)
 MP='experiments=cores,c2c,loaded,bw_cores'
 
 # mp_run NAME CPU SMP [qemu-run.sh options...]: the four multi-processor experiments on SMP
