@@ -91,11 +91,13 @@ static uint64_t traffic_block(const struct traffic_gen *g, const struct traffic_
     return sum;
 }
 
-/* Wait ticks on the TSC (the fenced read also lets the block's loads finish first). */
+/* Wait ticks on the TSC, unfenced: the block's loads and stores stay in flight meanwhile (a
+   fenced read would drain them at every block, and a light delay would cost a whole memory
+   latency per block: one generator moved 1.0 GB/s at 50 ns per block, 3.1 flat out). */
 static void wait_ticks(uint64_t ticks)
 {
-    uint64_t until = arch_tsc_fenced() + ticks;
-    while (arch_tsc_fenced() < until)
+    uint64_t until = arch_tsc_unfenced() + ticks;
+    while (arch_tsc_unfenced() < until)
         arch_pause();
 }
 
@@ -109,10 +111,10 @@ static enum win_state traffic_look(const struct traffic_gen *g, const struct win
 {
     uint64_t every = g->delay_ticks ? 1 : TRAFFIC_DEADLINE_BLOCKS;
     if (!done)
-        return g->deadline_tsc && arch_tsc_fenced() > g->deadline_tsc ? WIN_DEADLINE : WIN_GO_ON;
+        return g->deadline_tsc && arch_tsc_unfenced() > g->deadline_tsc ? WIN_DEADLINE : WIN_GO_ON;
     if (done % every || (!g->deadline_tsc && !g->window_ticks))
         return WIN_GO_ON;
-    return win_check(w, arch_tsc_fenced(), g->deadline_tsc);
+    return win_check(w, arch_tsc_unfenced(), g->deadline_tsc); /* as the wait: no drain */
 }
 
 bool traffic_generate(void *arg)
