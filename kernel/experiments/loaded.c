@@ -137,7 +137,8 @@ struct loaded_sweep {
     unsigned nmixes;
     const struct traffic_mix *mix[CFG_LIST_MAX]; /* the curves, in order */
     unsigned cur;                                /* the one this sweep measures */
-    bool idle_first; /* this sweep's point 0 is the idle point (the first mix's sweep only) */
+    bool idle_first;    /* this sweep's point 0 is the idle point (the first mix's sweep only) */
+    uint64_t start_tsc; /* the first mix's start */
     struct loaded_acc acc[CFG_LIST_MAX + 1];
 };
 
@@ -335,21 +336,30 @@ static int loaded_begin(struct exp_ctx *ctx, struct loaded_sweep *d)
 }
 
 /* The progress line of the mix this sweep measures, then its table's head. */
-static void loaded_mix_line(const struct loaded_sweep *d)
+static void loaded_mix_line(const struct exp_ctx *ctx, const struct loaded_sweep *d)
 {
     const struct traffic_mix *m = d->mix[d->cur];
     struct traffic_split sp;
+    char what[64], left[48] = "";
     traffic_mix_split(m, &sp);
     if (m->rmw)
-        con_printf("\nmix %u of %u, %s: every line read and written back\n", d->cur + 1, d->nmixes,
-                   m->name);
+        ksnprintf(what, sizeof(what), "every line read and written back");
     else
-        con_printf("\nmix %u of %u, %s: of each block's %u streams %u read, %u store%s%s\n",
-                   d->cur + 1, d->nmixes, m->name, TRAFFIC_STREAMS, sp.read_streams,
-                   sp.write_streams, sp.write_streams == 1 ? "s" : "",
-                   !sp.write_streams ? ""
-                   : m->nt           ? " (non-temporal)"
-                                     : " (plain stores)");
+        ksnprintf(what, sizeof(what), "of each block's %u streams %u read, %u store%s%s",
+                  TRAFFIC_STREAMS, sp.read_streams, sp.write_streams,
+                  sp.write_streams == 1 ? "s" : "",
+                  !sp.write_streams ? ""
+                  : m->nt           ? " (non-temporal)"
+                                    : " (plain stores)");
+    /* after the first mix, the time left at the pace of the mixes so far */
+    uint64_t hz = ctx->timing->wall_tsc_hz ? ctx->timing->wall_tsc_hz : ctx->timing->tsc_hz;
+    if (d->cur && hz) {
+        char t[24];
+        double done_s = (double)(arch_tsc_fenced() - d->start_tsc) / (double)hz;
+        con_format_duration(t, sizeof(t), done_s / d->cur * (d->nmixes - d->cur));
+        ksnprintf(left, sizeof(left), "; about %s left", t);
+    }
+    con_printf("\nmix %u of %u, %s: %s%s\n", d->cur + 1, d->nmixes, m->name, what, left);
     con_printf("%-9s %8s %4s %9s ", "mix", "delay ns", "gens", "GB/s");
     exp_table_head_common();
 }
@@ -369,11 +379,12 @@ static int loaded_run(struct exp_ctx *ctx, const void *params)
                              p->size_bytes / exp_line_bytes(ctx->m), 0};
     point_cycle(&d.chain, &l, 0, ctx->cfg->global.seed);
     int rc = 0;
+    d.start_tsc = arch_tsc_fenced();
     /* A sweep per mix, the idle point first in the first one: each mix's rows as it ends. */
     for (d.cur = 0; d.cur < d.nmixes && rc == 0; d.cur++) {
         d.idle_first = d.cur == 0;
         kmemset(d.acc, 0, sizeof(d.acc));
-        loaded_mix_line(&d);
+        loaded_mix_line(ctx, &d);
         struct exp_sweep sweep = {.points = p->delays.n + (d.idle_first ? 1 : 0),
                                   .data = &d,
                                   .interleave = true,
