@@ -195,7 +195,7 @@ const struct an_experiment analysis_loaded = {
              .xlabel = "bandwidth the other processors move (what they load plus what they "
                        "store), GB/s",
              .ylabel = "chase latency, ns",
-             .what = "loaded latency",
+             .what = "loaded latency, one curve per read:write mix",
              .caption = "The random chase's latency far beyond the LLC on one processor against "
                         "the bandwidth the others move, one curve per read:write mix (the "
                         "percent of lines loaded : stored; nt: non-temporal stores), each "
