@@ -192,6 +192,7 @@ const struct an_experiment analysis_loaded = {
              .split = "mix", /* one curve per read:write mix, each from the idle point */
              .shared = "idle",
              .mark_dram = true,
+             .y_zero = true, /* latency from 0: a rise of a few percent looks like one */
              .xlabel = "bandwidth the other processors move (what they load plus what they "
                        "store), GB/s",
              .ylabel = "chase latency, ns",

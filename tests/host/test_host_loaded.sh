@@ -38,6 +38,7 @@ gp=$rep/gnuplot/loaded.gp
 check "the family plot has one curve per mix, named after it" sh -c "
     test \$(grep -c \"with linespoints .* title '\" '$gp') = 7 &&
     for m in $MIXES; do grep -q \"title '\$m'\" '$gp' || exit 1; done"
+check "its latency axis starts at 0" grep -q '^set yrange \[0:\*\]$' "$gp"
 check "each curve begins at the idle point (0 GB/s), then the mix's two points" \
     awk 'BEGIN {RS = ""} {n++; k = split(points($0), l, "\n"); if (l[1] + 0 != 0 || k != 3) bad = 1}
          function points(b) { gsub(/#[^\n]*\n/, "", b); return b }

@@ -366,6 +366,7 @@ static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
     }
     plot_init(&ps, name, title, p->xlabel, p->ylabel, p->x_size);
     ps.logy = p->logy;
+    ps.y_zero = p->y_zero;
     snprintf(finding, sizeof(finding), "%s", c->r->an.verdict[e].headline);
     bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role);
     if (!p->from_curves && p->row_series) {
