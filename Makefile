@@ -303,10 +303,11 @@ UNIT_TESTS += $(addprefix config/,$(CONFIG_TESTS))
 $(foreach t,$(CONFIG_TESTS),$(eval $(t)_SRCS := $(EXPERIMENT_ROWS_SRCS)))
 
 # experiments: the sweep driver, with a fake measurement.
-UNIT_TESTS += experiments/test_driver procs/test_traffic stream/test_bw_plan
+UNIT_TESTS += experiments/test_driver procs/test_traffic procs/test_traffic_mix stream/test_bw_plan
 UNIT_TESTS += arch/test_bw_kernels # the bandwidth kernels' machine code, each width this CPU has
 test_bw_kernels_SRCS := kernel/arch/x86_64/bw_kernels.S
-test_traffic_SRCS := kernel/procs/traffic.c kernel/procs/win_slice.c
+test_traffic_SRCS := kernel/procs/traffic.c kernel/procs/win_slice.c $(ARCH_SRCS)
+test_traffic_mix_SRCS := $(test_traffic_SRCS)
 test_bw_plan_SRCS := kernel/stream/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
 test_driver_SRCS := kernel/experiments/driver.c $(POINT_SRCS) kernel/chase/sweep.c \
 	kernel/chase/measure.c kernel/chase/measure_merge.c kernel/chase/measure_hops.c kernel/chase/reps.c kernel/chase/time_split.c kernel/chase/timing.c \

@@ -4,6 +4,8 @@
 
 # The runner's own test: pooled scripts side by side, reported in order, the slowest listed.
 SCRIPT_TESTS += tests/tools/test_run_tests.sh
+# loaded's family of read:write mixes on chase-host, and chase-report over that run folder.
+SCRIPT_TESTS += tests/host/test_host_loaded.sh
 # Ten memory nodes, two of them memory only; AArch64 nodes from GICC affinity; AArch64 -smp 66
 # (issue 50: the last takes 5 to 9 minutes under TCG on two cores).
 SCRIPT_TESTS += tests/qemu/test_numa_nodes.sh tests/qemu/test_aarch64_numa.sh \

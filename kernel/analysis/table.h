@@ -46,6 +46,9 @@ struct an_plot {
     const char *x, *y;   /* CSV columns */
     const char *group;   /* one curve per value of this numeric column, or NULL */
     const char *split;   /* one curve per text value of this column, or NULL */
+    const char *shared;  /* a split value whose rows begin every curve (loaded's idle), or NULL */
+    bool mark_dram;      /* x in GB/s: mark the theoretical DRAM bandwidth SMBIOS gives */
+    bool y_zero;         /* the y axis from 0 */
     enum an_label label; /* how a group's curve is named */
     const char *xlabel, *ylabel;
     bool x_size, logy;   /* x is a size in bytes (log2 axis); log y axis */

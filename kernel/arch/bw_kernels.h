@@ -23,6 +23,16 @@
  */
 typedef uint64_t (*bw_kernel_fn)(uint8_t *dst, const uint8_t *src, uint64_t bytes, uint64_t laps);
 
+/*
+ * Store value over `lines` whole 64-byte lines from dst (64-byte aligned) with non-temporal
+ * stores (x86-64: MOVNTI, AArch64: STNP), with no fence: the caller ends a run of them with
+ * bw_store_fence. The traffic generators' non-temporal writes (kernel/procs/traffic.c).
+ */
+void bw_nt_fill_lines(uint8_t *dst, uint64_t lines, uint64_t value);
+/* Order every earlier store, non-temporal ones included, before any later one (x86-64: SFENCE,
+   AArch64: DMB ISHST). */
+void bw_store_fence(void);
+
 #if defined(__x86_64__)
 #include "arch/x86_64/bw_kernels.h"
 #elif defined(__aarch64__)

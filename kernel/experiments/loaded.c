@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The loaded experiment: chase latency on one processor while the others read memory.
+// The loaded experiment: chase latency on one processor while the others move memory in a
+// family of read:write mixes, each from idle to flat out.
 #include "experiments/driver.h"
 #include "point/ctx.h"
 #include "point/plan.h"
@@ -21,7 +22,6 @@ extern const struct experiment experiment_loaded;
 #define LOADED_SIZE_MIN_BYTES (64ULL << 20)
 #define LOADED_SIZE_MAX_BYTES (1ULL << 30)
 #define LOADED_TRAFFIC_MIN_BYTES ((uint64_t)TRAFFIC_BLOCK_BYTES * PLAT_CPUS_MAX)
-#define BYTES_PER_GB 1e9
 /*
  * A point's warm-up once the chain has had its full one: the hops of a few hundred ms at
  * memory latency, after which the LLC holds what this point's traffic and chase leave there.
@@ -33,12 +33,13 @@ struct loaded_params {
     uint64_t traffic_bytes; /* the region the generators share out */
     struct cfg_list delays; /* ns a generator waits after each block */
     uint64_t generators;    /* 0: every other processor */
-    unsigned mode;          /* LOADED_READ or LOADED_READ_WRITE */
+    unsigned mode;          /* LOADED_MIXES, or LOADED_READ / LOADED_READ_WRITE: that mix alone */
+    struct cfg_list mixes;  /* indices into traffic_mixes, one curve each */
 };
 CFG_PARAMS_FIT(struct loaded_params);
 
-enum { LOADED_READ, LOADED_READ_WRITE };
-static const char *const loaded_mode_names[] = {"read", "readwrite", NULL};
+enum { LOADED_MIXES, LOADED_READ, LOADED_READ_WRITE };
+static const char *const loaded_mode_names[] = {"mixes", "read", "readwrite", NULL};
 
 #define P(field) offsetof(struct loaded_params, field)
 
@@ -50,21 +51,29 @@ static const struct key_desc loaded_keys[] = {
     {"traffic", KEY_SIZE, P(traffic_bytes), LOADED_TRAFFIC_MIN_BYTES, EXP_SIZE_KEY_MAX, NULL,
      "bytes", "the region the generators read, a slice each (default: as large as the chase)"},
     {"delays", KEY_SIZE_LIST, P(delays), 0, LOADED_DELAY_MAX_NS, NULL, "ns",
-     "injection delays: ns a generator waits after each 1 KiB block it reads (4 streams of "
+     "injection delays: ns a generator waits after each 1 KiB block it moves (4 streams of "
      "whole lines), light load first, 0 is flat out (an idle point without generators always "
      "comes first; the default's first delay, 1 ms, keeps the generators busy with almost no "
      "traffic, so a busy neighbour's own cost shows apart)"},
     {"generators", KEY_U64, P(generators), 0, PLAT_CPUS_MAX - 1, NULL, "",
      "processors generating traffic (0: every other processor)"},
     {"mode", KEY_CHOICE, P(mode), 0, 0, loaded_mode_names, "",
-     "what the generators do with each line: 'read' it, or 'readwrite': read it and write it, "
-     "so that it also goes back to memory (counted twice in the bandwidth)"},
+     "'mixes': one curve per read:write mix the mixes key lists; 'read' (the mix 100:0 alone) or "
+     "'readwrite' (every line read and written back, counted twice) instead of that list"},
+    {"mixes", KEY_CHOICE_LIST, P(mixes), 0, 0, traffic_mix_names, "",
+     "the read:write mixes, one curve each: of the lines a generator touches, the percent it "
+     "reads : the percent it stores (every word; plain stores, which the core reads for "
+     "ownership first, or with 'nt' non-temporal ones, which it does not); readwrite reads every "
+     "line and writes it back (default: 100:0,75:25,50:50,25:75,0:100,50:50nt,0:100nt)"},
 };
 
 /* 1 ms per block first: generators busy but moving about 1 MB/s, so that what a busy neighbour
    costs (SMT, turbo, a hypervisor) shows apart from what its traffic costs. */
 static const uint64_t default_delays_ns[] = {1000000, 4000, 1000, 400, 100, 50, 0};
 static const uint64_t quick_delays_ns[] = {1000, 0};
+/* From all reads to all writes, then non-temporal writes (Mess's family of curves). */
+static const uint64_t default_mixes[] = {0, 1, 2, 3, 4, 6, 8};
+#define NDEFAULT_MIXES (sizeof(default_mixes) / sizeof(default_mixes[0]))
 
 static void loaded_defaults(void *params, const struct machine *m, enum profile profile)
 {
@@ -84,7 +93,10 @@ static void loaded_defaults(void *params, const struct machine *m, enum profile 
     for (unsigned i = 0; i < p->delays.n; i++)
         p->delays.v[i] = d[i];
     p->generators = 0;
-    p->mode = LOADED_READ;
+    p->mode = LOADED_MIXES;
+    p->mixes.n = NDEFAULT_MIXES;
+    for (unsigned i = 0; i < NDEFAULT_MIXES; i++)
+        p->mixes.v[i] = default_mixes[i];
 }
 
 static void loaded_check(const void *params, const struct machine *m, struct cfg_check *c)
@@ -108,7 +120,7 @@ static uint64_t loaded_buffer_bytes(const void *params, const struct machine *m)
 
 /* What one point's generators did over all its visits (one per pass). */
 struct loaded_acc {
-    uint64_t moved_bytes[PLAT_CPUS_MAX], ticks[PLAT_CPUS_MAX];
+    uint64_t read_bytes[PLAT_CPUS_MAX], written_bytes[PLAT_CPUS_MAX], ticks[PLAT_CPUS_MAX];
     bool lost;
 };
 
@@ -122,13 +134,24 @@ struct loaded_sweep {
     bool running;
     struct chase_point chain; /* built once: every point chases the same cycle */
     bool warmed;              /* a point has warmed it up */
+    unsigned nmixes;
+    const struct traffic_mix *mix[CFG_LIST_MAX]; /* the curves, in order */
+    unsigned cur;                                /* the one this sweep measures */
+    bool idle_first;    /* this sweep's point 0 is the idle point (the first mix's sweep only) */
+    uint64_t start_tsc; /* the first mix's start */
     struct loaded_acc acc[CFG_LIST_MAX + 1];
 };
 
-/* Point 0: idle; point i > 0: delays.v[i - 1]. */
+/* Whether a point of this sweep is the idle one (no generators). */
+static bool loaded_idle(const struct loaded_sweep *d, unsigned index)
+{
+    return d->idle_first && index == 0;
+}
+
+/* The point's delay: 0 when idle, else its entry of the delays list. */
 static uint64_t loaded_delay_ns(const struct loaded_sweep *d, unsigned index)
 {
-    return index ? d->p->delays.v[index - 1] : 0;
+    return loaded_idle(d, index) ? 0 : d->p->delays.v[index - (d->idle_first ? 1 : 0)];
 }
 
 static void loaded_plan(const struct exp_ctx *ctx, void *data, struct exp_point *pp)
@@ -147,7 +170,7 @@ static int loaded_start(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned in
     void *args[PLAT_CPUS_MAX];
     uint64_t slice = traffic_slice_bytes(d->p->traffic_bytes, d->ngen);
     uint64_t delay = loaded_delay_ns(d, index) * ctx->timing->wall_tsc_hz / 1000000000ULL;
-    if (index == 0)
+    if (loaded_idle(d, index))
         return 0;
     /* Never longer than the wait for them: a generator the boot processor lost stops itself;
        its windows (interrupts off there) as long as the boot processor's at most. */
@@ -159,7 +182,7 @@ static int loaded_start(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned in
                                          .base = ctx->buffer.virt + d->p->size_bytes + g * slice,
                                          .bytes = slice,
                                          .delay_ticks = delay,
-                                         .write = d->p->mode == LOADED_READ_WRITE,
+                                         .mix = d->mix[d->cur],
                                          .deadline_tsc = deadline,
                                          .window_ticks = mp_window_ticks(ctx)};
         ids[g] = d->cpus[1 + g].p.id;
@@ -186,7 +209,8 @@ static void loaded_stop(struct exp_ctx *ctx, struct loaded_sweep *d, unsigned in
         return;
     }
     for (unsigned g = 0; g < d->ngen; g++) {
-        a->moved_bytes[g] += d->gen[g].moved_bytes;
+        a->read_bytes[g] += d->gen[g].read_bytes;
+        a->written_bytes[g] += d->gen[g].written_bytes;
         a->ticks[g] += d->gen[g].ticks;
     }
 }
@@ -196,18 +220,17 @@ static void loaded_measured(struct exp_ctx *ctx, void *data, const struct exp_po
     loaded_stop(ctx, data, pp->index);
 }
 
-/* Point index's bandwidth, GB/s: each generator's bytes over its own time, summed; -1: lost. */
-static double loaded_gbps(const struct exp_ctx *ctx, const struct loaded_sweep *d, unsigned index)
+/* Point index's bandwidth into *r: each generator's bytes over its own time, summed; false:
+   a generator was lost. */
+static bool loaded_rate(const struct exp_ctx *ctx, const struct loaded_sweep *d, unsigned index,
+                        struct traffic_rate *r)
 {
     const struct loaded_acc *a = &d->acc[index];
-    double gbps = 0;
-    if (a->lost)
-        return -1;
-    for (unsigned g = 0; g < d->ngen; g++)
-        if (a->ticks[g])
-            gbps += (double)a->moved_bytes[g] / BYTES_PER_GB /
-                    timing_wall_ns(ctx->timing, a->ticks[g]) * 1e9;
-    return gbps;
+    *r = (struct traffic_rate){0};
+    for (unsigned g = 0; g < d->ngen && !a->lost; g++)
+        traffic_rate_add(r, a->read_bytes[g], a->written_bytes[g],
+                         timing_wall_ns(ctx->timing, a->ticks[g]));
+    return !a->lost;
 }
 
 static int loaded_build(struct exp_ctx *ctx, void *data, struct exp_point *pp)
@@ -230,18 +253,20 @@ static void loaded_row(struct exp_ctx *ctx, void *data, const struct exp_point *
                        const struct point_result *r)
 {
     struct loaded_sweep *d = data;
-    double gbps = loaded_gbps(ctx, d, pp->index);
+    struct traffic_rate rate;
+    bool idle = loaded_idle(d, pp->index), known = loaded_rate(ctx, d, pp->index, &rate);
     uint64_t delay = loaded_delay_ns(d, pp->index);
-    unsigned gens = pp->index ? d->ngen : 0;
-    char keys[96], bw[24] = "";
+    unsigned gens = idle ? 0 : d->ngen;
+    const char *mix = idle ? "idle" : d->mix[d->cur]->name;
+    char keys[96], bw[80] = ",,", total[24] = "lost";
     ksnprintf(keys, sizeof(keys), "%u,%llu,%u,%s,%llu", d->cpus[0].p.id,
-              (unsigned long long)d->p->size_bytes, gens, loaded_mode_names[d->p->mode],
-              (unsigned long long)delay);
-    if (gbps >= 0)
-        ksnprintf(bw, sizeof(bw), "%.3f", gbps);
+              (unsigned long long)d->p->size_bytes, gens, mix, (unsigned long long)delay);
+    if (known) {
+        ksnprintf(bw, sizeof(bw), "%.3f,%.3f,%.3f", rate.gbps, rate.read_gbps, rate.write_gbps);
+        ksnprintf(total, sizeof(total), "%.3f", rate.gbps);
+    }
     exp_samples(ctx, keys, r);
-    con_printf("%5s %8llu %4u %9s ", pp->index ? "" : "idle", (unsigned long long)delay, gens,
-               gbps >= 0 ? bw : "lost");
+    con_printf("%-9s %8llu %4u %9s ", mix, (unsigned long long)delay, gens, total);
     exp_table_common(ctx, r);
     strbuf_printf(&ctx->csv, "%s,%s,", keys, bw);
     exp_csv_common(ctx, r, pp->build_ticks);
@@ -262,26 +287,81 @@ static int loaded_cpus(struct exp_ctx *ctx, struct loaded_sweep *d)
     return n && d->ngen ? 0 : EXP_RUN_SKIPPED;
 }
 
+/* The curves: the mixes key's list, or the one mix the mode key names instead. */
+static void loaded_mixes(struct loaded_sweep *d)
+{
+    const struct loaded_params *p = d->p;
+    if (p->mode != LOADED_MIXES) {
+        d->mix[0] =
+            &traffic_mixes[p->mode == LOADED_READ ? TRAFFIC_MIX_READ : TRAFFIC_MIX_READWRITE];
+        d->nmixes = 1;
+        return;
+    }
+    for (unsigned i = 0; i < p->mixes.n; i++)
+        d->mix[i] = &traffic_mixes[p->mixes.v[i]];
+    d->nmixes = p->mixes.n;
+}
+
+/* The whole family's time, seconds, estimated up front as the driver estimates a point (the
+   chain's build and the generators' starts left out). */
+static double loaded_estimate_s(const struct exp_ctx *ctx, struct loaded_sweep *d)
+{
+    struct exp_point pt;
+    kmemset(&pt, 0, sizeof(pt));
+    pt.streams = 1;
+    loaded_plan(ctx, d, &pt);
+    double work = exp_point_work(ctx, &pt.plan, pt.chain_bytes, pt.slots, pt.lap_hops, 1);
+    uint64_t hz = ctx->timing->wall_tsc_hz ? ctx->timing->wall_tsc_hz : ctx->timing->tsc_hz;
+    return hz ? (1.0 + d->nmixes * d->p->delays.n) * work / (double)hz : 0;
+}
+
 /* The header, the CSV heads and the processors; 0, or EXP_RUN_SKIPPED. */
 static int loaded_begin(struct exp_ctx *ctx, struct loaded_sweep *d)
 {
     const struct loaded_params *p = d->p;
-    char a[24], b[24];
+    char a[24], b[24], t[24];
+    con_format_duration(t, sizeof(t), loaded_estimate_s(ctx, d));
     exp_header(ctx, &experiment_loaded,
-               "a %s random chase on this processor, others %s a %s region at %u injection "
-               "delays",
-               exp_size(a, sizeof(a), p->size_bytes),
-               p->mode == LOADED_READ ? "reading" : "reading and writing",
-               exp_size(b, sizeof(b), p->traffic_bytes), p->delays.n);
-    strbuf_puts(&ctx->csv,
-                "cpu,size_bytes,generators,mode,delay_ns,bandwidth_gb_per_s," EXP_CSV_COMMON "\n");
-    strbuf_puts(&ctx->samples, "cpu,size_bytes,generators,mode,delay_ns," EXP_SAMPLES_COMMON "\n");
+               "a %s random chase on this processor, others moving a %s region in %u read:write "
+               "mix%s at %u injection delays each (%u points, estimated %s)",
+               exp_size(a, sizeof(a), p->size_bytes), exp_size(b, sizeof(b), p->traffic_bytes),
+               d->nmixes, d->nmixes == 1 ? "" : "es", p->delays.n, 1 + d->nmixes * p->delays.n, t);
+    strbuf_puts(&ctx->csv, "cpu,size_bytes,generators,mix,delay_ns,bandwidth_gb_per_s,"
+                           "read_gb_per_s,write_gb_per_s," EXP_CSV_COMMON "\n");
+    strbuf_puts(&ctx->samples, "cpu,size_bytes,generators,mix,delay_ns," EXP_SAMPLES_COMMON "\n");
     if (loaded_cpus(ctx, d) != 0)
         return EXP_RUN_SKIPPED;
     mp_print_cpus(d->cpus, d->ngen + 1);
-    con_printf("%5s %8s %4s %9s ", "", "delay ns", "gens", "GB/s");
-    exp_table_head_common();
     return 0;
+}
+
+/* The progress line of the mix this sweep measures, then its table's head. */
+static void loaded_mix_line(const struct exp_ctx *ctx, const struct loaded_sweep *d)
+{
+    const struct traffic_mix *m = d->mix[d->cur];
+    struct traffic_split sp;
+    char what[64], left[48] = "";
+    traffic_mix_split(m, &sp);
+    if (m->rmw)
+        ksnprintf(what, sizeof(what), "every line read and written back");
+    else
+        ksnprintf(what, sizeof(what), "of each block's %u streams %u read, %u store%s%s",
+                  TRAFFIC_STREAMS, sp.read_streams, sp.write_streams,
+                  sp.write_streams == 1 ? "s" : "",
+                  !sp.write_streams ? ""
+                  : m->nt           ? " (non-temporal)"
+                                    : " (plain stores)");
+    /* after the first mix, the time left at the pace of the mixes so far */
+    uint64_t hz = ctx->timing->wall_tsc_hz ? ctx->timing->wall_tsc_hz : ctx->timing->tsc_hz;
+    if (d->cur && hz) {
+        char t[24];
+        double done_s = (double)(arch_tsc_fenced() - d->start_tsc) / (double)hz;
+        con_format_duration(t, sizeof(t), done_s / d->cur * (d->nmixes - d->cur));
+        ksnprintf(left, sizeof(left), "; about %s left", t);
+    }
+    con_printf("\nmix %u of %u, %s: %s%s\n", d->cur + 1, d->nmixes, m->name, what, left);
+    con_printf("%-9s %8s %4s %9s ", "mix", "delay ns", "gens", "GB/s");
+    exp_table_head_common();
 }
 
 static int loaded_run(struct exp_ctx *ctx, const void *params)
@@ -291,21 +371,30 @@ static int loaded_run(struct exp_ctx *ctx, const void *params)
     kmemset(&d, 0, sizeof(d));
     d.p = p;
     d.stop = mp_stop_flag();
+    loaded_mixes(&d);
     if (loaded_begin(ctx, &d) != 0)
         return EXP_RUN_SKIPPED;
     /* one chain for all points, built before the sweep: revisiting a point costs no build */
     struct chain_layout l = {ctx->buffer.virt, 0, exp_line_bytes(ctx->m),
                              p->size_bytes / exp_line_bytes(ctx->m), 0};
     point_cycle(&d.chain, &l, 0, ctx->cfg->global.seed);
-    struct exp_sweep sweep = {.points = p->delays.n + 1,
-                              .data = &d,
-                              .interleave = true,
-                              .plan = loaded_plan,
-                              .build = loaded_build,
-                              .measured = loaded_measured,
-                              .row = loaded_row};
-    int rc = exp_sweep_run(ctx, &sweep);
-    loaded_stop(ctx, &d, 0); /* nothing should run on; if something does, stop it */
+    int rc = 0;
+    d.start_tsc = arch_tsc_fenced();
+    /* A sweep per mix, the idle point first in the first one: each mix's rows as it ends. */
+    for (d.cur = 0; d.cur < d.nmixes && rc == 0; d.cur++) {
+        d.idle_first = d.cur == 0;
+        kmemset(d.acc, 0, sizeof(d.acc));
+        loaded_mix_line(ctx, &d);
+        struct exp_sweep sweep = {.points = p->delays.n + (d.idle_first ? 1 : 0),
+                                  .data = &d,
+                                  .interleave = true,
+                                  .plan = loaded_plan,
+                                  .build = loaded_build,
+                                  .measured = loaded_measured,
+                                  .row = loaded_row};
+        rc = exp_sweep_run(ctx, &sweep);
+        loaded_stop(ctx, &d, 0); /* nothing should run on; if something does, stop it */
+    }
     return rc;
 }
 
@@ -321,9 +410,9 @@ const struct experiment experiment_loaded = {
             .check = loaded_check,
             .buffer_bytes = loaded_buffer_bytes,
         },
-    .describe = "chase latency far beyond the LLC on one processor while the others stream "
-                "memory (read, or read and write) at stepped injection delays (MLC's loaded "
-                "latency)",
+    .describe = "chase latency far beyond the LLC on one processor while the others move "
+                "memory in a family of read:write mixes, each at stepped injection delays from "
+                "idle to flat out (MLC's loaded latency, Mess's family of curves)",
     .why = "memory latency rises with the bandwidth others use: the curve shows how much, and "
            "where the memory system saturates",
     .run = loaded_run,

@@ -10,7 +10,7 @@ ncpu=$(ls -d /sys/devices/system/cpu/cpu[0-9]*/topology 2>/dev/null | wc -l)
 out=$(fresh_dir host-cores)
 "$ROOT/build/chase-host" --out "$out" profile=quick experiments=cores,c2c,loaded \
     cores.max=256K c2c.rounds=2000 loaded.size=16M loaded.traffic=64M \
-    loaded.delays=2000,0 >"$TEST_TMP/host-cores.log" 2>&1
+    loaded.delays=2000,0 loaded.mode=read >"$TEST_TMP/host-cores.log" 2>&1
 rc=$?
 dir="$out/0001"
 check "chase-host exits 0" test "$rc" = 0
@@ -42,7 +42,7 @@ check "the console shows the c2c matrix and its groups" \
     sh -c "grep -q 'one-way latency, ns' '$TEST_TMP/host-cores.log' &&
            grep -q '^group ' '$TEST_TMP/host-cores.log'"
 check "loaded.csv: an idle point, then points with generators, reading" \
-    awk -F, 'NR==2 && $3==0 {idle=1} NR>2 && $3>0 && $4=="read" {n++}
+    awk -F, 'NR==2 && $3==0 {idle=1} NR>2 && $3>0 && $4=="100:0" {n++}
              END {exit !(idle && n==2)}' "$dir/loaded.csv"
 # A generator waits 2000 ns after each 1 KiB block: at most 1024/2000 GB/s each, whatever the
 # machine; flat out (delay 0) it must do more than that.

@@ -8,9 +8,11 @@
 # timings are never judged.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib_loaded.sh"
 
 SMALL=(--set profile=quick --set on_exit=shutdown --set cores.max=64K --set c2c.rounds=50
-    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set bw_cores.level=L1)
+    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set loaded.mode=read
+    --set bw_cores.level=L1)
 MP='experiments=cores,c2c,loaded,bw_cores'
 
 # mp_run NAME CPU SMP [qemu-run.sh options...]: the four multi-processor experiments on SMP
@@ -49,9 +51,12 @@ mp_run a72-smp2 cortex-a72 2
 check "a72-smp2: at EL1 PSCI is called with HVC, as QEMU's FADT says" json_true \
     "$RUN_DIR/run.json" '.aarch64.exception_level==1 and
         all(.processors[]; .topology=="MPIDR_EL1 (PSCI over HVC)")'
-mp_run max-smp4 max 4
+# loaded's mixes with plain and non-temporal (STNP) stores on the secondaries, beside reads
+mp_run max-smp4 max 4 --set loaded.mode=mixes --set loaded.mixes=100:0,50:50,0:100nt
 check "max-smp4: bw_cores ran its SVE kernels on every processor (secondaries let SVE through)" \
     grep -q 'vector width: sve (' "$RUN_DIR/console.txt"
+check "max-smp4: loaded.csv has idle, then 100:0, 50:50 and 0:100nt at both delays, 3 generators" \
+    loaded_family "$RUN_DIR/loaded.csv" 3 "100:0 50:50 0:100nt" 2
 # With EL2 (virtualization=on) the firmware and chase run there and QEMU's FADT names SMC; the
 # secondaries get the boot processor's EL2 registers (HCR_EL2, CPTR_EL2 and the rest).
 mp_run el2-smp2 cortex-a72 2 --qemu -machine --qemu virtualization=on

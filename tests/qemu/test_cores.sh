@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # chase.efi drives the other processors through EFI MP services: with -smp 4 cores, c2c and
-# loaded run on all four (files complete, a 4x4 matrix); with -smp 1 they are skipped with a
+# loaded run on all four (files complete, a 4x4 matrix, loaded's family of read:write mixes, each
+# from idle to flat out); with -smp 1 they are skipped with a
 # reason; an AP that never returns is reported, left out, and the run finishes. TCG timings are
 # never judged.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib_loaded.sh"
 
 # The default window_max_ms (10 ms): c2c's waits and loaded's generators go on over windows of
 # that length on every processor, however slowly TCG's vCPU threads answer on a shared host.
@@ -27,9 +29,13 @@ check "-smp 4: cores.csv holds 4 processors' curves over the same sizes" sh -c "
     test \$(awk 'END {print NR-1}' '$RUN_DIR/cores.csv') = \$((4 * \$(awk -F, 'NR>1 && \$1==0' '$RUN_DIR/cores.csv' | wc -l)))"
 check "-smp 4: c2c.csv is the 4x4 matrix: 12 ordered pairs, each measured" \
     test "$(awk -F, 'NR>1 && $7>0 && $10>0' "$RUN_DIR/c2c.csv" | wc -l)" = 12
-check "-smp 4: loaded.csv has the idle point and two points with 3 generators" \
-    test "$(awk -F, 'NR==2 && $3==0 {i=1} NR>2 && $3==3 && $6>0 {n++} END {print i+n}' \
-        "$RUN_DIR/loaded.csv")" = 3
+# loaded's default family: the idle point, then each mix at both delays with 3 generators
+check "-smp 4: loaded.csv has the idle point, then the 7 default mixes at 2 delays with 3 generators" \
+    loaded_family "$RUN_DIR/loaded.csv" 3 "100:0 75:25 50:50 25:75 0:100 50:50nt 0:100nt" 2
+check "-smp 4: a progress line per mix on the console, the estimate up front" sh -c "
+    test \$(grep -c '^mix [1-7] of 7, ' '$RUN_DIR/console.txt') = 7 &&
+    grep -q 'in 7 read:write mixes at 2 injection delays each (15 points, estimated ' \
+        '$RUN_DIR/console.txt'"
 check "-smp 4: a progress header per processor, the matrix and its groups on the console" sh -c "
     test \$(grep -c '^processor [0-3] (package' '$RUN_DIR/console.txt') = 4 &&
     grep -q 'one-way latency, ns' '$RUN_DIR/console.txt' &&

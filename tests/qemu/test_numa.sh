@@ -23,7 +23,7 @@ TWO=(--mem 512M --smp 4
 # The two-node boot runs the other three multi-processor experiments too, small.
 # The default window_max_ms: c2c's waits go on over windows, however slowly TCG answers.
 ALL4=(--set experiments=cores,c2c,loaded,numa --set cores.max=64K --set c2c.rounds=50
-    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0)
+    --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set loaded.mode=read)
 boot numa-two --timeout 300 "${TWO[@]}" "${SMALL[@]}" "${ALL4[@]}"
 check "two nodes: qemu-run exits 0 (clean shutdown) and copies the run folder" \
     sh -c "test $BOOT_RC = 0 && test -d '$RUN_DIR'"

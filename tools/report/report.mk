@@ -17,6 +17,7 @@ REPORT_SRCS := \
 	tools/report/outputs/plot_exp.c \
 	tools/report/outputs/plot_heatmap.c \
 	tools/report/outputs/plot_bars.c \
+	tools/report/outputs/plot_dram.c \
 	tools/report/outputs/report_json.c \
 	tools/report/outputs/report_md.c \
 	tools/report/outputs/report_md_run.c \

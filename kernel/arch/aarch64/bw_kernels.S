@@ -301,4 +301,24 @@ FUNC bw_nt_copy_sve
     ret
 ENDF bw_nt_copy_sve
 
+/* ---- Non-temporal line stores for loaded's traffic generators (kernel/procs/traffic.c) ----- */
+
+/* x0 = dst (64-byte aligned), x1 = lines, x2 = the word stored: four STNPs per line. */
+FUNC bw_nt_fill_lines
+    cbz     x1, 2f
+1:  stnp    x2, x2, [x0, #0]
+    stnp    x2, x2, [x0, #16]
+    stnp    x2, x2, [x0, #32]
+    stnp    x2, x2, [x0, #48]
+    add     x0, x0, #64
+    subs    x1, x1, #1
+    b.ne    1b
+2:  ret
+ENDF bw_nt_fill_lines
+
+FUNC bw_store_fence
+    dmb     ishst
+    ret
+ENDF bw_store_fence
+
     .section .note.GNU-stack, "", %progbits

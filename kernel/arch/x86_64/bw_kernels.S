@@ -287,4 +287,24 @@ FUNC bw_rep_stosb
     ret
 ENDF bw_rep_stosb
 
+/* ---- Non-temporal line stores for loaded's traffic generators (kernel/procs/traffic.c) ----- */
+
+/* rdi = dst (64-byte aligned), rsi = lines, rdx = the word stored: eight MOVNTIs per line. */
+FUNC bw_nt_fill_lines
+    testq   %rsi, %rsi
+    jz      2f
+1:  .irp off,0,8,16,24,32,40,48,56
+    movnti  %rdx, \off(%rdi)
+    .endr
+    addq    $64, %rdi
+    decq    %rsi
+    jnz     1b
+2:  ret
+ENDF bw_nt_fill_lines
+
+FUNC bw_store_fence
+    sfence
+    ret
+ENDF bw_store_fence
+
     .section .note.GNU-stack, "", @progbits

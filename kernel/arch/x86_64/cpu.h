@@ -25,6 +25,15 @@ static inline uint64_t arch_tsc_fenced(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/* The TSC with no fence: for waits and deadlines that must not drain the loads in flight
+   (loaded's generators between blocks), never to time anything. */
+static inline uint64_t arch_tsc_unfenced(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 /* Read RFLAGS and disable interrupts; returns the RFLAGS value from before. */
 static inline uint64_t arch_irq_save(void)
 {

@@ -204,7 +204,7 @@ static void test_c2c_noise_from_spread(void **state)
     assert_non_null(strstr(v.headline, ": same_package 66 ns"));
 }
 
-#define LOADED_HEAD "cpu,size_bytes,generators,mode,delay_ns,bandwidth_gb_per_s,ns_median\n"
+#define LOADED_HEAD "cpu,size_bytes,generators,mix,delay_ns,bandwidth_gb_per_s,ns_median\n"
 
 /* loaded: idle, the highest bandwidth, and where a point hardly moves data (generators busy),
    its latency apart. */
@@ -221,11 +221,40 @@ static void test_loaded_lightest_point(void **state)
     assert_true(item(&v, "lightest_ns") == 140.0);
     assert_non_null(strstr(v.headline, "100.0 ns idle, 140.0 ns at the lightest load (0.001"));
     assert_non_null(strstr(v.headline, "150.0 ns at the highest bandwidth (5.00 GB/s"));
-    assert_true(has_line(&v, "| 1 | read | 1000000 | 0.00 | 140.0 |"));
+    assert_true(has_line(&v, "| read | 0.00:140.0 (1000000), 2.00:145.0 (100), 5.00:150.0 (0) |"));
     judge_text("loaded", LOADED_HEAD "0,64,0,read,0,0.000,100.0\n0,64,1,readwrite,0,5.0,110.0\n",
                &v);
     assert_string_equal(v.headline, "loaded latency: 100.0 ns idle, 110.0 ns at the highest "
                                     "bandwidth (5.00 GB/s from the others), +10%");
+}
+
+/* loaded's family: per mix (in the table's order) its peak bandwidth, read and write apart, and
+   the latency there against the one idle point; the headline names the mix of the highest. */
+static void test_loaded_family_per_mix(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_text("loaded",
+               "cpu,size_bytes,generators,mix,delay_ns,bandwidth_gb_per_s,read_gb_per_s,"
+               "write_gb_per_s,ns_median\n0,64,0,idle,0,0.000,0.000,0.000,100.0\n"
+               "0,64,1,100:0,100,2.000,2.000,0.000,110.0\n0,64,1,100:0,0,6.000,6.000,0.000,120.0\n"
+               "0,64,1,0:100nt,100,3.000,0.000,3.000,105.0\n0,64,1,0:100nt,0,8.000,0.000,8.000,"
+               "130.0\n",
+               &v);
+    const struct vitem *it = verdict_find(&v, "mixes");
+    assert_non_null(it);
+    const struct vtable *t = verdict_item_table(&v, it);
+    assert_int_equal(t->nrows, 2);
+    assert_string_equal(vtable_cell(t, 0, 0)->text, "100:0");
+    assert_true(vtable_cell(t, 0, 1)->num == 100.0); /* idle */
+    assert_true(vtable_cell(t, 0, 2)->num == 6.0 && vtable_cell(t, 0, 5)->num == 120.0);
+    assert_string_equal(vtable_cell(t, 1, 0)->text, "0:100nt");
+    assert_true(vtable_cell(t, 1, 2)->num == 8.0 && vtable_cell(t, 1, 3)->num == 0.0 &&
+                vtable_cell(t, 1, 4)->num == 8.0 && vtable_cell(t, 1, 6)->num == 1.3);
+    assert_true(has_line(&v, "| 0:100nt | 3.00:105.0 (100), 8.00:130.0 (0) |"));
+    assert_string_equal(v.headline, "loaded latency: 100.0 ns idle, 130.0 ns at the highest "
+                                    "bandwidth (8.00 GB/s from the others in mix 0:100nt, of 2 "
+                                    "read:write mixes), +30%");
 }
 
 /* loaded: a chase the last cache holds (the quick profile's 4M under a 32M L3) times that cache
@@ -256,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_c2c_noise_from_spread),
         cmocka_unit_test(test_loaded_lightest_point),
         cmocka_unit_test(test_loaded_chase_in_llc),
+        cmocka_unit_test(test_loaded_family_per_mix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,7 +156,23 @@ static void test_processor_experiment_values(void **state)
     assert_true(resolve(NULL, "cores.cpus=2 c2c.cpus=0 loaded.size=64M loaded.delays=8,0"));
     assert_int_equal(cfg_list_value(&cfg, "loaded.delays")->n, 2);
     assert_true(resolve(NULL, "loaded.mode=readwrite loaded.traffic=1M"));
-    assert_int_equal(cfg_u64(&cfg, "loaded.mode"), 1);
+    assert_int_equal(cfg_u64(&cfg, "loaded.mode"), 2); /* mixes, read, readwrite */
+}
+
+/* loaded's family by default; the mixes key names its curves, nt for non-temporal stores. */
+static void test_loaded_mixes(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, NULL));
+    assert_int_equal(cfg_u64(&cfg, "loaded.mode"), 0);
+    assert_int_equal(cfg_list_value(&cfg, "loaded.mixes")->n, 7);
+    assert_true(resolve(NULL, "loaded.mixes=100:0,25:75nt,readwrite"));
+    const struct cfg_list *m = cfg_list_value(&cfg, "loaded.mixes");
+    assert_int_equal(m->n, 3);
+    assert_int_equal(m->v[0], 0);
+    assert_int_equal(m->v[1], 7);
+    assert_int_equal(m->v[2], 9);
+    assert_false(resolve(NULL, "loaded.mixes=60:40"));
 }
 
 /* Unknown keys name the source and suggest the nearest known key. */
@@ -427,6 +443,7 @@ int main(void)
         T(test_numa_size_set),
         T(test_processor_experiment_errors),
         T(test_processor_experiment_values),
+        T(test_loaded_mixes),
         T(test_malformed_values),
         T(test_out_of_range),
         T(test_too_many_list_items),

@@ -59,6 +59,8 @@ static void test_read_counts_blocks_and_writes_nothing(void **state)
     assert_true(g.blocks > 0);
     assert_true(g.ticks > 0);
     assert_int_equal(g.moved_bytes, g.blocks * TRAFFIC_BLOCK_BYTES);
+    assert_int_equal(g.read_bytes, g.moved_bytes);
+    assert_int_equal(g.written_bytes, 0);
     /* every word is 1: the sum is the number of words loaded, every word of every chunk */
     assert_int_equal(g.sink, g.blocks * TRAFFIC_BLOCK_BYTES / 8);
     for (unsigned i = 0; i < WORDS; i++)
@@ -71,9 +73,12 @@ static void test_readwrite_dirties_every_chunk(void **state)
 {
     (void)state;
     uint64_t *r = region_of_ones();
-    struct traffic_gen g = {.base = (uint8_t *)r, .bytes = REGION_BYTES, .write = true};
+    struct traffic_gen g = {
+        .base = (uint8_t *)r, .bytes = REGION_BYTES, .mix = &traffic_mixes[TRAFFIC_MIX_READWRITE]};
     run_for(&g, 20);
     assert_true(g.blocks >= REGION_BYTES / TRAFFIC_BLOCK_BYTES); /* a whole lap at least */
+    assert_int_equal(g.read_bytes, g.blocks * TRAFFIC_BLOCK_BYTES);
+    assert_int_equal(g.written_bytes, g.blocks * TRAFFIC_BLOCK_BYTES);
     assert_int_equal(g.moved_bytes, 2 * g.blocks * TRAFFIC_BLOCK_BYTES);
     for (unsigned i = 0; i < WORDS; i++) {
         if (i % WORDS_PER_CHUNK == 0)

@@ -210,6 +210,17 @@ bw_kernel_fn bw_kernel_code(enum bw_kernel k, enum simd_width w)
     return NULL;
 }
 
+void bw_nt_fill_lines(uint8_t *dst, uint64_t lines, uint64_t value)
+{
+    (void)dst, (void)lines, (void)value;
+    not_here("bw_nt_fill_lines");
+}
+
+void bw_store_fence(void)
+{
+    not_here("bw_store_fence");
+}
+
 int bw_measure(const struct bw_point *pt, const struct measure_plan *plan, const struct timing *t,
                bool warm, struct bw_result *r, char *why, size_t cap)
 {

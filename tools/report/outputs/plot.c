@@ -202,6 +202,8 @@ static int write_script(const char *path, const struct plot_spec *ps, const doub
         if (range[3] > range[2])
             log_y_tics(f, range[2], range[3]);
     }
+    if (ps->y_zero && !ps->logy)
+        fprintf(f, "set yrange [0:*]\n");
     markers(f, ps, range);
     const char *sep = "plot ";
     size_t block = 0;

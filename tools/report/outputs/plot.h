@@ -38,6 +38,7 @@ struct plot_spec {
     char ylabel[96];
     bool x_size; /* x is a size in bytes: log2 axis with K/M/G tics */
     bool logy;   /* log y axis (when every value is positive) */
+    bool y_zero; /* a linear y axis from 0 (a small rise is not drawn as a large one) */
     size_t nseries;
     struct plot_series series[PLOT_MAX_SERIES];
     size_t nmarkers;

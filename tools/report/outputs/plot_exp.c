@@ -10,6 +10,7 @@
 #include "fit/model.h"
 #include "outputs/output.h"
 #include "outputs/plot.h"
+#include "outputs/plot_dram.h"
 #include "inputs/rtext.h"
 
 #define MODEL_POINTS 240
@@ -176,7 +177,14 @@ static bool series_from_curves(struct ctx *c, struct plot_spec *ps, enum an_role
     return relative;
 }
 
-/* Rows of t with text value want in column split, in table order. */
+/* Whether row r of t holds the text `value` in column cs (value NULL: never). */
+static bool row_is(const struct csv *t, size_t r, int cs, const char *value)
+{
+    return value && strcmp(csv_text(t, r, cs), value) == 0;
+}
+
+/* Rows of t with text value want in column split, in table order; the rows of p->shared begin
+   every curve instead of making one. */
 static void series_split(struct plot_spec *ps, const struct csv *t, const struct an_plot *p)
 {
     int cs = csv_col(t, p->split), cx = csv_col(t, p->x), cy = csv_col(t, p->y);
@@ -184,7 +192,7 @@ static void series_split(struct plot_spec *ps, const struct csv *t, const struct
     size_t ns = 0;
     for (size_t r = 0; cs >= 0 && r < t->nrows; r++) {
         const char *want = csv_text(t, r, cs);
-        bool old = false;
+        bool old = row_is(t, r, cs, p->shared);
         for (size_t i = 0; i < ns && !old; i++)
             old = strcmp(seen[i], want) == 0;
         if (old || ns >= MAX_GROUPS)
@@ -192,8 +200,8 @@ static void series_split(struct plot_spec *ps, const struct csv *t, const struct
         seen[ns++] = want;
         double *x = plot_alloc(ps, t->nrows), *y = plot_alloc(ps, t->nrows);
         size_t n = 0;
-        for (size_t i = r; x && y && i < t->nrows; i++)
-            if (strcmp(csv_text(t, i, cs), want) == 0) {
+        for (size_t i = 0; x && y && i < t->nrows; i++)
+            if (row_is(t, i, cs, p->shared) || (i >= r && row_is(t, i, cs, want))) {
                 x[n] = csv_num(t, i, cx);
                 y[n++] = csv_num(t, i, cy);
             }
@@ -298,6 +306,8 @@ static void add_markers(struct ctx *c, struct plot_spec *ps, const struct an_plo
         mark_cpuid(ps, c->r->src);
     if (p->mark_llc && c->r->llc_bytes > 0)
         plot_add_marker(ps, c->r->llc_bytes, MARK_CPUID, "described last cache");
+    if (p->mark_dram)
+        plot_mark_dram(ps, c->r->src->run);
 }
 
 /* Experiment e's heatmap (plot p has a z column), recorded like the other plots. */
@@ -356,6 +366,7 @@ static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
     }
     plot_init(&ps, name, title, p->xlabel, p->ylabel, p->x_size);
     ps.logy = p->logy;
+    ps.y_zero = p->y_zero;
     snprintf(finding, sizeof(finding), "%s", c->r->an.verdict[e].headline);
     bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role);
     if (!p->from_curves && p->row_series) {
