@@ -51,6 +51,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_prep.c \
+	kernel/analysis/refresh.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
 	kernel/analysis/tlb_steps.c \
@@ -310,7 +311,8 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_level_kinds analysis/test_llc_verdicts analysis/test_bw_verdicts
+	analysis/test_level_kinds analysis/test_llc_verdicts analysis/test_bw_verdicts analysis/test_refresh
+test_refresh_SRCS := kernel/analysis/refresh.c kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
 test_llc_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_bw_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)
