@@ -52,6 +52,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_prep.c \
 	kernel/analysis/refresh.c \
+	kernel/analysis/tail_stats.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
 	kernel/analysis/tlb_steps.c \
@@ -311,8 +312,11 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tests/unit/stubs/stub_platform.c
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
-	analysis/test_level_kinds analysis/test_llc_verdicts analysis/test_bw_verdicts analysis/test_refresh
+	analysis/test_level_kinds analysis/test_llc_verdicts analysis/test_bw_verdicts analysis/test_refresh \
+	analysis/test_tail_stats
 test_refresh_SRCS := kernel/analysis/refresh.c kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
+test_tail_stats_SRCS := kernel/analysis/tail_stats.c kernel/lib/kmath.c kernel/lib/stats.c \
+	tests/unit/stubs/stub_platform.c
 test_llc_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_bw_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_levels_sparse_SRCS := $(ANALYSIS_UNIT_SRCS)

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "analysis/refresh.h"
+#include "analysis/tail_stats.h"
 #include "lib/stats.h"
 #include "sim_hier_fixture.h"
 
@@ -61,12 +62,12 @@ static void make_order(void)
         order[i] = (4ULL << 30) + order[i] * 64;
 }
 
-static uint64_t start[BATCHES];
+static uint64_t start[BATCHES], slow[BATCHES];
 static double batch_ns[BATCHES], sorted[BATCHES], excess[BATCHES];
 
 /* Chase through hier in batches, as the tail experiment does; the finder's verdict on the
- * batches over the median by more than a quarter of a hop. */
-static struct refresh_result chase_batches(void)
+ * slow batches (tail_slow_train), and their stalls beyond any memory's into stalls. */
+static struct refresh_result chase_batches(struct tail_stalls *stalls)
 {
     make_order();
     size_t k = 0;
@@ -79,18 +80,14 @@ static struct refresh_result chase_batches(void)
     }
     stats_sort(sorted, BATCHES);
     double median = stats_quantile_sorted(sorted, BATCHES, 0.5);
-    double hop = median / HOPS_PER_BATCH;
-    size_t n = 0;
-    for (size_t b = 0; b < BATCHES; b++)
-        if (batch_ns[b] > median + hop / 4) {
-            start[n] = start[b];
-            excess[n++] = batch_ns[b] - median;
-        }
-    struct refresh_series s = {start, excess, n, GHZ * 1e9, median, hop};
+    double mad = stats_mad_sorted(sorted, BATCHES, median), hop = median / HOPS_PER_BATCH;
+    tail_stalls_find(start, batch_ns, BATCHES, GHZ * 1e9, median, stalls);
+    size_t n = tail_slow_train(start, batch_ns, BATCHES, median, mad, hop, slow, excess);
+    struct refresh_series s = {slow, excess, n, GHZ * 1e9, median, hop};
     struct refresh_result r;
     refresh_find(&s, &r);
-    print_message("slow %zu: found %d period %.1f stall %.1f conf %.2f\n", n, r.found, r.period_ns,
-                  r.stall_ns, r.confidence);
+    print_message("slow %zu: found %d period %.1f stall %.1f conf %.2f; stalls %zu\n", n, r.found,
+                  r.period_ns, r.stall_ns, r.confidence, stalls->count);
     return r;
 }
 
@@ -98,8 +95,10 @@ static void check_recovered(const char *text, double period_ns, double stall_ns)
 {
     build(text);
     sim_hier_set_clock(&hier, GHZ);
-    struct refresh_result r = chase_batches();
+    struct tail_stalls stalls;
+    struct refresh_result r = chase_batches(&stalls);
     assert_true(r.found);
+    assert_int_equal(stalls.count, 0); /* a refresh is memory's own stall */
     assert_true(fabs(r.period_ns - period_ns) <= 0.05 * period_ns);
     assert_true(fabs(r.stall_ns - stall_ns) <= 0.05 * stall_ns);
     assert_true(hier.clock.refreshes_met > 0);
@@ -122,7 +121,8 @@ static void test_refresh_off(void **state)
     (void)state;
     build("L1:32K:8w:4c:lru,DRAM:250c");
     sim_hier_set_clock(&hier, GHZ);
-    assert_false(chase_batches().found);
+    struct tail_stalls stalls;
+    assert_false(chase_batches(&stalls).found);
 }
 
 /* An SMI every 100 us costing 20 us: each crossing adds the stall once. */
@@ -141,6 +141,21 @@ static void test_smi(void **state)
     assert_true(fabs((double)hier.clock.smis - expect) <= 1.0);
 }
 
+/* SMIs every 1 ms costing 50 us, seen in a chase timed in batches: stalls beyond any memory's,
+ * counted at their rate (60000 a minute), each as long as the SMI; no refresh claimed. */
+static void test_smi_batches(void **state)
+{
+    (void)state;
+    build("L1:32K:8w:4c:lru,DRAM:250c:smi=1ms/50us");
+    sim_hier_set_clock(&hier, GHZ);
+    struct tail_stalls stalls;
+    assert_false(chase_batches(&stalls).found);
+    assert_int_equal(stalls.count, hier.clock.smis);
+    assert_true(stalls.count >= 10);
+    assert_true(fabs(stalls.longest_ns - 50000) < 1);
+    assert_true(fabs(stalls.per_minute - 60000) < 0.1 * 60000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +164,7 @@ int main(void)
         cmocka_unit_test_teardown(test_refresh_7800, teardown),
         cmocka_unit_test_teardown(test_refresh_off, teardown),
         cmocka_unit_test_teardown(test_smi, teardown),
+        cmocka_unit_test_teardown(test_smi_batches, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
