@@ -51,7 +51,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_prep.c \
-	kernel/analysis/refresh.c \
+	kernel/analysis/refresh.c kernel/analysis/refresh_expect.c \
 	kernel/analysis/tail_stats.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
@@ -313,7 +313,9 @@ ANALYSIS_UNIT_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_verdict \
 	analysis/test_mp_verdicts analysis/test_levels_sparse analysis/test_levels_dense \
 	analysis/test_level_kinds analysis/test_llc_verdicts analysis/test_bw_verdicts analysis/test_refresh \
-	analysis/test_tail_stats
+	analysis/test_tail_stats analysis/test_refresh_expect
+test_refresh_expect_SRCS := kernel/analysis/refresh_expect.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c
 test_refresh_SRCS := kernel/analysis/refresh.c kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
 test_tail_stats_SRCS := kernel/analysis/tail_stats.c kernel/lib/kmath.c kernel/lib/stats.c \
 	tests/unit/stubs/stub_platform.c
