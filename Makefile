@@ -63,6 +63,7 @@ KERNEL_SRCS := \
 	kernel/machine/acpi.c \
 	kernel/run/banner.c \
 	kernel/run/banner_identity.c \
+	kernel/chase/batches.c \
 	kernel/chase/chain.c \
 	kernel/chase/chain_points.c \
 	kernel/chase/chain_shapes.c \
@@ -300,6 +301,8 @@ UNIT_TESTS += arch/test_bw_kernels # the bandwidth kernels' machine code, each w
 test_bw_kernels_SRCS := kernel/arch/x86_64/bw_kernels.S
 UNIT_TESTS += arch/test_chase_batches # the tail's timed batches on this CPU
 test_chase_batches_SRCS := kernel/arch/x86_64/chase_loop.S
+UNIT_TESTS += chase/test_batches
+test_batches_SRCS := kernel/chase/batches.c kernel/arch/x86_64/chase_loop.S tests/unit/stubs/stub_platform.c
 test_traffic_SRCS := kernel/procs/traffic.c kernel/procs/win_slice.c
 test_bw_plan_SRCS := kernel/stream/bw_plan.c kernel/machine/simd.c $(CONFIG_UNIT_SRCS)
 test_driver_SRCS := kernel/experiments/driver.c $(POINT_SRCS) kernel/chase/sweep.c \
