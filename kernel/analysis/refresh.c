@@ -18,9 +18,9 @@ static double event_ns(const struct refresh_series *s, size_t i)
     return (double)(s->tsc[i] - s->tsc[0]) * 1e9 / s->tsc_hz;
 }
 
-static double comb_tolerance_ns(const struct refresh_series *s, double p)
+static double comb_tolerance_ns(const struct refresh_series *s)
 {
-    return kfmax(REFRESH_TOLERANCE_SHARE * p, s->batch_ns);
+    return REFRESH_TOLERANCE_BATCHES * s->batch_ns;
 }
 
 /* The whole number of periods p in d (>= 0), or -1 when d is not within tol of one (or spans
@@ -41,7 +41,7 @@ static long long comb_beats(double d, double p, double tol)
 static void comb_walk(const struct refresh_series *s, double p, double bound, struct comb *c)
 {
     *c = (struct comb){0};
-    double tol = comb_tolerance_ns(s, p);
+    double tol = comb_tolerance_ns(s);
     double anchor = 0, prev = 0;
     for (size_t i = 1; i < s->n; i++) {
         double t = event_ns(s, i);
@@ -69,7 +69,7 @@ static void comb_walk(const struct refresh_series *s, double p, double bound, st
  * event before), each within tol of a multiple of p with chance 2 * tol / p. */
 static double comb_chance(const struct refresh_series *s, double p)
 {
-    double one = kfmin(1.0, 2.0 * comb_tolerance_ns(s, p) / p);
+    double one = kfmin(1.0, 2.0 * comb_tolerance_ns(s) / p);
     return 1.0 - (1.0 - one) * (1.0 - one);
 }
 
@@ -123,7 +123,7 @@ static double comb_median_excess(const struct refresh_series *s, double p, size_
 bool refresh_find(const struct refresh_series *s, struct refresh_result *out)
 {
     *out = (struct refresh_result){0};
-    if (!s || s->n < REFRESH_MIN_BEATS || !(s->tsc_hz > 0) || !(s->batch_ns >= 0))
+    if (!s || s->n < REFRESH_MIN_BEATS || !(s->tsc_hz > 0) || !(s->batch_ns > 0))
         return false;
     double p = comb_best_candidate(s);
     if (p <= 0)

@@ -15,14 +15,15 @@
  * candidate P. A candidate is scored by walking the train once: an event within the tolerance
  * of a whole number of P after the last event on the comb joins the comb (missing beats are
  * whole multiples); one that is not is a stray. The score is the share of events that joined,
- * less the share a train without any period would give by chance (2 * tolerance / P), so a
- * half or a third of the true period, which every beat also fits, scores lower than the period
- * itself. The best candidate is refined by least squares of the comb's times against their beat
- * numbers. Its confidence is the score over the most a candidate can score (1 - chance); below
- * REFRESH_MIN_CONFIDENCE, or with fewer than REFRESH_MIN_BEATS on the comb, no period stands
- * out. The stall is the median excess of the batches on the comb plus half a hop: an access
- * arrives on average half a hop after the refresh began, and waits the rest of it.
- * (Autocorrelation would serve as well; folding the gaps needs no bins, no FFT and no memory.)
+ * less the share a train without any period would give by chance (2 * tolerance / P, the
+ * tolerance a batch and a half whatever P), so a half or a third of the true period, which every
+ * beat also fits, scores lower than the period itself. The best candidate is refined by least
+ * squares of the comb's times against their beat numbers. Its confidence is the score over the most
+ * a candidate can score (1 - chance); below REFRESH_MIN_CONFIDENCE, or with fewer than
+ * REFRESH_MIN_BEATS on the comb, no period stands out. The stall is the median excess of the
+ * batches on the comb plus half a hop: an access arrives on average half a hop after the refresh
+ * began, and waits the rest of it. (Autocorrelation would serve as well; folding the gaps needs no
+ * bins, no FFT and no memory.)
  */
 
 /* Refresh intervals run from 1.95 us (DDR4 at 4x fine granularity) to 7.8 us (DDR3/DDR4 at
@@ -32,9 +33,11 @@
 #define REFRESH_PERIOD_MAX_NS 100000.0
 /* Candidates tried: enough that a period met by a third of the gaps is among them. */
 #define REFRESH_CANDIDATES 64
-/* The comb's tolerance as a share of the period (a refresh lands anywhere in a batch, and the
- * batch's start is what is timed), and never less than one batch. */
-#define REFRESH_TOLERANCE_SHARE 0.1
+/* The comb's tolerance in batches: each slow batch's start lies up to one batch before the
+ * refresh it met, so two on the comb differ by up to a batch either way from whole periods; half
+ * a batch more for the timer's noise. It does not grow with the candidate, so half the period
+ * (which every beat fits too) pays twice the chance and scores below the period itself. */
+#define REFRESH_TOLERANCE_BATCHES 1.5
 /* Beyond this many periods in one gap, counting beats is left to the refinement: the walk
  * starts again from the next event. */
 #define REFRESH_MAX_MISSING 16

@@ -71,10 +71,11 @@ static struct refresh_result find(size_t n)
     return res;
 }
 
-static void check_recovered(double period_ns, double stall_ns, double missing, double strays)
+static void check_recovered(double period_ns, double stall_ns, double missing, double strays,
+                            uint64_t seed)
 {
     struct rng r;
-    rng_seed(&r, 52);
+    rng_seed(&r, seed);
     size_t n = make_train(&r, period_ns, stall_ns, 3000, missing, strays);
     struct refresh_result res = find(n);
     print_message("period %.0f stall %.0f: found %d period %.1f stall %.1f conf %.2f beats %zu "
@@ -90,19 +91,22 @@ static void check_recovered(double period_ns, double stall_ns, double missing, d
 static void test_period_3900(void **state)
 {
     (void)state;
-    check_recovered(3900, 350, 0.3, 0.1);
+    check_recovered(3900, 350, 0.3, 0.1, 52);
 }
 
 static void test_period_7800(void **state)
 {
     (void)state;
-    check_recovered(7800, 280, 0.5, 0.2);
+    /* half the beats missing and a stray in a fifth of the periods: half the period fits every
+     * beat and more strays, and must still lose to the period, whatever the seed */
+    for (uint64_t seed = 1; seed <= 20; seed++)
+        check_recovered(7800, 280, 0.5, 0.2, seed);
 }
 
 static void test_period_1950_clean(void **state)
 {
     (void)state;
-    check_recovered(1950, 160, 0.0, 0.0);
+    check_recovered(1950, 160, 0.0, 0.0, 52);
 }
 
 /* Slow batches at random (exponential gaps of mean gap_ns): no period stands out. */
