@@ -22,7 +22,7 @@ COMMON   = -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\" \
 # measures) and kernel/analysis/<name>.c (how its results read), with a row in each of the two
 # table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
 # against the tables. The source lists below take the files from here.
-EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores
+EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores tail
 EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
 # Every per-experiment array is as long as this list (CHASE_EXPERIMENTS in COMMON), so the room
@@ -34,7 +34,8 @@ $(shell find $(BUILD) -name '*.[cS].o' -delete 2>/dev/null; mkdir -p $(BUILD) &&
 endif
 
 # What every experiment's point goes through: its context, plan, measurement, passes and rows.
-POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c
+POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c \
+	kernel/point/refresh.c kernel/point/tail_stats.c
 
 # The bandwidth engine: time a stream over a buffer, as kernel/chase/ times a chase; a team of
 # processors streaming at once; each node's read bandwidth.
@@ -51,8 +52,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/level_kind.c \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_prep.c \
-	kernel/analysis/refresh.c kernel/analysis/refresh_expect.c \
-	kernel/analysis/tail_stats.c \
+	kernel/analysis/refresh_expect.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
 	kernel/analysis/tlb_steps.c \
@@ -321,8 +321,8 @@ UNIT_TESTS += analysis/test_interpret analysis/test_levels analysis/test_numa_ve
 	analysis/test_tail_stats analysis/test_refresh_expect
 test_refresh_expect_SRCS := kernel/analysis/refresh_expect.c kernel/lib/fmt.c kernel/lib/kstring.c \
 	kernel/lib/kmath.c
-test_refresh_SRCS := kernel/analysis/refresh.c kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
-test_tail_stats_SRCS := kernel/analysis/tail_stats.c kernel/lib/kmath.c kernel/lib/stats.c \
+test_refresh_SRCS := kernel/point/refresh.c kernel/lib/rng.c kernel/lib/rng_gauss.c kernel/lib/kmath.c
+test_tail_stats_SRCS := kernel/point/tail_stats.c kernel/lib/kmath.c kernel/lib/stats.c \
 	tests/unit/stubs/stub_platform.c
 test_llc_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)
 test_bw_verdicts_SRCS := $(ANALYSIS_UNIT_SRCS)

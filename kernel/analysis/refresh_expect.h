@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/refresh.h"
+#include "point/refresh.h"
 
 /* SMBIOS memory type codes (DSP0134 7.18.2) that have a JEDEC refresh interval here. */
 #define REFRESH_SMBIOS_DDR3 0x18

@@ -473,8 +473,8 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
         outcome = RUN_CONFIG_ERROR;
         goto out;
     }
-    *ctx = (struct exp_ctx){
-        .m = m, .cfg = cfg, .timing = t, .measure = in->measure ? in->measure : measure_chase};
+    *ctx = (struct exp_ctx){.m = m, .cfg = cfg, .timing = t, .batches = in->batches};
+    ctx->measure = in->measure ? in->measure : measure_chase;
     slog_begin(cfg->global.serial_log != 0, in->start_time, arch_tsc_fenced(), CHASE_VERSION,
                m->platform);
     outcome = run_all(s, ctx, t, in);

@@ -40,7 +40,7 @@ ALL_TARGETS += $(BUILD)/chase-sim
 # (tests/unit/sim/).
 UNIT_TESTS += sim/test_sim_policy sim/test_sim_rows sim/test_sim_spec sim/test_sim_hier \
 	sim/test_sim_batch sim/test_sim_measure sim/test_sim_prefetch sim/test_sim_stalls
-test_sim_stalls_SRCS  := $(SIM_MODEL_SRCS) kernel/analysis/refresh.c kernel/analysis/tail_stats.c \
+test_sim_stalls_SRCS  := $(SIM_MODEL_SRCS) kernel/point/refresh.c kernel/point/tail_stats.c \
 	kernel/lib/kmath.c kernel/lib/stats.c \
 	tests/unit/stubs/stub_platform.c
 test_sim_policy_SRCS  := $(SIM_MODEL_SRCS)

@@ -94,6 +94,7 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
     in.config_name = cli->config_path;
     in.options = cli->options;
     in.measure = sim_measure;
+    in.batches = sim_batch_window;
     in.timing = &timing;
     in.simulated = canonical;
     in.json_extra = sim_leaders_json;

@@ -267,3 +267,20 @@ void **sim_batches(void **start, uint64_t batches, uint64_t hops, uint64_t *stam
     }
     return p;
 }
+
+int sim_batch_window(struct batch_window *w)
+{
+    void **p = w->p;
+    w->fault = (struct fault_info){0};
+    w->dropped = 0;
+    w->smi_delta = 0;
+    if (w->prewalk_hops) {
+        uint64_t untimed[2];
+        p = sim_batches(p, 1, w->prewalk_hops, untimed);
+    }
+    p = p ? sim_batches(p, w->batches, w->hops, w->stamps) : NULL;
+    if (!p)
+        return -1;
+    w->p = p;
+    return 0;
+}

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "chase/batches.h"
 #include "chase/measure.h"
 #include "platform.h"
 #include "sim_hier.h"
@@ -57,5 +58,10 @@ int sim_measure(const struct chase_point *pt, const struct measure_plan *plan,
  * chain leaves the buffer or no backend is bound.
  */
 void **sim_batches(void **start, uint64_t batches, uint64_t hops, uint64_t *stamps);
+
+/* chase-sim's batch_window_run (chase/batches.h): w's prewalk and batches through sim_batches,
+ * no window to lose and no SMI counter (the model's SMIs show only as stalls). Returns 0, or -1
+ * when the chain leaves the buffer or no backend is bound. */
+int sim_batch_window(struct batch_window *w);
 
 #endif

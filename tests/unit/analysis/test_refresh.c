@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/refresh.h"
+#include "point/refresh.h"
 #include "lib/rng.h"
 
 #define TRAIN_MAX 20000

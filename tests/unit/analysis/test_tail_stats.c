@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/tail_stats.h"
+#include "point/tail_stats.h"
 
 static void test_bins(void **state)
 {

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "analysis/refresh.h"
-#include "analysis/tail_stats.h"
+#include "point/refresh.h"
+#include "point/tail_stats.h"
 #include "lib/stats.h"
 #include "sim_hier_fixture.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The refresh finder: the period of a train of slow batches, and the stall it costs (refresh.h).
-#include "analysis/refresh.h"
+#include "point/refresh.h"
 
 #include "lib/kmath.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The tail's statistics: log bins, percentiles, the slow batches' train, long stalls.
-#include "analysis/tail_stats.h"
+#include "point/tail_stats.h"
 
 #include "lib/kmath.h"
 #include "lib/stats.h"
