@@ -64,6 +64,6 @@ $(BUILD)/test/tools/sim/sim_hier_v3.c.o: TEST_CFLAGS += -fno-var-tracking-assign
 	-DSIM_FEW_SHAPES
 
 SCRIPT_TESTS += tests/sim/test_sim_cli.sh tests/sim/test_sim_random.sh \
-	tests/sim/test_sim_experiments.sh
+	tests/sim/test_sim_experiments.sh tests/sim/test_sim_tail.sh
 
 BENCH_SCRIPTS += tools/sim/bench.sh
