@@ -8,7 +8,7 @@
 #include "lib/kmath.h"
 
 /* The refresh line of the largest size (the chase beyond the last cache) into v. */
-static void tail_refresh(const struct csv *t, struct verdict *v)
+static void tail_refresh(const struct csv *t, bool hypervisor, struct verdict *v)
 {
     size_t last = t->nrows - 1;
     int cp = csv_col(t, "refresh_period_ns"), cs = csv_col(t, "refresh_stall_ns"),
@@ -24,6 +24,9 @@ static void tail_refresh(const struct csv *t, struct verdict *v)
     char line[200];
     refresh_summary_line(&r, NULL, "us", line, sizeof(line));
     verdict_headline(v, "%s", line);
+    if (!r.found && hypervisor)
+        verdict_line(v, "- measured under a hypervisor: its exits and the host's interrupts "
+                        "scatter the slow batches, so a refresh period may not stand out");
     if (r.found)
         verdict_line(v, "- the period from %zu slow batches on its comb, confidence %.2f", r.beats,
                      r.confidence);
@@ -55,7 +58,7 @@ static void judge_tail(const struct an_judge *j, struct verdict *v)
                      csv_num(t, i, c50), csv_num(t, i, c99), csv_num(t, i, c999),
                      csv_num(t, i, cmax));
     }
-    tail_refresh(t, v);
+    tail_refresh(t, j->in->hypervisor, v);
     size_t last = t->nrows - 1;
     if (cst >= 0 && cl >= 0 && cpm >= 0 && csv_num(t, last, cst) > 0)
         verdict_line(v, "- stalls no memory explains: %.0f, the longest %.0f ns, %.1f a minute",

@@ -104,25 +104,35 @@ static unsigned tail_sizes(const struct machine *m, uint64_t max, uint64_t *out)
     return n;
 }
 
+static int tail_stopped(struct exp_ctx *ctx, const struct batch_window *w)
+{
+    char why[120];
+    fault_describe(why, sizeof(why), &w->fault);
+    ksnprintf(ctx->failure, sizeof(ctx->failure), "batches stopped: %s", why);
+    return EXP_RUN_FAILED;
+}
+
 /* The chase of one size timed in windows of batches: each batch's start and time (ns). */
 static int tail_time(struct exp_ctx *ctx, struct tail_run *d, void **head, uint64_t slots)
 {
     const struct tail_params *p = d->p;
     const struct timing *t = ctx->timing;
+    int (*run)(struct batch_window *) = ctx->batches ? ctx->batches : batch_window_run;
     struct batch_window w = {.p = head, .hops = p->hops, .stamps = d->stamps};
     w.smi = t->smi_counting;
     d->smi = d->dropped = 0;
+    /* A lap untimed first (the caches warm), in windows as long as the timed ones. */
+    for (uint64_t warm = 0; warm < slots; warm += p->window_batches * p->hops) {
+        w.batches = p->window_batches;
+        if (run(&w) != 0)
+            return tail_stopped(ctx, &w);
+    }
     for (uint64_t done = 0; done < p->batches; done += w.batches) {
         uint64_t left = p->batches - done;
         w.batches = left < p->window_batches ? left : p->window_batches;
-        /* the first window walks a lap untimed (caches warm), the others refill the TLBs */
-        w.prewalk_hops = done == 0 ? slots : exp_prewalk_tlb_hops(ctx, slots * sizeof(void *));
-        if ((ctx->batches ? ctx->batches : batch_window_run)(&w) != 0) {
-            char why[120];
-            fault_describe(why, sizeof(why), &w.fault);
-            ksnprintf(ctx->failure, sizeof(ctx->failure), "batches stopped: %s", why);
-            return EXP_RUN_FAILED;
-        }
+        w.prewalk_hops = exp_prewalk_tlb_hops(ctx, slots * sizeof(void *));
+        if (run(&w) != 0)
+            return tail_stopped(ctx, &w);
         d->smi += w.smi_delta;
         d->dropped += w.dropped;
         for (uint64_t i = 0; i < w.batches; i++) {
@@ -244,13 +254,15 @@ static void tail_release(struct tail_run *d)
     strbuf_release(&d->hist);
 }
 
-/* The up-front estimate in seconds: every batch at a guess per hop, plus the warm-up lap. */
+/* The up-front estimate in seconds: every batch at a guess per hop, plus the chain's build and
+ * warm-up lap (a hop a slot each). */
 static double tail_estimate_s(const struct exp_ctx *ctx, const struct tail_run *d)
 {
     double s = 0;
     for (unsigned i = 0; i < d->n; i++) {
         double hop = d->sizes[i] > exp_llc_bytes(ctx->m) ? TAIL_EST_DRAM_NS : TAIL_EST_CACHE_NS;
-        double hops = (double)(d->p->batches * d->p->hops + d->sizes[i] / exp_line_bytes(ctx->m));
+        double hops =
+            (double)(d->p->batches * d->p->hops + 2 * d->sizes[i] / exp_line_bytes(ctx->m));
         s += hops * hop * 1e-9;
     }
     return s;
