@@ -450,7 +450,7 @@ SCRIPT_TESTS := tools/check-layers.sh tools/check-sizes.sh tools/check-format.sh
 	tests/host/test_host_cpuid_cpu.sh tests/host/test_host_passes.sh tests/host/test_host_numa.sh \
 	$(SCRIPT_TESTS) \
 	tests/qemu/test_smoke.sh tests/qemu/test_machine.sh tests/qemu/test_media.sh \
-	tests/report/test_sim_curves.sh \
+	tests/report/test_sim_curves.sh tests/qemu/test_tail.sh \
 	tests/qemu/test_secureboot.sh tests/qemu/test_hostile.sh tests/qemu/test_config.sh \
 	tests/qemu/test_agree.sh tests/qemu/test_memtype.sh tests/qemu/test_prefetch.sh \
 	tests/qemu/test_cores.sh tests/qemu/test_numa.sh tests/qemu/test_smbios.sh \

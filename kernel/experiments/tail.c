@@ -14,6 +14,7 @@
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/slog.h"
 #include "lib/stats.h"
 #include "machine/cpuinfo.h"
 #include "machine/fault.h"
@@ -209,6 +210,21 @@ static void tail_row(struct exp_ctx *ctx, struct tail_run *d, uint64_t size,
                       (double)(d->slow_start[i] - d->start[0]) * 1e6 / hz, d->slow_excess[i]);
 }
 
+/* The console's note on stalls no memory explains, with what the SMI counter saw. */
+static void tail_stall_note(const struct exp_ctx *ctx, const struct tail_run *d,
+                            const struct tail_stalls *st)
+{
+    char smi[48];
+    if (ctx->timing->smi_counting)
+        ksnprintf(smi, sizeof(smi), "%llu SMIs counted", (unsigned long long)d->smi);
+    else
+        kstrlcpy(smi, "SMIs not counted here", sizeof(smi));
+    con_printf(
+        "           note: %zu stalls no memory explains (the longest %.1f us, %.1f a minute; "
+        "%s): an SMI, an interrupt or a hypervisor's exit\n",
+        st->count, st->longest_ns / 1e3, st->per_minute, smi);
+}
+
 static int tail_point(struct exp_ctx *ctx, struct tail_run *d, unsigned i)
 {
     uint64_t size = d->sizes[i], line = exp_line_bytes(ctx->m), slots = size / line;
@@ -226,6 +242,9 @@ static int tail_point(struct exp_ctx *ctx, struct tail_run *d, unsigned i)
     struct tail_point o;
     tail_analyze(ctx, d, &o);
     tail_row(ctx, d, size, &o);
+    slog_rows(&ctx->csv);
+    if (o.st.count)
+        tail_stall_note(ctx, d, &o.st);
     tail_hist_rows(d, size, &o.pc);
     return 0;
 }
