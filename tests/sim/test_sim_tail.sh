@@ -40,7 +40,7 @@ check "refresh off: verdicts.tail.refresh_stall_ns is null" test "$(item refresh
 check "refresh off: the summary says no period stands out" \
     grep -q "^tail: DRAM refresh: no period stands out" "$RUN_DIR/console.txt"
 
-# The files: tail.csv's columns, a histogram row per bin of every size, the slow batches.
+# The files (of the refresh-off run): tail.csv's columns, a histogram row per bin of every size, the slow batches.
 check "tail.csv has the percentile, refresh and stall columns" \
     grep -qE '^size_bytes,hops,batches,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,.*refresh_period_ns,'\
 'refresh_stall_ns,.*stalls,stall_longest_ns,stalls_per_minute,smi_count' "$RUN_DIR/tail.csv"
@@ -54,4 +54,17 @@ check "tail.samples.csv: its columns (no slow batch with refresh off)" \
     test "$(cat "$RUN_DIR/tail.samples.csv")" = "size_bytes,tsc_offset,time_us,excess_ns"
 check "the plan line states the time up front" \
     grep -qE "plan: 4 sizes, 16384 batches of 4 hops each; about [0-9]+ ms" "$RUN_DIR/console.txt"
+# SMIs: chase-sim's smi=1ms/100us seen as stalls no memory explains, 100 us each, 60000 a
+# minute, with the console's note; no refresh claimed from them.
+sim tail-smi --hierarchy "$levels,DRAM:250c:smi=1ms/100us" --ghz 3 experiments=tail profile=quick
+check "smi=1ms/100us: chase-sim runs tail" test "$SIM_RC" = 0
+check "smi=1ms/100us: at least 3 stalls at the largest size" test "$(last stalls)" -ge 3
+check "smi=1ms/100us: the longest stall $(last stall_longest_ns) ns within 5% of 100 us" \
+    within "$(last stall_longest_ns)" 100000
+check "smi=1ms/100us: $(last stalls_per_minute) stalls a minute, within 5% of 60000" \
+    within "$(last stalls_per_minute)" 60000
+check "smi=1ms/100us: no refresh period claimed" test "$(item refresh_period_ns)" = null
+check "smi=1ms/100us: the console's note on stalls no memory explains" \
+    grep -q "note: [0-9]* stalls no memory explains (the longest 100.0 us" "$RUN_DIR/console.txt"
+
 finish
