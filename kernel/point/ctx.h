@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chase/batches.h"
 #include "chase/measure.h"
 #include "chase/time_split.h"
 #include "chase/timing.h"
@@ -19,7 +20,8 @@ struct exp_ctx {
     const struct machine *m;
     const struct chase_config *cfg;
     const struct timing *timing;
-    measure_fn measure; /* how points are measured (timed, or simulated) */
+    measure_fn measure;                     /* how points are measured (timed, or simulated) */
+    int (*batches)(struct batch_window *w); /* timed batches (NULL: batch_window_run) */
     struct plat_buffer buffer;
     struct strbuf csv;       /* the running experiment's <name>.csv */
     struct strbuf samples;   /* the running experiment's <name>.samples.csv */

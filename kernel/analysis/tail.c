@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// The tail experiment's report side: the percentiles per size, and what the largest size's slow
+// batches say of DRAM refresh (the summary's refresh line) and of stalls no memory explains.
+#include "analysis/interpret.h"
+#include "analysis/judge.h"
+#include "analysis/refresh_expect.h"
+#include "lib/fmt.h"
+#include "lib/kmath.h"
+
+/* The refresh line of the largest size (the chase beyond the last cache) into v. */
+static void tail_refresh(const struct csv *t, bool hypervisor, struct verdict *v)
+{
+    size_t last = t->nrows - 1;
+    int cp = csv_col(t, "refresh_period_ns"), cs = csv_col(t, "refresh_stall_ns"),
+        cc = csv_col(t, "refresh_confidence"), cb = csv_col(t, "refresh_beats");
+    struct refresh_result r = {0};
+    if (cp >= 0 && cs >= 0 && csv_num(t, last, cp) > 0) {
+        r.found = true;
+        r.period_ns = csv_num(t, last, cp);
+        r.stall_ns = csv_num(t, last, cs);
+        r.confidence = cc >= 0 ? csv_num(t, last, cc) : KM_NAN;
+        r.beats = cb >= 0 ? (size_t)csv_num(t, last, cb) : 0;
+    }
+    char line[200];
+    refresh_summary_line(&r, NULL, "us", line, sizeof(line));
+    verdict_headline(v, "%s", line);
+    if (!r.found && hypervisor)
+        verdict_line(v, "- measured under a hypervisor: its exits and the host's interrupts "
+                        "scatter the slow batches, so a refresh period may not stand out");
+    if (r.found)
+        verdict_line(v, "- the period from %zu slow batches on its comb, confidence %.2f", r.beats,
+                     r.confidence);
+    verdict_number(v, "refresh_period_ns", r.found ? r.period_ns : KM_NAN, "ns",
+                   "the DRAM refresh interval: the period of the slow batches beyond the last "
+                   "cache (null when no period stands out)");
+    verdict_number(
+        v, "refresh_stall_ns", r.found ? r.stall_ns : KM_NAN, "ns",
+        "what a refresh costs the access that meets it (null when no period stands out)");
+}
+
+static void judge_tail(const struct an_judge *j, struct verdict *v)
+{
+    const struct csv *t = j->t;
+    if (!t)
+        return; /* the experiment did not run: no verdict */
+    v->present = true;
+    int cz = csv_col(t, "size_bytes"), c50 = csv_col(t, "p50_ns"), c99 = csv_col(t, "p99_ns"),
+        c999 = csv_col(t, "p999_ns"), cmax = csv_col(t, "max_ns"), cst = csv_col(t, "stalls"),
+        cl = csv_col(t, "stall_longest_ns"), cpm = csv_col(t, "stalls_per_minute");
+    if (cz < 0 || c50 < 0 || c99 < 0 || c999 < 0 || cmax < 0 || t->nrows == 0) {
+        verdict_headline(v, "tail.csv lacks its percentile columns, or has no rows");
+        return;
+    }
+    for (size_t i = 0; i < t->nrows; i++) {
+        char sz[32];
+        fmt_size(sz, sizeof(sz), csv_num(t, i, cz));
+        verdict_line(v, "- %s: p50 %.1f ns, p99 %.1f ns, p99.9 %.1f ns, max %.1f ns", sz,
+                     csv_num(t, i, c50), csv_num(t, i, c99), csv_num(t, i, c999),
+                     csv_num(t, i, cmax));
+    }
+    tail_refresh(t, j->in->hypervisor, v);
+    size_t last = t->nrows - 1;
+    if (cst >= 0 && cl >= 0 && cpm >= 0 && csv_num(t, last, cst) > 0)
+        verdict_line(v, "- stalls no memory explains: %.0f, the longest %.0f ns, %.1f a minute",
+                     csv_num(t, last, cst), csv_num(t, last, cl), csv_num(t, last, cpm));
+}
+
+const struct an_experiment analysis_tail = {
+    .name = "tail",
+    .plot = {.stem = "tail",
+             .x = "size_bytes",
+             .y = "p999_ns",
+             .xlabel = "chain size (bytes, log2 scale)",
+             .ylabel = "ns per batch (p99.9)",
+             .x_size = true,
+             .logy = true,
+             .what = "tail: the 99.9th percentile batch time against chain size",
+             .caption = "The slowest thousandth of the timed batches at each level's size."},
+    .judge = judge_tail,
+};
