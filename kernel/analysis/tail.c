@@ -38,6 +38,46 @@ static void tail_refresh(const struct csv *t, bool hypervisor, struct verdict *v
         "what a refresh costs the access that meets it (null when no period stands out)");
 }
 
+/* The level a chase of bytes sits in: L<n> for the n-th cache (data or unified, smallest first)
+ * that holds it, "DRAM" beyond the last, "" when the caches are unknown. */
+static void tail_level(const struct an_input *in, double bytes, char *dst, size_t cap)
+{
+    size_t smaller = 0;
+    for (size_t i = 0; i < in->ncaches; i++)
+        smaller += in->cache_bytes[i] < bytes;
+    if (in->ncaches == 0)
+        dst[0] = 0;
+    else if (smaller == in->ncaches)
+        ksnprintf(dst, cap, "DRAM");
+    else
+        ksnprintf(dst, cap, "L%zu", smaller + 1);
+}
+
+/* verdicts.tail.percentiles: one record per row of tail.csv (a size, and a page size when the
+ * table has that column), read by name so a column the run lacks is null. */
+static void tail_percentiles(const struct an_judge *j, struct verdict *v)
+{
+    static const struct vcolumn cols[] = {{"level", "", true},     {"size_bytes", "bytes", false},
+                                          {"p50_ns", "ns", false}, {"p90_ns", "ns", false},
+                                          {"p99_ns", "ns", false}, {"p999_ns", "ns", false},
+                                          {"max_ns", "ns", false}, {"slow_batches", "", false},
+                                          {"stalls", "", false},   {"page_bytes", "bytes", false}};
+    const struct csv *t = j->t;
+    bool paged = csv_col(t, "page_bytes") >= 0;
+    size_t ncols = sizeof(cols) / sizeof(cols[0]) - !paged;
+    int k = verdict_table(v, "percentiles", "the batch times per size", cols, ncols);
+    for (size_t r = 0; k >= 0 && r < t->nrows; r++) {
+        struct vcell *row = verdict_row(v, k);
+        if (!row)
+            break;
+        tail_level(j->in, csv_num(t, r, csv_col(t, "size_bytes")), row[0].text, VCELL_TEXT);
+        for (size_t c = 1; c < ncols; c++) {
+            int col = csv_col(t, cols[c].name);
+            row[c].num = col >= 0 ? csv_num(t, r, col) : KM_NAN;
+        }
+    }
+}
+
 static void judge_tail(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
@@ -59,6 +99,7 @@ static void judge_tail(const struct an_judge *j, struct verdict *v)
                      csv_num(t, i, cmax));
     }
     tail_refresh(t, j->in->hypervisor, v);
+    tail_percentiles(j, v);
     size_t last = t->nrows - 1;
     if (cst >= 0 && cl >= 0 && cpm >= 0 && csv_num(t, last, cst) > 0)
         verdict_line(v, "- stalls no memory explains: %.0f, the longest %.0f ns, %.1f a minute",
