@@ -8,12 +8,15 @@ REPORT_SRCS := \
 	tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_memlat.c \
 	tools/report/inputs/input_run.c \
+	tools/report/inputs/input_side.c \
 	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c \
 	tools/report/inputs/readers.c \
 	tools/report/main.c \
 	tools/report/fit/model.c \
+	tools/report/outputs/dist.c \
 	tools/report/outputs/plot.c \
+	tools/report/outputs/plot_dist.c \
 	tools/report/outputs/plot_exp.c \
 	tools/report/outputs/plot_heatmap.c \
 	tools/report/outputs/plot_bars.c \
@@ -51,7 +54,8 @@ REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tools/report/fit/model.c
 REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_memlat.c \
-	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \
+	tools/report/inputs/input_run.c tools/report/inputs/input_side.c \
+	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c tools/report/inputs/readers.c \
 	tools/report/inputs/rbounds.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c \
 	tools/report/inputs/source.c

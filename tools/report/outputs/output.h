@@ -30,6 +30,15 @@ struct plot_list {
 void plots_make(const struct source_result *r, size_t n, const char *outdir,
                 struct plot_list *lists);
 
+/* The distribution plots of one source (plot_dist.c): the histogram per level and the slow
+ * batches over time, named <prefix><exp>-hist.png and <prefix><exp>-slow.png, into pl. */
+void plots_dist(const struct source_result *r, const char *outdir, const char *prefix,
+                struct plot_list *pl);
+/* Every source's histograms side by side per level (<exp>-hist-compare.png) into pl, when two
+ * or more sources have them. */
+void plots_dist_compare(const struct source_result *r, size_t n, const char *outdir,
+                        struct plot_list *pl);
+
 /* Write outdir/report.md. Returns 0, or -1 with err (capacity cap) when it cannot be written. */
 int report_md_write(const char *outdir, const struct source_result *r, size_t n,
                     const struct plot_list *lists, char *err, size_t cap);

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// A run's latency distributions (the tail experiment's, or any experiment with a histogram side
+// file): one point per row of its table, read by column name, for the plots and report.md.
+#include "outputs/dist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "inputs/rjson.h"
+#include "lib/fmt.h"
+
+static double col_num(const struct csv *t, size_t row, const char *name)
+{
+    int c = csv_col(t, name);
+    return c >= 0 ? csv_num(t, row, c) : NAN;
+}
+
+/* The level the kernel named for this size and page (verdicts.<exp>.percentiles). */
+static void point_level(const struct verdict *v, struct dist_point *p)
+{
+    const struct vtable *t = verdict_item_table(v, verdict_find(v, "percentiles"));
+    int cl = -1, cs = -1, cp = -1;
+    for (size_t c = 0; t && c < t->ncols; c++) {
+        cl = strcmp(t->name[c], "level") == 0 ? (int)c : cl;
+        cs = strcmp(t->name[c], "size_bytes") == 0 ? (int)c : cs;
+        cp = strcmp(t->name[c], "page_bytes") == 0 ? (int)c : cp;
+    }
+    for (size_t r = 0; t && cl >= 0 && cs >= 0 && r < t->nrows; r++)
+        if (vtable_cell(t, r, (size_t)cs)->num == p->size_bytes &&
+            (cp < 0 || vtable_cell(t, r, (size_t)cp)->num == p->page_bytes))
+            snprintf(p->level, sizeof(p->level), "%s", vtable_cell(t, r, (size_t)cl)->text);
+}
+
+static void point_read(const struct csv *t, size_t row, const struct verdict *v,
+                       struct dist_point *p)
+{
+    char sz[32], pg[32];
+    memset(p, 0, sizeof(*p));
+    p->size_bytes = col_num(t, row, "size_bytes");
+    p->page_bytes = csv_col(t, "page_bytes") >= 0 ? col_num(t, row, "page_bytes") : 0;
+    p->batches = col_num(t, row, "batches");
+    p->p50_ns = col_num(t, row, "p50_ns");
+    p->p90_ns = col_num(t, row, "p90_ns");
+    p->p99_ns = col_num(t, row, "p99_ns");
+    p->p999_ns = col_num(t, row, "p999_ns");
+    p->max_ns = col_num(t, row, "max_ns");
+    p->slow_batches = col_num(t, row, "slow_batches");
+    p->stalls = col_num(t, row, "stalls");
+    p->period_ns = col_num(t, row, "refresh_period_ns");
+    p->stall_ns = col_num(t, row, "refresh_stall_ns");
+    p->confidence = col_num(t, row, "refresh_confidence");
+    p->beats = col_num(t, row, "refresh_beats");
+    p->strays = col_num(t, row, "refresh_strays");
+    point_level(v, p);
+    fmt_size(sz, sizeof(sz), p->size_bytes);
+    fmt_size(pg, sizeof(pg), p->page_bytes);
+    char level[sizeof(p->level)];
+    snprintf(level, sizeof(level), "%s", p->level);
+    snprintf(p->label, sizeof(p->label), "%s%s%s%s%s", level, level[0] ? " " : "", sz,
+             p->page_bytes > 0 ? ", " : "", p->page_bytes > 0 ? pg : "");
+    if (p->page_bytes > 0)
+        strncat(p->label, " pages", sizeof(p->label) - strlen(p->label) - 1);
+}
+
+bool dist_of(const struct source_result *r, struct dist_run *d)
+{
+    const struct source *s = r->src;
+    memset(d, 0, sizeof(*d));
+    for (size_t e = 0; exp_name(e); e++) {
+        const struct csv *t = s->table[e];
+        if (!t || !s->side[e][SIDE_HIST] || csv_col(t, "size_bytes") < 0)
+            continue;
+        d->r = r;
+        d->e = e;
+        d->hist = s->side[e][SIDE_HIST];
+        d->samples = s->side[e][SIDE_SAMPLES];
+        for (size_t i = 0; i < t->nrows && d->n < DIST_MAX_POINTS; i++)
+            if (isfinite(col_num(t, i, "size_bytes")))
+                point_read(t, i, &r->an.verdict[e], &d->p[d->n++]);
+        return d->n > 0;
+    }
+    return false;
+}
+
+bool dist_row_is(const struct csv *t, size_t row, const struct dist_point *p)
+{
+    int cp = csv_col(t, "page_bytes");
+    return col_num(t, row, "size_bytes") == p->size_bytes &&
+           (cp < 0 || p->page_bytes == 0 || csv_num(t, row, cp) == p->page_bytes);
+}
+
+int dist_refresh_point(const struct dist_run *d)
+{
+    int best = -1;
+    for (size_t i = 0; i < d->n; i++)
+        if (d->p[i].period_ns > 0 && (best < 0 || d->p[i].size_bytes >= d->p[best].size_bytes))
+            best = (int)i;
+    return best;
+}
+
+const char *dist_platform(const struct source_result *r)
+{
+    const char *p = r->src->run ? rjson_string(rjson_get(r->src->run, "platform")) : NULL;
+    if (r->src->simulated || (p && strcmp(p, "sim") == 0))
+        return "simulated";
+    if (!p)
+        return "unknown";
+    if (strcmp(p, "uefi") == 0)
+        return "firmware";
+    if (strcmp(p, "linux") == 0 || strcmp(p, "host") == 0)
+        return "host";
+    return "other";
+}

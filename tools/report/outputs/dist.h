@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// A run's latency distributions (the tail experiment's, or any experiment with a histogram side
+// file): one point per row of its table, read by column name, for the plots and report.md.
+#ifndef REPORT_DIST_H
+#define REPORT_DIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fit/analysis.h"
+
+/* Points of one run: the tail experiment has four sizes, twice that with 4K and large pages. */
+#define DIST_MAX_POINTS 24
+/* Runs set side by side in one comparison: a firmware run, a host run and a few more. */
+#define DIST_MAX_RUNS 4
+
+struct dist_point {
+    char level[16];    /* "L1" ... "DRAM" (verdicts.<exp>.percentiles), "" when unknown */
+    char label[96];    /* for people: "DRAM 64M", "L2 512K, 4K pages" */
+    double size_bytes; /* the chain's size */
+    double page_bytes; /* its pages; 0 when the table has no page_bytes column */
+    /* the table's columns; NaN when it lacks one */
+    double batches, p50_ns, p90_ns, p99_ns, p999_ns, max_ns, slow_batches, stalls;
+    double period_ns, stall_ns, confidence, beats, strays;
+};
+
+struct dist_run {
+    const struct source_result *r;
+    size_t e; /* the experiment */
+    const struct csv *hist, *samples;
+    size_t n;
+    struct dist_point p[DIST_MAX_POINTS];
+};
+
+/* The first experiment of r with a table and a histogram side file into d; false when none. */
+bool dist_of(const struct source_result *r, struct dist_run *d);
+/* Whether row of side table t (hist or samples) belongs to point p (its size, and its pages
+ * when t has a page_bytes column). */
+bool dist_row_is(const struct csv *t, size_t row, const struct dist_point *p);
+/* The point of d holding the refresh period (the largest size with one); -1 when none. */
+int dist_refresh_point(const struct dist_run *d);
+/* Where r ran, in a word: "firmware" (platform uefi), "host" (linux), "simulated", "unknown"
+ * (no run.json platform) or "other". */
+const char *dist_platform(const struct source_result *r);
+
+#endif
