@@ -22,6 +22,7 @@ REPORT_SRCS := \
 	tools/report/outputs/plot_bars.c \
 	tools/report/outputs/report_json.c \
 	tools/report/outputs/report_md.c \
+	tools/report/outputs/report_md_dist.c \
 	tools/report/outputs/report_md_run.c \
 	tools/report/outputs/report_platform.c \
 	tools/report/outputs/report_verdict.c \

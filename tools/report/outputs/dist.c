@@ -55,12 +55,14 @@ static void point_read(const struct csv *t, size_t row, const struct verdict *v,
     point_level(v, p);
     fmt_size(sz, sizeof(sz), p->size_bytes);
     fmt_size(pg, sizeof(pg), p->page_bytes);
-    char level[sizeof(p->level)];
-    snprintf(level, sizeof(level), "%s", p->level);
-    snprintf(p->label, sizeof(p->label), "%s%s%s%s%s", level, level[0] ? " " : "", sz,
-             p->page_bytes > 0 ? ", " : "", p->page_bytes > 0 ? pg : "");
     if (p->page_bytes > 0)
-        strncat(p->label, " pages", sizeof(p->label) - strlen(p->label) - 1);
+        snprintf(p->size, sizeof(p->size), "%.16s, %.16s pages", sz, pg);
+    else
+        snprintf(p->size, sizeof(p->size), "%s", sz);
+    char level[sizeof(p->level)], size[sizeof(p->size)];
+    snprintf(level, sizeof(level), "%s", p->level);
+    snprintf(size, sizeof(size), "%s", p->size);
+    snprintf(p->label, sizeof(p->label), "%s%s%s", level, level[0] ? " " : "", size);
 }
 
 bool dist_of(const struct source_result *r, struct dist_run *d)
@@ -88,6 +90,13 @@ bool dist_row_is(const struct csv *t, size_t row, const struct dist_point *p)
     int cp = csv_col(t, "page_bytes");
     return col_num(t, row, "size_bytes") == p->size_bytes &&
            (cp < 0 || p->page_bytes == 0 || csv_num(t, row, cp) == p->page_bytes);
+}
+
+void dist_point_key(const struct dist_point *p, char *dst, size_t cap)
+{
+    char sz[32];
+    fmt_size(sz, sizeof(sz), p->size_bytes);
+    snprintf(dst, cap, "%s/%.0f", p->level[0] ? p->level : sz, p->page_bytes);
 }
 
 int dist_refresh_point(const struct dist_run *d)

@@ -17,6 +17,7 @@
 struct dist_point {
     char level[16];    /* "L1" ... "DRAM" (verdicts.<exp>.percentiles), "" when unknown */
     char label[96];    /* for people: "DRAM 64M", "L2 512K, 4K pages" */
+    char size[48];     /* the label without the level: "64M", "512K, 4K pages" */
     double size_bytes; /* the chain's size */
     double page_bytes; /* its pages; 0 when the table has no page_bytes column */
     /* the table's columns; NaN when it lacks one */
@@ -37,6 +38,9 @@ bool dist_of(const struct source_result *r, struct dist_run *d);
 /* Whether row of side table t (hist or samples) belongs to point p (its size, and its pages
  * when t has a page_bytes column). */
 bool dist_row_is(const struct csv *t, size_t row, const struct dist_point *p);
+/* What matches the points of several runs (dst, capacity cap): the level the kernel named (the
+ * size when it named none) and the pages. */
+void dist_point_key(const struct dist_point *p, char *dst, size_t cap);
 /* The point of d holding the refresh period (the largest size with one); -1 when none. */
 int dist_refresh_point(const struct dist_run *d);
 /* Where r ran, in a word: "firmware" (platform uefi), "host" (linux), "simulated", "unknown"

@@ -39,6 +39,11 @@ void plots_dist(const struct source_result *r, const char *outdir, const char *p
 void plots_dist_compare(const struct source_result *r, size_t n, const char *outdir,
                         struct plot_list *pl);
 
+/* report.md's distribution section of one source, and the sources' distributions side by side
+ * when two or more have them (report_md_dist.c). */
+void report_md_dist(FILE *f, const struct source_result *r);
+void report_md_dist_compare(FILE *f, const struct source_result *r, size_t n);
+
 /* Write outdir/report.md. Returns 0, or -1 with err (capacity cap) when it cannot be written. */
 int report_md_write(const char *outdir, const struct source_result *r, size_t n,
                     const struct plot_list *lists, char *err, size_t cap);

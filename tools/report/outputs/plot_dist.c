@@ -155,7 +155,8 @@ static int hist_render(const char *outdir, const struct hist_plot *hp, char *err
     if (dat && gp)
         fprintf(gp,
                 "set terminal pngcairo size %d,%zu noenhanced font 'Sans,10'\nset output "
-                "'%s.png'\nset multiplot layout %zu,%zu title '%s'\nset logscale xy 10\nset format y '%%g'\n"
+                "'%s.png'\nset multiplot layout %zu,%zu title '%s'\nset logscale xy 10\nset format "
+                "y '%%g'\n"
                 "set grid xtics ytics lc rgb '#e0e0e0'\nset style fill transparent solid 0.45 "
                 "border\nset key top right font ',8'\nset xlabel 'batch time (ns, log scale)'\n"
                 "set ylabel '%s'\n",
@@ -393,24 +394,15 @@ void plots_dist(const struct source_result *r, const char *outdir, const char *p
     slow_one(&d, outdir, prefix, pl);
 }
 
-/* The key points of several runs are matched by: the level the kernel named (the size when it
- * named none) and the pages. */
-static void point_key(const struct dist_point *p, char *dst, size_t cap)
-{
-    char sz[32];
-    fmt_size(sz, sizeof(sz), p->size_bytes);
-    snprintf(dst, cap, "%s/%.0f", p->level[0] ? p->level : sz, p->page_bytes);
-}
-
 /* Add run k's point p to the panel of its key in hp (a new one when none has it). */
 static void panel_add(struct hist_plot *hp, const struct dist_run *d, size_t k,
                       const struct dist_point *p)
 {
     char key[48], other[48], sz[32];
-    point_key(p, key, sizeof(key));
+    dist_point_key(p, key, sizeof(key));
     size_t i = 0;
     for (; i < hp->n; i++) {
-        point_key(hp->panel[i].pt[0], other, sizeof(other));
+        dist_point_key(hp->panel[i].pt[0], other, sizeof(other));
         if (strcmp(key, other) == 0)
             break;
     }

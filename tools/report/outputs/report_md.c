@@ -309,6 +309,7 @@ static void source_section(FILE *f, const struct source_result *r, const struct 
     }
     fprintf(f, "#### Plots\n\n");
     plots_section(f, pl);
+    report_md_dist(f, r);
     verdicts_section(f, r);
     report_md_config(f, r);
 }
@@ -327,6 +328,7 @@ int report_md_write(const char *outdir, const struct source_result *r, size_t n,
             n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++)
         source_section(f, &r[i], &lists[i]);
+    report_md_dist_compare(f, r, n);
     if (lists[n].n) {
         fprintf(f, "## All inputs together\n\n");
         plots_section(f, &lists[n]);

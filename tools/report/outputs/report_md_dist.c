@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// report.md's latency distributions: the percentiles per level, the refresh line and why no
+// period stood out, and several runs (the firmware's and the host's) side by side.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/fmt.h"
+#include "outputs/dist.h"
+#include "outputs/output.h"
+#include "point/refresh.h"
+
+static void md_ns(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, " %.1f |", v);
+    else
+        fprintf(f, " - |");
+}
+
+static void md_count(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, " %.0f |", v);
+    else
+        fprintf(f, " - |");
+}
+
+static void point_cells(FILE *f, const struct dist_point *p)
+{
+    md_count(f, p->batches);
+    md_ns(f, p->p50_ns);
+    md_ns(f, p->p90_ns);
+    md_ns(f, p->p99_ns);
+    md_ns(f, p->p999_ns);
+    md_ns(f, p->max_ns);
+    md_count(f, p->slow_batches);
+    md_count(f, p->stalls);
+    fprintf(f, "\n");
+}
+
+static const char table_head[] = " batches | p50 ns | p90 ns | p99 ns | p99.9 ns | max ns | slow "
+                                 "batches | stalls |\n";
+
+static void percentiles_table(FILE *f, const struct dist_run *d)
+{
+    fprintf(f, "| level | size |%s|---|---|---|---|---|---|---|---|---|---|\n", table_head);
+    for (size_t i = 0; i < d->n; i++) {
+        fprintf(f, "| %s | %s |", d->p[i].level[0] ? d->p[i].level : "-", d->p[i].size);
+        point_cells(f, &d->p[i]);
+    }
+    fprintf(f, "\n");
+}
+
+/* The point beyond the last cache (the largest the kernel called DRAM); -1 when none is. */
+static int dram_point(const struct dist_run *d)
+{
+    int best = -1;
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->p[i].level, "DRAM") == 0 &&
+            (best < 0 || d->p[i].size_bytes > d->p[best].size_bytes))
+            best = (int)i;
+    return best;
+}
+
+/* Why no period stood out, from what the table and run.json say: each reason that holds. */
+static void no_period_why(FILE *f, const struct dist_run *d)
+{
+    int k = dram_point(d);
+    const struct dist_point *p = k >= 0 ? &d->p[k] : &d->p[d->n - 1];
+    const char *sep = " ";
+    fprintf(f, "No period stands out:");
+    if (k < 0) {
+        fprintf(f,
+                "%sthe largest size (%s) is not beyond the last cache, so its batches seldom "
+                "reach DRAM",
+                sep, p->label);
+        sep = "; ";
+    }
+    if (isfinite(p->slow_batches) && p->slow_batches < REFRESH_MIN_BEATS) {
+        fprintf(f, "%s%s has %.0f slow batches, fewer than the %d a period needs", sep, p->label,
+                p->slow_batches, REFRESH_MIN_BEATS);
+        sep = "; ";
+    } else if (p->strays > p->beats) {
+        fprintf(f,
+                "%sat %s, %.0f slow batches fall off the best comb and %.0f on it: interrupts, "
+                "page walks or other stalls outnumber any refresh",
+                sep, p->label, p->strays, p->beats);
+        sep = "; ";
+    }
+    if (isfinite(p->confidence) && p->confidence < REFRESH_MIN_CONFIDENCE) {
+        fprintf(f, "%sthe best candidate period scores %.2f, below the %.2f a period needs", sep,
+                p->confidence, REFRESH_MIN_CONFIDENCE);
+        sep = "; ";
+    }
+    if (d->r->src->hypervisor) {
+        fprintf(f,
+                "%sthe run was under a hypervisor, whose exits and host interrupts scatter the "
+                "slow batches",
+                sep);
+        sep = "; ";
+    }
+    if (d->r->src->simulated)
+        fprintf(f, "%sthe simulated DRAM refreshes only when its description says so", sep);
+    fprintf(f, ".\n\n");
+}
+
+static void refresh_paragraph(FILE *f, const struct dist_run *d)
+{
+    int k = dist_refresh_point(d);
+    fprintf(f, "Refresh line: **%s**.\n\n", d->r->an.verdict[d->e].headline);
+    if (k >= 0) {
+        const struct dist_point *p = &d->p[k];
+        fprintf(f,
+                "At %s: a period of %.1f ns costing %.1f ns, confidence %.2f, %.0f slow batches "
+                "on its comb and %.0f off it.\n\n",
+                p->label, p->period_ns, p->stall_ns, p->confidence, p->beats, p->strays);
+    } else {
+        no_period_why(f, d);
+    }
+    const struct dist_point *last = &d->p[d->n - 1];
+    if (last->stalls > 0)
+        fprintf(f,
+                "Stalls no memory explains at %s: %.0f (SMIs, or the host under an operating "
+                "system or hypervisor).\n\n",
+                last->label, last->stalls);
+}
+
+void report_md_dist(FILE *f, const struct source_result *r)
+{
+    static struct dist_run d;
+    if (!dist_of(r, &d))
+        return;
+    fprintf(f, "#### Latency distribution (%s)\n\n", exp_name(d.e));
+    fprintf(f,
+            "The timed batches at each size (%s.csv; the histograms in %s.hist.csv, the slow "
+            "batches in %s.samples.csv, both plotted above).\n\n",
+            exp_name(d.e), exp_name(d.e), exp_name(d.e));
+    percentiles_table(f, &d);
+    refresh_paragraph(f, &d);
+}
+
+/* The point of run d with key, or NULL. */
+static const struct dist_point *point_with_key(const struct dist_run *d, const char *key)
+{
+    char k[48];
+    for (size_t i = 0; i < d->n; i++) {
+        dist_point_key(&d->p[i], k, sizeof(k));
+        if (strcmp(k, key) == 0)
+            return &d->p[i];
+    }
+    return NULL;
+}
+
+/* What the host adds over the firmware at each level both measured. */
+static void host_over_firmware(FILE *f, const struct dist_run *d, size_t runs)
+{
+    const struct dist_run *fw = NULL, *host = NULL;
+    for (size_t k = 0; k < runs; k++) {
+        fw = !fw && strcmp(dist_platform(d[k].r), "firmware") == 0 ? &d[k] : fw;
+        host = !host && strcmp(dist_platform(d[k].r), "host") == 0 ? &d[k] : host;
+    }
+    if (!fw || !host)
+        return;
+    fprintf(f, "What the operating system adds (the host's run against the firmware's):\n\n");
+    for (size_t i = 0; i < fw->n; i++) {
+        char key[48];
+        dist_point_key(&fw->p[i], key, sizeof(key));
+        const struct dist_point *a = &fw->p[i], *b = point_with_key(host, key);
+        if (!b)
+            continue;
+        fprintf(f, "- %s: p50 %+.1f ns, p99 %+.1f ns, p99.9 %+.1f ns, max %+.1f ns\n",
+                a->level[0] ? a->level : a->label, b->p50_ns - a->p50_ns, b->p99_ns - a->p99_ns,
+                b->p999_ns - a->p999_ns, b->max_ns - a->max_ns);
+    }
+    fprintf(f, "\n");
+}
+
+void report_md_dist_compare(FILE *f, const struct source_result *r, size_t n)
+{
+    static struct dist_run d[DIST_MAX_RUNS];
+    size_t runs = 0;
+    for (size_t i = 0; i < n && runs < DIST_MAX_RUNS; i++)
+        runs += dist_of(&r[i], &d[runs]);
+    if (runs < 2)
+        return;
+    fprintf(f, "## Latency distributions side by side\n\n"
+               "Each level as every run measured it (matched by the level, and the pages when "
+               "given); the histograms together are plotted below.\n\n");
+    fprintf(f, "| level | run | size |%s|---|---|---|---|---|---|---|---|---|---|---|\n",
+            table_head);
+    char done[DIST_MAX_POINTS * DIST_MAX_RUNS][48], key[48];
+    size_t ndone = 0;
+    for (size_t k = 0; k < runs; k++)
+        for (size_t i = 0; i < d[k].n; i++) {
+            dist_point_key(&d[k].p[i], key, sizeof(key));
+            bool seen = false;
+            for (size_t j = 0; j < ndone && !seen; j++)
+                seen = strcmp(done[j], key) == 0;
+            if (seen)
+                continue;
+            snprintf(done[ndone++], sizeof(done[0]), "%s", key);
+            for (size_t m = k; m < runs; m++) {
+                const struct dist_point *p = point_with_key(&d[m], key);
+                if (!p)
+                    continue;
+                fprintf(f, "| %s | %s: %s | %s |", p->level[0] ? p->level : "-",
+                        dist_platform(d[m].r), d[m].r->src->name, p->size);
+                point_cells(f, p);
+            }
+        }
+    fprintf(f, "\n");
+    host_over_firmware(f, d, runs);
+}
