@@ -91,6 +91,8 @@ $(BUILD)/test/tests/unit/report/%.c.o: TEST_CFLAGS += -Itools/report
 SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh \
 	tests/report/test_summary_agree.sh tests/report/test_verdicts_sim.sh \
 	tests/report/test_real_readers.sh
+# The tail's plots, table, refresh line and runs side by side (issue 52).
+SCRIPT_TESTS += tests/report/test_tail_report.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text
