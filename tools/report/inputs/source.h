@@ -65,7 +65,7 @@ struct source {
     struct rjson *run;           /* run.json, NULL when there is none */
     struct csv *table[EXP_COUNT];
     struct csv *side[EXP_COUNT][SIDE_KINDS]; /* NULL when the run has none */
-    char status[EXP_COUNT][SOURCE_TEXT]; /* run.json's word on each experiment, "" if none */
+    char status[EXP_COUNT][SOURCE_TEXT];     /* run.json's word on each experiment, "" if none */
     size_t ncurves;
     /* The curves as kernel/analysis reads them (label, role, page and stride sizes, points);
      * whole bytes for page_bytes and stride_bytes, 0 when unknown */
