@@ -106,6 +106,27 @@ static void judge_tail(const struct an_judge *j, struct verdict *v)
                      csv_num(t, last, cst), csv_num(t, last, cl), csv_num(t, last, cpm));
 }
 
+static const struct an_dist tail_dist = {
+    .size = "size_bytes",
+    .page = "page_bytes",
+    .batches = "batches",
+    .pct = {"p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"},
+    .slow = "slow_batches",
+    .stalls = "stalls",
+    .period = "refresh_period_ns",
+    .stall = "refresh_stall_ns",
+    .confidence = "refresh_confidence",
+    .beats = "refresh_beats",
+    .strays = "refresh_strays",
+    .bin_low = "bin_low_ns",
+    .bin_high = "bin_high_ns",
+    .count = "count",
+    .time_us = "time_us",
+    .excess_ns = "excess_ns",
+    .levels = "percentiles",
+    .level = "level",
+};
+
 const struct an_experiment analysis_tail = {
     .name = "tail",
     .plot = {.stem = "tail",
@@ -117,5 +138,6 @@ const struct an_experiment analysis_tail = {
              .logy = true,
              .what = "tail: the 99.9th percentile batch time against chain size",
              .caption = "The slowest thousandth of the timed batches at each level's size."},
+    .dist = &tail_dist,
     .judge = judge_tail,
 };

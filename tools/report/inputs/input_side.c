@@ -13,19 +13,12 @@
 /* The longest header line looked at before a side file is read whole. */
 #define SIDE_HEADER_CHARS 512
 
-struct side_format {
-    const char *suffix;  /* the file is <exp><suffix> */
-    const char *cols[4]; /* columns it must have (NULL-ended) */
-};
+static const char *const side_suffix[SIDE_KINDS] = {
+    [SIDE_HIST] = ".hist.csv", [SIDE_SAMPLES] = ".samples.csv"};
 
-static const struct side_format side_formats[SIDE_KINDS] = {
-    [SIDE_HIST] = {".hist.csv", {"size_bytes", "bin_low_ns", "bin_high_ns", "count"}},
-    [SIDE_SAMPLES] = {".samples.csv", {"size_bytes", "time_us", "excess_ns", NULL}},
-};
-
-/* Whether the header line names every column f wants (other experiments' samples files have
- * other columns, and are left unread). */
-static bool header_fits(const char *path, const struct side_format *f)
+/* Whether the header line names every column of cols (n of them): another experiment's samples
+ * file has other columns, and is left unread. */
+static bool header_fits(const char *path, const char *const *cols, size_t n)
 {
     char line[SIDE_HEADER_CHARS];
     FILE *fp = fopen(path, "rb");
@@ -34,12 +27,12 @@ static bool header_fits(const char *path, const struct side_format *f)
     bool ok = fgets(line, sizeof(line), fp) != NULL;
     fclose(fp);
     line[strcspn(line, "\r\n")] = 0;
-    for (size_t c = 0; ok && c < 4 && f->cols[c]; c++) {
+    for (size_t c = 0; ok && c < n; c++) {
         bool found = false;
-        for (char *tok = line, *end; !found && tok; tok = end ? end + 1 : NULL) {
+        for (char *tok = line, *end; cols[c] && !found && tok; tok = end ? end + 1 : NULL) {
             end = strchr(tok, ',');
-            size_t n = end ? (size_t)(end - tok) : strlen(tok);
-            found = n == strlen(f->cols[c]) && strncmp(tok, f->cols[c], n) == 0;
+            size_t len = end ? (size_t)(end - tok) : strlen(tok);
+            found = len == strlen(cols[c]) && strncmp(tok, cols[c], len) == 0;
         }
         ok = found;
     }
@@ -71,11 +64,18 @@ static struct csv *side_read(struct source *s, const char *path, const char *fil
 
 void run_load_sides(struct source *s, size_t e)
 {
+    const struct an_dist *x = analysis_experiment(e)->dist;
+    if (!x)
+        return;
+    const char *const cols[SIDE_KINDS][4] = {
+        [SIDE_HIST] = {x->size, x->bin_low, x->bin_high, x->count},
+        [SIDE_SAMPLES] = {x->size, x->time_us, x->excess_ns, x->size},
+    };
     for (size_t k = 0; k < SIDE_KINDS; k++) {
         char file[96], path[4300];
-        snprintf(file, sizeof(file), "%s%s", exp_name(e), side_formats[k].suffix);
+        snprintf(file, sizeof(file), "%s%s", exp_name(e), side_suffix[k]);
         snprintf(path, sizeof(path), "%s/%s", s->path, file);
-        if (!header_fits(path, &side_formats[k]))
+        if (!header_fits(path, cols[k], 4))
             continue;
         if (s->side[e][k]) {
             csv_free(s->side[e][k]);

@@ -9,10 +9,10 @@
 #include "inputs/source.h"
 
 /*
- * Read experiment e's side files from the folder s->path into s->side[e]: <exp>.hist.csv with
- * size_bytes, bin_low_ns, bin_high_ns and count; <exp>.samples.csv with size_bytes, time_us and
- * excess_ns. A file that is absent or lacks those columns is left out; one that cannot be read
- * or parsed is a warning on s.
+ * Read the side files of experiment e (one whose analysis describes a distribution, an_dist)
+ * from the folder s->path into s->side[e]: <exp>.hist.csv with the size, bin and count columns;
+ * <exp>.samples.csv with the size, time and excess columns. A file that is absent or lacks
+ * those columns is left out; one that cannot be read or parsed is a warning on s.
  */
 void run_load_sides(struct source *s, size_t e);
 

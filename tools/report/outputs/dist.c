@@ -12,19 +12,19 @@
 
 static double col_num(const struct csv *t, size_t row, const char *name)
 {
-    int c = csv_col(t, name);
+    int c = name ? csv_col(t, name) : -1;
     return c >= 0 ? csv_num(t, row, c) : NAN;
 }
 
-/* The level the kernel named for this size and page (verdicts.<exp>.percentiles). */
-static void point_level(const struct verdict *v, struct dist_point *p)
+/* The level the kernel named for this size and page (the verdict's table x->levels). */
+static void point_level(const struct an_dist *x, const struct verdict *v, struct dist_point *p)
 {
-    const struct vtable *t = verdict_item_table(v, verdict_find(v, "percentiles"));
+    const struct vtable *t = verdict_item_table(v, verdict_find(v, x->levels));
     int cl = -1, cs = -1, cp = -1;
     for (size_t c = 0; t && c < t->ncols; c++) {
-        cl = strcmp(t->name[c], "level") == 0 ? (int)c : cl;
-        cs = strcmp(t->name[c], "size_bytes") == 0 ? (int)c : cs;
-        cp = strcmp(t->name[c], "page_bytes") == 0 ? (int)c : cp;
+        cl = strcmp(t->name[c], x->level) == 0 ? (int)c : cl;
+        cs = strcmp(t->name[c], x->size) == 0 ? (int)c : cs;
+        cp = strcmp(t->name[c], x->page) == 0 ? (int)c : cp;
     }
     for (size_t r = 0; t && cl >= 0 && cs >= 0 && r < t->nrows; r++)
         if (vtable_cell(t, r, (size_t)cs)->num == p->size_bytes &&
@@ -32,37 +32,42 @@ static void point_level(const struct verdict *v, struct dist_point *p)
             snprintf(p->level, sizeof(p->level), "%s", vtable_cell(t, r, (size_t)cl)->text);
 }
 
-static void point_read(const struct csv *t, size_t row, const struct verdict *v,
-                       struct dist_point *p)
+static void point_labels(struct dist_point *p)
 {
-    char sz[32], pg[32];
-    memset(p, 0, sizeof(*p));
-    p->size_bytes = col_num(t, row, "size_bytes");
-    p->page_bytes = csv_col(t, "page_bytes") >= 0 ? col_num(t, row, "page_bytes") : 0;
-    p->batches = col_num(t, row, "batches");
-    p->p50_ns = col_num(t, row, "p50_ns");
-    p->p90_ns = col_num(t, row, "p90_ns");
-    p->p99_ns = col_num(t, row, "p99_ns");
-    p->p999_ns = col_num(t, row, "p999_ns");
-    p->max_ns = col_num(t, row, "max_ns");
-    p->slow_batches = col_num(t, row, "slow_batches");
-    p->stalls = col_num(t, row, "stalls");
-    p->period_ns = col_num(t, row, "refresh_period_ns");
-    p->stall_ns = col_num(t, row, "refresh_stall_ns");
-    p->confidence = col_num(t, row, "refresh_confidence");
-    p->beats = col_num(t, row, "refresh_beats");
-    p->strays = col_num(t, row, "refresh_strays");
-    point_level(v, p);
+    char sz[32], pg[32], level[sizeof(p->level)], size[sizeof(p->size)];
     fmt_size(sz, sizeof(sz), p->size_bytes);
     fmt_size(pg, sizeof(pg), p->page_bytes);
     if (p->page_bytes > 0)
         snprintf(p->size, sizeof(p->size), "%.16s, %.16s pages", sz, pg);
     else
         snprintf(p->size, sizeof(p->size), "%s", sz);
-    char level[sizeof(p->level)], size[sizeof(p->size)];
     snprintf(level, sizeof(level), "%s", p->level);
     snprintf(size, sizeof(size), "%s", p->size);
     snprintf(p->label, sizeof(p->label), "%s%s%s", level, level[0] ? " " : "", size);
+}
+
+static void point_read(const struct dist_run *d, const struct csv *t, size_t row,
+                       struct dist_point *p)
+{
+    const struct an_dist *x = d->x;
+    memset(p, 0, sizeof(*p));
+    p->size_bytes = col_num(t, row, x->size);
+    p->page_bytes = csv_col(t, x->page) >= 0 ? col_num(t, row, x->page) : 0;
+    p->batches = col_num(t, row, x->batches);
+    p->p50_ns = col_num(t, row, x->pct[0]);
+    p->p90_ns = col_num(t, row, x->pct[1]);
+    p->p99_ns = col_num(t, row, x->pct[2]);
+    p->p999_ns = col_num(t, row, x->pct[3]);
+    p->max_ns = col_num(t, row, x->pct[4]);
+    p->slow_batches = col_num(t, row, x->slow);
+    p->stalls = col_num(t, row, x->stalls);
+    p->period_ns = col_num(t, row, x->period);
+    p->stall_ns = col_num(t, row, x->stall);
+    p->confidence = col_num(t, row, x->confidence);
+    p->beats = col_num(t, row, x->beats);
+    p->strays = col_num(t, row, x->strays);
+    point_level(x, &d->r->an.verdict[d->e], p);
+    point_labels(p);
 }
 
 bool dist_of(const struct source_result *r, struct dist_run *d)
@@ -70,25 +75,28 @@ bool dist_of(const struct source_result *r, struct dist_run *d)
     const struct source *s = r->src;
     memset(d, 0, sizeof(*d));
     for (size_t e = 0; exp_name(e); e++) {
+        const struct an_dist *x = analysis_experiment(e)->dist;
         const struct csv *t = s->table[e];
-        if (!t || !s->side[e][SIDE_HIST] || csv_col(t, "size_bytes") < 0)
+        if (!x || !t || !s->side[e][SIDE_HIST] || csv_col(t, x->size) < 0)
             continue;
         d->r = r;
         d->e = e;
+        d->x = x;
         d->hist = s->side[e][SIDE_HIST];
         d->samples = s->side[e][SIDE_SAMPLES];
         for (size_t i = 0; i < t->nrows && d->n < DIST_MAX_POINTS; i++)
-            if (isfinite(col_num(t, i, "size_bytes")))
-                point_read(t, i, &r->an.verdict[e], &d->p[d->n++]);
+            if (isfinite(col_num(t, i, x->size)))
+                point_read(d, t, i, &d->p[d->n++]);
         return d->n > 0;
     }
     return false;
 }
 
-bool dist_row_is(const struct csv *t, size_t row, const struct dist_point *p)
+bool dist_row_is(const struct dist_run *d, const struct csv *t, size_t row,
+                 const struct dist_point *p)
 {
-    int cp = csv_col(t, "page_bytes");
-    return col_num(t, row, "size_bytes") == p->size_bytes &&
+    int cp = csv_col(t, d->x->page);
+    return col_num(t, row, d->x->size) == p->size_bytes &&
            (cp < 0 || p->page_bytes == 0 || csv_num(t, row, cp) == p->page_bytes);
 }
 

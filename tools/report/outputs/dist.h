@@ -15,11 +15,11 @@
 #define DIST_MAX_RUNS 4
 
 struct dist_point {
-    char level[16];    /* "L1" ... "DRAM" (verdicts.<exp>.percentiles), "" when unknown */
+    char level[16];    /* "L1" ... "DRAM" (the verdict's table an_dist.levels), "" if unknown */
     char label[96];    /* for people: "DRAM 64M", "L2 512K, 4K pages" */
     char size[48];     /* the label without the level: "64M", "512K, 4K pages" */
     double size_bytes; /* the chain's size */
-    double page_bytes; /* its pages; 0 when the table has no page_bytes column */
+    double page_bytes; /* its pages; 0 when the table has no page column */
     /* the table's columns; NaN when it lacks one */
     double batches, p50_ns, p90_ns, p99_ns, p999_ns, max_ns, slow_batches, stalls;
     double period_ns, stall_ns, confidence, beats, strays;
@@ -27,17 +27,20 @@ struct dist_point {
 
 struct dist_run {
     const struct source_result *r;
-    size_t e; /* the experiment */
+    size_t e;                /* the experiment */
+    const struct an_dist *x; /* its columns */
     const struct csv *hist, *samples;
     size_t n;
     struct dist_point p[DIST_MAX_POINTS];
 };
 
-/* The first experiment of r with a table and a histogram side file into d; false when none. */
+/* The first experiment of r with a distribution (an_dist), its table and its histogram side file
+ * into d; false when none. */
 bool dist_of(const struct source_result *r, struct dist_run *d);
-/* Whether row of side table t (hist or samples) belongs to point p (its size, and its pages
- * when t has a page_bytes column). */
-bool dist_row_is(const struct csv *t, size_t row, const struct dist_point *p);
+/* Whether row of d's side table t (hist or samples) belongs to point p (its size, and its pages
+ * when t has the page column). */
+bool dist_row_is(const struct dist_run *d, const struct csv *t, size_t row,
+                 const struct dist_point *p);
 /* What matches the points of several runs (dst, capacity cap): the level the kernel named (the
  * size when it named none) and the pages. */
 void dist_point_key(const struct dist_point *p, char *dst, size_t cap);

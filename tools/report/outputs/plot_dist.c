@@ -40,12 +40,13 @@ struct hist_plot {
     struct panel panel[DIST_MAX_POINTS];
 };
 
-static double point_total(const struct csv *h, const struct dist_point *p)
+static double point_total(const struct dist_run *d, const struct dist_point *p)
 {
-    int cc = csv_col(h, "count");
+    const struct csv *h = d->hist;
+    int cc = csv_col(h, d->x->count);
     double sum = 0;
     for (size_t i = 0; i < h->nrows; i++)
-        if (dist_row_is(h, i, p) && isfinite(csv_num(h, i, cc)))
+        if (dist_row_is(d, h, i, p) && isfinite(csv_num(h, i, cc)))
             sum += csv_num(h, i, cc);
     return sum;
 }
@@ -56,12 +57,13 @@ static size_t write_hist_block(FILE *f, const struct hist_plot *hp, const struct
                                const struct dist_point *p, double *range)
 {
     const struct csv *h = d->hist;
-    int cl = csv_col(h, "bin_low_ns"), ch = csv_col(h, "bin_high_ns"), cc = csv_col(h, "count");
-    double total = hp->share ? point_total(h, p) : 1;
+    int cl = csv_col(h, d->x->bin_low), ch = csv_col(h, d->x->bin_high),
+        cc = csv_col(h, d->x->count);
+    double total = hp->share ? point_total(d, p) : 1;
     size_t rows = 0;
     for (size_t i = 0; i < h->nrows && total > 0; i++) {
         double lo = csv_num(h, i, cl), hi = csv_num(h, i, ch), y = csv_num(h, i, cc) / total;
-        if (!dist_row_is(h, i, p) || !(lo > 0) || !(hi > lo) || !(y > 0))
+        if (!dist_row_is(d, h, i, p) || !(lo > 0) || !(hi > lo) || !(y > 0))
             continue;
         fprintf(f, "%.9g %.9g %.9g\n", lo, hi, y);
         range[0] = fmin(range[0], lo);
@@ -231,14 +233,15 @@ static void hist_one(const struct dist_run *d, const char *outdir, const char *p
 
 /* The slow batches of point p as "time excess" lines (time over scale us); how many, and their
  * time span into *tmin, *tmax (us). Within [from, to) us only when to > from. */
-static size_t write_samples(FILE *f, const struct csv *t, const struct dist_point *p, double scale,
-                            double from, double to, double *tmin, double *tmax)
+static size_t write_samples(FILE *f, const struct dist_run *d, const struct dist_point *p,
+                            double scale, double from, double to, double *tmin, double *tmax)
 {
-    int ct = csv_col(t, "time_us"), cx = csv_col(t, "excess_ns");
+    const struct csv *t = d->samples;
+    int ct = csv_col(t, d->x->time_us), cx = csv_col(t, d->x->excess_ns);
     size_t n = 0;
     for (size_t i = 0; i < t->nrows; i++) {
         double us = csv_num(t, i, ct), ex = csv_num(t, i, cx);
-        if (!dist_row_is(t, i, p) || !isfinite(us) || !(ex > 0) ||
+        if (!dist_row_is(d, t, i, p) || !isfinite(us) || !(ex > 0) ||
             (to > from && (us < from || us >= to)))
             continue;
         fprintf(f, "%.9g %.9g\n", us / scale, ex);
@@ -252,12 +255,13 @@ static size_t write_samples(FILE *f, const struct csv *t, const struct dist_poin
 
 /* Where the comb of period_ns lies among point p's slow batches: the circular mean of their times
  * modulo the period, in us. */
-static double comb_phase_us(const struct csv *t, const struct dist_point *p, double period_us)
+static double comb_phase_us(const struct dist_run *d, const struct dist_point *p, double period_us)
 {
-    int ct = csv_col(t, "time_us");
+    const struct csv *t = d->samples;
+    int ct = csv_col(t, d->x->time_us);
     double sx = 0, cx = 0;
     for (size_t i = 0; i < t->nrows; i++)
-        if (dist_row_is(t, i, p) && isfinite(csv_num(t, i, ct))) {
+        if (dist_row_is(d, t, i, p) && isfinite(csv_num(t, i, ct))) {
             double a = 2 * M_PI * csv_num(t, i, ct) / period_us;
             sx += sin(a);
             cx += cos(a);
@@ -273,9 +277,9 @@ static void comb_panel(FILE *dat, FILE *gp, const struct dist_run *d, const char
 {
     const struct dist_point *p = &d->p[dist_refresh_point(d)];
     double per = p->period_ns / 1e3, lo = INFINITY, hi = -INFINITY;
-    double ph = comb_phase_us(d->samples, p, per);
+    double ph = comb_phase_us(d, p, per);
     double start = first - fmod(first - ph + 1000 * per, per), end = start + COMB_PERIODS * per;
-    write_samples(dat, d->samples, p, 1, start, end, &lo, &hi);
+    write_samples(dat, d, p, 1, start, end, &lo, &hi);
     fprintf(gp,
             "unset arrow\nunset logscale y\nset ytics auto\nset yrange [0:*]\nset ylabel 'time "
             "over the "
@@ -296,7 +300,7 @@ static void comb_panel(FILE *dat, FILE *gp, const struct dist_run *d, const char
 static double slow_header(FILE *gp, const struct dist_run *d, const char *name, const char *title,
                           bool comb)
 {
-    int ct = csv_col(d->samples, "time_us");
+    int ct = csv_col(d->samples, d->x->time_us);
     double tmax = 0;
     for (size_t i = 0; i < d->samples->nrows; i++)
         tmax = fmax(tmax, csv_num(d->samples, i, ct));
@@ -330,8 +334,7 @@ static int slow_render(const char *outdir, const struct dist_run *d, const char 
         for (size_t i = 0; i < d->n; i++) {
             first[i] = INFINITY;
             none = -INFINITY;
-            all += count[i] =
-                write_samples(dat, d->samples, &d->p[i], scale, 0, 0, &first[i], &none);
+            all += count[i] = write_samples(dat, d, &d->p[i], scale, 0, 0, &first[i], &none);
             if (count[i])
                 fprintf(gp,
                         "%s'gnuplot/%s.dat' index %zu using 1:2 with points pt 7 ps 0.45 lt %zu "
