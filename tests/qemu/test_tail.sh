@@ -30,4 +30,14 @@ check "serial log: one tail point line per row of tail.csv ($rows)" \
     test "$(grep -ac 'CHASE-LOG v=1 .* kind=point exp=tail ' "$SERIAL")" = "$rows"
 took=$(grep -oE '^\(tail took [0-9.]+ s\)' "$RUN_DIR/console.txt")
 check "the experiment's time is on the console: $took" test -n "$took"
+# chase-report: the firmware's run beside a chase-host run (tests/report/test_tail_report.sh has
+# the rest): the histogram plot, one table with both, and what the host adds over the firmware.
+both=$(fresh_dir both)
+"$ROOT/build/chase-host" --out "$both/host" experiments=tail profile=quick >"$both/host.log" 2>&1
+"$ROOT/build/chase-report" --out "$both/report" "$RUN_DIR" "$both/host/0001" >"$both/log" 2>&1
+check "chase-report: the firmware run's histogram plot" test -s "$both/report/0001-tail-hist.png"
+check "chase-report: firmware and host rows in one table" sh -c "grep -q '^| L1 | firmware: ' \
+    '$both/report/report.md' && grep -q '^| L1 | host: ' '$both/report/report.md'"
+check "chase-report: what the host adds at L1" grep -qE '^- L1: p50 [-+][0-9.]+ ns, p99 ' \
+    "$both/report/report.md"
 finish

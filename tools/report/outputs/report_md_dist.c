@@ -163,6 +163,10 @@ static void host_over_firmware(FILE *f, const struct dist_run *d, size_t runs)
     if (!fw || !host)
         return;
     fprintf(f, "What the operating system adds (the host's run against the firmware's):\n\n");
+    if (fw->r->src->hypervisor)
+        fprintf(f, "(The firmware ran under a hypervisor, an emulator perhaps: its batch times are "
+                   "the virtual machine's, and these differences say little of the operating "
+                   "system.)\n\n");
     for (size_t i = 0; i < fw->n; i++) {
         char key[48];
         dist_point_key(&fw->p[i], key, sizeof(key));
