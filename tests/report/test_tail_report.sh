@@ -135,4 +135,16 @@ check "page_bytes: a row for 4K and one for 1G pages at DRAM" sh -c \
      grep -q '^| DRAM | 4M, 1G pages |' '$tmp/r-paged/report.md'"
 check "page_bytes: verdicts.tail.percentiles carries them" test "$("$REPORT" --json "$paged" \
     2>/dev/null | jq -c '[.verdicts.tail.percentiles[-2:][].page_bytes]')" = "[4096,1073741824]"
+# Damaged side files: bins out of order, counts not numbers or negative, a short row, a samples
+# file with other columns: the report is still made, the bad rows left out.
+bad=$tmp/bad
+mkdir -p "$bad"
+cp "$sim"/* "$bad/"
+printf 'size_bytes,bin_low_ns,bin_high_ns,count\n16384,9,5,10\n16384,5,x,3\n16384,5,6,-4\n16384,5\n4194304,300,400,1e300\n' \
+    >"$bad/tail.hist.csv"
+printf 'size_bytes,rep,ns\n4194304,1,2\n' >"$bad/tail.samples.csv"
+check "damaged side files: report made" "$REPORT" --out "$tmp/r-bad" "$bad"
+check "damaged side files: the table still there" grep -q '^| DRAM | 4M | 16384 |' "$tmp/r-bad/report.md"
+check "damaged side files: no slow-batch plot from a samples file without its columns" \
+    test ! -e "$tmp/r-bad/tail-slow.png"
 finish

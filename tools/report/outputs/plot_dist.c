@@ -318,11 +318,22 @@ static double slow_header(FILE *gp, const struct dist_run *d, const char *name, 
     return scale;
 }
 
+/* " (of N)" when the samples file kept fewer slow batches than the table counts, else "". */
+static const char *slow_of(double slow, size_t kept, char *buf, size_t cap)
+{
+    if (isfinite(slow) && slow > (double)kept)
+        snprintf(buf, cap, " (of %.0f)", slow);
+    else
+        buf[0] = 0;
+    return buf;
+}
+
 static int slow_render(const char *outdir, const struct dist_run *d, const char *name,
                        const char *title, char *err, size_t cap)
 {
     struct plot_files pf;
     double first[DIST_MAX_POINTS], none;
+    char of[48];
     size_t count[DIST_MAX_POINTS] = {0}, all = 0;
     int rp = dist_refresh_point(d);
     if (plot_files_make(outdir, name, &pf, err, cap) != 0)
@@ -338,8 +349,9 @@ static int slow_render(const char *outdir, const struct dist_run *d, const char 
             if (count[i])
                 fprintf(gp,
                         "%s'gnuplot/%s.dat' index %zu using 1:2 with points pt 7 ps 0.45 lt %zu "
-                        "title '%s: %zu slow'",
-                        sep, name, i, i + 1, d->p[i].label, count[i]);
+                        "title '%s: %zu slow%s'",
+                        sep, name, i, i + 1, d->p[i].label, count[i],
+                        slow_of(d->p[i].slow_batches, count[i], of, sizeof(of)));
             sep = count[i] ? ", \\\n     " : sep;
         }
         fprintf(gp, "\n");
