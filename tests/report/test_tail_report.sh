@@ -46,6 +46,9 @@ check "refresh run: a histogram panel per size ($rows), p50/p99/p99.9 marked in 
 check "refresh run: the slow batches' zoom on the comb, 13 period lines of 3.900 us" sh -c \
     "grep -q 'the first 12 periods of DRAM 4M: .* every 3.900 us' '$tmp/r-sim/gnuplot/tail-slow.gp' &&
      test \$(grep -c \"nohead lc rgb '#909090'\" '$tmp/r-sim/gnuplot/tail-slow.gp') = 13"
+check "refresh run: the distribution section links both plots" grep -qx \
+    'Plots: \[the histogram per level\](tail-hist.png), \[the slow batches\](tail-slow.png).' \
+    "$tmp/r-sim/report.md"
 check "refresh run: the distribution table's header" grep -q \
     '^| level | size | batches | p50 ns | p90 ns | p99 ns | p99.9 ns | max ns | slow batches | stalls |$' \
     "$tmp/r-sim/report.md"

@@ -39,9 +39,9 @@ void plots_dist(const struct source_result *r, const char *outdir, const char *p
 void plots_dist_compare(const struct source_result *r, size_t n, const char *outdir,
                         struct plot_list *pl);
 
-/* report.md's distribution section of one source, and the sources' distributions side by side
- * when two or more have them (report_md_dist.c). */
-void report_md_dist(FILE *f, const struct source_result *r);
+/* report.md's distribution section of one source (linking its plots among pl), and the sources'
+ * distributions side by side when two or more have them (report_md_dist.c). */
+void report_md_dist(FILE *f, const struct source_result *r, const struct plot_list *pl);
 void report_md_dist_compare(FILE *f, const struct source_result *r, size_t n);
 
 /* Write outdir/report.md. Returns 0, or -1 with err (capacity cap) when it cannot be written. */

@@ -309,7 +309,7 @@ static void source_section(FILE *f, const struct source_result *r, const struct 
     }
     fprintf(f, "#### Plots\n\n");
     plots_section(f, pl);
-    report_md_dist(f, r);
+    report_md_dist(f, r, pl);
     verdicts_section(f, r);
     report_md_config(f, r);
 }

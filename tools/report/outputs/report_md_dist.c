@@ -126,7 +126,27 @@ static void refresh_paragraph(FILE *f, const struct dist_run *d)
                 last->label, last->stalls);
 }
 
-void report_md_dist(FILE *f, const struct source_result *r)
+/* Links to the distribution's plots among pl's (those named <exp>-hist.png, <exp>-slow.png). */
+static void plot_links(FILE *f, const struct dist_run *d, const struct plot_list *pl)
+{
+    const char *sep = "Plots: ";
+    char hist[64], slow[64];
+    snprintf(hist, sizeof(hist), "%s-hist.png", exp_name(d->e));
+    snprintf(slow, sizeof(slow), "%s-slow.png", exp_name(d->e));
+    for (size_t i = 0; i < pl->n; i++) {
+        size_t len = strlen(pl->p[i].file);
+        bool is_hist = len >= strlen(hist) && !strcmp(pl->p[i].file + len - strlen(hist), hist);
+        bool is_slow = len >= strlen(slow) && !strcmp(pl->p[i].file + len - strlen(slow), slow);
+        if (!pl->p[i].ok || !(is_hist || is_slow))
+            continue;
+        fprintf(f, "%s[%s](%s)", sep, is_hist ? "the histogram per level" : "the slow batches",
+                pl->p[i].file);
+        sep = ", ";
+    }
+    fprintf(f, "%s", *sep == ',' ? ".\n\n" : "");
+}
+
+void report_md_dist(FILE *f, const struct source_result *r, const struct plot_list *pl)
 {
     static struct dist_run d;
     if (!dist_of(r, &d))
@@ -134,8 +154,9 @@ void report_md_dist(FILE *f, const struct source_result *r)
     fprintf(f, "#### Latency distribution (%s)\n\n", exp_name(d.e));
     fprintf(f,
             "The timed batches at each size (%s.csv; the histograms in %s.hist.csv, the slow "
-            "batches in %s.samples.csv, both plotted above).\n\n",
+            "batches in %s.samples.csv).\n\n",
             exp_name(d.e), exp_name(d.e), exp_name(d.e));
+    plot_links(f, &d, pl);
     percentiles_table(f, &d);
     refresh_paragraph(f, &d);
 }
