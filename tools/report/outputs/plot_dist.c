@@ -51,8 +51,9 @@ static double point_total(const struct dist_run *d, const struct dist_point *p)
     return sum;
 }
 
-/* One block per panel entry: "low high y" for its bins with a count; the ranges it spans into
- * range (x lo, x hi, y lo, y hi). Returns the blocks written. */
+/* The panel entry's block: "low high y" for its bins with a count (y the count, or its share
+ * of the point's batches); the ranges it spans into range (x lo, x hi, y lo, y hi). Returns the
+ * bins written (a block without any holds one undefined row, keeping the blocks' indexes). */
 static size_t write_hist_block(FILE *f, const struct hist_plot *hp, const struct dist_run *d,
                                const struct dist_point *p, double *range)
 {
@@ -73,7 +74,7 @@ static size_t write_hist_block(FILE *f, const struct hist_plot *hp, const struct
         rows++;
     }
     if (rows == 0)
-        fprintf(f, "nan nan nan\n"); /* keeps the block's index */
+        fprintf(f, "nan nan nan\n");
     fprintf(f, "\n\n");
     return rows;
 }
@@ -121,9 +122,9 @@ static void panel_script(FILE *f, const struct hist_plot *hp, const struct panel
                          const double *range, size_t *block)
 {
     double xlo = range[0], xhi = range[1];
-    for (size_t k = 0; k < pn->n; k++) {
-        xlo = fmin(xlo, pn->pt[k]->p50_ns);
-        xhi = fmax(xhi, pn->pt[k]->max_ns);
+    for (size_t k = 0; k < pn->n; k++) { /* the percentile lines inside the frame */
+        xlo = pn->pt[k]->p50_ns > 0 ? fmin(xlo, pn->pt[k]->p50_ns) : xlo;
+        xhi = isfinite(pn->pt[k]->max_ns) ? fmax(xhi, pn->pt[k]->max_ns) : xhi;
     }
     fprintf(f, "unset arrow\nunset label\nset title '%s'\n", pn->title);
     fprintf(f, "set xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\n", xlo / 1.4, xhi * 1.4,
