@@ -136,6 +136,9 @@ check "page_bytes: report made" "$REPORT" --out "$tmp/r-paged" "$paged"
 check "page_bytes: a row for 4K and one for 1G pages at DRAM" sh -c \
     "grep -q '^| DRAM | 4M, 4K pages |' '$tmp/r-paged/report.md' &&
      grep -q '^| DRAM | 4M, 1G pages |' '$tmp/r-paged/report.md'"
+check "page_bytes: beside a run without pages, its DRAM rows matched to that run's" sh -c \
+    "'$REPORT' --out '$tmp/r-pair' '$sim' '$paged' && grep -A1 '^| DRAM | simulated: run 0001 | 4M |' \
+    '$tmp/r-pair/report.md' | grep -q '^| DRAM | simulated: run paged | 4M, 4K pages |'"
 check "page_bytes: verdicts.tail.percentiles carries them" test "$("$REPORT" --json "$paged" \
     2>/dev/null | jq -c '[.verdicts.tail.percentiles[-2:][].page_bytes]')" = "[4096,1073741824]"
 # Damaged side files: bins out of order, counts not numbers or negative, a short row, a samples

@@ -100,11 +100,38 @@ bool dist_row_is(const struct dist_run *d, const struct csv *t, size_t row,
            (cp < 0 || p->page_bytes == 0 || csv_num(t, row, cp) == p->page_bytes);
 }
 
-void dist_point_key(const struct dist_point *p, char *dst, size_t cap)
+static bool same_point(const struct dist_point *a, const struct dist_point *b)
 {
-    char sz[32];
-    fmt_size(sz, sizeof(sz), p->size_bytes);
-    snprintf(dst, cap, "%s/%.0f", p->level[0] ? p->level : sz, p->page_bytes);
+    bool levels = a->level[0] && b->level[0];
+    return (levels ? strcmp(a->level, b->level) == 0 : a->size_bytes == b->size_bytes) &&
+           (a->page_bytes == 0 || b->page_bytes == 0 || a->page_bytes == b->page_bytes);
+}
+
+/* Whether group g can take run k's point p. */
+static bool group_takes(const struct dist_group *g, size_t k, const struct dist_point *p)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (g->run[i] == k)
+            return false;
+    return g->n < DIST_MAX_RUNS && same_point(g->pt[0], p);
+}
+
+size_t dist_groups(const struct dist_run *d, size_t runs, struct dist_group *g, size_t cap)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < runs; k++)
+        for (size_t i = 0; i < d[k].n; i++) {
+            size_t j = 0;
+            while (j < n && !group_takes(&g[j], k, &d[k].p[i]))
+                j++;
+            if (j == n && n == cap)
+                continue;
+            if (j == n)
+                g[n++].n = 0;
+            g[j].run[g[j].n] = k;
+            g[j].pt[g[j].n++] = &d[k].p[i];
+        }
+    return n;
 }
 
 int dist_refresh_point(const struct dist_run *d)

@@ -41,9 +41,18 @@ bool dist_of(const struct source_result *r, struct dist_run *d);
  * when t has the page column). */
 bool dist_row_is(const struct dist_run *d, const struct csv *t, size_t row,
                  const struct dist_point *p);
-/* What matches the points of several runs (dst, capacity cap): the level the kernel named (the
- * size when it named none) and the pages. */
-void dist_point_key(const struct dist_point *p, char *dst, size_t cap);
+/* The points of several runs that measured the same thing: one level (or size, where the
+ * kernel named no level) and, when both runs give them, the same pages. */
+struct dist_group {
+    size_t n;
+    size_t run[DIST_MAX_RUNS]; /* index of the run in the caller's array */
+    const struct dist_point *pt[DIST_MAX_RUNS];
+};
+
+/* Group the points of runs d[0..runs) into g (capacity cap), in the order of the first run that
+ * has each; a point joins the first group of its kind that holds none of its run's. Returns
+ * how many groups. */
+size_t dist_groups(const struct dist_run *d, size_t runs, struct dist_group *g, size_t cap);
 /* The point of d holding the refresh period (the largest size with one); -1 when none. */
 int dist_refresh_point(const struct dist_run *d);
 /* Where r ran, in a word: "firmware" (platform uefi), "host" (linux), "simulated", "unknown"

@@ -410,31 +410,21 @@ void plots_dist(const struct source_result *r, const char *outdir, const char *p
     slow_one(&d, outdir, prefix, pl);
 }
 
-/* Add run k's point p to the panel of its key in hp (a new one when none has it). */
-static void panel_add(struct hist_plot *hp, const struct dist_run *d, size_t k,
-                      const struct dist_point *p)
+/* Group g as a panel of hp: titled by its level, each run's size and p99.9. */
+static void panel_of_group(struct hist_plot *hp, const struct dist_run *d,
+                           const struct dist_group *g)
 {
-    char key[48], other[48], sz[32];
-    dist_point_key(p, key, sizeof(key));
-    size_t i = 0;
-    for (; i < hp->n; i++) {
-        dist_point_key(hp->panel[i].pt[0], other, sizeof(other));
-        if (strcmp(key, other) == 0)
-            break;
+    struct panel *pn = &hp->panel[hp->n++];
+    snprintf(pn->title, sizeof(pn->title), "%s", g->pt[0]->level[0] ? g->pt[0]->level : "size");
+    for (size_t k = 0; k < g->n; k++) {
+        size_t len = strlen(pn->title);
+        snprintf(pn->title + len, sizeof(pn->title) - len, "%s %s %s p99.9 %.1f ns", k ? ";" : ":",
+                 dist_platform(d[g->run[k]].r), g->pt[k]->size, g->pt[k]->p999_ns);
+        pn->run[k] = &d[g->run[k]];
+        pn->pt[k] = g->pt[k];
+        pn->color[k] = g->run[k];
     }
-    if (i == hp->n && hp->n < DIST_MAX_POINTS)
-        snprintf(hp->panel[hp->n++].title, sizeof(hp->panel[0].title), "%s",
-                 p->level[0] ? p->level : "size");
-    struct panel *pn = &hp->panel[i];
-    if (i == DIST_MAX_POINTS || pn->n >= DIST_MAX_RUNS)
-        return;
-    fmt_size(sz, sizeof(sz), p->size_bytes);
-    size_t len = strlen(pn->title);
-    snprintf(pn->title + len, sizeof(pn->title) - len, "%s %s %s p99.9 %.1f ns", pn->n ? ";" : ":",
-             dist_platform(d->r), sz, p->p999_ns);
-    pn->run[pn->n] = d;
-    pn->pt[pn->n] = p;
-    pn->color[pn->n++] = k;
+    pn->n = g->n;
 }
 
 void plots_dist_compare(const struct source_result *r, size_t n, const char *outdir,
@@ -453,9 +443,10 @@ void plots_dist_compare(const struct source_result *r, size_t n, const char *out
     hp.name = name;
     hp.title = "batch times per level, the runs side by side (share of the batches of each run)";
     hp.share = true;
-    for (size_t k = 0; k < runs; k++)
-        for (size_t i = 0; i < d[k].n; i++)
-            panel_add(&hp, &d[k], k, &d[k].p[i]);
+    static struct dist_group g[DIST_MAX_POINTS];
+    size_t ng = dist_groups(d, runs, g, DIST_MAX_POINTS);
+    for (size_t i = 0; i < ng; i++)
+        panel_of_group(&hp, d, &g[i]);
     struct plot_made *m = plot_record(
         pl, name,
         "Each level's batch times in every run given, one colour per run (log axes; the share of "

@@ -161,42 +161,34 @@ void report_md_dist(FILE *f, const struct source_result *r, const struct plot_li
     refresh_paragraph(f, &d);
 }
 
-/* The point of run d with key, or NULL. */
-static const struct dist_point *point_with_key(const struct dist_run *d, const char *key)
+/* What the host adds over the firmware at each level both measured (groups g, ng of them). */
+static void host_over_firmware(FILE *f, const struct dist_run *d, size_t runs,
+                               const struct dist_group *g, size_t ng)
 {
-    char k[48];
-    for (size_t i = 0; i < d->n; i++) {
-        dist_point_key(&d->p[i], k, sizeof(k));
-        if (strcmp(k, key) == 0)
-            return &d->p[i];
-    }
-    return NULL;
-}
-
-/* What the host adds over the firmware at each level both measured. */
-static void host_over_firmware(FILE *f, const struct dist_run *d, size_t runs)
-{
-    const struct dist_run *fw = NULL, *host = NULL;
+    int fw = -1, host = -1;
     for (size_t k = 0; k < runs; k++) {
-        fw = !fw && strcmp(dist_platform(d[k].r), "firmware") == 0 ? &d[k] : fw;
-        host = !host && strcmp(dist_platform(d[k].r), "host") == 0 ? &d[k] : host;
+        fw = fw < 0 && strcmp(dist_platform(d[k].r), "firmware") == 0 ? (int)k : fw;
+        host = host < 0 && strcmp(dist_platform(d[k].r), "host") == 0 ? (int)k : host;
     }
-    if (!fw || !host)
+    if (fw < 0 || host < 0)
         return;
     fprintf(f, "What the operating system adds (the host's run against the firmware's):\n\n");
-    if (fw->r->src->hypervisor)
+    if (d[fw].r->src->hypervisor)
         fprintf(f, "(The firmware ran under a hypervisor, an emulator perhaps: its batch times are "
                    "the virtual machine's, and these differences say little of the operating "
                    "system.)\n\n");
-    for (size_t i = 0; i < fw->n; i++) {
-        char key[48];
-        dist_point_key(&fw->p[i], key, sizeof(key));
-        const struct dist_point *a = &fw->p[i], *b = point_with_key(host, key);
-        if (!b)
-            continue;
-        fprintf(f, "- %s: p50 %+.1f ns, p99 %+.1f ns, p99.9 %+.1f ns, max %+.1f ns\n",
-                a->level[0] ? a->level : a->label, b->p50_ns - a->p50_ns, b->p99_ns - a->p99_ns,
-                b->p999_ns - a->p999_ns, b->max_ns - a->max_ns);
+    for (size_t i = 0; i < ng; i++) {
+        const struct dist_point *a = NULL, *b = NULL;
+        for (size_t k = 0; k < g[i].n; k++) {
+            a = g[i].run[k] == (size_t)fw ? g[i].pt[k] : a;
+            b = g[i].run[k] == (size_t)host ? g[i].pt[k] : b;
+        }
+        if (a && b)
+            fprintf(f,
+                    "- %s (firmware %s, host %s): p50 %+.1f ns, p99 %+.1f ns, p99.9 %+.1f ns, "
+                    "max %+.1f ns\n",
+                    a->level[0] ? a->level : "-", a->size, b->size, b->p50_ns - a->p50_ns,
+                    b->p99_ns - a->p99_ns, b->p999_ns - a->p999_ns, b->max_ns - a->max_ns);
     }
     fprintf(f, "\n");
 }
@@ -204,36 +196,25 @@ static void host_over_firmware(FILE *f, const struct dist_run *d, size_t runs)
 void report_md_dist_compare(FILE *f, const struct source_result *r, size_t n)
 {
     static struct dist_run d[DIST_MAX_RUNS];
+    static struct dist_group g[DIST_MAX_POINTS * DIST_MAX_RUNS];
     size_t runs = 0;
     for (size_t i = 0; i < n && runs < DIST_MAX_RUNS; i++)
         runs += dist_of(&r[i], &d[runs]);
     if (runs < 2)
         return;
+    size_t ng = dist_groups(d, runs, g, DIST_MAX_POINTS * DIST_MAX_RUNS);
     fprintf(f, "## Latency distributions side by side\n\n"
                "Each level as every run measured it (matched by the level, and the pages when "
-               "given); the histograms together are plotted below.\n\n");
+               "both runs give them); the histograms together are plotted below.\n\n");
     fprintf(f, "| level | run | size |%s|---|---|---|---|---|---|---|---|---|---|---|\n",
             table_head);
-    char done[DIST_MAX_POINTS * DIST_MAX_RUNS][48], key[48];
-    size_t ndone = 0;
-    for (size_t k = 0; k < runs; k++)
-        for (size_t i = 0; i < d[k].n; i++) {
-            dist_point_key(&d[k].p[i], key, sizeof(key));
-            bool seen = false;
-            for (size_t j = 0; j < ndone && !seen; j++)
-                seen = strcmp(done[j], key) == 0;
-            if (seen)
-                continue;
-            snprintf(done[ndone++], sizeof(done[0]), "%s", key);
-            for (size_t m = k; m < runs; m++) {
-                const struct dist_point *p = point_with_key(&d[m], key);
-                if (!p)
-                    continue;
-                fprintf(f, "| %s | %s: %s | %s |", p->level[0] ? p->level : "-",
-                        dist_platform(d[m].r), d[m].r->src->name, p->size);
-                point_cells(f, p);
-            }
+    for (size_t i = 0; i < ng; i++)
+        for (size_t k = 0; k < g[i].n; k++) {
+            const struct dist_point *p = g[i].pt[k];
+            fprintf(f, "| %s | %s: %s | %s |", p->level[0] ? p->level : "-",
+                    dist_platform(d[g[i].run[k]].r), d[g[i].run[k]].r->src->name, p->size);
+            point_cells(f, p);
         }
     fprintf(f, "\n");
-    host_over_firmware(f, d, runs);
+    host_over_firmware(f, d, runs, g, ng);
 }
