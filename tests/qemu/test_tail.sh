@@ -12,8 +12,8 @@ check "QEMU powered off by itself (exit status 0)" test "$BOOT_RC" = 0
 check "run.json: the run completed and tail is ok" json_true "$RUN_DIR/run.json" \
     '.status=="complete" and .experiments.tail=="ok" and .config.profile=="quick"'
 check "tail.csv: percentiles, refresh and stall columns" \
-    grep -qE '^size_bytes,hops,batches,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,.*refresh_period_ns,'\
-'refresh_stall_ns,.*stalls,stall_longest_ns,stalls_per_minute,smi_count' "$RUN_DIR/tail.csv"
+    grep -qE '^size_bytes,page_bytes,hops,batches,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,.*refresh_period_ns,'\
+'refresh_stall_ns,.*stalls,stall_longest_ns,stalls_per_minute,smi_count,dropped_windows,dram_type' "$RUN_DIR/tail.csv"
 rows=$(($(wc -l <"$RUN_DIR/tail.csv") - 1))
 check "tail.csv: at least two sizes (a cache and beyond the last), got $rows" test "$rows" -ge 2
 check "tail.hist.csv: its columns and a bin row for every size" \
