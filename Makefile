@@ -35,7 +35,7 @@ endif
 
 # What every experiment's point goes through: its context, plan, measurement, passes and rows.
 POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c \
-	kernel/point/refresh.c kernel/point/tail_stats.c kernel/point/tail_record.c
+	kernel/point/refresh.c kernel/point/tail_stats.c kernel/point/stall_record.c
 
 # The bandwidth engine: time a stream over a buffer, as kernel/chase/ times a chase; a team of
 # processors streaming at once; each node's read bandwidth.

@@ -103,7 +103,8 @@ int refresh_summary_for(const struct refresh_result *r, const char *dram_type, c
                          head);
     if (kstrcmp(dram_type, "unknown") == 0 || kstrcmp(dram_type, "mixed") == 0)
         return ksnprintf(buf, cap, "%s (SMBIOS gives the DIMMs' type as %s)", head, dram_type);
-    return ksnprintf(buf, cap, "%s (SMBIOS gives the memory type as %s: no JEDEC refresh "
-                               "interval is known for it here)",
+    return ksnprintf(buf, cap,
+                     "%s (SMBIOS gives the memory type as %s: no JEDEC refresh "
+                     "interval is known for it here)",
                      head, dram_type);
 }

@@ -49,7 +49,7 @@ uint8_t refresh_smbios_type(const char *name);
 
 /*
  * The refresh line as refresh_summary_line writes it, beside what the DIMMs' type dram_type
- * (tail.csv's dram_type: a type name, "none" when no SMBIOS table was read, "unknown" or
+ * (the dram_type column: a type name, "none" when no SMBIOS table was read, "unknown" or
  * "mixed") implies, or saying why nothing is implied. NULL or "": the line alone. Returns the
  * length the whole line would have.
  */

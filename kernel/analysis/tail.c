@@ -51,8 +51,8 @@ static long tail_page_row(const struct csv *t, bool largest)
         double pg = csv_num(t, i, cp);
         if (csv_num(t, i, cz) != top || !(pg > 0))
             continue;
-        if (best < 0 || (largest ? pg > csv_num(t, (size_t)best, cp)
-                                 : pg < csv_num(t, (size_t)best, cp)))
+        if (best < 0 ||
+            (largest ? pg > csv_num(t, (size_t)best, cp) : pg < csv_num(t, (size_t)best, cp)))
             best = (long)i;
     }
     return best;

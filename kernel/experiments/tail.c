@@ -7,7 +7,7 @@
 #include "point/refresh.h"
 #include "point/rows.h"
 #include "point/sizes.h"
-#include "point/tail_record.h"
+#include "point/stall_record.h"
 #include "point/tail_stats.h"
 
 #include "arch/cpu.h"
@@ -20,14 +20,14 @@
 #include "lib/stats.h"
 #include "machine/cpuinfo.h"
 #include "machine/fault.h"
+#include "machine/smbios.h"
 
 extern const struct experiment experiment_tail;
 
-/* The up-front estimate's guesses per hop: a cache hit costs a few ns; a DRAM miss with a page
- * walk about 100 ns (DDR4/DDR5 servers measure 80-130 ns). The estimate is the order of the
- * time, not a prediction. */
-#define TAIL_EST_CACHE_NS 5.0
-#define TAIL_EST_DRAM_NS 100.0
+/* The up-front estimate's guess for a page walk beyond the TLB's reach under 4K pages, on top
+ * of a memory hop (point/plan.h's guesses): its last level misses the caches too, about half a
+ * DRAM access. The estimate is the order of the time, not a prediction. */
+#define TAIL_EST_WALK_NS 60.0
 /* Slow batches written to tail.samples.csv per point: enough to see the comb in a plot, while the
  * finder reads them all. */
 #define TAIL_SAMPLES_PER_POINT 4096
@@ -163,17 +163,23 @@ static unsigned tail_sizes(const struct machine *m, const struct tail_params *p,
     return n;
 }
 
-/* The estimate's guess per hop at a size. */
-static double tail_hop_ns(const struct exp_ctx *ctx, uint64_t bytes)
+/* The estimate's guess per hop of a point: the level that holds it, and a page walk for 4K
+ * pages beyond the last cache. */
+static double tail_hop_ns(const struct exp_ctx *ctx, const struct tail_size *z)
 {
-    return bytes > exp_llc_bytes(ctx->m) ? TAIL_EST_DRAM_NS : TAIL_EST_CACHE_NS;
+    double walk =
+        z->page == TAIL_PAGE_4K && z->bytes > exp_llc_bytes(ctx->m) ? TAIL_EST_WALK_NS : 0;
+    return exp_est_ns_per_hop(ctx->m, z->bytes) + walk;
 }
 
-/* A point's hops: the chain's build (a hop a slot), the warm-up lap's windows, the batches. */
-static double tail_point_hops(const struct tail_params *p, uint64_t slots)
+/* A point's ns: the chain's build, the warm-up lap's windows and the batches. */
+static double tail_point_ns(const struct exp_ctx *ctx, const struct tail_params *p,
+                            const struct tail_size *z)
 {
+    uint64_t slots = z->bytes / exp_line_bytes(ctx->m);
     uint64_t per = p->window_batches * p->hops, warm = (slots + per - 1) / per;
-    return (double)slots + (double)(warm * per) + (double)(p->batches * p->hops);
+    double hops = (double)(warm * per) + (double)(p->batches * p->hops);
+    return (double)slots * EXP_EST_BUILD_NS_PER_SLOT + hops * tail_hop_ns(ctx, z);
 }
 
 /* Windows of a point (its warm-up lap's and its timed ones) and its build: progress steps. */
@@ -339,8 +345,7 @@ static int tail_failed(struct exp_ctx *ctx, uint64_t size)
 {
     char sz[24], why[sizeof(ctx->failure)];
     kstrlcpy(why, ctx->failure, sizeof(why));
-    ksnprintf(ctx->failure, sizeof(ctx->failure), "at %s: %s", exp_size(sz, sizeof(sz), size),
-              why);
+    ksnprintf(ctx->failure, sizeof(ctx->failure), "at %s: %s", exp_size(sz, sizeof(sz), size), why);
     return EXP_RUN_FAILED;
 }
 
@@ -352,9 +357,9 @@ static int tail_point(struct exp_ctx *ctx, struct tail_run *d, unsigned i)
         return 0;
     struct chase_point pt;
     struct chain_layout l = {ctx->buffer.virt, 0, line, slots, 0};
-    d->hop_ns = tail_hop_ns(ctx, z->bytes);
+    d->hop_ns = tail_hop_ns(ctx, z);
     point_cycle(&pt, &l, 0, ctx->cfg->global.seed + i);
-    con_progress_step(&d->pg, (double)slots * d->hop_ns, arch_tsc_fenced());
+    con_progress_step(&d->pg, (double)slots * EXP_EST_BUILD_NS_PER_SLOT, arch_tsc_fenced());
     if (tail_time(ctx, d, pt.head[0], slots) != 0)
         return tail_failed(ctx, z->bytes);
     struct tail_point o;
@@ -366,9 +371,11 @@ static int tail_point(struct exp_ctx *ctx, struct tail_run *d, unsigned i)
     slog_rows(&ctx->csv);
     if (o.st.count)
         tail_stall_note(ctx, d, &o.st);
-    if (ctx->tail_stalls)
-        tail_record_add(ctx->tail_stalls, &o.st, d->p->batches, ctx->timing->smi_counting, d->smi,
-                        d->dropped);
+    struct stall_point sp = {
+        d->p->batches, o.st.span_ns, o.st.count, o.st.longest_ns, ctx->timing->smi_counting,
+        d->smi,        d->dropped};
+    if (ctx->stalls)
+        stall_record_add(ctx->stalls, &sp);
     tail_hist_rows(d, keys, &o.pc);
     return 0;
 }
@@ -399,15 +406,13 @@ static void tail_release(struct tail_run *d)
 
 /* The up-front estimate in ns (the progress line's whole work): every point's hops at a guess
  * per hop; *steps gets the progress line's steps. */
-static double tail_estimate_ns(const struct exp_ctx *ctx, const struct tail_run *d,
-                               unsigned *steps)
+static double tail_estimate_ns(const struct exp_ctx *ctx, const struct tail_run *d, unsigned *steps)
 {
     double ns = 0;
     *steps = 0;
     for (unsigned i = 0; i < d->n; i++) {
-        uint64_t slots = d->pt[i].bytes / exp_line_bytes(ctx->m);
-        ns += tail_point_hops(d->p, slots) * tail_hop_ns(ctx, d->pt[i].bytes);
-        *steps += tail_point_steps(d->p, slots);
+        ns += tail_point_ns(ctx, d->p, &d->pt[i]);
+        *steps += tail_point_steps(d->p, d->pt[i].bytes / exp_line_bytes(ctx->m));
     }
     return ns;
 }
@@ -438,8 +443,8 @@ static void tail_begin(struct exp_ctx *ctx, struct tail_run *d, double est_ns)
 static void tail_end(const struct exp_ctx *ctx)
 {
     char note[300];
-    if (ctx->tail_stalls &&
-        tail_record_note(ctx->tail_stalls, ctx->m->cpu.hypervisor, note, sizeof(note))[0])
+    if (ctx->stalls &&
+        stall_record_note(ctx->stalls, ctx->m->cpu.hypervisor, note, sizeof(note))[0])
         con_printf("tail: note: %s\n", note);
 }
 
@@ -451,11 +456,11 @@ static int tail_run(struct exp_ctx *ctx, const void *params)
     kmemset(&d, 0, sizeof(d));
     d.p = params;
     d.n = tail_sizes(ctx->m, d.p, d.pt);
-    d.dram_type = tail_dram_type(ctx->m);
+    d.dram_type = smbios_dram_type(ctx->m->id.smbios);
     double est_ns = tail_estimate_ns(ctx, &d, &steps);
     tail_begin(ctx, &d, est_ns);
-    if (ctx->tail_stalls)
-        *ctx->tail_stalls = (struct tail_stall_record){0};
+    if (ctx->stalls)
+        *ctx->stalls = (struct stall_record){.beyond_ns = TAIL_STALL_BEYOND_NS};
     int rc = tail_alloc(&d);
     if (rc != 0)
         ksnprintf(ctx->failure, sizeof(ctx->failure), "out of memory for %llu batches' times",

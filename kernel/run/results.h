@@ -11,7 +11,7 @@
 
 struct json;
 struct prefetch_run;
-struct tail_stall_record;
+struct stall_record;
 
 struct run_record {
     const char *status; /* "running", "complete", "config_error", "no_memory" */
@@ -29,7 +29,7 @@ struct run_record {
     const void *json_extra_ctx;
     const struct mcheck *mca;      /* the machine-check banks (run/machine_checks.h), or NULL */
     const struct run_fleet *fleet; /* run id, machine name, boot NIC (run/ship.h); NULL before */
-    const struct tail_stall_record *tail_stalls; /* the tail experiment's stalls, or NULL */
+    const struct stall_record *stalls; /* stalls no memory explains (measured: seen), or NULL */
 };
 
 /* Write run.json for the record into out (replacing its content). */

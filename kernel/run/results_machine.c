@@ -6,7 +6,7 @@
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "machine/ap_msr.h"
-#include "point/tail_record.h"
+#include "point/stall_record.h"
 #include "run/prefetch.h"
 #include "run/results.h"
 
@@ -226,7 +226,7 @@ void results_machine_json(struct json *j, const struct run_record *r)
 
 void results_stalls_json(struct json *j, const struct run_record *r)
 {
-    const struct tail_stall_record *t = r->tail_stalls;
+    const struct stall_record *t = r->stalls;
     char note[300];
     if (!t || !t->measured) {
         json_string(j, "stalls", NULL); /* the tail experiment did not run */
@@ -234,12 +234,12 @@ void results_stalls_json(struct json *j, const struct run_record *r)
     }
     json_object_begin(j, "stalls");
     json_string(j, "source", "the tail experiment's timed batches, every size");
-    json_double(j, "beyond_ns", TAIL_STALL_BEYOND_NS, 0);
+    json_double(j, "beyond_ns", t->beyond_ns, 0);
     json_u64(j, "batches", t->batches);
     json_double(j, "span_s", t->span_ns / 1e9, 6);
     json_u64(j, "count", t->count);
     json_double(j, "longest_ns", t->longest_ns, 1);
-    json_double(j, "per_minute", tail_record_per_minute(t), 2);
+    json_double(j, "per_minute", stall_record_per_minute(t), 2);
     json_bool(j, "smi_counting", t->smi_counting);
     if (t->smi_counting)
         json_u64(j, "smi_count", t->smi_count);
@@ -247,7 +247,7 @@ void results_stalls_json(struct json *j, const struct run_record *r)
         json_string(j, "smi_count", NULL);
     json_u64(j, "dropped_windows", t->dropped_windows);
     json_bool(j, "not_memory", t->count > 0);
-    tail_record_note(t, r->m->cpu.hypervisor, note, sizeof(note));
+    stall_record_note(t, r->m->cpu.hypervisor, note, sizeof(note));
     json_string(j, "note", note[0] ? note : NULL);
     json_object_end(j);
 }
