@@ -26,3 +26,7 @@ test_tail_SRCS = $(filter-out tests/unit/stubs/stub_buffer.c,$(test_driver_SRCS)
 	kernel/experiments/tail.c kernel/chase/chain_points.c kernel/chase/chain_shapes.c \
 	kernel/chase/batches.c \
 	kernel/machine/smbios_mem.c kernel/lib/csv.c
+
+# The tail verdict: the refresh line beside the DIMMs' type, the page walks' share of the tail.
+UNIT_TESTS += analysis/test_tail_verdict
+test_tail_verdict_SRCS = $(ANALYSIS_UNIT_SRCS)

@@ -25,10 +25,11 @@ static void tail_refresh(const struct csv *t, bool hypervisor, struct verdict *v
     }
     char line[300];
     refresh_summary_for(&r, csv_text(t, last, csv_col(t, "dram_type")), "us", line, sizeof(line));
-    verdict_headline(v, "%s", line);
     if (!r.found && hypervisor)
-        verdict_line(v, "- measured under a hypervisor: its exits and the host's interrupts "
-                        "scatter the slow batches, so a refresh period may not stand out");
+        judge_append(line, sizeof(line),
+                     "; under a hypervisor (its exits, the host's interrupts) it may not be "
+                     "measurable");
+    verdict_headline(v, "%s", line);
     if (r.found)
         verdict_line(v, "- the period from %zu slow batches on its comb, confidence %.2f", r.beats,
                      r.confidence);
