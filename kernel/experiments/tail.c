@@ -190,21 +190,21 @@ static unsigned tail_point_steps(const struct tail_params *p, uint64_t slots)
                       (p->batches + p->window_batches - 1) / p->window_batches);
 }
 
-static int tail_stopped(struct exp_ctx *ctx, const struct batch_window *w)
-{
-    char why[120];
-    fault_describe(why, sizeof(why), &w->fault);
-    ksnprintf(ctx->failure, sizeof(ctx->failure), "batches stopped: %s", why);
-    return EXP_RUN_FAILED;
-}
-
-/* Run one window of w's batches, a step of the progress line; 0 or EXP_RUN_FAILED. */
+/* Run one window of w's batches (its time the warm-up's or the timed part's), a step of the
+ * progress line; 0 or EXP_RUN_FAILED. */
 static int tail_window(struct exp_ctx *ctx, struct tail_run *d, struct batch_window *w)
 {
     int (*run)(struct batch_window *) = ctx->batches ? ctx->batches : batch_window_run;
-    if (run(w) != 0)
-        return tail_stopped(ctx, w);
-    con_progress_step(&d->pg, (double)(w->batches * w->hops) * d->hop_ns, arch_tsc_fenced());
+    uint64_t t0 = arch_tsc_fenced();
+    if (run(w) != 0) {
+        char why[120];
+        fault_describe(why, sizeof(why), &w->fault);
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "batches stopped: %s", why);
+        return EXP_RUN_FAILED;
+    }
+    uint64_t t1 = arch_tsc_fenced();
+    *(w->prewalk_hops ? &ctx->spent.timed : &ctx->spent.warm) += t1 - t0;
+    con_progress_step(&d->pg, (double)(w->batches * w->hops) * d->hop_ns, t1);
     return 0;
 }
 
@@ -310,11 +310,9 @@ static void tail_row(struct exp_ctx *ctx, struct tail_run *d, const char *keys,
 static void tail_stall_note(const struct exp_ctx *ctx, const struct tail_run *d,
                             const struct tail_stalls *st)
 {
-    char smi[48];
+    char smi[48] = "SMIs not counted here";
     if (ctx->timing->smi_counting)
         ksnprintf(smi, sizeof(smi), "%llu SMIs counted", (unsigned long long)d->smi);
-    else
-        kstrlcpy(smi, "SMIs not counted here", sizeof(smi));
     con_printf(
         "           note: %zu stalls no memory explains (the longest %.1f us, %.1f a minute; "
         "%s): an SMI, an interrupt or a hypervisor's exit\n",
@@ -358,7 +356,9 @@ static int tail_point(struct exp_ctx *ctx, struct tail_run *d, unsigned i)
     struct chase_point pt;
     struct chain_layout l = {ctx->buffer.virt, 0, line, slots, 0};
     d->hop_ns = tail_hop_ns(ctx, z);
+    uint64_t t0 = arch_tsc_fenced();
     point_cycle(&pt, &l, 0, ctx->cfg->global.seed + i);
+    ctx->spent.build += arch_tsc_fenced() - t0;
     con_progress_step(&d->pg, (double)slots * EXP_EST_BUILD_NS_PER_SLOT, arch_tsc_fenced());
     if (tail_time(ctx, d, pt.head[0], slots) != 0)
         return tail_failed(ctx, z->bytes);
@@ -366,7 +366,10 @@ static int tail_point(struct exp_ctx *ctx, struct tail_run *d, unsigned i)
     char keys[48];
     ksnprintf(keys, sizeof(keys), "%llu,%llu", (unsigned long long)z->bytes,
               (unsigned long long)ctx->buffer.page_bytes);
+    t0 = arch_tsc_fenced();
     tail_analyze(ctx, d, &o);
+    uint64_t t1 = arch_tsc_fenced();
+    ctx->spent.bookkeeping += t1 - t0;
     tail_row(ctx, d, keys, z, &o);
     slog_rows(&ctx->csv);
     if (o.st.count)
@@ -377,6 +380,7 @@ static int tail_point(struct exp_ctx *ctx, struct tail_run *d, unsigned i)
     if (ctx->stalls)
         stall_record_add(ctx->stalls, &sp);
     tail_hist_rows(d, keys, &o.pc);
+    ctx->spent.output += arch_tsc_fenced() - t1;
     return 0;
 }
 

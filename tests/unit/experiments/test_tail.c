@@ -229,6 +229,9 @@ static void test_points_and_windows(void **state)
     assert_true(pages_asked[0] == PAGE_4K && pages_asked[1] == PAGE_2M);
     assert_true(ctx.buffer.page_bytes == PAGE_2M);
     assert_string_equal(ctx.failure, "");
+    /* where the time went: builds, warm-up and timed windows, statistics and rows */
+    assert_true(ctx.spent.build && ctx.spent.warm && ctx.spent.timed && ctx.spent.bookkeeping &&
+                ctx.spent.output);
     /* run.json's record: every point's stall, SMIs and dropped windows */
     assert_true(stalls.measured && stalls.smi_counting);
     assert_int_equal(stalls.count, 5);
