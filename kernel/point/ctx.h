@@ -25,11 +25,12 @@ struct exp_ctx {
     measure_fn measure;                     /* how points are measured (timed, or simulated) */
     int (*batches)(struct batch_window *w); /* timed batches (NULL: batch_window_run) */
     struct plat_buffer buffer;
-    struct strbuf csv;           /* the running experiment's <name>.csv */
-    struct strbuf samples;       /* the running experiment's <name>.samples.csv */
-    char failure[200];           /* why the running experiment failed */
-    struct time_split spent;     /* the running experiment's points: where their time went */
-    unsigned fault_test;         /* FAULT_TEST_* for the first point of this experiment */
+    struct strbuf csv;       /* the running experiment's <name>.csv */
+    struct strbuf samples;   /* the running experiment's <name>.samples.csv */
+    char failure[200];       /* why the running experiment failed */
+    struct time_split spent; /* the running experiment's points: where their time went */
+    unsigned fault_test;     /* FAULT_TEST_* for the first point of this experiment */
+
     struct stall_record *stalls; /* stalls no memory explains, for run.json (NULL: none) */
 };
 

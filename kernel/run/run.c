@@ -436,8 +436,8 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
         outcome = RUN_CONFIG_ERROR;
         goto out;
     }
-    *ctx = (struct exp_ctx){
-        .m = m, .cfg = cfg, .timing = t, .batches = in->batches, .stalls = &s->stalls};
+    *ctx = (struct exp_ctx){.m = m, .cfg = cfg, .timing = t, .batches = in->batches};
+    ctx->stalls = &s->stalls;
     ctx->measure = in->measure ? in->measure : measure_chase;
     ship_begin(&s->rec, in, cfg); /* the run id and machine name; the serial log starts */
     outcome = run_all(s, ctx, t, in);
