@@ -35,7 +35,7 @@ endif
 
 # What every experiment's point goes through: its context, plan, measurement, passes and rows.
 POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c \
-	kernel/point/refresh.c kernel/point/tail_stats.c
+	kernel/point/refresh.c kernel/point/tail_stats.c kernel/point/stall_record.c
 
 # The bandwidth engine: time a stream over a buffer, as kernel/chase/ times a chase; a team of
 # processors streaming at once; each node's read bandwidth.
@@ -223,7 +223,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIM
 	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c kernel/stream/bw_levels.c \
 	kernel/stream/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/procs/win_slice.c \
 	$(POINT_SRCS) kernel/experiments/driver.c kernel/chase/sweep.c \
-	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
+	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c kernel/machine/smbios_mem.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
 UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng \
 	lib/test_kmath lib/test_slog

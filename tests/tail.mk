@@ -17,3 +17,16 @@ test_tail_stats_SRCS := kernel/point/tail_stats.c kernel/lib/kmath.c kernel/lib/
 
 # One quick boot with the tail experiment: its files, columns and summary line.
 SCRIPT_TESTS += tests/qemu/test_tail.sh
+
+# The tail experiment's run with fake batches (its sizes, windows, bookkeeping, dropped windows,
+# SMIs, stalls, a refused page size, the DIMMs' type), its own buffer stubs (deferred with `=`:
+# the driver's sources are listed after the fragments).
+UNIT_TESTS += experiments/test_tail
+test_tail_SRCS = $(filter-out tests/unit/stubs/stub_buffer.c,$(test_driver_SRCS)) \
+	kernel/experiments/tail.c kernel/chase/chain_points.c kernel/chase/chain_shapes.c \
+	kernel/chase/batches.c \
+	kernel/machine/smbios_mem.c kernel/lib/csv.c
+
+# The tail verdict: the refresh line beside the DIMMs' type, the page walks' share of the tail.
+UNIT_TESTS += analysis/test_tail_verdict
+test_tail_verdict_SRCS = $(ANALYSIS_UNIT_SRCS)

@@ -13,6 +13,8 @@
 #define REFRESH_SMBIOS_DDR3 0x18
 #define REFRESH_SMBIOS_DDR4 0x1A
 #define REFRESH_SMBIOS_DDR5 0x22
+#define REFRESH_SMBIOS_LPDDR4 0x1E
+#define REFRESH_SMBIOS_LPDDR5 0x23
 
 /* What JEDEC sets for a memory type: the refresh interval in normal operation, the one in
  * fine-granularity or high-temperature mode (0: none), and tRFC (one all-bank refresh) for the
@@ -40,5 +42,18 @@ bool refresh_expect_for(uint8_t type, unsigned density_gbit, struct refresh_expe
  */
 int refresh_summary_line(const struct refresh_result *r, const struct refresh_expect *e,
                          const char *us, char *buf, size_t cap);
+
+/* The SMBIOS type code of a memory type named as smbios_memtype_name names it ("DDR5"), when
+ * this table has its refresh figures; else 0. */
+uint8_t refresh_smbios_type(const char *name);
+
+/*
+ * The refresh line as refresh_summary_line writes it, beside what the DIMMs' type dram_type
+ * (the dram_type column: a type name, "none" when no SMBIOS table was read, "unknown" or
+ * "mixed") implies, or saying why nothing is implied. NULL or "": the line alone. Returns the
+ * length the whole line would have.
+ */
+int refresh_summary_for(const struct refresh_result *r, const char *dram_type, const char *us,
+                        char *buf, size_t cap);
 
 #endif

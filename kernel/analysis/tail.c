@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The tail experiment's report side: the percentiles per size, and what the largest size's slow
-// batches say of DRAM refresh (the summary's refresh line) and of stalls no memory explains.
+// The tail experiment's report side: the percentiles per size, what the largest size's slow
+// batches say of DRAM refresh (the summary's refresh line, beside what the DIMMs' type implies),
+// what page walks add to its tail (4K against larger pages) and stalls no memory explains.
 #include "analysis/interpret.h"
 #include "analysis/judge.h"
 #include "analysis/refresh_expect.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
+#include "lib/kstring.h"
 
 /* The refresh line of the largest size (the chase beyond the last cache) into v. */
 static void tail_refresh(const struct csv *t, bool hypervisor, struct verdict *v)
@@ -21,12 +23,13 @@ static void tail_refresh(const struct csv *t, bool hypervisor, struct verdict *v
         r.confidence = cc >= 0 ? csv_num(t, last, cc) : KM_NAN;
         r.beats = cb >= 0 ? (size_t)csv_num(t, last, cb) : 0;
     }
-    char line[200];
-    refresh_summary_line(&r, NULL, "us", line, sizeof(line));
-    verdict_headline(v, "%s", line);
+    char line[300];
+    refresh_summary_for(&r, csv_text(t, last, csv_col(t, "dram_type")), "us", line, sizeof(line));
     if (!r.found && hypervisor)
-        verdict_line(v, "- measured under a hypervisor: its exits and the host's interrupts "
-                        "scatter the slow batches, so a refresh period may not stand out");
+        judge_append(line, sizeof(line),
+                     "; under a hypervisor (its exits, the host's interrupts) it may not be "
+                     "measurable");
+    verdict_headline(v, "%s", line);
     if (r.found)
         verdict_line(v, "- the period from %zu slow batches on its comb, confidence %.2f", r.beats,
                      r.confidence);
@@ -78,6 +81,49 @@ static void tail_percentiles(const struct an_judge *j, struct verdict *v)
     }
 }
 
+/* The row of the largest size under the smallest (walks) or the largest page (fewest walks);
+ * -1 when the table has no page_bytes column. */
+static long tail_page_row(const struct csv *t, bool largest)
+{
+    int cz = csv_col(t, "size_bytes"), cp = csv_col(t, "page_bytes");
+    double top = csv_num(t, t->nrows - 1, cz);
+    long best = -1;
+    for (size_t i = 0; cp >= 0 && i < t->nrows; i++) {
+        double pg = csv_num(t, i, cp);
+        if (csv_num(t, i, cz) != top || !(pg > 0))
+            continue;
+        if (best < 0 ||
+            (largest ? pg > csv_num(t, (size_t)best, cp) : pg < csv_num(t, (size_t)best, cp)))
+            best = (long)i;
+    }
+    return best;
+}
+
+/* What page walks add to the largest size's batches: 4K pages against the largest ones. */
+static void tail_page_walks(const struct csv *t, struct verdict *v)
+{
+    long a = tail_page_row(t, false), b = tail_page_row(t, true);
+    int cp = csv_col(t, "page_bytes"), c50 = csv_col(t, "p50_ns"), c999 = csv_col(t, "p999_ns");
+    bool both = a >= 0 && b >= 0 && a != b;
+    double d50 = both ? csv_num(t, (size_t)a, c50) - csv_num(t, (size_t)b, c50) : KM_NAN;
+    double d999 = both ? csv_num(t, (size_t)a, c999) - csv_num(t, (size_t)b, c999) : KM_NAN;
+    if (both) {
+        char sz[32], pa[16], pb[16];
+        fmt_size(sz, sizeof(sz), csv_num(t, (size_t)a, csv_col(t, "size_bytes")));
+        fmt_size(pa, sizeof(pa), csv_num(t, (size_t)a, cp));
+        fmt_size(pb, sizeof(pb), csv_num(t, (size_t)b, cp));
+        verdict_line(v,
+                     "- page walks at %s: %s pages add %.1f ns to the median batch and %.1f ns "
+                     "to its p99.9 against %s pages",
+                     sz, pa, d50, d999, pb);
+    }
+    verdict_number(v, "page_walk_p50_ns", d50, "ns",
+                   "what the smallest pages add to the median batch beyond the last cache against "
+                   "the largest (null with one page size)");
+    verdict_number(v, "page_walk_p999_ns", d999, "ns",
+                   "the same at the 99.9th percentile: the share of the tail page walks add");
+}
+
 static void judge_tail(const struct an_judge *j, struct verdict *v)
 {
     const struct csv *t = j->t;
@@ -92,14 +138,20 @@ static void judge_tail(const struct an_judge *j, struct verdict *v)
         return;
     }
     for (size_t i = 0; i < t->nrows; i++) {
-        char sz[32];
+        char sz[32], pg[40] = "";
         fmt_size(sz, sizeof(sz), csv_num(t, i, cz));
-        verdict_line(v, "- %s: p50 %.1f ns, p99 %.1f ns, p99.9 %.1f ns, max %.1f ns", sz,
+        if (csv_num(t, i, csv_col(t, "page_bytes")) > 0) {
+            kstrlcpy(pg, " (", sizeof(pg));
+            fmt_size(pg + 2, sizeof(pg) - 2, csv_num(t, i, csv_col(t, "page_bytes")));
+            judge_append(pg, sizeof(pg), " pages)");
+        }
+        verdict_line(v, "- %s%s: p50 %.1f ns, p99 %.1f ns, p99.9 %.1f ns, max %.1f ns", sz, pg,
                      csv_num(t, i, c50), csv_num(t, i, c99), csv_num(t, i, c999),
                      csv_num(t, i, cmax));
     }
     tail_refresh(t, j->in->hypervisor, v);
     tail_percentiles(j, v);
+    tail_page_walks(t, v);
     size_t last = t->nrows - 1;
     if (cst >= 0 && cl >= 0 && cpm >= 0 && csv_num(t, last, cst) > 0)
         verdict_line(v, "- stalls no memory explains: %.0f, the longest %.0f ns, %.1f a minute",

@@ -15,6 +15,8 @@
 #include "machine/machine.h"
 #include "platform.h"
 
+struct stall_record;
+
 /* What the experiments of a run share: the machine, clocks, buffer and the files being written. */
 struct exp_ctx {
     const struct machine *m;
@@ -28,6 +30,8 @@ struct exp_ctx {
     char failure[200];       /* why the running experiment failed */
     struct time_split spent; /* the running experiment's points: where their time went */
     unsigned fault_test;     /* FAULT_TEST_* for the first point of this experiment */
+
+    struct stall_record *stalls; /* stalls no memory explains, for run.json (NULL: none) */
 };
 
 /* What an experiment's run returns besides 0 (every point measured). */

@@ -84,7 +84,7 @@ void tail_stalls_find(const uint64_t *start, const double *ns, size_t n, double 
     }
     if (n == 0 || !(tsc_hz > 0))
         return;
-    double span_ns = (double)(start[n - 1] - start[0]) * 1e9 / tsc_hz + ns[n - 1];
-    if (span_ns > 0)
-        out->per_minute = (double)out->count * 60e9 / span_ns;
+    out->span_ns = (double)(start[n - 1] - start[0]) * 1e9 / tsc_hz + ns[n - 1];
+    if (out->span_ns > 0)
+        out->per_minute = (double)out->count * 60e9 / out->span_ns;
 }

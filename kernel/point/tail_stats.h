@@ -58,6 +58,7 @@ struct tail_stalls {
     double longest_ns; /* the longest excess */
     double total_ns;   /* all their excess */
     double per_minute; /* count over the time the batches spanned */
+    double span_ns;    /* the time the batches spanned, first start to last end */
 };
 
 /* The stalls among n batches (start in ticks of a timer of tsc_hz, ns their times) against

@@ -42,18 +42,29 @@ check "refresh off: the summary says no period stands out" \
 
 # The files (of the refresh-off run): tail.csv's columns, a histogram row per bin of every size, the slow batches.
 check "tail.csv has the percentile, refresh and stall columns" \
-    grep -qE '^size_bytes,hops,batches,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,.*refresh_period_ns,'\
-'refresh_stall_ns,.*stalls,stall_longest_ns,stalls_per_minute,smi_count' "$RUN_DIR/tail.csv"
-check "tail.csv: a row per size (L1, L2, L3 halves and the largest)" \
-    test "$(($(wc -l <"$RUN_DIR/tail.csv") - 1))" = 4
-check "tail.hist.csv: its columns, and every size's counts add up to its batches" \
-    awk -F, 'NR == 1 { ok = $0 == "size_bytes,bin_low_ns,bin_high_ns,count"; next }
-        { n[$1] += $4; if ($3 <= $2) ok = 0 } END { for (s in n) { k++; if (n[s] != 16384) ok = 0 }
-        exit !(ok && k == 4) }' "$RUN_DIR/tail.hist.csv"
+    grep -qE '^size_bytes,page_bytes,hops,batches,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,.*refresh_period_ns,'\
+'refresh_stall_ns,.*stalls,stall_longest_ns,stalls_per_minute,smi_count,dropped_windows,dram_type' "$RUN_DIR/tail.csv"
+check "tail.csv: a row per size (L1, L2, L3 halves), the largest under 4K and 2M pages" \
+    test "$(($(wc -l <"$RUN_DIR/tail.csv") - 1))" = 5
+check "tail.csv: the largest size's rows under 4K, then 2M pages (page_bytes)" \
+    test "$(awk -F, 'NR > 4 { printf "%s:%s ", $1, $2 }' "$RUN_DIR/tail.csv")" = \
+    "4194304:4096 4194304:2097152 "
+check "tail.hist.csv: its columns, and every point's counts add up to its batches" \
+    awk -F, 'NR == 1 { ok = $0 == "size_bytes,page_bytes,bin_low_ns,bin_high_ns,count"; next }
+        { n[$1 "," $2] += $5; if ($4 <= $3) ok = 0 }
+        END { for (s in n) { k++; if (n[s] != 16384) ok = 0 } exit !(ok && k == 5) }' \
+    "$RUN_DIR/tail.hist.csv"
 check "tail.samples.csv: its columns (no slow batch with refresh off)" \
-    test "$(cat "$RUN_DIR/tail.samples.csv")" = "size_bytes,tsc_offset,time_us,excess_ns"
+    test "$(cat "$RUN_DIR/tail.samples.csv")" = "size_bytes,page_bytes,tsc_offset,time_us,excess_ns"
+check "no SMBIOS under chase-sim: the refresh line says the DIMMs' type is unknown" \
+    grep -q "^tail: DRAM refresh: no period stands out (the DIMMs' type is unknown: no SMBIOS" \
+    "$RUN_DIR/console.txt"
+check "run.json's stalls: none with refresh off, SMIs not counted" json_true "$RUN_DIR/run.json" \
+    '.stalls.count == 0 and .stalls.not_memory == false and .stalls.note == null and
+     .stalls.smi_counting == false and .stalls.batches == 5 * 16384'
 check "the plan line states the time up front" \
-    grep -qE "plan: 4 sizes, 16384 batches of 4 hops each; about [0-9]+ ms" "$RUN_DIR/console.txt"
+    grep -qE "plan: 5 sizes, 16384 batches of 4 hops each; about [0-9]+ ms; the largest under 4K,2M pages" \
+    "$RUN_DIR/console.txt"
 # SMIs: chase-sim's smi=1ms/100us seen as stalls no memory explains, 100 us each, 60000 a
 # minute, with the console's note; no refresh claimed from them.
 sim tail-smi --hierarchy "$levels,DRAM:250c:smi=1ms/100us" --ghz 3 experiments=tail profile=quick
@@ -66,5 +77,11 @@ check "smi=1ms/100us: $(last stalls_per_minute) stalls a minute, within 5% of 60
 check "smi=1ms/100us: no refresh period claimed" test "$(item refresh_period_ns)" = null
 check "smi=1ms/100us: the console's note on stalls no memory explains" \
     grep -q "note: [0-9]* stalls no memory explains (the longest 100.0 us" "$RUN_DIR/console.txt"
+check "smi=1ms/100us: run.json's stalls: not memory's, the longest 100 us, with a note" \
+    json_true "$RUN_DIR/run.json" '.stalls.not_memory and .stalls.count >= 3 and
+     (.stalls.longest_ns - 100000 | fabs) < 5000 and (.stalls.note | test("^[0-9]+ stalls no memory explains"))'
+check "smi=1ms/100us: the console's note for the run" \
+    grep -q "^tail: note: [0-9]* stalls no memory explains (over 10 us each, the longest 100.0 us" \
+    "$RUN_DIR/console.txt"
 
 finish

@@ -133,6 +133,21 @@ static void test_tail_keys(void **state)
     assert_error("key 'tail.window': window (2000) is larger than batches (1000)");
 }
 
+/* tail's page sizes: 4K and 2M in quick (1G too where the CPU has it, but in quick); each a
+   page size, once. */
+static void test_tail_pages(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, "profile=quick"));
+    assert_int_equal(cfg_list_value(&cfg, "tail.pages")->n, 2);
+    assert_int_equal(cfg_list_value(&cfg, "tail.pages")->v[0], 4096);
+    assert_int_equal(cfg_list_value(&cfg, "tail.pages")->v[1], 2 << 20);
+    assert_false(resolve(NULL, "tail.pages=4K,2M,4K"));
+    assert_error("key 'tail.pages': 4096 is listed twice; expected each page size once");
+    assert_false(resolve(NULL, "tail.pages=64K"));
+    assert_error("key 'tail.pages': 65536 is not a page size; expected 4K, 2M or 1G");
+}
+
 /* numa's contradictions (each resolve in a test sees the entries before it, so one each) */
 static void test_numa_size_below_stride(void **state)
 {
@@ -438,6 +453,7 @@ int main(void)
         T(test_quick_profile_resolves),
         T(test_unknown_keys),
         T(test_tail_keys),
+        T(test_tail_pages),
         T(test_numa_size_below_stride),
         T(test_numa_stride_and_size),
         T(test_numa_auto_written_out),
