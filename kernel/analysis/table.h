@@ -85,6 +85,7 @@ struct an_dist {
     const char *bin_low, *bin_high, *count;                   /* the histogram's columns */
     const char *time_us, *excess_ns;                          /* the slow batches' columns */
     const char *levels, *level; /* the verdict's table naming each point's level, its column */
+    const char *walk_p50, *walk_p999; /* the verdict's items: what page walks add (ns), or NULL */
 };
 
 /* One row of the analysis table: an experiment's report side. */

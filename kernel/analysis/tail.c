@@ -177,6 +177,8 @@ static const struct an_dist tail_dist = {
     .excess_ns = "excess_ns",
     .levels = "percentiles",
     .level = "level",
+    .walk_p50 = "page_walk_p50_ns",
+    .walk_p999 = "page_walk_p999_ns",
 };
 
 const struct an_experiment analysis_tail = {
