@@ -100,47 +100,67 @@ bool dist_row_is(const struct dist_run *d, const struct csv *t, size_t row,
            (cp < 0 || p->page_bytes == 0 || csv_num(t, row, cp) == p->page_bytes);
 }
 
-static bool same_point(const struct dist_point *a, const struct dist_point *b)
+/* Whether two points measured the same thing: the same level (or size, where the kernel named
+ * none) and, when both runs give pages, the same pages (exact) or pages of the same kind (loose:
+ * 4K pages, or larger ones: a cache's size runs under each run's own large pages). */
+static bool same_point(const struct dist_point *a, const struct dist_point *b, bool exact)
 {
     bool levels = a->level[0] && b->level[0];
-    return (levels ? strcmp(a->level, b->level) == 0 : a->size_bytes == b->size_bytes) &&
-           (a->page_bytes == 0 || b->page_bytes == 0 || a->page_bytes == b->page_bytes);
+    bool pages = a->page_bytes == 0 || b->page_bytes == 0 || a->page_bytes == b->page_bytes ||
+                 (!exact && (a->page_bytes > DIST_BASE_PAGE) == (b->page_bytes > DIST_BASE_PAGE));
+    return (levels ? strcmp(a->level, b->level) == 0 : a->size_bytes == b->size_bytes) && pages;
 }
 
 /* Whether group g can take run k's point p. */
-static bool group_takes(const struct dist_group *g, size_t k, const struct dist_point *p)
+static bool group_takes(const struct dist_group *g, size_t k, const struct dist_point *p,
+                        bool exact)
 {
     for (size_t i = 0; i < g->n; i++)
         if (g->run[i] == k)
             return false;
-    return g->n < DIST_MAX_RUNS && same_point(g->pt[0], p);
+    return g->n < DIST_MAX_RUNS && same_point(g->pt[0], p, exact);
+}
+
+/* Put run k's points into groups: first those with a group of the same pages, then the rest by
+ * the kind of their pages, then each left in a group of its own. */
+static size_t group_run(const struct dist_run *d, size_t k, struct dist_group *g, size_t n,
+                        size_t cap)
+{
+    bool placed[DIST_MAX_POINTS] = {false};
+    size_t before = n;
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t i = 0; i < d[k].n; i++) {
+            size_t j = 0;
+            while (!placed[i] && pass < 2 && j < before &&
+                   !group_takes(&g[j], k, &d[k].p[i], !pass))
+                j++;
+            if (placed[i] || (pass < 2 && j == before) || (pass == 2 && n == cap))
+                continue;
+            if (pass == 2)
+                g[j = n++].n = 0;
+            g[j].run[g[j].n] = k;
+            g[j].pt[g[j].n++] = &d[k].p[i];
+            placed[i] = true;
+        }
+    return n;
 }
 
 size_t dist_groups(const struct dist_run *d, size_t runs, struct dist_group *g, size_t cap)
 {
     size_t n = 0;
     for (size_t k = 0; k < runs; k++)
-        for (size_t i = 0; i < d[k].n; i++) {
-            size_t j = 0;
-            while (j < n && !group_takes(&g[j], k, &d[k].p[i]))
-                j++;
-            if (j == n && n == cap)
-                continue;
-            if (j == n)
-                g[n++].n = 0;
-            g[j].run[g[j].n] = k;
-            g[j].pt[g[j].n++] = &d[k].p[i];
-        }
+        n = group_run(d, k, g, n, cap);
     return n;
+}
+
+const struct dist_point *dist_refresh_row(const struct dist_run *d)
+{
+    return &d->p[d->n - 1];
 }
 
 int dist_refresh_point(const struct dist_run *d)
 {
-    int best = -1;
-    for (size_t i = 0; i < d->n; i++)
-        if (d->p[i].period_ns > 0 && (best < 0 || d->p[i].size_bytes >= d->p[best].size_bytes))
-            best = (int)i;
-    return best;
+    return dist_refresh_row(d)->period_ns > 0 ? (int)d->n - 1 : -1;
 }
 
 const char *dist_platform(const struct source_result *r)

@@ -13,6 +13,9 @@
 #define DIST_MAX_POINTS 24
 /* Runs set side by side in one comparison: a firmware run, a host run and a few more. */
 #define DIST_MAX_RUNS 4
+/* Bytes: the base page every architecture chase runs on has (x86-64's, and AArch64's 4K
+ * granule); points under larger pages (2M, 1G) are matched across runs as one kind. */
+#define DIST_BASE_PAGE 4096.0
 
 struct dist_point {
     char level[16];    /* "L1" ... "DRAM" (the verdict's table an_dist.levels), "" if unknown */
@@ -42,7 +45,8 @@ bool dist_of(const struct source_result *r, struct dist_run *d);
 bool dist_row_is(const struct dist_run *d, const struct csv *t, size_t row,
                  const struct dist_point *p);
 /* The points of several runs that measured the same thing: one level (or size, where the
- * kernel named no level) and, when both runs give them, the same pages. */
+ * kernel named no level) and, when both runs give them, the same pages, or else pages of the
+ * same kind (base pages, or larger ones: each run's small sizes run under its own large pages). */
 struct dist_group {
     size_t n;
     size_t run[DIST_MAX_RUNS]; /* index of the run in the caller's array */
@@ -50,10 +54,13 @@ struct dist_group {
 };
 
 /* Group the points of runs d[0..runs) into g (capacity cap), in the order of the first run that
- * has each; a point joins the first group of its kind that holds none of its run's. Returns
- * how many groups. */
+ * has each; a point joins the first group of the same pages that holds none of its run's, else
+ * the first of the same kind of pages. Returns how many groups. */
 size_t dist_groups(const struct dist_run *d, size_t runs, struct dist_group *g, size_t cap);
-/* The point of d holding the refresh period (the largest size with one); -1 when none. */
+/* The point the refresh line is read from: the table's last row (the largest size under its
+ * largest pages, beyond the last cache), as the kernel's verdict reads it. */
+const struct dist_point *dist_refresh_row(const struct dist_run *d);
+/* The index of that point when it holds a refresh period; -1 when no period stood out. */
 int dist_refresh_point(const struct dist_run *d);
 /* Where r ran, in a word: "firmware" (platform uefi), "host" (linux), "simulated", "unknown"
  * (no run.json platform) or "other". */
