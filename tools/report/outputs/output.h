@@ -40,8 +40,10 @@ void plots_dist_compare(const struct source_result *r, size_t n, const char *out
                         struct plot_list *pl);
 
 /* report.md's distribution section of one source (linking its plots among pl), and the sources'
- * distributions side by side when two or more have them (report_md_dist.c). */
-void report_md_dist(FILE *f, const struct source_result *r, const struct plot_list *pl);
+ * distributions side by side when two or more have them (report_md_dist.c). report_md_dist
+ * returns the experiment whose distribution it wrote (its verdict's table of points need not
+ * be written again), or -1. */
+int report_md_dist(FILE *f, const struct source_result *r, const struct plot_list *pl);
 void report_md_dist_compare(FILE *f, const struct source_result *r, size_t n);
 
 /* Write outdir/report.md. Returns 0, or -1 with err (capacity cap) when it cannot be written. */
@@ -52,10 +54,11 @@ void report_md_machine(FILE *f, const struct source_result *r);
 void report_md_config(FILE *f, const struct source_result *r);
 
 /* A verdict's items, whatever the experiment (report_verdict.c): as members of the JSON object
- * being written (verdicts.<experiment>), and as Markdown tables under its lines. */
+ * being written (verdicts.<experiment>), and as Markdown tables under its lines, but for the
+ * table called shown (NULL: none), which report.md shows elsewhere: a line points there. */
 struct json;
 void verdict_items_json(struct json *j, const struct verdict *v);
-void verdict_items_md(FILE *f, const struct verdict *v);
+void verdict_items_md(FILE *f, const struct verdict *v, const char *shown);
 
 /* Print the analysis as one JSON document to f (levels of the first source at the top). */
 void report_json_print(FILE *f, const struct source_result *r, size_t n);

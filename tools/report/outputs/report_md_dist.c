@@ -52,25 +52,14 @@ static void percentiles_table(FILE *f, const struct dist_run *d)
     fprintf(f, "\n");
 }
 
-/* The point beyond the last cache (the largest the kernel called DRAM); -1 when none is. */
-static int dram_point(const struct dist_run *d)
-{
-    int best = -1;
-    for (size_t i = 0; i < d->n; i++)
-        if (strcmp(d->p[i].level, "DRAM") == 0 &&
-            (best < 0 || d->p[i].size_bytes > d->p[best].size_bytes))
-            best = (int)i;
-    return best;
-}
-
-/* Why no period stood out, from what the table and run.json say: each reason that holds. */
+/* Why no period stood out, from what the table's refresh row (the one the refresh line is read
+ * from) and run.json say: each reason that holds. */
 static void no_period_why(FILE *f, const struct dist_run *d)
 {
-    int k = dram_point(d);
-    const struct dist_point *p = k >= 0 ? &d->p[k] : &d->p[d->n - 1];
+    const struct dist_point *p = dist_refresh_row(d);
     const char *sep = " ";
     fprintf(f, "No period stands out:");
-    if (k < 0) {
+    if (strcmp(p->level, "DRAM") != 0) {
         fprintf(f,
                 "%sthe largest size (%s) is not beyond the last cache, so its batches seldom "
                 "reach DRAM",
@@ -105,6 +94,8 @@ static void no_period_why(FILE *f, const struct dist_run *d)
     fprintf(f, ".\n\n");
 }
 
+/* The refresh line as the console's summary gives it (the verdict's headline: the kernel's
+ * refresh_summary_for, beside the DIMMs' type), and the period or why none stood out. */
 static void refresh_paragraph(FILE *f, const struct dist_run *d)
 {
     int k = dist_refresh_point(d);
@@ -118,12 +109,56 @@ static void refresh_paragraph(FILE *f, const struct dist_run *d)
     } else {
         no_period_why(f, d);
     }
-    const struct dist_point *last = &d->p[d->n - 1];
+    const struct dist_point *last = dist_refresh_row(d);
     if (last->stalls > 0)
         fprintf(f,
                 "Stalls no memory explains at %s: %.0f (SMIs, or the host under an operating "
                 "system or hypervisor).\n\n",
                 last->label, last->stalls);
+}
+
+/* The points of the largest size under its smallest and its largest pages (as the kernel's
+ * page-walk items compare them) into *small, *large; false without two page sizes there. */
+static bool walk_points(const struct dist_run *d, const struct dist_point **small,
+                        const struct dist_point **large)
+{
+    const struct dist_point *top = dist_refresh_row(d);
+    *small = *large = NULL;
+    for (size_t i = 0; i < d->n; i++) {
+        const struct dist_point *p = &d->p[i];
+        if (p->size_bytes != top->size_bytes || !(p->page_bytes > 0))
+            continue;
+        *small = !*small || p->page_bytes < (*small)->page_bytes ? p : *small;
+        *large = !*large || p->page_bytes > (*large)->page_bytes ? p : *large;
+    }
+    return *small && *large && *small != *large;
+}
+
+/* What page walks add to the tail: the verdict's items (x->walk_p50, x->walk_p999) in words. */
+static void page_walk_paragraph(FILE *f, const struct dist_run *d)
+{
+    const struct verdict *v = &d->r->an.verdict[d->e];
+    const struct dist_point *a, *b;
+    if (!d->x->walk_p50 || !d->x->walk_p999 || !verdict_find(v, d->x->walk_p50) ||
+        !(d->p[0].page_bytes > 0))
+        return; /* no page sizes in the table (one from before them), or no such items */
+    double p50 = verdict_value(v, d->x->walk_p50), p999 = verdict_value(v, d->x->walk_p999);
+    if (!walk_points(d, &a, &b) || !isfinite(p50)) {
+        fprintf(f,
+                "Page walks: the largest size ran under one page size, so there is nothing to "
+                "set its tail against (%s and %s null).\n\n",
+                d->x->walk_p50, d->x->walk_p999);
+        return;
+    }
+    char sz[32], pa[32], pb[32];
+    fmt_size(sz, sizeof(sz), a->size_bytes);
+    fmt_size(pa, sizeof(pa), a->page_bytes);
+    fmt_size(pb, sizeof(pb), b->page_bytes);
+    fprintf(f,
+            "Page walks at %s %s: %s pages add %+.1f ns to the median batch and %+.1f ns to its "
+            "p99.9 against %s pages (%s, %s).\n\n",
+            a->level[0] ? a->level : "size", sz, pa, p50, p999, pb, d->x->walk_p50,
+            d->x->walk_p999);
 }
 
 /* Links to the distribution's plots among pl's (those named <exp>-hist.png, <exp>-slow.png). */
@@ -146,11 +181,11 @@ static void plot_links(FILE *f, const struct dist_run *d, const struct plot_list
     fprintf(f, "%s", *sep == ',' ? ".\n\n" : "");
 }
 
-void report_md_dist(FILE *f, const struct source_result *r, const struct plot_list *pl)
+int report_md_dist(FILE *f, const struct source_result *r, const struct plot_list *pl)
 {
     static struct dist_run d;
     if (!dist_of(r, &d))
-        return;
+        return -1;
     fprintf(f, "#### Latency distribution (%s)\n\n", exp_name(d.e));
     fprintf(f,
             "The timed batches at each size (%s.csv; the histograms in %s.hist.csv, the slow "
@@ -159,6 +194,8 @@ void report_md_dist(FILE *f, const struct source_result *r, const struct plot_li
     plot_links(f, &d, pl);
     percentiles_table(f, &d);
     refresh_paragraph(f, &d);
+    page_walk_paragraph(f, &d);
+    return (int)d.e;
 }
 
 /* What the host adds over the firmware at each level both measured (groups g, ng of them). */
