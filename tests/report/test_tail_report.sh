@@ -50,8 +50,14 @@ check "refresh run: tail-hist.png is a PNG of sane size" sane_png "$tmp/r-sim/ta
 check "refresh run: tail-slow.png is a PNG of sane size" sane_png "$tmp/r-sim/tail-slow.png"
 check "refresh run: report.md shows both plots" sh -c "grep -q '^!\[tail-hist.png\](tail-hist.png)' \
     '$tmp/r-sim/report.md' && grep -q '^!\[tail-slow.png\](tail-slow.png)' '$tmp/r-sim/report.md'"
-check "refresh run: a histogram panel per size ($rows), p50/p99/p99.9 marked in each" \
-    test "$(grep -c "^set label 'p99.9 " "$tmp/r-sim/gnuplot/tail-hist.gp")" = "$rows"
+check "refresh run: a histogram panel per size ($rows), p50/p99/p99.9 named in each one's key" \
+    test "$(grep -c "title 'p99.9'$" "$tmp/r-sim/gnuplot/tail-hist.gp")" = "$rows"
+check "refresh run: each panel's lines at its row's p50, p99 and p99.9 (tail.csv's)" awk -F, '
+    FNR == 1 { f++ } f == 1 && FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    f == 1 { want[n++] = $c["p50_ns"]; want[n++] = $c["p99_ns"]; want[n++] = $c["p999_ns"] }
+    f == 2 && /^set arrow from / { split($0, a, /[ ,]+/); got[m++] = a[4] }
+    END { for (i = 0; i < n; i++) if (got[i] - want[i] > 1e-6 || want[i] - got[i] > 1e-6) exit 1
+          exit !(n == m && n == 3 * '"$rows"') }' "$sim/tail.csv" "$tmp/r-sim/gnuplot/tail-hist.gp"
 check "refresh run: a histogram panel per size and page size, each with that point's bins" awk '
     FNR == 1 { f++ } f == 1 && FNR > 1 { n[$1 "," $2]++ }
     f == 2 && FNR > 1 { key[k++] = $1 "," $2 }
@@ -163,7 +169,7 @@ check "side by side: the first run's histogram as 0001-tail-hist.png" \
 check "side by side: the second's as 0001-2-tail-hist.png" sane_png "$tmp/both/0001-2-tail-hist.png"
 check "side by side: tail-hist-compare.png is a PNG of sane size" sane_png "$tmp/both/tail-hist-compare.png"
 check "side by side: L1's panel holds both runs (each under its own large pages)" grep -qE \
-    "^set title 'L1: simulated 16K, 1G pages p99.9 [0-9.]* ns; host [0-9]+[KM], [0-9]+[MG] pages p99.9 [0-9.]* ns'" \
+    "^set title 'L1: simulated 16K, 1G pages p99.9 [0-9.]+ ns; host [0-9]+[KM], [0-9]+[MG] pages p99.9 [0-9.]+ (ns|us|ms|s)'" \
     "$tmp/both/gnuplot/tail-hist-compare.gp"
 check "side by side: one table, the host's L1 row beside the simulated one" sh -c \
     "grep -A1 '^| L1 | simulated: run 0001 | 16K, 1G pages |' '$tmp/both/report.md' |

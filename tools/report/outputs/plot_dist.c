@@ -79,26 +79,6 @@ static size_t write_hist_block(FILE *f, const struct hist_plot *hp, const struct
     return rows;
 }
 
-/* Tics at 1, 2 and 5 of each decade of [lo, hi] on axis ("x" or "y"), only 1s when those are
- * too many: a narrow log range has no decade inside it, and gnuplot would then show none. */
-static void log_tics(FILE *f, const char *axis, double lo, double hi)
-{
-    static const double steps[] = {1, 2, 5};
-    int d0 = (int)floor(log10(lo)), d1 = (int)ceil(log10(hi));
-    size_t per = d1 - d0 > 4 ? 1 : 3;
-    const char *sep = "";
-    fprintf(f, "set %stics (", axis);
-    for (int e = d0; e <= d1; e++)
-        for (size_t k = 0; k < per; k++) {
-            double v = steps[k] * pow(10, e);
-            if (v >= lo && v <= hi) {
-                fprintf(f, "%s'%g' %.9g", sep, v, v);
-                sep = ", ";
-            }
-        }
-    fprintf(f, ")\n");
-}
-
 /* The percentile lines of one entry, in its run's colour when runs are compared. */
 static void percentile_marks(FILE *f, const struct panel *pn, size_t k, bool compare)
 {
@@ -110,11 +90,14 @@ static void percentile_marks(FILE *f, const struct panel *pn, size_t k, bool com
         const char *c = compare ? run_color[pn->color[k]] : pct_color[q];
         fprintf(f,
                 "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb '%s' dt %zu lw 1.4 "
-                "front\nset label '%s %s' at %.9g, graph %.2f left front tc rgb '%s' offset "
-                "0.4,0 font ',8'\n",
-                x[q], x[q], c, compare ? q + 1 : 2, pct_name[q],
-                compare ? dist_platform(pn->run[k]->r) : "", x[q],
-                0.94 - 0.07 * (double)(q + 3 * k), c);
+                "front\n",
+                x[q], x[q], c, compare ? q + 1 : 2);
+        if (compare) /* a single run's three lines are named in the key instead */
+            fprintf(f,
+                    "set label '%s %s' at %.9g, graph %.2f left front tc rgb '%s' offset 0.4,0 "
+                    "font ',8'\n",
+                    pct_name[q], dist_platform(pn->run[k]->r), x[q],
+                    0.94 - 0.07 * (double)(q + 3 * k), c);
     }
 }
 
@@ -129,7 +112,7 @@ static void panel_script(FILE *f, const struct hist_plot *hp, const struct panel
     fprintf(f, "unset arrow\nunset label\nset title '%s'\n", pn->title);
     fprintf(f, "set xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\n", xlo / 1.4, xhi * 1.4,
             hp->share ? range[2] / 3 : 0.5, range[3] * 4);
-    log_tics(f, "x", xlo / 1.4, xhi * 1.4);
+    plot_log_tics(f, "x", xlo / 1.4, xhi * 1.4);
     for (size_t k = 0; k < pn->n; k++)
         percentile_marks(f, pn, k, hp->share);
     const char *sep = "plot ";
@@ -144,6 +127,9 @@ static void panel_script(FILE *f, const struct hist_plot *hp, const struct panel
                 hp->share ? "title '" : "notitle", hp->share ? key : "", hp->share ? "'" : "");
         sep = ", \\\n     ";
     }
+    for (size_t q = 0; !hp->share && q < 3; q++) /* the key names a single run's three lines */
+        fprintf(f, ", \\\n     NaN with lines lc rgb '%s' dt 2 lw 1.4 title '%s'", pct_color[q],
+                pct_name[q]);
     fprintf(f, "\n");
 }
 
@@ -161,10 +147,11 @@ static int hist_render(const char *outdir, const struct hist_plot *hp, char *err
                 "'%s.png'\nset multiplot layout %zu,%zu title '%s'\nset logscale xy 10\nset format "
                 "y '%%g'\n"
                 "set grid xtics ytics lc rgb '#e0e0e0'\nset style fill transparent solid 0.45 "
-                "border\nset key top right font ',8'\nset xlabel 'batch time (ns, log scale)'\n"
-                "set ylabel '%s'\n",
+                "border\nset key top right font ',8'\nset xlabel 'batch time (log scale)'\n"
+                "set ylabel '%s'\nset title font ',%d'\n",
                 DIST_WIDTH_PX, PANEL_HEIGHT_PX * rows + 40, hp->name, rows, cols, hp->title,
-                hp->share ? "share of the batches (log scale)" : "batches (log scale)");
+                hp->share ? "share of the batches (log scale)" : "batches (log scale)",
+                hp->share ? 8 : 9); /* a comparison's titles name every run */
     for (size_t i = 0; dat && gp && i < hp->n; i++) {
         double range[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
         for (size_t k = 0; k < hp->panel[i].n; k++)
@@ -217,8 +204,12 @@ static void hist_one(const struct dist_run *d, const char *outdir, const char *p
     for (size_t i = 0; i < d->n; i++) {
         struct panel *pn = &hp.panel[hp.n++];
         const struct dist_point *p = &d->p[i];
-        snprintf(pn->title, sizeof(pn->title), "%s: p50 %.1f, p99 %.1f, p99.9 %.1f, max %.1f ns",
-                 p->label, p->p50_ns, p->p99_ns, p->p999_ns, p->max_ns);
+        char t[4][24];
+        snprintf(pn->title, sizeof(pn->title), "%s: p50 %s, p99 %s, p99.9 %s, max %s", p->label,
+                 plot_time_text(t[0], sizeof(t[0]), p->p50_ns),
+                 plot_time_text(t[1], sizeof(t[1]), p->p99_ns),
+                 plot_time_text(t[2], sizeof(t[2]), p->p999_ns),
+                 plot_time_text(t[3], sizeof(t[3]), p->max_ns));
         pn->n = 1;
         pn->run[0] = d;
         pn->pt[0] = p;
@@ -301,21 +292,31 @@ static void comb_panel(FILE *dat, FILE *gp, const struct dist_run *d, const char
 static double slow_header(FILE *gp, const struct dist_run *d, const char *name, const char *title,
                           bool comb)
 {
-    int ct = csv_col(d->samples, d->x->time_us);
-    double tmax = 0;
-    for (size_t i = 0; i < d->samples->nrows; i++)
+    int ct = csv_col(d->samples, d->x->time_us), cx = csv_col(d->samples, d->x->excess_ns);
+    double tmax = 0, xlo = INFINITY, xhi = 0;
+    for (size_t i = 0; i < d->samples->nrows; i++) {
+        double ex = csv_num(d->samples, i, cx);
         tmax = fmax(tmax, csv_num(d->samples, i, ct));
+        xlo = ex > 0 ? fmin(xlo, ex) : xlo;
+        xhi = ex > 0 ? fmax(xhi, ex) : xhi;
+    }
     double scale = tmax > MS_AXIS_FROM_US ? 1000 : 1;
     fprintf(
         gp,
         "set terminal pngcairo size %d,%d noenhanced font 'Sans,10'\nset output '%s.png'\n"
         "set multiplot layout %d,1 title '%s'\nset grid xtics ytics lc rgb '#e0e0e0'\n"
-        "set key outside right top\nset logscale y\nset title 'the slow batches the samples file "
+        "set key below font ',9'\nset logscale y\nset title 'the slow batches the samples file "
         "keeps, of every "
         "size'\nset xlabel 'time (%s from the first batch of its size)'\nset ylabel 'time over the "
-        "typical batch (ns, log scale)'\n",
+        "typical batch (log scale)'\n",
         DIST_WIDTH_PX, comb ? 2 * PANEL_HEIGHT_PX + 100 : PANEL_HEIGHT_PX + 160, name, comb ? 2 : 1,
         title, scale > 1 ? "ms" : "us");
+    if (xhi > 0) { /* whole decades, labelled with their unit */
+        xlo = pow(10, floor(log10(xlo)));
+        xhi = pow(10, ceil(log10(xhi)));
+        fprintf(gp, "set yrange [%.9g:%.9g]\n", xlo / 1.5, xhi * 1.5); /* off the frame */
+        plot_log_tics(gp, "y", xlo, xhi);
+    }
     return scale;
 }
 
@@ -343,6 +344,7 @@ static int slow_render(const char *outdir, const struct dist_run *d, const char 
     if (dat && gp) {
         double scale = slow_header(gp, d, name, title, rp >= 0);
         const char *sep = "plot ";
+        size_t drawn = 0; /* the series drawn take gnuplot's line types in turn: apart colours */
         for (size_t i = 0; i < d->n; i++) {
             first[i] = INFINITY;
             none = -INFINITY;
@@ -351,7 +353,7 @@ static int slow_render(const char *outdir, const struct dist_run *d, const char 
                 fprintf(gp,
                         "%s'gnuplot/%s.dat' index %zu using 1:2 with points pt 7 ps 0.45 lt %zu "
                         "title '%s: %zu slow%s'",
-                        sep, name, i, i + 1, d->p[i].label, count[i],
+                        sep, name, i, ++drawn, d->p[i].label, count[i],
                         slow_of(d->p[i].slow_batches, count[i], of, sizeof(of)));
             sep = count[i] ? ", \\\n     " : sep;
         }
@@ -418,8 +420,10 @@ static void panel_of_group(struct hist_plot *hp, const struct dist_run *d,
     snprintf(pn->title, sizeof(pn->title), "%s", g->pt[0]->level[0] ? g->pt[0]->level : "size");
     for (size_t k = 0; k < g->n; k++) {
         size_t len = strlen(pn->title);
-        snprintf(pn->title + len, sizeof(pn->title) - len, "%s %s %s p99.9 %.1f ns", k ? ";" : ":",
-                 dist_platform(d[g->run[k]].r), g->pt[k]->size, g->pt[k]->p999_ns);
+        char t[24];
+        snprintf(pn->title + len, sizeof(pn->title) - len, "%s %s %s p99.9 %s", k ? ";" : ":",
+                 dist_platform(d[g->run[k]].r), g->pt[k]->size,
+                 plot_time_text(t, sizeof(t), g->pt[k]->p999_ns));
         pn->run[k] = &d[g->run[k]];
         pn->pt[k] = g->pt[k];
         pn->color[k] = g->run[k];
