@@ -186,6 +186,8 @@ const struct an_experiment analysis_tail = {
     .plot = {.stem = "tail",
              .x = "size_bytes",
              .y = "p999_ns",
+             .group = "page_bytes", /* a curve per page size: 4K's own point at the largest */
+             .label = AN_LABEL_PAGES,
              .xlabel = "chain size (bytes, log2 scale)",
              .ylabel = "ns per batch (p99.9)",
              .x_size = true,
