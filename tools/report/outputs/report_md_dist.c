@@ -241,8 +241,9 @@ void report_md_dist_compare(FILE *f, const struct source_result *r, size_t n)
         return;
     size_t ng = dist_groups(d, runs, g, DIST_MAX_POINTS * DIST_MAX_RUNS);
     fprintf(f, "## Latency distributions side by side\n\n"
-               "Each level as every run measured it (matched by the level, and the pages when "
-               "both runs give them); the histograms together are plotted below.\n\n");
+               "Each level as every run measured it (matched by the level, and by the pages: "
+               "the same page size where both runs have it, else the same kind, 4K or large); "
+               "the histograms together are plotted below.\n\n");
     fprintf(f, "| level | run | size |%s|---|---|---|---|---|---|---|---|---|---|---|\n",
             table_head);
     for (size_t i = 0; i < ng; i++)
