@@ -54,6 +54,9 @@ both=$(fresh_dir both)
 check "chase-report: the firmware run's histogram plot" test -s "$both/report/0001-tail-hist.png"
 check "chase-report: firmware and host rows in one table" sh -c "grep -q '^| L1 | firmware: ' \
     '$both/report/report.md' && grep -q '^| L1 | host: ' '$both/report/report.md'"
+line=$(sed -n 's/^tail: \(DRAM refresh: \)/\1/p' "$RUN_DIR/console.txt" | tr -d '\r' | head -n 1)
+check "chase-report: the firmware run's refresh line is its console's ($line)" \
+    grep -qxF "Refresh line: **$line**." "$both/report/report.md"
 check "chase-report: what the host adds at L1" grep -qE \
     '^- L1 \(firmware [0-9]+K.*, host [0-9]+K.*\): p50 [-+][0-9.]+ ns, p99 ' \
     "$both/report/report.md"

@@ -33,8 +33,8 @@ csv_at() {
     awk -F, -v c="$1" -v z="$2" -v pg="$3" 'NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
         $(idx["size_bytes"]) == z && $(idx["page_bytes"]) == pg { print $(idx[c]); exit }' "$4"
 }
-# summary_line LOG: the console's refresh line (its summary's tail: line).
-summary_line() { sed -n 's/^tail: //p' "$1" | tr -d '\r' | head -n 1; }
+# summary_line LOG: the console's refresh line (its summary's "tail: DRAM refresh: ...").
+summary_line() { sed -n 's/^tail: \(DRAM refresh: \)/\1/p' "$1" | tr -d '\r' | head -n 1; }
 
 "$SIM" --out "$tmp/sim" --hierarchy "$levels,DRAM:250c:refresh=3.9us/350ns" --ghz 3 \
     experiments=tail profile=quick >"$tmp/sim.log" 2>&1
