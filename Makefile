@@ -22,7 +22,7 @@ COMMON   = -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\" \
 # measures) and kernel/analysis/<name>.c (how its results read), with a row in each of the two
 # table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
 # against the tables. The source lists below take the files from here.
-EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores
+EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores tail
 EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
 # Every per-experiment array is as long as this list (CHASE_EXPERIMENTS in COMMON), so the room
@@ -34,7 +34,8 @@ $(shell find $(BUILD) -name '*.[cS].o' -delete 2>/dev/null; mkdir -p $(BUILD) &&
 endif
 
 # What every experiment's point goes through: its context, plan, measurement, passes and rows.
-POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c
+POINT_SRCS := kernel/point/sizes.c kernel/point/plan.c kernel/point/passes.c kernel/point/rows.c \
+	kernel/point/refresh.c kernel/point/tail_stats.c kernel/point/stall_record.c
 
 # The bandwidth engine: time a stream over a buffer, as kernel/chase/ times a chase; a team of
 # processors streaming at once; each node's read bandwidth.
@@ -53,6 +54,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_prep.c \
+	kernel/analysis/refresh_expect.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
 	kernel/analysis/tlb_steps.c \
@@ -63,6 +65,7 @@ KERNEL_SRCS := \
 	kernel/machine/acpi.c \
 	kernel/run/banner.c \
 	kernel/run/banner_identity.c \
+	kernel/chase/batches.c \
 	kernel/chase/chain.c \
 	kernel/chase/chain_points.c \
 	kernel/chase/chain_shapes.c \
@@ -193,7 +196,7 @@ BENCH_SCRIPTS :=
 UNIT_TESTS    :=
 FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
 	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk tests/mp_each.mk \
-	tests/tiers.mk)
+	tests/tiers.mk tests/tail.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
@@ -221,7 +224,7 @@ EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIM
 	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c kernel/stream/bw_levels.c \
 	kernel/stream/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/procs/win_slice.c \
 	$(POINT_SRCS) kernel/experiments/driver.c kernel/chase/sweep.c \
-	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c
+	kernel/machine/cpuinfo.c kernel/lib/console.c kernel/lib/slog.c tests/unit/stubs/stub_exp_run.c kernel/machine/smbios_mem.c
 # lib: formatting, strings, JSON, statistics, the console's progress line.
 UNIT_TESTS += lib/test_fmt lib/test_json lib/test_stats lib/test_strbuf lib/test_console lib/test_rng \
 	lib/test_kmath lib/test_slog

@@ -36,6 +36,9 @@ ALLOWED=(
     "tools/report/outputs/report_json.c:page_bytes"
     "kernel/analysis/curves.c:page_bytes"   # the CSV column that splits a table into curves
     "kernel/analysis/verdict.h:level" "kernel/analysis/verdict.h:read_gbs" # its comment's example
+    "kernel/chase/reps.c:tail"            # a repetition's disturbance "tail" (beside modes, drift)
+    # the tail's statistics (log bins, percentiles, slow batches, stalls), below experiments/
+    "kernel/point/tail_stats.c:tail" "kernel/point/tail_stats.h:tail"
 )
 allowed() {
     local a

@@ -76,12 +76,28 @@ struct an_curve_spec {
     const char *x;
 };
 
+/* A latency distribution beside an experiment's table, the columns tools/report reads it by: a
+ * histogram per point (<exp>.hist.csv), its slow batches (<exp>.samples.csv) and the table's
+ * percentiles, drawn per point and set side by side across runs. A column a run lacks is
+ * unknown; page is optional (each page size then makes points of its own). */
+struct an_dist {
+    const char *size, *page, *batches; /* a point: its size, pages; the batches timed */
+    const char *pct[5];                /* p50, p90, p99, p99.9 and the maximum, ns */
+    const char *slow, *stalls;         /* slow batches, stalls no memory explains */
+    const char *period, *stall, *confidence, *beats, *strays; /* a period found at a point */
+    const char *bin_low, *bin_high, *count;                   /* the histogram's columns */
+    const char *time_us, *excess_ns;                          /* the slow batches' columns */
+    const char *levels, *level; /* the verdict's table naming each point's level, its column */
+    const char *walk_p50, *walk_p999; /* the verdict's items: what page walks add (ns), or NULL */
+};
+
 /* One row of the analysis table: an experiment's report side. */
 struct an_experiment {
     const char *name;
     struct an_curve_spec curves;
     struct an_plot plot;
-    struct an_plot also; /* a second plot of the same table (stem NULL: none) */
+    struct an_plot also;        /* a second plot of the same table (stem NULL: none) */
+    const struct an_dist *dist; /* its latency distribution, NULL: none */
     void (*judge)(const struct an_judge *j, struct verdict *v);
 };
 

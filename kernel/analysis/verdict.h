@@ -29,8 +29,8 @@
 #define VITEM_NOTE_CHARS 120
 /* Lists and tables of one verdict (the tlb steps and bandwidth's levels are the largest). */
 #define VERDICT_TABLES 3
-#define VTABLE_COLS 7    /* bandwidth's levels: level, size, latency, read, write, copy, peak */
-#define VTABLE_CELLS 224 /* rows x columns of one table: 32 rows of 7 */
+#define VTABLE_COLS 10   /* tail's percentiles: level, size, five of them, slow, stalls, page */
+#define VTABLE_CELLS 240 /* rows x columns of one table: 32 rows of 7, 24 of 10 */
 #define VCELL_TEXT 16
 
 enum vitem_type {

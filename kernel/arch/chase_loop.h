@@ -62,6 +62,15 @@ uint64_t add_chain_timed_rdtscp(uint64_t iters);
 typedef uint64_t (*add_chain_fn)(uint64_t iters);
 
 /*
+ * The tail experiment's batches: `batches` (>= 1) timed batches of `hops` (>= 1) dependent loads
+ * each, from start, back to back: stamps[0] gets the timer's ordered read before the first load
+ * and stamps[i] the one after batch i's last (batches + 1 values), so batch i took
+ * stamps[i + 1] - stamps[i] ticks, one read's cost included, and nothing between batches goes
+ * untimed. Returns the pointer reached.
+ */
+void **chase_batches(void **start, uint64_t batches, uint64_t hops, uint64_t *stamps);
+
+/*
  * Chase n chains in lock-step (chase_lockstep_N for each N of CHASE_LOCKSTEP_COUNTS): each of
  * iters iterations makes CHASE_UNROLL rounds of one dependent load from every chain in turn,
  * so the chains' misses overlap. heads[0..N-1] hold the starting pointers and receive the

@@ -3,6 +3,7 @@
 #include "experiments/experiment.h"
 
 /* Each experiment's row, defined in its own file. */
+extern const struct experiment experiment_tail;
 extern const struct experiment experiment_random, experiment_linear, experiment_fused,
     experiment_dual, experiment_scan, experiment_ring, experiment_offset, experiment_parallel,
     experiment_tlb, experiment_cores, experiment_c2c, experiment_loaded, experiment_numa,
@@ -12,7 +13,7 @@ const struct experiment *const experiment_table[] = {
     &experiment_random, &experiment_linear,    &experiment_fused,    &experiment_dual,
     &experiment_scan,   &experiment_ring,      &experiment_offset,   &experiment_parallel,
     &experiment_tlb,    &experiment_cores,     &experiment_c2c,      &experiment_loaded,
-    &experiment_numa,   &experiment_bandwidth, &experiment_bw_cores,
+    &experiment_numa,   &experiment_bandwidth, &experiment_bw_cores, &experiment_tail,
 };
 
 #define EXPERIMENT_COUNT (sizeof(experiment_table) / sizeof(experiment_table[0]))

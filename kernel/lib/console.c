@@ -96,6 +96,7 @@ void con_progress_begin(struct con_progress *p, unsigned points, double total_wo
     p->done_work = 0;
     p->points = points;
     p->done_points = 0;
+    p->unit = NULL;
 }
 
 void con_progress_step(struct con_progress *p, double work, uint64_t now_ticks)
@@ -111,8 +112,9 @@ void con_progress_step(struct con_progress *p, double work, uint64_t now_ticks)
     share = share > 0.99 ? 0.99 : share;
     char left[24], line[PROGRESS_LINE_MAX];
     con_format_duration(left, sizeof(left), share > 0 ? elapsed * (1 - share) / share : 0);
-    int n = ksnprintf(line, sizeof(line), "  [%3u%%] %u of %u points, about %s left",
-                      (unsigned)(share * 100), p->done_points, p->points, left);
+    int n = ksnprintf(line, sizeof(line), "  [%3u%%] %u of %u %s, about %s left",
+                      (unsigned)(share * 100), p->done_points, p->points,
+                      p->unit ? p->unit : "points", left);
     erase_transient();
     plat_console_write(line);
     transient_width = n > 0 && n < PROGRESS_LINE_MAX ? (unsigned)n : PROGRESS_LINE_MAX - 1;

@@ -26,6 +26,7 @@ struct con_progress {
     double total_work;    /* estimated work of all points, any unit */
     double done_work;
     unsigned points, done_points;
+    const char *unit; /* what a step is ("windows"); NULL: "points" */
 };
 
 /* Progress lines appear once this much time has passed, and are redrawn at most this often. */

@@ -149,4 +149,9 @@ const char *smbios_form_factor_name(uint8_t form_factor);
  */
 char *smbios_memory_summary(const struct smbios_info *s, char *out, size_t cap);
 
+/* The type of the installed memory devices ("DDR5", as smbios_memtype_name names it); "mixed"
+ * when they differ, "unknown" when none is installed, "none" when s is NULL or not found (no
+ * SMBIOS table was read). */
+const char *smbios_dram_type(const struct smbios_info *s);
+
 #endif

@@ -209,3 +209,20 @@ char *smbios_memory_summary(const struct smbios_info *s, char *out, size_t cap)
     ksnprintf(out + n, n < cap ? cap - n : 0, ", %u of %u slots", s->populated, s->devices_total);
     return out;
 }
+
+const char *smbios_dram_type(const struct smbios_info *s)
+{
+    const char *type = NULL;
+    if (!s || !s->found)
+        return "none";
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        const struct smbios_memdev *d = &s->device[i];
+        if (!d->size_bytes && !d->size_unknown)
+            continue; /* an empty slot */
+        const char *t = smbios_memtype_name(d->type);
+        if (type && kstrcmp(type, t) != 0)
+            return "mixed";
+        type = t;
+    }
+    return type ? type : "unknown";
+}

@@ -29,7 +29,6 @@
 #define EST_NS_L2 5.0
 #define EST_NS_LLC 30.0
 #define EST_NS_MEMORY 120.0
-#define EST_BUILD_NS_PER_SLOT 10.0
 #define EST_CAP_SHARE 0.25 /* of point_max_ms that a point's repetitions take, typically */
 
 struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
@@ -79,7 +78,7 @@ uint64_t exp_prewalk_tlb_hops(const struct exp_ctx *ctx, uint64_t chain_bytes)
     return (uint64_t)((double)pages * (kln((double)pages) + 3.0)) + 1;
 }
 
-static double est_ns_per_hop(const struct machine *m, uint64_t bytes)
+double exp_est_ns_per_hop(const struct machine *m, uint64_t bytes)
 {
     const struct cache_info *l1 = cpuinfo_data_cache(&m->cpu, 1);
     if (l1 && bytes <= l1->size_bytes)
@@ -92,7 +91,7 @@ static double est_ns_per_hop(const struct machine *m, uint64_t bytes)
 double exp_point_work(const struct exp_ctx *ctx, const struct measure_plan *plan,
                       uint64_t chain_bytes, uint64_t slots, uint64_t lap_hops, unsigned streams)
 {
-    double hop_ns = est_ns_per_hop(ctx->m, chain_bytes) / (streams ? streams : 1);
+    double hop_ns = exp_est_ns_per_hop(ctx->m, chain_bytes) / (streams ? streams : 1);
     double warm = (double)(plan->warm_hops ? plan->warm_hops : lap_hops) * streams * hop_ns;
     double rep = (double)plan->min_hops * streams * hop_ns;
     double target_ns = (double)plan->target_ticks * 1e9 / (double)ctx->timing->tsc_hz;
@@ -102,7 +101,7 @@ double exp_point_work(const struct exp_ctx *ctx, const struct measure_plan *plan
     double cap_ns = (double)plan->max_ticks * 1e9 / (double)ctx->timing->wall_tsc_hz;
     if (plan->precision > 0 && cap_ns * EST_CAP_SHARE > reps_ns)
         reps_ns = cap_ns * EST_CAP_SHARE;
-    double ns = (double)slots * EST_BUILD_NS_PER_SLOT + warm + reps_ns;
+    double ns = (double)slots * EXP_EST_BUILD_NS_PER_SLOT + warm + reps_ns;
     return ns * (double)ctx->timing->tsc_hz / 1e9;
 }
 

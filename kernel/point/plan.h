@@ -35,6 +35,12 @@ struct measure_plan exp_plan(const struct exp_ctx *ctx, uint64_t chain_bytes,
 #define EXP_TLB_ENTRIES_MAX 4096 /* Golden Cove's second-level TLB has 2048, Zen 4's 3072 */
 uint64_t exp_prewalk_tlb_hops(const struct exp_ctx *ctx, uint64_t chain_bytes);
 
+/* A chain's build, per slot, in ns: only for estimates of the time left or up front. */
+#define EXP_EST_BUILD_NS_PER_SLOT 10.0
+/* A rough guess of one hop's ns in a chain of bytes by the level that holds it (CPUID's
+ * caches): only for estimates of the time left or up front. */
+double exp_est_ns_per_hop(const struct machine *m, uint64_t bytes);
+
 /* Estimated TSC ticks of a point (for the progress line's time left). */
 double exp_point_work(const struct exp_ctx *ctx, const struct measure_plan *plan,
                       uint64_t chain_bytes, uint64_t slots, uint64_t lap_hops, unsigned streams);

@@ -437,6 +437,7 @@ void results_run_json(struct strbuf *out, const struct run_record *r)
     json_string(&j, "running", r->running);
     experiments_json(&j, r);
     experiment_time_json(&j, r);
+    results_stalls_json(&j, r);
     if (r->json_extra)
         r->json_extra(&j, r->json_extra_ctx);
     json_object_end(&j);

@@ -11,6 +11,7 @@
 
 struct json;
 struct prefetch_run;
+struct stall_record;
 
 struct run_record {
     const char *status; /* "running", "complete", "config_error", "no_memory" */
@@ -28,6 +29,7 @@ struct run_record {
     const void *json_extra_ctx;
     const struct mcheck *mca;      /* the machine-check banks (run/machine_checks.h), or NULL */
     const struct run_fleet *fleet; /* run id, machine name, boot NIC (run/ship.h); NULL before */
+    const struct stall_record *stalls; /* stalls no memory explains (measured: seen), or NULL */
 };
 
 /* Write run.json for the record into out (replacing its content). */
@@ -39,6 +41,10 @@ void results_machine_json(struct json *j, const struct run_record *r);
    (nothing when a->read is false: not chase.efi on AArch64). */
 struct arm_regs;
 void results_arm_json(struct json *j, const struct arm_regs *a);
+
+/* Write the stalls the tail experiment saw that no memory explains as "stalls" (null when it
+   did not run): count, longest, per minute, the SMI counter's count and the note. */
+void results_stalls_json(struct json *j, const struct run_record *r);
 
 /* Write the SMBIOS identity, microcode and memory encryption as "machine_identity". */
 void results_identity_json(struct json *j, const struct run_record *r);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // run.json's machine facts that change latency: memory types (MTRRs, PAT, CR0), the
-// hardware prefetchers and what the prefetch key did, SMT and the boost state.
+// hardware prefetchers and what the prefetch key did, SMT and the boost state; the stalls the
+// tail experiment saw that no memory explains (SMIs, a hypervisor's exits).
 #include "experiments/experiment.h"
 #include "lib/fmt.h"
 #include "lib/json.h"
 #include "machine/ap_msr.h"
+#include "point/stall_record.h"
 #include "run/prefetch.h"
 #include "run/results.h"
 
@@ -220,4 +222,32 @@ void results_machine_json(struct json *j, const struct run_record *r)
     prefetch_json(j, r);
     smt_boost_json(j, &r->m->facts);
     ap_msrs_json(j);
+}
+
+void results_stalls_json(struct json *j, const struct run_record *r)
+{
+    const struct stall_record *t = r->stalls;
+    char note[300];
+    if (!t || !t->measured) {
+        json_string(j, "stalls", NULL); /* the tail experiment did not run */
+        return;
+    }
+    json_object_begin(j, "stalls");
+    json_string(j, "source", "the tail experiment's timed batches, every size");
+    json_double(j, "beyond_ns", t->beyond_ns, 0);
+    json_u64(j, "batches", t->batches);
+    json_double(j, "span_s", t->span_ns / 1e9, 6);
+    json_u64(j, "count", t->count);
+    json_double(j, "longest_ns", t->longest_ns, 1);
+    json_double(j, "per_minute", stall_record_per_minute(t), 2);
+    json_bool(j, "smi_counting", t->smi_counting);
+    if (t->smi_counting)
+        json_u64(j, "smi_count", t->smi_count);
+    else
+        json_string(j, "smi_count", NULL);
+    json_u64(j, "dropped_windows", t->dropped_windows);
+    json_bool(j, "not_memory", t->count > 0);
+    stall_record_note(t, r->m->cpu.hypervisor, note, sizeof(note));
+    json_string(j, "note", note[0] ? note : NULL);
+    json_object_end(j);
 }

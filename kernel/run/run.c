@@ -13,6 +13,7 @@
 #include "machine/ap_msr.h"
 #include "machine/fault.h"
 #include "platform.h"
+#include "point/stall_record.h"
 #include "run/banner.h"
 #include "run/buffer_plan.h"
 #include "run/machine_checks.h"
@@ -30,6 +31,7 @@ struct run_state {
     unsigned unwritten_files;           /* files that could not be written; the end says so */
     struct prefetch_run prefetch;       /* what the prefetch key changed, to restore */
     struct mcheck mca;                  /* the machine-check banks, read between experiments */
+    struct stall_record stalls;         /* stalls no memory explains (run.json) */
 };
 
 static void save_file(struct run_state *s, const char *name, const struct strbuf *sb)
@@ -397,6 +399,8 @@ static void record_begin(struct run_state *s, struct machine *m, const struct ru
     s->rec.json_extra = in->json_extra;
     s->rec.json_extra_ctx = in->json_extra_ctx;
     s->rec.mca = &s->mca;
+    s->stalls = (struct stall_record){0};
+    s->rec.stalls = &s->stalls;
     mcheck_begin(&s->mca, m); /* the banner's last line, before the configuration is read */
 }
 
@@ -432,8 +436,9 @@ enum run_outcome chase_main(struct machine *m, const struct run_inputs *in, enum
         outcome = RUN_CONFIG_ERROR;
         goto out;
     }
-    *ctx = (struct exp_ctx){
-        .m = m, .cfg = cfg, .timing = t, .measure = in->measure ? in->measure : measure_chase};
+    *ctx = (struct exp_ctx){.m = m, .cfg = cfg, .timing = t, .batches = in->batches};
+    ctx->stalls = &s->stalls;
+    ctx->measure = in->measure ? in->measure : measure_chase;
     ship_begin(&s->rec, in, cfg); /* the run id and machine name; the serial log starts */
     outcome = run_all(s, ctx, t, in);
     if (kstrcmp(m->platform, "uefi") == 0) /* chase-host's threads end with the process */

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "chase/batches.h"
 #include "chase/measure.h"
 #include "chase/time_split.h"
 #include "chase/timing.h"
@@ -30,13 +31,14 @@ struct exp_state {
 struct run_inputs {
     const char *config_text; /* the configuration file's text, or NULL when absent */
     size_t config_len;
-    const char *config_name;     /* "\chase\chase.cfg" */
-    const char *options;         /* load options / command line words, or NULL */
-    uint64_t start_time_unix;    /* 0 when unknown */
-    char start_time[32];         /* ISO 8601, "" when unknown */
-    measure_fn measure;          /* NULL: time on the CPU (measure_chase) */
-    const struct timing *timing; /* NULL: calibrate; else use these clocks (chase-sim) */
-    const char *simulated;       /* NULL, or the simulated hierarchy (chase-sim) for run.json */
+    const char *config_name;                /* "\chase\chase.cfg" */
+    const char *options;                    /* load options / command line words, or NULL */
+    uint64_t start_time_unix;               /* 0 when unknown */
+    char start_time[32];                    /* ISO 8601, "" when unknown */
+    measure_fn measure;                     /* NULL: time on the CPU (measure_chase) */
+    int (*batches)(struct batch_window *w); /* NULL: batch_window_run, on the CPU */
+    const struct timing *timing;            /* NULL: calibrate; else use these clocks (chase-sim) */
+    const char *simulated; /* NULL, or the simulated hierarchy (chase-sim) for run.json */
     /* NULL, or what writes the platform's own last members of run.json (chase-sim's leader
        sets) through j, given json_extra_ctx */
     void (*json_extra)(struct json *j, const void *ctx);

@@ -49,6 +49,20 @@ static void check_single(void)
     }
 }
 
+/* chase_batches: where it ends, and one ordered stamp before and after each batch. */
+static void check_batches(void)
+{
+    uint64_t stamps[8];
+    for (uint64_t hops = 1; hops <= 5; hops++) {
+        void **end = chase_batches((void **)&ring[0][0], 7, hops, stamps);
+        int ordered = 1;
+        for (unsigned i = 0; i < 7; i++)
+            ordered &= stamps[i + 1] >= stamps[i];
+        check(end == after(0, 7 * hops) && ordered,
+              "chase_batches ends after its loads, its stamps in order", (unsigned)hops);
+    }
+}
+
 static void check_lockstep(void)
 {
 #define LOCKSTEP_ENTRY(n) [n - 2] = chase_lockstep_##n,
@@ -77,6 +91,7 @@ int main(void)
     for (unsigned c = 0; c < CHAINS; c++)
         build(c);
     check_single();
+    check_batches();
     check_lockstep();
     uint64_t hz = arch_counter_hz(), t0 = arch_tsc_fenced(), t1 = arch_tsc_fenced();
     check(hz > 0, "CNTFRQ_EL0 gives the counter's rate", 0);

@@ -82,3 +82,15 @@ check "--prefetch adds a PF item to a preset (before DRAM)" \
 check "a bad --prefetch field is shown in the option's own text" \
     grep -q -- "--prefetch:1:11: bad hierarchy: degree must be a number from 1 to 16" \
     "$TEST_TMP/pf2.err"
+
+# Stalls in time on the DRAM item (issue 52): described, written back in ns, errors at the field.
+st="L1:32K:8w:4c:lru,DRAM:250c:refresh=3.9us/350ns:smi=1ms/100us"
+check "refresh= and smi= are described and kept in the canonical form (ns)" \
+    sh -c "'$SIM' --hierarchy '$st' --describe | grep -q 'refresh every 3900 ns, 350 ns' &&
+           '$SIM' --hierarchy '$st' --describe |
+           grep -q 'DRAM:250c:mlp=10:refresh=3900ns/350ns:smi=1000000ns/100000ns\$'"
+"$SIM" --hierarchy "L1:32K:8w:4c:lru,DRAM:250c:refresh=350ns/3.9us" --describe \
+    2>"$TEST_TMP/refresh.err" >/dev/null
+check "a refresh whose stall outlasts its period is refused at its field" \
+    grep -q -- "--hierarchy:1:28: bad hierarchy: a stall is PERIOD/STALL in ns, us or ms" \
+    "$TEST_TMP/refresh.err"

@@ -149,6 +149,19 @@ static int write_outputs(const struct options *o, struct source_result *r, struc
     return 0;
 }
 
+/* Plot files are prefixed by each input's tag: two folders both called 0001 (a firmware run and
+ * a host run) get 0001 and 0001-2. */
+static void unique_tags(struct source *src, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(src[i].tag, src[k].tag) == 0) {
+                size_t len = strnlen(src[i].tag, sizeof(src[i].tag) - 8);
+                snprintf(src[i].tag + len, sizeof(src[i].tag) - len, "-%zu", i + 1);
+                break;
+            }
+}
+
 int main(int argc, char **argv)
 {
     struct options o = {0};
@@ -168,6 +181,7 @@ int main(int argc, char **argv)
             break;
         }
     if (rc == 0) {
+        unique_tags(src, n);
         struct analysis_opts ao = {o.l1_ns};
         analyse_all(res, src, n, &ao);
         if (o.json)

@@ -8,18 +8,22 @@ REPORT_SRCS := \
 	tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_memlat.c \
 	tools/report/inputs/input_run.c \
+	tools/report/inputs/input_side.c \
 	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c \
 	tools/report/inputs/readers.c \
 	tools/report/main.c \
 	tools/report/fit/model.c \
+	tools/report/outputs/dist.c \
 	tools/report/outputs/plot.c \
+	tools/report/outputs/plot_dist.c \
 	tools/report/outputs/plot_exp.c \
 	tools/report/outputs/plot_heatmap.c \
 	tools/report/outputs/plot_bars.c \
 	tools/report/outputs/plot_dram.c \
 	tools/report/outputs/report_json.c \
 	tools/report/outputs/report_md.c \
+	tools/report/outputs/report_md_dist.c \
 	tools/report/outputs/report_md_run.c \
 	tools/report/outputs/report_platform.c \
 	tools/report/outputs/report_verdict.c \
@@ -52,7 +56,8 @@ REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tools/report/fit/model.c
 REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_memlat.c \
-	tools/report/inputs/input_run.c tools/report/inputs/input_tinymem.c \
+	tools/report/inputs/input_run.c tools/report/inputs/input_side.c \
+	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c tools/report/inputs/readers.c \
 	tools/report/inputs/rbounds.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c \
 	tools/report/inputs/source.c
@@ -87,6 +92,8 @@ $(BUILD)/test/tests/unit/report/%.c.o: TEST_CFLAGS += -Itools/report
 SCRIPT_TESTS += tests/report/test_formats.sh tests/report/test_run_folder.sh \
 	tests/report/test_summary_agree.sh tests/report/test_verdicts_sim.sh \
 	tests/report/test_real_readers.sh
+# The tail's plots, table, refresh line and runs side by side (issue 52).
+SCRIPT_TESTS += tests/report/test_tail_report.sh
 
 # ---- fuzzing: the readers on hostile input (tests/fuzz/fuzz_report_*.c) ----
 FUZZ_TARGETS += fuzz_report_run fuzz_report_text

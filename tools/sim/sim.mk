@@ -12,7 +12,8 @@ SIM_MODEL_SRCS := \
 	tools/sim/sim_prefetch.c \
 	tools/sim/sim_presets.c \
 	tools/sim/sim_spec.c \
-	tools/sim/sim_spec_format.c
+	tools/sim/sim_spec_format.c \
+	tools/sim/sim_stalls.c
 
 # The program: the model, the measurement backend, the buffer, the command line.
 SIM_SRCS := $(SIM_MODEL_SRCS) \
@@ -38,7 +39,10 @@ ALL_TARGETS += $(BUILD)/chase-sim
 # sim: policies, their compact rows, descriptions, the hierarchy, batches, measurement
 # (tests/unit/sim/).
 UNIT_TESTS += sim/test_sim_policy sim/test_sim_rows sim/test_sim_spec sim/test_sim_hier \
-	sim/test_sim_batch sim/test_sim_measure sim/test_sim_prefetch
+	sim/test_sim_batch sim/test_sim_measure sim/test_sim_prefetch sim/test_sim_stalls
+test_sim_stalls_SRCS  := $(SIM_MODEL_SRCS) kernel/point/refresh.c kernel/point/tail_stats.c \
+	kernel/lib/kmath.c kernel/lib/stats.c \
+	tests/unit/stubs/stub_platform.c
 test_sim_policy_SRCS  := $(SIM_MODEL_SRCS)
 test_sim_prefetch_SRCS := $(SIM_MODEL_SRCS)
 test_sim_rows_SRCS    := $(SIM_MODEL_SRCS)
@@ -60,6 +64,6 @@ $(BUILD)/test/tools/sim/sim_hier_v3.c.o: TEST_CFLAGS += -fno-var-tracking-assign
 	-DSIM_FEW_SHAPES
 
 SCRIPT_TESTS += tests/sim/test_sim_cli.sh tests/sim/test_sim_random.sh \
-	tests/sim/test_sim_experiments.sh
+	tests/sim/test_sim_experiments.sh tests/sim/test_sim_tail.sh
 
 BENCH_SCRIPTS += tools/sim/bench.sh

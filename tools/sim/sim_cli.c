@@ -70,6 +70,11 @@ void sim_cli_describe(FILE *f, const struct sim_spec *spec, const char *name)
                 spec->pf.streams, spec->pf.distance, spec->pf.degree,
                 spec->level[spec->pf.level].name, (unsigned long long)spec->pf.region_bytes);
     fprintf(f, "  DRAM   %u cycles, %u loads overlap\n", spec->dram_cycles, spec->mlp);
+    if (spec->refresh.period_ns > 0)
+        fprintf(f, "         refresh every %.6g ns, %.6g ns\n", spec->refresh.period_ns,
+                spec->refresh.stall_ns);
+    if (spec->smi.period_ns > 0)
+        fprintf(f, "  SMI    every %.6g ns, %.6g ns\n", spec->smi.period_ns, spec->smi.stall_ns);
     sim_spec_format(spec, line, sizeof(line));
     fprintf(f, "%s\n", line);
 }

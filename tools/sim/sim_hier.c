@@ -76,12 +76,18 @@ int sim_hier_init(struct sim_hier *h, const struct sim_spec *spec, uint64_t page
             goto fail;
         h->ntlbs++;
     }
+    sim_hier_set_clock(h, 1.0);
     if (spec->pf.streams)
         sim_pf_init(&h->pf, &spec->pf, h->level[spec->pf.level].cache.line_shift);
     return 0;
 fail:
     sim_hier_free(h);
     return -1;
+}
+
+void sim_hier_set_clock(struct sim_hier *h, double ghz)
+{
+    sim_clock_set(&h->clock, &h->spec.refresh, &h->spec.smi, ghz, h->dram_cycles);
 }
 
 void sim_hier_free(struct sim_hier *h)

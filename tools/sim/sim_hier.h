@@ -9,6 +9,7 @@
 
 #include "sim_cache.h"
 #include "sim_prefetch.h"
+#include "sim_stalls.h"
 
 #define SIM_MAX_LEVELS 6
 #define SIM_MAX_TLBS 3
@@ -42,8 +43,10 @@ struct sim_spec {
     struct sim_level_spec tlb[SIM_MAX_TLBS];
     unsigned ntlbs;
     unsigned dram_cycles;
-    unsigned mlp;          /* independent loads whose latencies overlap (lock-step streams) */
-    struct sim_pf_spec pf; /* the stride prefetcher (streams 0: none) */
+    unsigned mlp;             /* independent loads whose latencies overlap (lock-step streams) */
+    struct sim_pf_spec pf;    /* the stride prefetcher (streams 0: none) */
+    struct sim_stall refresh; /* DRAM refresh (period 0: none) */
+    struct sim_stall smi;     /* SMIs (period 0: none) */
 };
 
 struct sim_level {
@@ -76,6 +79,7 @@ struct sim_hier {
     } pend[SIM_MAX_LEVELS];
     struct sim_prefetcher pf; /* used when spec.pf.streams */
     uint64_t pf_fills;        /* lines the prefetcher brought in (not loads) */
+    struct sim_clock clock;   /* refresh and SMIs in time (sim_hier_set_clock) */
 };
 
 /*
@@ -85,6 +89,9 @@ struct sim_hier {
  */
 int sim_hier_init(struct sim_hier *h, const struct sim_spec *spec, uint64_t page_bytes,
                   uint64_t seed);
+/* Run the model's clock at ghz core cycles per ns from 0: its refresh and SMIs (if any) fall in
+ * time from there (sim_hier_init sets 1 GHz). */
+void sim_hier_set_clock(struct sim_hier *h, double ghz);
 /* Release the model's memory. */
 void sim_hier_free(struct sim_hier *h);
 /* Use pages of page_bytes from now on: the TLBs are emptied (their entries map old pages). */

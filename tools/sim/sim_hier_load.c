@@ -410,8 +410,11 @@ uint64_t SIM_VARIANT(sim_hier_run)(struct sim_hier *h, const uint64_t *addr, siz
 unsigned sim_hier_load(struct sim_hier *h, uint64_t addr)
 {
     struct sim_loc loc[SIM_MAX_LEVELS];
+    uint64_t dram = h->dram_loads;
     unsigned cycles = load_at(h, h->nlevels, addr, loc, 0, SIM_SHAPE_ANY);
     settle_all(h);
+    if (sim_clock_timed(&h->clock))
+        cycles = sim_clock_load(&h->clock, cycles, h->dram_loads != dram);
     return cycles;
 }
 
@@ -460,7 +463,7 @@ static unsigned prefetch_mask(struct sim_hier *h)
     return mask;
 }
 
-/* sim_hier_load_many with the prefetcher on: each load, then the lines it asks for. */
+/* sim_hier_load_many with the prefetcher or the clock on: each load, then the lines it asks for. */
 static uint64_t load_prefetched(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat)
 {
     uint64_t total = 0, ahead[SIM_PF_MAX_LINES];
@@ -469,7 +472,7 @@ static uint64_t load_prefetched(struct sim_hier *h, const uint64_t *addr, size_t
         if (lat)
             lat[k] = cycles;
         total += cycles;
-        unsigned m = sim_pf_observe(&h->pf, addr[k], ahead);
+        unsigned m = h->spec.pf.streams ? sim_pf_observe(&h->pf, addr[k], ahead) : 0;
         for (unsigned i = 0; i < m; i++)
             h->pf_fills += sim_hier_fill_ahead(h, h->spec.pf.level, ahead[i]);
     }
@@ -478,7 +481,7 @@ static uint64_t load_prefetched(struct sim_hier *h, const uint64_t *addr, size_t
 
 uint64_t sim_hier_load_many(struct sim_hier *h, const uint64_t *addr, size_t n, unsigned *lat)
 {
-    if (h->spec.pf.streams)
+    if (h->spec.pf.streams || sim_clock_timed(&h->clock))
         return load_prefetched(h, addr, n, lat);
     unsigned mask = prefetch_mask(h);
 #ifdef SIM_HAVE_V3

@@ -81,6 +81,7 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
         fprintf(stderr, "chase-sim: out of memory for the model\n");
         return 3;
     }
+    sim_hier_set_clock(&h, cli->ghz);
     if (host_make_dirs(cli->out_dir) != 0 || host_make_run_dir(cli->out_dir) != 0) {
         fprintf(stderr, "chase-sim: cannot create a run folder in %s: %s\n", cli->out_dir,
                 strerror(errno));
@@ -93,6 +94,7 @@ static int simulate(const struct sim_cli *cli, const struct sim_spec *spec, cons
     in.config_name = cli->config_path;
     in.options = cli->options;
     in.measure = sim_measure;
+    in.batches = sim_batch_window;
     in.timing = &timing;
     in.simulated = canonical;
     in.json_extra = sim_leaders_json;

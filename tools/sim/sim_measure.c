@@ -244,3 +244,43 @@ bad:
     result_free(r);
     return -1;
 }
+
+void **sim_batches(void **start, uint64_t batches, uint64_t hops, uint64_t *stamps)
+{
+    struct sim_backend *b = bound;
+    if (!b || !b->buffer->virt)
+        return NULL;
+    uintptr_t base = (uintptr_t)b->buffer->virt;
+    uint64_t last = b->buffer->size_bytes - sizeof(void *), phys = b->buffer->phys;
+    uint64_t now = (uint64_t)b->h->clock.now_cycles; /* 0 on a model without stalls in time */
+    void **p = start;
+    stamps[0] = now;
+    for (uint64_t i = 0; i < batches; i++) {
+        for (uint64_t k = 0; k < hops; k++) {
+            uint64_t off = (uint64_t)((uintptr_t)p - base);
+            if ((uintptr_t)p < base || off > last)
+                return NULL;
+            now += sim_hier_load(b->h, phys + off);
+            p = (void **)*p;
+        }
+        stamps[i + 1] = now;
+    }
+    return p;
+}
+
+int sim_batch_window(struct batch_window *w)
+{
+    void **p = w->p;
+    w->fault = (struct fault_info){0};
+    w->dropped = 0;
+    w->smi_delta = 0;
+    if (w->prewalk_hops) {
+        uint64_t untimed[2];
+        p = sim_batches(p, 1, w->prewalk_hops, untimed);
+    }
+    p = p ? sim_batches(p, w->batches, w->hops, w->stamps) : NULL;
+    if (!p)
+        return -1;
+    w->p = p;
+    return 0;
+}

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "chase/batches.h"
 #include "chase/measure.h"
 #include "platform.h"
 #include "sim_hier.h"
@@ -48,5 +49,19 @@ void sim_backend_release(struct sim_backend *b);
  */
 int sim_measure(const struct chase_point *pt, const struct measure_plan *plan,
                 const struct timing *t, struct point_result *r);
+
+/*
+ * chase-sim's chase_batches (arch/chase_loop.h) on the bound backend: the chain from start
+ * walked through the model one load a hop, `batches` batches of `hops` hops; stamps[0..batches]
+ * get the model's time in core cycles (the simulated timer's ticks) before the first load and
+ * after each batch, refreshes and SMIs included. Returns the pointer reached, or NULL when the
+ * chain leaves the buffer or no backend is bound.
+ */
+void **sim_batches(void **start, uint64_t batches, uint64_t hops, uint64_t *stamps);
+
+/* chase-sim's batch_window_run (chase/batches.h): w's prewalk and batches through sim_batches,
+ * no window to lose and no SMI counter (the model's SMIs show only as stalls). Returns 0, or -1
+ * when the chain leaves the buffer or no backend is bound. */
+int sim_batch_window(struct batch_window *w);
 
 #endif

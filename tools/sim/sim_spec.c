@@ -340,16 +340,21 @@ static bool parse_dram(struct parser *ps, const struct field *f, unsigned n)
 {
     uint64_t v;
     struct sim_spec *spec = ps->spec;
-    if (n < 2 || n > 3)
-        return fail(ps, &f[n < 2 ? 0 : 3], "DRAM is DRAM:LATENCYc[:mlp=N]");
+    if (n < 2 || n > 5)
+        return fail(ps, &f[n < 2 ? 0 : 5], "DRAM is DRAM:LATENCYc[:mlp=N][:refresh=P/S][:smi=P/S]");
     if (!number(&f[1], false, 'c', &v) || v == 0 || v > 1000000)
         return fail(ps, &f[1], "DRAM latency must be core cycles like 200c");
     spec->dram_cycles = (unsigned)v;
     spec->mlp = SIM_DEFAULT_MLP;
-    if (n == 3) {
-        if (!option_key(&f[2], "mlp"))
-            return fail(ps, &f[2], "DRAM takes one option: mlp=N (loads that overlap)");
-        if (!option_number(ps, &f[2], 3, 1, 64, false, &spec->mlp))
+    for (unsigned i = 2; i < n; i++) {
+        bool smi = option_key(&f[i], "smi"), refresh = option_key(&f[i], "refresh");
+        size_t k = smi ? 4 : 8;
+        if (!smi && !refresh && !option_key(&f[i], "mlp"))
+            return fail(ps, &f[i], "DRAM takes mlp=N, refresh=PERIOD/STALL and smi=PERIOD/STALL");
+        if ((smi || refresh) &&
+            !sim_stall_parse(f[i].s + k, f[i].len - k, smi ? &spec->smi : &spec->refresh))
+            return fail(ps, &f[i], "a stall is PERIOD/STALL in ns, us or ms, like 3.9us/350ns");
+        if (!smi && !refresh && !option_number(ps, &f[i], 3, 1, 64, false, &spec->mlp))
             return false;
     }
     if (spec->nlevels == 0)

@@ -74,7 +74,14 @@ void sim_spec_format(const struct sim_spec *spec, char *buf, size_t cap)
                               item);
     }
     if (n < cap)
-        snprintf(buf + n, cap - n, "DRAM:%uc:mlp=%u", spec->dram_cycles, spec->mlp);
+        n += (size_t)snprintf(buf + n, cap - n, "DRAM:%uc:mlp=%u", spec->dram_cycles, spec->mlp);
+    const struct sim_stall *stalls[] = {&spec->refresh, &spec->smi};
+    const char *names[] = {"refresh", "smi"};
+    for (unsigned i = 0; i < 2 && n < cap; i++)
+        if (stalls[i]->period_ns > 0) {
+            sim_stall_format(stalls[i], item, sizeof(item));
+            n += (size_t)snprintf(buf + n, cap - n, ":%s=%s", names[i], item);
+        }
 }
 
 void sim_spec_caches(const struct sim_spec *spec, struct cpu_info *ci)

@@ -181,4 +181,25 @@ add_chain_timed:
     CHASE_LOCKSTEP_COUNTS(LOCKSTEP_PLAIN)
     CHASE_LOCKSTEP_COUNTS(LOCKSTEP_SERIAL)
 
+/*
+ * void **chase_batches(void **start, uint64_t batches, uint64_t hops, uint64_t *stamps): the
+ * tail's batches (chase_loop.h), back to back; the counter read ordered between them.
+ */
+    .globl  chase_batches
+    .type   chase_batches, %function
+    .p2align 6
+chase_batches:
+    COUNTER_READ x16
+    str     x16, [x3], #8
+1:  mov     x5, x2
+2:  ldr     x0, [x0]
+    subs    x5, x5, #1
+    b.ne    2b
+    COUNTER_READ x16
+    str     x16, [x3], #8
+    subs    x1, x1, #1
+    b.ne    1b
+    ret
+    .size   chase_batches, . - chase_batches
+
     .section .note.GNU-stack, "", %progbits

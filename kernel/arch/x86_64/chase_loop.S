@@ -264,4 +264,36 @@ add_chain_timed_rdtscp:
     CHASE_LOCKSTEP_COUNTS(LOCKSTEP_PLAIN)
     CHASE_LOCKSTEP_COUNTS(LOCKSTEP_SERIAL)
 
+/*
+ * void **chase_batches(void **start, uint64_t batches, uint64_t hops, uint64_t *stamps): the
+ * tail's batches (chase_loop.h), back to back; the TSC read lfence-serialized between them.
+ */
+    .globl  chase_batches
+    .type   chase_batches, @function
+    .p2align 6
+chase_batches:
+    movq    %rdx, %r10
+    movq    %rcx, %r11
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    movq    %rax, (%r11)
+    addq    $8, %r11
+1:  movq    %r10, %rcx
+2:  movq    (%rdi), %rdi
+    decq    %rcx
+    jnz     2b
+    lfence
+    rdtsc
+    lfence
+    TSC_JOIN
+    movq    %rax, (%r11)
+    addq    $8, %r11
+    decq    %rsi
+    jnz     1b
+    movq    %rdi, %rax
+    ret
+    .size   chase_batches, . - chase_batches
+
     .section .note.GNU-stack, "", @progbits

@@ -117,6 +117,37 @@ static void test_processor_experiment_errors(void **state)
     assert_error("100000 is not a multiple of the line (64)");
 }
 
+/* tail's defaults (full: beyond the 32M LLC, a quarter million batches; quick: small) and its
+   one contradiction, a window longer than the batches. */
+static void test_tail_keys(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, NULL));
+    assert_true(cfg_u64(&cfg, "tail.max") >= 4 * (32ull << 20));
+    assert_int_equal(cfg_u64(&cfg, "tail.batches"), 262144);
+    assert_int_equal(cfg_u64(&cfg, "tail.hops"), 4);
+    assert_true(resolve(NULL, "profile=quick"));
+    assert_true(cfg_u64(&cfg, "tail.max") <= 4 << 20);
+    assert_int_equal(cfg_u64(&cfg, "tail.batches"), 16384);
+    assert_false(resolve(NULL, "tail.batches=1000 tail.window=2000"));
+    assert_error("key 'tail.window': window (2000) is larger than batches (1000)");
+}
+
+/* tail's page sizes: 4K and 2M in quick (1G too where the CPU has it, but in quick); each a
+   page size, once. */
+static void test_tail_pages(void **state)
+{
+    (void)state;
+    assert_true(resolve(NULL, "profile=quick"));
+    assert_int_equal(cfg_list_value(&cfg, "tail.pages")->n, 2);
+    assert_int_equal(cfg_list_value(&cfg, "tail.pages")->v[0], 4096);
+    assert_int_equal(cfg_list_value(&cfg, "tail.pages")->v[1], 2 << 20);
+    assert_false(resolve(NULL, "tail.pages=4K,2M,4K"));
+    assert_error("key 'tail.pages': 4096 is listed twice; expected each page size once");
+    assert_false(resolve(NULL, "tail.pages=64K"));
+    assert_error("key 'tail.pages': 65536 is not a page size; expected 4K, 2M or 1G");
+}
+
 /* numa's contradictions (each resolve in a test sees the entries before it, so one each) */
 static void test_numa_size_below_stride(void **state)
 {
@@ -437,6 +468,8 @@ int main(void)
         T(test_loaded_size_bounds),
         T(test_quick_profile_resolves),
         T(test_unknown_keys),
+        T(test_tail_keys),
+        T(test_tail_pages),
         T(test_numa_size_below_stride),
         T(test_numa_stride_and_size),
         T(test_numa_auto_written_out),

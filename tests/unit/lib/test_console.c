@@ -40,6 +40,18 @@ static void test_progress_after_a_few_seconds(void **state)
     assert_int_equal(stub_console[stub_console_len - 1], '\r');
 }
 
+/* A long experiment's steps named as it counts them (the tail's windows). */
+static void test_progress_unit(void **state)
+{
+    (void)state;
+    struct con_progress p;
+    con_progress_begin(&p, 80, 80.0, 0, HZ);
+    p.unit = "windows";
+    con_progress_step(&p, 20.0, 4 * HZ);
+    assert_non_null(strstr(stub_console, "[ 25%] 1 of 80 windows, about 12s left"));
+    con_progress_end(&p);
+}
+
 /* Kept text erases the progress line first and never carries it into console.txt. */
 static void test_kept_text_erases_progress(void **state)
 {
@@ -71,6 +83,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_progress_after_a_few_seconds, setup),
+        cmocka_unit_test_setup(test_progress_unit, setup),
         cmocka_unit_test_setup(test_kept_text_erases_progress, setup),
         cmocka_unit_test_setup(test_durations, setup),
     };

@@ -299,6 +299,37 @@ static void test_outside_buffer(void **state)
     model_free();
 }
 
+/* sim_batches: a random chain in DRAM timed in batches on the model's clock: every batch of a
+ * model without stalls costs its loads exactly; with refresh, some batches pay more, and the
+ * clock stays the model's own; a chain that leaves the buffer gives NULL. */
+static void test_batches(void **state)
+{
+    (void)state;
+    static uint64_t stamps[1001];
+    struct chain_layout l = {buffer.virt, 0, LINE, (1 << 20) / LINE, 0};
+    void **head = chain_build_random(&l, 5);
+    model("L1:4K:4w:4c:lru,DRAM:100c");
+    assert_non_null(sim_batches(head, 1000, 4, stamps));
+    assert_int_equal(stamps[0], 0);
+    for (unsigned i = 0; i < 1000; i++)
+        assert_true(stamps[i + 1] - stamps[i] >= 4 * 4 && stamps[i + 1] - stamps[i] <= 4 * 100);
+    model_free();
+    model("L1:4K:4w:4c:lru,DRAM:100c:refresh=2us/500ns");
+    sim_hier_set_clock(&hier, 1.0);
+    void **end = sim_batches(head, 1000, 4, stamps);
+    assert_non_null(end);
+    unsigned slow = 0;
+    for (unsigned i = 0; i < 1000; i++)
+        slow += stamps[i + 1] - stamps[i] > 4 * 100;
+    assert_true(slow > 0 && hier.clock.refreshes_met == slow);
+    assert_true(stamps[1000] == (uint64_t)hier.clock.now_cycles); /* whole cycles a load */
+    static void *elsewhere[2];
+    elsewhere[0] = &elsewhere[0];
+    assert_null(sim_batches(elsewhere, 1, 1, stamps));
+    model_free();
+    assert_null(sim_batches(head, 1, 1, stamps));
+}
+
 /* sim_levels.csv: a header naming the levels, then one row per point. */
 static void test_stats_rows(void **state)
 {
@@ -327,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_page_size_follows_buffer),
         cmocka_unit_test(test_outside_buffer),
         cmocka_unit_test(test_stats_rows),
+        cmocka_unit_test(test_batches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

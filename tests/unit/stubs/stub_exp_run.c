@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "chase/batches.h"
 #include "chase/chain.h"
 #include "chase/chain_points.h"
 #include "chase/measure.h"
@@ -247,4 +248,11 @@ enum reps_stop reps_should_stop(const struct reps_rule *rule, const struct reps_
     (void)rule, (void)v, (void)elapsed_ticks;
     not_here("reps_should_stop");
     return REPS_GO_ON;
+}
+
+int batch_window_run(struct batch_window *w)
+{
+    (void)w;
+    not_here("batch_window_run");
+    return -1;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs/input_side.h"
 #include "inputs/rbounds.h"
 #include "inputs/rtext.h"
 
@@ -205,6 +206,8 @@ static bool load_experiment(struct source *s, size_t e)
     rtext_free(&t);
     if (rc != 0)
         source_warn(s, "%s: skipped", err);
+    else
+        run_load_sides(s, e);
     return rc == 0;
 }
 

@@ -116,6 +116,11 @@ void source_free(struct source *s)
         if (s->table[e])
             csv_free(s->table[e]);
         free(s->table[e]);
+        for (size_t k = 0; k < SIDE_KINDS; k++) {
+            if (s->side[e][k])
+                csv_free(s->side[e][k]);
+            free(s->side[e][k]);
+        }
     }
     for (size_t i = 0; i < s->ncurves; i++)
         curve_free(s, i);

@@ -51,6 +51,9 @@ struct cache_info {
     double size_bytes, ways, line_bytes, sets, shared_by;
 };
 
+/* An experiment's side files (inputs/input_side.h): its histogram and its slow batches. */
+enum side_kind { SIDE_HIST, SIDE_SAMPLES, SIDE_KINDS };
+
 struct source {
     char path[4096];
     enum source_format format;
@@ -61,7 +64,8 @@ struct source {
     char hierarchy[SOURCE_TEXT]; /* chase-sim's hierarchy, "" otherwise */
     struct rjson *run;           /* run.json, NULL when there is none */
     struct csv *table[EXP_COUNT];
-    char status[EXP_COUNT][SOURCE_TEXT]; /* run.json's word on each experiment, "" if none */
+    struct csv *side[EXP_COUNT][SIDE_KINDS]; /* NULL when the run has none */
+    char status[EXP_COUNT][SOURCE_TEXT];     /* run.json's word on each experiment, "" if none */
     size_t ncurves;
     /* The curves as kernel/analysis reads them (label, role, page and stride sizes, points);
      * whole bytes for page_bytes and stride_bytes, 0 when unknown */

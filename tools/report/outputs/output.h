@@ -30,6 +30,22 @@ struct plot_list {
 void plots_make(const struct source_result *r, size_t n, const char *outdir,
                 struct plot_list *lists);
 
+/* The distribution plots of one source (plot_dist.c): the histogram per level and the slow
+ * batches over time, named <prefix><exp>-hist.png and <prefix><exp>-slow.png, into pl. */
+void plots_dist(const struct source_result *r, const char *outdir, const char *prefix,
+                struct plot_list *pl);
+/* Every source's histograms side by side per level (<exp>-hist-compare.png) into pl, when two
+ * or more sources have them. */
+void plots_dist_compare(const struct source_result *r, size_t n, const char *outdir,
+                        struct plot_list *pl);
+
+/* report.md's distribution section of one source (linking its plots among pl), and the sources'
+ * distributions side by side when two or more have them (report_md_dist.c). report_md_dist
+ * returns the experiment whose distribution it wrote (its verdict's table of points need not
+ * be written again), or -1. */
+int report_md_dist(FILE *f, const struct source_result *r, const struct plot_list *pl);
+void report_md_dist_compare(FILE *f, const struct source_result *r, size_t n);
+
 /* Write outdir/report.md. Returns 0, or -1 with err (capacity cap) when it cannot be written. */
 int report_md_write(const char *outdir, const struct source_result *r, size_t n,
                     const struct plot_list *lists, char *err, size_t cap);
@@ -38,10 +54,11 @@ void report_md_machine(FILE *f, const struct source_result *r);
 void report_md_config(FILE *f, const struct source_result *r);
 
 /* A verdict's items, whatever the experiment (report_verdict.c): as members of the JSON object
- * being written (verdicts.<experiment>), and as Markdown tables under its lines. */
+ * being written (verdicts.<experiment>), and as Markdown tables under its lines, but for the
+ * table called shown (NULL: none), which report.md shows elsewhere: a line points there. */
 struct json;
 void verdict_items_json(struct json *j, const struct verdict *v);
-void verdict_items_md(FILE *f, const struct verdict *v);
+void verdict_items_md(FILE *f, const struct verdict *v, const char *shown);
 
 /* Print the analysis as one JSON document to f (levels of the first source at the top). */
 void report_json_print(FILE *f, const struct source_result *r, size_t n);

@@ -300,3 +300,54 @@ int plot_render(const char *outdir, const struct plot_spec *ps, char *err, size_
     }
     return plot_draw(outdir, ps->name, err, cap);
 }
+
+static const char *const time_unit[] = {"ns", "us", "ms", "s"};
+
+/* ns scaled down by thousands to its unit (an index into time_unit); tics at exactly a thousand
+ * allowed a rounding's error. */
+static size_t time_scale(double *ns)
+{
+    size_t u = 0;
+    while (u + 1 < sizeof(time_unit) / sizeof(time_unit[0]) && *ns >= 1000 * (1 - 1e-9)) {
+        *ns /= 1000;
+        u++;
+    }
+    return u;
+}
+
+void plot_time_label(char *buf, size_t cap, double ns)
+{
+    size_t u = time_scale(&ns);
+    snprintf(buf, cap, "%g %s", ns, time_unit[u]);
+}
+
+const char *plot_time_text(char *buf, size_t cap, double ns)
+{
+    if (!isfinite(ns) || ns < 1000) {
+        snprintf(buf, cap, "%.1f ns", ns);
+        return buf;
+    }
+    size_t u = time_scale(&ns);
+    snprintf(buf, cap, "%.3g %s", ns, time_unit[u]);
+    return buf;
+}
+
+void plot_log_tics(FILE *f, const char *axis, double lo, double hi)
+{
+    static const double steps[] = {1, 2, 5};
+    int d0 = (int)floor(log10(lo)), d1 = (int)ceil(log10(hi));
+    size_t per = d1 - d0 > 4 ? 1 : 3;
+    const char *sep = "";
+    fprintf(f, "set %stics (", axis);
+    for (int e = d0; e <= d1; e++)
+        for (size_t k = 0; k < per; k++) {
+            double v = steps[k] * pow(10, e);
+            if (v >= lo && v <= hi) {
+                char label[32];
+                plot_time_label(label, sizeof(label), v);
+                fprintf(f, "%s'%s' %.9g", sep, label, v);
+                sep = ", ";
+            }
+        }
+    fprintf(f, ")\n");
+}

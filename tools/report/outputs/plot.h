@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "lib/csv.h"
 
@@ -105,5 +106,13 @@ struct plot_bars {
 /* Draw outdir/NAME.png from table t; 0, or -1 with err saying why (as plot_render). */
 int plot_bars_render(const char *outdir, const struct plot_bars *b, const struct csv *t, char *err,
                      size_t cap);
+
+/* Times on a plot, given in ns: a tic's label ("500 ns", "2 us", "10 ms"); a value in words
+ * with its unit ("590.8 ns" below a microsecond, else three digits: "7.22 ms"), returning buf;
+ * tics at 1, 2 and 5 of each decade of [lo, hi] on axis ("x" or "y"), only 1s when those are too
+ * many (a narrow log range has no decade inside it, and gnuplot would then show none). */
+void plot_time_label(char *buf, size_t cap, double ns);
+const char *plot_time_text(char *buf, size_t cap, double ns);
+void plot_log_tics(FILE *f, const char *axis, double lo, double hi);
 
 #endif

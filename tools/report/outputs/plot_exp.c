@@ -396,6 +396,7 @@ static void plots_one(struct ctx *c)
         plot_experiment(c, e, &analysis_experiment(e)->plot);
         plot_experiment(c, e, &analysis_experiment(e)->also);
     }
+    plots_dist(c->r, c->outdir, c->prefix, c->pl);
 }
 
 /* All sources' primary curves on one plot: runs, foreign data, measured against simulated. */
@@ -438,4 +439,5 @@ void plots_make(const struct source_result *r, size_t n, const char *outdir,
     }
     lists[n].n = 0;
     plot_compare(r, n, outdir, &lists[n]);
+    plots_dist_compare(r, n, outdir, &lists[n]);
 }

@@ -243,7 +243,9 @@ static void plots_section(FILE *f, const struct plot_list *pl)
     }
 }
 
-static void verdicts_section(FILE *f, const struct source_result *r)
+/* Each verdict; the experiment dist_e's table of points (an_dist's levels) is the distribution
+ * section's, not written twice. */
+static void verdicts_section(FILE *f, const struct source_result *r, int dist_e)
 {
     for (size_t e = 0; exp_name(e); e++) {
         const struct verdict *v = &r->an.verdict[e];
@@ -253,7 +255,8 @@ static void verdicts_section(FILE *f, const struct source_result *r)
         for (size_t i = 0; i < v->nlines; i++)
             fprintf(f, "%s\n", v->line[i]);
         fprintf(f, "\n");
-        verdict_items_md(f, v);
+        const struct an_dist *x = analysis_experiment(e)->dist;
+        verdict_items_md(f, v, (int)e == dist_e && x ? x->levels : NULL);
     }
 }
 
@@ -309,7 +312,7 @@ static void source_section(FILE *f, const struct source_result *r, const struct 
     }
     fprintf(f, "#### Plots\n\n");
     plots_section(f, pl);
-    verdicts_section(f, r);
+    verdicts_section(f, r, report_md_dist(f, r, pl));
     report_md_config(f, r);
 }
 
@@ -327,6 +330,7 @@ int report_md_write(const char *outdir, const struct source_result *r, size_t n,
             n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++)
         source_section(f, &r[i], &lists[i]);
+    report_md_dist_compare(f, r, n);
     if (lists[n].n) {
         fprintf(f, "## All inputs together\n\n");
         plots_section(f, &lists[n]);

@@ -112,7 +112,7 @@ static void table_md(FILE *f, const struct vitem *it, const struct vtable *t)
     fprintf(f, "\n\n");
 }
 
-void verdict_items_md(FILE *f, const struct verdict *v)
+void verdict_items_md(FILE *f, const struct verdict *v, const char *shown)
 {
     bool head = false;
     for (size_t i = 0; i < v->nitems; i++) {
@@ -134,9 +134,16 @@ void verdict_items_md(FILE *f, const struct verdict *v)
             md_number(f, it->value, it->unit);
         fprintf(f, " | %s | %s |\n", it->unit, it->note);
     }
-    for (size_t i = 0; i < v->nitems; i++)
-        if (v->item[i].type == VITEM_TABLE && verdict_item_table(v, &v->item[i]))
-            table_md(f, &v->item[i], verdict_item_table(v, &v->item[i]));
+    for (size_t i = 0; i < v->nitems; i++) {
+        const struct vitem *it = &v->item[i];
+        if (it->type != VITEM_TABLE || !verdict_item_table(v, it))
+            continue;
+        if (shown && strcmp(it->name, shown) == 0)
+            fprintf(f, "\n%s%s%s: the distribution's table above (the same rows).\n\n", it->name,
+                    it->note[0] ? ", " : "", it->note);
+        else
+            table_md(f, it, verdict_item_table(v, it));
+    }
     if (head)
         fprintf(f, "\n");
 }
