@@ -21,7 +21,7 @@
 //     steepest octave, where the curve shows no plateau after it) and a point between the previous
 //     step and its own is flat (its step did not start where the last ended: starts_next) or the
 //     latency model judged the two steps two caches (apart); otherwise uncertain, with the reason
-//     noted.
+//     noted. On a curve of time over an L1 hit the first level, from the first point, is the L1.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
@@ -396,6 +396,11 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
         struct level *lv = &d->level[d->nlevels++];
         set_level(p, a < st[i].a ? a : st[i].a, &st[i], plateau_seen(p, st, ns, i), o, d->sparse,
                   lv);
+        /* A curve of time added to an L1 hit (o->ns_offset) starts in the L1 by its definition:
+         * its first level, from the first point, is the L1, and that step's ratio is the nominal
+         * L1's (NOMINAL_L1_NS), not the machine's, so it cannot make the L1 a doubt. */
+        if (i == 0 && a == 0 && o->ns_offset > 0)
+            lv->kind = LEVEL_CACHE;
         if (lv->kind == LEVEL_UNCERTAIN)
             note_gentle(d, lv, st[i].peak);
         a = step_end(p, &st[i]);

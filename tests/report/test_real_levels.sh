@@ -4,7 +4,9 @@
 # output; truth from each machine's lscpu/sysfs, INDEX.md): a 1M or 2M L2 whose step the
 # one-point-per-octave grid cuts into two octaves is reported as one `cache` level within 1.5x
 # of its size (Silvermont, Goldmont, Cortex-A72, Ampere One), Core Ultra 185H's 48K L1 is a
-# `cache`, and so is a 512K L2 whose step follows the L1's without a flat point between. Each check reads chase-report --json of the curve as a user would.
+# `cache`, and so is a 512K L2 whose step follows the L1's without a flat point between, and a
+# relative curve's first level (its L1). Each check reads chase-report --json of the curve as a
+# user would.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/report/lib.sh
@@ -40,6 +42,12 @@ check "Ampere One: the 2M L2 is one cache level within 1.5x" \
 # it) to a plateau: a cache (before issue 51, uncertain at confidence 0.27).
 for c in Core-Ultra9-185H_RedwoodCove-cpu0_XRRi Core-Ultra9-185H_RedwoodCove-cpu0_XRRi_hugepage; do
     check "$c: the 48K L1 is a cache within 1.5x" one_cache "$c" 49152 16384 98304
+done
+# The first level of a curve of time over an L1 hit is its L1 whatever ratio the nominal 1 ns L1
+# gives its step: the 64K L1s that rise exactly x2.0 (before, uncertain at 0.49).
+for c in CIX-P1_CortexA720-cpu0_1ET4 NVIDIA-GB10_CortexA725-cpu0_fcm1253 \
+    PhytiumD3000_FTC862_84GG; do
+    check "$c: the 64K L1 is a cache within 1.5x" one_cache "$c" 65536 16384 131072
 done
 # A step split from the one before (no flat point between) that one cache's latency model does
 # not fit with it is a second cache, not a doubt: the 512K L2s after a 64K L1 (before, uncertain).
