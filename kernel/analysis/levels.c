@@ -10,8 +10,8 @@
 //     octave without a point of its own that rose SPLIT_RISE_LN, or two octaves past the run's
 //     steepest, an octave that rises more starts the next step (starts_next). A rise from the
 //     first point alone, or into the last point alone, is no step. Two steps split so, whose
-//     points lie within a step's rise of one cache's latency model (levels_model.c) with a
-//     plateau after them, are that one cache's step spread over two octaves: merged.
+//     points lie within a step's rise of one cache's latency model (levels_model.c) up to the
+//     plateau after them (or where the second's rise ends), are one cache's step: merged.
 //  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
 //     step's rise, reported with the two measured sizes around it (the interval the data
 //     place it in; on a sparse curve the size is that interval's geometric middle; an interval
@@ -361,15 +361,15 @@ static double plateau_seen(const struct lpoints *p, const struct step *st, size_
 
 /* Two steps found back to back (split: no flat point between) whose points lie within a step's
  * rise of the latency model of one cache (levels_model.c) are that cache's step over two
- * octaves: merged; those it puts further are two caches (apart). Only a pair the curve flattens
- * after (the second not split in turn): the model needs the plateau the cache's misses reach. From
- * the last pair back, so a merged step may merge again with the one before. Returns the steps left.
- */
+ * octaves: merged; those it puts further are two caches (apart). The model's plateau after the
+ * pair is where the second step's rise ends up to where the next step begins (plateau_after):
+ * where the second is split in turn, the least that plateau can be. From the last pair back, so
+ * a merged step may merge again with the one before. Returns the steps left. */
 static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
 {
     for (size_t i = ns - 1; i-- > 0;) {
         double misfit = KM_NAN;
-        if (st[i].ended_by_split && !st[i + 1].ended_by_split) {
+        if (st[i].ended_by_split) {
             double lh = kexp(p->f[st[i].a]), lm = plateau_after(p, st, ns, i + 1);
             lmodel_capacity(p, st[i].a, step_end(p, &st[i + 1]), lh, lm, &misfit);
         }

@@ -55,6 +55,15 @@ for c in Athlon-II-X3-420e_K10_4eOo CIX-P1_CortexA720-cpu0_1ET4 NVIDIA-GB10_Cort
     check "$c: the 512K L2 after its split step is a cache within 1.5x" \
         one_cache "$c" 524288 262144 1048576
 done
+# The same where the curve does not flatten after the pair (the second step split from a third):
+# the model judges against where the second's rise ends; Orin NX's 256K L2 after its 64K L1 and
+# Armada 8040's 512K L2 (before, uncertain for want of a plateau).
+for c in OrinNX_CortexA78AE-cpu4_87lq OrinNX_CortexA78AE-cpu4_87lq_hugepage; do
+    check "$c: the 256K L2 after its split step is a cache within 1.5x" \
+        one_cache "$c" 262144 131072 1048576
+done
+check "Armada8040_CortexA72_4zcm: the 512K L2 after its split step is a cache within 1.5x" \
+    one_cache Armada8040_CortexA72_4zcm 524288 262144 1048576
 # A shared L3 on a 4K-page curve: its step's 30% point falls between 8M and 16M, astride the
 # size beyond which every load pays a 4K page walk (walk_bytes, 12M) that the 16M point pays and
 # the 8M point does not; read from 16M..32M it lies within 1.5x of the 18M and 24M L3s (before,
