@@ -379,7 +379,7 @@ static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
         }
         st[i].b = st[i + 1].b;
         st[i].peak = kfmax(st[i].peak, st[i + 1].peak);
-        st[i].ended_by_split = false;
+        st[i].ended_by_split = st[i + 1].ended_by_split;
         for (size_t k = i + 1; k + 1 < ns; k++)
             st[k] = st[k + 1];
         ns--;
