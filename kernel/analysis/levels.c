@@ -10,8 +10,8 @@
 //     octave without a point of its own that rose SPLIT_RISE_LN, or two octaves past the run's
 //     steepest, an octave that rises more starts the next step (starts_next). A rise from the
 //     first point alone, or into the last point alone, is no step. Two steps split so, whose
-//     points lie within a step's rise of one cache's latency model (levels_model.c) with a
-//     plateau after them, are that one cache's step spread over two octaves: merged.
+//     points lie within a step's rise of one cache's latency model (levels_model.c) up to the
+//     plateau after them (or where the second's rise ends), are one cache's step: merged.
 //  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
 //     step's rise, reported with the two measured sizes around it (the interval the data
 //     place it in; on a sparse curve the size is that interval's geometric middle; an interval
@@ -21,7 +21,7 @@
 //     steepest octave, where the curve shows no plateau after it) and a point between the previous
 //     step and its own is flat (its step did not start where the last ended: starts_next) or the
 //     latency model judged the two steps two caches (apart); otherwise uncertain, with the reason
-//     noted.
+//     noted. On a curve of time over an L1 hit the first level, from the first point, is the L1.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
 #include <stdarg.h>
@@ -361,15 +361,15 @@ static double plateau_seen(const struct lpoints *p, const struct step *st, size_
 
 /* Two steps found back to back (split: no flat point between) whose points lie within a step's
  * rise of the latency model of one cache (levels_model.c) are that cache's step over two
- * octaves: merged; those it puts further are two caches (apart). Only a pair the curve flattens
- * after (the second not split in turn): the model needs the plateau the cache's misses reach. From
- * the last pair back, so a merged step may merge again with the one before. Returns the steps left.
- */
+ * octaves: merged; those it puts further are two caches (apart). The model's plateau after the
+ * pair is where the second step's rise ends up to where the next step begins (plateau_after):
+ * where the second is split in turn, the least that plateau can be. From the last pair back, so
+ * a merged step may merge again with the one before. Returns the steps left. */
 static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
 {
     for (size_t i = ns - 1; i-- > 0;) {
         double misfit = KM_NAN;
-        if (st[i].ended_by_split && !st[i + 1].ended_by_split) {
+        if (st[i].ended_by_split) {
             double lh = kexp(p->f[st[i].a]), lm = plateau_after(p, st, ns, i + 1);
             lmodel_capacity(p, st[i].a, step_end(p, &st[i + 1]), lh, lm, &misfit);
         }
@@ -379,7 +379,7 @@ static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
         }
         st[i].b = st[i + 1].b;
         st[i].peak = kfmax(st[i].peak, st[i + 1].peak);
-        st[i].ended_by_split = false;
+        st[i].ended_by_split = st[i + 1].ended_by_split;
         for (size_t k = i + 1; k + 1 < ns; k++)
             st[k] = st[k + 1];
         ns--;
@@ -396,6 +396,11 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
         struct level *lv = &d->level[d->nlevels++];
         set_level(p, a < st[i].a ? a : st[i].a, &st[i], plateau_seen(p, st, ns, i), o, d->sparse,
                   lv);
+        /* A curve of time added to an L1 hit (o->ns_offset) starts in the L1 by its definition:
+         * its first level, from the first point, is the L1, and that step's ratio is the nominal
+         * L1's (NOMINAL_L1_NS), not the machine's, so it cannot make the L1 a doubt. */
+        if (i == 0 && a == 0 && o->ns_offset > 0)
+            lv->kind = LEVEL_CACHE;
         if (lv->kind == LEVEL_UNCERTAIN)
             note_gentle(d, lv, st[i].peak);
         a = step_end(p, &st[i]);

@@ -4,7 +4,9 @@
 # output; truth from each machine's lscpu/sysfs, INDEX.md): a 1M or 2M L2 whose step the
 # one-point-per-octave grid cuts into two octaves is reported as one `cache` level within 1.5x
 # of its size (Silvermont, Goldmont, Cortex-A72, Ampere One), Core Ultra 185H's 48K L1 is a
-# `cache`, and so is a 512K L2 whose step follows the L1's without a flat point between. Each check reads chase-report --json of the curve as a user would.
+# `cache`, and so is a 512K L2 whose step follows the L1's without a flat point between, and a
+# relative curve's first level (its L1). Each check reads chase-report --json of the curve as a
+# user would.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/report/lib.sh
@@ -41,12 +43,27 @@ check "Ampere One: the 2M L2 is one cache level within 1.5x" \
 for c in Core-Ultra9-185H_RedwoodCove-cpu0_XRRi Core-Ultra9-185H_RedwoodCove-cpu0_XRRi_hugepage; do
     check "$c: the 48K L1 is a cache within 1.5x" one_cache "$c" 49152 16384 98304
 done
+# The first level of a curve of time over an L1 hit is its L1 whatever ratio the nominal 1 ns L1
+# gives its step: the 64K L1s that rise exactly x2.0 (before, uncertain at 0.49).
+for c in CIX-P1_CortexA720-cpu0_1ET4 NVIDIA-GB10_CortexA725-cpu0_fcm1253 \
+    PhytiumD3000_FTC862_84GG; do
+    check "$c: the 64K L1 is a cache within 1.5x" one_cache "$c" 65536 16384 131072
+done
 # A step split from the one before (no flat point between) that one cache's latency model does
 # not fit with it is a second cache, not a doubt: the 512K L2s after a 64K L1 (before, uncertain).
 for c in Athlon-II-X3-420e_K10_4eOo CIX-P1_CortexA720-cpu0_1ET4 NVIDIA-GB10_CortexA725-cpu0_fcm1253; do
     check "$c: the 512K L2 after its split step is a cache within 1.5x" \
         one_cache "$c" 524288 262144 1048576
 done
+# The same where the curve does not flatten after the pair (the second step split from a third):
+# the model judges against where the second's rise ends; Orin NX's 256K L2 after its 64K L1 and
+# Armada 8040's 512K L2 (before, uncertain for want of a plateau).
+for c in OrinNX_CortexA78AE-cpu4_87lq OrinNX_CortexA78AE-cpu4_87lq_hugepage; do
+    check "$c: the 256K L2 after its split step is a cache within 1.5x" \
+        one_cache "$c" 262144 131072 1048576
+done
+check "Armada8040_CortexA72_4zcm: the 512K L2 after its split step is a cache within 1.5x" \
+    one_cache Armada8040_CortexA72_4zcm 524288 262144 1048576
 # A shared L3 on a 4K-page curve: its step's 30% point falls between 8M and 16M, astride the
 # size beyond which every load pays a 4K page walk (walk_bytes, 12M) that the 16M point pays and
 # the 8M point does not; read from 16M..32M it lies within 1.5x of the 18M and 24M L3s (before,

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # chase-report reads every real lat_mem_rd and MemoryLatency output of the real corpus
-# (tests/report/corpus/real-curves-lmbench, -memorylatency): each file is taken by its reader, as
-# many curves as the file has blocks or runs, and every data row becomes a point (counted here
-# by a pattern independent of the readers). How well levels are found is make eval's business.
+# (tests/report/corpus/real-curves-lmbench, -memorylatency and their -loaded twins): each file is
+# taken by its reader, as many curves as the file has blocks or runs, and every data row becomes
+# a point (counted here by a pattern independent of the readers). How well levels are found is
+# make eval's business.
 set -u
 . "$(dirname "$0")/lib.sh"
 corpus=$ROOT/tests/report/corpus
@@ -31,9 +32,13 @@ read_all() {
 }
 
 # lat_mem_rd: "MiB ns" rows, a curve per "stride=N block.
-read_all real-curves-lmbench "lmbench lat_mem_rd" '^[0-9]+\.[0-9]+ [0-9]+\.[0-9]+$' '^"?stride='
+for folder in real-curves-lmbench real-curves-lmbench-loaded; do
+    read_all $folder "lmbench lat_mem_rd" '^[0-9]+\.[0-9]+ [0-9]+\.[0-9]+$' '^"?stride='
+done
 # MemoryLatency: "KB,ns" rows, a curve per run's header (concatenated -sizekb runs: one).
-read_all real-curves-memorylatency MemoryLatency '^[0-9]+,[0-9]+\.[0-9]+$' '^Region,Latency'
+for folder in real-curves-memorylatency real-curves-memorylatency-loaded; do
+    read_all $folder MemoryLatency '^[0-9]+,[0-9]+\.[0-9]+$' '^Region,Latency'
+done
 
 # A published run: the primary curve is the run's, with 4K pages as MemoryLatency uses by default.
 j=$dir/published_Core-Ultra7-265K_Skymont-core12.json

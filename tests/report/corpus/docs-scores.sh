@@ -25,7 +25,9 @@ hand, run the script again. \`make eval\` prints the same scores as text. The me
 The curves: the 86 published tinymembench curves of
 \`tests/report/corpus/real-curves/\` (40 runs of real machines, the truth from the same logs;
 their sources in its INDEX.md), those of any other format in a folder beside it named
-\`real-curves-FORMAT\`, and chase-host's runs in
+\`real-curves-FORMAT\` (\`FORMAT-loaded\`: the same tool's curves of a busy machine, scored
+apart; a row whose note says \`score below N\` is scored below N bytes only, as chase-host's runs
+are), and chase-host's runs in
 \`tests/report/corpus/real/\` (only sizes below each run's bound in its truth.tsv: a shared
 L3's share is unknown).
 

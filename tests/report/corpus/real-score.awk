@@ -25,16 +25,16 @@ function dist(t, lo, hi) { return t < lo ? log(lo / t) : t > hi ? log(t / hi) : 
       if (!m && kind[k] == "cache") inv_cache[f]++
       if (!m && kind[k] != "cache") inv_other[f]++ } }
 END { if (md) { markdown(); exit }
-  printf "real: %-18s %6s %6s %8s %14s %14s %12s\n", "format", "curves", "levels", "found",
+  printf "real: %-20s %6s %6s %8s %14s %14s %12s\n", "format", "curves", "levels", "found",
           "cache inv/10", "uncert inv/10", "cache real"
   for (f in curves) {
-      printf "real: %-18s %6d %6d %7.1f%% %14.2f %14.2f %11.1f%%%s\n", f, curves[f], truths[f],
+      printf "real: %-20s %6d %6d %7.1f%% %14.2f %14.2f %11.1f%%%s\n", f, curves[f], truths[f],
           truths[f] ? 100 * found[f] / truths[f] : 100, 10 * inv_cache[f] / curves[f],
           10 * inv_other[f] / curves[f], caches[f] ? 100 * real_caches[f] / caches[f] : 100,
           errors[f] ? sprintf("  (%d unreadable)", errors[f]) : ""
       if (f ~ /^tinymembench/) { C += curves[f]; T += truths[f]; F += found[f]; IC += inv_cache[f]
           IO += inv_other[f]; CA += caches[f]; RC += real_caches[f] } }
-  if (C) printf "real: %-18s %6d %6d %7.1f%% %14.2f %14.2f %11.1f%%\n", "tinymembench-all", C, T,
+  if (C) printf "real: %-20s %6d %6d %7.1f%% %14.2f %14.2f %11.1f%%\n", "tinymembench-all", C, T,
       100 * F / T, 10 * IC / C, 10 * IO / C, CA ? 100 * RC / CA : 100
   for (b = 0; b < 4; b++) if (band_n[b])
       printf "real: ~calibration confidence %.2f-%.2f: %3d levels (%3d cache), %3d found a true level " \

@@ -74,7 +74,7 @@ END {
         print "| format | curves | true levels | found, any kind | found as `cache` | invented `cache` / 10 curves | unmatched `uncertain` / 10 curves |"
         print "|---|---|---|---|---|---|---|"
     } else
-        printf "rule: %-18s %6s %6s %10s %10s %14s %14s\n", "format", "curves", "levels",
+        printf "rule: %-20s %6s %6s %10s %10s %14s %14s\n", "format", "curves", "levels",
             "found-any", "found-cache", "cache inv/10", "uncert un/10"
     for (j = 1; j <= n; j++) {
         f = order[j]
@@ -83,7 +83,7 @@ END {
                 pct(found[f], truths[f]), pct(found_cache[f], truths[f]),
                 10 * inv_cache[f] / curves[f], 10 * inv_unc[f] / curves[f]
         else
-            printf "rule: %-18s %6d %6d %10s %10s %14.2f %14.2f%s\n", f, curves[f], truths[f],
+            printf "rule: %-20s %6d %6d %10s %10s %14.2f %14.2f%s\n", f, curves[f], truths[f],
                 pct(found[f], truths[f]), pct(found_cache[f], truths[f]),
                 10 * inv_cache[f] / curves[f], 10 * inv_unc[f] / curves[f],
                 errors[f] ? sprintf("  (%d unreadable)", errors[f]) : ""
@@ -102,7 +102,7 @@ END {
                 printf "| %s | %.1f-%.1f | %d | %d (%s) |\n", f, b / 10, (b + 1) / 10,
                     band_n[f, b], band_real[f, b], pct(band_real[f, b], band_n[f, b])
             else
-                printf "rule: ~confidence %-18s %.1f-%.1f: %3d cache levels, %3d real (%s)\n", f,
+                printf "rule: ~confidence %-20s %.1f-%.1f: %3d cache levels, %3d real (%s)\n", f,
                     b / 10, (b + 1) / 10, band_n[f, b], band_real[f, b],
                     pct(band_real[f, b], band_n[f, b])
         }
