@@ -35,7 +35,10 @@ mp_run() {
     check "$name: cores.csv holds a curve for each of the $smp processors" test \
         "$(awk -F, 'NR>1 {print $1}' "$RUN_DIR/cores.csv" | sort -u | wc -l)" = "$smp"
     check "$name: c2c.csv measures all $((smp * (smp - 1))) ordered pairs" \
-        test "$(awk -F, 'NR>1 && $7>0' "$RUN_DIR/c2c.csv" | wc -l)" = $((smp * (smp - 1)))
+        test "$(awk -F, 'NR>1 && $7>0 && $13=="bounce"' "$RUN_DIR/c2c.csv" | wc -l)" = $((smp * (smp - 1)))
+    check "$name: c2c.csv reads modified and exclusive lines of every pair" \
+        test "$(awk -F, 'NR>1 && $7>0 && ($13=="modified" || $13=="exclusive")' "$RUN_DIR/c2c.csv" |
+            wc -l)" = $((2 * smp * (smp - 1)))
     check "$name: bw_cores.csv has a scaling row on all $smp processors" \
         test "$(awk -F, -v n="$smp" 'NR>1 && $1=="scaling" && $2==n' "$RUN_DIR/bw_cores.csv" |
             wc -l)" -ge 1

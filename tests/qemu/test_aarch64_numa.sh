@@ -40,6 +40,6 @@ check "a64 two nodes: numa.csv is the 2 x 2 matrix, each cell measured, SLIT bes
 check "a64 two nodes: every cell's latency measured" csv_positive "$RUN_DIR/numa.csv" ns_median
 # QEMU's PPTT lists no caches: which processors share a cache is unknown, said, never shared_l2.
 check "a64 two nodes: c2c's pairs say caches_unknown (no PPTT caches), the console says why" \
-    sh -c "test \$(awk -F, 'NR > 1 && \$3 == \"caches_unknown\"' '$RUN_DIR/c2c.csv' | wc -l) = 6 &&
+    sh -c "test \$(awk -F, 'NR > 1 && \$3 == \"caches_unknown\" && \$13 == \"bounce\"' '$RUN_DIR/c2c.csv' | wc -l) = 6 &&
         grep -q '^cache groups unknown (no PPTT lists these processors' '$RUN_DIR/console.txt'"
 finish

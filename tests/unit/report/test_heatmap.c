@@ -35,7 +35,8 @@ static const char *render(const char *csv_text, const char *name)
     struct csv t;
     char err[160];
     assert_int_equal(csv_parse(csv_text, strlen(csv_text), &t, err, sizeof(err)), 0);
-    struct plot_heatmap h = {name, "t", "answering", "timing", "ns", "cpu_a", "cpu_b", "ns_median"};
+    struct plot_heatmap h = {name,    "t",         "answering", "timing", "ns", "cpu_a",
+                             "cpu_b", "ns_median", NULL,        NULL,     NULL, NULL};
     /* gnuplot may be absent where unit tests run: the script is written first either way */
     (void)plot_heatmap_render(ft_root, &h, &t, err, sizeof(err));
     csv_free(&t);
