@@ -192,7 +192,8 @@ SCRIPT_TESTS  :=
 BENCH_SCRIPTS :=
 UNIT_TESTS    :=
 FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
-	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk tests/mp_each.mk)
+	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk tests/mp_each.mk \
+	tests/coherence.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
