@@ -22,7 +22,7 @@ TWO=(--mem 512M --smp 4
 
 # The two-node boot runs the other three multi-processor experiments too, small.
 # The default window_max_ms: c2c's waits go on over windows, however slowly TCG answers.
-ALL4=(--set experiments=cores,c2c,loaded,numa --set cores.max=64K --set c2c.rounds=50
+ALL4=(--set experiments=cores,c2c,loaded,numa,atomics --set cores.max=64K --set c2c.rounds=50
     --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0)
 boot numa-two --timeout 300 "${TWO[@]}" "${SMALL[@]}" "${ALL4[@]}"
 check "two nodes: qemu-run exits 0 (clean shutdown) and copies the run folder" \
@@ -30,7 +30,7 @@ check "two nodes: qemu-run exits 0 (clean shutdown) and copies the run folder" \
 validate_run_json "$RUN_DIR"
 check "two nodes: the run completes and all four experiments are ok" json_true "$RUN_DIR/run.json" \
     '.status == "complete" and .experiments.numa == "ok" and .experiments.cores == "ok"
-     and .experiments.c2c == "ok" and .experiments.loaded == "ok"'
+     and .experiments.c2c == "ok" and .experiments.loaded == "ok" and .experiments.atomics == "ok"'
 check "two nodes: cores.csv holds the 4 processors' curves" \
     test "$(awk -F, 'NR>1 {print $1}' "$RUN_DIR/cores.csv" | sort -u | wc -l)" = 4
 check "two nodes: c2c.csv is the 4x4 matrix: 12 ordered pairs, each measured" \
@@ -62,6 +62,16 @@ far=$(sed -n 's/^line states: node 1 buffer for lines homed away from a pair: \(
     "$RUN_DIR/console.txt")
 check "two nodes: c2c's node 1 buffer for the far home lies in node 1, said on the console" \
     test "$((${far:-0} >= 256 * MiB && ${far:-0} < 512 * MiB))" = 1
+# atomics (issue 53): 1, 2 and 4 processors incrementing one line with LOCK ADD, each count's
+# repetitions all back, each processor's own increments in the samples.
+check "two nodes: atomics.csv has the counts 1, 2, 4 (lock add), every repetition measured" \
+    test "$(awk -F, "$C2C_COLS"' $c["method"] == "lock add" && $c["reps_ok"] == $c["reps"] &&
+        $c["mops_median"] > 0 && $c["ns_per_op_median"] > 0 &&
+        $c["ns_per_op_fastest"] <= $c["ns_per_op_slowest"] { printf "%s ", $c["processors"] }' \
+        "$RUN_DIR/atomics.csv")" = "1 2 4 "
+check "two nodes: atomics.samples.csv: each repetition of 4 has the 4 processors' own counts" \
+    test "$(awk -F, 'NR > 1 && $1 == 4 && $4 > 0 && $5 > 0 { print $2 "," $3 }' \
+        "$RUN_DIR/atomics.samples.csv" | sort -u | wc -l)" = "$((4 * 5))"
 check "two nodes: loaded.csv has the idle point and two points with 3 generators" \
     test "$(awk -F, 'NR==2 && $3==0 {i=1} NR>2 && $3==3 && $6>0 {n++} END {print i+n}' \
         "$RUN_DIR/loaded.csv")" = 3
@@ -133,6 +143,9 @@ check "two nodes: chase-report draws c2c's heatmap per line state, tables states
     test -s '$WORK/report/c2c.png' && test -s '$WORK/report/c2c_modified.png' &&
     test -s '$WORK/report/c2c_exclusive.png' && test -s '$WORK/report/c2c_shared.png' &&
     grep -q '^| shared | other_node | 2 |' '$WORK/report/report.md'"
+check "two nodes: chase-report draws the atomics curves and gives their items" sh -c "
+    test -s '$WORK/report/atomics.png' && test -s '$WORK/report/atomics_rate.png' &&
+    jq -e '.verdicts.atomics | .one_ns_per_op > 0 and .all_processors == 4' '$WORK/report.json'"
 check "two nodes: --json gives each line state's latency, homed near and away" \
     json_true "$WORK/report.json" '.verdicts.c2c as $v | all([$v.modified_ns, $v.exclusive_ns,
         $v.shared_ns, $v.modified_other_node_ns, $v.shared_other_node_ns][]; . > 0)'
