@@ -135,7 +135,7 @@ static double atomics_median(double *v, uint64_t n)
 
 /* The count's row: medians over its repetitions; and its console line. */
 static void atomics_row(struct exp_ctx *ctx, const struct atomics_params *p,
-                        struct atomics_count *c, double run_us)
+                        struct atomics_count *c, double run_us, const char *method)
 {
     uint64_t k = c->done;
     double lo = k ? c->mops[0] : KM_NAN, hi = lo;
@@ -147,7 +147,7 @@ static void atomics_row(struct exp_ctx *ctx, const struct atomics_params *p,
     double fast = atomics_median(c->ns_lo, k), slow = atomics_median(c->ns_hi, k);
     double ops = atomics_median(c->ops, k);
     strbuf_printf(&ctx->csv, "%u,%llu,%llu,%s,%.1f,", c->n, (unsigned long long)p->reps,
-                  (unsigned long long)k, arch_atomic_method(), run_us);
+                  (unsigned long long)k, method, run_us);
     if (k)
         strbuf_printf(&ctx->csv, "%.0f,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f\n", ops, mops, lo, hi, ns,
                       fast, slow);
@@ -182,11 +182,11 @@ static int atomics_run(struct exp_ctx *ctx, const void *params)
 {
     const struct atomics_params *p = params;
     static struct atomics_count c;
-    struct contend_run run = {0};
+    struct contend_run run = {.variant = arch_atomic_variant()};
     exp_header(ctx, &experiment_atomics,
                "1, 2, 4 ... all processors incrementing one line at once (%s), %llu repetitions "
                "of each count",
-               arch_atomic_method(), (unsigned long long)p->reps);
+               arch_atomic_method(run.variant), (unsigned long long)p->reps);
     strbuf_puts(&ctx->csv, "processors,reps,reps_ok,method,run_us,ops_median,mops_median,"
                            "mops_min,mops_max,ns_per_op_median,ns_per_op_fastest,"
                            "ns_per_op_slowest\n");
@@ -210,7 +210,7 @@ static int atomics_run(struct exp_ctx *ctx, const void *params)
             lost++;
             mp_refresh_lost(cpus, n);
         }
-        atomics_row(ctx, p, &c, run_us);
+        atomics_row(ctx, p, &c, run_us, arch_atomic_method(run.variant));
     }
     if (lost)
         ksnprintf(ctx->failure, sizeof(ctx->failure),

@@ -27,6 +27,7 @@ extern const struct experiment experiment_c2c;
 /* The line states' lines lie at twice the line size apart: an adjacent-line prefetcher (it
    fetches a line's 128-byte pair) would otherwise bring a second line in per transfer. */
 #define C2C_STATE_STRIDE_LINES 2
+_Static_assert(BOUNCE_REPS_MAX <= LS_REPS_MAX, "c2c.reps bounds the bounce and the line states");
 
 struct c2c_params {
     struct cpu_choice cpus;
@@ -426,6 +427,8 @@ static void c2c_report(struct exp_ctx *ctx, const struct c2c_params *p, const st
                   "budget %llu s spent after %zu of %zu planned pairs (of %zu)",
                   (unsigned long long)p->budget_s, st->measured, st->npairs, pairs_total(st->n));
     }
+    if (st->homes.note[0])
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "%s", st->homes.note);
     if (st->state_fails)
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "%u line-state measurements did not come back (their rows are empty)",

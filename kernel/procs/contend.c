@@ -26,7 +26,7 @@ static void contend_loop(struct contend_side *s)
     struct contend_run *r = s->run;
     uint64_t t0 = arch_tsc_fenced(), now = t0;
     for (;;) {
-        arch_atomic_add_ones(r->line, CONTEND_BATCH);
+        arch_atomic_add_ones(r->line, CONTEND_BATCH, r->variant);
         s->ops += CONTEND_BATCH;
         now = arch_tsc_fenced();
         if (s->leader && now - t0 >= r->run_ticks) {

@@ -34,6 +34,7 @@ struct contend_run {
     uint64_t wait_ticks;   /* the longest wait for the others to arrive */
     uint64_t window_ticks; /* a window's longest (0: no cap) */
     uint64_t deadline;     /* set by the caller: past it a side gives up */
+    unsigned variant;      /* arch_atomic_variant(), asked once */
 };
 
 /* Ready run for a new repetition: the three lines zeroed, every side's counts too. */

@@ -86,18 +86,25 @@ static inline int arch_has_lse(void)
     return ((v >> A64_ISAR0_ATOMIC_SHIFT) & 0xf) >= A64_ISAR0_ATOMIC_LSE;
 }
 
-/* How arch_atomic_add_ones increments a shared line (the rows that name it). */
-static inline const char *arch_atomic_method(void)
+/* Which instruction arch_atomic_add_ones uses here (1: LDADDAL, 0: LDAXR/STLXR): asked once,
+   since Linux emulates the ID register's read at EL0 at a trap's cost, and passed to each call. */
+static inline unsigned arch_atomic_variant(void)
 {
-    return arch_has_lse() ? "ldadd" : "ldxr/stxr";
+    return arch_has_lse() ? 1 : 0;
+}
+
+/* How arch_atomic_add_ones increments a shared line with that variant (the rows name it). */
+static inline const char *arch_atomic_method(unsigned variant)
+{
+    return variant ? "ldadd" : "ldxr/stxr";
 }
 
 /* n atomic increments of *p, one after another, with acquire and release order each: LDADDAL
-   where LSE exists, else a load-exclusive/store-exclusive loop (ARMv8.0). */
-static inline void arch_atomic_add_ones(volatile uint64_t *p, uint64_t n)
+   where LSE exists (variant 1), else a load-exclusive/store-exclusive loop (ARMv8.0). */
+static inline void arch_atomic_add_ones(volatile uint64_t *p, uint64_t n, unsigned variant)
 {
     uint64_t one = 1, old, fail;
-    if (arch_has_lse()) {
+    if (variant) {
         for (uint64_t i = 0; i < n; i++)
             __asm__ volatile(".arch_extension lse\n\tldaddal %2, %0, [%1]"
                              : "=&r"(old)

@@ -177,15 +177,24 @@ static inline void arch_line_flush(const volatile void *p)
     __asm__ volatile("clflush %0\n\tmfence" ::"m"(*(const volatile char *)p) : "memory");
 }
 
-/* How arch_atomic_add_ones increments a shared line (the rows that name it). */
-static inline const char *arch_atomic_method(void)
+/* Which instruction arch_atomic_add_ones uses here: asked once (AArch64 reads an ID register,
+   which Linux emulates at EL0 at a trap's cost), passed to each call. x86-64 has one. */
+static inline unsigned arch_atomic_variant(void)
 {
+    return 0;
+}
+
+/* How arch_atomic_add_ones increments a shared line with that variant (the rows name it). */
+static inline const char *arch_atomic_method(unsigned variant)
+{
+    (void)variant;
     return "lock add";
 }
 
 /* n locked increments of *p, one after another (LOCK ADD: a full barrier each). */
-static inline void arch_atomic_add_ones(volatile uint64_t *p, uint64_t n)
+static inline void arch_atomic_add_ones(volatile uint64_t *p, uint64_t n, unsigned variant)
 {
+    (void)variant;
     for (uint64_t i = 0; i < n; i++)
         __asm__ volatile("lock addq $1, %0" : "+m"(*p)::"memory", "cc");
 }
