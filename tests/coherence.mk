@@ -4,5 +4,6 @@
 # the atomics experiment's contended increments.
 
 UNIT_TESTS += procs/test_linestate
-test_linestate_SRCS := kernel/procs/linestate.c kernel/procs/contend.c kernel/procs/win_slice.c
+test_linestate_SRCS := kernel/procs/linestate.c kernel/procs/contend.c kernel/procs/win_slice.c \
+	kernel/lib/rng.c
 $(BUILD)/tests/procs/test_linestate: TEST_LIBS += -lpthread

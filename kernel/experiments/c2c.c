@@ -14,7 +14,6 @@
 #include "lib/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/rng.h"
 
 /* This experiment's row of the table (defined at the end). */
 extern const struct experiment experiment_c2c;
@@ -60,7 +59,8 @@ static const struct key_desc c2c_keys[] = {
     {"rounds", KEY_U64, P(rounds), 16, 1000000, NULL, "", "round trips per timed repetition"},
     {"reps", KEY_U64, P(reps), 3, BOUNCE_REPS_MAX, NULL, "", "timed repetitions per pair"},
     {"lines", KEY_U64, P(lines), 8, 4096, NULL, "",
-     "lines the other processor modifies before they are read (keep them in its L1)"},
+     "lines the other processor modifies before they are read (keep them in its L1); each line "
+     "state reads as many"},
     {"states", KEY_CHOICE, P(states), 0, 0, c2c_states_names, "",
      "all: the bounce, then lines modified, clean exclusive and shared (with a third processor) "
      "in the other processor, homed in chase's buffer and, with nodes, in a node away from both; "
@@ -381,15 +381,9 @@ static void c2c_measure(struct exp_ctx *ctx, const struct c2c_params *p, struct 
 static void c2c_states_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2c_state *st)
 {
     uint64_t line = exp_line_bytes(ctx->m);
-    struct rng g;
     if (p->states != 0 || !(st->perm = plat_alloc(p->lines * sizeof(*st->perm))))
         return;
-    rng_seed(&g, ctx->cfg->global.seed);
-    for (uint32_t i = 0; i < p->lines; i++) { /* Fisher-Yates: a random order of the lines */
-        uint32_t j = (uint32_t)rng_below(&g, i + 1);
-        st->perm[i] = st->perm[j];
-        st->perm[j] = i;
-    }
+    ls_order_random(st->perm, p->lines, ctx->cfg->global.seed);
     st->lr = (struct ls_run){
         .ctl = (volatile uint64_t *)(ctx->buffer.virt + C2C_AREA_BYTES - 2 * line),
         .perm = st->perm,

@@ -25,6 +25,7 @@
 
 #include "arch/cpu.h"
 #include "chase/chain.h"
+#include "lib/rng.h"
 
 static const char *const ls_names[LS_STATES] = {"modified", "exclusive", "shared"};
 
@@ -44,6 +45,17 @@ static uint8_t *ls_chunk(const struct ls_run *r, uint64_t rep)
 static void **ls_line(const struct ls_run *r, uint8_t *chunk, uint64_t i)
 {
     return (void **)(chunk + (uint64_t)r->perm[i % r->lines] * r->stride);
+}
+
+void ls_order_random(uint32_t *perm, uint64_t n, uint64_t seed)
+{
+    struct rng g;
+    rng_seed(&g, seed);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = (uint32_t)rng_below(&g, i + 1);
+        perm[i] = perm[j];
+        perm[j] = i;
+    }
 }
 
 void ls_begin(struct ls_run *r, enum ls_state s)

@@ -55,6 +55,9 @@ struct ls_run {
     bool failed;
 };
 
+/* A random order of the lines 0..n-1 into perm (Fisher-Yates, seeded): the timer's walk. */
+void ls_order_random(uint32_t *perm, uint64_t n, uint64_t seed);
+
 /* Ready r for a new measurement of state s over area a (its fields above set by the caller). */
 void ls_begin(struct ls_run *r, enum ls_state s);
 

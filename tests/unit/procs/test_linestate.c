@@ -122,8 +122,12 @@ static void test_states_on_threads(void **state)
     uint8_t *mem = aligned_alloc(4096, 16 * CHUNK);
     memset(mem, 0, 16 * CHUNK);
     static uint32_t perm[LINES];
-    for (unsigned i = 0; i < LINES; i++)
-        perm[i] = (i * 37) % LINES; /* 37 is prime to 64: every line once */
+    bool seen[LINES] = {false};
+    ls_order_random(perm, LINES, 7);
+    for (unsigned i = 0; i < LINES; i++) { /* every line once */
+        assert_true(perm[i] < LINES && !seen[perm[i]]);
+        seen[perm[i]] = true;
+    }
     struct ls_area area = {mem, 16 * CHUNK, 0};
     static volatile uint64_t ctl __attribute__((aligned(128)));
     struct ls_run r = {.ctl = &ctl,
