@@ -166,6 +166,7 @@ static void test_contended_increments(void **state)
     struct contend_run run = {.line = lines[0],
                               .start = lines[1],
                               .stop = lines[2],
+                              .variant = arch_atomic_variant(),
                               .run_ticks = 1000000,
                               .window_ticks = 0};
     struct contend_side sides[3];
