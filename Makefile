@@ -22,7 +22,7 @@ COMMON   = -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\" \
 # measures) and kernel/analysis/<name>.c (how its results read), with a row in each of the two
 # table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
 # against the tables. The source lists below take the files from here.
-EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores tail
+EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores tail atomics
 EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
 # Every per-experiment array is as long as this list (CHASE_EXPERIMENTS in COMMON), so the room
@@ -44,7 +44,7 @@ STREAM_SRCS := kernel/stream/bw_plan.c kernel/stream/bw_measure.c kernel/stream/
 
 # Processors at work: started and given work, windows cut and resumed, traffic generators.
 PROCS_SRCS := kernel/procs/mp.c kernel/procs/traffic.c kernel/procs/win_slice.c kernel/procs/pairs.c \
-	kernel/procs/bounce.c
+	kernel/procs/bounce.c kernel/procs/linestate.c kernel/procs/linepair.c kernel/procs/contend.c
 
 # The run's interpretation (levels, verdicts, the summary), shared with chase-report.
 KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
@@ -196,7 +196,7 @@ BENCH_SCRIPTS :=
 UNIT_TESTS    :=
 FRAGMENTS     := $(wildcard tools/report/report.mk tools/sim/sim.mk tests/mp.mk tests/bandwidth.mk \
 	tools/pe/pe.mk tests/errors.mk tools/collect/collect.mk tests/fleet.mk tests/mp_each.mk \
-	tests/tiers.mk tests/tail.mk)
+	tests/tiers.mk tests/tail.mk tests/coherence.mk)
 include $(FRAGMENTS)
 
 # ---- unit tests (cmocka, under ASan and UBSan) -------------------------------------------------
@@ -220,7 +220,8 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/procs/mp.c kernel/procs/traffic.c kernel/machine/cpu_select.c kernel/machine/numa_table.c \
 	kernel/machine/tiers.c kernel/machine/hmat.c \
-	kernel/procs/pairs.c kernel/procs/bounce.c kernel/lib/rng.c \
+	kernel/procs/pairs.c kernel/procs/bounce.c kernel/procs/linestate.c kernel/procs/linepair.c \
+	kernel/procs/contend.c kernel/lib/rng.c \
 	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c kernel/stream/bw_levels.c \
 	kernel/stream/bw_passes.c kernel/machine/simd.c kernel/machine/simd_peak.c kernel/lib/stats.c kernel/procs/win_slice.c \
 	$(POINT_SRCS) kernel/experiments/driver.c kernel/chase/sweep.c \

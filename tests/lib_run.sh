@@ -180,6 +180,25 @@ validate_experiments() {
     if ran bw_cores && [ "$(jq -r .experiments.bw_cores "$dir/run.json")" = ok ]; then
         check_bw_cores
     fi
+    if ran atomics && [ "$(jq -r .experiments.atomics "$dir/run.json")" = ok ]; then
+        check_atomics
+    fi
+}
+
+# check_atomics: a row for 1, 2, 4 ... N processors, each repetition back, every processor's own
+# counts in the samples (issue 53).
+check_atomics() {
+    local f="$dir/atomics.csv" n want
+    n=$(awk -F, 'NR > 1 && $1 > m { m = $1 } END { print m + 0 }' "$f")
+    want=$(awk -v n="$n" 'BEGIN { for (k = 1; k < n; k *= 2) s = s k " "; print s n " " }')
+    check "atomics.csv: 1, 2, 4 ... $n processors, each repetition back, rates and ns positive" \
+        test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["reps_ok"] == $c["reps"] && $c["mops_median"] > 0 && $c["ns_per_op_median"] > 0 &&
+            $c["ns_per_op_fastest"] <= $c["ns_per_op_median"] &&
+            $c["ns_per_op_median"] <= $c["ns_per_op_slowest"] { printf "%s ", $1 }' "$f")" = "$want"
+    check "atomics.samples.csv: each count's repetitions hold that many processors' counts" awk -F, '
+        FNR == 1 { next } FILENAME == ARGV[1] { want += $1 * $2; next } $4 > 0 { got++ }
+        END { exit !(want > 0 && got == want) }' "$f" "$dir/atomics.samples.csv"
 }
 
 # check_bw_cores: scaling rows for 1, 2, 4 ... N processors, then the five peak mixes on N.

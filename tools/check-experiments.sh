@@ -27,6 +27,7 @@ ALLOWED=(
     # the run's detected levels, a top-level key of --json, beside bandwidth's verdict item
     "tools/report/outputs/report_json.c:levels"
     "kernel/analysis/bw_cores.c:processors" # bw_cores.csv's own column, beside cores's item
+    "kernel/analysis/atomics.c:processors"  # atomics.csv's own column, as bw_cores.csv's
     # Words that name a column of a verdict's table and something else in a printer: the run's
     # detected levels (--json's levels, the console's levels table, the log), beside
     # bandwidth's levels table; every curve's TLB steps and pages, beside tlb's steps

@@ -8,6 +8,7 @@
 #include "chase/chain.h"
 #include "procs/bounce.h"
 #include "procs/mp.h"
+#include "procs/linepair.h"
 #include "procs/pairs.h"
 #include "lib/stats.h"
 #include "lib/console.h"
@@ -22,6 +23,10 @@ extern const struct experiment experiment_c2c;
  * window_max_ms: interrupts are off inside them). */
 #define C2C_WAIT_S 2
 #define C2C_AREA_BYTES (1ULL << 20) /* the flag line and the modified lines, in the buffer */
+/* The line states' lines lie at twice the line size apart: an adjacent-line prefetcher (it
+   fetches a line's 128-byte pair) would otherwise bring a second line in per transfer. */
+#define C2C_STATE_STRIDE_LINES 2
+_Static_assert(BOUNCE_REPS_MAX <= LS_REPS_MAX, "c2c.reps bounds the bounce and the line states");
 
 struct c2c_params {
     struct cpu_choice cpus;
@@ -31,12 +36,16 @@ struct c2c_params {
     unsigned hang_test; /* 1: the first answering processor other than chase's never returns */
     uint64_t pairs;     /* ordered pairs measured at most: all up to it, else a sample */
     uint64_t budget_s;  /* time the pairs may take (0: no limit): the rest is left out, said */
+    unsigned states;    /* 0: the bounce and every line state; 1: the bounce only */
+    unsigned fresh;     /* 1: new lines for each repetition of a line state; 0: the same ones */
 };
 CFG_PARAMS_FIT(struct c2c_params);
 
 #define P(field) offsetof(struct c2c_params, field)
 
 static const char *const c2c_hang_names[] = {"none", "answer", NULL};
+static const char *const c2c_states_names[] = {"all", "bounce", NULL};
+static const char *const c2c_fresh_names[] = {"no", "yes", NULL};
 
 static const struct key_desc c2c_keys[] = {
     {"cpus", KEY_CPUS, P(cpus), 0, PLAT_CPUS_MAX, NULL, "",
@@ -50,7 +59,15 @@ static const struct key_desc c2c_keys[] = {
     {"rounds", KEY_U64, P(rounds), 16, 1000000, NULL, "", "round trips per timed repetition"},
     {"reps", KEY_U64, P(reps), 3, BOUNCE_REPS_MAX, NULL, "", "timed repetitions per pair"},
     {"lines", KEY_U64, P(lines), 8, 4096, NULL, "",
-     "lines the other processor modifies before they are read (keep them in its L1)"},
+     "lines the other processor modifies before they are read (keep them in its L1); each line "
+     "state reads as many"},
+    {"states", KEY_CHOICE, P(states), 0, 0, c2c_states_names, "",
+     "all: the bounce, then lines modified, clean exclusive and shared (with a third processor) "
+     "in the other processor, homed in chase's buffer and, with nodes, in a node away from both; "
+     "bounce: the bounce and the modified read only"},
+    {"fresh", KEY_CHOICE, P(fresh), 0, 0, c2c_fresh_names, "",
+     "yes: every repetition of a line state reads lines never used before (the area's next "
+     "chunk); no: the same lines each time (reuse skews some parts: Zen)"},
     {"hang_test", KEY_CHOICE, P(hang_test), 0, 0, c2c_hang_names, "",
      "test of the timeout path: 'answer' makes the first answering processor (not chase's) "
      "spin forever, to be reported and left out"},
@@ -67,6 +84,8 @@ static void c2c_defaults(void *params, const struct machine *m, enum profile pro
     p->reps = profile == PROFILE_QUICK ? 5 : 15;
     p->lines = 256;
     p->hang_test = 0;
+    p->states = 0;
+    p->fresh = 1;
 }
 
 static void c2c_check(const void *params, const struct machine *m, struct cfg_check *c)
@@ -81,7 +100,7 @@ static void c2c_check(const void *params, const struct machine *m, struct cfg_ch
 static uint64_t c2c_buffer_bytes(const void *params, const struct machine *m)
 {
     (void)params, (void)m;
-    return C2C_AREA_BYTES;
+    return C2C_AREA_BYTES + LS_AREA_BYTES;
 }
 
 /* How two processors relate, nearest first (the groups the summary names). */
@@ -173,34 +192,15 @@ static void c2c_row(struct exp_ctx *ctx, const struct bounce_pair *pr, const str
                       r->one_way_p90, r->read_median, r->read_min);
     else
         strbuf_puts(&ctx->csv, ",,,,,");
-    strbuf_printf(&ctx->csv, "%s\n", c2c_types(a, b, tb, sizeof(tb)));
+    strbuf_printf(&ctx->csv, "%s,bounce,", c2c_types(a, b, tb, sizeof(tb)));
+    if (ctx->buffer.node_known)
+        strbuf_printf(&ctx->csv, "%u", ctx->buffer.node);
+    strbuf_puts(&ctx->csv, ",buffer,no,\n"); /* the one flag line, handed over and over */
     if (r->ok)
         con_printf("%5u -> %-5u %-14s %9.1f %9.1f %9.1f %10.1f\n", a->p.id, b->p.id, g,
                    r->one_way_median, r->one_way_min, r->one_way_p90, r->read_median);
     else
         con_printf("%5u -> %-5u %-14s did not come back: left out\n", a->p.id, b->p.id, g);
-}
-
-/* The matrix of one-way medians (the timing processor's row), or a summary by group. */
-static void c2c_print_matrix(const struct mp_cpu *cpus, unsigned n, const double *m)
-{
-    if (n > C2C_MATRIX_PRINT_MAX) {
-        con_printf("(%u processors: the pairs are in c2c.csv; by group below)\n", n);
-        return;
-    }
-    con_printf("one-way latency, ns (median; row times, column answers)\n%6s", "");
-    for (unsigned j = 0; j < n; j++)
-        con_printf(" %7u", cpus[j].p.id);
-    con_printf("\n");
-    for (unsigned i = 0; i < n; i++) {
-        con_printf("%6u", cpus[i].p.id);
-        for (unsigned j = 0; j < n; j++)
-            if (i == j || m[i * n + j] < 0)
-                con_printf(" %7s", i == j ? "-" : "lost");
-            else
-                con_printf(" %7.1f", m[i * n + j]);
-        con_printf("\n");
-    }
 }
 
 /* One group's line: its pairs (of types, when not NULL) with their median one-way latency. */
@@ -268,7 +268,48 @@ struct c2c_state {
     struct pairs_counts counts;
     double *m;
     bool over_budget;
+    struct ls_homes homes; /* where the line states' lines lie */
+    struct ls_run lr;      /* the line states' engine */
+    uint32_t *perm;        /* its chunk's order of lines */
+    unsigned state_fails;  /* line-state measurements not ok */
 };
+
+/* What a line-state row needs besides its result. */
+struct c2c_state_row {
+    struct exp_ctx *ctx;
+    const struct mp_cpu *a, *b, *cpus;
+    const struct c2c_state *st;
+};
+
+/* One line-state row (ls_pair_measure's callback): its state, home and per-line read ns. */
+static void c2c_state_row(void *arg, const struct ls_result *r)
+{
+    const struct c2c_state_row *w = arg;
+    struct strbuf *csv = &w->ctx->csv;
+    const char *g = c2c_group(w->a, w->b), *name = ls_state_name(r->state);
+    char tb[32];
+    strbuf_printf(csv, "%u,%u,%s,,%llu,%llu,", w->a->p.id, w->b->p.id, g,
+                  (unsigned long long)w->st->lr.reps, (unsigned long long)w->st->lr.lines);
+    if (r->ok)
+        strbuf_printf(csv, "%.2f,%.2f,%.2f,,,", r->ns_median, r->ns_min, r->ns_p90);
+    else
+        strbuf_puts(csv, ",,,,,");
+    strbuf_printf(csv, "%s,%s,", c2c_types(w->a, w->b, tb, sizeof(tb)), name);
+    if (r->home_known)
+        strbuf_printf(csv, "%u", r->home_node);
+    strbuf_printf(csv, ",%s,%s,", r->home_other ? "other_node" : "buffer",
+                  w->st->lr.fresh ? "yes" : "no");
+    if (r->helper >= 0)
+        strbuf_printf(csv, "%u", w->cpus[r->helper].p.id);
+    strbuf_puts(csv, "\n");
+    if (r->ok)
+        con_printf("%5u -> %-5u %-14s %-9s %-10s %9.1f %9.1f %9.1f\n", w->a->p.id, w->b->p.id, g,
+                   name, r->home_other ? "other_node" : "buffer", r->ns_median, r->ns_min,
+                   r->ns_p90);
+    else
+        con_printf("%5u -> %-5u %-14s %-9s did not come back: left out\n", w->a->p.id, w->b->p.id,
+                   g, name);
+}
 
 /* The pairs to measure, said up front with the budget (and in run.json's note when sampled). */
 static bool c2c_plan(struct exp_ctx *ctx, const struct c2c_params *p, struct c2c_state *st)
@@ -327,14 +368,45 @@ static void c2c_measure(struct exp_ctx *ctx, const struct c2c_params *p, struct 
         }
         st->measured++;
         c2c_row(ctx, pr, a, b, &r);
+        if (r.ok && st->perm) {
+            struct c2c_state_row w = {ctx, a, b, st->cpus, st};
+            struct ls_pair pp = {st->cpus, st->n, st->plan[k].a, st->plan[k].b, &st->lr};
+            st->state_fails += ls_pair_measure(&st->homes, ctx, &pp, c2c_state_row, &w);
+            mp_refresh_lost(st->cpus, st->n);
+        }
     }
+}
+
+/* The line states' engine: its control line (the area's last), the lines' order, the homes. */
+static void c2c_states_setup(struct exp_ctx *ctx, const struct c2c_params *p, struct c2c_state *st)
+{
+    uint64_t line = exp_line_bytes(ctx->m);
+    if (p->states != 0 || !(st->perm = plat_alloc(p->lines * sizeof(*st->perm))))
+        return;
+    ls_order_random(st->perm, p->lines, ctx->cfg->global.seed);
+    st->lr = (struct ls_run){
+        .ctl = (volatile uint64_t *)(ctx->buffer.virt + C2C_AREA_BYTES - 2 * line),
+        .perm = st->perm,
+        .lines = p->lines,
+        .stride = C2C_STATE_STRIDE_LINES * line,
+        .fresh = p->fresh == 1,
+        .reps = p->reps,
+        .wait_ticks = C2C_WAIT_S * ctx->timing->wall_tsc_hz,
+        .window_ticks = mp_window_ticks(ctx),
+    };
+    ls_homes_begin(&st->homes, ctx, ctx->buffer.virt + C2C_AREA_BYTES, LS_AREA_BYTES);
+    con_printf("line states: modified, exclusive%s in the other processor; %s lines each "
+               "repetition; homes: chase's buffer%s\n",
+               st->n > 2 ? ", shared (with a third)" : " (shared needs a third processor)",
+               p->fresh == 1 ? "fresh" : "the same",
+               st->homes.has_mem ? " and a node away from both, where the pair's nodes allow" : "");
 }
 
 /* What the run came to, on the console and in the note run.json keeps. */
 static void c2c_report(struct exp_ctx *ctx, const struct c2c_params *p, const struct c2c_state *st,
                        const struct bounce_pair *pr)
 {
-    c2c_print_matrix(st->cpus, st->n, st->m);
+    mp_print_matrix(st->cpus, st->n, st->m, C2C_MATRIX_PRINT_MAX);
     c2c_print_groups(st->cpus, st->n, st->m);
     if (pr->cuts)
         con_printf("note: %llu window ends (window_max_ms = %llu) fell inside timed repetitions: "
@@ -349,6 +421,12 @@ static void c2c_report(struct exp_ctx *ctx, const struct c2c_params *p, const st
                   "budget %llu s spent after %zu of %zu planned pairs (of %zu)",
                   (unsigned long long)p->budget_s, st->measured, st->npairs, pairs_total(st->n));
     }
+    if (st->homes.note[0])
+        ksnprintf(ctx->failure, sizeof(ctx->failure), "%s", st->homes.note);
+    if (st->state_fails)
+        ksnprintf(ctx->failure, sizeof(ctx->failure),
+                  "%u line-state measurements did not come back (their rows are empty)",
+                  st->state_fails);
     if (st->lost)
         ksnprintf(ctx->failure, sizeof(ctx->failure),
                   "%zu pairs left out: a processor did not come back in time (run.json: "
@@ -367,7 +445,8 @@ static int c2c_run(struct exp_ctx *ctx, const void *params)
                (unsigned long long)p->rounds, (unsigned long long)p->reps,
                (unsigned long long)p->lines);
     strbuf_puts(&ctx->csv, "cpu_a,cpu_b,group,rounds,reps,lines,ns_median,ns_min,ns_p90,"
-                           "modified_read_ns_median,modified_read_ns_min,types\n");
+                           "modified_read_ns_median,modified_read_ns_min,types,state,home_node,"
+                           "home,fresh,helper\n");
     strbuf_puts(&ctx->samples, "cpu_a,cpu_b,rep,rounds,bounce_tsc_total,modified_read_tsc_total\n");
     unsigned held = mp_cpus_held();
     st.cpus = plat_alloc((held ? held : 1) * sizeof(*st.cpus));
@@ -376,8 +455,9 @@ static int c2c_run(struct exp_ctx *ctx, const void *params)
     if (st.n && c2c_plan(ctx, p, &st)) {
         mp_print_cpus(st.cpus, st.n);
         c2c_setup(ctx, p, &pr);
-        con_printf("%5s    %-5s %-14s %9s %9s %9s %10s\n", "timer", "other", "group", "ns med",
-                   "ns min", "ns p90", "mod rd ns");
+        c2c_states_setup(ctx, p, &st);
+        con_printf("%5s    %-5s %-14s %9s %9s %9s %10s  (line states: state, home, ns a line)\n",
+                   "timer", "other", "group", "ns med", "ns min", "ns p90", "mod rd ns");
         c2c_measure(ctx, p, &st, &pr);
         c2c_report(ctx, p, &st, &pr);
         rc = 0;
@@ -385,6 +465,9 @@ static int c2c_run(struct exp_ctx *ctx, const void *params)
         ksnprintf(ctx->failure, sizeof(ctx->failure), "no memory for the pairs of %u processors",
                   st.n);
     }
+    if (st.perm)
+        ls_homes_end(&st.homes);
+    plat_free(st.perm);
     plat_free(st.m);
     plat_free(st.plan);
     plat_free(st.cpus);

@@ -7,13 +7,14 @@ extern const struct experiment experiment_tail;
 extern const struct experiment experiment_random, experiment_linear, experiment_fused,
     experiment_dual, experiment_scan, experiment_ring, experiment_offset, experiment_parallel,
     experiment_tlb, experiment_cores, experiment_c2c, experiment_loaded, experiment_numa,
-    experiment_bandwidth, experiment_bw_cores;
+    experiment_bandwidth, experiment_bw_cores, experiment_atomics;
 
 const struct experiment *const experiment_table[] = {
     &experiment_random, &experiment_linear,    &experiment_fused,    &experiment_dual,
     &experiment_scan,   &experiment_ring,      &experiment_offset,   &experiment_parallel,
     &experiment_tlb,    &experiment_cores,     &experiment_c2c,      &experiment_loaded,
     &experiment_numa,   &experiment_bandwidth, &experiment_bw_cores, &experiment_tail,
+    &experiment_atomics,
 };
 
 #define EXPERIMENT_COUNT (sizeof(experiment_table) / sizeof(experiment_table[0]))

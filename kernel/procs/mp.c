@@ -397,3 +397,24 @@ unsigned mp_cpus_held(void)
     plat_cpus_total(&enabled, &held, &failed);
     return held;
 }
+
+void mp_print_matrix(const struct mp_cpu *cpus, unsigned n, const double *m, unsigned print_max)
+{
+    if (n > print_max) {
+        con_printf("(%u processors: the pairs are in the CSV; by group below)\n", n);
+        return;
+    }
+    con_printf("one-way latency, ns (median; row times, column answers)\n%6s", "");
+    for (unsigned j = 0; j < n; j++)
+        con_printf(" %7u", cpus[j].p.id);
+    con_printf("\n");
+    for (unsigned i = 0; i < n; i++) {
+        con_printf("%6u", cpus[i].p.id);
+        for (unsigned j = 0; j < n; j++)
+            if (i == j || m[i * n + j] < 0)
+                con_printf(" %7s", i == j ? "-" : "lost");
+            else
+                con_printf(" %7.1f", m[i * n + j]);
+        con_printf("\n");
+    }
+}

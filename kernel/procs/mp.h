@@ -91,6 +91,10 @@ int mp_run_together(const struct mp_cpu *cpus, unsigned n, const struct mp_job *
 /* Print the processor table: number, package, core, thread, node, core type, L2/L3 groups. */
 void mp_print_cpus(const struct mp_cpu *cpus, unsigned n);
 
+/* Print the matrix m (n x n, row i: cpus[i] times; -1: not measured) of one-way medians in ns,
+   or, beyond print_max processors, a line saying the pairs are in the CSV. */
+void mp_print_matrix(const struct mp_cpu *cpus, unsigned n, const double *m, unsigned print_max);
+
 /* Spin until *flag == value or the TSC passes deadline; false on the deadline. */
 bool mp_wait_for(const volatile uint64_t *flag, uint64_t value, uint64_t deadline_tsc);
 

@@ -13,7 +13,7 @@ set -u
 SMALL=(--set profile=quick --set on_exit=shutdown --set cores.max=64K --set c2c.rounds=50
     --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set loaded.mode=read
     --set bw_cores.level=L1)
-MP='experiments=cores,c2c,loaded,bw_cores'
+MP='experiments=cores,c2c,loaded,bw_cores,atomics'
 
 # mp_run NAME CPU SMP [qemu-run.sh options...]: the four multi-processor experiments on SMP
 # processors.
@@ -31,13 +31,23 @@ mp_run() {
         json_true "$j" "(.processors|length)==$smp and ([.processors[]|select(.runs_chase)]|length)==1
         and all(.processors[]; (.topology|startswith(\"MPIDR_EL1\")) and (.lost|not) and
         (.midr|test(\"^0x[0-9a-f]+$\")))"
-    check "$name: cores, c2c, loaded and bw_cores ran ok" json_true "$j" \
-        '[.experiments.cores, .experiments.c2c, .experiments.loaded, .experiments.bw_cores] |
-         all(.=="ok")'
+    check "$name: cores, c2c, loaded, bw_cores and atomics ran ok" json_true "$j" \
+        '[.experiments.cores, .experiments.c2c, .experiments.loaded, .experiments.bw_cores,
+          .experiments.atomics] | all(.=="ok")'
     check "$name: cores.csv holds a curve for each of the $smp processors" test \
         "$(awk -F, 'NR>1 {print $1}' "$RUN_DIR/cores.csv" | sort -u | wc -l)" = "$smp"
     check "$name: c2c.csv measures all $((smp * (smp - 1))) ordered pairs" \
-        test "$(awk -F, 'NR>1 && $7>0' "$RUN_DIR/c2c.csv" | wc -l)" = $((smp * (smp - 1)))
+        test "$(awk -F, 'NR>1 && $7>0 && $13=="bounce"' "$RUN_DIR/c2c.csv" | wc -l)" = $((smp * (smp - 1)))
+    check "$name: c2c.csv reads modified and exclusive lines of every pair" \
+        test "$(awk -F, 'NR>1 && $7>0 && ($13=="modified" || $13=="exclusive")' "$RUN_DIR/c2c.csv" |
+            wc -l)" = $((2 * smp * (smp - 1)))
+    # LDADD where the core has LSE (max), the exclusive pair's loop where it has not (A72).
+    local method=ldxr/stxr
+    [ "$cpu" = max ] && method=ldadd
+    check "$name: atomics.csv: 1 to $smp processors incrementing, $method, every repetition back" \
+        test "$(awk -F, -v m="$method" 'NR > 1 && $4 == m && $3 == $2 && $7 > 0 && $10 > 0 {
+            printf "%s ", $1 }' "$RUN_DIR/atomics.csv")" = "$([ "$smp" = 2 ] && echo "1 2 " ||
+            echo "1 2 4 ")"
     check "$name: bw_cores.csv has a scaling row on all $smp processors" \
         test "$(awk -F, -v n="$smp" 'NR>1 && $1=="scaling" && $2==n' "$RUN_DIR/bw_cores.csv" |
             wc -l)" -ge 1

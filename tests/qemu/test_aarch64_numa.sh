@@ -40,6 +40,13 @@ check "a64 two nodes: numa.csv is the 2 x 2 matrix, each cell measured, SLIT bes
 check "a64 two nodes: every cell's latency measured" csv_positive "$RUN_DIR/numa.csv" ns_median
 # QEMU's PPTT lists no caches: which processors share a cache is unknown, said, never shared_l2.
 check "a64 two nodes: c2c's pairs say caches_unknown (no PPTT caches), the console says why" \
-    sh -c "test \$(awk -F, 'NR > 1 && \$3 == \"caches_unknown\"' '$RUN_DIR/c2c.csv' | wc -l) = 6 &&
+    sh -c "test \$(awk -F, 'NR > 1 && \$3 == \"caches_unknown\" && \$13 == \"bounce\"' '$RUN_DIR/c2c.csv' | wc -l) = 6 &&
         grep -q '^cache groups unknown (no PPTT lists these processors' '$RUN_DIR/console.txt'"
+# c2c's line states on AArch64 (DC CIVAC makes the clean ones): the pair within node 0 reads
+# them homed in node 1 too, from a buffer of node 1's.
+check "a64 two nodes: c2c's pair within node 0 reads each line state homed in node 1 too" \
+    test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["home"] == "other_node" && $c["ns_median"] > 0 { print $1 $2 $c["state"] $c["home_node"] }' \
+        "$RUN_DIR/c2c.csv" | sort | tr '\n' ' ')" \
+    = "01exclusive1 01modified1 01shared1 10exclusive1 10modified1 10shared1 "
 finish

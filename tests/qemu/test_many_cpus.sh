@@ -60,6 +60,7 @@ check "-smp 96 without SRAT: no table places a processor, every node null" \
 boot many-cpus-c2c-all --timeout 600 --mem 1G --smp 96,sockets=2,cores=48,threads=1 \
     --set profile=quick --set on_exit=shutdown --set experiments=c2c,cores --set c2c.cpus=all \
     --set c2c.pairs=110 --set c2c.budget_s=3000 --set c2c.rounds=16 --set c2c.reps=3 \
+    --set c2c.states=bounce \
     --set cores.cpus=all --set cores.max=16K
 j=$RUN_DIR/run.json
 c=$RUN_DIR/console.txt

@@ -22,7 +22,7 @@ TWO=(--mem 512M --smp 4
 
 # The two-node boot runs the other three multi-processor experiments too, small.
 # The default window_max_ms: c2c's waits go on over windows, however slowly TCG answers.
-ALL4=(--set experiments=cores,c2c,loaded,numa --set cores.max=64K --set c2c.rounds=50
+ALL4=(--set experiments=cores,c2c,loaded,numa,atomics --set cores.max=64K --set c2c.rounds=50
     --set loaded.size=1M --set loaded.traffic=1M --set loaded.delays=4,0 --set loaded.mode=read)
 boot numa-two --timeout 300 "${TWO[@]}" "${SMALL[@]}" "${ALL4[@]}"
 check "two nodes: qemu-run exits 0 (clean shutdown) and copies the run folder" \
@@ -30,11 +30,48 @@ check "two nodes: qemu-run exits 0 (clean shutdown) and copies the run folder" \
 validate_run_json "$RUN_DIR"
 check "two nodes: the run completes and all four experiments are ok" json_true "$RUN_DIR/run.json" \
     '.status == "complete" and .experiments.numa == "ok" and .experiments.cores == "ok"
-     and .experiments.c2c == "ok" and .experiments.loaded == "ok"'
+     and .experiments.c2c == "ok" and .experiments.loaded == "ok" and .experiments.atomics == "ok"'
 check "two nodes: cores.csv holds the 4 processors' curves" \
     test "$(awk -F, 'NR>1 {print $1}' "$RUN_DIR/cores.csv" | sort -u | wc -l)" = 4
 check "two nodes: c2c.csv is the 4x4 matrix: 12 ordered pairs, each measured" \
     test "$(awk -F, 'NR>1 && $7>0 && $10>0' "$RUN_DIR/c2c.csv" | wc -l)" = 12
+# c2c's line states (issue 53): every pair reads lines modified, clean exclusive and shared (with
+# a third processor) in the other, homed in chase's buffer (node 0); the pairs within node 0 also
+# read them homed in node 1, away from both (the pairs within node 1 have node 0 away already).
+C2C_COLS='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+check "two nodes: c2c.csv has the state, home_node, home, fresh and helper columns" \
+    csv_has_columns "$RUN_DIR/c2c.csv" state home_node home fresh helper ns_median
+check "two nodes: c2c: every pair has its 3 states in chase's buffer (node 0), each measured" \
+    test "$(awk -F, "$C2C_COLS"' $c["home"] == "buffer" && $c["home_node"] == 0 &&
+        $c["state"] ~ /^(modified|exclusive|shared)$/ && $c["ns_median"] > 0 &&
+        $c["fresh"] == "yes" { n[$1 ">" $2] += 1; s[$c["state"]] = 1 }
+        END { for (p in n) if (n[p] == 3) k++; print k + 0, length(s) }' "$RUN_DIR/c2c.csv")" = "12 3"
+check "two nodes: c2c: the pairs within node 0 (and only they) read lines homed in node 1" \
+    test "$(awk -F, "$C2C_COLS"' $c["home"] == "other_node" && $c["ns_median"] > 0 {
+        print $1 $2 $c["state"] $c["home_node"] }' "$RUN_DIR/c2c.csv" | sort | tr '\n' ' ')" \
+    = "01exclusive1 01modified1 01shared1 10exclusive1 10modified1 10shared1 "
+check "two nodes: c2c: the shared state's helper is a third processor; none elsewhere" \
+    awk -F, "$C2C_COLS"' $c["state"] == "shared" && ($c["helper"] == "" || $c["helper"] == $1 ||
+        $c["helper"] == $2) { bad++ } $c["state"] != "shared" && $c["helper"] != "" { bad++ }
+        END { exit bad > 0 }' "$RUN_DIR/c2c.csv"
+check "two nodes: c2c: the bounce rows keep the one-way and modified-read columns" \
+    test "$(awk -F, "$C2C_COLS"' $c["state"] == "bounce" && $c["ns_median"] > 0 &&
+        $c["modified_read_ns_median"] > 0 && $c["rounds"] == 50 && $c["fresh"] == "no"' \
+        "$RUN_DIR/c2c.csv" | wc -l)" = 12
+far=$(sed -n 's/^line states: node 1 buffer for lines homed away from a pair: \(0x[0-9a-f]*\),.*/\1/p' \
+    "$RUN_DIR/console.txt")
+check "two nodes: c2c's node 1 buffer for the far home lies in node 1, said on the console" \
+    test "$((${far:-0} >= 256 * MiB && ${far:-0} < 512 * MiB))" = 1
+# atomics (issue 53): 1, 2 and 4 processors incrementing one line with LOCK ADD, each count's
+# repetitions all back, each processor's own increments in the samples.
+check "two nodes: atomics.csv has the counts 1, 2, 4 (lock add), every repetition measured" \
+    test "$(awk -F, "$C2C_COLS"' $c["method"] == "lock add" && $c["reps_ok"] == $c["reps"] &&
+        $c["mops_median"] > 0 && $c["ns_per_op_median"] > 0 &&
+        $c["ns_per_op_fastest"] <= $c["ns_per_op_slowest"] { printf "%s ", $c["processors"] }' \
+        "$RUN_DIR/atomics.csv")" = "1 2 4 "
+check "two nodes: atomics.samples.csv: each repetition of 4 has the 4 processors' own counts" \
+    test "$(awk -F, 'NR > 1 && $1 == 4 && $4 > 0 && $5 > 0 { print $2 "," $3 }' \
+        "$RUN_DIR/atomics.samples.csv" | sort -u | wc -l)" = "$((4 * 5))"
 check "two nodes: loaded.csv has the idle point and two points with 3 generators" \
     test "$(awk -F, 'NR==2 && $3==0 {i=1} NR>2 && $3==3 && $6>0 {n++} END {print i+n}' \
         "$RUN_DIR/loaded.csv")" = 3
@@ -102,6 +139,16 @@ check "two nodes: the console shows the bandwidth matrix, a row per node" sh -c 
 check "two nodes: chase-report draws the bandwidth heatmap and tables it in report.md" sh -c "
     test -s '$WORK/report/numa_bandwidth.png' &&
     grep -q '^| processors. node . memory.s node, read GB/s | 0 | 1 |' '$WORK/report/report.md'"
+check "two nodes: chase-report draws c2c's heatmap per line state, tables states and homes" sh -c "
+    test -s '$WORK/report/c2c.png' && test -s '$WORK/report/c2c_modified.png' &&
+    test -s '$WORK/report/c2c_exclusive.png' && test -s '$WORK/report/c2c_shared.png' &&
+    grep -q '^| shared | other_node | 2 |' '$WORK/report/report.md'"
+check "two nodes: chase-report draws the atomics curves and gives their items" sh -c "
+    test -s '$WORK/report/atomics.png' && test -s '$WORK/report/atomics_rate.png' &&
+    jq -e '.verdicts.atomics | .one_ns_per_op > 0 and .all_processors == 4' '$WORK/report.json'"
+check "two nodes: --json gives each line state's latency, homed near and away" \
+    json_true "$WORK/report.json" '.verdicts.c2c as $v | all([$v.modified_ns, $v.exclusive_ns,
+        $v.shared_ns, $v.modified_other_node_ns, $v.shared_other_node_ns][]; . > 0)'
 check "two nodes: --json gives local and remote read GB/s" json_true "$WORK/report.json" \
     '.verdicts.numa as $v | ($v.local_read_gbs > 0) and ($v.remote_read_gbs > 0)'
 

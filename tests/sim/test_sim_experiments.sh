@@ -11,7 +11,8 @@ check "a quick run of every experiment exits 0" test "$SIM_RC" = 0
 check "every experiment of the table ran ok; those needing processors or nodes skipped, saying so" \
     json_true "$RUN_DIR/run.json" '(.experiments | length) == (.config.experiments | length) and
      all(.experiments | to_entries[]; .value == "ok" or
-         ((.key == "cores" or .key == "c2c" or .key == "loaded" or .key == "bandwidth" or .key == "bw_cores") and
+         ((.key == "cores" or .key == "c2c" or .key == "loaded" or .key == "bandwidth" or .key == "bw_cores" or
+           .key == "atomics") and
           (.value | startswith("skipped: needs real processors"))) or
          (.key == "numa" and (.value | startswith("skipped: needs real memory nodes"))))'
 missing=

@@ -77,6 +77,58 @@ static inline void arch_pause(void)
     __asm__ volatile("yield" ::: "memory");
 }
 
+/* Clean and invalidate the line holding p to the point of coherency (DC CIVAC: out of every
+   cache, written back), then wait until that is done (DSB ISH). Linux lets EL0 do it (UCI). */
+static inline void arch_line_flush(const volatile void *p)
+{
+    __asm__ volatile("dc civac, %0\n\tdsb ish" ::"r"(p) : "memory");
+}
+
+#define A64_ISAR0_ATOMIC_SHIFT 20 /* ID_AA64ISAR0_EL1.Atomic, bits [23:20] */
+#define A64_ISAR0_ATOMIC_LSE 2    /* 0b0010: LDADD and the other LSE atomics exist */
+
+/* Whether the LSE atomics (ARMv8.1: LDADD) exist; Linux emulates the ID register's read at EL0. */
+static inline int arch_has_lse(void)
+{
+    uint64_t v;
+    __asm__ volatile("mrs %0, id_aa64isar0_el1" : "=r"(v));
+    return ((v >> A64_ISAR0_ATOMIC_SHIFT) & 0xf) >= A64_ISAR0_ATOMIC_LSE;
+}
+
+/* Which instruction arch_atomic_add_ones uses here (1: LDADDAL, 0: LDAXR/STLXR): asked once,
+   since Linux emulates the ID register's read at EL0 at a trap's cost, and passed to each call. */
+static inline unsigned arch_atomic_variant(void)
+{
+    return arch_has_lse() ? 1 : 0;
+}
+
+/* How arch_atomic_add_ones increments a shared line with that variant (the rows name it). */
+static inline const char *arch_atomic_method(unsigned variant)
+{
+    return variant ? "ldadd" : "ldxr/stxr";
+}
+
+/* n atomic increments of *p, one after another, with acquire and release order each: LDADDAL
+   where LSE exists (variant 1), else a load-exclusive/store-exclusive loop (ARMv8.0). */
+static inline void arch_atomic_add_ones(volatile uint64_t *p, uint64_t n, unsigned variant)
+{
+    uint64_t one = 1, old, fail;
+    if (variant) {
+        for (uint64_t i = 0; i < n; i++)
+            __asm__ volatile(".arch_extension lse\n\tldaddal %2, %0, [%1]"
+                             : "=&r"(old)
+                             : "r"(p), "r"(one)
+                             : "memory");
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++)
+        __asm__ volatile("1: ldaxr %0, [%2]\n\tadd %0, %0, #1\n\tstlxr %w1, %0, [%2]\n\t"
+                         "cbnz %w1, 1b"
+                         : "=&r"(old), "=&r"(fail)
+                         : "r"(p)
+                         : "memory");
+}
+
 /*
  * CPUID does not exist on AArch64: every leaf reads as zero, so the x86 readers built on it
  * (cpuinfo, cpufacts, window_rules) find "no leaves" and record nothing; the machine's

@@ -179,6 +179,35 @@ static inline void arch_pause(void)
     __asm__ volatile("pause");
 }
 
+/* Write back and drop the line holding p from every cache of the machine (CLFLUSH, in every
+   x86-64), then wait until it is gone (MFENCE orders CLFLUSH with later loads). */
+static inline void arch_line_flush(const volatile void *p)
+{
+    __asm__ volatile("clflush %0\n\tmfence" ::"m"(*(const volatile char *)p) : "memory");
+}
+
+/* Which instruction arch_atomic_add_ones uses here: asked once (AArch64 reads an ID register,
+   which Linux emulates at EL0 at a trap's cost), passed to each call. x86-64 has one. */
+static inline unsigned arch_atomic_variant(void)
+{
+    return 0;
+}
+
+/* How arch_atomic_add_ones increments a shared line with that variant (the rows name it). */
+static inline const char *arch_atomic_method(unsigned variant)
+{
+    (void)variant;
+    return "lock add";
+}
+
+/* n locked increments of *p, one after another (LOCK ADD: a full barrier each). */
+static inline void arch_atomic_add_ones(volatile uint64_t *p, uint64_t n, unsigned variant)
+{
+    (void)variant;
+    for (uint64_t i = 0; i < n; i++)
+        __asm__ volatile("lock addq $1, %0" : "+m"(*p)::"memory", "cc");
+}
+
 /* Stop this processor for good: interrupts off and halted (after an NMI, halted again). */
 static inline __attribute__((noreturn)) void arch_halt_forever(void)
 {

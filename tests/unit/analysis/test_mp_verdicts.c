@@ -204,6 +204,55 @@ static void test_c2c_noise_from_spread(void **state)
     assert_non_null(strstr(v.headline, ": same_package 66 ns"));
 }
 
+/* Line-state rows (issue 53) beside the bounce: the groups come from the bounce rows alone, each
+   state's median by home is its own item, and the headline names them. */
+static void test_c2c_line_states(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_text("c2c",
+               "cpu_a,cpu_b,group,ns_median,ns_p90,state,home\n"
+               "0,1,shared_l3,60.0,60.1,bounce,buffer\n1,0,shared_l3,60.2,60.3,bounce,buffer\n"
+               "0,1,shared_l3,30.0,31,modified,buffer\n1,0,shared_l3,34.0,35,modified,buffer\n"
+               "0,1,shared_l3,20.0,21,exclusive,buffer\n1,0,shared_l3,22.0,23,exclusive,buffer\n"
+               "0,1,shared_l3,200.0,201,modified,other_node\n",
+               &v);
+    assert_true(item(&v, "shared_l3") == 60.1); /* not pulled down by the state rows */
+    assert_true(item(&v, "modified_ns") == 32.0);
+    assert_true(item(&v, "exclusive_ns") == 21.0);
+    assert_true(item(&v, "modified_other_node_ns") == 200.0);
+    assert_null(verdict_find(&v, "shared_ns")); /* no shared rows: no item */
+    assert_true(has_line(&v, "| modified | buffer | 2 | 32.0 | 30.0 | 34.0 |"));
+    assert_true(has_line(&v, "| modified | other_node | 1 | 200.0 | 200.0 | 200.0 |"));
+    assert_non_null(strstr(v.headline, "; a line read from the other: modified 32 ns, exclusive "
+                                       "21 ns, modified (home away from both) 200 ns"));
+}
+
+#define ATOMICS_HEAD                                                                               \
+    "processors,reps,reps_ok,method,run_us,ops_median,mops_median,mops_min,mops_max,"              \
+    "ns_per_op_median,ns_per_op_fastest,ns_per_op_slowest\n"
+
+/* atomics: one processor's time, the largest count's median, fastest and slowest, its rate. */
+static void test_atomics_counts(void **state)
+{
+    (void)state;
+    struct verdict v;
+    judge_text("atomics",
+               ATOMICS_HEAD "1,5,5,lock add,1000,1,250.0,249,251,4.0,4.0,4.0\n"
+                            "2,5,5,lock add,1000,1,100.0,99,101,20.0,18.0,22.0\n"
+                            "4,5,5,lock add,1000,1,80.0,79,81,50.0,30.0,90.0\n",
+               &v);
+    assert_true(item(&v, "one_ns_per_op") == 4.0);
+    assert_true(item(&v, "all_ns_per_op") == 50.0);
+    assert_true(item(&v, "all_mops") == 80.0);
+    assert_true(item(&v, "all_processors") == 4.0);
+    assert_string_equal(v.headline, "contended atomics (lock add): 1 processor 4.0 ns an increment "
+                                    "(250.0 M/s); 4 at once 50.0 ns each (fastest 30.0, slowest "
+                                    "90.0), 80.0 M/s in all");
+    judge_text("atomics", ATOMICS_HEAD "1,5,0,lock add,1000,,,,,,,\n", &v);
+    assert_string_equal(v.headline, "contended atomics: no count came back");
+}
+
 #define LOADED_HEAD "cpu,size_bytes,generators,mix,delay_ns,bandwidth_gb_per_s,ns_median\n"
 
 /* loaded: idle, the highest bandwidth, and where a point hardly moves data (generators busy),
@@ -283,6 +332,8 @@ int main(void)
         cmocka_unit_test(test_cores_without_dram_or_peers),
         cmocka_unit_test(test_c2c_groups_not_from_noise),
         cmocka_unit_test(test_c2c_noise_from_spread),
+        cmocka_unit_test(test_c2c_line_states),
+        cmocka_unit_test(test_atomics_counts),
         cmocka_unit_test(test_loaded_lightest_point),
         cmocka_unit_test(test_loaded_chase_in_llc),
         cmocka_unit_test(test_loaded_family_per_mix),

@@ -35,7 +35,8 @@ static const char *render(const char *csv_text, const char *name)
     struct csv t;
     char err[160];
     assert_int_equal(csv_parse(csv_text, strlen(csv_text), &t, err, sizeof(err)), 0);
-    struct plot_heatmap h = {name, "t", "answering", "timing", "ns", "cpu_a", "cpu_b", "ns_median"};
+    struct plot_heatmap h = {name,    "t",         "answering", "timing", "ns", "cpu_a",
+                             "cpu_b", "ns_median", NULL,        NULL,     NULL, NULL};
     /* gnuplot may be absent where unit tests run: the script is written first either way */
     (void)plot_heatmap_render(ft_root, &h, &t, err, sizeof(err));
     csv_free(&t);
@@ -60,6 +61,25 @@ static void test_scale_keeps_real_groups(void **state)
                             "2,1,80\n",
                             "groups");
     assert_non_null(strstr(gp, "set cbrange [0:80]"));
+}
+
+/* c2c's heatmap per line state: only the rows of that state in chase's buffer, the scale from
+   their own largest (issue 53). */
+static void test_heatmap_of_one_state(void **state)
+{
+    (void)state;
+    static const char text[] = "cpu_a,cpu_b,ns_median,state,home\n0,1,300,bounce,buffer\n"
+                               "0,1,40,modified,buffer\n1,0,44,modified,buffer\n"
+                               "0,1,900,modified,other_node\n0,1,20,exclusive,buffer\n";
+    struct csv t;
+    char err[160];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    struct plot_heatmap h = {"mod",   "t",         "answering", "timing",   "ns",   "cpu_a",
+                             "cpu_b", "ns_median", "state",     "modified", "home", "buffer"};
+    (void)plot_heatmap_render(ft_root, &h, &t, err, sizeof(err)); /* gnuplot may be absent */
+    assert_string_equal(gnuplot_file(ft_root, "mod", "dat"), "1 0 40\n\n0 1 44\n\n");
+    assert_non_null(strstr(gnuplot_file(ft_root, "mod", "gp"), "set cbrange [0:44]"));
+    csv_free(&t);
 }
 
 /* bw_cores' peak table: the peak rows only, in order, named by their mix; the scale from 0. */
@@ -89,6 +109,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scale_anchored_at_zero),
         cmocka_unit_test(test_scale_keeps_real_groups),
+        cmocka_unit_test(test_heatmap_of_one_state),
         cmocka_unit_test(test_bars_of_chosen_rows),
     };
     return cmocka_run_group_tests(tests, ft_group_setup, ft_group_teardown);

@@ -9,7 +9,7 @@
 
 #include "fit/analysis.h"
 
-#define PLOTS_PER_SOURCE 24 /* every experiment's plot, two for some */
+#define PLOTS_PER_SOURCE 32 /* every experiment's plot, two for some, c2c's one per state */
 
 struct plot_made {
     char file[128];                      /* PNG file name inside the output folder */

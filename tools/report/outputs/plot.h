@@ -91,6 +91,9 @@ int plot_draw(const char *outdir, const char *name, char *err, size_t cap);
 struct plot_heatmap {
     const char *name, *title, *xlabel, *ylabel, *zlabel;
     const char *x, *y, *z; /* columns */
+    /* Only the rows whose text column split holds split_value and column where holds equals
+       (each NULL: no such condition), as c2c's heatmap per line state. */
+    const char *split, *split_value, *where, *equals;
 };
 /* Draw outdir/NAME.png from table t; 0, or -1 with err saying why (as plot_render). */
 int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const struct csv *t,

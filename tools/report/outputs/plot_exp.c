@@ -310,23 +310,60 @@ static void add_markers(struct ctx *c, struct plot_spec *ps, const struct an_plo
         plot_mark_dram(ps, c->r->src->run);
 }
 
-/* Experiment e's heatmap (plot p has a z column), recorded like the other plots. */
-static void heatmap(struct ctx *c, size_t e, const struct an_plot *p, const char *name,
-                    const char *title)
+/* One heatmap h of experiment e's table, recorded like the other plots (none when no row of
+   it holds a value). */
+static void heatmap_one(struct ctx *c, size_t e, const struct an_plot *p,
+                        const struct plot_heatmap *h)
 {
-    struct plot_heatmap h = {name, title, p->xlabel, p->ylabel, p->zlabel, p->x, p->y, p->z};
     const struct csv *t = c->r->src->table[e];
-    int zc = csv_col(t, p->z);
+    int zc = csv_col(t, p->z), sc = h->split ? csv_col(t, h->split) : -1;
+    int wc = h->where ? csv_col(t, h->where) : -1;
     bool any = false;
     for (size_t i = 0; zc >= 0 && i < t->nrows; i++)
-        any |= isfinite(csv_num(t, i, zc));
+        any |=
+            isfinite(csv_num(t, i, zc)) &&
+            (sc < 0 || strcmp(csv_text(t, i, sc) ? csv_text(t, i, sc) : "", h->split_value) == 0) &&
+            (wc < 0 || strcmp(csv_text(t, i, wc) ? csv_text(t, i, wc) : "", h->equals) == 0);
     if (c->pl->n >= PLOTS_PER_SOURCE || !any) /* nothing measured: no plot (run.json says why) */
         return;
     struct plot_made *m = &c->pl->p[c->pl->n++];
-    snprintf(m->file, sizeof(m->file), "%s.png", name);
-    snprintf(m->caption[0], sizeof(m->caption[0]), "%s", p->caption);
+    snprintf(m->file, sizeof(m->file), "%s.png", h->name);
+    snprintf(m->caption[0], sizeof(m->caption[0]), "%s%s%s", p->caption,
+             h->split_value ? " Line state: " : "", h->split_value ? h->split_value : "");
     snprintf(m->caption[1], sizeof(m->caption[1]), "%s", c->r->an.verdict[e].headline);
-    m->ok = plot_heatmap_render(c->outdir, &h, t, m->err, sizeof(m->err)) == 0;
+    m->ok = plot_heatmap_render(c->outdir, h, t, m->err, sizeof(m->err)) == 0;
+}
+
+/* Experiment e's heatmap (plot p has a z column); with a split column one per its text value,
+   in table order (the first under the plot's own name, the others NAME_VALUE). */
+static void heatmap(struct ctx *c, size_t e, const struct an_plot *p, const char *name,
+                    const char *title)
+{
+    struct plot_heatmap h = {name, title, p->xlabel, p->ylabel, p->zlabel, p->x,
+                             p->y, p->z,  NULL,      NULL,      p->where,  p->equals};
+    const struct csv *t = c->r->src->table[e];
+    int sc = p->split ? csv_col(t, p->split) : -1;
+    if (sc < 0) { /* a table from before the split column: one heatmap of every row */
+        h.where = h.equals = NULL;
+        heatmap_one(c, e, p, &h);
+        return;
+    }
+    const char *seen[MAX_GROUPS];
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows && n < MAX_GROUPS; i++) {
+        const char *v = csv_text(t, i, sc);
+        size_t k = 0;
+        while (v && k < n && strcmp(seen[k], v) != 0)
+            k++;
+        if (!v || !v[0] || k < n)
+            continue;
+        seen[n++] = v;
+        char nm[160], tt[300];
+        snprintf(nm, sizeof(nm), n == 1 ? "%s" : "%s_%s", name, v);
+        snprintf(tt, sizeof(tt), "%s: %s", title, v);
+        h.name = nm, h.title = tt, h.split = p->split, h.split_value = v;
+        heatmap_one(c, e, p, &h);
+    }
 }
 
 /* Experiment e's bar chart (plot p has a bar column), recorded like the other plots. */

@@ -2,6 +2,7 @@
 // A heatmap PNG through gnuplot: one cell per (x, y) pair of a table, coloured by a value.
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,10 +31,17 @@ static size_t axis_values(const struct csv *t, int col, double *v)
     return n;
 }
 
+/* Whether text column col of row i holds want (col < 0 or want NULL: no condition). */
+static bool text_is(const struct csv *t, size_t i, int col, const char *want)
+{
+    const char *v = col >= 0 && want ? csv_text(t, i, col) : NULL;
+    return col < 0 || !want || (v && strcmp(v, want) == 0);
+}
+
 /* Data: "column row value" lines, a blank line after each row; missing pairs left out. The
    largest value goes to *zmax (0 when none). */
-static int write_matrix(const char *path, const struct csv *t, const int *cols, const double *ax,
-                        size_t n, double *zmax)
+static int write_matrix(const char *path, const struct plot_heatmap *h, const struct csv *t,
+                        const int *cols, const double *ax, size_t n, double *zmax)
 {
     *zmax = 0;
     FILE *f = fopen(path, "w");
@@ -43,7 +51,8 @@ static int write_matrix(const char *path, const struct csv *t, const int *cols, 
         for (size_t b = 0; b < n; b++) {
             double z = NAN;
             for (size_t i = 0; i < t->nrows; i++)
-                if (csv_num(t, i, cols[0]) == ax[a] && csv_num(t, i, cols[1]) == ax[b])
+                if (csv_num(t, i, cols[0]) == ax[a] && csv_num(t, i, cols[1]) == ax[b] &&
+                    text_is(t, i, cols[3], h->split_value) && text_is(t, i, cols[4], h->equals))
                     z = csv_num(t, i, cols[2]);
             if (isfinite(z)) { /* the diagonal and lost pairs stay blank */
                 fprintf(f, "%zu %zu %g\n", b, a, z);
@@ -96,7 +105,8 @@ static int write_heatmap_script(const char *path, const struct plot_heatmap *h, 
 int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const struct csv *t,
                         char *err, size_t cap)
 {
-    int cols[3] = {csv_col(t, h->x), csv_col(t, h->y), csv_col(t, h->z)};
+    int cols[5] = {csv_col(t, h->x), csv_col(t, h->y), csv_col(t, h->z),
+                   h->split ? csv_col(t, h->split) : -1, h->where ? csv_col(t, h->where) : -1};
     double ax[HEATMAP_MAX];
     if (cols[0] < 0 || cols[1] < 0 || cols[2] < 0) {
         snprintf(err, cap, "%s: the table lacks %s, %s or %s", h->name, h->x, h->y, h->z);
@@ -111,7 +121,7 @@ int plot_heatmap_render(const char *outdir, const struct plot_heatmap *h, const 
     if (plot_files_make(outdir, h->name, &pf, err, cap) != 0)
         return -1;
     double zmax;
-    if (write_matrix(pf.data, t, cols, ax, n, &zmax) != 0 ||
+    if (write_matrix(pf.data, h, t, cols, ax, n, &zmax) != 0 ||
         write_heatmap_script(pf.script, h, ax, n, zmax) != 0) {
         snprintf(err, cap, "cannot write %s: %s", pf.script, strerror(errno));
         return -1;
