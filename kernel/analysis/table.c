@@ -12,10 +12,10 @@ extern const struct an_experiment analysis_random, analysis_linear, analysis_fus
     analysis_atomics;
 
 static const struct an_experiment *const experiments[] = {
-    &analysis_random, &analysis_linear,    &analysis_fused,    &analysis_dual,
-    &analysis_scan,   &analysis_ring,      &analysis_offset,   &analysis_parallel,
-    &analysis_tlb,    &analysis_cores,     &analysis_c2c,      &analysis_loaded,
-    &analysis_numa,   &analysis_bandwidth, &analysis_bw_cores, &analysis_tail,
+    &analysis_random,  &analysis_linear,    &analysis_fused,    &analysis_dual,
+    &analysis_scan,    &analysis_ring,      &analysis_offset,   &analysis_parallel,
+    &analysis_tlb,     &analysis_cores,     &analysis_c2c,      &analysis_loaded,
+    &analysis_numa,    &analysis_bandwidth, &analysis_bw_cores, &analysis_tail,
     &analysis_atomics,
 };
 

@@ -10,10 +10,10 @@ extern const struct experiment experiment_random, experiment_linear, experiment_
     experiment_bandwidth, experiment_bw_cores, experiment_atomics;
 
 const struct experiment *const experiment_table[] = {
-    &experiment_random, &experiment_linear,    &experiment_fused,    &experiment_dual,
-    &experiment_scan,   &experiment_ring,      &experiment_offset,   &experiment_parallel,
-    &experiment_tlb,    &experiment_cores,     &experiment_c2c,      &experiment_loaded,
-    &experiment_numa,   &experiment_bandwidth, &experiment_bw_cores, &experiment_tail,
+    &experiment_random,  &experiment_linear,    &experiment_fused,    &experiment_dual,
+    &experiment_scan,    &experiment_ring,      &experiment_offset,   &experiment_parallel,
+    &experiment_tlb,     &experiment_cores,     &experiment_c2c,      &experiment_loaded,
+    &experiment_numa,    &experiment_bandwidth, &experiment_bw_cores, &experiment_tail,
     &experiment_atomics,
 };
 
