@@ -57,7 +57,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/refresh_expect.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
-	kernel/analysis/tlb_steps.c \
+	kernel/analysis/tlb_steps.c kernel/lib/msc.c \
 	kernel/analysis/verdict.c
 
 # Portable kernel code: built for the firmware and for the host.
@@ -120,7 +120,7 @@ KERNEL_SRCS := \
 	kernel/lib/rng_gauss.c \
 	kernel/run/run.c kernel/run/buffer_plan.c kernel/run/machine_checks.c kernel/machine/mca.c \
 	kernel/machine/ipmi_kcs.c kernel/run/ship.c \
-	kernel/lib/stats.c kernel/lib/msc.c \
+	kernel/lib/stats.c \
 	kernel/lib/strbuf.c \
 	kernel/run/summary.c \
 	kernel/chase/sweep.c \

@@ -106,4 +106,7 @@ check "hmat: chase-report reads the run" "$ROOT/build/chase-report" --out "$repo
 check "hmat: the report's numa matrix marks node 1 CPU-less and sets HMAT beside" sh -c "
     grep -qF '1 (CPU-less)' '$report/report.md' &&
     grep -qE 'HMAT 250(\\.0)? ns' '$report/report.md' && grep -qF 'HMAT 8192 MB/s' '$report/report.md'"
+check "hmat: the report's memory-side cache table names node 1's 16M cache, its sizes, what shows" \
+    grep -qE '^\| 1 \| 1 \| 0 \| 16M \(level 1\) \| 2M \.\. [0-9]+M \([0-9]+\) \| (step between|no step|unknown)' \
+    "$report/report.md"
 finish
