@@ -23,7 +23,7 @@ COMMON   = -std=gnu11 $(WARN) -MMD -MP -Ikernel -DCHASE_VERSION=\"$(VERSION)\" \
 # table.c files (docs/adding-an-experiment.md); tools/check-experiments.sh checks this list
 # against the tables. The source lists below take the files from here.
 EXPERIMENTS := random linear fused dual scan ring offset parallel tlb cores c2c loaded numa bandwidth bw_cores tail atomics
-EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c)
+EXPERIMENT_SRCS := $(EXPERIMENTS:%=kernel/experiments/%.c) kernel/experiments/numa_msc.c
 EXPERIMENT_ANALYSIS_SRCS := $(EXPERIMENTS:%=kernel/analysis/%.c)
 # Every per-experiment array is as long as this list (CHASE_EXPERIMENTS in COMMON), so the room
 # grows with the table. make cannot see a flag change: when the count differs from the one the
@@ -57,7 +57,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/refresh_expect.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \
-	kernel/analysis/tlb_steps.c \
+	kernel/analysis/tlb_steps.c kernel/lib/msc.c \
 	kernel/analysis/verdict.c
 
 # Portable kernel code: built for the firmware and for the host.
@@ -219,7 +219,7 @@ CONFIG_UNIT_SRCS := kernel/config/config.c kernel/config/config_parse.c \
 	tests/unit/stubs/stub_platform.c
 EXPERIMENT_ROWS_SRCS := $(CONFIG_UNIT_SRCS) kernel/experiments/table.c $(EXPERIMENT_SRCS) \
 	kernel/procs/mp.c kernel/procs/traffic.c kernel/machine/cpu_select.c kernel/machine/numa_table.c \
-	kernel/machine/tiers.c kernel/machine/hmat.c \
+	kernel/machine/tiers.c kernel/machine/hmat.c kernel/lib/msc.c \
 	kernel/procs/pairs.c kernel/procs/bounce.c kernel/procs/linestate.c kernel/procs/linepair.c \
 	kernel/procs/contend.c kernel/lib/rng.c \
 	kernel/stream/bw_plan.c kernel/stream/bw_team.c kernel/stream/node_bw.c kernel/stream/bw_levels.c \

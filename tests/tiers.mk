@@ -6,6 +6,11 @@ UNIT_TESTS += machine/test_hmat
 test_hmat_SRCS := kernel/machine/hmat.c kernel/machine/acpi.c kernel/lib/fmt.c \
 	kernel/lib/kstring.c kernel/lib/kmath.c
 
+# The memory-side cache sweep's span and step (numa.msc.csv).
+UNIT_TESTS += lib/test_msc
+test_msc_SRCS := kernel/lib/msc.c kernel/lib/stats.c kernel/lib/fmt.c kernel/lib/kstring.c \
+	kernel/lib/kmath.c tests/unit/stubs/stub_platform.c
+
 FUZZ_TARGETS += fuzz_hmat
 fuzz_hmat_SRCS := kernel/machine/hmat.c kernel/lib/fmt.c kernel/lib/kstring.c kernel/lib/kmath.c
 

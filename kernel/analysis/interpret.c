@@ -92,7 +92,7 @@ void analysis_run(const struct an_input *in, struct an_result *r)
     analysis_level_kinds(in, r);
     for (size_t e = 0; e < analysis_experiment_count() && e < AN_EXP_MAX; e++) {
         const struct an_experiment *x = analysis_experiment(e);
-        struct an_judge j = {in, r, in->table[e], x->name};
+        struct an_judge j = {in, r, in->table[e], x->name, in->side_table[e]};
         if (x->judge)
             x->judge(&j, &r->verdict[e]);
     }

@@ -49,7 +49,8 @@ struct verdict_tlb_step {
 
 /* What the analysis reads: the experiments' tables (index: analysis_experiment) and curves. */
 struct an_input {
-    const struct csv *table[AN_EXP_MAX]; /* NULL when that experiment did not run */
+    const struct csv *table[AN_EXP_MAX];      /* NULL when that experiment did not run */
+    const struct csv *side_table[AN_EXP_MAX]; /* its an_experiment's side_table, NULL: none */
     size_t ncurves;
     const struct an_curve *curve;
     double llc_bytes;  /* largest data or unified cache CPUID reports, 0 when unknown */
@@ -68,8 +69,9 @@ struct an_result {
 struct an_judge {
     const struct an_input *in;
     const struct an_result *r;
-    const struct csv *t; /* the experiment's own table, NULL when it did not run */
-    const char *name;    /* the experiment's name */
+    const struct csv *t;    /* the experiment's own table, NULL when it did not run */
+    const char *name;       /* the experiment's name */
+    const struct csv *side; /* its second table (an_experiment's side_table), NULL: none */
 };
 
 /* Most distinct values judge_values collects. */

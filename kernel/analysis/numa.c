@@ -2,15 +2,19 @@
 // The numa experiment's report side: the node x node matrix beside SLIT, the remote/local
 // latency ratio of every pair, whether the measured order is SLIT's, and the node x node read
 // bandwidth (all of a node's processors into each node's memory) where the run measured it;
-// CPU-less memory nodes marked, and the firmware's HMAT figures beside the measured ones.
+// CPU-less memory nodes marked, and the firmware's HMAT figures beside the measured ones; the step
+// each memory-side cache's sweep (numa.msc.csv) shows beside HMAT's size.
 #include "analysis/judge.h"
 #include "lib/fmt.h"
 #include "lib/kmath.h"
 #include "lib/kstring.h"
+#include "lib/msc.h"
 #include "lib/stats.h"
 
 #define NUMA_NODES 32      /* read back: AMD L3-as-node (24 domains), Xeon Max SNC4 (16) */
 #define NUMA_PAIR_LINES 16 /* more off-diagonal pairs: only the matrix is listed */
+#define NUMA_MSC_POINTS 64 /* points of one memory-side cache's sweep read (lib/msc.c reads 64) */
+#define NUMA_MSC_CACHES 8  /* memory-side caches listed; more are left out of the table */
 
 /* The matrix as read back: ns median and min, SLIT's distance (NaN: not measured, unknown). */
 struct numa_matrix {
@@ -225,6 +229,81 @@ static void local_remote(const struct numa_matrix *m, const double (*x)[NUMA_NOD
     *remote = nr ? stats_median(r, nr) : KM_NAN;
 }
 
+/* What one memory-side cache's sweep shows, for the table's last cell. */
+static void msc_shows(const struct msc_step *st, char *buf, size_t cap)
+{
+    char a[24], b[24];
+    fmt_size(a, sizeof(a), (double)st->from_bytes);
+    fmt_size(b, sizeof(b), (double)st->to_bytes);
+    if (!st->known)
+        ksnprintf(buf, cap,
+                  "unknown: no point between twice the last cache and half this one, "
+                  "or none at twice it");
+    else if (st->seen)
+        ksnprintf(buf, cap, "step between %s and %s, %.1f -> %.1f ns (x%.2f)", a, b, st->below_ns,
+                  st->beyond_ns, st->ratio);
+    else
+        ksnprintf(buf, cap, "no step: %.1f -> %.1f ns (x%.2f < x%.2f)", st->below_ns, st->beyond_ns,
+                  st->ratio, MSC_STEP_RATIO);
+}
+
+/* One row of the memory-side cache table: the rows of t of node's cache at level (t's order). */
+static void msc_row(const struct an_judge *j, const struct csv *t, const int *c, double node,
+                    double level, struct verdict *v)
+{
+    uint64_t size[NUMA_MSC_POINTS];
+    double ns[NUMA_MSC_POINTS], dom = 0, from = 0, cache = 0;
+    unsigned n = 0;
+    for (size_t i = 0; i < t->nrows && n < NUMA_MSC_POINTS; i++) {
+        if (csv_num(t, i, c[0]) != node || csv_num(t, i, c[2]) != level)
+            continue;
+        dom = csv_num(t, i, c[1]), from = csv_num(t, i, c[5]), cache = csv_num(t, i, c[3]);
+        size[n] = (uint64_t)csv_num(t, i, c[4]);
+        ns[n++] = csv_num(t, i, c[6]);
+    }
+    char cs[24], lo[24], hi[24], shows[160];
+    struct msc_step st;
+    msc_step_find(size, ns, n, (uint64_t)cache, (uint64_t)j->in->llc_bytes, &st);
+    msc_shows(&st, shows, sizeof(shows));
+    fmt_size(cs, sizeof(cs), cache);
+    fmt_size(lo, sizeof(lo), (double)size[0]);
+    fmt_size(hi, sizeof(hi), (double)size[n - 1]);
+    verdict_line(v, "| %.0f | %.0f | %.0f | %s (level %.0f) | %s .. %s (%u) | %s |", node, dom,
+                 from, cs, level, lo, hi, n, shows);
+}
+
+/* numa.msc.csv: a row per memory-side cache, the step its sweep shows beside HMAT's size. */
+static void msc_lines(const struct an_judge *j, struct verdict *v)
+{
+    static const char *const cols[] = {"mem_node",   "mem_domain", "cache_level", "cache_bytes",
+                                       "size_bytes", "cpu_node",   "ns_median"};
+    const struct csv *t = j->side;
+    int c[7];
+    double seen[NUMA_MSC_CACHES][2];
+    unsigned nseen = 0;
+    if (!t || !t->nrows)
+        return;
+    for (unsigned k = 0; k < 7; k++)
+        if ((c[k] = csv_col(t, cols[k])) < 0) {
+            verdict_line(v, "- numa.msc.csv lacks its %s column", cols[k]);
+            return;
+        }
+    verdict_line(v, "%s", "");
+    verdict_line(v, "| memory node | domain | from node | HMAT memory-side cache | sizes chased | "
+                    "the chase shows |");
+    verdict_line(v, "|---|---|---|---|---|---|");
+    for (size_t i = 0; i < t->nrows && nseen < NUMA_MSC_CACHES; i++) {
+        double node = csv_num(t, i, c[0]), level = csv_num(t, i, c[2]);
+        bool done = !kisfinite(node) || !kisfinite(level);
+        for (unsigned k = 0; k < nseen && !done; k++)
+            done = seen[k][0] == node && seen[k][1] == level;
+        if (done)
+            continue;
+        seen[nseen][0] = node, seen[nseen++][1] = level;
+        msc_row(j, t, c, node, level, v);
+    }
+}
+
 static void judge_numa(const struct an_judge *j, struct verdict *v)
 {
     static struct numa_matrix m;
@@ -241,6 +320,7 @@ static void judge_numa(const struct an_judge *j, struct verdict *v)
     size_t nratios = 0;
     pair_lines(&m, v, ratios, &nratios);
     hmat_lines(&m, v);
+    msc_lines(j, v);
     local_remote(&m, (const double(*)[NUMA_NODES])m.ns, &local, &remote);
     unsigned compared = 0, bad = 0;
     for (unsigned a = 0; a < m.n; a++)
@@ -302,4 +382,5 @@ const struct an_experiment analysis_numa = {
                         "node's memory (column), all started together: GB/s over the row's "
                         "processors; the diagonal is local memory."},
     .judge = judge_numa,
+    .side_table = "msc",
 };

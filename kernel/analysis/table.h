@@ -98,6 +98,9 @@ struct an_experiment {
     struct an_plot plot;
     struct an_plot also;        /* a second plot of the same table (stem NULL: none) */
     const struct an_dist *dist; /* its latency distribution, NULL: none */
+    /* A second table its verdict reads (an_judge's side), <exp>.<side_table>.csv in a run
+       folder ("msc": numa.msc.csv); NULL: none. */
+    const char *side_table;
     void (*judge)(const struct an_judge *j, struct verdict *v);
 };
 

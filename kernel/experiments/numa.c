@@ -4,6 +4,7 @@
 // read bandwidth of all of a node's processors into each node's memory beside it; CPU-less nodes
 // and special-purpose memory are targets too, HMAT's advertised figures beside the measured.
 #include "experiments/driver.h"
+#include "experiments/numa_msc.h"
 #include "point/ctx.h"
 #include "point/plan.h"
 #include "point/rows.h"
@@ -454,6 +455,8 @@ static int numa_measure(struct exp_ctx *ctx, struct numa_run *d)
     numa_print_matrix(d);
     node_bw_print(&d->t, d->mem, d->nmem, &d->bw);
     numa_print_tiers(d);
+    /* numa.msc.csv: a chase across each memory-side cache (after the node buffers are freed) */
+    int msc_rc = msc_sweep_caches(ctx, &d->t, d->hmat, d->cpu_of);
     if (failed == rows)
         return EXP_RUN_FAILED;
     if (failed)
@@ -461,7 +464,7 @@ static int numa_measure(struct exp_ctx *ctx, struct numa_run *d)
                   rows);
     else if (bw_rc) /* the latency matrix is whole; the bandwidth matrix lost a processor */
         kmemcpy(ctx->failure, bw_failure, sizeof(bw_failure));
-    return bw_rc;
+    return bw_rc ? bw_rc : msc_rc; /* a failed cache sweep set ctx->failure */
 }
 
 const struct experiment experiment_numa = {

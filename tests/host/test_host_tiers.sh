@@ -6,7 +6,8 @@
 # tests/host/numa_init.c runs `chase-host experiments=numa` as root and prints the run folder.
 # Checked: Linux's CPU-less node 1 as chase-host reads sysfs, its buffer bound with mbind and
 # found there by move_pages, the HMAT read from /sys/firmware/acpi/tables/HMAT into run.json,
-# and numa's row 0 -> 1 cpu_less with HMAT's figures beside. TCG timings are never judged.
+# and numa's row 0 -> 1 cpu_less with HMAT's figures beside; a 16M memory-side cache in front of
+# node 1, crossed by numa.msc.csv's chase in node 1. TCG timings are never judged.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -31,6 +32,7 @@ timeout "$BOOT_TIMEOUT_S" qemu-system-x86_64 -machine q35,hmat=on -accel tcg -cp
     -numa "hmat-lb,$lb,target=0,data-type=access-bandwidth,bandwidth=20G" \
     -numa "hmat-lb,$lb,target=1,data-type=access-latency,latency=250" \
     -numa "hmat-lb,$lb,target=1,data-type=access-bandwidth,bandwidth=8G" \
+    -numa hmat-cache,node-id=1,size=16M,level=1,associativity=direct,policy=write-back,line=64 \
     -kernel "$KERNEL" -initrd "$work/initrd.gz" \
     -append "console=ttyS0 quiet panic=-1 -- profile=quick experiments=numa numa.size=2M" \
     -display none -no-reboot -monitor none -serial "file:$work/serial.log" \
@@ -38,7 +40,7 @@ timeout "$BOOT_TIMEOUT_S" qemu-system-x86_64 -machine q35,hmat=on -accel tcg -cp
 rc=$?
 log=$work/serial.txt
 tr -d '\r' <"$work/serial.log" >"$log"
-for f in console.txt run.json numa.csv; do
+for f in console.txt run.json numa.csv numa.msc.csv; do
     awk -v f="$f" '$0 == "=== file " f " ===" {on = 1; next} $0 == "=== end " f " ===" {on = 0}
         on' "$log" >"$dir/$f"
 done
@@ -65,4 +67,10 @@ check "numa.csv: row 0 -> 1 cpu_less beside 250 ns and 8192 MB/s, row 0 -> 0 bes
         print $c["cpu_node"] $c["mem_node"], $c["cpu_less"], $c["hmat_latency_ns"] + 0,
               $c["hmat_bandwidth_mbs"] }' "$dir/numa.csv" | sort | tr '\n' ';')" \
     = "00 false 90 20480;01 true 250 8192;"
+check "numa.msc.csv: node 1's 16M memory-side cache crossed from 2M to 128M in node 1 (mbind)" \
+    test "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["ns_median"] > 0 && $c["buffer_placement"] ~ /^mbind\(MPOL_BIND\) to node 1/ {
+        print $c["mem_node"] $c["cpu_node"] $c["cache_bytes"], $c["size_bytes"] / 1048576 }' \
+        "$dir/numa.msc.csv" | tr '\n' ';')" \
+    = "1016777216 2;1016777216 4;1016777216 8;1016777216 16;1016777216 32;1016777216 64;1016777216 128;"
 finish

@@ -7,7 +7,9 @@
 # figures and the cache, the banner prints them, numa measures node 1 from node 0's processor
 # (HMAT's attached initiator), its row says cpu_less and sets HMAT's figures beside the measured
 # ones, and chase-report marks the CPU-less column and sets HMAT beside the matrix. TCG timings
-# are never judged: only that a measured figure and its ratio are there.
+# are never judged: only that a measured figure and its ratio are there. numa also chases across
+# the memory-side cache (numa.msc.csv): node 1 is large enough (192M, of which about half is free
+# after the firmware) for the quick profile's sizes to run from 2M past twice the 16M cache.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -17,9 +19,9 @@ lb() { # lb INITIATOR TARGET TYPE VALUE: one -numa hmat-lb entry
     HMAT+=(--qemu -numa --qemu
         "hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=$3,$key=$4")
 }
-HMAT=(--mem 224M --smp 2 --qemu -machine --qemu hmat=on
+HMAT=(--mem 320M --smp 2 --qemu -machine --qemu hmat=on
     --qemu -object --qemu memory-backend-ram,id=m0,size=128M
-    --qemu -object --qemu memory-backend-ram,id=m1,size=96M
+    --qemu -object --qemu memory-backend-ram,id=m1,size=192M
     --qemu -numa --qemu node,nodeid=0,cpus=0-1,memdev=m0
     --qemu -numa --qemu node,nodeid=1,memdev=m1,initiator=0)
 lb 0 0 access-latency 90
@@ -73,9 +75,38 @@ check "hmat: numa.csv has the 1 x 2 matrix only (node 1 has no processor of its 
     test "$(csv_rows "$RUN_DIR/numa.csv")" = 2
 check "hmat: the console's table sets the measured beside HMAT" sh -c "
     grep -qE '^ +0 +1 +yes +[0-9.]+ +250.0 +[0-9.]+ +8192$' '$RUN_DIR/console.txt'"
+# The memory-side cache sweep: numa.msc.csv's columns as documented, every row in node 1 (domain
+# 1, its 16M level-1 cache) chased from node 0's processor 0 in a buffer inside node 1's range,
+# sizes a power of two apart from 2M (the cache / 8) to 32M or more (twice it at least), a
+# measured median each; the console names the step, or that none shows, beside HMAT's 16M.
+msc=$RUN_DIR/numa.msc.csv
+check "hmat: numa.msc.csv has the documented columns" test "$(head -1 "$msc" 2>/dev/null |
+    cut -d, -f1-13)" = "mem_node,mem_domain,cpu_node,cpu,cache_level,cache_bytes,size_bytes,\
+size_vs_cache,stride_bytes,slots,chain_checksum,buffer_phys,buffer_placement"
+n1=$(jq -r '.memory_nodes.nodes[1].ranges[0] | "\(.base) \(.base + .size_bytes)"' "$j")
+check "hmat: numa.msc.csv's rows cross node 1's 16M cache in node 1's memory, from cpu 0" awk -F, \
+    -v lo="${n1% *}" -v hi="${n1#* }" '
+    function hex(s, v, i) { # mawk has no strtonum: "0x..." digit by digit
+        for (i = 3; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+        return v }
+    NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+    { n++; phys = hex($k["buffer_phys"]); size = $k["size_bytes"] + 0 }
+    $k["mem_node"] != 1 || $k["mem_domain"] != 1 || $k["cpu_node"] != 0 || $k["cpu"] != 0 ||
+    $k["cache_level"] != 1 || $k["cache_bytes"] != 16777216 || !($k["ns_median"] > 0) ||
+    phys < lo || phys + size > hi || $k["buffer_placement"] == "" ||
+    $k["size_vs_cache"] + 0 != size / 16777216 { bad++ }
+    n > 1 && size != 2 * last { bad++ }
+    { last = size; if (n == 1) first = size }
+    END { exit !(n >= 5 && !bad && first == 2097152 && last >= 33554432) }' "$msc"
+check "hmat: the console names the step (or none) beside HMAT's 16M" grep -qE \
+    "^memory-side cache of domain 1: (step between .* HMAT's cache 16M|no step: .* HMAT's cache 16M|step unknown: .*half HMAT's 16M)" \
+    "$RUN_DIR/console.txt"
 report=$WORK/report
 check "hmat: chase-report reads the run" "$ROOT/build/chase-report" --out "$report" "$RUN_DIR"
 check "hmat: the report's numa matrix marks node 1 CPU-less and sets HMAT beside" sh -c "
     grep -qF '1 (CPU-less)' '$report/report.md' &&
     grep -qE 'HMAT 250(\\.0)? ns' '$report/report.md' && grep -qF 'HMAT 8192 MB/s' '$report/report.md'"
+check "hmat: the report's memory-side cache table names node 1's 16M cache, its sizes, what shows" \
+    grep -qE '^\| 1 \| 1 \| 0 \| 16M \(level 1\) \| 2M \.\. [0-9]+M \([0-9]+\) \| (step between|no step|unknown)' \
+    "$report/report.md"
 finish

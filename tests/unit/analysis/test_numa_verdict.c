@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the numa verdict over matrices whose answer is known: local against remote,
-// the ratio per pair, SLIT's order kept or broken, and the read bandwidth matrix.
+// the ratio per pair, SLIT's order kept or broken, the read bandwidth matrix, and the step each
+// memory-side cache's sweep (numa.msc.csv) shows.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -108,6 +110,50 @@ static void test_no_bandwidth_columns(void **state)
     assert_null(strstr(v->headline, "GB/s"));
 }
 
+#define MSC_HEAD "mem_node,mem_domain,cpu_node,cpu,cache_level,cache_bytes,size_bytes,ns_median\n"
+
+/* Judge a two-node numa table with numa.msc.csv's text beside it (an LLC of 32M); the verdict. */
+static const struct verdict *judge_msc(const char *msc)
+{
+    static struct csv t, side;
+    const char *text = HEAD "0,0,90,85,10\n0,1,140,130,21\n";
+    char err[128];
+    assert_int_equal(csv_parse(text, strlen(text), &t, err, sizeof(err)), 0);
+    assert_int_equal(csv_parse(msc, strlen(msc), &side, err, sizeof(err)), 0);
+    int idx = analysis_experiment_index("numa");
+    struct an_input in = {.line_bytes = 64, .llc_bytes = 32.0 * (1 << 20)};
+    in.table[idx] = &t;
+    in.side_table[idx] = &side;
+    analysis_run(&in, &r);
+    csv_free(&t);
+    csv_free(&side);
+    return &r.verdict[idx];
+}
+
+/* A 1G memory-side cache in front of node 1, chased from node 0: 100 ns up to it, 200 beyond;
+ * a second, flat one (level 2, 4G) says no step. */
+static void test_memory_side_cache(void **state)
+{
+    (void)state;
+    const char *g = "1,1,0,0,1,1073741824,";
+    char msc[1024];
+    snprintf(msc, sizeof(msc),
+             MSC_HEAD "%s134217728,98\n%s268435456,100\n%s536870912,101\n%s1073741824,120\n"
+                      "%s2147483648,190\n%s4294967296,200\n%s8589934592,202\n"
+                      "1,1,0,0,2,4294967296,1073741824,300\n1,1,0,0,2,4294967296,2147483648,301\n"
+                      "1,1,0,0,2,4294967296,8589934592,302\n",
+             g, g, g, g, g, g, g);
+    const struct verdict *v = judge_msc(msc);
+    assert_true(has_line(v, "| 1 | 1 | 0 | 1G (level 1) | 128M .. 8G (7) | step between 1G and 2G, "
+                            "100.0 -> 200.0 ns (x2.00) |"));
+    assert_true(has_line(v,
+                         "| 1 | 1 | 0 | 4G (level 2) | 1G .. 8G (3) | no step: 300.5 -> 302.0 ns "
+                         "(x1.00 < x1.15) |"));
+    /* no side table: no such rows */
+    v = judge(HEAD "0,0,90,85,10\n0,1,140,130,21\n");
+    assert_false(has_line_starting(v, "| memory node |"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_no_slit),
         cmocka_unit_test(test_read_bandwidth),
         cmocka_unit_test(test_no_bandwidth_columns),
+        cmocka_unit_test(test_memory_side_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

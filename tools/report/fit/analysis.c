@@ -79,8 +79,10 @@ static void interpret(struct source_result *r)
     for (size_t i = 0; i < s->ncaches && in.ncaches < AN_CACHES_MAX; i++)
         if (strcmp(s->cache[i].type, "instruction") != 0 && s->cache[i].size_bytes > 0)
             in.cache_bytes[in.ncaches++] = s->cache[i].size_bytes;
-    for (size_t e = 0; e < EXP_COUNT; e++)
+    for (size_t e = 0; e < EXP_COUNT; e++) {
         in.table[e] = s->table[e];
+        in.side_table[e] = s->side[e][SIDE_TABLE];
+    }
     analysis_run(&in, &r->an);
     for (size_t i = 0; i < s->ncurves; i++) {
         r->cr[i].c = &s->curve[i];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // An experiment's side files in a run folder: its histogram (<exp>.hist.csv) and its time series
-// of slow batches (<exp>.samples.csv), each kept when it has the columns the report reads.
+// of slow batches (<exp>.samples.csv), each kept when it has the columns the report reads, and
+// the second table its verdict reads (<exp>.<side_table>.csv).
 #include "inputs/input_side.h"
 
 #include <stdio.h>
@@ -62,16 +63,37 @@ static struct csv *side_read(struct source *s, const char *path, const char *fil
     return c;
 }
 
+/* The second table its verdict reads (<exp>.<side_table>.csv), whatever its columns. */
+static void load_side_table(struct source *s, size_t e)
+{
+    const char *suffix = analysis_experiment(e)->side_table;
+    char file[96], path[4300];
+    if (!suffix)
+        return;
+    snprintf(file, sizeof(file), "%s.%s.csv", exp_name(e), suffix);
+    snprintf(path, sizeof(path), "%s/%s", s->path, file);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return;
+    fclose(fp);
+    if (s->side[e][SIDE_TABLE]) {
+        csv_free(s->side[e][SIDE_TABLE]);
+        free(s->side[e][SIDE_TABLE]);
+    }
+    s->side[e][SIDE_TABLE] = side_read(s, path, file);
+}
+
 void run_load_sides(struct source *s, size_t e)
 {
     const struct an_dist *x = analysis_experiment(e)->dist;
+    load_side_table(s, e);
     if (!x)
         return;
     const char *const cols[SIDE_KINDS][4] = {
         [SIDE_HIST] = {x->size, x->bin_low, x->bin_high, x->count},
         [SIDE_SAMPLES] = {x->size, x->time_us, x->excess_ns, x->size},
     };
-    for (size_t k = 0; k < SIDE_KINDS; k++) {
+    for (size_t k = 0; k < SIDE_TABLE; k++) {
         char file[96], path[4300];
         snprintf(file, sizeof(file), "%s%s", exp_name(e), side_suffix[k]);
         snprintf(path, sizeof(path), "%s/%s", s->path, file);

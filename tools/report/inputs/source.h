@@ -51,8 +51,9 @@ struct cache_info {
     double size_bytes, ways, line_bytes, sets, shared_by;
 };
 
-/* An experiment's side files (inputs/input_side.h): its histogram and its slow batches. */
-enum side_kind { SIDE_HIST, SIDE_SAMPLES, SIDE_KINDS };
+/* An experiment's side files (inputs/input_side.h): its histogram, its slow batches and its
+   second table (an_experiment's side_table). */
+enum side_kind { SIDE_HIST, SIDE_SAMPLES, SIDE_TABLE, SIDE_KINDS };
 
 struct source {
     char path[4096];
