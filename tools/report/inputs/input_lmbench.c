@@ -82,17 +82,15 @@ static bool headerless_rows(const char *text, size_t len)
     return false;
 }
 
+static bool any_stride_header(const char *l, size_t n)
+{
+    double stride;
+    return stride_header(l, n, &stride);
+}
+
 bool foreign_is_lmbench(const char *text, size_t len)
 {
-    struct rline_iter it;
-    const char *l;
-    size_t n;
-    double stride;
-    rline_init(&it, text, len);
-    while (rline_next(&it, &l, &n) && it.line_no <= SNIFF_LINES)
-        if (stride_header(l, n, &stride))
-            return true;
-    return headerless_rows(text, len);
+    return rtext_any_line(text, len, SNIFF_LINES, any_stride_header) || headerless_rows(text, len);
 }
 
 /* lat_mem_rd prints sizes in MiB (five decimals; pastes may keep more or fewer): the whole
@@ -287,14 +285,7 @@ static bool chase_header(const char *l, size_t n)
 
 bool foreign_is_random_chase(const char *text, size_t len)
 {
-    struct rline_iter it;
-    const char *l;
-    size_t n;
-    rline_init(&it, text, len);
-    while (rline_next(&it, &l, &n) && it.line_no <= SNIFF_LINES)
-        if (chase_header(l, n))
-            return true;
-    return false;
+    return rtext_any_line(text, len, SNIFF_LINES, chase_header);
 }
 
 int foreign_parse_random_chase(const char *text, size_t len, struct source *s, char *err,

@@ -28,16 +28,14 @@ static bool sizekb_line(const char *l, size_t n)
     return rtext_starts(l, n, "Testing ") && rtext_contains(l, n, " KB only");
 }
 
+static bool memlat_line(const char *l, size_t n)
+{
+    return memlat_header(l, n) || sizekb_line(l, n);
+}
+
 bool foreign_is_memlat(const char *text, size_t len)
 {
-    struct rline_iter it;
-    const char *l;
-    size_t n;
-    rline_init(&it, text, len);
-    while (rline_next(&it, &l, &n) && it.line_no <= SNIFF_LINES)
-        if (memlat_header(l, n) || sizekb_line(l, n))
-            return true;
-    return false;
+    return rtext_any_line(text, len, SNIFF_LINES, memlat_line);
 }
 
 /* "48,1.234567": a size in KB and a latency in ns. */

@@ -23,14 +23,7 @@ static bool tiny_header(const char *l, size_t n)
 
 bool foreign_is_tinymembench(const char *text, size_t len)
 {
-    struct rline_iter it;
-    const char *l;
-    size_t n;
-    rline_init(&it, text, len);
-    while (rline_next(&it, &l, &n) && it.line_no <= SNIFF_LINES)
-        if (tiny_header(l, n))
-            return true;
-    return false;
+    return rtext_any_line(text, len, SNIFF_LINES, tiny_header);
 }
 
 /* Start the single and dual read curves of one "block size" table. */

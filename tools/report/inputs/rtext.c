@@ -232,3 +232,16 @@ void rtext_tag(char *dst, size_t cap, const char *src)
     }
     dst[o] = 0;
 }
+
+bool rtext_any_line(const char *text, size_t len, size_t max_lines,
+                    bool (*is_line)(const char *line, size_t n))
+{
+    struct rline_iter it;
+    const char *l;
+    size_t n;
+    rline_init(&it, text, len);
+    while (rline_next(&it, &l, &n) && it.line_no <= max_lines)
+        if (is_line(l, n))
+            return true;
+    return false;
+}

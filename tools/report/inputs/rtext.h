@@ -39,6 +39,11 @@ void rline_init(struct rline_iter *it, const char *s, size_t n);
  */
 bool rline_next(struct rline_iter *it, const char **line, size_t *len);
 
+/* Whether one of the first max_lines lines of [text, text + len) is a line is_line knows: how a
+ * reader sniffs its format near the top of a paste. */
+bool rtext_any_line(const char *text, size_t len, size_t max_lines,
+                    bool (*is_line)(const char *line, size_t n));
+
 /* Skip leading and trailing white space of [*s, *s + *n). */
 void rtext_trim(const char **s, size_t *n);
 /* True when [s, s + n) starts with prefix. */

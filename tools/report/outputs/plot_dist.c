@@ -134,6 +134,18 @@ static void panel_script(FILE *f, const struct hist_plot *hp, const struct panel
 }
 
 /* Draw hp: a panel per level, two columns when there are several. */
+/* Close a plot's data and script files: 0, or -1 with err saying which could not be written
+ * (either may be NULL, when it never opened). */
+static int close_pair(FILE *dat, FILE *gp, const char *script, char *err, size_t cap)
+{
+    bool bad = !dat || !gp;
+    bad |= dat && fclose(dat) != 0;
+    bad |= gp && fclose(gp) != 0;
+    if (bad)
+        snprintf(err, cap, "cannot write %.160s: %s", script, strerror(errno));
+    return bad ? -1 : 0;
+}
+
 static int hist_render(const char *outdir, const struct hist_plot *hp, char *err, size_t cap)
 {
     struct plot_files pf;
@@ -163,13 +175,8 @@ static int hist_render(const char *outdir, const struct hist_plot *hp, char *err
     }
     if (gp)
         fprintf(gp, "unset multiplot\n");
-    bool bad = !dat || !gp;
-    bad |= dat && fclose(dat) != 0;
-    bad |= gp && fclose(gp) != 0;
-    if (bad) {
-        snprintf(err, cap, "cannot write %.160s: %s", pf.script, strerror(errno));
+    if (close_pair(dat, gp, pf.script, err, cap) != 0)
         return -1;
-    }
     if (bins == 0) {
         snprintf(err, cap, "%s: no histogram bins to plot", hp->name);
         return -1;
@@ -362,13 +369,8 @@ static int slow_render(const char *outdir, const struct dist_run *d, const char 
             comb_panel(dat, gp, d, name, d->n, first[rp]);
         fprintf(gp, "unset multiplot\n");
     }
-    bool bad = !dat || !gp;
-    bad |= dat && fclose(dat) != 0;
-    bad |= gp && fclose(gp) != 0;
-    if (bad) {
-        snprintf(err, cap, "cannot write %.160s: %s", pf.script, strerror(errno));
+    if (close_pair(dat, gp, pf.script, err, cap) != 0)
         return -1;
-    }
     if (all == 0) {
         snprintf(err, cap, "no slow batches at any size, so nothing to plot over time");
         return -1;
