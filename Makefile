@@ -54,6 +54,7 @@ KERNEL_ANALYSIS_SRCS := $(EXPERIMENT_ANALYSIS_SRCS) \
 	kernel/analysis/levels.c \
 	kernel/analysis/levels_model.c \
 	kernel/analysis/levels_prep.c \
+	kernel/analysis/levels_notes.c \
 	kernel/analysis/refresh_expect.c \
 	kernel/analysis/summary_text.c \
 	kernel/analysis/table.c \

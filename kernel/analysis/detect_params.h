@@ -30,9 +30,18 @@
  * unless the grid cuts it (a 1M L2 at 0.9M: 512K, 1M, 2M rise x2.3 then x2.7): the latency model
  * then merges the two (levels.c's merge_split). */
 #define SPLIT_RISE_LN 0.6
-/* Share of a step's rise (in ln) at which its level's size is read: set conflicts start the rise
- * before the cache is full, so a lower share reads too small (a 2M L2 read 1.29M at 0.15). */
+/* Share of a step's rise (in ln) that places it between two points of a sparse curve (one per
+ * octave), and where a dense curve's effective size is read. Low enough that the grid point just
+ * past a cache that is not a power of two (24K, 48K, 1.25M, 1.5M) has made it, high enough that
+ * the point an octave below a cache (set conflicts, TLB misses start the rise there) has not: a
+ * sparse curve then places a cache C in [C/2, C] or [C, 2C], whose middles lie within 1.42x. */
 #define LEVELS_STEP_FRACTION 0.3
+/* Share of a step's rise (in ln) at which a dense curve's level size is read: its middle. A
+ * pseudo-LRU cache with random page colours misses about half its lines when the chase is its
+ * capacity C (a x4 step two thirds made there, in ln; half made near 0.8C), a random-replacement
+ * one only from C on (half made at 1.5C): the middle lies within 1.5x of C for both, where
+ * LEVELS_STEP_FRACTION reads the size at which misses start (0.6C: Zen 4's 1M L2 at 636K). */
+#define LEVELS_SIZE_FRACTION 0.5
 /* Steps per octave of the search for the capacity the latency model reads from a step
  * (levels_model.c): a resolution far finer than any curve's grid, not tuned. */
 #define MODEL_GRID 64

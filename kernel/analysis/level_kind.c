@@ -23,6 +23,7 @@ struct kind_ctx {
     const struct an_input *in;
     const struct an_curve *c;
     double ns_offset; /* added to the curve's latencies for ratios (a relative curve's L1) */
+    bool tlb_ran;     /* the run has the tlb experiment's curves: its steps witness TLB reaches */
     size_t nsteps;
     struct verdict_tlb_step step[LEVELS_MAX];
 };
@@ -166,7 +167,7 @@ static bool mark_measured_tlb(const struct kind_ctx *k, struct detection *d, siz
     struct level *lv = &d->level[i];
     const struct an_curve *c = k->c;
     struct verdict_tlb_step st;
-    if (i + 1 >= d->nlevels || !measured_step(k, lv->size_bytes, &st))
+    if (i + 1 >= d->nlevels || !measured_step(k, lv->effective_bytes, &st))
         return false;
     char sz[32], rs[32], pg[32];
     lv->kind = LEVEL_TLB;
@@ -195,7 +196,7 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
         return;
     if (mark_measured_tlb(k, d, i, ratio))
         return;
-    double reach = candidate_reach(in, c, lv->size_bytes);
+    double reach = candidate_reach(in, c, lv->effective_bytes);
     if (reach <= 0) {
         if (i + 1 == d->nlevels)
             mark_walk_step(in, c, d, lv, ratio);
@@ -203,6 +204,15 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
     }
     char sz[32], rs[32];
     make_uncertain(lv, reach, sz, rs);
+    if (!k->tlb_ran && i + 1 < d->nlevels && d->level[i + 1].kind == LEVEL_CACHE) {
+        lv->kind = LEVEL_TLB;
+        levels_note(d,
+                    "the step at %s (x%.2f) rises as a page walk does, not as a cache (x2), at a "
+                    "common TLB's reach (%s), below a cache: a TLB step by its size and rise (no "
+                    "tlb experiment measured it)",
+                    sz, ratio, rs);
+        return;
+    }
     levels_note(d,
                 "the step at %s (x%.2f) sits where a TLB's reach would be (%s)%s: cache or "
                 "TLB, uncertain",
@@ -219,6 +229,8 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
         return;
     struct kind_ctx k = {
         .in = in, .c = &in->curve[r->primary], .ns_offset = r->cr[r->primary].ns_offset};
+    size_t count;
+    k.tlb_ran = analysis_tlb_reference(in, r, &count) >= 0;
     k.nsteps = analysis_tlb_steps(in, r, k.step, LEVELS_MAX);
     struct detection *d = &r->cr[r->primary].det;
     for (size_t i = 0; i < d->nlevels; i++)

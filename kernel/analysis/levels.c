@@ -12,10 +12,12 @@
 //     first point alone, or into the last point alone, is no step. Two steps split so, whose
 //     points lie within a step's rise of one cache's latency model (levels_model.c) up to the
 //     plateau after them (or where the second's rise ends), are one cache's step: merged.
-//  4. Each step ends a level. Its size is where the fit has made LEVELS_STEP_FRACTION of the
-//     step's rise, reported with the two measured sizes around it (the interval the data
-//     place it in; on a sparse curve the size is that interval's geometric middle; an interval
-//     astride o->walk_bytes moves one point up, its points then paying page walks alike); its
+//  4. Each step ends a level. Its size is where the fit has made LEVELS_SIZE_FRACTION (half) of
+//     the step's rise, its effective size where it has made LEVELS_STEP_FRACTION, each reported
+//     with the two measured sizes around it (the interval the data place it in; on a sparse
+//     curve both are the geometric middle of the interval the LEVELS_STEP_FRACTION point lies
+//     in; an interval astride o->walk_bytes moves one point up, its points then paying page
+//     walks alike); its
 //     latency is the median of the points between the previous step and this one. The level is a
 //     cache when its step rises CACHE_RISE_LN from its plateau to the plateau after it (its
 //     steepest octave, where the curve shows no plateau after it) and a point between the previous
@@ -24,8 +26,6 @@
 //     noted. On a curve of time over an L1 hit the first level, from the first point, is the L1.
 //  5. What follows the last step is memory, unless the curve ended inside CPUID's last cache
 //     (then that cache, open-ended) or still rising (then memory's latency is a lower bound).
-#include <stdarg.h>
-
 #include "analysis/levels_int.h"
 #include "analysis/detect_params.h"
 #include "lib/fmt.h"
@@ -41,6 +41,7 @@ struct step {
     double peak;         /* the steepest octave's rise (ln) */
     bool ended_by_split; /* the next step began right after it (starts_next) */
     bool apart;          /* split from the step before, which one cache's model rejects */
+    bool merged;         /* two split steps one cache's model joined (merge_split) */
 };
 
 /* The fit's rise over the octave after point j. */
@@ -86,7 +87,7 @@ static size_t find_steps(const struct lpoints *p, struct step *st, size_t max)
             j++;
             continue;
         }
-        struct step s = {j, j, r, false, false};
+        struct step s = {j, j, r, false, false, false};
         double peak_x = p->x[j];
         while (s.b + 1 < p->n && window_inside(p, s.b + 1)) {
             double next = rise_after(p, s.b + 1);
@@ -138,41 +139,24 @@ static double median_of(const double *v, size_t a, size_t b)
     return n ? stats_median(tmp, n) : KM_NAN;
 }
 
-void levels_note(struct detection *d, const char *fmt, ...)
-{
-    if (d->nnotes >= LEVELS_NOTES)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    kvsnprintf(d->note[d->nnotes++], LEVELS_NOTE_CHARS, fmt, ap);
-    va_end(ap);
-}
-
-void levels_size_meaning(char *dst, size_t cap, const struct detection *d)
-{
-    if (d && d->sparse)
-        ksnprintf(dst, cap,
-                  "the middle of the two measured sizes around the step; at one point per "
-                  "octave only the two sizes around it are known");
-    else
-        ksnprintf(dst, cap, "where latency has risen %.0f%% of the way to the next level",
-                  100 * LEVELS_STEP_FRACTION);
-}
-
 /* Whether the fit overrules point j by at least a step's rise. */
 static bool overruled(const struct lpoints *p, size_t j)
 {
     return kfabs(p->y[j] - p->f[j]) >= STEP_RISE_LN;
 }
 
-/* Level lv ending at step s, its plateau from point a, the plateau after the step at latency lm
- * (fit, with offset; NaN where the curve shows no plateau after it): size where the fit makes
- * LEVELS_STEP_FRACTION of the step's rise, and between which two points that is. */
-static void set_level(const struct lpoints *p, size_t a, const struct step *s, double lm,
-                      const struct detect_opts *o, bool sparse, struct level *lv)
+/* Where the fit makes share frac of step s's rise: between points c and h, t of the way (in
+ * octaves) from c to h. */
+struct reading {
+    size_t c, h;
+    double t;
+};
+
+static struct reading read_step(const struct lpoints *p, size_t a, const struct step *s,
+                                double frac, const struct detect_opts *o)
 {
     size_t e = step_end(p, s), c = s->a, h;
-    double thr = p->f[s->a] + LEVELS_STEP_FRACTION * (p->f[e] - p->f[s->a]), offset = o->ns_offset;
+    double thr = p->f[s->a] + frac * (p->f[e] - p->f[s->a]);
     while (c + 1 < e && p->f[c + 1] < thr)
         c++;
     /* A bracket whose upper point lies beyond o->walk_bytes and its lower one below: the upper
@@ -190,9 +174,37 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
         h++;
     double df = p->f[h] - p->f[c];
     double t = df > 1e-12 ? kfmin(kfmax((thr - p->f[c]) / df, 0), 1) : 0;
-    /* The plateau runs to the last point below the size: where the step's window begins (s->a)
-     * the curve may not have started to rise yet. */
-    size_t last = c > a ? c : a;
+    return (struct reading){c, h, t};
+}
+
+/* The size a reading gives: on a sparse curve the bracket's geometric middle, which lies within
+ * the square root of its width of any capacity in it (1.41x at one point per octave), the
+ * smallest worst case, since the step's place between the points is not seen. */
+static double reading_size(const struct lpoints *p, struct reading r, bool sparse)
+{
+    return kexp2(p->x[r.c] + (sparse ? 0.5 : r.t) * (p->x[r.h] - p->x[r.c]));
+}
+
+/* Level lv ending at step s, its plateau from point a, the plateau after the step at latency lm
+ * (fit, with offset; NaN where the curve shows no plateau after it): its effective size where
+ * the fit makes LEVELS_STEP_FRACTION of the step's rise, its size (capacity) where it makes
+ * LEVELS_SIZE_FRACTION on a dense curve, and between which two points that is. */
+static void set_level(const struct lpoints *p, size_t a, const struct step *s, double lm,
+                      const struct detect_opts *o, bool sparse, struct level *lv)
+{
+    struct reading eff = read_step(p, a, s, LEVELS_STEP_FRACTION, o);
+    /* A step whose points one cache's latency model does not fit (a step's rise off it) may
+     * hold two caches' rises, whose middle lies between them: read where it starts, as on a
+     * sparse curve. */
+    size_t e = step_end(p, s);
+    double misfit = KM_NAN;
+    lmodel_capacity(p, s->a, e, kexp(p->f[s->a]), kisfinite(lm) ? lm : kexp(p->f[e]), &misfit);
+    bool start = sparse || s->merged || !(misfit < STEP_RISE_LN);
+    struct reading cap = start ? eff : read_step(p, a, s, LEVELS_SIZE_FRACTION, o);
+    double offset = o->ns_offset;
+    /* The plateau runs to the last point below the effective size: where the step's window
+     * begins (s->a) the curve may not have started to rise yet. */
+    size_t last = eff.c > a ? eff.c : a;
     lv->first = a;
     lv->last = last;
     lv->from_bytes = kexp2(p->x[a]);
@@ -200,12 +212,10 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
     lv->latency_ns = median_of(p->ns, a, last) - offset;
     lv->cycles = median_of(p->cyc, a, last);
     lv->size_known = true;
-    /* Where the points lie an octave apart or more, the step's place between them is not seen:
-     * the bracket's geometric middle lies within the square root of its width of any capacity in
-     * it (within 1.41x at one point per octave), the smallest worst case. */
-    lv->size_bytes = kexp2(p->x[c] + (sparse ? 0.5 : t) * (p->x[h] - p->x[c]));
-    lv->size_lo_bytes = kexp2(p->x[c]);
-    lv->size_hi_bytes = kexp2(p->x[h]);
+    lv->size_bytes = reading_size(p, cap, sparse);
+    lv->effective_bytes = reading_size(p, eff, sparse);
+    lv->size_lo_bytes = kexp2(p->x[cap.c]);
+    lv->size_hi_bytes = kexp2(p->x[cap.h]);
     lv->step_end_bytes = kexp2(p->x[e]);
     /* A step with a plateau after it is judged whole, plateau to plateau: a cache's rises x2 or
      * more however many octaves it takes, a page walk's less (CACHE_RISE_LN); without one, by
@@ -222,6 +232,7 @@ static void open_level(const struct lpoints *p, size_t a, double offset, struct 
 {
     struct level *lv = &d->level[d->nlevels++];
     *lv = (struct level){.size_bytes = KM_NAN,
+                         .effective_bytes = KM_NAN,
                          .size_lo_bytes = KM_NAN,
                          .size_hi_bytes = KM_NAN,
                          .step_end_bytes = KM_NAN,
@@ -242,34 +253,6 @@ static bool rising_end(const struct lpoints *p, const struct step *st, size_t ns
     size_t n = p->n;
     double rate = (p->f[n - 1] - p->f[n - 2]) / (p->x[n - 1] - p->x[n - 2]);
     return ns && step_end(p, &st[ns - 1]) == n - 1 && rate >= STEP_RISE_LN / RISE_WINDOW_OCTAVES;
-}
-
-/* Why a gentle step is not taken for a cache, noted once per level (classification may still
- * name it a TLB's). */
-static void note_gentle(struct detection *d, const struct level *lv, double peak)
-{
-    char sz[32];
-    fmt_size(sz, sizeof(sz), lv->size_bytes);
-    levels_note(d,
-                "the step at %s rises at most x%.2f in an octave, less than a cache's step "
-                "(x2): a TLB reach, a cache that other cores also fill, or a ramp",
-                sz, kexp(peak));
-}
-
-/* A level whose step starts where the previous step ends has no plateau of its own: no point
- * between the two rises is flat. One cache's step spread over two octaves reads so as well as
- * two caches an octave apart; where the latency model could not judge the pair (merge_split),
- * the data do not carry it as a cache: uncertain. */
-static void note_unseen(struct detection *d, struct level *lv)
-{
-    char sz[32];
-    lv->kind = LEVEL_UNCERTAIN;
-    lv->confidence *= DOUBT_CONFIDENCE_FACTOR;
-    fmt_size(sz, sizeof(sz), lv->size_bytes);
-    levels_note(d,
-                "the step at %s follows the one before without a flat point between them: "
-                "one cache's step spread over two octaves, or a second cache, uncertain",
-                sz);
 }
 
 /* Trailing gentle steps from plateaus that start beyond o->walk_bytes, where every load may pay
@@ -320,29 +303,6 @@ static void note_overruled(const struct lpoints *p, double offset, struct detect
                     list);
 }
 
-/* CPUID's last cache as the bound on where memory may start (0: none). Under a hypervisor
- * (o->llc_bound_caches) only a curve that ended inside it with fewer caches found than CPUID lists
- * has not left it; one that found them all met memory, whatever share the other guests left. */
-static double llc_bound(const struct lpoints *p, const struct detect_opts *o, struct detection *d)
-{
-    if (!(o->llc_bytes > 0) || !o->llc_bound_caches)
-        return o->llc_bytes;
-    size_t caches = 0;
-    double largest = kexp2(p->x[p->n - 1]);
-    for (size_t i = 0; i < d->nlevels; i++)
-        caches += d->level[i].kind == LEVEL_CACHE;
-    if (caches >= o->llc_bound_caches || !(largest < INSIDE_LLC * o->llc_bytes))
-        return 0;
-    char end[32], llc[32];
-    fmt_size(end, sizeof(end), largest);
-    fmt_size(llc, sizeof(llc), o->llc_bytes);
-    levels_note(d,
-                "under a hypervisor the curve ends at %s, inside the %s last cache CPUID reports, "
-                "with %zu of its %zu caches found: it has not left that cache",
-                end, llc, caches, o->llc_bound_caches);
-    return o->llc_bytes;
-}
-
 /* The latency of the plateau after step i of st[0..ns): from where its rise ends to where the
  * next step begins (the curve's end after the last). */
 static double plateau_after(const struct lpoints *p, const struct step *st, size_t ns, size_t i)
@@ -351,12 +311,15 @@ static double plateau_after(const struct lpoints *p, const struct step *st, size
     return lmodel_plateau(p, a, b > a ? b : a);
 }
 
-/* The same where the curve shows that plateau, two points or more (NaN where it is one point:
- * the curve ends, or the next step begins, where this one's rise ends). */
+/* The same where the curve shows that plateau, two points or more. Where the next step's window
+ * begins before this one's rise ends, the plateau is not seen; the monotone fit is then at least
+ * its value where that window begins, a floor on the plateau; NaN where the curve ends there. */
 static double plateau_seen(const struct lpoints *p, const struct step *st, size_t ns, size_t i)
 {
     size_t a = step_end(p, &st[i]), b = i + 1 < ns ? st[i + 1].a : p->n - 1;
-    return b > a ? lmodel_plateau(p, a, b) : KM_NAN;
+    if (b > a)
+        return lmodel_plateau(p, a, b);
+    return i + 1 < ns && !st[i].ended_by_split ? kexp(p->f[b]) : KM_NAN;
 }
 
 /* Two steps found back to back (split: no flat point between) whose points lie within a step's
@@ -380,6 +343,7 @@ static size_t merge_split(const struct lpoints *p, struct step *st, size_t ns)
         st[i].b = st[i + 1].b;
         st[i].peak = kfmax(st[i].peak, st[i + 1].peak);
         st[i].ended_by_split = st[i + 1].ended_by_split;
+        st[i].merged = true;
         for (size_t k = i + 1; k + 1 < ns; k++)
             st[k] = st[k + 1];
         ns--;
@@ -402,7 +366,7 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
         if (i == 0 && a == 0 && o->ns_offset > 0)
             lv->kind = LEVEL_CACHE;
         if (lv->kind == LEVEL_UNCERTAIN)
-            note_gentle(d, lv, st[i].peak);
+            levels_note_gentle(d, lv, st[i].peak);
         a = step_end(p, &st[i]);
     }
     size_t mem_last = p->n - 1; /* memory's plateau: a..mem_last, page walks beyond */
@@ -410,12 +374,12 @@ static void build_levels(const struct lpoints *p, const struct step *st, size_t 
     /* After the walks: those are gentle steps, an unseen plateau's level may be steep. */
     for (size_t i = 1; i < d->nlevels; i++)
         if (d->level[i].kind == LEVEL_CACHE && st[i - 1].ended_by_split && !st[i].apart)
-            note_unseen(d, &d->level[i]);
+            levels_note_unseen(d, &d->level[i]);
     /* The last step's rise reaches the curve's end and the fit still climbs there. */
     bool rising = rising_end(p, st, ns) && d->nlevels == ns;
     /* The curve stayed in the last cache: it ends inside it, or shortly past it without a step
      * from a plateau that starts inside it. */
-    double llc = llc_bound(p, o, d);
+    double llc = levels_llc_bound(p, o, d);
     bool in_llc = llc > 0 && largest < INSIDE_LLC * llc;
     bool open = llc > 0 && kexp2(p->x[a]) < INSIDE_LLC * llc && largest < LLC_REACH_FACTOR * llc;
     if (rising && in_llc) {

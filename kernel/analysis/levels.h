@@ -17,8 +17,13 @@
 enum level_kind { LEVEL_CACHE, LEVEL_TLB, LEVEL_UNCERTAIN };
 
 struct level {
-    double size_bytes; /* effective size: the curve has made LEVELS_STEP_FRACTION of the step */
+    /* The capacity read from the step: on a dense curve where the fit has made half the step's
+     * rise (LEVELS_SIZE_FRACTION), on a sparse one the middle of the two points around it. */
+    double size_bytes;
     double size_lo_bytes, size_hi_bytes; /* the two measured sizes size_bytes lies between */
+    /* Effective size: where the step has made LEVELS_STEP_FRACTION of its rise, the size up to
+     * which a chase still finds most of its lines in the cache; size_bytes on a sparse curve. */
+    double effective_bytes;
     bool size_known;   /* false for a last cache level whose end the curve never reached */
     double latency_ns; /* median latency over the level's plateau */
     double cycles;     /* median core cycles over the plateau, NaN when unknown */
@@ -76,7 +81,7 @@ const char *level_kind_name(enum level_kind k);
 void level_name_of(char *dst, size_t cap, const struct detection *d, size_t i);
 
 /* What d's level sizes mean, for a heading or caption (at most LEVELS_SIZE_MEANING_CHARS with its
- * terminator): where latency has risen LEVELS_STEP_FRACTION of the way to the next level, or on a
+ * terminator): where latency has risen LEVELS_SIZE_FRACTION of the way to the next level, or on a
  * sparse curve the middle of the two measured sizes around the step, all that is known there. */
 #define LEVELS_SIZE_MEANING_CHARS 160
 void levels_size_meaning(char *dst, size_t cap, const struct detection *d);

@@ -38,4 +38,14 @@ double lmodel_plateau(const struct lpoints *p, size_t a, size_t b);
 double lmodel_capacity(const struct lpoints *p, size_t a, size_t e, double lh, double lm,
                        double *misfit);
 
+/* The notes of levels_notes.c. Why level lv's gentle step (steepest octave x e^peak) is not
+ * taken for a cache. */
+void levels_note_gentle(struct detection *d, const struct level *lv, double peak);
+/* Level lv's step follows the one before with no flat point between: uncertain, confidence
+ * halved, noted. */
+void levels_note_unseen(struct detection *d, struct level *lv);
+/* CPUID's last cache as the bound on where memory may start (0: none); noted where under a
+ * hypervisor a curve ended inside it without finding every cache CPUID lists. */
+double levels_llc_bound(const struct lpoints *p, const struct detect_opts *o, struct detection *d);
+
 #endif

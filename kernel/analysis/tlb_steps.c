@@ -27,7 +27,7 @@ static void remove_step(struct an_curve_result *cr, size_t i)
     struct level *lv = &d->level[i];
     double next = i + 1 < d->nlevels ? d->level[i + 1].latency_ns : d->dram_ns;
     if (cr->ntlb < LEVELS_MAX)
-        cr->tlb[cr->ntlb++] = (struct tlb_step){lv->size_bytes, next - lv->latency_ns};
+        cr->tlb[cr->ntlb++] = (struct tlb_step){lv->effective_bytes, next - lv->latency_ns};
     if (i + 1 < d->nlevels) {
         d->level[i + 1].latency_ns = lv->latency_ns;
         d->level[i + 1].cycles = lv->cycles;

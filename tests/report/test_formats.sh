@@ -31,15 +31,19 @@ check "random-chase: L3 of the sample near 12M" \
     in_range "$(level_value "$tmp/random-chase.json" 3 size_bytes)" 10000000 16000000
 
 # What a size means is said where it is shown (the summary, the table's note, the latency plot's
-# caption where there is one): where latency has risen 30%, and on a sparse curve (one point per
-# octave) the middle of the two measured sizes around it, all that is known there.
+# caption where there is one): the step's middle (half its rise in ln), the effective size where
+# it has made 30%, and on a sparse curve (one point per octave) the middle of the two measured
+# sizes around it, all that is known there.
 for name in tinymembench multichase; do
     check "$name: report.md says only the two sizes around each are known" \
         test "$(grep -c 'only the two sizes around it are known' "$tmp/$name/report.md")" -ge 3
 done
 for name in lat_mem_rd random-chase; do
-    check "$name: report.md says its sizes are where latency has risen 30%" \
-        test "$(grep -c 'risen 30% of the way' "$tmp/$name/report.md")" -ge 2
+    check "$name: report.md says its sizes are the step's middle" \
+        test "$(grep -c "the step's middle, where latency has made 50% of its rise" \
+            "$tmp/$name/report.md")" -ge 2
+    check "$name: and its effective sizes where the step has made 30%" \
+        grep -q 'the effective size is where it has made 30% of its rise' "$tmp/$name/report.md"
     check "$name: and does not call them sparse" \
         test "$(grep -c 'only the two sizes around it' "$tmp/$name/report.md")" = 0
 done

@@ -35,7 +35,9 @@ static bool has_note(const struct detection *d, const char *what)
     return false;
 }
 
-/* Gentle steps (under 2x an octave) are uncertain, with 4K or huge pages; big steps are caches
+/* Gentle steps (under 2x an octave) below a cache, with no tlb experiment in the run: at a
+ * common TLB's reach that the curve's loads pay (4K pages, or huge pages a host may split) a TLB
+ * step by its size and rise, noted so; under native huge pages uncertain. Big steps are caches
  * wherever they are; a last cache far below CPUID's is noted and marked as shared, one above
  * half of it is not. */
 static void test_level_kinds(void **state)
@@ -56,7 +58,9 @@ static void test_level_kinds(void **state)
         const struct detection *d = &r.cr[0].det;
         assert_int_equal(d->nlevels, 3);
         assert_int_equal(d->level[0].kind, LEVEL_CACHE);
-        assert_int_equal(d->level[1].kind, LEVEL_UNCERTAIN);
+        bool paid = k != 2;
+        assert_int_equal(d->level[1].kind, paid ? LEVEL_TLB : LEVEL_UNCERTAIN);
+        assert_int_equal(has_note(d, "a TLB step by its size and rise"), paid);
         assert_true(d->level[1].confidence < d->level[0].confidence);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE);
         assert_true(has_note(d, "shared"));
@@ -123,7 +127,7 @@ static void test_measured_tlb_reach(void **state)
         {2097152, 185364, true, 3, 3, 0, LEVEL_TLB},            /* misses grow as 1 - reach/size */
         {2097152, 131072, true, 3, 3, 0, LEVEL_UNCERTAIN}, /* the reach measured is elsewhere */
         {2097152, 262144, true, 0, 3, 0, LEVEL_UNCERTAIN}, /* no CPUID: a foreign curve */
-        {2097152, 262144, true, 3, 1, 0, LEVEL_UNCERTAIN}, /* no tlb experiment */
+        {2097152, 262144, true, 3, 1, 0, LEVEL_TLB},       /* no tlb experiment: by its size */
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         tlb_curves(curves + 1, tsize, t4k, t2m, &tn, cases[k].reach);
@@ -143,7 +147,10 @@ static void test_measured_tlb_reach(void **state)
         assert_int_equal(d->level[0].kind, LEVEL_CACHE);
         assert_int_equal(d->level[1].kind, cases[k].want);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE); /* the last: never a TLB step */
-        assert_int_equal(has_note(d, "a TLB step, not a cache"), cases[k].want == LEVEL_TLB);
+        bool measured = cases[k].ncurves > 1 && cases[k].want == LEVEL_TLB;
+        assert_int_equal(has_note(d, "a TLB step, not a cache"), measured);
+        assert_int_equal(has_note(d, "a TLB step by its size and rise"),
+                         !measured && cases[k].want == LEVEL_TLB);
     }
 }
 
@@ -309,10 +316,10 @@ static void relative_curve(double *size, double *ns, size_t *n, double lo_ns, do
     }
 }
 
-/* On a foreign curve of 4K pages a small step where an Arm core's TLB reach would be (A76: 48
- * entries, 192K) is uncertain, as is one of at most 2x in whole latencies that is above 2x in
- * the time added over L1; on huge pages they stay uncertain as gentle steps (under 2x in an
- * octave), the note then naming no TLB reach. */
+/* On a foreign curve of 4K pages a small step below a cache where an Arm core's TLB reach would
+ * be (A76: 48 entries, 192K) is a TLB step by its size and rise, as is one of at most 2x in whole
+ * latencies that is above 2x in the time added over L1; on huge pages they stay uncertain as
+ * gentle steps (under 2x in an octave), the note then naming no TLB reach. */
 static void test_relative_tlb_step(void **state)
 {
     (void)state;
@@ -339,7 +346,7 @@ static void test_relative_tlb_step(void **state)
             assert_true(d->level[1].size_bytes > cases[k].step &&
                         d->level[1].size_bytes < 2 * cases[k].step);
             assert_int_equal(d->level[0].kind, LEVEL_CACHE);
-            assert_int_equal(d->level[1].kind, LEVEL_UNCERTAIN);
+            assert_int_equal(d->level[1].kind, huge ? LEVEL_UNCERTAIN : LEVEL_TLB);
             assert_int_equal(d->level[2].kind, LEVEL_CACHE);
         }
 }
@@ -431,9 +438,9 @@ static void test_end_in_llc_under_hypervisor(void **state)
 }
 
 /* make run's quick profile under TCG: L1, L2, then a x1.5 step at 2M, where a 512-entry TLB's
- * reach with 4K pages would be (uncertain under a hypervisor, no tlb experiment to say), and the
- * curve ends at 4M inside the 32M last cache. The uncertain step is not counted as one of CPUID's
- * caches found, so the plateau after it is not taken for memory: DRAM not reached. */
+ * reach with 4K pages would be (a TLB step by its size under a hypervisor, no tlb experiment to
+ * say), and the curve ends at 4M inside the 32M last cache. The step is not counted as one of
+ * CPUID's caches found, so the plateau after it is not taken for memory: DRAM not reached. */
 static void test_end_in_llc_after_uncertain_step(void **state)
 {
     (void)state;
@@ -452,7 +459,7 @@ static void test_end_in_llc_after_uncertain_step(void **state)
     const struct detection *d = &r.cr[0].det;
     bool uncertain = false, noted = false;
     for (size_t i = 0; i < d->nlevels; i++)
-        uncertain = uncertain || d->level[i].kind == LEVEL_UNCERTAIN;
+        uncertain = uncertain || d->level[i].kind != LEVEL_CACHE;
     for (size_t i = 0; i < d->nnotes; i++)
         noted = noted || strstr(d->note[i], "caches found: it has not left that cache");
     assert_true(uncertain);

@@ -79,7 +79,7 @@ static void check_recovery(const struct lat_model *m, double lo, double hi, doub
         }
         for (size_t i = 0; i < d.nlevels; i++) {
             assert_true(d.level[i].size_known);
-            expect_within("size", i, d.level[i].size_bytes, m->size_bytes[i], tol[0], tol[1]);
+            expect_within("size", i, d.level[i].effective_bytes, m->size_bytes[i], tol[0], tol[1]);
             expect_within("latency", i, d.level[i].latency_ns, m->lat_ns[i], 1 - tol[2],
                           1 + tol[2]);
         }
@@ -432,8 +432,8 @@ static void test_set_associative_lru(void **state)
     detect_plain(&c, &d, 0);
     assert_int_equal(d.nlevels, 3);
     for (int i = 0; i < 3; i++)
-        expect_within("effective size", (size_t)i, d.level[i].size_bytes, sets[i] * ways[i] * 64,
-                      0.55, 1.05);
+        expect_within("effective size", (size_t)i, d.level[i].effective_bytes,
+                      sets[i] * ways[i] * 64, 0.55, 1.05);
 }
 
 static void test_degenerate_inputs(void **state)

@@ -156,7 +156,7 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
     char means[LEVELS_SIZE_MEANING_CHARS];
     levels_size_meaning(means, sizeof(means), d);
     snprintf(finding, cap,
-             "Red lines: the effective sizes of the %zu detected levels (%s); blue dashed: the "
+             "Red lines: the sizes of the %zu detected levels (%s); blue dashed: the "
              "sizes the machine's cache description (%s) gives; grey dashed: the fitted model.",
              d ? d->nlevels : 0, means,
              c->r->src->cache_from[0] ? c->r->src->cache_from : "none given");

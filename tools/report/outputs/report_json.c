@@ -32,6 +32,7 @@ static void level_json(struct json *j, const struct curve_result *cr, size_t i, 
     json_object_begin(j, NULL);
     json_string(j, "name", nm);
     json_double(j, "size_bytes", lv->size_known ? lv->size_bytes : NAN, 0);
+    json_double(j, "effective_bytes", lv->size_known ? lv->effective_bytes : NAN, 0);
     json_double(j, "size_lo_bytes", lv->size_known ? lv->size_lo_bytes : NAN, 0);
     json_double(j, "size_hi_bytes", lv->size_known ? lv->size_hi_bytes : NAN, 0);
     json_bool(j, "size_known", lv->size_known);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/detect_params.h"
 #include "lib/fmt.h"
 #include "outputs/output.h"
 #include "inputs/rtext.h"
@@ -71,15 +72,17 @@ static void levels_table(FILE *f, const struct source_result *r)
     const struct curve_result *cr = &r->cr[r->an.primary];
     const struct detection *d = &cr->an->det;
     const struct fit_result *fit = best_fit(cr);
-    char nm[8], sz[32], from[32], to[32], lat[32], cyc[32], fs[64], fl[64];
+    char nm[8], sz[32], eff[32], from[32], to[32], lat[32], cyc[32], fs[64], fl[64];
     fprintf(f, "From the curve \"%s\"%s.\n\n", cr->c->label,
             cr->c->relative ? " (tinymembench: latencies are time added to an L1 hit)" : "");
-    fprintf(f, "| level | effective size | latency ns | core cycles | plateau | model size | "
-               "model latency ns |\n|---|---|---|---|---|---|---|\n");
+    fprintf(f,
+            "| level | size | effective size | latency ns | core cycles | plateau | model size | "
+            "model latency ns |\n|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < d->nlevels; i++) {
         const struct level *lv = &d->level[i];
         level_name_of(nm, sizeof(nm), d, i);
         md_size(sz, sizeof(sz), lv->size_bytes);
+        md_size(eff, sizeof(eff), lv->effective_bytes);
         md_size(from, sizeof(from), lv->from_bytes);
         md_size(to, sizeof(to), lv->to_bytes);
         fmt_ns(lat, sizeof(lat), lv->latency_ns);
@@ -92,8 +95,9 @@ static void levels_table(FILE *f, const struct source_result *r)
                 fmt_pm_size(fs, sizeof(fs), reach, sd);
             fmt_pm(fl, sizeof(fl), fit->model.lat_ns[i], fit->lat_sd[i]);
         }
-        fprintf(f, "| %s | %s | %s | %s | %s-%s | %s | %s |\n", nm,
-                lv->size_known ? sz : "beyond the sizes tried", lat, cyc, from, to, fs, fl);
+        fprintf(f, "| %s | %s | %s | %s | %s | %s-%s | %s | %s |\n", nm,
+                lv->size_known ? sz : "beyond the sizes tried", lv->size_known ? eff : "-", lat,
+                cyc, from, to, fs, fl);
     }
     md_size(from, sizeof(from), d->dram_from_bytes);
     fmt_ns(lat, sizeof(lat), d->dram_ns);
@@ -109,9 +113,10 @@ static void levels_table(FILE *f, const struct source_result *r)
     char means[LEVELS_SIZE_MEANING_CHARS];
     levels_size_meaning(means, sizeof(means), d);
     fprintf(f,
-            "\nThe effective size is %s; the model size is where the model's hit rate starts to "
-            "fall.\n\n",
-            means);
+            "\nThe size is %s; the effective size is where it has made %.0f%% of its rise, the "
+            "largest buffer a chase still mostly finds in the cache (the same on a sparse "
+            "curve); the model size is where the model's hit rate starts to fall.\n\n",
+            means, 100 * LEVELS_STEP_FRACTION);
 }
 
 static void notes_list(FILE *f, const struct source_result *r)
@@ -189,7 +194,7 @@ static void cpuid_section(FILE *f, const struct source_result *r)
         return;
     fprintf(f,
             "#### Against the machine's cache description (%s)\n\n| described cache | reported "
-            "size | ways | line | shared by | measured effective size | measured/reported | "
+            "size | ways | line | shared by | measured size | measured/reported | "
             "latency ns | core cycles |\n|---|---|---|---|---|---|---|---|---|\n",
             s->cache_from[0] ? s->cache_from : "the machine");
     for (size_t k = 0; k < s->ncaches; k++) {
@@ -268,7 +273,7 @@ static void other_curves(FILE *f, const struct source_result *r)
         count += r->an.cr[i].analysed && s->curve[i].role == AN_ROLE_LEVELS;
     if (count < 2)
         return;
-    fprintf(f, "| curve | levels (effective size @ latency ns) | DRAM ns | TLB steps |\n"
+    fprintf(f, "| curve | levels (size @ latency ns) | DRAM ns | TLB steps |\n"
                "|---|---|---|---|\n");
     for (size_t i = 0; i < s->ncurves; i++) {
         const struct curve_result *cr = &r->cr[i];
