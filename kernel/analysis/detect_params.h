@@ -92,6 +92,12 @@
     {                                                                                              \
         32, 48, 64, 96, 512, 1024, 1280, 1536, 2048, 3072                                          \
     }
+/* Entries: the most a first-level DTLB of the list above holds. A gentle step at such a reach,
+ * below a cache, is that TLB's (a miss there costs a second-level TLB hit, a few cycles); at a
+ * second-level TLB's reach a miss walks the page tables through caches other cores share, and a
+ * gentle step there is as likely a shared cache's ramp: it stays uncertain without the tlb
+ * experiment (Zen 4's 3.3M ramp before its L3 share, at the 512-entry 2M reach). */
+#define FIRST_LEVEL_DTLB_MAX_ENTRIES 96
 /* The same for 2M pages. */
 #define COMMON_DTLB_ENTRIES_2M                                                                     \
     {                                                                                              \

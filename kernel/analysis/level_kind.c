@@ -204,7 +204,8 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
     }
     char sz[32], rs[32];
     make_uncertain(lv, reach, sz, rs);
-    if (!k->tlb_ran && i + 1 < d->nlevels && d->level[i + 1].kind == LEVEL_CACHE) {
+    if (!k->tlb_ran && i + 1 < d->nlevels && d->level[i + 1].kind == LEVEL_CACHE &&
+        reach <= FIRST_LEVEL_DTLB_MAX_ENTRIES * SMALL_PAGE_BYTES) {
         lv->kind = LEVEL_TLB;
         levels_note(d,
                     "the step at %s (x%.2f) rises as a page walk does, not as a cache (x2), at a "

@@ -80,4 +80,33 @@ scored=$(for c in Atom-Z3735F_Silvermont_4r54 TDA4VM_CortexA72_4DLw AmpereOne_Am
 done | awk -F'\t' -f tests/report/corpus/rule-score.awk)
 check "scored by the rule: all found as cache, none invented or unmatched" \
     grep -q '^rule: tinymembench  *3  *6  *100.0%  *100.0%  *0.00  *0.00$' <<<"$scored"
+
+# Dense curves of this project's Zen 4 guest (real-curves-memorylatency and -lmbench; sysfs L1d
+# 32K, L2 1M): the L2's step runs from 320K to 2M (set conflicts of random 4K page colours, then
+# the chase's misses), so the point where it has made 30% of its rise reads 636K..924K; its size
+# is the step's middle, within 1.5x of 1M, and the 30% point is kept as its effective size. The
+# L1 DTLB's reach (72 entries, 288K) rises x1.6 below it on lat_mem_rd -t: a TLB step by its size and rise.
+dense() {
+    "$REPORT" --json "tests/report/corpus/real-curves-$1/native/zen4-epyc-kvm-2vcpu_$2" 2>/dev/null
+}
+l2_dense() {
+    dense "$1" "$2" | jq -e '[.levels[] | select(.size_bytes > 400000 and .size_bytes < 2000000)] |
+        length == 1 and .[0].kind == "cache" and .[0].size_bytes >= 1048576 / 1.5 and
+        .[0].size_bytes <= 1048576 * 1.5 and .[0].effective_bytes < .[0].size_bytes' >/dev/null
+}
+dtlb_dense() {
+    dense "$1" "$2" | jq -e '[.levels[] | select(.size_bytes > 200000 and .size_bytes < 400000)] |
+        length == 1 and .[0].kind == "tlb"' >/dev/null &&
+        dense "$1" "$2" | jq -e '[.notes[] | select(test("a TLB step by its size and rise"))] |
+            length == 1' >/dev/null
+}
+for c in memorylatency:e-memlat-dense.out memorylatency:e-memlat-asm.out \
+    memorylatency:e-memlat-c.out lmbench:e-lat-mem-rd-t.out lmbench:c0-lat-mem-rd-t.out; do
+    check "${c#*:}: the 1M L2 is one cache within 1.5x, its effective size below it" \
+        l2_dense "${c%%:*}" "${c#*:}"
+done
+for c in lmbench:e-lat-mem-rd-t.out lmbench:c0-lat-mem-rd-t.out; do
+    check "${c#*:}: the L1 DTLB's 288K reach is a TLB step, noted as not measured" \
+        dtlb_dense "${c%%:*}" "${c#*:}"
+done
 finish
