@@ -46,6 +46,16 @@ static void test_lmbench_headerless(void **state)
     assert_true(s.curve[0].size[6] == 48.0 * 1048576);
     assert_true(s.curve[0].ns[6] == 95.2);
     source_free(&s);
+    /* Rendered with a blank line between rows (a wiki, a comment box), still without a header. */
+    static const char spaced[] =
+        "$ lat_mem_rd -N 8 16 128\n\n0.00049 3.013\n\n0.00098 3.009\n\n"
+        "0.00195 3.014\n\n0.00293 3.009\n\n0.01562 2.996\n\n16.00000 61.225\n";
+    assert_int_equal(load("wiki.txt", spaced, &s, err), 0);
+    assert_int_equal(s.format, FMT_LMBENCH);
+    assert_int_equal(s.ncurves, 1);
+    assert_int_equal(s.curve[0].n, 6);
+    assert_true(s.curve[0].size[0] == 512 && s.curve[0].size[5] == 16.0 * 1048576);
+    source_free(&s);
     /* Two numbers a line that do not start under 1 MiB are not lat_mem_rd's. */
     assert_int_equal(load("x.txt", "1 2\n3 4\n5 6\n7 8\n9 10\n", &s, err), -1);
     source_free(&s);

@@ -60,7 +60,8 @@ static bool stride_header(const char *l, size_t n, double *stride)
 }
 
 /* Whether the first lines hold HEADERLESS_MIN_ROWS rows in a row of a rising size in MiB that
- * starts under 1 MiB: lat_mem_rd's data lines pasted without their "stride=N line. */
+ * starts under 1 MiB: lat_mem_rd's data lines pasted without their "stride=N line. Blank lines
+ * do not break the run: wikis and comment boxes often render a paste with one between rows. */
 static bool headerless_rows(const char *text, size_t len)
 {
     struct rline_iter it;
@@ -70,6 +71,8 @@ static bool headerless_rows(const char *text, size_t len)
     rline_init(&it, text, len);
     while (rline_next(&it, &l, &n) && it.line_no <= SNIFF_LINES) {
         unquote(&l, &n);
+        if (n == 0)
+            continue;
         bool row = two_numbers(l, n, &a, &b, NULL) && a > 0 && b > 0;
         if (row && (run ? a > last : a < 1))
             run++;
