@@ -85,7 +85,8 @@ check "scored by the rule: all found as cache, none invented or unmatched" \
 # 32K, L2 1M): the L2's step runs from 320K to 2M (set conflicts of random 4K page colours, then
 # the chase's misses), so the point where it has made 30% of its rise reads 636K..924K; its size
 # is the step's middle, within 1.5x of 1M, and the 30% point is kept as its effective size. The
-# L1 DTLB's reach (72 entries, 288K) rises x1.6 below it on lat_mem_rd -t: a TLB step by its size and rise.
+# L1 DTLB's reach (72 entries, 288K) rises x1.6 below it on lat_mem_rd -t: a TLB step by its
+# size and rise.
 dense() {
     "$REPORT" --json "tests/report/corpus/real-curves-$1/native/zen4-epyc-kvm-2vcpu_$2" 2>/dev/null
 }
