@@ -58,9 +58,8 @@ static void test_level_kinds(void **state)
         const struct detection *d = &r.cr[0].det;
         assert_int_equal(d->nlevels, 3);
         assert_int_equal(d->level[0].kind, LEVEL_CACHE);
-        bool paid = k != 2;
-        assert_int_equal(d->level[1].kind, paid ? LEVEL_TLB : LEVEL_UNCERTAIN);
-        assert_int_equal(has_note(d, "a TLB step by its size and rise"), paid);
+        assert_int_equal(d->level[1].kind, k != 2 ? LEVEL_TLB : LEVEL_UNCERTAIN);
+        assert_int_equal(has_note(d, "a TLB step by its size and rise"), k != 2);
         assert_true(d->level[1].confidence < d->level[0].confidence);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE);
         assert_true(has_note(d, "shared"));
@@ -147,10 +146,9 @@ static void test_measured_tlb_reach(void **state)
         assert_int_equal(d->level[0].kind, LEVEL_CACHE);
         assert_int_equal(d->level[1].kind, cases[k].want);
         assert_int_equal(d->level[2].kind, LEVEL_CACHE); /* the last: never a TLB step */
-        bool measured = cases[k].ncurves > 1 && cases[k].want == LEVEL_TLB;
-        assert_int_equal(has_note(d, "a TLB step, not a cache"), measured);
-        assert_int_equal(has_note(d, "a TLB step by its size and rise"),
-                         !measured && cases[k].want == LEVEL_TLB);
+        bool measured = cases[k].ncurves > 1, tlb = cases[k].want == LEVEL_TLB;
+        assert_int_equal(has_note(d, "a TLB step, not a cache"), measured && tlb);
+        assert_int_equal(has_note(d, "a TLB step by its size and rise"), !measured && tlb);
     }
 }
 
@@ -236,18 +234,13 @@ static void test_tlb_steps(void **state)
     assert_int_equal(analysis_tlb_steps(&in, &r, st, LEVELS_MAX), 0);
 }
 
-/* Caches at 32K and 1M, then a plateau at lat_ns up to step_bytes, then ratio x lat_ns. */
 /* random's curve of n points on 4K pages. */
 static struct an_curve random_4k_curve(double *size, double *ns, size_t n)
 {
-    return (struct an_curve){.label = "random",
-                             .role = AN_ROLE_LEVELS,
-                             .n = n,
-                             .size = size,
-                             .ns = ns,
-                             .page_bytes = 4096};
+    return curve_of("random", AN_ROLE_LEVELS, 4096, n, size, ns);
 }
 
+/* Caches at 32K and 1M, then a plateau at lat_ns up to step_bytes, then ratio x lat_ns. */
 static void walk_curve(double *size, double *ns, size_t *n, double lat_ns, double step_bytes,
                        double ratio)
 {
@@ -438,9 +431,9 @@ static void test_end_in_llc_under_hypervisor(void **state)
 }
 
 /* make run's quick profile under TCG: L1, L2, then a x1.5 step at 2M, where a 512-entry TLB's
- * reach with 4K pages would be (a TLB step by its size under a hypervisor, no tlb experiment to
- * say), and the curve ends at 4M inside the 32M last cache. The step is not counted as one of
- * CPUID's caches found, so the plateau after it is not taken for memory: DRAM not reached. */
+ * reach with 4K pages would be (uncertain under a hypervisor, no tlb experiment to say), and the
+ * curve ends at 4M inside the 32M last cache. The uncertain step is not counted as one of CPUID's
+ * caches found, so the plateau after it is not taken for memory: DRAM not reached. */
 static void test_end_in_llc_after_uncertain_step(void **state)
 {
     (void)state;
@@ -459,7 +452,7 @@ static void test_end_in_llc_after_uncertain_step(void **state)
     const struct detection *d = &r.cr[0].det;
     bool uncertain = false, noted = false;
     for (size_t i = 0; i < d->nlevels; i++)
-        uncertain = uncertain || d->level[i].kind != LEVEL_CACHE;
+        uncertain = uncertain || d->level[i].kind == LEVEL_UNCERTAIN;
     for (size_t i = 0; i < d->nnotes; i++)
         noted = noted || strstr(d->note[i], "caches found: it has not left that cache");
     assert_true(uncertain);
