@@ -167,6 +167,8 @@ check "A: the serial port has the outcome as a CHASE-LOG line" \
 # ---- machine D: its collector comes up only after the first try failed; the retries finish ------
 printf '%s\n' profile=quick on_exit=shutdown experiments=random random.max=64K \
     "results = http://10.0.2.2:$LATE" results.retries=4 >"$TFTP/chase/$UUID_D.cfg"
+# A serial log left by an earlier run of this test would answer the wait below at once.
+rm -rf "$TEST_TMP/pxe-d"
 (IMAGE= boot pxe-d --net-boot "$TFTP" --timeout 300 \
     --qemu -smbios --qemu "type=1,uuid=$UUID_D,serial=SN-D4") >"$TEST_TMP/pxe-d.log" 2>&1 &
 booting=$!
