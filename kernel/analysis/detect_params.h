@@ -40,7 +40,8 @@
  * pseudo-LRU cache with random page colours misses about half its lines when the chase is its
  * capacity C (a x4 step two thirds made there, in ln; half made near 0.8C), a random-replacement
  * one only from C on (half made at 1.5C): the middle lies within 1.5x of C for both, where
- * LEVELS_STEP_FRACTION reads the size at which misses start (0.6C: Zen 4's 1M L2 at 636K). */
+ * LEVELS_STEP_FRACTION reads the size at which misses start (0.6C: Zen 4's 1M L2 at 636K).
+ * Only for steps that rise as a cache's (CACHE_RISE_LN): a TLB's reach is where misses start. */
 #define LEVELS_SIZE_FRACTION 0.5
 /* Steps per octave of the search for the capacity the latency model reads from a step
  * (levels_model.c): a resolution far finer than any curve's grid, not tuned. */

@@ -32,6 +32,14 @@ struct kind_ctx {
 static const double reach_entries_4k[] = COMMON_DTLB_ENTRIES_4K;
 static const double reach_entries_2m[] = COMMON_DTLB_ENTRIES_2M;
 
+void level_make_tlb(struct level *lv)
+{
+    lv->kind = LEVEL_TLB;
+    lv->size_bytes = lv->effective_bytes;
+    lv->size_lo_bytes = lv->effective_lo_bytes;
+    lv->size_hi_bytes = lv->effective_hi_bytes;
+}
+
 const char *level_kind_name(enum level_kind k)
 {
     return k == LEVEL_TLB ? "tlb" : k == LEVEL_UNCERTAIN ? "uncertain" : "cache";
@@ -170,7 +178,7 @@ static bool mark_measured_tlb(const struct kind_ctx *k, struct detection *d, siz
     if (i + 1 >= d->nlevels || !measured_step(k, lv->effective_bytes, &st))
         return false;
     char sz[32], rs[32], pg[32];
-    lv->kind = LEVEL_TLB;
+    level_make_tlb(lv);
     fmt_size(sz, sizeof(sz), lv->size_bytes);
     fmt_size(rs, sizeof(rs), st.reach_bytes);
     fmt_size(pg, sizeof(pg), st.page_bytes);
@@ -206,7 +214,8 @@ static void mark_level(const struct kind_ctx *k, struct detection *d, size_t i)
     make_uncertain(lv, reach, sz, rs);
     if (!k->tlb_ran && i + 1 < d->nlevels && d->level[i + 1].kind == LEVEL_CACHE &&
         reach <= FIRST_LEVEL_DTLB_MAX_ENTRIES * SMALL_PAGE_BYTES) {
-        lv->kind = LEVEL_TLB;
+        level_make_tlb(lv);
+        fmt_size(sz, sizeof(sz), lv->size_bytes);
         levels_note(d,
                     "the step at %s (x%.2f) rises as a page walk does, not as a cache (x2), at a "
                     "common TLB's reach (%s), below a cache: a TLB step by its size and rise (no "

@@ -193,13 +193,18 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
                       const struct detect_opts *o, bool sparse, struct level *lv)
 {
     struct reading eff = read_step(p, a, s, LEVELS_STEP_FRACTION, o);
-    /* A step whose points one cache's latency model does not fit (a step's rise off it) may
-     * hold two caches' rises, whose middle lies between them: read where it starts, as on a
-     * sparse curve. */
+    /* A step with a plateau after it is judged whole, plateau to plateau: a cache's rises x2 or
+     * more however many octaves it takes, a page walk's less (CACHE_RISE_LN); without one, by
+     * its steepest octave. */
+    double lh = kexp(p->f[s->a]);
+    double rise = kisfinite(lm) && lm > lh ? kln(lm / lh) : s->peak;
+    /* The middle is a cache's capacity: a gentler step (a TLB's reach, a ramp) is read where it
+     * starts, as is one whose points one cache's latency model does not fit (a step's rise off
+     * it: it may hold two caches' rises, whose middle lies between them), as on a sparse curve. */
     size_t e = step_end(p, s);
     double misfit = KM_NAN;
-    lmodel_capacity(p, s->a, e, kexp(p->f[s->a]), kisfinite(lm) ? lm : kexp(p->f[e]), &misfit);
-    bool start = sparse || s->merged || !(misfit < STEP_RISE_LN);
+    lmodel_capacity(p, s->a, e, lh, kisfinite(lm) ? lm : kexp(p->f[e]), &misfit);
+    bool start = sparse || s->merged || rise < CACHE_RISE_LN || !(misfit < STEP_RISE_LN);
     struct reading cap = start ? eff : read_step(p, a, s, LEVELS_SIZE_FRACTION, o);
     double offset = o->ns_offset;
     /* The plateau runs to the last point below the effective size: where the step's window
@@ -214,14 +219,12 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
     lv->size_known = true;
     lv->size_bytes = reading_size(p, cap, sparse);
     lv->effective_bytes = reading_size(p, eff, sparse);
+    lv->effective_lo_bytes = kexp2(p->x[eff.c]);
+    lv->effective_hi_bytes = kexp2(p->x[eff.h]);
     lv->size_lo_bytes = kexp2(p->x[cap.c]);
     lv->size_hi_bytes = kexp2(p->x[cap.h]);
     lv->step_end_bytes = kexp2(p->x[e]);
-    /* A step with a plateau after it is judged whole, plateau to plateau: a cache's rises x2 or
-     * more however many octaves it takes, a page walk's less (CACHE_RISE_LN); without one, by
-     * its steepest octave. 0.5 at the threshold, 0.93 at x4. */
-    double lh = kexp(p->f[s->a]);
-    double rise = kisfinite(lm) && lm > lh ? kln(lm / lh) : s->peak;
+    /* Confidence 0.5 at the cache threshold, 0.93 at x4. */
     double q = rise / CACHE_RISE_LN;
     lv->confidence = 1 - kexp2(-q * q);
     lv->kind = rise >= CACHE_RISE_LN ? LEVEL_CACHE : LEVEL_UNCERTAIN;
@@ -233,6 +236,8 @@ static void open_level(const struct lpoints *p, size_t a, double offset, struct 
     struct level *lv = &d->level[d->nlevels++];
     *lv = (struct level){.size_bytes = KM_NAN,
                          .effective_bytes = KM_NAN,
+                         .effective_lo_bytes = KM_NAN,
+                         .effective_hi_bytes = KM_NAN,
                          .size_lo_bytes = KM_NAN,
                          .size_hi_bytes = KM_NAN,
                          .step_end_bytes = KM_NAN,

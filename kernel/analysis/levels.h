@@ -22,8 +22,10 @@ struct level {
     double size_bytes;
     double size_lo_bytes, size_hi_bytes; /* the two measured sizes size_bytes lies between */
     /* Effective size: where the step has made LEVELS_STEP_FRACTION of its rise, the size up to
-     * which a chase still finds most of its lines in the cache; size_bytes on a sparse curve. */
+     * which a chase still finds most of its lines in the cache; size_bytes on a sparse curve. A
+     * TLB step's size is its effective size: where misses start is the TLB's reach. */
     double effective_bytes;
+    double effective_lo_bytes, effective_hi_bytes; /* the measured sizes around it */
     bool size_known;   /* false for a last cache level whose end the curve never reached */
     double latency_ns; /* median latency over the level's plateau */
     double cycles;     /* median core cycles over the plateau, NaN when unknown */
@@ -73,6 +75,9 @@ struct detect_opts {
  */
 void levels_detect(const double *size, const double *ns, const double *cycles, size_t n,
                    const struct detect_opts *o, struct detection *d);
+
+/* Make level lv a TLB step (kind tlb): its size becomes its effective size, the reach. */
+void level_make_tlb(struct level *lv);
 
 /* The kind's name in reports and JSON: cache, tlb or uncertain. */
 const char *level_kind_name(enum level_kind k);
