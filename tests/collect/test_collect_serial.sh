@@ -43,8 +43,12 @@ check "no complete run; run.json not written, the other files staged" sh -c "
     test ! -e '$work/root-damaged/$M' && test ! -e '$work/root-damaged/.staging/$M/$R/run.json' &&
     cmp -s '$run/random.csv' '$work/root-damaged/.staging/$M/$R/random.csv'"
 
-# A log cut inside a file (a capture stopped early): that file and the manifest are missing.
-head -n $(($(wc -l <"$work/console.log") / 2)) "$work/console.log" >"$work/cut.log"
+# A log cut inside a file (a capture stopped early): that file and the manifest are missing. The
+# cut is at the last data line before the first end line past the log's middle, so it falls
+# inside a file whatever the run's length (halfway alone may fall between two files).
+cut=$(awk -v half=$(($(wc -l <"$work/console.log") / 2)) \
+    'NR > half && / kind=end / { print NR - 1; exit }' "$work/console.log")
+head -n "$cut" "$work/console.log" >"$work/cut.log"
 "$COLLECT" --serial "$work/cut.log" --root "$work/root-cut" >"$work/cut.out" 2>&1
 check "--serial on a log cut short exits 1, says the file has no end, makes no complete run" \
     sh -c "test $? = 1 && grep -q 'no end line' '$work/cut.out' && test ! -e '$work/root-cut/$M'"
