@@ -12,42 +12,23 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/lib_run.sh"
 
-KERNEL=$ROOT/build/deps/linux/vmlinuz
-BOOT_TIMEOUT_S=240  # the boot and run take about 15 s alone under TCG; the machine is shared
+. "$ROOT/tests/host/lib_linux.sh"
+
 NODE_BYTES=$((1 << 30)) # each node's memory: node 0 is [0, 1G), node 1 [1G, 2G) (q35, no hole)
 work=$(fresh_dir host-numa)
 dir=$work/0001
-mkdir -p "$dir" "$work/initramfs"
+mkdir -p "$dir"
+linux_initrd "$work"
 
-for f in "$KERNEL" "$ROOT/build/chase-host-static" "$ROOT/build/numa_init"; do
-    [ -e "$f" ] || {
-        echo "not ok - $f is missing (make deps builds/fetches the kernel; make all the rest)"
-        exit 1
-    }
-done
-command -v cpio >/dev/null || { echo "not ok - no cpio (make deps installs it)"; exit 1; }
-cp "$ROOT/build/numa_init" "$work/initramfs/init"
-cp "$ROOT/build/chase-host-static" "$work/initramfs/chase-host"
-(cd "$work/initramfs" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$work/initrd.gz"
-
-# Everything after "--" on the kernel's command line is init's: chase-host's arguments.
-timeout "$BOOT_TIMEOUT_S" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 4 -m 2G \
+linux_boot "$work" "profile=quick experiments=numa numa.size=2M" \
+    -machine q35 -accel tcg -cpu max -smp 4 -m 2G \
     -object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=1G \
     -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 \
-    -numa dist,src=0,dst=1,val=21 -numa dist,src=1,dst=0,val=31 \
-    -kernel "$KERNEL" -initrd "$work/initrd.gz" \
-    -append "console=ttyS0 quiet panic=-1 -- profile=quick experiments=numa numa.size=2M" \
-    -display none -no-reboot -monitor none -serial "file:$work/serial.log" \
-    </dev/null >"$work/qemu.log" 2>&1
+    -numa dist,src=0,dst=1,val=21 -numa dist,src=1,dst=0,val=31
 rc=$?
 log=$work/serial.txt
-tr -d '\r' <"$work/serial.log" >"$log" # the console's line ends are CR LF
-# The files init printed, back into a run folder.
 files="console.txt run.json numa.csv numa.samples.csv"
-for f in $files; do
-    awk -v f="$f" '$0 == "=== file " f " ===" {on = 1; next} $0 == "=== end " f " ===" {on = 0}
-        on' "$log" >"$dir/$f"
-done
+linux_files "$work" "$dir" $files
 
 check "QEMU powers off by itself after init printed everything (rc $rc)" \
     sh -c "test $rc = 0 && grep -qx '=== done ===' '$log'"

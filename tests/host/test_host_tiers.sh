@@ -11,39 +11,26 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 
-KERNEL=$ROOT/build/deps/linux/vmlinuz
-BOOT_TIMEOUT_S=240 # the boot and run take about 15 s alone under TCG; the machine is shared
+. "$ROOT/tests/host/lib_linux.sh"
+
 work=$(fresh_dir host-tiers)
 dir=$work/0001
-mkdir -p "$dir" "$work/initramfs"
-for f in "$KERNEL" "$ROOT/build/chase-host-static" "$ROOT/build/numa_init"; do
-    [ -e "$f" ] || { echo "not ok - $f is missing (make deps, then make all)"; exit 1; }
-done
-command -v cpio >/dev/null || { echo "not ok - no cpio (make deps installs it)"; exit 1; }
-cp "$ROOT/build/numa_init" "$work/initramfs/init"
-cp "$ROOT/build/chase-host-static" "$work/initramfs/chase-host"
-(cd "$work/initramfs" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$work/initrd.gz"
+mkdir -p "$dir"
+linux_initrd "$work"
 
 lb="hierarchy=memory,initiator=0"
-timeout "$BOOT_TIMEOUT_S" qemu-system-x86_64 -machine q35,hmat=on -accel tcg -cpu max -smp 2 \
+linux_boot "$work" "profile=quick experiments=numa numa.size=2M" \
+    -machine q35,hmat=on -accel tcg -cpu max -smp 2 \
     -m 1G -object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M \
     -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,memdev=m1,initiator=0 \
     -numa "hmat-lb,$lb,target=0,data-type=access-latency,latency=90" \
     -numa "hmat-lb,$lb,target=0,data-type=access-bandwidth,bandwidth=20G" \
     -numa "hmat-lb,$lb,target=1,data-type=access-latency,latency=250" \
     -numa "hmat-lb,$lb,target=1,data-type=access-bandwidth,bandwidth=8G" \
-    -numa hmat-cache,node-id=1,size=16M,level=1,associativity=direct,policy=write-back,line=64 \
-    -kernel "$KERNEL" -initrd "$work/initrd.gz" \
-    -append "console=ttyS0 quiet panic=-1 -- profile=quick experiments=numa numa.size=2M" \
-    -display none -no-reboot -monitor none -serial "file:$work/serial.log" \
-    </dev/null >"$work/qemu.log" 2>&1
+    -numa hmat-cache,node-id=1,size=16M,level=1,associativity=direct,policy=write-back,line=64
 rc=$?
 log=$work/serial.txt
-tr -d '\r' <"$work/serial.log" >"$log"
-for f in console.txt run.json numa.csv numa.msc.csv; do
-    awk -v f="$f" '$0 == "=== file " f " ===" {on = 1; next} $0 == "=== end " f " ===" {on = 0}
-        on' "$log" >"$dir/$f"
-done
+linux_files "$work" "$dir" console.txt run.json numa.csv numa.msc.csv
 
 check "QEMU powers off by itself and chase-host exited 0 (rc $rc)" sh -c "test $rc = 0 &&
     grep -qx '=== chase-host exit 0 ===' '$log' && grep -qx '=== done ===' '$log'"
