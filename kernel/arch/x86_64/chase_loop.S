@@ -11,21 +11,23 @@
     orq     %rdx, %rax
 .endm
 
-/* r8 = the TSC at the start of a timed region (fenced: earlier work done, later not begun) */
-.macro TSC_START
+/* rax = the TSC, read after every earlier instruction and before any later one begins */
+.macro TSC_NOW
     lfence
     rdtsc
     lfence
     TSC_JOIN
+.endm
+
+/* r8 = the TSC at the start of a timed region (fenced: earlier work done, later not begun) */
+.macro TSC_START
+    TSC_NOW
     movq    %rax, %r8
 .endm
 
 /* rax = TSC now - r8, read after every earlier instruction (lfence-serialized rdtsc) */
 .macro TSC_END_RDTSC
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
+    TSC_NOW
     subq    %r8, %rax
 .endm
 
@@ -219,10 +221,7 @@ add_chain_timed_rdtscp:
     movq    %rdi, LS_HEADS(%rsp)
     movq    %rsi, LS_ITERS(%rsp)
     movq    %rdx, LS_RDTSCP(%rsp)
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
+    TSC_NOW
     movq    %rax, LS_START(%rsp)
     movq    LS_HEADS(%rsp), %rax
     FOR_STREAMS \n, LOAD_HEAD
@@ -274,20 +273,14 @@ add_chain_timed_rdtscp:
 chase_batches:
     movq    %rdx, %r10
     movq    %rcx, %r11
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
+    TSC_NOW
     movq    %rax, (%r11)
     addq    $8, %r11
 1:  movq    %r10, %rcx
 2:  movq    (%rdi), %rdi
     decq    %rcx
     jnz     2b
-    lfence
-    rdtsc
-    lfence
-    TSC_JOIN
+    TSC_NOW
     movq    %rax, (%r11)
     addq    $8, %r11
     decq    %rsi
