@@ -203,8 +203,11 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
      * it: it may hold two caches' rises, whose middle lies between them), as on a sparse curve. */
     size_t e = step_end(p, s);
     double misfit = KM_NAN;
-    lmodel_capacity(p, s->a, e, lh, kisfinite(lm) ? lm : kexp(p->f[e]), &misfit);
-    bool start = sparse || s->merged || rise < CACHE_RISE_LN || !(misfit < STEP_RISE_LN);
+    bool start = sparse || s->merged || rise < CACHE_RISE_LN;
+    if (!start) {
+        lmodel_capacity(p, s->a, e, lh, kisfinite(lm) ? lm : kexp(p->f[e]), &misfit);
+        start = !(misfit < STEP_RISE_LN);
+    }
     struct reading cap = start ? eff : read_step(p, a, s, LEVELS_SIZE_FRACTION, o);
     double offset = o->ns_offset;
     /* The plateau runs to the last point below the effective size: where the step's window
