@@ -28,6 +28,23 @@ struct kind_ctx {
     struct verdict_tlb_step step[LEVELS_MAX];
 };
 
+/* Confidence by band of evidence, calibrated on real curves. */
+static const double calibrated[] = CALIBRATED_CONFIDENCE;
+
+/* Level lv's confidence from the evidence its step gives: the share of real curves' levels with
+ * evidence in the same band that were real. A TLB's step, and a last cache the curve never left,
+ * keep theirs: the calibration counted neither. */
+static void calibrate(struct level *lv)
+{
+    if (lv->kind == LEVEL_TLB || !lv->size_known || !kisfinite(lv->confidence))
+        return;
+    size_t nb = sizeof(calibrated) / sizeof(calibrated[0]);
+    double band = lv->confidence * (double)nb;
+    size_t b = band < 0 ? 0 : band >= (double)nb ? nb - 1 : (size_t)band;
+    lv->evidence = lv->confidence;
+    lv->confidence = calibrated[b];
+}
+
 /* Entry counts of common data TLB levels for one page size, in increasing order. */
 static const double reach_entries_4k[] = COMMON_DTLB_ENTRIES_4K;
 static const double reach_entries_2m[] = COMMON_DTLB_ENTRIES_2M;
@@ -243,8 +260,10 @@ void analysis_level_kinds(const struct an_input *in, struct an_result *r)
     k.tlb_ran = analysis_tlb_reference(in, r, &count) >= 0;
     k.nsteps = analysis_tlb_steps(in, r, k.step, LEVELS_MAX);
     struct detection *d = &r->cr[r->primary].det;
-    for (size_t i = 0; i < d->nlevels; i++)
+    for (size_t i = 0; i < d->nlevels; i++) {
         mark_level(&k, d, i);
+        calibrate(&d->level[i]);
+    }
     if (!d->nlevels || in->llc_bytes <= 0 || !kisfinite(d->dram_ns))
         return;
     /* The last level named a cache: an uncertain step after it (a TLB reach, page walks) is no

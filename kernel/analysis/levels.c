@@ -230,6 +230,7 @@ static void set_level(const struct lpoints *p, size_t a, const struct step *s, d
     /* Confidence 0.5 at the cache threshold, 0.93 at x4. */
     double q = rise / CACHE_RISE_LN;
     lv->confidence = 1 - kexp2(-q * q);
+    lv->evidence = KM_NAN;
     lv->kind = rise >= CACHE_RISE_LN ? LEVEL_CACHE : LEVEL_UNCERTAIN;
 }
 
@@ -238,6 +239,7 @@ static void open_level(const struct lpoints *p, size_t a, double offset, struct 
 {
     struct level *lv = &d->level[d->nlevels++];
     *lv = (struct level){.size_bytes = KM_NAN,
+                         .evidence = KM_NAN,
                          .effective_bytes = KM_NAN,
                          .effective_lo_bytes = KM_NAN,
                          .effective_hi_bytes = KM_NAN,

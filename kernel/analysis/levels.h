@@ -33,7 +33,10 @@ struct level {
     double to_bytes;
     double step_end_bytes; /* where the next plateau begins */
     size_t first, last;    /* plateau's point indices (into the analysed points) */
-    double confidence;     /* 0..1: how clearly the step stands out and the plateau is seen */
+    /* 0..1: how clearly the step stands out and the plateau is seen; on the run's main curve,
+     * the share of real curves' levels with such evidence that were real (calibrated) */
+    double confidence;
+    double evidence; /* the confidence before calibration, NaN where none was made */
     enum level_kind kind;
     bool shared; /* the last cache, found below half of CPUID's largest: a share of that cache */
 };

@@ -8,6 +8,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
+calib=$(sed -n 's/^#define CALIBRATED_CONFIDENCE //p' "$root/kernel/analysis/detect_params.h")
 doc=${DOC:-$root/docs/report-scores.md}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -46,7 +47,12 @@ EOF
 ### Confidence, calibrated on these real curves
 
 Per band of the confidence chase-report gives a \`cache\` level, how many such levels there
-are and the share that are real (match a true level by the rule above).
+are and the share that are real (match a true level by the rule above). The confidence is
+calibrated on the tinymembench tune set (\`tests/report/corpus/calibrate.sh\`): per band of a
+level's evidence (what its step's rise gives, halved on doubt), the share of the tune set's
+levels that were real, \`(real + 1) / (levels + 2)\`, made non-decreasing. By band of evidence,
+0.0 to 0.9: $calib (\`CALIBRATED_CONFIDENCE\`).
+The other formats' rows check it on curves it was not computed from.
 
 EOF
     awk -F'\t' -v md=1 -v bands=1 -f "$here/rule-score.awk" "$work/scored.tsv" |

@@ -8,7 +8,8 @@
 # way. Input (tab-separated): format, true sizes (comma-separated), detected
 # size:kind:confidence[:lo:hi] (comma-separated), name. -v md=1 prints a Markdown table;
 # -v bands=1 adds, per confidence band, how many `cache` levels matched a true level (real).
-# -v misses=1 prints each curve's unmatched true and reported levels instead.
+# -v misses=1 prints each curve's unmatched true and reported levels instead; -v per_level=1
+# prints each reported level that counts (format, kind, confidence, 1 when it matched).
 function ad(a, b) { return a > b ? log(a / b) : log(b / a) }
 {
     f = $1; fs[1] = f; nfs = 1
@@ -48,6 +49,8 @@ function ad(a, b) { return a > b ? log(a / b) : log(b / a) }
             b = int(conf[k] * 10); b = b > 9 ? 9 : b < 0 ? 0 : b
             for (q = 1; q <= nfs; q++) { band_n[fs[q], b]++; band_real[fs[q], b] += used[k] }
         }
+        if (per_level && kind[k] != "tlb")
+            printf "%s\t%s\t%s\t%d\n", $1, kind[k], conf[k], used[k]
         if (used[k] || kind[k] == "tlb") continue
         if (kind[k] == "cache") nic++
         else niu++
@@ -63,7 +66,7 @@ function ad(a, b) { return a > b ? log(a / b) : log(b / a) }
 }
 function pct(a, b) { return b ? sprintf("%.1f%%", 100 * a / b) : "-" }
 END {
-    if (misses) exit
+    if (misses || per_level) exit
     n = 0
     for (f in curves) order[++n] = f
     for (a = 2; a <= n; a++)

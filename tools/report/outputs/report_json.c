@@ -42,6 +42,7 @@ static void level_json(struct json *j, const struct curve_result *cr, size_t i, 
     json_double(j, "plateau_to_bytes", lv->to_bytes, 0);
     json_string(j, "kind", level_kind_name(lv->kind));
     json_double(j, "confidence", lv->confidence, 2);
+    json_double(j, "evidence", lv->evidence, 3);
     json_double(j, "cpuid_size_bytes", cpuid_index >= 0 ? s->cache[cpuid_index].size_bytes : NAN,
                 0);
     json_bool(j, "shared", lv->shared);
