@@ -9,7 +9,9 @@
 // and CPUID lists the caches. A step at a measured reach that the curve's loads pay, with no
 // cache CPUID reports near it, is the TLB's (kind tlb): under a hypervisor the host may back
 // guest huge pages with 4K pages, so a curve on 2M guest pages can pay the 4K TLBs' reaches
-// (the 64-entry L1 DTLB's 256K step of the Zen 3 guest in issue 15).
+// (the 64-entry L1 DTLB's 256K step of the Zen 3 guest in issue 15). Last, each level's
+// confidence is calibrated on real curves (CALIBRATED_CONFIDENCE): the evidence its step gave
+// becomes the share of the tune set's levels with such evidence that were real.
 #include "analysis/level_kind.h"
 
 #include "analysis/detect_params.h"
