@@ -7,8 +7,10 @@ REPORT_SRCS := \
 	tools/report/fit/fit_check.c \
 	tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_memlat.c \
+	tools/report/inputs/input_ramlat.c \
 	tools/report/inputs/input_run.c \
 	tools/report/inputs/input_side.c \
+	tools/report/inputs/input_sbcbench.c \
 	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c \
 	tools/report/inputs/readers.c \
@@ -55,8 +57,9 @@ REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tools/report/outputs/report_platform.c \
 	tools/report/fit/model.c
 REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
-	tools/report/inputs/input_memlat.c \
+	tools/report/inputs/input_memlat.c tools/report/inputs/input_ramlat.c \
 	tools/report/inputs/input_run.c tools/report/inputs/input_side.c \
+	tools/report/inputs/input_sbcbench.c \
 	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c tools/report/inputs/readers.c \
 	tools/report/inputs/rbounds.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c \
