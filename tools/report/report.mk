@@ -72,6 +72,9 @@ UNIT_TESTS += report/test_fit report/test_readers report/test_inputs report/test
 # report/test_pasted: lat_mem_rd as pasted, lmbench results files, MemoryLatency (issue 51).
 UNIT_TESTS += report/test_pasted
 test_pasted_SRCS   := $(REPORT_READER_SRCS)
+# report/test_ramlat: ramlat tables and whole sbc-bench logs (issue 51).
+UNIT_TESTS += report/test_ramlat
+test_ramlat_SRCS   := $(REPORT_READER_SRCS)
 test_fit_SRCS      := $(REPORT_LEVELS_SRCS) tools/report/fit/fit.c \
 	tools/report/fit/fit_check.c tools/report/inputs/rtext.c
 test_readers_SRCS  := $(REPORT_LEVELS_SRCS) tools/report/inputs/rjson.c \

@@ -106,7 +106,7 @@ static bool cell(const char *f, size_t n, double *v, bool *dot)
     if (dots > 1 || digits + dots != n || digits < RAMLAT_CELL_DIGITS)
         return false;
     *dot = dots == 1;
-    return rtext_parse_double(f, n, v);
+    return rtext_parse_double(f, n, v) && *v > 0;
 }
 
 /* "  4096k: 1.881 1.864 ...": the size in bytes and the whole cells (a cut row keeps the cells
