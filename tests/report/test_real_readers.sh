@@ -83,4 +83,9 @@ check "sbc-bench log: every tinymembench and ramlat row is a point" test \
     "$(grep -c -E '^ +[0-9]+ : +[0-9.]+ ns|^ +[0-9]+k: ' "$log")"
 check "sbc-bench log: cpu0's huge-page table speaks for it" \
     test "$(jq -r '.sources[0].curve' "$j")" = "cpu0 (Cortex-A53) single random read, huge pages"
+# Its plot holds tinymembench's times added to an L1 hit beside ramlat's whole latencies.
+"$REPORT" --out "$dir/sbc-bench" "$log" >/dev/null 2>&1
+check "sbc-bench log: the latency plot drawn" is_png "$dir/sbc-bench/latency.png"
+check "sbc-bench log: its axis says which curves are times added to an L1 hit" \
+    grep -q "ylabel 'ns (tinymembench curves: added to an L1 hit)'" "$dir/sbc-bench/gnuplot/latency.gp"
 finish
