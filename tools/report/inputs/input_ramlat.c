@@ -12,21 +12,23 @@
 //   of the way ...), and comes back to word 0. Not random, but a line's words are an eighth of
 //   the cycle apart (8-byte words): between two loads of one line every other line is loaded,
 //   so an LRU cache keeps it only when it holds the whole buffer, and successive loads are far
-//   apart (half the buffer, a quarter ...), which a stride prefetcher does not follow. A round is
+//   apart (half the buffer, a quarter ...), which a plain stride prefetcher does not follow
+//   (the newest Arm cores' seem to: tests/report/corpus/real-curves-ramlat/INDEX.md). A round is
 //   2^20 loads from word 0, so up to 64 MiB each round loads every line; above that a round
 //   reaches part of them (every other line at 128 MiB).
-// - The columns: NxW walks N copies of that cycle at once, from words a few hundred bytes apart.
-//   W = 32 or 64: the word is an offset added to the buffer's base (a load and an add a step);
-//   W = PTR: the word is the next address (a load feeds the next load: the pointer chase of
-//   lmbench and chase). 1xPTR is the single dependent chase: the levels curve. 2x/4x/8x keep
-//   that many independent loads in flight: the memory-level parallelism, plotted only.
+// - The columns: NxW walks N copies of that cycle at once, started 64 bytes (2x32, 2x64) or
+//   512 bytes (NxPTR) apart. W = 32 or 64: the word is an offset added to the buffer's base (a load
+//   and an add a step); W = PTR: the word is the next address (a load feeds the next load: the
+//   pointer chase of lmbench and chase). 1xPTR is the single dependent chase: the levels curve.
+//   2x/4x/8x keep that many independent loads in flight: the memory-level parallelism, plotted
+//   only.
 // - The time: -n prints ns per step (10^6 over the steps per ms, wall clock, 4 significant
 //   digits): a step of NxW is N loads, so with full overlap 2xPTR reads as 1xPTR. Absolute: the
 //   whole time of a load, an L1 hit included, not time added to an L1 hit as tinymembench's.
-//   Without -n the cells are integers (loads per ms, or MB/s with -b): such tables are left out.
+//   Without -n the cells are integers (steps per ms, or MB/s with -b): such tables are left out.
 // - Pages: one posix_memalign'd buffer of the largest size, no madvise and no MAP_HUGETLB: the
-//   system's default pages, 4 KiB unless transparent huge pages are "always", so the curve's page
-//   size is unknown (0).
+//   system's default pages (4 KiB on most, 64 KiB on some arm64 kernels; 2 MiB blocks where
+//   transparent huge pages are "always"), so the curve's page size is unknown (0).
 #include "inputs/input_ramlat.h"
 
 #include <math.h>
