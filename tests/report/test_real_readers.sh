@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# chase-report reads every real lat_mem_rd and MemoryLatency output of the real corpus
-# (tests/report/corpus/real-curves-lmbench, -memorylatency and their -loaded twins): each file is
+# chase-report reads every real lat_mem_rd, MemoryLatency and ramlat output of the real corpus
+# (tests/report/corpus/real-curves-lmbench, -memorylatency, their -loaded twins, -ramlat) and a
+# whole sbc-bench log (real-logs): each file is
 # taken by its reader, as many curves as the file has blocks or runs, and every data row becomes
 # a point (counted here by a pattern independent of the readers). How well levels are found is
 # make eval's business.
@@ -44,4 +45,47 @@ done
 j=$dir/published_Core-Ultra7-265K_Skymont-core12.json
 check "published MemoryLatency: its curve speaks for it" \
     test "$(jq -r '.sources[0].curve' "$j")" = "MemoryLatency C"
+
+# ramlat tables as sbc-bench printed them (real-curves-ramlat): read as ramlat, the 1xPTR column
+# the levels curve with a point per "Nk:" row, labelled with the cpu of the Executing line.
+n=0
+while IFS=$'\t' read -r name _; do
+    f=$corpus/real-curves-ramlat/native/$name.out j=$dir/$name.json
+    n=$((n + 1))
+    "$REPORT" --json "$f" >"$j" 2>"$dir/$name.err" || { check "$name: read" false; continue; }
+    cpu=$(sed -n 's/^ *Executing ramlat on \(cpu[0-9]*\).*/\1/p' "$f")
+    core=$(sed -n 's/^ *Executing ramlat on cpu[0-9]* (\([^)]*\)).*/\1/p' "$f")
+    label="$cpu${core:+ (${core:0:16})} ramlat 1xPTR" # a core name is cut to 16 characters
+    rows=$(grep -c -E '^ +[0-9]+k: ' "$f")
+    got=$(jq -r '.sources[0] | "\(.format)|\(.curve)|\([.curves[].points] | add)"' "$j")
+    check "$name: ramlat, '$label', $rows points" test "$got" = "ramlat|$label|$rows"
+done <"$corpus/real-curves-ramlat/truth.tsv"
+check "real-curves-ramlat: 37 tables read" test "$n" = 37
+
+# A whole sbc-bench log (real-logs/sbc-bench-4ozG.txt, RK3399): every tinymembench and ramlat
+# table, each labelled with its cpu; the rows counted by pattern.
+log=$corpus/real-logs/sbc-bench-4ozG.txt j=$dir/sbc-bench.json
+"$REPORT" --json "$log" >"$j" 2>"$dir/sbc-bench.err"
+check "sbc-bench log: read (status 0)" test $? = 0
+check "sbc-bench log: read as sbc-bench, the machine from its first line" test \
+    "$(jq -r '.sources[0] | "\(.format)|\(.machine)"' "$j")" = \
+    "sbc-bench|Radxa ROCK Pi 4B review (sbc-bench v0.9.24)"
+want="cpu0 (Cortex-A53) single random read, no huge pages|17
+cpu0 (Cortex-A53) single random read, huge pages|17
+cpu4 (Cortex-A72) single random read, no huge pages|17
+cpu4 (Cortex-A72) single random read, huge pages|17
+cpu0 (Cortex-A53) ramlat 1xPTR|13
+cpu4 (Cortex-A72) ramlat 1xPTR|13"
+check "sbc-bench log: six levels curves, each labelled with its cpu" \
+    test "$(jq -r '.sources[0].curves[] | "\(.label)|\(.points)"' "$j")" = "$want"
+check "sbc-bench log: every tinymembench and ramlat row is a point" test \
+    "$(jq '[.sources[0].curves[].points] | add' "$j")" = \
+    "$(grep -c -E '^ +[0-9]+ : +[0-9.]+ ns|^ +[0-9]+k: ' "$log")"
+check "sbc-bench log: cpu0's huge-page table speaks for it" \
+    test "$(jq -r '.sources[0].curve' "$j")" = "cpu0 (Cortex-A53) single random read, huge pages"
+# Its plot holds tinymembench's times added to an L1 hit beside ramlat's whole latencies.
+"$REPORT" --out "$dir/sbc-bench" "$log" >/dev/null 2>&1
+check "sbc-bench log: the latency plot drawn" is_png "$dir/sbc-bench/latency.png"
+check "sbc-bench log: its axis says which curves are times added to an L1 hit" \
+    grep -q "ylabel 'ns (tinymembench curves: added to an L1 hit)'" "$dir/sbc-bench/gnuplot/latency.gp"
 finish

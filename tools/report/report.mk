@@ -7,8 +7,10 @@ REPORT_SRCS := \
 	tools/report/fit/fit_check.c \
 	tools/report/inputs/input_lmbench.c \
 	tools/report/inputs/input_memlat.c \
+	tools/report/inputs/input_ramlat.c \
 	tools/report/inputs/input_run.c \
 	tools/report/inputs/input_side.c \
+	tools/report/inputs/input_sbcbench.c \
 	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c \
 	tools/report/inputs/readers.c \
@@ -55,8 +57,9 @@ REPORT_LEVELS_SRCS := $(KERNEL_ANALYSIS_SRCS) kernel/lib/csv.c kernel/lib/strbuf
 	tools/report/outputs/report_platform.c \
 	tools/report/fit/model.c
 REPORT_READER_SRCS := $(REPORT_LEVELS_SRCS) tools/report/inputs/input_lmbench.c \
-	tools/report/inputs/input_memlat.c \
+	tools/report/inputs/input_memlat.c tools/report/inputs/input_ramlat.c \
 	tools/report/inputs/input_run.c tools/report/inputs/input_side.c \
+	tools/report/inputs/input_sbcbench.c \
 	tools/report/inputs/input_tinymem.c \
 	tools/report/inputs/load.c tools/report/inputs/readers.c \
 	tools/report/inputs/rbounds.c tools/report/inputs/rjson.c tools/report/inputs/rtext.c \
@@ -69,6 +72,9 @@ UNIT_TESTS += report/test_fit report/test_readers report/test_inputs report/test
 # report/test_pasted: lat_mem_rd as pasted, lmbench results files, MemoryLatency (issue 51).
 UNIT_TESTS += report/test_pasted
 test_pasted_SRCS   := $(REPORT_READER_SRCS)
+# report/test_ramlat: ramlat tables and whole sbc-bench logs (issue 51).
+UNIT_TESTS += report/test_ramlat
+test_ramlat_SRCS   := $(REPORT_READER_SRCS)
 test_fit_SRCS      := $(REPORT_LEVELS_SRCS) tools/report/fit/fit.c \
 	tools/report/fit/fit_check.c tools/report/inputs/rtext.c
 test_readers_SRCS  := $(REPORT_LEVELS_SRCS) tools/report/inputs/rjson.c \

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs/input_sbcbench.h"
 #include "inputs/rtext.h"
 #include "lib/fmt.h"
 
@@ -26,9 +27,10 @@ bool foreign_is_tinymembench(const char *text, size_t len)
     return rtext_any_line(text, len, SNIFF_LINES, tiny_header);
 }
 
-/* Start the single and dual read curves of one "block size" table. */
-static void tiny_block(struct source *s, const char *l, size_t n, struct an_curve **single,
-                       struct an_curve **dual)
+/* Start the single and dual read curves of one "block size" table, labelled with the cpu of
+ * the sbc-bench line before it when there is one. */
+static void tiny_block(struct source *s, struct curve_budget *b, struct tiny_table *t,
+                       const char *l, size_t n)
 {
     double page = 0;
     const char *pages = "default pages";
@@ -39,12 +41,15 @@ static void tiny_block(struct source *s, const char *l, size_t n, struct an_curv
         page = 2u << 20;
         pages = "huge pages";
     }
-    char label[64];
-    snprintf(label, sizeof(label), "single random read, %s", pages);
-    *single = source_add_curve(s, label, AN_ROLE_LEVELS);
-    snprintf(label, sizeof(label), "dual random read, %s", pages);
-    *dual = source_add_curve(s, label, AN_ROLE_EXTRA);
-    for (struct an_curve *c = *single; c; c = c == *single ? *dual : NULL) {
+    const char *sep = t->cpu[0] ? " " : "";
+    char label[2 * sizeof(s->curve[0].label)]; /* cut to a label's size when stored */
+    if (b->tables_left > 0)
+        b->tables_left--;
+    snprintf(label, sizeof(label), "%s%ssingle random read, %s", t->cpu, sep, pages);
+    t->single = source_add_curve(s, label, AN_ROLE_LEVELS);
+    snprintf(label, sizeof(label), "%s%sdual random read, %s", t->cpu, sep, pages);
+    t->dual = t->single ? source_add_extra(s, b, label) : NULL;
+    for (struct an_curve *c = t->single; c; c = c == t->single ? t->dual : NULL) {
         c->page_bytes = page;
         c->relative = true;
     }
@@ -68,36 +73,61 @@ static bool tiny_row(const char *l, size_t n, double *size, double *single, doub
     return *single >= 0;
 }
 
+size_t tiny_count_tables(const char *text, size_t len)
+{
+    struct rline_iter it;
+    const char *l;
+    size_t n, count = 0;
+    rline_init(&it, text, len);
+    while (rline_next(&it, &l, &n))
+        count += tiny_header(l, n);
+    return count;
+}
+
+void tiny_feed(struct source *s, struct curve_budget *b, struct tiny_table *t, const char *l,
+               size_t n)
+{
+    double size, a, d;
+    if (sbc_executing(l, n, "benchmark", t->cpu, sizeof(t->cpu)))
+        return;
+    if (tiny_header(l, n)) {
+        tiny_block(s, b, t, l, n);
+        return;
+    }
+    if (!t->single || !tiny_row(l, n, &size, &a, &d)) {
+        /* The table ends at the first line that is not a row. */
+        if (t->single && t->single->n > 0)
+            t->single = t->dual = NULL;
+        return;
+    }
+    t->points += curve_push(s, t->single, size, a, NAN);
+    if (t->dual && isfinite(d))
+        curve_push(s, t->dual, size, d, NAN);
+}
+
+void tiny_warn_relative(struct source *s)
+{
+    source_warn(s, "tinymembench gives time added to an L1 hit, not the whole latency; "
+                   "--l1-ns adds the L1 latency back");
+}
+
 int foreign_parse_tinymembench(const char *text, size_t len, struct source *s, char *err,
                                size_t cap)
 {
     struct rline_iter it;
     const char *l;
-    size_t n, points = 0;
-    struct an_curve *single = NULL, *dual = NULL;
-    double size, a, b;
+    size_t n;
+    struct tiny_table t = {0};
+    struct curve_budget b = {tiny_count_tables(text, len), 0};
     rline_init(&it, text, len);
-    while (rline_next(&it, &l, &n)) {
-        if (tiny_header(l, n)) {
-            tiny_block(s, l, n, &single, &dual);
-            continue;
-        }
-        if (!single || !tiny_row(l, n, &size, &a, &b)) {
-            /* The table ends at the first line that is not a row. */
-            if (single && single->n > 0)
-                single = dual = NULL;
-            continue;
-        }
-        points += curve_push(s, single, size, a, NAN);
-        if (dual && isfinite(b))
-            curve_push(s, dual, size, b, NAN);
-    }
-    if (points == 0) {
+    while (rline_next(&it, &l, &n))
+        tiny_feed(s, &b, &t, l, n);
+    if (t.points == 0) {
         snprintf(err, cap, "%s: tinymembench output without latency rows", s->path);
         return -1;
     }
-    source_warn(s, "tinymembench gives time added to an L1 hit, not the whole latency; "
-                   "--l1-ns adds the L1 latency back");
+    tiny_warn_relative(s);
+    source_warn_budget(s, &b);
     return 0;
 }
 

@@ -15,7 +15,8 @@ const char source_formats_help[] =
     "experiment CSV (<experiment>.csv), or the text output of lmbench lat_mem_rd (\"stride=N "
     "blocks, or its rows pasted without them) or an lmbench results file, afborchert "
     "random-chase (memsize / time in ns), tinymembench (its \"block size : single random read / "
-    "dual random read\" table), multichase -v or Chips and Cheese's MemoryLatency";
+    "dual random read\" table), multichase -v, Chips and Cheese's MemoryLatency, ramlat -n or a "
+    "whole sbc-bench log";
 
 const char *exp_name(size_t e)
 {
@@ -47,6 +48,24 @@ struct an_curve *source_add_curve(struct source *s, const char *label, enum an_r
     snprintf(c->label, sizeof(c->label), "%s", label);
     c->role = role;
     return c;
+}
+
+struct an_curve *source_add_extra(struct source *s, struct curve_budget *b, const char *label)
+{
+    if (s->ncurves + b->tables_left >= SOURCE_MAX_CURVES) {
+        b->extra_dropped++;
+        return NULL;
+    }
+    return source_add_curve(s, label, AN_ROLE_EXTRA);
+}
+
+void source_warn_budget(struct source *s, const struct curve_budget *b)
+{
+    if (b->extra_dropped)
+        source_warn(s,
+                    "%zu plotted-only curves left out: a levels curve for every table comes "
+                    "first and %d curves is the most",
+                    b->extra_dropped, SOURCE_MAX_CURVES);
 }
 
 bool curve_push(struct source *s, struct an_curve *c, double size, double ns, double cycles)

@@ -34,6 +34,8 @@ enum source_format {
     FMT_TINYMEMBENCH, /* tinymembench latency table */
     FMT_MULTICHASE,   /* multichase -v, one block per run */
     FMT_MEMLAT,       /* Chips and Cheese's MemoryLatency (clamchowder/Microbenchmarks) */
+    FMT_RAMLAT,       /* ramlat -n (wtarreau/ramspeed) */
+    FMT_SBCBENCH,     /* a whole sbc-bench log: its tinymembench and ramlat tables */
 };
 
 /* The arrays a curve's points are kept in, owned by its source: the curve (kernel/analysis's
@@ -90,6 +92,18 @@ void source_warn(struct source *s, const char *fmt, ...) __attribute__((format(p
 
 /* A new empty curve in s with that label and role; NULL when s has SOURCE_MAX_CURVES. */
 struct an_curve *source_add_curve(struct source *s, const char *label, enum an_role role);
+/* Curves a reader of several tables still owes: each table yet to come keeps room for its levels
+ * curve, which comes before any table's plotted-only curves (a whole sbc-bench log holds up to
+ * 30 tables). */
+struct curve_budget {
+    size_t tables_left;   /* tables not yet started */
+    size_t extra_dropped; /* plotted-only curves left out for want of room */
+};
+/* A new plotted-only curve (AN_ROLE_EXTRA) in s when room is left beside b->tables_left levels
+ * curves still to come; NULL otherwise (b->extra_dropped counts it). */
+struct an_curve *source_add_extra(struct source *s, struct curve_budget *b, const char *label);
+/* One warning on s when b dropped plotted-only curves. */
+void source_warn_budget(struct source *s, const struct curve_budget *b);
 /* Append a point to s's curve c; false when the curve is full or memory runs out. */
 bool curve_push(struct source *s, struct an_curve *c, double size, double ns, double cycles);
 /* Sort the points of curve i of s by size. */

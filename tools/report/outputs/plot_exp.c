@@ -140,14 +140,19 @@ static const char *stem_for(const struct ctx *c, const struct an_experiment *x)
     return x->plot.stem;
 }
 
-/* The levels curves' extras: tinymembench's relative axis, the model, TLB steps. */
+/* The levels curves' extras: tinymembench's relative axis (named so when whole latencies, an
+ * sbc-bench log's ramlat tables, share it), the model, TLB steps. */
 static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, char *finding,
                           size_t cap)
 {
     const struct detection *d = primary_detection(c->r);
+    bool whole = false;
+    for (size_t i = 0; i < c->r->src->ncurves; i++)
+        whole |= !c->r->src->curve[i].relative;
     if (relative) {
         ps->logy = false;
-        snprintf(ps->ylabel, sizeof(ps->ylabel), "ns added to an L1 hit");
+        snprintf(ps->ylabel, sizeof(ps->ylabel), "%s",
+                 whole ? "ns (tinymembench curves: added to an L1 hit)" : "ns added to an L1 hit");
     }
     add_model(ps, c->r);
     for (size_t i = 0; i < c->r->src->ncurves; i++)

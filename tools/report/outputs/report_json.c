@@ -20,6 +20,8 @@ static const char *const format_names[] = {
     [FMT_TINYMEMBENCH] = "tinymembench",
     [FMT_MULTICHASE] = "multichase",
     [FMT_MEMLAT] = "MemoryLatency",
+    [FMT_RAMLAT] = "ramlat",
+    [FMT_SBCBENCH] = "sbc-bench",
 };
 
 static void level_json(struct json *j, const struct curve_result *cr, size_t i, int cpuid_index,
