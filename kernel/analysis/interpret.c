@@ -32,7 +32,8 @@ static void detect_curves(const struct an_input *in, struct an_result *r)
     }
 }
 
-/* Each random curve against the random curve with the largest page size above its own. */
+/* Each random curve against the random curve of its group (the same processor) with the largest
+ * page size above its own: another core's curve differs by its caches, not its pages. */
 static void pair_curves(const struct an_input *in, struct an_result *r)
 {
     size_t n = in->ncurves < AN_MAX_CURVES ? in->ncurves : AN_MAX_CURVES;
@@ -44,7 +45,7 @@ static void pair_curves(const struct an_input *in, struct an_result *r)
         for (size_t k = 0; k < n; k++) {
             const struct an_curve *q = &in->curve[k];
             if (!r->cr[k].analysed || q->role != AN_ROLE_LEVELS || q->n < 2 ||
-                q->page_bytes <= c->page_bytes)
+                q->page_bytes <= c->page_bytes || q->group != c->group)
                 continue;
             if (best < 0 || q->page_bytes > in->curve[best].page_bytes)
                 best = (int)k;

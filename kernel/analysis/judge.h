@@ -23,6 +23,9 @@ struct an_curve {
     double page_bytes;   /* 0 when unknown */
     double stride_bytes; /* 0 when unknown */
     bool relative;       /* latencies are time added to an L1 hit (tinymembench) */
+    /* The processor the curve was measured on, where one input holds several (an sbc-bench log's
+     * tables, one set per cpu): a curve's pages are compared only within its group; 0 alike. */
+    int group;
     size_t n;
     const double *size, *ns, *cycles;
 };

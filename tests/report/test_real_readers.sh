@@ -88,4 +88,10 @@ check "sbc-bench log: cpu0's huge-page table speaks for it" \
 check "sbc-bench log: the latency plot drawn" is_png "$dir/sbc-bench/latency.png"
 check "sbc-bench log: its axis says which curves are times added to an L1 hit" \
     grep -q "ylabel 'ns (tinymembench curves: added to an L1 hit)'" "$dir/sbc-bench/gnuplot/latency.gp"
+# Each cpu's 4K-page curve is held against its own huge-page curve, not against cpu0's: the
+# A72's L2 (1M) is no TLB step of +137 ns against the A53's smaller L2.
+check "sbc-bench log: cpu4's 4K-page curve keeps its L2, and no TLB step" grep -q -F \
+    "| cpu4 (Cortex-A72) single random read, no huge pages | 45.3K @ 0.00, 1.41M @ 11.00 | 148.3 | 0 |" \
+    "$dir/sbc-bench/report.md"
+check "sbc-bench log: no TLB step across cpus" test "$(grep -c 'TLB step in' "$dir/sbc-bench/report.md")" = 0
 finish

@@ -52,6 +52,7 @@ static void tiny_block(struct source *s, struct curve_budget *b, struct tiny_tab
     for (struct an_curve *c = t->single; c; c = c == t->single ? t->dual : NULL) {
         c->page_bytes = page;
         c->relative = true;
+        c->group = t->group;
     }
 }
 
@@ -88,8 +89,10 @@ void tiny_feed(struct source *s, struct curve_budget *b, struct tiny_table *t, c
                size_t n)
 {
     double size, a, d;
-    if (sbc_executing(l, n, "benchmark", t->cpu, sizeof(t->cpu)))
+    if (sbc_executing(l, n, "benchmark", t->cpu, sizeof(t->cpu))) {
+        t->group++;
         return;
+    }
     if (tiny_header(l, n)) {
         tiny_block(s, b, t, l, n);
         return;

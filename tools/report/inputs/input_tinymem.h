@@ -21,6 +21,7 @@ struct tiny_table {
     char cpu[SBC_CPU_BYTES];        /* "cpu4 (Cortex-A72)" of the last "Executing benchmark on
                                        cpuN" line of sbc-bench, "" before one */
     size_t points;                  /* single-read points read so far */
+    int group;                      /* the curves' group: one more at each cpu line */
 };
 /* The "block size : ... random read" headers in text: the tables it holds. */
 size_t tiny_count_tables(const char *text, size_t len);
