@@ -16,13 +16,15 @@ report=${CHASE_REPORT:-$root/build/chase-report}
 real=${REAL_CURVES:-$here/real-curves}
 header=$root/kernel/analysis/detect_params.h
 [ -f "$real/truth.tsv" ] || { echo "calibrate: no $real/truth.tsv" >&2; exit 2; }
+work=$(mktemp)
+trap 'rm -f "$work"' EXIT
 levels='[.levels[] | select(.size_known) | "\(.size_bytes):\(.kind):\(.evidence // "nan")"]
     | join(",")'
 while IFS=$'\t' read -r name truth _; do
     got=$("$report" --json "$real/native/$name.out" | jq -r "$levels")
     printf 'tinymembench\t%s\t%s\t%s\n' "${truth// /,}" "$got" "$name"
-done <"$real/truth.tsv" >"${TMPDIR:-/tmp}/calibrate.$$"
-table=$(awk -F'\t' -v per_level=1 -f "$here/rule-score.awk" "${TMPDIR:-/tmp}/calibrate.$$" |
+done <"$real/truth.tsv" >"$work"
+table=$(awk -F'\t' -v per_level=1 -f "$here/rule-score.awk" "$work" |
     awk -F'\t' -v nb=10 '
     $3 != "nan" { b = int($3 * nb); b = b < 0 ? 0 : b >= nb ? nb - 1 : b; n[b]++; r[b] += $4 }
     END {
@@ -45,7 +47,6 @@ table=$(awk -F'\t' -v per_level=1 -f "$here/rule-score.awk" "${TMPDIR:-/tmp}/cal
         }
         print line "}"
     }')
-rm -f "${TMPDIR:-/tmp}/calibrate.$$"
 if [ "${1:-}" = --check ]; then
     have=$(sed -n 's/^#define CALIBRATED_CONFIDENCE //p' "$header")
     if [ "$have" != "$table" ]; then
