@@ -88,6 +88,13 @@ check "sbc-bench log: cpu0's huge-page table speaks for it" \
 check "sbc-bench log: the latency plot drawn" is_png "$dir/sbc-bench/latency.png"
 check "sbc-bench log: its axis says which curves are times added to an L1 hit" \
     grep -q "ylabel 'ns (tinymembench curves: added to an L1 hit)'" "$dir/sbc-bench/gnuplot/latency.gp"
+# 24 curves do not fit gnuplot's 8 colours: the six levels curves alone, and the caption says so.
+check "sbc-bench log: the plot draws its six levels curves, not the 18 plotted-only ones" test \
+    "$(grep -c -E "title 'cpu[04] \(Cortex-A(53|72)\) (single random read|ramlat 1xPTR)" \
+        "$dir/sbc-bench/gnuplot/latency.gp"):$(grep -c -E "dual random read|ramlat [248]x|ramlat 1x(32|64)" \
+        "$dir/sbc-bench/gnuplot/latency.gp")" = "6:0"
+check "sbc-bench log: the caption says 18 curves are not drawn" \
+    grep -q "Not drawn: 18 of the input's curves" "$dir/sbc-bench/report.md"
 # Each cpu's 4K-page curve is held against its own huge-page curve, not against cpu0's: the
 # A72's L2 (1M) is no TLB step of +137 ns against the A53's smaller L2.
 check "sbc-bench log: cpu4's 4K-page curve keeps its L2, and no TLB step" grep -q -F \

@@ -10,6 +10,10 @@
 #include "lib/csv.h"
 
 #define PLOT_MAX_SERIES 24
+/* Curves a latency plot draws its plotted-only curves beside (a tinymembench dual read, ramlat's
+ * parallel walks): gnuplot's eight line colours, so that each curve keeps its own; with more
+ * (a whole sbc-bench log's tables) only the levels curves are drawn. */
+#define PLOT_DISTINCT_CURVES 8
 #define PLOT_MAX_MARKERS 24
 #define PLOT_MAX_OWNED 32
 

@@ -167,17 +167,25 @@ static void levels_extras(struct ctx *c, struct plot_spec *ps, bool relative, ch
              c->r->src->cache_from[0] ? c->r->src->cache_from : "none given");
 }
 
-/* The curves of the experiment's role (and, for levels, the plotted-only extras). */
-static bool series_from_curves(struct ctx *c, struct plot_spec *ps, enum an_role role)
+/* The curves of the experiment's role and, for levels, the plotted-only extras when all fit in
+ * PLOT_DISTINCT_CURVES; *left (0 on entry) counts the curves not drawn. */
+static bool series_from_curves(struct ctx *c, struct plot_spec *ps, enum an_role role, size_t *left)
 {
     const struct source *s = c->r->src;
     bool relative = false;
+    size_t all = 0;
+    for (size_t i = 0; i < s->ncurves; i++)
+        all += s->curve[i].role == role || s->curve[i].role == AN_ROLE_EXTRA;
+    bool extras = role == AN_ROLE_LEVELS && all <= PLOT_DISTINCT_CURVES;
     for (size_t i = 0; i < s->ncurves; i++) {
         const struct an_curve *k = &s->curve[i];
-        if (k->role == role || (role == AN_ROLE_LEVELS && k->role == AN_ROLE_EXTRA)) {
-            plot_add_series(ps, k->label, k->size, k->ns, k->n, false);
+        bool extra = role == AN_ROLE_LEVELS && k->role == AN_ROLE_EXTRA;
+        if (k->role != role && !extra)
+            continue;
+        if ((extra && !extras) || !plot_add_series(ps, k->label, k->size, k->ns, k->n, false))
+            ++*left;
+        else
             relative |= k->relative;
-        }
     }
     return relative;
 }
@@ -410,7 +418,8 @@ static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
     ps.logy = p->logy;
     ps.y_zero = p->y_zero;
     snprintf(finding, sizeof(finding), "%s", c->r->an.verdict[e].headline);
-    bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role);
+    size_t left = 0;
+    bool relative = p->from_curves && series_from_curves(c, &ps, x->curves.role, &left);
     if (!p->from_curves && p->row_series) {
         size_t named = series_named(&ps, t, p);
         /* a few processors, some sharing a group: each one's own curve too, beside its group's */
@@ -428,6 +437,11 @@ static void plot_experiment(struct ctx *c, size_t e, const struct an_plot *p)
     }
     if (x->curves.role == AN_ROLE_LEVELS)
         levels_extras(c, &ps, relative, finding, sizeof(finding));
+    if (left) /* appended to the caption */
+        snprintf(finding + strlen(finding), sizeof(finding) - strlen(finding),
+                 " Not drawn: %zu of the input's curves, too many to tell apart (the table of "
+                 "curves lists every levels curve).",
+                 left);
     add_markers(c, &ps, p);
     finish(c, &ps, p->caption, finding);
 }
