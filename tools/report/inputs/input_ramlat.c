@@ -88,13 +88,7 @@ bool foreign_is_ramlat(const char *text, size_t len)
 
 size_t ramlat_count_tables(const char *text, size_t len)
 {
-    struct rline_iter it;
-    const char *l;
-    size_t n, count = 0;
-    rline_init(&it, text, len);
-    while (rline_next(&it, &l, &n))
-        count += header_line(l, n);
-    return count;
+    return rtext_count_lines(text, len, header_line);
 }
 
 /* A whole cell as -n prints it: digits and at most one '.', RAMLAT_CELL_DIGITS digits or more. */

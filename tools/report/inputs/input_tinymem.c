@@ -76,13 +76,7 @@ static bool tiny_row(const char *l, size_t n, double *size, double *single, doub
 
 size_t tiny_count_tables(const char *text, size_t len)
 {
-    struct rline_iter it;
-    const char *l;
-    size_t n, count = 0;
-    rline_init(&it, text, len);
-    while (rline_next(&it, &l, &n))
-        count += tiny_header(l, n);
-    return count;
+    return rtext_count_lines(text, len, tiny_header);
 }
 
 void tiny_feed(struct source *s, struct curve_budget *b, struct tiny_table *t, const char *l,

@@ -245,3 +245,14 @@ bool rtext_any_line(const char *text, size_t len, size_t max_lines,
             return true;
     return false;
 }
+
+size_t rtext_count_lines(const char *text, size_t len, bool (*is_line)(const char *line, size_t n))
+{
+    struct rline_iter it;
+    const char *l;
+    size_t n, count = 0;
+    rline_init(&it, text, len);
+    while (rline_next(&it, &l, &n))
+        count += is_line(l, n);
+    return count;
+}

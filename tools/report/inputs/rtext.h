@@ -43,6 +43,9 @@ bool rline_next(struct rline_iter *it, const char **line, size_t *len);
  * reader sniffs its format near the top of a paste. */
 bool rtext_any_line(const char *text, size_t len, size_t max_lines,
                     bool (*is_line)(const char *line, size_t n));
+/* How many lines of [text, text + len) is_line knows: a reader's tables, counted before it reads
+ * them. */
+size_t rtext_count_lines(const char *text, size_t len, bool (*is_line)(const char *line, size_t n));
 
 /* Skip leading and trailing white space of [*s, *s + *n). */
 void rtext_trim(const char **s, size_t *n);
